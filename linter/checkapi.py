@@ -1,0 +1,134 @@
+"""What a check is and what it may see: the model and this context, nothing else.
+
+Checks live in `checks/`, one module each, and are registered in `checks/__init__.py`. The engine
+runs them through this interface and knows none of them by name.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from linter.findings import Finding, Severity
+from linter.model import Location, SchemaModel, Table
+from linter.target import DEFAULT_TARGET, Target
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    """A check's own documentation: `innolint explain RULE` and docs/rules/RULE.md come from it."""
+
+    why: str
+    evidence: str
+    bad: str
+    good: str
+    fix: str
+    options: dict[str, str] = field(default_factory=dict)  # option name -> what it does (default)
+
+
+@dataclass(frozen=True, slots=True)
+class TableStats:
+    """Workload and size evidence for one table (from a stats file or a live server)."""
+
+    rows: int | None = None
+    data_length: int | None = None
+    index_length: int | None = None
+    avg_row_length: int | None = None
+    count_insert: int | None = None
+    count_fetch: int | None = None
+    count_update: int | None = None
+    count_delete: int | None = None
+
+
+@dataclass
+class CheckContext:
+    """What a check knows besides the model: the target server, its options, workload evidence."""
+
+    target: Target = field(default_factory=lambda: Target.parse(DEFAULT_TARGET))
+    #: per-rule options (thresholds), already validated: rule id -> option -> value
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: glob patterns (`schema.table` or `table`) of tables known to be insert-heavy
+    insert_heavy: tuple[str, ...] = ()
+    #: regular expression naming tenant schemas
+    tenant_schema_pattern: str | None = None
+    #: stats per "schema.table" and per bare "table", lower-case
+    stats: dict[str, TableStats] = field(default_factory=dict)
+
+    def option(self, rule: str, name: str, default: Any) -> Any:
+        return self.options.get(rule, {}).get(name, default)
+
+    def table_stats(self, table: Table) -> TableStats | None:
+        if table.schema:
+            found = self.stats.get(f"{table.schema}.{table.name}".lower())
+            if found is not None:
+                return found
+        return self.stats.get(table.name.lower())
+
+    def is_configured_insert_heavy(self, table: Table) -> str | None:
+        """The configured pattern that marks this table insert-heavy, if any."""
+        names = [table.name.lower()]
+        if table.schema:
+            names.append(f"{table.schema}.{table.name}".lower())
+        for pattern in self.insert_heavy:
+            if any(fnmatch.fnmatchcase(n, pattern.lower()) for n in names):
+                return pattern
+        return None
+
+
+class Check:
+    """A check: a stable id, a default severity, its documentation, and a run over the model."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    severity: ClassVar[Severity]
+    doc: ClassVar[RuleDoc]
+
+    def run(self, model: SchemaModel, context: CheckContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+    # helpers shared by every check: the one way to place a finding on a table
+    def finding(
+        self,
+        table: Table,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        where: Location | None = None,
+        evidence: str | None = None,
+        fix: str | None = None,
+        subject: str | None = None,
+    ) -> Finding:
+        place = where or table.where
+        return Finding(
+            rule=self.id,
+            severity=severity or self.severity,
+            path=place.path,
+            line=place.line,
+            column=place.column,
+            end_line=place.end_line,
+            schema=table.schema,
+            table=table.name,
+            message=message,
+            evidence=evidence,
+            fix=fix,
+            subject=subject,
+        )
+
+
+def innodb_tables(model: SchemaModel) -> Iterator[Table]:
+    """Every InnoDB table that is a real table (not a mysqldump view stand-in or a temporary table)."""
+    for table in model.tables():
+        if table.is_innodb and not table.view_standin and not table.temporary:
+            yield table
+
+
+def quote(name: str) -> str:
+    """A MySQL identifier in backticks, as fixes print it."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+def qualified(table: Table) -> str:
+    """The table's name for a fix: `schema`.`table` when the schema is known."""
+    return f"{quote(table.schema)}.{quote(table.name)}" if table.schema else quote(table.name)

@@ -1,0 +1,78 @@
+"""Finding and Diagnostic: the one shape every reporter reads.
+
+A finding is a design problem in the schema; a diagnostic is a problem with the input itself
+(a statement that could not be understood, an unreadable file, an unused suppression). Both carry
+file and line so that a person, an editor or GitHub can jump to the place.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
+
+
+class Finding(BaseModel):
+    """One problem in the schema, where it was introduced, and the SQL that fixes it."""
+
+    model_config = ConfigDict(populate_by_name=True, frozen=True)
+
+    rule: str
+    severity: Severity
+    path: str
+    line: int
+    column: int = 1
+    end_line: int = 0
+    schema_: str | None = Field(default=None, alias="schema")
+    table: str | None = None
+    message: str
+    evidence: str | None = None
+    fix: str | None = None
+    #: what the finding is about within the table (a column, a key): part of the baseline
+    #: fingerprint, so edits above a statement do not change it
+    subject: str | None = None
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.rule)
+
+
+class Diagnostic(BaseModel):
+    """A problem with the input: parse errors, unreadable files, unused suppressions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule: str  # parse-error, io-error, unused-suppression, config-error
+    severity: Severity = "warning"
+    path: str
+    line: int = 0
+    column: int = 1
+    end_line: int = 0
+    message: str
+    excerpt: str | None = None
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.rule)
+
+
+class RunStats(BaseModel):
+    files: int = 0
+    statements: int = 0
+    tables: int = 0
+    bytes: int = 0
+    seconds: float = 0.0
+
+
+class Report(BaseModel):
+    """Everything one run produced: the JSON contract of `innolint check --format json`."""
+
+    version: int = 1
+    findings: list[Finding] = Field(default_factory=list)
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    stats: RunStats = Field(default_factory=RunStats)
+
+
+def at_or_above(severity: str, level: str) -> bool:
+    return SEVERITY_RANK[severity] >= SEVERITY_RANK[level]
