@@ -53,7 +53,6 @@ class Column:
     charset: str | None = None
     collation: str | None = None
     srid: int | None = None
-    line: int = 0  # line of the column's definition in its file
 
     @property
     def length(self) -> int | None:

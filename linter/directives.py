@@ -1,0 +1,43 @@
+"""`-- innolint: ...` comments: annotations on a statement (insert-heavy, time-ordered) and
+suppressions (ignore[rule] reason, ignore-file[rule] reason)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_DIRECTIVE = re.compile(r"innolint:\s*([A-Za-z-]+)(?:\[([^\]]*)\])?[ \t]*([^\n]*)")
+_IN_TEXT = re.compile(r"(?:--|#|/\*)[^\n]*?innolint:[^\n]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    verb: str  # insert-heavy, time-ordered, ignore, ignore-file, ...
+    rules: tuple[str, ...]  # for ignore[...]: the rule ids
+    reason: str
+
+
+def parse_directives(comments: Iterable[str]) -> list[Directive]:
+    """Directives found in comment texts (each may hold one `innolint:` directive)."""
+    found: list[Directive] = []
+    for comment in comments:
+        if "innolint:" not in comment:
+            continue
+        for match in _DIRECTIVE.finditer(comment):
+            verb, rules, reason = match.groups()
+            names = tuple(r.strip() for r in (rules or "").split(",") if r.strip())
+            found.append(Directive(verb.lower(), names, reason.strip().rstrip("*/").strip()))
+    return found
+
+
+def comments_in_text(text: str) -> list[str]:
+    """Comments inside a statement's text that carry a directive (cheap when there is none)."""
+    if "innolint:" not in text:
+        return []
+    return _IN_TEXT.findall(text)
+
+
+def annotations(directives: Iterable[Directive]) -> frozenset[str]:
+    """The annotation verbs (everything but suppressions)."""
+    return frozenset(d.verb for d in directives if not d.verb.startswith("ignore"))

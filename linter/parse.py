@@ -1,0 +1,1037 @@
+"""One statement to one DDL operation (`linter.ops`), or a ParseFailure with the reason.
+
+The only module that knows sqlglot's quirks. Every statement is tokenized with sqlglot's MySQL
+tokenizer; the statement's frame (which statement, names, table options, keys, ALTER actions) is
+read from those tokens here, and column definitions are handed to sqlglot's parser, which
+builds their types, defaults and generated expressions. We never parse a whole file at once
+(one bad statement must not lose the rest) and never use ErrorLevel.IGNORE or WARN (they build
+wrong trees without a word).
+
+Forms sqlglot 30 does not parse, and how each is handled (tests/test_parse.py has one case each):
+- table options after the column list (`TABLESPACE ts` without `=`, `CHECKSUM=1`,
+  `DATA DIRECTORY=`, `COMPRESSION=`, `PAGE_COMPRESSED=`, any unknown `KEY=value`): read here;
+- `PARTITION BY ...` in every form (HASH/KEY ... PARTITIONS n, LIST COLUMNS, mysqldump's
+  `VALUES LESS THAN MAXVALUE`, `ENGINE = InnoDB` inside partitions): kept as text, never parsed;
+- keys and constraints (named `PRIMARY KEY pk (id)`, `USING BTREE` before the columns, functional
+  key parts, `INVISIBLE`): read here;
+- column attributes sqlglot rejects are removed from the tokens before sqlglot sees them and
+  recorded on the column: MariaDB `COMPRESSED[=zlib]`, Percona `COLUMN_FORMAT COMPRESSED [WITH
+  COMPRESSION_DICTIONARY d]`, `SRID n`, `ZEROFILL`, `BINARY`, `NATIONAL`, `VISIBLE`,
+  `STORAGE DISK|MEMORY`, `[SECONDARY_]ENGINE_ATTRIBUTE`, MariaDB `PERSISTENT` (= STORED);
+- spatial types (POINT, POLYGON, ...) and MariaDB INET4/INET6 are handed to sqlglot as a type it
+  knows and recorded under their own name;
+- CREATE TABLESPACE, CREATE COMPRESSION_DICTIONARY, RENAME TABLE, ALTER TABLE (every action),
+  CREATE/DROP INDEX, DROP TABLE, USE, CREATE/DROP DATABASE: read here from tokens.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+
+from sqlglot import exp
+from sqlglot.dialects.mysql import MySQL
+from sqlglot.errors import ErrorLevel, ParseError, TokenError
+from sqlglot.tokens import Token, TokenType
+
+from linter import ops
+from linter.model import Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions
+
+_DIALECT = MySQL()
+# sqlglot logs a warning when it falls back to an opaque Command; we detect that ourselves and
+# report a diagnostic, so its log line would only be noise on stderr.
+logging.getLogger("sqlglot").setLevel(logging.ERROR)
+
+
+class ParseFailure(Exception):
+    """A DDL statement that could not be understood: the reason, and the line within the
+    statement (0 = its first line) where the trouble is."""
+
+    def __init__(self, reason: str, line_offset: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line_offset = line_offset
+
+
+# Statements that are not schema DDL, by their first word: recognised and skipped on purpose.
+_SKIP_FIRST_WORDS = frozenset(
+    """INSERT REPLACE UPDATE DELETE SET LOCK UNLOCK GRANT REVOKE SELECT CALL COMMIT BEGIN START
+    ROLLBACK SAVEPOINT RELEASE SOURCE FLUSH ANALYZE OPTIMIZE REPAIR CHECK CHECKSUM TRUNCATE LOAD
+    SHOW DESCRIBE DESC EXPLAIN DO PREPARE EXECUTE DEALLOCATE HANDLER INSTALL UNINSTALL RESET PURGE
+    CHANGE STOP KILL SHUTDOWN BINLOG CACHE XA WITH VALUES TABLE HELP SIGNAL RESIGNAL DECLARE IF
+    WHILE REPEAT LOOP LEAVE ITERATE RETURN CLOSE OPEN FETCH PRINT GO BACKUP RESTORE IMPORT""".split()
+)
+# Objects whose CREATE/ALTER/DROP is not table DDL.
+_SKIP_OBJECTS = frozenset(
+    """PROCEDURE FUNCTION TRIGGER EVENT USER ROLE SERVER LOGFILE SEQUENCE PACKAGE SYNONYM
+    RESOURCE SPATIAL_REFERENCE_SYSTEM AGGREGATE""".split()
+)
+_SPATIAL_TYPES = frozenset(
+    """GEOMETRY POINT LINESTRING POLYGON MULTIPOINT MULTILINESTRING MULTIPOLYGON
+    GEOMETRYCOLLECTION GEOMCOLLECTION""".split()
+)
+# Types sqlglot does not know, and the type it is told instead (the model keeps the real name).
+_STAND_IN_TYPES = {name: (TokenType.GEOMETRY, "GEOMETRY") for name in _SPATIAL_TYPES}
+_STAND_IN_TYPES.update({"INET4": (TokenType.TEXT, "TEXT"), "INET6": (TokenType.TEXT, "TEXT")})
+# Type aliases, so checks compare one spelling.
+_TYPE_ALIASES = {
+    "INTEGER": "INT", "INT4": "INT", "INT8": "BIGINT", "INT1": "TINYINT", "INT2": "SMALLINT",
+    "INT3": "MEDIUMINT", "MIDDLEINT": "MEDIUMINT", "BOOL": "TINYINT", "BOOLEAN": "TINYINT",
+    "DEC": "DECIMAL", "NUMERIC": "DECIMAL", "FIXED": "DECIMAL", "REAL": "DOUBLE", "FLOAT8": "DOUBLE",
+    "FLOAT4": "FLOAT", "CHARACTER": "CHAR", "NCHAR": "CHAR", "NVARCHAR": "VARCHAR",
+    "GEOMCOLLECTION": "GEOMETRYCOLLECTION",
+}
+_KEY_WORDS = frozenset({"PRIMARY", "KEY", "INDEX", "UNIQUE", "FULLTEXT", "SPATIAL", "CONSTRAINT", "FOREIGN", "CHECK", "PERIOD"})
+_NAME_TYPES = frozenset({TokenType.IDENTIFIER, TokenType.VAR})
+_PUNCTUATION = frozenset(
+    {TokenType.L_PAREN, TokenType.R_PAREN, TokenType.COMMA, TokenType.DOT, TokenType.SEMICOLON, TokenType.EQ}
+)
+_UNQUOTED = frozenset({TokenType.IDENTIFIER, TokenType.STRING})
+
+
+def tokenize(text: str) -> list[Token]:
+    """sqlglot's MySQL tokens. sqlglot swallows the rest of a RENAME into one string (it treats
+    RENAME as an opaque command): those are tokenized again, keeping offsets."""
+    try:
+        tokens = _DIALECT.tokenize(text)
+        if len(tokens) == 2 and tokens[0].token_type == TokenType.RENAME and tokens[1].token_type == TokenType.STRING:
+            prefix = tokens[0].end + 1
+            tokens = tokens[:1] + _DIALECT.tokenize(" " * prefix + text[prefix:])
+        return tokens
+    except TokenError as error:
+        raise ParseFailure(f"cannot tokenize: {_first_line(str(error))}") from None
+
+
+_FIRST_WORD = re.compile(r"[A-Za-z_]+")
+
+
+def parse_statement(text: str) -> ops.Operation:
+    """The operation one statement performs. Raises ParseFailure for DDL it cannot understand."""
+    first_word = _FIRST_WORD.match(text)
+    if first_word is not None and first_word.group().upper() in _SKIP_FIRST_WORDS:
+        # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long)
+        return ops.Skipped(first_word.group().upper())
+    tokens = tokenize(text)
+    if not tokens:
+        return ops.Skipped("empty")
+    cursor = _Cursor(tokens, text)
+    first = cursor.word()
+    if first == "CREATE":
+        return _parse_create(cursor)
+    if first == "ALTER":
+        return _parse_alter(cursor)
+    if first == "DROP":
+        return _parse_drop(cursor)
+    if first == "RENAME":
+        return _parse_rename(cursor)
+    if first == "USE":
+        cursor.advance()
+        return ops.SchemaStatement("use", cursor.name())
+    if first in _SKIP_FIRST_WORDS or tokens[0].token_type in (TokenType.L_PAREN, TokenType.BACKSLASH):
+        return ops.Skipped(first or tokens[0].text)
+    raise ParseFailure(f"not a statement innolint knows: {tokens[0].text!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# A cursor over tokens
+# --------------------------------------------------------------------------------------------
+class _Cursor:
+    def __init__(self, tokens: list[Token], text: str) -> None:
+        self.tokens = tokens
+        self.text = text
+        self.i = 0
+        self.first_line = tokens[0].line if tokens else 1
+
+    # -- looking
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def word(self, k: int = 0) -> str:
+        """The first upper-case word of a bare token at i+k ('' for quoted names, strings, the
+        end). sqlglot makes one token of some keyword pairs ('PRIMARY KEY', 'PARTITION BY')."""
+        token = self.peek(k)
+        if token is None or token.token_type in _UNQUOTED:
+            return ""
+        return _head(token)
+
+    def _match(self, words: tuple[str, ...]) -> int:
+        """How many tokens spell `words` at the cursor (a token may hold several), or 0."""
+        k = w = 0
+        while w < len(words):
+            token = self.peek(k)
+            if token is None or token.token_type in _UNQUOTED:
+                return 0
+            parts = token.text.upper().split()
+            if list(words[w : w + len(parts)]) != parts:
+                return 0
+            w += len(parts)
+            k += 1
+        return k
+
+    def at(self, *words: str) -> bool:
+        return self._match(words) > 0
+
+    def at_type(self, token_type: TokenType, k: int = 0) -> bool:
+        token = self.peek(k)
+        return token is not None and token.token_type == token_type
+
+    @property
+    def done(self) -> bool:
+        return self.i >= len(self.tokens)
+
+    def line_offset(self) -> int:
+        token = self.peek() or (self.tokens[-1] if self.tokens else None)
+        return (token.line - 1) if token else 0
+
+    # -- moving
+    def advance(self, n: int = 1) -> None:
+        self.i += n
+
+    def accept(self, *words: str) -> bool:
+        matched = self._match(words)
+        self.i += matched
+        return matched > 0
+
+    def accept_type(self, token_type: TokenType) -> bool:
+        if self.at_type(token_type):
+            self.i += 1
+            return True
+        return False
+
+    def expect(self, *words: str) -> None:
+        if not self.accept(*words):
+            self.fail(f"expected {' '.join(words)}")
+
+    def fail(self, reason: str) -> None:
+        token = self.peek()
+        found = f" near {token.text!r}" if token is not None else " at the end of the statement"
+        raise ParseFailure(reason + found, self.line_offset())
+
+    def accept_if_exists(self) -> None:
+        self.accept("IF", "EXISTS") or self.accept("IF", "NOT", "EXISTS")
+
+    # -- names and values
+    def name(self) -> str:
+        """An identifier; template pieces glued to it (`%PREFIX%name`, `{$p}x`, `@ENGINE@`) are
+        kept as one name, so install scripts with placeholders still lint."""
+        token = self.peek()
+        if token is None or token.token_type in _PUNCTUATION:
+            self.fail("expected a name")
+        assert token is not None
+        parts = [self._raw(token)]
+        self.i += 1
+        while True:
+            nxt = self.peek()
+            if nxt is None or nxt.token_type in _PUNCTUATION or nxt.start != token.end + 1:
+                break
+            parts.append(self._raw(nxt))
+            token = nxt
+            self.i += 1
+        return "".join(parts)
+
+    def qualified(self) -> ops.Name:
+        first = self.name()
+        if self.at_type(TokenType.DOT):
+            self.i += 1
+            return ops.Name(first, self.name())
+        return ops.Name(None, first)
+
+    def value(self) -> str:
+        """An option value: a string's content, a number, or a word."""
+        token = self.peek()
+        if token is None:
+            self.fail("expected a value")
+        assert token is not None
+        if token.token_type == TokenType.STRING:
+            self.i += 1
+            return token.text
+        return self.name()
+
+    def _raw(self, token: Token) -> str:
+        if token.token_type in _UNQUOTED:
+            return token.text
+        return self.text[token.start : token.end + 1]
+
+    def group(self) -> list[Token]:
+        """The tokens inside the balanced parentheses at the cursor (which must be `(`)."""
+        if not self.at_type(TokenType.L_PAREN):
+            self.fail("expected (")
+        start = self.i + 1
+        depth = 0
+        while not self.done:
+            token_type = self.tokens[self.i].token_type
+            if token_type == TokenType.L_PAREN:
+                depth += 1
+            elif token_type == TokenType.R_PAREN:
+                depth -= 1
+                if depth == 0:
+                    inner = self.tokens[start : self.i]
+                    self.i += 1
+                    return inner
+            self.i += 1
+        self.fail("unbalanced parentheses")
+        return []
+
+    def skip_rest(self) -> str:
+        """The text from the cursor to the end of the statement."""
+        if self.done:
+            return ""
+        start = self.tokens[self.i].start
+        self.i = len(self.tokens)
+        return self.text[start:].strip()
+
+    def sub(self, tokens: list[Token]) -> _Cursor:
+        cursor = _Cursor(tokens, self.text)
+        cursor.first_line = self.first_line
+        return cursor
+
+
+def _split_top_level(tokens: list[Token]) -> list[list[Token]]:
+    """Split tokens on commas outside parentheses."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for token in tokens:
+        token_type = token.token_type
+        if token_type == TokenType.L_PAREN:
+            depth += 1
+        elif token_type == TokenType.R_PAREN:
+            depth -= 1
+        elif token_type == TokenType.COMMA and depth == 0:
+            parts.append([])
+            continue
+        parts[-1].append(token)
+    return [p for p in parts if p]
+
+
+def _head(token: Token) -> str:
+    text = token.text.upper()
+    space = text.find(" ")
+    return text if space < 0 else text[:space]
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0] if message.strip() else "syntax error"
+
+
+# --------------------------------------------------------------------------------------------
+# CREATE ...
+# --------------------------------------------------------------------------------------------
+def _parse_create(c: _Cursor) -> ops.Operation:
+    c.expect("CREATE")
+    c.accept("OR", "REPLACE")
+    # view and routine prefixes: ALGORITHM=x DEFINER=x SQL SECURITY x
+    while True:
+        if c.word() in ("ALGORITHM", "DEFINER") and c.at_type(TokenType.EQ, 1):
+            c.advance(2)
+            c.name()
+            if c.at_type(TokenType.PARAMETER) or c.word().startswith("@"):
+                c.name()
+            continue
+        if c.accept("SQL", "SECURITY"):
+            c.advance()
+            continue
+        break
+    temporary = c.accept("TEMPORARY")
+    word = c.word()
+    if word == "TABLE":
+        c.advance()
+        return _parse_create_table(c, temporary)
+    if word in ("UNIQUE", "FULLTEXT", "SPATIAL", "INDEX", "ONLINE", "OFFLINE"):
+        return _parse_create_index(c)
+    if word in ("DATABASE", "SCHEMA"):
+        c.advance()
+        c.accept_if_exists()
+        return ops.SchemaStatement("create", c.name())
+    if word == "TABLESPACE" or (word == "UNDO" and c.word(1) == "TABLESPACE"):
+        return _parse_create_tablespace(c)
+    if word == "COMPRESSION_DICTIONARY":
+        c.advance()
+        c.accept_if_exists()
+        return ops.CreateCompressionDictionary(c.name())
+    if word == "VIEW":
+        c.advance()
+        c.accept_if_exists()
+        return ops.CreateView(c.qualified())
+    if word in _SKIP_OBJECTS or word.startswith("DEFINER"):
+        return ops.Skipped(f"CREATE {word}")
+    c.fail("unsupported CREATE statement")
+    raise AssertionError
+
+
+def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
+    if_not_exists = c.accept("IF", "NOT", "EXISTS")
+    name = c.qualified()
+    if c.accept("LIKE"):
+        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=c.qualified())
+    if c.at_type(TokenType.L_PAREN) and c.word(1) == "LIKE":
+        inner = c.sub(c.group())
+        inner.expect("LIKE")
+        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=inner.qualified())
+    body = TableBody()
+    as_select = False
+    if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH"):
+        elements = _split_top_level(c.group())
+        _read_elements(c, elements, body)
+    options, as_select = _read_table_options(c, stop_at_select=True)
+    body.options = options
+    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select)
+
+
+def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> None:
+    """Column definitions, keys and constraints of a CREATE TABLE body, into `body`."""
+    column_elements: list[list[Token]] = []
+    for element in elements:
+        head = element[0]
+        if head.token_type != TokenType.IDENTIFIER and _head(head) in _KEY_WORDS:
+            _read_key(c.sub(element), body)
+        else:
+            column_elements.append(element)
+    for column, inline in _parse_columns(c, column_elements):
+        body.columns[column.name.lower()] = column
+        for item in inline:
+            if isinstance(item, Index):
+                body.indexes.append(item)
+            else:
+                body.foreign_keys.append(item)
+    primary = next((i for i in body.indexes if i.kind == "primary"), None)
+    if primary is not None:
+        _primary_key_not_null(body, primary)
+        # InnoDB lists the primary key first whatever the order written
+        body.indexes.sort(key=lambda i: i.kind != "primary")
+
+
+def _primary_key_not_null(body: TableBody, primary: Index) -> None:
+    """Primary-key columns are NOT NULL whether or not the DDL says so."""
+    for part in primary.columns:
+        column = body.columns.get(part.name.lower())
+        if column is not None and column.nullable:
+            body.columns[part.name.lower()] = replace(column, nullable=False)
+
+
+# -- keys and constraints ----------------------------------------------------------------------
+def _read_key(c: _Cursor, body: TableBody) -> None:
+    """One key or constraint element: PRIMARY KEY, [UNIQUE] KEY/INDEX, FULLTEXT, SPATIAL,
+    FOREIGN KEY, CHECK, PERIOD FOR."""
+    constraint_name: str | None = None
+    if c.accept("CONSTRAINT"):
+        if c.word() not in ("PRIMARY", "UNIQUE", "FOREIGN", "CHECK"):
+            constraint_name = c.name()
+    word = c.word()
+    if word == "CHECK":
+        body.checks += 1
+        return
+    if word == "PERIOD":  # MariaDB system versioning / application periods
+        return
+    if word == "FOREIGN":
+        c.expect("FOREIGN", "KEY")
+        c.accept_if_exists()
+        index_name = None if c.at_type(TokenType.L_PAREN) else c.name()
+        columns = tuple(part.name for part in _key_parts(c))
+        body.foreign_keys.append(_references(c, constraint_name or index_name, columns))
+        return
+    kind: IndexKind
+    if c.accept("PRIMARY", "KEY"):
+        kind = "primary"
+    elif c.accept("UNIQUE"):
+        c.accept("INDEX") or c.accept("KEY")
+        kind = "unique"
+    elif c.accept("FULLTEXT") or c.accept("SPATIAL"):
+        kind = "fulltext" if c.tokens[c.i - 1].text.upper() == "FULLTEXT" else "spatial"
+        c.accept("INDEX") or c.accept("KEY")
+    else:
+        c.advance()  # KEY or INDEX
+        kind = "index"
+    c.accept_if_exists()
+    name = constraint_name
+    if not c.at_type(TokenType.L_PAREN) and c.word() != "USING":
+        name = c.name()
+    if c.accept("USING"):
+        c.advance()
+    parts = _key_parts(c)
+    invisible = _index_options_invisible(c)
+    if kind == "primary":
+        name = "PRIMARY"
+    elif name is None and parts:
+        name = parts[0].name  # MySQL names an unnamed key after its first column
+    body.indexes.append(Index(name, kind, parts, invisible))
+
+
+def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
+    parts: list[IndexColumn] = []
+    for element in _split_top_level(c.group()):
+        part = c.sub(element)
+        if part.at_type(TokenType.L_PAREN):  # functional key part: ((expr))
+            text = c.text[element[0].start : element[-1].end + 1]
+            parts.append(IndexColumn(text, expression=True, descending=part.word(len(element) - 1) == "DESC"))
+            continue
+        name = part.name()
+        prefix = None
+        if part.at_type(TokenType.L_PAREN):
+            inner = part.group()
+            if len(inner) == 1 and inner[0].text.isdigit():
+                prefix = int(inner[0].text)
+            else:  # a function call written without the extra parentheses
+                text = c.text[element[0].start : element[-1].end + 1]
+                parts.append(IndexColumn(text, expression=True))
+                continue
+        descending = part.accept("DESC")
+        parts.append(IndexColumn(name, prefix, descending))
+    return tuple(parts)
+
+
+def _index_options_invisible(c: _Cursor) -> bool:
+    invisible = False
+    while not c.done:
+        if c.accept("INVISIBLE"):
+            invisible = True
+        else:
+            c.advance()
+    return invisible
+
+
+def _references(c: _Cursor, name: str | None, columns: tuple[str, ...]) -> ForeignKey:
+    c.expect("REFERENCES")
+    target = c.qualified()
+    ref_columns: tuple[str, ...] = ()
+    if c.at_type(TokenType.L_PAREN):
+        ref_columns = tuple(part.name for part in _key_parts(c))
+    return ForeignKey(name, columns, target.schema, target.name, ref_columns)
+
+
+# -- columns (through sqlglot) -----------------------------------------------------------------
+class _ColumnExtras:
+    """What is taken out of a column definition before sqlglot sees it."""
+
+    __slots__ = ("type_name", "compressed", "dictionary", "srid", "persistent", "unsigned")
+
+    def __init__(self) -> None:
+        self.type_name = ""
+        self.compressed: str | None = None
+        self.dictionary: str | None = None
+        self.srid: int | None = None
+        self.persistent = False
+        self.unsigned = False
+
+
+def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _ColumnExtras]:
+    """The tokens of one column definition that sqlglot can parse, and what was taken out."""
+    extras = _ColumnExtras()
+    out = [element[0]]
+    i = 1
+    # the type: drop NATIONAL, stand in for types sqlglot lacks
+    if i < len(element) and element[i].text.upper() == "NATIONAL":
+        i += 1
+    if i < len(element):
+        type_token = element[i]
+        type_name = type_token.text.upper()
+        if type_name in ("CHAR VARYING", "CHARACTER VARYING"):
+            type_name = "VARCHAR"
+        type_name = type_name.split()[0] if type_name else type_name
+        if type_token.token_type in _UNQUOTED:
+            type_name = ""
+        extras.type_name = type_name
+        stand_in = _STAND_IN_TYPES.get(type_name)
+        if stand_in is not None:
+            type_token = Token(stand_in[0], stand_in[1], type_token.line, type_token.col, type_token.start, type_token.end)
+        out.append(type_token)
+        i += 1
+    depth = 0
+    n = len(element)
+    while i < n:
+        token = element[i]
+        token_type = token.token_type
+        if token_type == TokenType.L_PAREN:
+            depth += 1
+        elif token_type == TokenType.R_PAREN:
+            depth -= 1
+        if depth > 0 or token_type in _UNQUOTED:
+            out.append(token)
+            i += 1
+            continue
+        word = token.text.upper()
+        if word == "UNSIGNED":
+            extras.unsigned = True
+        elif word in ("ZEROFILL", "BINARY", "VISIBLE", "SIGNED"):
+            i += 1
+            continue
+        elif word == "COMPRESSED":  # MariaDB: COMPRESSED[=zlib]
+            extras.compressed = "zlib"
+            i += 1
+            if i < n and element[i].token_type == TokenType.EQ:
+                extras.compressed = element[i + 1].text if i + 1 < n else "zlib"
+                i += 2
+            continue
+        elif word == "COLUMN_FORMAT":  # Percona: COLUMN_FORMAT COMPRESSED [WITH COMPRESSION_DICTIONARY d]
+            value = element[i + 1].text.upper() if i + 1 < n else ""
+            i += 2
+            if value == "COMPRESSED":
+                extras.compressed = "zlib"
+                if i + 1 < n and element[i].text.upper() == "WITH" and element[i + 1].text.upper() == "COMPRESSION_DICTIONARY":
+                    sub = c.sub(element[i + 2 :])
+                    extras.dictionary = sub.name()
+                    i += 2 + sub.i
+            continue
+        elif word == "SRID" and i + 1 < n:
+            if element[i + 1].text.isdigit():
+                extras.srid = int(element[i + 1].text)
+            i += 2
+            continue
+        elif word == "STORAGE" and i + 1 < n:
+            i += 2
+            continue
+        elif word in ("ENGINE_ATTRIBUTE", "SECONDARY_ENGINE_ATTRIBUTE"):
+            i += 1
+            if i < n and element[i].token_type == TokenType.EQ:
+                i += 1
+            i += 1
+            continue
+        elif word in ("WITH", "WITHOUT") and i + 2 < n and element[i + 1].text.upper() == "SYSTEM":
+            i += 3  # MariaDB WITH[OUT] SYSTEM VERSIONING
+            continue
+        elif word == "PERSISTENT":
+            extras.persistent = True
+            token = Token(TokenType.VAR, "STORED", token.line, token.col, token.start, token.end)
+        out.append(token)
+        i += 1
+    return out, extras
+
+
+def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, list[Index | ForeignKey]]]:
+    """Column definitions through sqlglot, all of one table in one parse."""
+    if not elements:
+        return []
+    stripped = [_strip_column(c, element) for element in elements]
+    first = elements[0][0]
+    tokens = [
+        Token(TokenType.CREATE, "CREATE", first.line, first.col, first.start, first.start),
+        Token(TokenType.TABLE, "TABLE", first.line, first.col, first.start, first.start),
+        Token(TokenType.VAR, "_", first.line, first.col, first.start, first.start),
+        Token(TokenType.L_PAREN, "(", first.line, first.col, first.start, first.start),
+    ]
+    for n, (column_tokens, _) in enumerate(stripped):
+        if n:
+            prev = column_tokens[0]
+            tokens.append(Token(TokenType.COMMA, ",", prev.line, prev.col, prev.start, prev.start))
+        tokens.extend(column_tokens)
+    last = elements[-1][-1]
+    tokens.append(Token(TokenType.R_PAREN, ")", last.line, last.col, last.end, last.end))
+    try:
+        tree = _sqlglot_parse(tokens, c.text)
+    except ParseFailure:
+        # find the column at fault, so the diagnostic can name it and its line
+        for column_tokens, _ in stripped:
+            single = tokens[:4] + column_tokens + tokens[-1:]
+            try:
+                _sqlglot_parse(single, c.text)
+            except ParseFailure as failure:
+                raise ParseFailure(
+                    f"column {column_tokens[0].text!r}: {failure.reason}", column_tokens[0].line - c.first_line
+                ) from None
+        raise
+    definitions = [e for e in tree.this.expressions if isinstance(e, exp.ColumnDef)] if isinstance(tree.this, exp.Schema) else []
+    if len(definitions) != len(elements):
+        raise ParseFailure("column definitions could not be read", elements[0][0].line - c.first_line)
+    return [
+        _column(c, definition, element[0], extras)
+        for definition, element, (_, extras) in zip(definitions, elements, stripped)
+    ]
+
+
+def _sqlglot_parse(tokens: list[Token], text: str) -> exp.Expression:
+    try:
+        trees = _DIALECT.parser(error_level=ErrorLevel.RAISE).parse(tokens, text)
+    except ParseError as error:
+        errors = getattr(error, "errors", None) or []
+        reason = errors[0].get("description") if errors else _first_line(str(error))
+        line = errors[0].get("line", 1) if errors else 1
+        raise ParseFailure(f"sqlglot: {reason}", max(0, (line or 1) - 1)) from None
+    except Exception as error:  # sqlglot raises assorted internal errors on odd input
+        raise ParseFailure(f"sqlglot: {type(error).__name__}: {_first_line(str(error))}") from None
+    tree = trees[0] if trees else None
+    if not isinstance(tree, exp.Create):
+        raise ParseFailure("column definitions could not be read")
+    return tree
+
+
+def _column(
+    c: _Cursor, definition: exp.ColumnDef, name_token: Token, extras: _ColumnExtras
+) -> tuple[Column, list[Index | ForeignKey]]:
+    name = c._raw(name_token)
+    kind = definition.args.get("kind")
+    params: tuple[str, ...] = ()
+    if isinstance(kind, exp.DataType):
+        params = tuple(_param(p) for p in kind.expressions)
+    type_name = _TYPE_ALIASES.get(extras.type_name, extras.type_name)
+    if type_name == "DOUBLE" or (type_name == "LONG"):
+        pass
+    column = Column(name=name, type=type_name, params=params, unsigned=extras.unsigned)
+    column.compressed = extras.compressed
+    column.compression_dictionary = extras.dictionary
+    column.srid = extras.srid
+    inline: list[Index | ForeignKey] = []
+    if type_name == "SERIAL":  # BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE
+        column.type, column.unsigned, column.nullable, column.auto_increment = "BIGINT", True, False, True
+        inline.append(Index(name, "unique", (IndexColumn(name),)))
+    for constraint in definition.args.get("constraints") or []:
+        kind_ = constraint.args.get("kind") if isinstance(constraint, exp.ColumnConstraint) else constraint
+        if isinstance(kind_, exp.NotNullColumnConstraint):
+            column.nullable = bool(kind_.args.get("allow_null"))
+        elif isinstance(kind_, exp.DefaultColumnConstraint):
+            column.default = kind_.this.sql(dialect="mysql") if kind_.this is not None else None
+        elif isinstance(kind_, exp.AutoIncrementColumnConstraint):
+            column.auto_increment = True
+        elif isinstance(kind_, exp.ComputedColumnConstraint):
+            column.generated = "stored" if (kind_.args.get("persisted") or extras.persistent) else "virtual"
+        elif isinstance(kind_, exp.GeneratedAsIdentityColumnConstraint) and kind_.args.get("expression") is not None:
+            column.generated = "virtual"
+        elif isinstance(kind_, exp.InvisibleColumnConstraint):
+            column.invisible = True
+        elif isinstance(kind_, exp.CommentColumnConstraint):
+            column.comment = kind_.this.name if kind_.this is not None else None
+        elif isinstance(kind_, exp.CharacterSetColumnConstraint):
+            column.charset = kind_.this.name if kind_.this is not None else None
+        elif isinstance(kind_, exp.CollateColumnConstraint):
+            column.collation = kind_.this.name if kind_.this is not None else None
+        elif isinstance(kind_, exp.PrimaryKeyColumnConstraint):
+            inline.append(Index("PRIMARY", "primary", (IndexColumn(name),)))
+            column.nullable = False
+        elif isinstance(kind_, exp.UniqueColumnConstraint):
+            inline.append(Index(name, "unique", (IndexColumn(name),)))
+        elif isinstance(kind_, exp.Reference):
+            inline.append(_reference(name, kind_))
+    return column, inline
+
+
+def _param(node: exp.Expression) -> str:
+    inner = node.this if isinstance(node, exp.DataTypeParam) else node
+    if isinstance(inner, exp.Literal) and not inner.is_string:
+        return str(inner.this)
+    return inner.sql(dialect="mysql")
+
+
+def _reference(column: str, reference: exp.Reference) -> ForeignKey:
+    target = reference.this
+    ref_columns: tuple[str, ...] = ()
+    table = target
+    if isinstance(target, exp.Schema):
+        table = target.this
+        ref_columns = tuple(e.name for e in target.expressions)
+    schema = table.args.get("db").name if isinstance(table, exp.Table) and table.args.get("db") else None
+    return ForeignKey(None, (column,), schema, table.name if table is not None else "", ref_columns)
+
+
+# -- table options -----------------------------------------------------------------------------
+_OPTION_FIELDS = {
+    "ENGINE": "engine", "TYPE": "engine", "ROW_FORMAT": "row_format", "KEY_BLOCK_SIZE": "key_block_size",
+    "COMPRESSION": "compression", "PAGE_COMPRESSED": "page_compressed", "TABLESPACE": "tablespace",
+    "CHARSET": "charset", "CHARACTER SET": "charset", "COLLATE": "collation", "COMMENT": "comment",
+    "AUTO_INCREMENT": "auto_increment",
+}
+
+
+def _read_table_options(c: _Cursor, *, stop_at_select: bool) -> tuple[TableOptions, bool]:
+    """Table options up to the end (or to AS SELECT): (options, whether a SELECT follows)."""
+    pairs, as_select = _read_option_pairs(c, stop_at_select=stop_at_select)
+    options = TableOptions()
+    apply_options(options, pairs)
+    return options, as_select
+
+
+def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[str, str | None]], bool]:
+    pairs: list[tuple[str, str | None]] = []
+    while not c.done:
+        if c.accept_type(TokenType.COMMA):
+            continue
+        word = c.word()
+        if c.at("PARTITION", "BY"):
+            pairs.append(("PARTITION", _partition_text(c)))
+            continue
+        if stop_at_select and (word in ("AS", "SELECT", "WITH", "IGNORE", "REPLACE") or c.at_type(TokenType.L_PAREN)):
+            c.skip_rest()
+            return pairs, True
+        c.accept("DEFAULT")
+        if c.accept("CHARACTER", "SET") or c.accept("CHARSET"):
+            key = "CHARSET"
+        elif c.accept("DATA", "DIRECTORY"):
+            key = "DATA DIRECTORY"
+        elif c.accept("INDEX", "DIRECTORY"):
+            key = "INDEX DIRECTORY"
+        elif c.accept("WITH", "SYSTEM", "VERSIONING"):
+            pairs.append(("WITH SYSTEM VERSIONING", None))
+            continue
+        elif c.accept("START", "TRANSACTION"):
+            continue
+        else:
+            token = c.peek()
+            if token is None or token.token_type in _PUNCTUATION or token.token_type == TokenType.STRING:
+                c.fail("unexpected table option")
+            key = c.name().upper()
+        c.accept_type(TokenType.EQ)
+        if key == "UNION" and c.at_type(TokenType.L_PAREN):
+            start = c.peek()
+            inner = c.group()
+            pairs.append((key, c.text[start.start : inner[-1].end + 2] if inner and start else "()"))
+            continue
+        value = c.value()
+        if key == "TABLESPACE" and c.accept("STORAGE"):
+            c.advance()
+        pairs.append((key, value))
+    return pairs, False
+
+
+def _partition_text(c: _Cursor) -> str:
+    """PARTITION BY ... as written: partitions are kept as text (sqlglot cannot read mysqldump's
+    forms), up to the end of the statement or a CREATE ... SELECT."""
+    start = c.peek()
+    assert start is not None
+    depth = 0
+    end = start
+    while not c.done:
+        token = c.peek()
+        assert token is not None
+        if token.token_type == TokenType.L_PAREN:
+            depth += 1
+        elif token.token_type == TokenType.R_PAREN:
+            depth -= 1
+        elif depth == 0 and token.text.upper() in ("SELECT", "AS") and token is not start:
+            break
+        end = token
+        c.advance()
+    return c.text[start.start : end.end + 1]
+
+
+def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | tuple[tuple[str, str | None], ...]) -> None:
+    """Set table options from (KEY, value) pairs as read from DDL."""
+    for key, value in pairs:
+        field = _OPTION_FIELDS.get(key)
+        if key == "PARTITION":
+            options.partitioning = value
+        elif field == "key_block_size" or field == "auto_increment":
+            setattr(options, field, int(value) if value and value.isdigit() else None)
+        elif field == "page_compressed":
+            options.page_compressed = (value or "").strip("'\"").upper() in ("1", "YES", "ON")
+        elif field is not None:
+            setattr(options, field, value)
+        else:
+            options.other[key] = value or ""
+
+
+# --------------------------------------------------------------------------------------------
+# CREATE INDEX, CREATE TABLESPACE
+# --------------------------------------------------------------------------------------------
+def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
+    c.accept("ONLINE") or c.accept("OFFLINE")
+    kind: IndexKind = "index"
+    if c.accept("UNIQUE"):
+        kind = "unique"
+    elif c.accept("FULLTEXT"):
+        kind = "fulltext"
+    elif c.accept("SPATIAL"):
+        kind = "spatial"
+    c.expect("INDEX")
+    c.accept_if_exists()
+    name = c.name()
+    if c.accept("USING"):
+        c.advance()
+    c.expect("ON")
+    table = c.qualified()
+    parts = _key_parts(c)
+    invisible = _index_options_invisible(c)
+    return ops.CreateIndex(table, Index(name, kind, parts, invisible))
+
+
+def _parse_create_tablespace(c: _Cursor) -> ops.CreateTablespace:
+    c.accept("UNDO")
+    c.expect("TABLESPACE")
+    name = c.name()
+    datafile = engine = None
+    while not c.done:
+        if c.accept("ADD", "DATAFILE"):
+            datafile = c.value()
+        elif c.accept("ENGINE"):
+            c.accept_type(TokenType.EQ)
+            engine = c.value()
+        else:
+            c.advance()
+    return ops.CreateTablespace(name, datafile, engine)
+
+
+# --------------------------------------------------------------------------------------------
+# ALTER TABLE
+# --------------------------------------------------------------------------------------------
+_ALTER_NO_OPS = frozenset(
+    """DISABLE ENABLE FORCE ALGORITHM LOCK ORDER DISCARD IMPORT VALIDATION COALESCE REORGANIZE
+    EXCHANGE ANALYZE CHECK OPTIMIZE REBUILD REPAIR REMOVE TRUNCATE UPGRADE""".split()
+)
+
+
+def _parse_alter(c: _Cursor) -> ops.Operation:
+    c.expect("ALTER")
+    c.accept("ONLINE") or c.accept("OFFLINE")
+    c.accept("IGNORE")
+    word = c.word()
+    if word in ("DATABASE", "SCHEMA", "VIEW", "TABLESPACE", "INSTANCE") or word in _SKIP_OBJECTS or word.startswith("DEFINER"):
+        return ops.Skipped(f"ALTER {word}")
+    if word == "ALGORITHM" or word == "SQL":
+        return ops.Skipped("ALTER VIEW")
+    c.expect("TABLE")
+    c.accept_if_exists()
+    name = c.qualified()
+    if c.accept("WAIT"):
+        c.advance()
+    c.accept("NOWAIT")
+    actions: list[ops.AlterAction] = []
+    rest = c.tokens[c.i :]
+    for element in _split_top_level(rest):
+        actions.extend(_alter_action(c, c.sub(element)))
+    return ops.AlterTable(name, tuple(actions))
+
+
+def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
+    word = c.word()
+    if word == "ADD":
+        c.advance()
+        if c.word() in _KEY_WORDS and not (c.word() == "CHECK" and False):
+            body = TableBody()
+            _read_key(c, body)
+            return [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
+        if c.word() == "PARTITION":
+            return []
+        c.accept("COLUMN")
+        c.accept_if_exists()
+        if c.at_type(TokenType.L_PAREN):
+            elements = _split_top_level(c.group())
+        else:
+            elements = [_without_position(c.tokens[c.i :])]
+        body = TableBody()
+        _read_elements(parent, elements, body)
+        actions: list[ops.AlterAction] = [ops.AddColumn(col) for col in body.columns.values()]
+        actions += [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
+        return actions
+    if word == "DROP":
+        c.advance()
+        if c.accept("PRIMARY", "KEY"):
+            return [ops.DropIndex("PRIMARY")]
+        if c.accept("INDEX") or c.accept("KEY"):
+            c.accept_if_exists()
+            return [ops.DropIndex(c.name())]
+        if c.accept("FOREIGN", "KEY"):
+            c.accept_if_exists()
+            return [ops.DropForeignKey(c.name())]
+        if c.accept("CONSTRAINT"):
+            c.accept_if_exists()
+            return [ops.DropConstraint(c.name())]
+        if c.word() in ("CHECK", "PARTITION", "PERIOD", "SYSTEM"):
+            return []
+        c.accept("COLUMN")
+        c.accept_if_exists()
+        return [ops.DropColumn(c.name())]
+    if word in ("MODIFY", "CHANGE"):
+        c.advance()
+        c.accept("COLUMN")
+        c.accept_if_exists()
+        old_name = None
+        if word == "CHANGE":
+            old_name = c.name()
+        body = TableBody()
+        _read_elements(parent, [_without_position(c.tokens[c.i :])], body)
+        column = next(iter(body.columns.values()))
+        actions = [ops.ChangeColumn(old_name or column.name, column)]
+        return actions + [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
+    if word == "RENAME":
+        c.advance()
+        if c.accept("COLUMN"):
+            old = c.name()
+            c.expect("TO")
+            return [ops.RenameColumn(old, c.name())]
+        if c.accept("INDEX") or c.accept("KEY"):
+            old = c.name()
+            c.expect("TO")
+            return [ops.RenameIndex(old, c.name())]
+        c.accept("TO") or c.accept("AS")
+        return [ops.RenameTo(c.qualified())]
+    if word == "ALTER":
+        c.advance()
+        if c.word() in ("INDEX", "KEY", "CHECK", "CONSTRAINT"):
+            return []
+        c.accept("COLUMN")
+        c.accept_if_exists()
+        column = c.name()
+        if c.accept("SET", "DEFAULT"):
+            token = c.peek()
+            last = c.tokens[-1]
+            return [ops.SetColumnDefault(column, c.text[token.start : last.end + 1] if token else None)]
+        if c.accept("DROP", "DEFAULT"):
+            return [ops.SetColumnDefault(column, None)]
+        return []
+    if word == "CONVERT":
+        c.expect("CONVERT", "TO")
+        pairs, _ = _read_option_pairs(c.sub(c.tokens[c.i :]), stop_at_select=False)
+        return [ops.SetOptions(tuple(pairs))]
+    if word in _ALTER_NO_OPS or (word == "WITH" or word == "WITHOUT") and c.word(1) == "VALIDATION":
+        return []
+    if c.at("PARTITION", "BY"):
+        return [ops.SetOptions((("PARTITION", _partition_text(c)),))]
+    if word == "REMOVE" or (word == "PARTITION"):
+        return []
+    pairs, _ = _read_option_pairs(c, stop_at_select=False)
+    return [ops.SetOptions(tuple(pairs))]
+
+
+def _without_position(tokens: list[Token]) -> list[Token]:
+    """A column definition without a trailing FIRST / AFTER col."""
+    if len(tokens) >= 2 and tokens[-2].text.upper() == "AFTER" and tokens[-2].token_type not in _UNQUOTED:
+        return tokens[:-2]
+    if tokens and tokens[-1].text.upper() == "FIRST" and tokens[-1].token_type not in _UNQUOTED:
+        return tokens[:-1]
+    return tokens
+
+
+# --------------------------------------------------------------------------------------------
+# DROP, RENAME
+# --------------------------------------------------------------------------------------------
+def _parse_drop(c: _Cursor) -> ops.Operation:
+    c.expect("DROP")
+    temporary = c.accept("TEMPORARY")
+    word = c.word()
+    if word == "TABLE" or word == "TABLES":
+        c.advance()
+        c.accept_if_exists()
+        names = [c.sub(element).qualified() for element in _split_top_level(c.tokens[c.i :])
+                 if element[0].text.upper() not in ("RESTRICT", "CASCADE")]
+        return ops.DropTable(tuple(names), temporary)
+    if word == "INDEX":
+        c.advance()
+        c.accept("ONLINE") or c.accept("OFFLINE")
+        c.accept_if_exists()
+        name = c.name()
+        c.expect("ON")
+        return ops.DropIndexStatement(c.qualified(), name)
+    if word in ("DATABASE", "SCHEMA"):
+        c.advance()
+        c.accept_if_exists()
+        return ops.SchemaStatement("drop", c.name())
+    if word == "TABLESPACE" or (word == "UNDO" and c.word(1) == "TABLESPACE"):
+        c.accept("UNDO")
+        c.advance()
+        return ops.DropTablespace(c.name())
+    if word in _SKIP_OBJECTS or word in ("VIEW", "COMPRESSION_DICTIONARY"):
+        return ops.Skipped(f"DROP {word}")
+    c.fail("unsupported DROP statement")
+    raise AssertionError
+
+
+def _parse_rename(c: _Cursor) -> ops.Operation:
+    c.expect("RENAME")
+    if c.word() == "USER":
+        return ops.Skipped("RENAME USER")
+    c.accept("TABLE") or c.accept("TABLES")
+    pairs: list[tuple[ops.Name, ops.Name]] = []
+    for element in _split_top_level(c.tokens[c.i :]):
+        part = c.sub(element)
+        old = part.qualified()
+        part.expect("TO")
+        pairs.append((old, part.qualified()))
+    return ops.RenameTable(tuple(pairs))

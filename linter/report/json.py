@@ -1,0 +1,9 @@
+"""`--format json`: the contract a scoring tool and other programs read (keep the names)."""
+
+from __future__ import annotations
+
+from linter.findings import Report
+
+
+def render(report: Report) -> str:
+    return report.model_dump_json(by_alias=True, indent=1) + "\n"
