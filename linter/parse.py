@@ -905,6 +905,8 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
             elements = _split_top_level(c.group())
         else:
             elements = [_without_position(c.tokens[c.i :])]
+        if not elements or not elements[0]:
+            c.fail("expected a name")
         body = TableBody()
         _read_elements(parent, elements, body)
         actions: list[ops.AlterAction] = [ops.AddColumn(col) for col in body.columns.values()]
@@ -935,8 +937,11 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         old_name = None
         if word == "CHANGE":
             old_name = c.name()
+        definition = _without_position(c.tokens[c.i :])
+        if not definition:
+            c.fail("expected a column definition")
         body = TableBody()
-        _read_elements(parent, [_without_position(c.tokens[c.i :])], body)
+        _read_elements(parent, [definition], body)
         column = next(iter(body.columns.values()))
         actions = [ops.ChangeColumn(old_name or column.name, column)]
         return actions + [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]

@@ -103,11 +103,12 @@ class Replayer:
                 _rename_in_indexes(body, action.old_name, action.column.name)
             _keep_primary_not_null(body)
         elif isinstance(action, ops.RenameColumn):
-            column = body.columns.pop(action.old_name.lower(), None)
+            column = body.columns.get(action.old_name.lower())
             if column is None:
                 return f"column {action.old_name} does not exist"
             column.name = action.new_name
-            body.columns[action.new_name.lower()] = column
+            body.columns = {(action.new_name.lower() if key == action.old_name.lower() else key): c
+                            for key, c in body.columns.items()}
             _rename_in_indexes(body, action.old_name, action.new_name)
         elif isinstance(action, ops.DropColumn):
             if body.columns.pop(action.name.lower(), None) is None:

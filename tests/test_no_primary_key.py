@@ -1,0 +1,124 @@
+"""no-primary-key: flagged exactly when InnoDB must cluster on the hidden DB_ROW_ID."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import findings, lint_sql
+
+RULE = "no-primary-key"
+
+
+def severities(sql: str, tmp_path: Path, **kwargs: object) -> dict[str, str]:
+    report = lint_sql(sql, tmp_path, **kwargs)
+    assert not [d for d in report.diagnostics if d.rule == "parse-error"], report.diagnostics
+    return {f.table or "": f.severity for f in findings(report, RULE)}
+
+
+def test_table_without_any_key_is_a_warning_with_concrete_fix(tmp_path: Path) -> None:
+    report = lint_sql("CREATE TABLE log (\n  at datetime NOT NULL,\n  msg text\n) ENGINE=InnoDB;\n", tmp_path)
+    [finding] = findings(report, RULE)
+    assert (finding.severity, finding.line, finding.column, finding.end_line) == ("warning", 1, 1, 4)
+    assert "DB_ROW_ID" in finding.message and "dict_sys" in finding.message
+    assert finding.fix == "ALTER TABLE `log` ADD COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT INVISIBLE PRIMARY KEY FIRST;"
+    assert "sql_generate_invisible_primary_key" in finding.message
+
+
+def test_mysql57_target_has_no_invisible_columns_or_gipk(tmp_path: Path) -> None:
+    report = lint_sql("CREATE TABLE log (id int, msg text);", tmp_path, target="mysql-5.7")
+    [finding] = findings(report, RULE)
+    assert finding.fix == "ALTER TABLE `log` ADD COLUMN `row_id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST;"
+    assert "sql_generate_invisible_primary_key" not in finding.message
+
+
+def test_primary_key_means_no_finding(tmp_path: Path) -> None:
+    assert severities("CREATE TABLE t (id int PRIMARY KEY);CREATE TABLE u (id int, PRIMARY KEY (id));", tmp_path) == {}
+
+
+def test_not_null_unique_key_clusters_and_gets_info_only(tmp_path: Path) -> None:
+    report = lint_sql("CREATE TABLE t (a int NOT NULL, b int NOT NULL, UNIQUE KEY ab (a, b));", tmp_path)
+    [finding] = findings(report, RULE)
+    assert finding.severity == "info"
+    assert finding.fix == "ALTER TABLE `t` DROP INDEX `ab`, ADD PRIMARY KEY (`a`, `b`);"
+
+
+@pytest.mark.parametrize(
+    ("definition", "why"),
+    [
+        ("a int, UNIQUE KEY ua (a)", "a is nullable"),
+        ("a varchar(200) NOT NULL, UNIQUE KEY ua (a(20))", "a(20) is a prefix"),
+        ("a int NOT NULL, v int AS (a + 1) VIRTUAL NOT NULL, UNIQUE KEY uv (v)", "v is a virtual column"),
+    ],
+)
+def test_unique_keys_that_cannot_cluster(tmp_path: Path, definition: str, why: str) -> None:
+    report = lint_sql(f"CREATE TABLE t ({definition});", tmp_path)
+    [finding] = findings(report, RULE)
+    assert finding.severity == "warning"
+    assert why in (finding.evidence or "")
+
+
+def test_nullable_unique_key_is_promoted_with_a_note(tmp_path: Path) -> None:
+    report = lint_sql("CREATE TABLE t (a int, UNIQUE KEY ua (a));", tmp_path)
+    [finding] = findings(report, RULE)
+    assert finding.fix == "ALTER TABLE `t` DROP INDEX `ua`, ADD PRIMARY KEY (`a`);"
+    assert "makes a NOT NULL" in finding.message
+
+
+def test_stored_generated_unique_key_clusters(tmp_path: Path) -> None:
+    sql = "CREATE TABLE t (a int NOT NULL, s int AS (a + 1) STORED NOT NULL, UNIQUE KEY us (s));"
+    assert severities(sql, tmp_path) == {"t": "info"}
+
+
+def test_alter_add_primary_key_later_clears_it(tmp_path: Path) -> None:
+    sql = "CREATE TABLE t (id int NOT NULL);\nALTER TABLE t ADD PRIMARY KEY (id);\n"
+    assert severities(sql, tmp_path) == {}
+
+
+def test_alter_drop_primary_key_is_flagged_at_the_alter(tmp_path: Path) -> None:
+    report = lint_sql("CREATE TABLE t (id int PRIMARY KEY);\n\nALTER TABLE t DROP PRIMARY KEY;\n", tmp_path)
+    [finding] = findings(report, RULE)
+    assert finding.line == 3 and "dropped its PRIMARY KEY" in finding.message
+
+
+def test_create_unique_index_later_clusters(tmp_path: Path) -> None:
+    sql = "CREATE TABLE t (a int NOT NULL);\nCREATE UNIQUE INDEX ua ON t (a);\n"
+    assert severities(sql, tmp_path) == {"t": "info"}
+    sql = "CREATE TABLE t (a varchar(100) NOT NULL);\nCREATE UNIQUE INDEX ua ON t (a(10));\n"
+    assert severities(sql, tmp_path) == {"t": "warning"}
+
+
+def test_ctas_without_key_is_flagged_at_that_statement(tmp_path: Path) -> None:
+    report = lint_sql("CREATE TABLE a (id int PRIMARY KEY);\nCREATE TABLE b AS SELECT * FROM a;\n", tmp_path)
+    [finding] = findings(report, RULE)
+    assert (finding.table, finding.line) == ("b", 2) and "SELECT copies no keys" in finding.message
+
+
+def test_like_copies_the_key(tmp_path: Path) -> None:
+    assert severities("CREATE TABLE a (id int PRIMARY KEY);CREATE TABLE b LIKE a;", tmp_path) == {}
+    assert severities("CREATE TABLE a (id int);CREATE TABLE b LIKE a;", tmp_path) == {"a": "warning", "b": "warning"}
+
+
+@pytest.mark.parametrize("engine", ["MyISAM", "MEMORY", "CSV", "ARCHIVE", "Aria", "@ZM_MYSQL_ENGINE@"])
+def test_non_innodb_tables_are_not_flagged(tmp_path: Path, engine: str) -> None:
+    assert severities(f"CREATE TABLE t (a int) ENGINE={engine};", tmp_path) == {}
+
+
+def test_engine_converted_to_innodb_later_is_flagged(tmp_path: Path) -> None:
+    assert severities("CREATE TABLE t (a int) ENGINE=MyISAM;\nALTER TABLE t ENGINE=InnoDB;", tmp_path) == {"t": "warning"}
+
+
+def test_view_standin_is_not_linted(tmp_path: Path) -> None:
+    sql = (
+        "/*!50001 CREATE TABLE `v` (\n  `a` int\n) ENGINE=MyISAM */;\n"
+        "/*!50001 CREATE TABLE `w` (\n  `a` int\n) */;\n"
+    )
+    assert severities(sql, tmp_path) == {}
+
+
+def test_schema_is_reported(tmp_path: Path) -> None:
+    report = lint_sql("USE shop;\nCREATE TABLE t (a int);\n", tmp_path)
+    [finding] = findings(report, RULE)
+    assert (finding.schema_, finding.table) == ("shop", "t")
+    assert finding.fix is not None and finding.fix.startswith("ALTER TABLE `shop`.`t` ")
