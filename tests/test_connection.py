@@ -1,0 +1,368 @@
+"""The audit's connection only reads, and never shows the password.
+
+The first half needs no server: refusals must happen before any byte is sent, which a fake socket
+proves. The second half uses the private MariaDB server with a least-privilege user.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pymysql
+import pytest
+from pymysql.constants import CLIENT
+
+from linter.audit.connection import (
+    AuditConnectionError,
+    AuditQueryError,
+    Dsn,
+    DsnError,
+    ReadOnlyConnection,
+    WriteRefused,
+    check_read_only,
+    connect,
+    read_defaults_file_password,
+    resolve_password,
+)
+from tests.mariadb import MariaDB
+
+REFUSED = [
+    "INSERT INTO t VALUES (1)",
+    "insert into t values (1)",
+    "UPDATE t SET a = 1",
+    "DELETE FROM t",
+    "REPLACE INTO t VALUES (1)",
+    "DROP TABLE t",
+    "CREATE TABLE t (a INT)",
+    "ALTER TABLE t ADD COLUMN b INT",
+    "TRUNCATE t",
+    "GRANT ALL ON *.* TO x",
+    "SET GLOBAL read_only = 0",
+    "SET SESSION sql_mode = ''",
+    "SET SESSION TRANSACTION READ WRITE",
+    "SET SESSION TRANSACTION READ ONLY, GLOBAL read_only = 0",
+    "SET @@session.transaction_read_only = 0",
+    "SET autocommit = 0",
+    "SELECT 1; DROP TABLE x",
+    "SELECT 1;DROP TABLE x;",
+    "SELECT ';'; DROP TABLE x",
+    "/* c */ INSERT INTO t VALUES (1)",
+    "-- c\nINSERT INTO t VALUES (1)",
+    "# c\nDELETE FROM t",
+    "/*!50000 DROP TABLE t */",
+    "SELECT 1 /*! INTO OUTFILE '/tmp/x' */",
+    "SELECT 1 /*M!100000 INTO OUTFILE '/tmp/x' */",
+    "SELECT * FROM t INTO OUTFILE '/tmp/t.csv'",
+    "SELECT * FROM t INTO DUMPFILE '/tmp/t.bin'",
+    "SELECT a INTO @v FROM t",
+    "SELECT * FROM t FOR UPDATE",
+    "SELECT * FROM t WHERE a = 1 for  update nowait",
+    "SELECT * FROM t FOR SHARE",
+    "SELECT * FROM t LOCK IN SHARE MODE",
+    "CALL p()",
+    "DO sleep(1)",
+    "HANDLER t OPEN",
+    "LOAD DATA INFILE '/etc/passwd' INTO TABLE t",
+    "LOAD DATA LOCAL INFILE '/etc/passwd' INTO TABLE t",
+    "KILL 1",
+    "FLUSH TABLES",
+    "LOCK TABLES t READ",
+    "EXPLAIN ANALYZE DELETE FROM t",
+    "ANALYZE TABLE t",
+    "WITH x AS (SELECT 1) DELETE FROM t",
+    "(SELECT 1) UNION (SELECT 2)",
+    "",
+    "   ",
+    "/* only a comment */",
+    ";",
+    "SELECT 'unterminated",
+    "SELECT 1 /* unterminated",
+    # a string that ends differently with and without NO_BACKSLASH_ESCAPES
+    "SELECT '\\' INTO OUTFILE '/tmp/x' -- '",
+]
+
+ACCEPTED = [
+    "SELECT 1",
+    "select 1;",
+    "SELECT 1 ; -- trailing comment",
+    "  \n SELECT 1",
+    "/* leading */ SELECT 1",
+    "-- leading\nSELECT 1",
+    "# leading\nSHOW TABLES",
+    "/*+ MAX_EXECUTION_TIME(1000) */ SELECT 1",
+    "SELECT /*+ MAX_EXECUTION_TIME(1000) */ 1",
+    "SHOW CREATE TABLE `app`.`orders`",
+    "SHOW GRANTS",
+    "SHOW GLOBAL STATUS LIKE 'Innodb%'",
+    "SELECT 'DROP TABLE x; INSERT INTO y' AS s",
+    "SELECT `into`, \"for update\" FROM `select`",
+    "SELECT 'it''s', 'a\\\\b'",
+    "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA IN ('a', 'b')",
+    "SELECT a--1 FROM t",
+    "SET SESSION TRANSACTION READ ONLY",
+    "set  session\ttransaction read only;",
+]
+
+
+@pytest.mark.parametrize("sql", REFUSED)
+def test_writes_and_tricks_are_refused(sql: str) -> None:
+    with pytest.raises(WriteRefused):
+        check_read_only(sql)
+
+
+@pytest.mark.parametrize("sql", ACCEPTED)
+def test_reads_are_accepted(sql: str) -> None:
+    check_read_only(sql)
+
+
+def test_backslash_mode_decides_where_a_string_ends() -> None:
+    check_read_only("SELECT 'a\\'b'", backslash_escapes=True)
+    with pytest.raises(WriteRefused, match="unterminated"):
+        check_read_only("SELECT 'a\\'b'")  # unterminated without backslash escapes
+    tricky = "SELECT '\\' INTO OUTFILE '/tmp/x' -- '"
+    check_read_only(tricky, backslash_escapes=True)  # one string: harmless on such a server
+    with pytest.raises(WriteRefused):
+        check_read_only(tricky, backslash_escapes=False)
+    with pytest.raises(WriteRefused):
+        check_read_only(tricky)  # unknown mode: both readings must pass
+
+
+class RecordingSocket:
+    """Stands in for the server's socket and records every byte the client sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.sent.append(bytes(data))
+
+    def settimeout(self, timeout: float | None) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def offline_connection() -> tuple[ReadOnlyConnection, RecordingSocket]:
+    """A ReadOnlyConnection whose PyMySQL connection never connected: its socket records."""
+    raw: Any = pymysql.connect(host="127.0.0.1", user="nobody", defer_connect=True)
+    fake = RecordingSocket()
+    raw._sock = fake
+    raw._rfile = io.BytesIO(b"")  # any reply read fails as a lost connection
+    raw._current_timeout, raw._next_seq_id = None, 0  # what PyMySQL's connect() would set
+    return ReadOnlyConnection(raw, Dsn(user="nobody", host="127.0.0.1")), fake
+
+
+@pytest.mark.parametrize("sql", ["INSERT INTO t VALUES (1)", "SELECT 1; DROP TABLE x",
+                                 "/* c */ DROP TABLE t", "SELECT * FROM t INTO OUTFILE '/x'",
+                                 "SET GLOBAL read_only = 0", "DO sleep(1)"])
+def test_refusal_happens_before_anything_is_sent(sql: str) -> None:
+    connection, fake = offline_connection()
+    with pytest.raises(WriteRefused):
+        connection.query(sql)
+    with pytest.raises(WriteRefused):
+        connection.query_dicts(sql)
+    assert fake.sent == []
+
+
+def test_an_accepted_read_does_reach_the_socket() -> None:
+    """The other side of the test above: the recording socket does see what is sent."""
+    connection, fake = offline_connection()
+    with pytest.raises(AuditConnectionError, match="lost the connection to 127.0.0.1:3306"):
+        connection.query("SELECT 1")
+    assert any(b"SELECT 1" in packet for packet in fake.sent)
+
+
+def test_dsn_forms() -> None:
+    assert Dsn.parse("mysql://ro@db1:3307/?schemas=a,b") == Dsn(
+        user="ro", host="db1", port=3307, schemas=["a", "b"])
+    assert Dsn.parse("mysql://ro@/?socket=/run/mysqld/mysqld.sock") == Dsn(
+        user="ro", socket="/run/mysqld/mysqld.sock")
+    assert Dsn.parse("mysql://ro@localhost/?socket=/s&schemas=a").socket == "/s"
+    assert Dsn.parse("mysql://r%40o@[::1]/shop").model_dump() == {
+        "user": "r@o", "host": "::1", "port": 3306, "socket": None, "schemas": ["shop"]}
+    assert Dsn.parse("mysql://ro@db1/?schemas=a,b,a").schemas == ["a", "b"]
+    assert Dsn.parse("mysql://ro@db1:3307/").address == "db1:3307"
+    assert Dsn.parse("mysql://ro@[::1]:3307/").address == "[::1]:3307"
+
+
+@pytest.mark.parametrize("dsn", ["mysql://ro:Hunter2Secret@db1/", "mysql://ro:@db1/",
+                                 "mysql://ro@db1:Hunter2Secret/", "http://ro@db1/",
+                                 "mysql://db1/", "mysql://ro@db1/?password=Hunter2Secret",
+                                 "mysql://ro@db1/?schemas=a,,b", "mysql://ro@db1/x?schemas=y",
+                                 "mysql://ro@db1/?socket=/s", "mysql://ro@/"])
+def test_bad_dsns_are_refused_without_echoing_them(dsn: str) -> None:
+    with pytest.raises(DsnError) as refused:
+        Dsn.parse(dsn)
+    assert "Hunter2Secret" not in str(refused.value)
+
+
+def test_a_password_in_the_dsn_says_where_to_put_it() -> None:
+    with pytest.raises(DsnError, match="MYSQL_PWD.*defaults-file"):
+        Dsn.parse("mysql://ro:pw@db1/")
+
+
+def test_defaults_file_password(tmp_path: Path) -> None:
+    option_file = tmp_path / "my.cnf"
+    option_file.write_text("!includedir /etc/mysql/conf.d/\n[mysqld]\npassword=server\n"
+                           "[client]\nskip-ssl\nuser = ro\npassword = \"p w#1\"\n"
+                           "[mysql]\npassword=other\n")
+    assert read_defaults_file_password(str(option_file)) == "p w#1"
+    (tmp_path / "none.cnf").write_text("[client]\nuser=ro\n")
+    assert read_defaults_file_password(str(tmp_path / "none.cnf")) is None
+    with pytest.raises(AuditConnectionError, match="cannot read the defaults file"):
+        read_defaults_file_password(str(tmp_path / "missing.cnf"))
+
+
+def test_password_precedence(tmp_path: Path) -> None:
+    option_file = tmp_path / "my.cnf"
+    option_file.write_text("[client]\npassword=from-file\n")
+    env = {"MYSQL_PWD": "from-env"}
+    assert resolve_password("given", str(option_file), env) == "given"
+    assert resolve_password(None, str(option_file), env) == "from-file"
+    assert resolve_password(None, None, env) == "from-env"
+    assert resolve_password(None, None, {}) is None
+    assert resolve_password("", None, env) == ""  # an explicit empty password is a choice
+
+
+def test_unreachable_server_names_the_address_not_the_password() -> None:
+    with socket_closed_port() as port:
+        with pytest.raises(AuditConnectionError) as failed:
+            connect(f"mysql://ro@127.0.0.1:{port}/", password="Hunter2Secret", connect_timeout=2)
+    assert f"127.0.0.1:{port}" in str(failed.value)
+    assert "Hunter2Secret" not in str(failed.value)
+    assert failed.value.__cause__ is None and failed.value.__suppress_context__
+
+
+class socket_closed_port:
+    """A port on 127.0.0.1 that nothing listens on (bound, never listening, while in use)."""
+
+    def __enter__(self) -> int:
+        import socket
+
+        self._socket = socket.socket()
+        self._socket.bind(("127.0.0.1", 0))
+        return int(self._socket.getsockname()[1])
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._socket.close()
+
+
+# --- against the private server --------------------------------------------------------------
+
+PASSWORD = "Ro-" + secrets.token_hex(8) + "'\"%;"  # quotes and % must survive the round trip
+
+
+@pytest.fixture(scope="module")
+def readonly_user(mariadb: MariaDB) -> Iterator[str]:
+    """A user with only SELECT and PROCESS, and a schema to read."""
+    escaped = PASSWORD.replace("\\", "\\\\").replace("'", "\\'")
+    mariadb.sql(f"""
+        CREATE DATABASE IF NOT EXISTS audit_app;
+        CREATE OR REPLACE TABLE audit_app.orders (
+            id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+            customer_id INT NOT NULL, note JSON, KEY (customer_id)) ENGINE=InnoDB;
+        INSERT INTO audit_app.orders (customer_id, note) VALUES (1, '{{"a": 1}}'), (2, NULL);
+        CREATE OR REPLACE USER innolint_ro@'%' IDENTIFIED BY '{escaped}';
+        GRANT SELECT, PROCESS ON *.* TO innolint_ro@'%';
+    """)
+    yield "innolint_ro"
+    mariadb.sql("DROP USER IF EXISTS innolint_ro@'%'; DROP DATABASE IF EXISTS audit_app")
+
+
+@pytest.fixture
+def audit(mariadb: MariaDB, readonly_user: str, monkeypatch: pytest.MonkeyPatch
+          ) -> Iterator[ReadOnlyConnection]:
+    """Connected as the read-only user through TCP, the password from MYSQL_PWD."""
+    monkeypatch.setenv("MYSQL_PWD", PASSWORD)
+    with connect(f"mysql://{readonly_user}@127.0.0.1:{mariadb.port}/?schemas=audit_app") as conn:
+        yield conn
+
+
+def test_reads_what_the_audit_needs(audit: ReadOnlyConnection) -> None:
+    assert audit.dsn.schemas == ["audit_app"]
+    (table, ddl), = audit.query("SHOW CREATE TABLE audit_app.orders")
+    assert table == "orders" and "PRIMARY KEY (`id`)" in ddl
+    rows = audit.query_dicts(
+        "SELECT TABLE_NAME, ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s",
+        ["audit_app"])
+    assert rows == [{"TABLE_NAME": "orders", "ENGINE": "InnoDB"}]
+    audit.query("SELECT COUNT(*) FROM audit_app.orders")  # warm the table's I/O counters
+    io_waits = audit.query(
+        "SELECT OBJECT_NAME, COUNT_READ FROM performance_schema.table_io_waits_summary_by_table "
+        "WHERE OBJECT_SCHEMA = %s", ("audit_app",))
+    assert [name for name, _ in io_waits] == ["orders"]
+    assert "MariaDB" in audit.server_version()
+
+
+def test_session_is_read_only_and_single_statement(audit: ReadOnlyConnection) -> None:
+    assert audit.session_read_only()
+    assert audit.query("SELECT @@session.tx_read_only") == [(1,)]
+    assert not audit._raw.client_flag & CLIENT.MULTI_STATEMENTS
+    with pytest.raises(pymysql.err.ProgrammingError):  # the protocol refuses it too
+        with audit._raw.cursor() as cursor:
+            cursor.execute("SELECT 1; SELECT 2")
+
+
+def test_a_write_is_refused_before_the_server_and_by_it(
+        mariadb: MariaDB, audit: ReadOnlyConnection, readonly_user: str) -> None:
+    with pytest.raises(WriteRefused):
+        audit.query("INSERT INTO audit_app.orders (customer_id) VALUES (3)")
+    with pytest.raises(WriteRefused):
+        audit.query("SELECT * FROM audit_app.orders INTO OUTFILE '/tmp/innolint-should-not-exist'")
+    # belt and braces: bypassing the guard, the grants refuse the write
+    with pytest.raises(pymysql.err.OperationalError) as denied:
+        with audit._raw.cursor() as cursor:
+            cursor.execute("INSERT INTO audit_app.orders (customer_id) VALUES (3)")
+    assert denied.value.args[0] == 1142  # ER_TABLEACCESS_DENIED_ERROR
+    assert mariadb.sql("SELECT COUNT(*) FROM audit_app.orders") == [(2,)]
+
+
+def test_read_only_session_stops_writes_even_with_all_privileges(
+        mariadb: MariaDB, readonly_user: str) -> None:
+    """Layer 2 alone: root may write, but not in the audit's session."""
+    with connect(f"mysql://root@/?socket={mariadb.socket}", password="") as root:
+        assert root.session_read_only()
+        with pytest.raises(pymysql.err.MySQLError) as refused:
+            with root._raw.cursor() as cursor:
+                cursor.execute("INSERT INTO audit_app.orders (customer_id) VALUES (4)")
+        assert refused.value.args[0] == 1792  # ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+    assert mariadb.sql("SELECT COUNT(*) FROM audit_app.orders") == [(2,)]
+
+
+def test_server_errors_become_audit_query_errors(audit: ReadOnlyConnection) -> None:
+    with pytest.raises(AuditQueryError) as failed:
+        audit.query("SELECT * FROM audit_app.missing")
+    assert failed.value.code == 1146  # ER_NO_SUCH_TABLE
+
+
+def test_password_from_a_defaults_file(mariadb: MariaDB, readonly_user: str, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MYSQL_PWD", raising=False)
+    option_file = tmp_path / "audit.cnf"
+    option_file.write_text(f"[client]\npassword={PASSWORD}\n")
+    dsn = f"mysql://{readonly_user}@127.0.0.1:{mariadb.port}/"
+    with connect(dsn, None, str(option_file)) as conn:
+        assert conn.query("SELECT CURRENT_USER()") == [(f"{readonly_user}@%",)]
+
+
+def test_the_password_never_shows(mariadb: MariaDB, audit: ReadOnlyConnection,
+                                  readonly_user: str) -> None:
+    assert PASSWORD not in repr(audit)
+    assert repr(audit) == f"ReadOnlyConnection({readonly_user}@127.0.0.1:{mariadb.port})"
+    assert PASSWORD not in repr(audit.dsn) + str(audit.dsn) + audit.dsn.model_dump_json()
+    assert PASSWORD.encode() not in audit._raw.password  # forgotten once logged in
+    for sql in ("INSERT INTO t VALUES (1)", "SELECT * FROM audit_app.missing"):
+        with pytest.raises((WriteRefused, AuditQueryError)) as failed:
+            audit.query(sql)
+        assert PASSWORD not in str(failed.value) + repr(failed.value)
+    dsn = f"mysql://{readonly_user}@127.0.0.1:{mariadb.port}/"
+    with pytest.raises(AuditConnectionError) as denied:
+        connect(dsn, password=PASSWORD + "-wrong")
+    message = str(denied.value) + repr(denied.value)
+    assert "Access denied" in message and f"127.0.0.1:{mariadb.port}" in message
+    assert PASSWORD not in message
