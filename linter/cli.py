@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github")
 FAIL_LEVELS = ("error", "warning", "info", "none")
 
 
@@ -34,6 +34,25 @@ def build_parser() -> argparse.ArgumentParser:
                        help="exit 1 when a finding is at or above this severity (default warning)")
     check.add_argument("--output", "-o", default=None, help="write the report to this file instead of stdout")
 
+    github = commands.add_parser(
+        "github",
+        help="publish a JSON report to GitHub: check run, job summary, PR comment, SARIF",
+        description="Publish `innolint check --format json` output to GitHub. Reads GITHUB_TOKEN, GITHUB_REPOSITORY, "
+        "GITHUB_EVENT_PATH (the pull request's head sha and number), GITHUB_SHA, GITHUB_API_URL, GITHUB_STEP_SUMMARY "
+        "and GITHUB_OUTPUT from the environment; the token is never taken as an argument.",
+    )
+    github.add_argument("report", help="the JSON report of `innolint check --format json`, or - (stdin)")
+    github.add_argument("--fail-level", choices=FAIL_LEVELS, default="warning",
+                        help="conclusion failure and exit 1 at or above this severity (default warning)")
+    github.add_argument("--annotations", choices=("checks", "workflow-commands", "none"), default="checks",
+                        help="checks: a check run with every annotation (default); workflow-commands: ::error lines")
+    github.add_argument("--summary", action=argparse.BooleanOptionalAction, default=True,
+                        help="append a Markdown summary to $GITHUB_STEP_SUMMARY (default on)")
+    github.add_argument("--comment", action=argparse.BooleanOptionalAction, default=False,
+                        help="add or update one pull-request comment with the summary (default off)")
+    github.add_argument("--sarif-file", default=None, help="also write SARIF 2.1.0 to this file")
+    github.add_argument("--check-name", default="innolint", help="the check run's name (default innolint)")
+
     commands.add_parser("rules", help="list the checks")
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("rule")
@@ -47,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _rules()
     if args.command == "explain":
         return _explain(args.rule)
+    if args.command == "github":
+        return _github(args)
     return _check(args)
 
 
@@ -96,7 +117,42 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _github(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from linter.findings import Report
+    from linter.github_checks import PublishOptions, run
+
+    try:
+        if args.report == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.report, encoding="utf-8") as handle:
+                text = handle.read()
+        report = Report.model_validate_json(text)
+    except (OSError, ValidationError) as error:
+        print(f"innolint: cannot read the report {args.report}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    options = PublishOptions(
+        fail_level=args.fail_level,
+        annotations=args.annotations,
+        summary=args.summary,
+        comment=args.comment,
+        sarif_file=args.sarif_file,
+        check_name=args.check_name,
+    )
+    return run(report, options)
+
+
 def _render(report, fmt: str) -> str:  # type: ignore[no-untyped-def]
+    if fmt == "sarif":
+        from linter.report import sarif
+
+        return sarif.render(report)
+    if fmt == "github":
+        from linter.report import github
+
+        return github.render(report)
     if fmt == "json":
         from linter.report import json as json_report
 

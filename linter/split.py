@@ -1,11 +1,25 @@
 """Split SQL text into statements, with positions. No sqlglot here.
 
-(Being written: see the interface below.)
+The splitter follows the `mysql` command-line client, because that is what turns a schema file
+into the statements a server receives: quotes ('...', "...", `...`) and comments (`-- `, `#`,
+`/* */`) hide delimiters; executable comments (`/*!50100 ... */`, MariaDB `/*M!100301 ... */`)
+are SQL and do not; `DELIMITER xx` at the start of a line changes the delimiter for the rest of
+the file (it is a client command, never a statement).
+
+It streams: text arrives in chunks of any size, a chunk boundary may fall anywhere, and only the
+statement being read plus a small look-ahead tail is held, so a dump of any size splits in
+bounded memory. It is also fast: a compiled regex jumps from one place that can matter (a quote,
+a comment opener, the first character of the delimiter, a line that might hold DELIMITER) to the
+next, backtick-quoted identifiers (the most common quoting in dumps) are recognised by counting
+backticks between those places, line numbers are counted with `str.count` over spans when a
+position is needed, and statement text is built from slices. Nothing loops per character in
+Python.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 
@@ -26,4 +40,697 @@ class Statement:
 
 
 def split_stream(chunks: Iterable[str], path: str, *, migration_markers: bool = False) -> Iterator[Statement]:
-    raise NotImplementedError
+    """Yield the statements of the text made of `chunks`, each as soon as it is complete.
+
+    `path` is only copied into each Statement. With `migration_markers`, goose (`-- +goose Up`,
+    `Down`, `StatementBegin`, `StatementEnd`) and dbmate (`-- migrate:up`, `-- migrate:down`)
+    annotations are obeyed: Down sections are skipped and a StatementBegin/StatementEnd block is
+    one statement whatever it contains. Broken input (an unterminated quote or comment, NUL bytes,
+    junk) never raises: what there is becomes a statement and the parser reports it.
+    """
+    return _Splitter(path, migration_markers).run(chunks)
+
+
+# --- lexical pieces ---------------------------------------------------------------------------
+
+#: the whitespace of MySQL's lexer; `\r` is plain whitespace and lines are counted on `\n` only
+_WS = " \t\n\r\f\v"
+_ws_run = re.compile(r"[ \t\n\r\f\v]*").match
+_hspace_run = re.compile(r"[ \t]*").match
+
+#: complete quoted strings. A doubled quote inside ('it''s') reads as two adjacent strings, which
+#: changes nothing for splitting, so only backslash escapes need care (not in backticks).
+_SQ = r"'[^'\\]*(?:\\.[^'\\]*)*'"
+_DQ = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_BQ = r"`[^`]*`"
+_QUOTE_BODY = {
+    "'": re.compile(r"[^'\\]*(?:\\.[^'\\]*)*", re.S),
+    '"': re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.S),
+}
+
+#: `/*!50100`, `/*!`, `/*M!100301`: the opening of an executable comment and its version
+_exec_open = re.compile(r"/\*(M?!)([0-9]{0,6})").match
+#: look-ahead needed to decide what `/` starts: `/*M!`, six version digits and one more
+_SLASH_LOOKAHEAD = 12
+
+#: after `--`, these make it a comment: MySQL's whitespace rule, plus a third dash (decoration
+#: lines such as `-----------` are comments for every tool that runs such files; MySQL's client
+#: would send all but the last two dashes as minus signs and fail)
+_DASH_COMMENT_FOLLOW = frozenset(_WS + "-")
+
+#: fast path between statements: a run of whole `--`/`#` comment lines (and the blank space after)
+_comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*)?|#[^\n]*)\n[ \t\n\r\f\v]*)+").match
+_comment_texts = re.compile(r"(?:--|#)([^\n]*)").findall
+#: fast path between statements: a one-line statement wholly inside an executable comment, ended
+#: by `;` (mysqldump writes hundreds of thousands of `/*!40101 SET ... */;`)
+_exec_line = re.compile(
+    r"/\*(M?!)([0-9]{0,6})([^;'\"`#/*\-\n]*(?:`[^`\n]*`[^;'\"`#/*\-\n]*)*)\*/[ \t\r\f\v]*;"
+).match
+
+#: modes of the scanner between chunks
+_CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE = range(6)
+_QUOTE_MODES = {"'": _SQUOTE, '"': _DQUOTE}
+_MODE_QUOTES = {_SQUOTE: "'", _DQUOTE: '"'}
+
+#: a DELIMITER check that cannot be decided before more text arrives
+_UNDECIDED = None
+
+_Matcher = Callable[[str, int], "re.Match[str] | None"]
+
+
+def _run_pattern(delimiter: str, in_exec: bool) -> _Matcher:
+    """The regex that consumes statement text that cannot end or change the statement.
+
+    It swallows plain text and complete quoted strings in one C-level call and stops where
+    Python must look: the delimiter's first character, a quote not closed in the buffer, a
+    possible comment opener, `*/` inside an executable comment, or a line that may start with
+    DELIMITER. Every look-ahead needs a real character, so the match also stops before anything
+    whose meaning the next chunk could change. `delimiter` is "" inside a goose block (no
+    delimiter, no DELIMITER command).
+    """
+    d0 = delimiter[:1]
+    stops = set("'\"`-#/") | {d0} - {""}
+    if delimiter:
+        stops.add("\n")
+    if in_exec:
+        stops.add("*")
+    alts = ["[^" + "".join(re.escape(c) for c in sorted(stops)) + "]+"]
+    alts += [q for q, qc in ((_BQ, "`"), (_SQ, "'"), (_DQ, '"')) if qc != d0]
+    if delimiter:
+        alts.append(r"\n(?=[ \t]*[^ \t\ndD])")
+    if d0 != "-":
+        alts += [r"-(?=[^-])", r"--(?=[^\- \t\n\r\f\v])"]
+    if d0 != "/":
+        alts.append(r"/(?=[^*])")
+    if in_exec and d0 != "*":
+        alts.append(r"\*(?=[^/])")
+    return re.compile("(?:" + "|".join(alts) + ")*", re.S).match
+
+
+_run_cache: dict[tuple[str, bool], _Matcher] = {}
+
+
+def _marker(text: str) -> str | None:
+    """The migration annotation a `--` comment holds: up, down, begin, end, ignore, or None."""
+    words = " ".join(text.split()).lower()
+    if words.startswith("+goose "):
+        return {
+            "up": "up",
+            "down": "down",
+            "statementbegin": "begin",
+            "statementend": "end",
+            "no transaction": "ignore",
+            "envsub on": "ignore",
+            "envsub off": "ignore",
+        }.get(words[7:])
+    for direction in ("up", "down"):
+        tag = "migrate:" + direction
+        if words == tag or words.startswith(tag + " "):  # dbmate allows options after the tag
+            return direction
+    return None
+
+
+class _Splitter:
+    """The state of one streaming split; `run` drives it chunk by chunk.
+
+    Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
+    before `pos` has been dealt with (statement text already consumed is kept in `pieces`).
+    """
+
+    def __init__(self, path: str, migration_markers: bool) -> None:
+        self.path = path
+        self.markers = migration_markers
+        self.buf = ""
+        self.pos = 0
+        self.eof = False
+        self.out: list[Statement] = []
+        # line counting, lazily up to `cnt_pos`; `line_start` is the index where that line began
+        self.cnt_pos = 0
+        self.cur_line = 1
+        self.line_start = 0
+        # client state
+        self.delimiter = ";"
+        self.block = False  # inside goose StatementBegin/StatementEnd: no delimiter at all
+        self.down = False  # inside a goose/dbmate Down section: nothing is emitted
+        self.mode = _CODE
+        self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
+        self.exec_ver: str | None = None  # version of the open executable comment
+        self.exec_serial = 0  # counts executable comments, to tell them apart
+        self.run_match = self._run_matcher()
+        # the statement being read
+        self.in_stmt = False
+        self.pieces: list[str] = []  # its text so far, before `seg_start`
+        self.plen = 0  # total length of `pieces`
+        self.seg_start = 0  # buffer index where its not-yet-copied text starts
+        self.stmt_line = 0
+        self.stmt_col = 0
+        self.stmt_comments: list[str] = []
+        self.stmt_exec: tuple[int, str] | None = None  # (serial, version) of the comment it began in
+        self.exec_close_off: int | None = None  # offset in its text where that comment closed
+        # the comment being read
+        self.collect = False  # whether its text is wanted
+        self.cstart = 0  # buffer index where its not-yet-copied text starts
+        self.cparts: list[str] = []
+        self.dash_comment = False  # a `--` comment (the only kind migration annotations use)
+        self.comment_line = 0
+        self.comment_col = 0
+        self.cm_off = 0  # offset in the statement text where an in-statement `--` comment began
+        # comments waiting for the next statement, and the last statement waiting for the end of
+        # its line (comments after its delimiter on that line are its own)
+        self.comments: list[str] = []
+        self.pending: tuple[str, int, int, int, list[str], str | None] | None = None
+        self.pending_line = 0
+
+    # --- driving ------------------------------------------------------------------------------
+
+    def run(self, chunks: Iterable[str]) -> Iterator[Statement]:
+        first = True
+        for chunk in chunks:
+            if not chunk:
+                continue
+            if first:
+                first = False
+                if chunk[0] == "\ufeff":  # a BOM is not text: drop it before any column is counted
+                    chunk = chunk[1:]
+            self._feed(chunk)
+            self._scan()
+            if self.out:
+                out, self.out = self.out, []
+                yield from out
+        self.eof = True
+        self._scan()
+        self._finish()
+        yield from self.out
+        self.out = []
+
+    def _feed(self, chunk: str) -> None:
+        """Drop what has been dealt with from the buffer (keeping statement and comment text) and append `chunk`."""
+        buf, pos = self.buf, self.pos
+        if self.in_stmt:
+            if pos > self.seg_start:
+                piece = buf[self.seg_start : pos]
+                self.pieces.append(piece)
+                self.plen += len(piece)
+            self.seg_start = 0
+        if self.collect and self.mode in (_BLOCK, _LINE):
+            self.cparts.append(buf[self.cstart : pos])
+            self.cstart = 0
+        self._line_at(pos)
+        self.cnt_pos -= pos
+        self.line_start -= pos
+        self.buf = buf[pos:] + chunk if pos < len(buf) else chunk
+        self.pos = 0
+
+    def _scan(self) -> None:
+        """Advance as far as the buffer allows (at end of input: to its end)."""
+        while True:
+            mode = self.mode
+            if mode == _CODE:
+                ok = self._code() if self.in_stmt else self._gap()
+            elif mode == _LINE:
+                ok = self._line_comment()
+            elif mode == _BLOCK:
+                ok = self._block_comment()
+            elif mode == _BTICK:
+                ok = self._backtick()
+            else:
+                ok = self._quote()
+            if not ok:
+                return
+
+    def _finish(self) -> None:
+        """At end of input: emit what is left, even unterminated."""
+        buf = self.buf
+        if self.mode == _BLOCK and not self.in_stmt:
+            # an unterminated comment between statements swallowed the rest of the file: surface
+            # it as a statement so the parser reports it instead of the file silently ending
+            text = ("/*" + "".join(self.cparts) + buf[self.cstart :]).rstrip(_WS)
+            self._flush_pending()
+            if not self.down:
+                line = self.comment_line
+                self.out.append(
+                    Statement(
+                        text, self.path, line, self.comment_col, line + text.count("\n"), tuple(self.comments), None
+                    )
+                )
+        elif self.in_stmt:
+            self._end_stmt(len(buf))
+        self._flush_pending()
+
+    # --- positions and state ------------------------------------------------------------------
+
+    def _line_at(self, i: int) -> int:
+        """The line of buffer index `i` (indexes must be asked in increasing order)."""
+        cp = self.cnt_pos
+        if i > cp:
+            buf = self.buf
+            k = buf.count("\n", cp, i)
+            if k:
+                self.cur_line += k
+                self.line_start = buf.rfind("\n", cp, i) + 1
+            self.cnt_pos = i
+        return self.cur_line
+
+    def _run_matcher(self) -> _Matcher:
+        key = ("" if self.block else self.delimiter, self.exec_ver is not None)
+        match = _run_cache.get(key)
+        if match is None:
+            match = _run_cache[key] = _run_pattern(*key)
+        return match
+
+    def _open_exec(self, m: re.Match[str]) -> None:
+        bang, digits = m.group(1), m.group(2)
+        self.exec_ver = digits if bang == "!" else bang + digits
+        self.exec_serial += 1
+        self.run_match = self._run_matcher()
+
+    def _flush_pending(self) -> None:
+        if self.pending is not None:
+            text, line, column, end_line, comments, executable = self.pending
+            self.out.append(Statement(text, self.path, line, column, end_line, tuple(comments), executable))
+            self.pending = None
+
+    # --- between statements -------------------------------------------------------------------
+
+    def _gap(self) -> bool:
+        """Skip whitespace, comments, executable-comment markers and empty statements; start the next statement."""
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        fast = not self.markers
+        while True:
+            pos = self.pos
+            e = _ws_run(buf, pos).end()
+            if e > pos:
+                if buf.find("\n", pos, e) >= 0:
+                    self.at_line_start = True
+                    if self.pending is not None:
+                        self._flush_pending()
+                self.pos = e
+            if e >= n:
+                return False
+            c = buf[e]
+            if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE"):
+                found = self._try_delimiter(e)
+                if found is _UNDECIDED:
+                    return False
+                if found:
+                    continue
+            delimiter = "" if self.block else self.delimiter
+            if c == delimiter[:1]:
+                if buf.startswith(delimiter, e):  # an empty statement
+                    self.pos = e + len(delimiter)
+                    self.at_line_start = False
+                    continue
+                if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
+                    return False
+            if c == "-" or c == "#":
+                if fast and self.pending is None:
+                    m = _comment_run(buf, e)
+                    if m is not None:
+                        self.pos = m.end()
+                        self.at_line_start = True
+                        for text in _comment_texts(buf, e, m.end()):
+                            text = text.strip(_WS)
+                            if text:
+                                self.comments.append(text)
+                        continue
+                if c == "#":
+                    if self._gap_line_comment(e, e + 1, dash=False):
+                        return True  # the comment goes on in the next chunk
+                    continue
+                if n - e < 3 and not eof:
+                    return False
+                if buf.startswith("-", e + 1) and (e + 2 >= n or buf[e + 2] in _DASH_COMMENT_FOLLOW):
+                    if self._gap_line_comment(e, e + 2, dash=True):
+                        return True
+                    continue
+            elif c == "/":
+                if n - e < _SLASH_LOOKAHEAD and not eof:
+                    return False
+                if buf.startswith("*", e + 1):
+                    self.at_line_start = False
+                    if fast and self.exec_ver is None and delimiter == ";":
+                        m = _exec_line(buf, e)
+                        if m is not None and self._exec_line_stmt(m):
+                            continue
+                    m = _exec_open(buf, e)
+                    if m is not None:
+                        self._open_exec(m)
+                        self.pos = m.end()
+                        continue
+                    self._start_comment(e + 2, _BLOCK, collect=True, dash=False)
+                    self.comment_line = self._line_at(e)
+                    self.comment_col = e - self.line_start + 1
+                    return True
+            elif c == "*" and self.exec_ver is not None:
+                if n - e < 2 and not eof:
+                    return False
+                if buf.startswith("/", e + 1):
+                    self.exec_ver = None
+                    self.run_match = self._run_matcher()
+                    self.pos = e + 2
+                    self.at_line_start = False
+                    continue
+            # the first character of a statement
+            if self.pending is not None:
+                self._flush_pending()
+            cp = self.cnt_pos  # inline `_line_at(e)`: this runs once per statement
+            k = buf.count("\n", cp, e)
+            if k:
+                self.cur_line += k
+                self.line_start = buf.rfind("\n", cp, e) + 1
+            self.cnt_pos = e
+            self.stmt_line = self.cur_line
+            self.stmt_col = e - self.line_start + 1
+            self.in_stmt = True
+            self.at_line_start = False
+            self.seg_start = self.pos = e
+            self.stmt_comments = self.comments
+            self.comments = []
+            self.stmt_exec = (self.exec_serial, self.exec_ver) if self.exec_ver is not None else None
+            if not self._code():
+                return False
+            if self.in_stmt or self.mode != _CODE:
+                return True
+            # the statement ended at its delimiter: go on with the gap after it, same buffer
+
+    def _exec_line_stmt(self, m: re.Match[str]) -> bool:
+        """Take a one-line `/*!40101 SET ... */;` found by the fast path; False if it holds no statement."""
+        bang, digits, body = m.groups()
+        text = body.strip(_WS)
+        if not text:
+            return False
+        start = m.start(3) + body.index(text[0])
+        line = self._line_at(start)
+        self.exec_serial += 1
+        self.pending = (
+            text,
+            line,
+            start - self.line_start + 1,
+            line,
+            self.comments,
+            digits if bang == "!" else bang + digits,
+        )
+        self.pending_line = line
+        self.comments = []
+        self.pos = m.end()
+        return True
+
+    def _gap_line_comment(self, start: int, text_start: int, *, dash: bool) -> bool:
+        """A `--` or `#` comment between statements, read at once when its line is in the buffer.
+
+        Returns True when it goes on past the buffer (the scanner is then in comment mode).
+        """
+        self.at_line_start = False
+        buf = self.buf
+        end = buf.find("\n", text_start)
+        if end < 0 and not self.eof:
+            self._start_comment(text_start, _LINE, collect=True, dash=dash)
+            self.comment_line = self._line_at(start)
+            return True
+        if end < 0:
+            end = len(buf)
+        if self.pending is not None:
+            self.comment_line = self._line_at(start)
+        self.pos = end
+        self.dash_comment = dash
+        self._comment_done(buf[text_start:end].strip(_WS))
+        return False
+
+    def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
+        self.mode = mode
+        self.collect = collect
+        self.dash_comment = dash
+        self.cstart = self.pos = text_start
+        self.cparts = []
+
+    def _comment_done(self, text: str) -> None:
+        """File a finished comment: a migration annotation, a trailing comment, or a leading one."""
+        if self.markers and self.dash_comment:
+            marker = _marker(text)
+            if marker is not None:
+                self._apply_marker(marker)
+                return
+        if self.in_stmt or not text:
+            return  # inside a statement a comment is part of its text
+        if self.pending is not None and self.comment_line == self.pending_line:
+            self.pending[4].append(text)
+            return
+        self._flush_pending()
+        self.comments.append(text)
+
+    def _apply_marker(self, marker: str) -> None:
+        """Obey a goose/dbmate annotation; a statement still open ends where the annotation starts."""
+        if self.in_stmt:
+            self._end_stmt(self.pos, cut=self.cm_off, strip_semicolon=marker == "end")
+        self._flush_pending()
+        if marker == "up":
+            self.down = False
+            self.comments = []
+        elif marker == "down":
+            self.down = True
+            self.comments = []
+        elif marker == "begin":
+            self.block = True
+            self.run_match = self._run_matcher()
+        elif marker == "end":
+            self.block = False
+            self.run_match = self._run_matcher()
+
+    def _try_delimiter(self, start: int) -> bool | None:
+        """Handle a `DELIMITER xx` client command on the line starting at `start`, if there is one.
+
+        Returns True when the line was a command (consumed up to its newline), False when it is
+        not, `_UNDECIDED` when more text is needed to tell. Like the mysql client, a statement
+        still open when the command comes ends there. The new delimiter is the first word after
+        the keyword (the client reads one argument, not the rest of the line).
+        """
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        q = _hspace_run(buf, start).end()
+        if q >= n:
+            return _UNDECIDED if not eof else False
+        if buf[q] not in "dD":
+            return False
+        if n - q < 10 and not eof:
+            return _UNDECIDED
+        if buf[q : q + 9].lower() != "delimiter" or q + 9 >= n or buf[q + 9] not in " \t":
+            return False
+        end = buf.find("\n", q + 9)
+        if end < 0:
+            if not eof:
+                return _UNDECIDED
+            end = n
+        words = buf[q + 10 : end].split()
+        if not words:
+            return False  # the client rejects a bare DELIMITER; leave it to the parser to report
+        if self.in_stmt:
+            self._end_stmt(start)
+        self._flush_pending()
+        self.delimiter = words[0]
+        self.run_match = self._run_matcher()
+        self.pos = end
+        self.at_line_start = False
+        return True
+
+    # --- inside a statement -------------------------------------------------------------------
+
+    def _code(self) -> bool:
+        """Read statement text up to its delimiter, or until the mode changes or the buffer ends."""
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        pos = self.pos
+        run_match = self.run_match
+        delimiter = "" if self.block else self.delimiter
+        d0 = delimiter[:1]  # "" never equals a character
+        while True:
+            p = run_match(buf, pos).end()  # type: ignore[union-attr]  # `(...)*` always matches
+            if p >= n:
+                self.pos = n
+                return False
+            c = buf[p]
+            if c == d0:
+                if buf.startswith(delimiter, p):
+                    self._end_stmt(p, delimiter_end=p + len(delimiter))
+                    return True
+                if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
+                    self.pos = p
+                    return False
+            if c == "'" or c == '"':
+                m = _QUOTE_BODY[c].match(buf, p + 1)
+                e = m.end() if m is not None else p + 1
+                if e < n and buf[e] == c:
+                    pos = e + 1
+                    continue
+                self.mode = _QUOTE_MODES[c]  # goes on in the next chunk
+                self.pos = n if eof else e
+                return False
+            if c == "`":
+                q = buf.find("`", p + 1)
+                if q >= 0:
+                    pos = q + 1
+                    continue
+                self.mode = _BTICK
+                self.pos = n
+                return False
+            if c == "-":
+                if n - p < 3 and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("-", p + 1) and (p + 2 >= n or buf[p + 2] in _DASH_COMMENT_FOLLOW):
+                    self._stmt_comment(p, p + 2, _LINE, dash=True)
+                    return True
+                pos = p + 1
+            elif c == "#":
+                self._stmt_comment(p, p + 1, _LINE, dash=False)
+                return True
+            elif c == "/":
+                if n - p < _SLASH_LOOKAHEAD and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("*", p + 1):
+                    em = _exec_open(buf, p)
+                    if em is None:
+                        self._stmt_comment(p, p + 2, _BLOCK, dash=False)
+                        return True
+                    # unwrap in place: the marker becomes as many spaces, so columns stay right
+                    self._piece(buf[self.seg_start : p])
+                    self._piece(" " * (em.end() - p))
+                    self._open_exec(em)
+                    pos = self.seg_start = em.end()
+                    run_match = self.run_match
+                    continue
+                pos = p + 1
+            elif c == "*":
+                if n - p < 2 and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("/", p + 1) and self.exec_ver is not None:
+                    self._piece(buf[self.seg_start : p])
+                    if self.stmt_exec is not None and self.stmt_exec[0] == self.exec_serial:
+                        self.exec_close_off = self.plen
+                    self._piece("  ")
+                    self.exec_ver = None
+                    pos = self.seg_start = p + 2
+                    run_match = self.run_match = self._run_matcher()
+                    continue
+                pos = p + 1
+            elif c == "\n":
+                self.pos = p
+                found = self._try_delimiter(p + 1)
+                if found is _UNDECIDED:
+                    return False
+                if found:
+                    return True
+                pos = p + 1
+            else:
+                pos = p + 1
+
+    def _piece(self, text: str) -> None:
+        self.pieces.append(text)
+        self.plen += len(text)
+
+    def _stmt_comment(self, start: int, text_start: int, mode: int, *, dash: bool) -> None:
+        """A comment inside a statement stays in its text; only a `--` one may be an annotation to read."""
+        collect = self.markers and dash
+        if collect:
+            self.cm_off = self.plen + (start - self.seg_start)
+        self._start_comment(text_start, mode, collect=collect, dash=dash)
+
+    def _end_stmt(
+        self,
+        end: int,
+        *,
+        delimiter_end: int | None = None,
+        cut: int | None = None,
+        strip_semicolon: bool = False,
+    ) -> None:
+        """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its text, if given)."""
+        raw = self.buf[self.seg_start : end]
+        if self.pieces:
+            self.pieces.append(raw)
+            raw = "".join(self.pieces)
+            self.pieces = []
+            self.plen = 0
+        self.in_stmt = False
+        if delimiter_end is not None:
+            self.pos = delimiter_end
+        if cut is not None:
+            raw = raw[:cut]
+        text = raw.rstrip(_WS)
+        if strip_semicolon and text.endswith(";"):
+            text = text[:-1].rstrip(_WS)
+        stmt_exec = self.stmt_exec
+        close = self.exec_close_off
+        self.stmt_exec = self.exec_close_off = None
+        if not text or self.down:
+            return
+        executable = None
+        if stmt_exec is not None and (close is None or not raw[close:].strip(_WS)):
+            executable = stmt_exec[1]
+        line = self.stmt_line
+        end_line = line + text.count("\n")
+        if delimiter_end is None:
+            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, tuple(self.stmt_comments), executable))
+            return
+        self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable)
+        self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+
+    # --- inside quotes and comments that cross a chunk boundary -------------------------------
+
+    def _quote(self) -> bool:
+        quote = _MODE_QUOTES[self.mode]
+        buf = self.buf
+        n = len(buf)
+        m = _QUOTE_BODY[quote].match(buf, self.pos)
+        e = m.end() if m is not None else self.pos
+        if e < n and buf[e] == quote:
+            self.pos = e + 1
+            self.mode = _CODE
+            return True
+        self.pos = n if self.eof else e  # e is the end, or a last backslash whose escapee is to come
+        return False
+
+    def _backtick(self) -> bool:
+        q = self.buf.find("`", self.pos)
+        if q < 0:
+            self.pos = len(self.buf)
+            return False
+        self.pos = q + 1
+        self.mode = _CODE
+        return True
+
+    def _block_comment(self) -> bool:
+        buf = self.buf
+        e = buf.find("*/", self.pos)
+        if e < 0:
+            # keep a last `*`: the `/` may come with the next chunk
+            self.pos = len(buf) if self.eof else max(self.pos, len(buf) - 1)
+            return False
+        self.mode = _CODE
+        self.pos = e + 2
+        if self.collect:
+            text = buf[self.cstart : e]
+            if self.cparts:
+                text = "".join(self.cparts) + text
+                self.cparts = []
+            self._comment_done(text.strip(_WS))
+        return True
+
+    def _line_comment(self) -> bool:
+        buf = self.buf
+        e = buf.find("\n", self.pos)
+        if e < 0:
+            if not self.eof:
+                self.pos = len(buf)
+                return False
+            e = len(buf)
+        self.mode = _CODE
+        self.pos = e
+        if self.collect:
+            text = buf[self.cstart : e]
+            if self.cparts:
+                text = "".join(self.cparts) + text
+                self.cparts = []
+            self._comment_done(text.strip(_WS))
+        return True
