@@ -222,9 +222,10 @@ class _Cursor:
         assert token is not None
         parts = [self._raw(token)]
         self.i += 1
-        while True:
+        while token.token_type != TokenType.IDENTIFIER:  # `quoted`NEXT is two tokens
             nxt = self.peek()
-            if nxt is None or nxt.token_type in _PUNCTUATION or nxt.start != token.end + 1:
+            if (nxt is None or nxt.token_type in _PUNCTUATION or nxt.token_type == TokenType.IDENTIFIER
+                    or nxt.start != token.end + 1):
                 break
             parts.append(self._raw(nxt))
             token = nxt
@@ -325,8 +326,10 @@ def _parse_create(c: _Cursor) -> ops.Operation:
     while True:
         if c.word() in ("ALGORITHM", "DEFINER") and c.at_type(TokenType.EQ, 1):
             c.advance(2)
-            c.name()
-            if c.at_type(TokenType.PARAMETER) or c.word().startswith("@"):
+            c.name()  # user, or CURRENT_USER
+            if c.at_type(TokenType.L_PAREN):
+                c.group()
+            if c.accept_type(TokenType.PARAMETER):  # `user`@`host`
                 c.name()
             continue
         if c.accept("SQL", "SECURITY"):
@@ -551,8 +554,10 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
             i += 1
             continue
         word = token.text.upper()
-        if word == "UNSIGNED":
+        if word == "UNSIGNED":  # sqlglot rejects FLOAT/DOUBLE/DECIMAL UNSIGNED: recorded here
             extras.unsigned = True
+            i += 1
+            continue
         elif word in ("ZEROFILL", "BINARY", "VISIBLE", "SIGNED"):
             i += 1
             continue
@@ -645,6 +650,9 @@ def _sqlglot_parse(tokens: list[Token], text: str) -> exp.Expression:
     except ParseError as error:
         errors = getattr(error, "errors", None) or []
         reason = errors[0].get("description") if errors else _first_line(str(error))
+        near = errors[0].get("highlight") if errors else None
+        if near:
+            reason = f"{reason} near {near!r}"
         line = errors[0].get("line", 1) if errors else 1
         raise ParseFailure(f"sqlglot: {reason}", max(0, (line or 1) - 1)) from None
     except Exception as error:  # sqlglot raises assorted internal errors on odd input

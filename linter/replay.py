@@ -64,7 +64,7 @@ class Replayer:
             origin=origin, annotations=annotations, view_standin=executable == "50001", _own_body=own,
         )
         self._put(table)
-        return None
+        return _missing_key_columns(table)
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.name)
@@ -228,6 +228,19 @@ class Replayer:
 
     def _Skipped(self, op: ops.Skipped, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         return None
+
+
+def _missing_key_columns(table: Table) -> str | None:
+    """A key on a column the table lacks: the server rejects such a CREATE (error 1072)."""
+    if not table.columns:  # LIKE of an unknown table, or CREATE ... SELECT: columns unknown
+        return None
+    missing = [
+        f"key {index.name} names column {part.name}, which the table does not have"
+        for index in table.indexes
+        for part in index.columns
+        if not part.expression and table.column(part.name) is None
+    ]
+    return "; ".join(missing) or None
 
 
 def _rename_in_indexes(body: TableBody, old: str, new: str) -> None:

@@ -156,6 +156,13 @@ def test_column_attributes_sqlglot_rejects() -> None:
     assert t.column("g").invisible and not t.column("e").invisible  # type: ignore[union-attr]
 
 
+def test_unsigned_float_and_decimal() -> None:
+    # sqlglot refuses "Cannot convert FLOAT to unsigned" (piwigo's rating_score FLOAT UNSIGNED)
+    t = table("CREATE TABLE t (a float unsigned NOT NULL, c decimal(5,2) unsigned zerofill)")
+    assert (t.column("a").type, t.column("a").unsigned) == ("FLOAT", True)  # type: ignore[union-attr]
+    assert (t.column("c").params, t.column("c").unsigned) == (("5", "2"), True)  # type: ignore[union-attr]
+
+
 def test_column_basics() -> None:
     t = table(
         "CREATE TABLE `t` (`id` char(36) NOT NULL DEFAULT (uuid()), n int NULL, e enum('a','b') NOT NULL DEFAULT 'a',"
@@ -207,6 +214,12 @@ def test_template_placeholders_do_not_crash() -> None:
     assert table("CREATE TABLE t (id int) ENGINE=@ZM_MYSQL_ENGINE@").options.engine == "@ZM_MYSQL_ENGINE@"
     assert table("CREATE TABLE /*_*/echo (id int)", name="echo") is not None
     assert table("CREATE TABLE {$db_prefix}log (id int)", name="{$db_prefix}log") is not None
+
+
+def test_quoted_name_touching_a_keyword() -> None:
+    # skeema's fkparent.sql: constraint `nam_clas`FOREIGN KEY (...)REFERENCES ...
+    t = table("CREATE TABLE t (a int, b int, constraint `nam_clas`FOREIGN KEY (a, b)REFERENCES `p` (a,b), Foreign  Key(b) referenceS p (b))")
+    assert [(f.name, f.columns, f.ref_table) for f in t.foreign_keys] == [("nam_clas", ("a", "b"), "p"), (None, ("b",), "p")]
 
 
 def test_qualified_names_and_use() -> None:
