@@ -1,0 +1,208 @@
+"""A Markdown summary of a run: the job summary, the check run's summary and the PR comment.
+
+One renderer serves three places with different caps: `$GITHUB_STEP_SUMMARY` (1 MiB per step;
+GitHub refuses the whole summary past it: "upload aborted, supports content up to a size of
+1024k"), a check run's `output.summary` (65,535 characters) and an issue comment (65,536). The
+caller passes the cap; sections are added worst first while they fit, and what did not fit is
+counted in a closing note, so the output is always under the cap and never cut mid-row.
+
+Everything that comes from the schema (table names, messages, paths) is text, not Markdown: a
+table called `<script>`, `a|b` or ``x`y`` must show as written and must not break the table or
+inject HTML. `md_text` escapes it; fixes go in fenced blocks whose fence is longer than any run
+of backticks inside.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Sequence
+from urllib.parse import quote
+
+from linter.findings import Diagnostic, Finding, Report
+from linter.report.github import worst_first
+from linter.report.location import repo_path
+
+#: $GITHUB_STEP_SUMMARY's cap per step, in bytes
+STEP_SUMMARY_LIMIT = 1024 * 1024
+#: a check run's output.summary cap (characters; bytes are never fewer, so a byte budget is safe)
+CHECK_SUMMARY_LIMIT = 65_535
+#: an issue or pull-request comment's cap
+COMMENT_LIMIT = 65_536
+
+SEVERITY_LABEL = {"error": "error", "warning": "warning", "info": "info"}
+
+
+def _count(n: int, severity: str) -> str:
+    """`1 error`, `2 errors`, `3 info`."""
+    return f"{n} {severity}{'s' if n != 1 and severity != 'info' else ''}"
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]()|~!#])")
+
+
+def md_text(text: str) -> str:
+    """Plain text made safe inside Markdown (and inside a table cell).
+
+    Markdown punctuation is backslash-escaped, `&`, `<` and `>` become entities (so no HTML gets
+    through), line breaks become spaces (a table row is one line) and `@` is followed by a
+    zero-width space so that a name like `@org/team` does not notify anyone.
+    """
+    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
+    escaped = escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    escaped = escaped.replace("@", "@\u200b")
+    return " ".join(escaped.splitlines())
+
+
+def md_code_block(code: str, language: str = "sql") -> str:
+    """A fenced block that `code` cannot close early: the fence outgrows any backtick run inside."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{code.rstrip()}\n{fence}"
+
+
+class _Budget:
+    """Appends parts while they fit in `limit` UTF-8 bytes, keeping `reserve` for the closing note."""
+
+    def __init__(self, limit: int, reserve: int) -> None:
+        self.parts: list[str] = []
+        self.used = 0
+        self.limit = limit
+        self.reserve = reserve
+
+    def add(self, text: str, *, force: bool = False) -> bool:
+        size = len(text.encode("utf-8"))
+        if not force and self.used + size > self.limit - self.reserve:
+            return False
+        self.parts.append(text)
+        self.used += size
+        return True
+
+
+def render(
+    report: Report,
+    *,
+    limit: int = STEP_SUMMARY_LIMIT,
+    title: str = "innolint",
+    fail_level: str | None = None,
+    blob_url: str | None = None,
+    root: str | None = None,
+    max_rows: int = 100,
+    max_fixes: int = 20,
+    header: str = "",
+) -> str:
+    """The summary as Markdown, at most `limit` UTF-8 bytes.
+
+    `blob_url` (`https://github.com/o/r/blob/SHA`) turns locations into links; `header` is put
+    first verbatim (the PR comment's hidden marker).
+    """
+    findings = worst_first(report.findings)
+    diagnostics: list[Diagnostic] = sorted(report.diagnostics, key=lambda d: d.sort_key())
+    note_reserve = 400
+    budget = _Budget(limit, note_reserve + len(header.encode("utf-8")))
+    if header:
+        budget.add(header, force=True)
+    budget.add(_headline(report, title, fail_level), force=True)
+    if findings:
+        budget.add(_rule_table(findings))
+
+    left_out: Counter[str] = Counter()
+    shown_findings: list[Finding] = []
+    if findings:
+        if budget.add("\n### Worst findings\n\n| Severity | Location | Rule | Table | Message |\n| --- | --- | --- | --- | --- |\n"):
+            for finding in findings[:max_rows]:
+                if not budget.add(_finding_row(finding, blob_url, root)):
+                    break
+                shown_findings.append(finding)
+        left_out["findings"] = len(findings) - len(shown_findings)
+
+    with_fix = [f for f in shown_findings if f.fix][:max_fixes]
+    fixes_shown = 0
+    if with_fix and budget.add("\n### Fixes\n"):
+        for finding in with_fix:
+            if not budget.add(_fix_block(finding, root)):
+                break
+            fixes_shown += 1
+    left_out["fixes"] = sum(1 for f in findings if f.fix) - fixes_shown
+
+    shown_diagnostics = 0
+    if diagnostics and budget.add(
+        "\n### Diagnostics\n\nStatements or inputs innolint could not use; nothing was dropped silently.\n\n"
+        "| Severity | Location | Rule | Message |\n| --- | --- | --- | --- |\n"
+    ):
+        for diagnostic in diagnostics[:max_rows]:
+            if not budget.add(_diagnostic_row(diagnostic, blob_url, root)):
+                break
+            shown_diagnostics += 1
+    left_out["diagnostics"] = len(diagnostics) - shown_diagnostics
+
+    omitted = [f"{n} {kind}" for kind, n in left_out.items() if n > 0]
+    if omitted:
+        budget.add(
+            f"\n_Not shown here: {', '.join(omitted)} (this summary is kept short for GitHub). "
+            "`innolint check` or the SARIF file lists every one._\n",
+            force=True,
+        )
+    return "".join(budget.parts)
+
+
+def _headline(report: Report, title: str, fail_level: str | None) -> str:
+    counts = Counter(f.severity for f in report.findings)
+    total = len(report.findings)
+    files = len({f.path for f in report.findings})
+    if total:
+        parts = ", ".join(_count(counts[s], s) for s in ("error", "warning", "info") if counts[s])
+        line = f"## {md_text(title)}: {total} finding{'s' if total != 1 else ''} ({parts}) in {files} file{'s' if files != 1 else ''}\n"
+    else:
+        line = f"## {md_text(title)}: no findings\n"
+    stats = report.stats
+    detail = (
+        f"\n{stats.files} file{'s' if stats.files != 1 else ''}, {stats.statements} statements, "
+        f"{stats.tables} tables linted; {len(report.diagnostics)} diagnostic{'s' if len(report.diagnostics) != 1 else ''}"
+    )
+    if fail_level:
+        detail += f"; fails at `{fail_level}`" if fail_level != "none" else "; never fails"
+    return line + detail + ".\n"
+
+
+def _rule_table(findings: Sequence[Finding]) -> str:
+    by_rule: dict[str, Counter[str]] = {}
+    for finding in findings:
+        by_rule.setdefault(finding.rule, Counter())[finding.severity] += 1
+    rows = ["\n| Rule | Errors | Warnings | Info | Total |", "| --- | ---: | ---: | ---: | ---: |"]
+    ordered = sorted(by_rule.items(), key=lambda kv: (-kv[1]["error"], -kv[1]["warning"], -sum(kv[1].values()), kv[0]))
+    for rule, counts in ordered:
+        rows.append(
+            f"| {md_text(rule)} | {counts['error']} | {counts['warning']} | {counts['info']} | {sum(counts.values())} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def _location(item: Finding | Diagnostic, blob_url: str | None, root: str | None) -> str:
+    path = repo_path(item.path, root)
+    text = md_text(f"{path}:{item.line}" if item.line >= 1 else path)
+    if blob_url and path and path != "-" and not path.startswith("/"):
+        anchor = f"#L{item.line}" if item.line >= 1 else ""
+        return f"[{text}]({blob_url.rstrip('/')}/{quote(path)}{anchor})"
+    return text
+
+
+def _finding_row(finding: Finding, blob_url: str | None, root: str | None) -> str:
+    table = ".".join(p for p in (finding.schema_, finding.table) if p) or ""
+    return (
+        f"| {SEVERITY_LABEL[finding.severity]} | {_location(finding, blob_url, root)} | {md_text(finding.rule)} | "
+        f"{md_text(table)} | {md_text(finding.message)} |\n"
+    )
+
+
+def _diagnostic_row(diagnostic: Diagnostic, blob_url: str | None, root: str | None) -> str:
+    return (
+        f"| {SEVERITY_LABEL[diagnostic.severity]} | {_location(diagnostic, blob_url, root)} | "
+        f"{md_text(diagnostic.rule)} | {md_text(diagnostic.message)} |\n"
+    )
+
+
+def _fix_block(finding: Finding, root: str | None) -> str:
+    place = f"{repo_path(finding.path, root)}:{finding.line}"
+    table = ".".join(p for p in (finding.schema_, finding.table) if p)
+    label = html.escape(f"{finding.rule} — {table} ({place})" if table else f"{finding.rule} ({place})")
+    return f"\n<details><summary>{label}</summary>\n\n{md_code_block(finding.fix or '')}\n\n</details>\n"

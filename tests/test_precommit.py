@@ -1,0 +1,111 @@
+"""The pre-commit hook, through real `pre-commit try-repo` from a temporary git repository.
+
+`pre-commit try-repo REPO` clones REPO at its HEAD plus its tracked changes (`git add -u`), not its
+untracked files. So that this test checks the working tree as it is (new files included, which is
+what CI's fresh clone has committed anyway), it runs try-repo against a snapshot of this checkout:
+every file git would track here (`git ls-files --cached --others --exclude-standard`) committed
+into a temporary repository. pre-commit then builds the hook's virtualenv from it (`language:
+python`: pip installs innolint and its dependencies) and runs `innolint check --changed-only` on
+the files given.
+
+Skipped only when pre-commit is missing and cannot be installed with pip, and the skip says so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+GIT_IDENTITY = ["-c", "user.name=innolint tests", "-c", "user.email=tests@innolint.invalid", "-c", "commit.gpgsign=false"]
+
+GOOD = """CREATE TABLE customer (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  email VARCHAR(255) NOT NULL
+) ENGINE=InnoDB;
+"""
+BAD = """-- a log table someone forgot to key
+CREATE TABLE event_log (
+  created_at DATETIME NOT NULL,
+  message VARCHAR(200) NOT NULL
+) ENGINE=InnoDB;
+"""
+
+
+def _pre_commit() -> list[str]:
+    """The pre-commit command, installing it with pip when it is missing."""
+    probe = subprocess.run([sys.executable, "-m", "pre_commit", "--version"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        install = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "pre-commit"],
+                                 capture_output=True, text=True, timeout=600)
+        if install.returncode != 0:
+            pytest.skip(f"pre-commit is not installed and pip could not install it: {install.stderr.strip()[-500:]}")
+    return [sys.executable, "-m", "pre_commit"]
+
+
+def _git(*args: str, cwd: Path) -> str:
+    return subprocess.run(["git", *GIT_IDENTITY, *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git repository holding this checkout's files as they are now, committed."""
+    snapshot = tmp_path_factory.mktemp("innolint-hook-repo")
+    listed = _git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=REPO_ROOT)
+    for name in filter(None, listed.split("\0")):
+        source = REPO_ROOT / name
+        if source.is_file():
+            (snapshot / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, snapshot / name)
+    _git("init", "-q", cwd=snapshot)
+    _git("add", "-A", cwd=snapshot)
+    _git("commit", "-q", "-m", "snapshot", cwd=snapshot)
+    return snapshot
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A user's repository with a migration directory: one good migration, one without a key."""
+    root = tmp_path_factory.mktemp("project")
+    migrations = root / "db" / "migrations"
+    migrations.mkdir(parents=True)
+    (migrations / "V1__customers.sql").write_text(GOOD)
+    (migrations / "V2__events.sql").write_text(BAD)
+    _git("init", "-q", cwd=root)
+    _git("add", "-A", cwd=root)
+    return root
+
+
+def _try_repo(hook_repo: Path, project: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*_pre_commit(), "try-repo", str(hook_repo), "innolint", "--verbose", "--color", "never", "--files", *files],
+        cwd=project, capture_output=True, text=True, timeout=900,
+    )
+
+
+def test_manifest_is_valid() -> None:
+    result = subprocess.run([*_pre_commit(), "validate-manifest", str(REPO_ROOT / ".pre-commit-hooks.yaml")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_bad_migration_fails_with_file_line_and_rule(hook_repo: Path, project: Path) -> None:
+    result = _try_repo(hook_repo, project, "db/migrations/V2__events.sql")
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "innolint" in output and "Failed" in output
+    assert "db/migrations/V2__events.sql:2:" in output
+    assert "[no-primary-key]" in output
+
+
+def test_good_migration_passes_in_its_directory(hook_repo: Path, project: Path) -> None:
+    # V2 beside it has no key, but changed-only mode reports only what is in the files given
+    result = _try_repo(hook_repo, project, "db/migrations/V1__customers.sql")
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "Passed" in output
+    assert "no-primary-key" not in output

@@ -1,0 +1,196 @@
+"""`--format sarif`: valid SARIF 2.1.0 (the official OASIS schema, errata01) with what GitHub reads."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft4Validator
+
+from checks import ALL_CHECKS
+from linter.findings import Diagnostic, Finding, Report
+from linter.report import sarif
+from linter.rules_doc import render_rule
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_PATH = REPO_ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+
+
+@pytest.fixture(scope="module")
+def validator() -> Draft4Validator:
+    return Draft4Validator(json.loads(SCHEMA_PATH.read_text()))
+
+
+def errors(validator: Draft4Validator, log: dict) -> list[str]:
+    return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(log)]
+
+
+def sample(root: Path) -> Report:
+    return Report(
+        findings=[
+            Finding(rule="no-primary-key", severity="warning", path=str(root / "db" / "V1__init.sql"), line=4, column=1,
+                    end_line=8, schema="shop", table="page_view", message="page_view has no primary key",
+                    evidence="no PRIMARY KEY and no UNIQUE key",
+                    fix="ALTER TABLE `shop`.`page_view` ADD COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST;",
+                    subject="row-id"),
+            Finding(rule="no-primary-key", severity="info", path="db/with space.sql", line=2, column=3, end_line=2,
+                    table="coupon", message="clustered on UNIQUE code", subject="unique-clustered"),
+            Finding(rule="no-primary-key", severity="error", path="-", line=1, table="t", message="from stdin",
+                    fix="ALTER TABLE t ADD PRIMARY KEY (id);"),
+            Finding(rule="not-a-registered-check", severity="warning", path="/elsewhere/dump.sql", line=0,
+                    message="a rule the registry does not know"),
+        ],
+        diagnostics=[
+            Diagnostic(rule="parse-error", path="db/V2__bad.sql", line=3, message="cannot parse", excerpt="CREATE TABEL x"),
+            Diagnostic(rule="unused-suppression", severity="info", path="db/V1__init.sql", line=1, message="unused"),
+        ],
+    )
+
+
+def test_log_is_valid_sarif_2_1_0(validator, tmp_path) -> None:
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    assert errors(validator, log) == []
+    assert log["version"] == "2.1.0"
+    # and the text written by render is that log
+    assert json.loads(sarif.render(sample(tmp_path), root=str(tmp_path))) == log
+
+
+def test_the_schema_is_really_checked(validator, tmp_path) -> None:
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    log["runs"][0]["results"][0]["level"] = "fatal"
+    assert errors(validator, log)
+
+
+def test_rules_carry_the_checks_documentation(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("INNOLINT_RULES_URL", "https://github.example/acme/innolint/blob/main/docs/rules/")
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["name"] == "innolint"
+    rules = {rule["id"]: rule for rule in driver["rules"]}
+    for check in ALL_CHECKS:
+        rule = rules[check.id]
+        assert rule["shortDescription"]["text"] == check.title
+        assert rule["fullDescription"]["text"] == check.doc.why
+        assert rule["help"]["markdown"] == render_rule(check)
+        assert check.doc.bad in rule["help"]["text"] and check.doc.good in rule["help"]["text"]
+        assert rule["helpUri"] == f"https://github.example/acme/innolint/blob/main/docs/rules/{check.id}.md"
+        assert rule["defaultConfiguration"]["level"] == sarif.LEVEL[check.severity]
+    assert rules["no-primary-key"]["name"] == "NoPrimaryKey"
+    # a rule no check registers still gets a descriptor, so every ruleIndex points somewhere
+    assert "not-a-registered-check" in rules
+    for result in log["runs"][0]["results"]:
+        assert driver["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
+
+
+def test_results_locations_levels_and_order(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # relative paths in a report are relative to where innolint ran
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    results = log["runs"][0]["results"]
+    # worst first: GitHub keeps only the first 5,000 of a run
+    assert [r["level"] for r in results] == ["error", "warning", "warning", "note"]
+    stdin, absolute_elsewhere, migration, spaced = results[0], results[1], results[2], results[3]
+
+    location = migration["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"] == {"uri": "db/V1__init.sql", "uriBaseId": "%SRCROOT%"}
+    assert location["region"] == {"startLine": 4, "startColumn": 1, "endLine": 8}
+    assert migration["locations"][0]["logicalLocations"] == [{"name": "page_view", "fullyQualifiedName": "shop.page_view"}]
+    assert migration["message"]["text"].startswith("page_view has no primary key\n\nFix:\nALTER TABLE")
+    assert migration["properties"]["evidence"] == "no PRIMARY KEY and no UNIQUE key"
+
+    assert spaced["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "db/with%20space.sql"
+    assert spaced["locations"][0]["physicalLocation"]["region"] == {"startLine": 2, "startColumn": 3}
+    assert absolute_elsewhere["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "file:///elsewhere/dump.sql"}
+    assert "region" not in absolute_elsewhere["locations"][0]["physicalLocation"]
+    assert "fixes" not in stdin  # no file to change
+    assert stdin["properties"]["fix"] == "ALTER TABLE t ADD PRIMARY KEY (id);"
+    root_uri = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    assert root_uri == tmp_path.as_uri() + "/"
+
+
+def test_fix_inserts_the_sql_after_the_statement(tmp_path) -> None:
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    migration = log["runs"][0]["results"][2]
+    (fix,) = migration["fixes"]
+    assert "new migration" in fix["description"]["text"]
+    (change,) = fix["artifactChanges"]
+    assert change["artifactLocation"] == {"uri": "db/V1__init.sql", "uriBaseId": "%SRCROOT%"}
+    (replacement,) = change["replacements"]
+    # a zero-length region at the start of the line after the statement's last line (8)
+    assert replacement["deletedRegion"] == {"startLine": 9, "startColumn": 1, "endLine": 9, "endColumn": 1}
+    assert replacement["insertedContent"]["text"] == (
+        "ALTER TABLE `shop`.`page_view` ADD COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST;\n"
+    )
+
+
+def test_fingerprint_ignores_the_line() -> None:
+    one = Finding(rule="no-primary-key", severity="warning", path="a.sql", line=3, table="T", schema="s",
+                  message="m", subject="row-id")
+    moved = one.model_copy(update={"line": 30, "message": "reworded"})
+    other = one.model_copy(update={"table": "u"})
+    assert sarif.fingerprint(one) == sarif.fingerprint(moved)
+    assert sarif.fingerprint(one) != sarif.fingerprint(other)
+
+
+def test_diagnostics_are_tool_notifications(tmp_path) -> None:
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    run = log["runs"][0]
+    (invocation,) = run["invocations"]
+    assert invocation["executionSuccessful"] is True
+    unused, parse_error = invocation["toolExecutionNotifications"]  # by path: db/V1 before db/V2
+    descriptors = run["tool"]["driver"]["notifications"]
+    assert descriptors[parse_error["descriptor"]["index"]]["id"] == "parse-error"
+    assert parse_error["level"] == "warning"
+    assert parse_error["message"]["text"] == "cannot parse\nStatement: CREATE TABEL x"
+    assert parse_error["locations"][0]["physicalLocation"]["region"]["startLine"] == 3
+    assert unused["level"] == "note" and unused["descriptor"]["id"] == "unused-suppression"
+    assert all(r["ruleId"] not in ("parse-error", "unused-suppression") for r in run["results"])
+
+
+def test_io_error_marks_the_execution_unsuccessful(validator) -> None:
+    report = Report(diagnostics=[Diagnostic(rule="io-error", severity="error", path="missing.sql", message="no such file")])
+    log = sarif.build(report)
+    assert errors(validator, log) == []
+    assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+
+
+def test_max_results_keeps_the_worst_and_says_so(validator, tmp_path) -> None:
+    report = Report(findings=[
+        Finding(rule="no-primary-key", severity="error" if i == 7 else "info", path="a.sql", line=i + 1, message=f"m{i}")
+        for i in range(10)
+    ])
+    log = sarif.build(report, root=str(tmp_path), max_results=3)
+    assert errors(validator, log) == []
+    results = log["runs"][0]["results"]
+    assert [r["message"]["text"] for r in results] == ["m7", "m0", "m1"]
+    notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert notes[-1]["message"]["text"].startswith("7 less severe results were left out")
+
+
+def test_check_format_sarif_end_to_end(validator, tmp_path) -> None:
+    sql = tmp_path / "schema.sql"
+    sql.write_text(
+        "CREATE TABLE ok_table (id INT NOT NULL PRIMARY KEY) ENGINE=InnoDB;\n"
+        "\n"
+        "CREATE TABLE event_log (\n"
+        "  created_at DATETIME NOT NULL,\n"
+        "  message VARCHAR(200) NOT NULL\n"
+        ") ENGINE=InnoDB;\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "linter.cli", "check", "--format", "sarif", "schema.sql"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT), "GITHUB_WORKSPACE": str(tmp_path)},
+    )
+    assert result.returncode == 1, result.stderr
+    log = json.loads(result.stdout)
+    assert errors(validator, log) == []
+    (finding,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "no-primary-key"]
+    assert finding["level"] == "warning"
+    location = finding["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "schema.sql"
+    assert location["region"]["startLine"] == 3
+    assert location["region"].get("endLine") == 6
+    assert "ADD COLUMN" in finding["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"]
