@@ -1,0 +1,363 @@
+"""uuid-primary-key: an InnoDB table clustered on random UUIDs.
+
+InnoDB stores rows in primary-key order. A key that arrives in random order (a UUID as text, or
+UUID() bytes without MySQL 8's swap flag) sends every insert to a random leaf page: pages split
+half-empty, the table grows, and once it no longer fits in the buffer pool each insert costs a
+page read and a write. The check finds such keys, tells random from time-ordered, and weighs the
+finding by what is known about the table's insert load.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, qualified, quote
+from linter.findings import Finding, Severity
+from linter.model import Column, Index, SchemaModel, Table
+from linter.target import Target
+
+RULE = "uuid-primary-key"
+
+_TEXT_TYPES = frozenset({"CHAR", "VARCHAR"})
+_BINARY_TYPES = frozenset({"BINARY", "VARBINARY"})
+#: name tokens of 16/32/36-byte keys that are not UUIDs (hashes, addresses)
+_NOT_UUID_TOKENS = frozenset({"md5", "sha", "sha1", "hash", "digest", "checksum", "crc", "ip", "ipv6", "inet", "addr", "address", "mac"})
+#: table-name endings that suggest an append-only, insert-heavy table
+_INSERT_HEAVY_TOKENS = frozenset({
+    "log", "logs", "event", "events", "history", "histories", "audit", "audits", "metric", "metrics",
+    "message", "messages", "notification", "notifications", "session", "sessions",
+})
+_CREATED = re.compile(r"^(created?(_?(at|on|time|date|ts))?|creat(e|ion)_?(time|date)|inserted_?(at|on)|date_?(created|added))$")
+_UPDATED = re.compile(r"^((last_?)?(updated?|modified|changed)(_?(at|on|time|date|ts))?|(update|modify|modification|change)_?(time|date)|date_?(updated|modified))$")
+
+_UUID_CALL = re.compile(r"\b(UUID|UUID_V4|SYS_GUID|RANDOM_BYTES)\s*\(", re.IGNORECASE)
+_SWAPPED = re.compile(r"\bUUID_TO_BIN\s*\(\s*UUID\s*\(\s*\)\s*,\s*(?:1|TRUE)\s*\)", re.IGNORECASE)
+_V7_CALL = re.compile(r"\bUUID_V7\s*\(", re.IGNORECASE)
+_V4_CALL = re.compile(r"\bUUID_V4\s*\(", re.IGNORECASE)
+_ORDERED_COMMENT = re.compile(
+    r"uuid[\s_-]*v?7|\bulids?\b|time[\s_-]*(?:ordered|sorted|based[\s_-]+ordered)|(?:ordered|sequential)[\s_-]*uuid",
+    re.IGNORECASE,
+)
+
+
+def _tokens(name: str) -> list[str]:
+    """`SESSION_PRIMARY_ID` -> [session, primary, id]; `ObjectGuid` -> [object, guid]."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return [t for t in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if t]
+
+
+@dataclass(frozen=True, slots=True)
+class UuidKey:
+    """The leading clustered-key column, read as a UUID."""
+
+    column: Column
+    shape: str  # what says it is a UUID: "CHAR(36)", "BINARY(16) DEFAULT (UUID())", "VARCHAR(40) named guid"
+    form: Literal["text", "binary", "native"]  # as text, as 16 bytes, or MariaDB's UUID type
+    ordered: str | None  # why its values arrive in key order, or None when they are random
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    severity: Severity
+    evidence: str
+
+
+class UuidPrimaryKey(Check):
+    id = RULE
+    title = "InnoDB table clustered on random UUIDs"
+    severity = "warning"
+    doc = RuleDoc(
+        why=(
+            "InnoDB stores rows in primary-key order. Inserts in random key order split pages: Percona "
+            "(\"Tuning InnoDB Primary Keys\") found pages left ~66% full instead of ~15 KB of 16 KB, and the "
+            "clustered index of 3M sysbench rows at 1 GB instead of 644 MB (+60%); once the table outgrows the "
+            "buffer pool every insert costs a page read and a write. Every secondary index entry also carries "
+            "the primary key: 36 bytes as text, 16 as BINARY(16), 8 as BIGINT. Insert-heavy tables should "
+            "insert in key order: AUTO_INCREMENT, or time-ordered ids. Text UUIDs are random in index order "
+            "even when UUID() (version 1) made them: the text starts with time_low, the fastest-changing part "
+            "of the timestamp."
+        ),
+        evidence=(
+            "The leading column of the clustered index (the PRIMARY KEY, else the first NOT NULL UNIQUE key): "
+            "CHAR/VARCHAR(36), BINARY/VARBINARY(16), CHAR/VARCHAR(32) named uuid/guid or filled by UUID(), any "
+            "string or binary column named uuid/guid, or a DEFAULT of UUID(), UUID_TO_BIN(UUID()), "
+            "UNHEX(REPLACE(UUID(),'-','')). Not random: UUID_TO_BIN(UUID(), 1) (the swap flag puts the "
+            "timestamp's high part first), MariaDB's UUID type (stores UUID() values in that order too; "
+            "UUID_v4() defaults stay random), UUID_v7(), a column or table COMMENT that says UUIDv7, ULID or "
+            "time-ordered, a `-- innolint: time-ordered` comment, or the `time_ordered_columns` option. A "
+            "composite key led by a foreign-key column is left to the parent table's own finding. Severity "
+            "follows the evidence that the table takes many inserts: error when the config's insert_heavy "
+            "patterns, a `-- innolint: insert-heavy` comment or the stats file (--stats) say so; warning when "
+            "the name (*_log, *_events, *_history, *_audit, *_metrics, messages, notifications, sessions) or "
+            "an append-only shape (a created_at column and no updated_at) suggests it; info otherwise, and "
+            "info when the stats file shows few inserts."
+        ),
+        bad=(
+            "CREATE TABLE audit_event (\n  id CHAR(36) NOT NULL DEFAULT (UUID()),\n  created_at DATETIME NOT NULL,\n"
+            "  payload JSON,\n  PRIMARY KEY (id)\n) ENGINE=InnoDB;"
+        ),
+        good=(
+            "CREATE TABLE audit_event (\n  id BINARY(16) NOT NULL DEFAULT (UUID_TO_BIN(UUID(), 1)),\n"
+            "  created_at DATETIME NOT NULL,\n  payload JSON,\n  PRIMARY KEY (id)\n) ENGINE=InnoDB;"
+        ),
+        fix=(
+            "MySQL 8: store the key as BINARY(16) filled by UUID_TO_BIN(UUID(), 1) and read it with "
+            "BIN_TO_UUID(col, 1) (the fix converts existing values). Other servers: add `id BIGINT UNSIGNED "
+            "NOT NULL AUTO_INCREMENT PRIMARY KEY` and keep the UUID as a UNIQUE secondary key. Either way, "
+            "UUIDv7 or ULID values generated by the application are time-ordered too; UUIDv4 values from the "
+            "application stay random whatever the column type. On MariaDB 10.7+ `MODIFY col UUID` also orders "
+            "UUID() values."
+        ),
+        options={
+            "time_ordered_columns": (
+                "glob patterns (`column`, `table.column` or `schema.table.column`) of key columns whose values are "
+                "time-ordered (UUIDv7, ULID, ...): not flagged (default none)"
+            ),
+            "stats_min_inserts": "with --stats: fewer inserts than this since start-up is not insert-heavy (default 10000)",
+            "stats_insert_ratio": (
+                "with --stats: insert-heavy when rows inserted are at least this fraction of rows fetched (default 0.1)"
+            ),
+        },
+    )
+
+    def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
+        configured = context.option(self.id, "time_ordered_columns", ()) or ()
+        if isinstance(configured, str):
+            configured = (configured,)
+        ordered_patterns = tuple(str(p).lower() for p in configured)
+        referrers = _referrers(model)
+        for table in innodb_tables(model):
+            key = table.clustered_index
+            if key is None or not key.columns or key.columns[0].expression:
+                continue
+            column = table.column(key.columns[0].name)
+            if column is None or column.auto_increment:
+                continue
+            found = uuid_key(table, column, ordered_patterns)
+            if found is None or found.ordered is not None:
+                continue
+            if len(key.columns) > 1 and _is_foreign_key_column(table, column):
+                continue  # rows of one parent sit together; the parent's own key is the one to fix
+            pointing = referrers.get((table.schema or "").lower() + "." + table.name.lower(), [])
+            yield self._finding(table, key, found, context, pointing)
+
+    def _finding(
+        self, table: Table, key: Index, found: UuidKey, context: CheckContext, pointing: list[str]
+    ) -> Finding:
+        column = found.column
+        workload = _workload(self.id, table, context)
+        key_sql = ", ".join(quote(c) for c in key.column_names)
+        kind = "PRIMARY KEY" if key.kind == "primary" else f"UNIQUE key {key.name} (InnoDB clusters on it)"
+        size = {"text": f"{column.length or 36}-byte", "binary": "16-byte", "native": "16-byte"}[found.form]
+        parts = [
+            f"{table.name} is clustered on random UUIDs: {kind} ({key_sql}) leads with {quote(column.name)} ({found.shape}). "
+            "InnoDB stores rows in key order, so each insert lands on a random page: pages split and end ~66% full "
+            "instead of ~15 KB of 16 KB (Percona: 3M rows took 1 GB instead of 644 MB, +60%), and once the table "
+            "outgrows the buffer pool every insert costs a page read and a write.",
+        ]
+        if found.form == "text":
+            parts.append(
+                "As text even UUID() (version 1) values sort randomly: they start with time_low, the fastest-changing "
+                "part of the timestamp."
+            )
+        parts.append(f"Every secondary index entry repeats this {size} key (8 bytes as BIGINT).")
+        parts.append(f"Workload: {workload.evidence}.")
+        fix, note = _fix(table, key, found, context.target)
+        parts.append(note)
+        if pointing:
+            shown = ", ".join(pointing[:5]) + (f" and {len(pointing) - 5} more" if len(pointing) > 5 else "")
+            parts.append(f"Foreign keys in {shown} reference this table: convert their columns the same way.")
+        return self.finding(
+            table,
+            " ".join(p for p in parts if p),
+            severity=workload.severity,
+            where=table.defined,
+            evidence=f"leading key column {column.name} {found.shape}; {workload.evidence}",
+            fix=fix,
+            subject=column.name,
+        )
+
+
+def uuid_key(table: Table, column: Column, ordered_patterns: tuple[str, ...] = ()) -> UuidKey | None:
+    """Read `column` as a UUID key: None when it does not hold UUIDs; `ordered` says why it is
+    time-ordered when it is."""
+    tokens = set(_tokens(column.name))
+    named = bool(tokens & {"uuid", "guid"}) or any(t.startswith(("uuid", "guid")) and t[4:].isdigit() for t in tokens)
+    default = column.default or ""
+    from_uuid = bool(_UUID_CALL.search(default)) or bool(_SWAPPED.search(default)) or bool(_V7_CALL.search(default))
+    length = column.length
+    shape = ""
+    form: Literal["text", "binary", "native"] = "text"
+    if column.type == "UUID":
+        shape, form = "MariaDB UUID type", "native"
+    elif column.type in _TEXT_TYPES | _BINARY_TYPES:
+        form = "text" if column.type in _TEXT_TYPES else "binary"
+        if tokens & _NOT_UUID_TOKENS and not named and not from_uuid:
+            return None
+        written = f"{column.type}({length})" if length is not None else column.type
+        if from_uuid:
+            shape = f"{written} DEFAULT {default}"
+        elif form == "text" and length == 36:
+            shape = written
+        elif form == "binary" and length == 16:
+            shape = written
+        elif named and (length is None or length >= 16):
+            shape = f"{written} named {column.name}"
+    if not shape:
+        return None
+    return UuidKey(column, shape, form, _why_ordered(table, column, form, default, ordered_patterns))
+
+
+def _why_ordered(table: Table, column: Column, form: str, default: str, patterns: tuple[str, ...]) -> str | None:
+    if _SWAPPED.search(default):
+        return "UUID_TO_BIN(UUID(), 1) swaps the timestamp's high part to the front"
+    if _V7_CALL.search(default):
+        return "UUID_v7() values are time-ordered"
+    if form == "native" and not _V4_CALL.search(default):
+        return "MariaDB's UUID type stores UUID() values time-ordered"
+    for text, where in ((column.comment, "column"), (table.options.comment, "table")):
+        if text and (match := _ORDERED_COMMENT.search(text)):
+            return f"the {where} COMMENT says {match.group(0)!r}"
+    if "time-ordered" in table.annotations:
+        return "`-- innolint: time-ordered` on its CREATE TABLE"
+    names = [column.name.lower(), f"{table.name}.{column.name}".lower()]
+    if table.schema:
+        names.append(f"{table.schema}.{table.name}.{column.name}".lower())
+    for pattern in patterns:
+        if any(fnmatch.fnmatchcase(n, pattern) for n in names):
+            return f"the time_ordered_columns option matches {pattern!r}"
+    return None
+
+
+def _is_foreign_key_column(table: Table, column: Column) -> bool:
+    name = column.name.lower()
+    return any(fk.columns and fk.columns[0].lower() == name for fk in table.foreign_keys)
+
+
+# -- workload evidence --------------------------------------------------------------------------
+def _workload(rule: str, table: Table, context: CheckContext) -> Workload:
+    """Error on evidence that the table is insert-heavy, warning on a hint, info otherwise; the
+    evidence is named either way."""
+    pattern = context.is_configured_insert_heavy(table)
+    if pattern is not None:
+        return Workload("error", f"insert-heavy by the config's insert_heavy pattern {pattern!r}")
+    if "insert-heavy" in table.annotations:
+        return Workload("error", "insert-heavy by the `-- innolint: insert-heavy` comment on its CREATE TABLE")
+    stats = context.table_stats(table)
+    if stats is not None and stats.count_insert is not None:
+        min_inserts = int(context.option(rule, "stats_min_inserts", 10_000))
+        ratio = float(context.option(rule, "stats_insert_ratio", 0.1))
+        fetched = stats.count_fetch or 0
+        measured = _describe_stats(stats)
+        if stats.count_insert >= min_inserts and stats.count_insert >= ratio * fetched:
+            return Workload("error", f"insert-heavy by the stats file: {measured}")
+        return Workload("info", f"not insert-heavy by the stats file: {measured}")
+    hint = _name_hint(table.name) or _append_only_hint(table)
+    sized = f" ({_describe_stats(stats)})" if stats is not None else ""
+    if hint:
+        return Workload("warning", f"likely insert-heavy: {hint}{sized}")
+    return Workload("info", f"no evidence of an insert-heavy workload{sized}; mark it with `-- innolint: insert-heavy`, the insert_heavy config or --stats")
+
+
+def _describe_stats(stats: TableStats) -> str:
+    parts = []
+    if stats.count_insert is not None:
+        parts.append(f"{stats.count_insert:,} rows inserted")
+    if stats.count_fetch is not None:
+        parts.append(f"{stats.count_fetch:,} fetched")
+    if stats.count_insert is not None and stats.count_fetch:
+        parts.append(f"{stats.count_insert / stats.count_fetch:.2f} inserts per fetch")
+    if stats.rows is not None:
+        parts.append(f"~{stats.rows:,} rows")
+    if stats.data_length is not None:
+        parts.append(f"{stats.data_length / 2**20:,.1f} MiB clustered index")
+    return ", ".join(parts) if parts else "no numbers"
+
+
+def _name_hint(name: str) -> str | None:
+    tokens = _tokens(name)
+    if tokens and tokens[-1] in _INSERT_HEAVY_TOKENS:
+        return f"the name {name} ends in {tokens[-1]!r}"
+    return None
+
+
+def _append_only_hint(table: Table) -> str | None:
+    created = [c.name for c in table.columns.values() if _CREATED.match("_".join(_tokens(c.name)))]
+    updated = [c.name for c in table.columns.values() if _UPDATED.match("_".join(_tokens(c.name)))]
+    if created and not updated:
+        return f"append-only shape ({created[0]} and no updated_at column)"
+    return None
+
+
+# -- the fix -------------------------------------------------------------------------------------
+def _fix(table: Table, key: Index, found: UuidKey, target: Target) -> tuple[str, str]:
+    """The SQL for the target's default advice, and the message's note on it and the alternatives."""
+    name = qualified(table)
+    column = found.column
+    col = quote(column.name)
+    rest = [quote(c) for c in key.column_names[1:]]
+    alternatives = "Alternatives: UUIDv7 or ULID generated by the application (time-ordered), or an AUTO_INCREMENT key."
+    if target.is_mysql8 and found.form != "native":
+        new_key = ", ".join([col, *rest])
+        drop_key = "DROP PRIMARY KEY" if key.kind == "primary" else f"DROP INDEX {quote(key.name or '')}"
+        add_key = "ADD PRIMARY KEY" if key.kind == "primary" else f"ADD UNIQUE KEY {quote(key.name or '')}"
+        definition = "BINARY(16) NOT NULL DEFAULT (UUID_TO_BIN(UUID(), 1))"
+        if found.form == "binary":
+            fix = (
+                f"UPDATE {name} SET {col} = UUID_TO_BIN(BIN_TO_UUID({col}), 1);\n"
+                f"ALTER TABLE {name} MODIFY COLUMN {col} {definition};"
+            )
+        else:
+            temp = quote(_free_name(table, f"{column.name}_bin"))
+            fix = (
+                f"ALTER TABLE {name} ADD COLUMN {temp} BINARY(16) NULL AFTER {col};\n"
+                f"UPDATE {name} SET {temp} = UUID_TO_BIN({col}, 1);\n"
+                f"ALTER TABLE {name} {drop_key}, DROP COLUMN {col};\n"
+                f"ALTER TABLE {name} CHANGE COLUMN {temp} {col} {definition}, {add_key} ({new_key});"
+            )
+        note = (
+            f"Fix ({target.label}): store it as BINARY(16) filled by UUID_TO_BIN(UUID(), 1), whose swap flag puts the "
+            f"timestamp's high part first so new rows append; read it back with BIN_TO_UUID({column.name}, 1). Only "
+            "UUID() (version 1) values become ordered: application-made UUIDv4 values stay random. " + alternatives
+        )
+        return fix, note
+    surrogate = quote(_free_name(table, "id"))
+    unique = ", ".join(quote(c) for c in key.column_names)
+    drop_key = "DROP PRIMARY KEY" if key.kind == "primary" else f"DROP INDEX {quote(key.name or '')}"
+    fix = (
+        f"ALTER TABLE {name} {drop_key}, ADD COLUMN {surrogate} BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST, "
+        f"ADD UNIQUE KEY ({unique});"
+    )
+    note = (
+        f"Fix ({target.label}): cluster on an AUTO_INCREMENT {surrogate} so rows append, and keep the UUID as a UNIQUE "
+        "secondary key for lookups. " + alternatives
+    )
+    if found.form == "native":
+        note += " On MariaDB 11.7+ DEFAULT UUID_v7() makes new values time-ordered in the UUID type itself."
+    elif target.is_mariadb and target.version >= (10, 7):
+        note += f" On {target.label} the UUID type is another way: MODIFY {col} UUID NOT NULL stores UUID() values time-ordered."
+    return fix, note
+
+
+def _free_name(table: Table, wanted: str) -> str:
+    """`wanted`, or the first of `wanted`2, 3, ... (for "id": row_id, row_id2, ...) not yet a column."""
+    candidates = ["id", "row_id", *(f"row_id{n}" for n in range(2, 100))] if wanted == "id" else [
+        wanted, *(f"{wanted}{n}" for n in range(2, 100))
+    ]
+    return next(c for c in candidates if table.column(c) is None)
+
+
+def _referrers(model: SchemaModel) -> dict[str, list[str]]:
+    """"schema.table" (lower-case, schema "" when unknown) -> the tables whose foreign keys point at it."""
+    found: dict[str, list[str]] = {}
+    for table in model.tables():
+        for fk in table.foreign_keys:
+            schema = fk.ref_schema if fk.ref_schema is not None else table.schema
+            key = (schema or "").lower() + "." + fk.ref_table.lower()
+            if table.name not in found.setdefault(key, []):
+                found[key].append(table.name)
+    return found
