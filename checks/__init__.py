@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+from checks.compression_candidate import CompressionCandidate
+from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
+from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
+from checks.uuid_primary_key import UuidPrimaryKey
 from linter.checkapi import Check
 
 ALL_CHECKS: tuple[Check, ...] = (
     NoPrimaryKey(),
+    UuidPrimaryKey(),
+    LinkTablePrimaryKey(),
+    TenantTablespace(),
+    CrossTenantTablespace(),
+    UndefinedTablespace(),
+    CompressionCandidate(),
 )
 
 #: rule ids that are not checks but come from the engine itself
 ENGINE_RULES: dict[str, str] = {
     "parse-error": "A statement that innolint could not understand (reported, never dropped).",
     "unused-suppression": "An `innolint: ignore[...]` comment that matched no finding.",
+    "replay-error": "A statement that names a table, column or key the input never defined (info).",
+    "io-error": "A path that could not be read: missing, unreadable, binary, a symlink loop.",
 }
 
 

@@ -41,3 +41,85 @@ CREATE TABLE legacy_counter (
   name VARCHAR(64) NOT NULL,
   value BIGINT NOT NULL
 ) ENGINE=MyISAM;
+
+-- uuid-primary-key (error): random UUIDs as text on a table the comment below marks insert-heavy.
+-- Even UUID() (version 1) values sort randomly as text: they start with time_low.
+-- innolint: insert-heavy
+CREATE TABLE order_event (
+  id CHAR(36) NOT NULL DEFAULT (UUID()),
+  order_id BIGINT UNSIGNED NOT NULL,
+  created_at DATETIME NOT NULL,
+  payload JSON,
+  PRIMARY KEY (id)
+) ENGINE=InnoDB;
+
+-- uuid-primary-key (warning): UUID_TO_BIN without the swap flag stores random bytes; the *_log name
+-- suggests an insert-heavy table.
+CREATE TABLE api_request_log (
+  id BINARY(16) NOT NULL DEFAULT (UUID_TO_BIN(UUID())),
+  path VARCHAR(255) NOT NULL,
+  requested_at DATETIME NOT NULL,
+  PRIMARY KEY (id)
+) ENGINE=InnoDB;
+
+-- Fine: UUID_TO_BIN(UUID(), 1) swaps the timestamp's high part to the front, so new rows append.
+CREATE TABLE shipment (
+  id BINARY(16) NOT NULL DEFAULT (UUID_TO_BIN(UUID(), 1)),
+  order_id BIGINT UNSIGNED NOT NULL,
+  created_at DATETIME NOT NULL,
+  PRIMARY KEY (id)
+) ENGINE=InnoDB;
+
+-- link-table-primary-key: a many-to-many table clustered on a surrogate id scatters one customer's
+-- tags across the B-tree; the fix clusters it on (customer_id, tag_id) and keeps KEY (id).
+CREATE TABLE tag (
+  id INT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  name VARCHAR(64) NOT NULL,
+  UNIQUE KEY name (name)
+) ENGINE=InnoDB;
+CREATE TABLE customer_tag (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  customer_id BIGINT UNSIGNED NOT NULL,
+  tag_id INT UNSIGNED NOT NULL,
+  created_at DATETIME NOT NULL,
+  UNIQUE KEY customer_tag (customer_id, tag_id),
+  FOREIGN KEY (customer_id) REFERENCES customer (id),
+  FOREIGN KEY (tag_id) REFERENCES tag (id)
+) ENGINE=InnoDB;
+
+-- Fine: a link table clustered on the pair, with the reverse lookup indexed.
+CREATE TABLE category (
+  id INT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  name VARCHAR(64) NOT NULL
+) ENGINE=InnoDB;
+CREATE TABLE coupon_category (
+  coupon_code CHAR(12) NOT NULL,
+  category_id INT UNSIGNED NOT NULL,
+  PRIMARY KEY (coupon_code, category_id),
+  KEY category_id (category_id),
+  FOREIGN KEY (category_id) REFERENCES category (id)
+) ENGINE=InnoDB;
+
+-- compression-candidate (info; a warning when a stats file shows it above 1 GiB): a JSON document
+-- column and a LONGTEXT, neither compressed. The fix follows --target: Percona Server compresses
+-- the columns with a dictionary, MariaDB with column COMPRESSED, MySQL with COMPRESSION='zlib'
+-- (sparse files) or ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8.
+CREATE TABLE product_snapshot (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  sku VARCHAR(64) NOT NULL,
+  attributes JSON NOT NULL,
+  description LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci,
+  taken_at DATETIME NOT NULL
+) ENGINE=InnoDB;
+
+-- Not compression candidates: a table compressed already, and an image column (its content is
+-- compressed already: JPEG, PNG).
+CREATE TABLE product_snapshot_archive (
+  id BIGINT UNSIGNED NOT NULL PRIMARY KEY,
+  attributes JSON NOT NULL
+) ENGINE=InnoDB COMPRESSION='zlib';
+CREATE TABLE product_image (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  sku VARCHAR(64) NOT NULL,
+  image MEDIUMBLOB NOT NULL
+) ENGINE=InnoDB;
