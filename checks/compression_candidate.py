@@ -456,6 +456,8 @@ def column_definition(column: Column, *, compressed: bool = False, column_format
         parts.append("COMPRESSED")
     if column.charset:
         parts.append(f"CHARACTER SET {column.charset}")
+    if column.binary:
+        parts.append("BINARY")
     if column.collation:
         parts.append(f"COLLATE {column.collation}")
     parts.append("NULL" if column.nullable else "NOT NULL")

@@ -52,6 +52,7 @@ class Column:
     comment: str | None = None
     charset: str | None = None
     collation: str | None = None
+    binary: bool = False  # the BINARY attribute: the binary (_bin) collation of its charset
     srid: int | None = None
 
     @property

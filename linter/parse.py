@@ -507,10 +507,12 @@ def _references(c: _Cursor, name: str | None, columns: tuple[str, ...]) -> Forei
 class _ColumnExtras:
     """What is taken out of a column definition before sqlglot sees it."""
 
-    __slots__ = ("type_name", "compressed", "dictionary", "srid", "persistent", "unsigned")
+    __slots__ = ("type_name", "compressed", "dictionary", "srid", "persistent", "unsigned", "binary", "national")
 
     def __init__(self) -> None:
         self.type_name = ""
+        self.binary = False  # the BINARY attribute: the _bin collation of the column's charset
+        self.national = False  # NATIONAL CHAR/VARCHAR: MySQL's predefined utf8 character set
         self.compressed: str | None = None
         self.dictionary: str | None = None
         self.srid: int | None = None
@@ -525,10 +527,19 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
     i = 1
     # the type: drop NATIONAL, stand in for types sqlglot lacks
     if i < len(element) and element[i].text.upper() == "NATIONAL":
+        extras.national = True
         i += 1
     if i < len(element):
         type_token = element[i]
         type_name = type_token.text.upper()
+        if type_name == "LONG" and type_token.token_type not in _UNQUOTED:
+            # LONG and LONG VARCHAR are MEDIUMTEXT, LONG VARBINARY is MEDIUMBLOB (old ODBC names)
+            following = element[i + 1].text.upper() if i + 1 < len(element) else ""
+            if following in ("VARCHAR", "VARBINARY"):
+                i += 1
+            type_name = "MEDIUMBLOB" if following == "VARBINARY" else "MEDIUMTEXT"
+            type_token = Token(getattr(TokenType, type_name), type_name, type_token.line, type_token.col,
+                               type_token.start, element[i].end)
         if type_name in ("CHAR VARYING", "CHARACTER VARYING"):
             type_name = "VARCHAR"
         type_name = type_name.split()[0] if type_name else type_name
@@ -558,7 +569,11 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
             extras.unsigned = True
             i += 1
             continue
-        elif word in ("ZEROFILL", "BINARY", "VISIBLE", "SIGNED"):
+        elif word == "BINARY":
+            extras.binary = True
+            i += 1
+            continue
+        elif word in ("ZEROFILL", "VISIBLE", "SIGNED"):
             i += 1
             continue
         elif word == "COMPRESSED":  # MariaDB: COMPRESSED[=zlib]
@@ -675,6 +690,9 @@ def _column(
     if type_name == "DOUBLE" or (type_name == "LONG"):
         pass
     column = Column(name=name, type=type_name, params=params, unsigned=extras.unsigned)
+    column.binary = extras.binary
+    if extras.national:
+        column.charset = "utf8mb3"
     column.compressed = extras.compressed
     column.compression_dictionary = extras.dictionary
     column.srid = extras.srid

@@ -151,9 +151,15 @@ def test_column_attributes_sqlglot_rejects() -> None:
     )
     a = t.column("a")
     assert a is not None and (a.type, a.params, a.unsigned, a.nullable) == ("INT", ("10",), True, False)
-    assert (t.column("b").type, t.column("b").length) == ("VARCHAR", 36)  # type: ignore[union-attr]
-    assert t.column("c").type == "VARCHAR"  # type: ignore[union-attr]
+    assert (t.column("b").type, t.column("b").length, t.column("b").binary) == ("VARCHAR", 36, True)  # type: ignore[union-attr]
+    assert (t.column("c").type, t.column("c").charset) == ("VARCHAR", "utf8mb3")  # type: ignore[union-attr]
     assert t.column("g").invisible and not t.column("e").invisible  # type: ignore[union-attr]
+
+
+def test_long_types() -> None:
+    t = table("CREATE TABLE t (a LONG, b LONG VARCHAR NOT NULL, c LONG VARBINARY)")
+    assert [(c.type, c.is_large) for c in t.columns.values()] == [("MEDIUMTEXT", True)] * 2 + [("MEDIUMBLOB", True)]
+    assert not t.column("b").nullable  # type: ignore[union-attr]
 
 
 def test_unsigned_float_and_decimal() -> None:
