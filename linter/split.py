@@ -4,16 +4,20 @@ The splitter follows the `mysql` command-line client, because that is what turns
 into the statements a server receives: quotes ('...', "...", `...`) and comments (`-- `, `#`,
 `/* */`) hide delimiters; executable comments (`/*!50100 ... */`, MariaDB `/*M!100301 ... */`)
 are SQL and do not; `DELIMITER xx` at the start of a line changes the delimiter for the rest of
-the file (it is a client command, never a statement).
+the file (it is a client command, never a statement). Under a delimiter other than `;` the
+client sends everything up to it as one multi-statement and the server runs each `;`-separated
+statement in turn, so a `;` still ends a statement there, except in a statement that carries a
+stored-program body (CREATE PROCEDURE/FUNCTION/TRIGGER/EVENT, BEGIN ...): that is how a file
+whose `DELIMITER //` is never reset still yields its tables one by one.
 
 It streams: text arrives in chunks of any size, a chunk boundary may fall anywhere, and only the
 statement being read plus a small look-ahead tail is held, so a dump of any size splits in
-bounded memory. It is also fast: a compiled regex jumps from one place that can matter (a quote,
-a comment opener, the first character of the delimiter, a line that might hold DELIMITER) to the
-next, backtick-quoted identifiers (the most common quoting in dumps) are recognised by counting
-backticks between those places, line numbers are counted with `str.count` over spans when a
-position is needed, and statement text is built from slices. Nothing loops per character in
-Python.
+bounded memory. It does not loop per character in Python: one compiled regex per state swallows
+plain text and whole quoted strings and stops only where something can happen (the delimiter, a
+comment opener, an unclosed quote, a line that may hold DELIMITER); between statements, runs of
+`--` comment lines and mysqldump's one-line `/*!40101 SET ... */;` are each taken by one regex.
+Lines are counted with `str.count` over spans when a position is needed, and statement text is
+built from slices.
 """
 
 from __future__ import annotations
@@ -55,8 +59,14 @@ def split_stream(chunks: Iterable[str], path: str, *, migration_markers: bool = 
 
 #: the whitespace of MySQL's lexer; `\r` is plain whitespace and lines are counted on `\n` only
 _WS = " \t\n\r\f\v"
-_ws_run = re.compile(r"[ \t\n\r\f\v]*").match
-_hspace_run = re.compile(r"[ \t]*").match
+_WS_RUN = re.compile(r"[ \t\n\r\f\v]*")
+_HSPACE_RUN = re.compile(r"[ \t]*")
+
+
+def _run_end(run: re.Pattern[str], buf: str, i: int) -> int:
+    """Where a run of `run` (a pattern that matches the empty string too) starting at `i` ends."""
+    m = run.match(buf, i)
+    return m.end() if m is not None else i
 
 #: complete quoted strings. A doubled quote inside ('it''s') reads as two adjacent strings, which
 #: changes nothing for splitting, so only backslash escapes need care (not in backticks).
@@ -87,6 +97,25 @@ _exec_line = re.compile(
     r"/\*(M?!)([0-9]{0,6})([^;'\"`#/*\-\n]*(?:`[^`\n]*`[^;'\"`#/*\-\n]*)*)\*/[ \t\r\f\v]*;"
 ).match
 
+#: a statement that carries a stored-program body, whose `;` are its own. Under a DELIMITER other
+#: than `;`, the mysql client sends everything up to the delimiter in one packet and the server
+#: runs each `;`-separated statement of it in turn (a multi-statement), except inside such a body.
+_SEP = r"(?:\s|/\*.*?\*/|(?:--|\#)[^\n]*\n)+"  # whitespace and comments between keywords
+_DEFINER_PART = r"(?:`[^`]*`|'[^']*'|\"[^\"]*\"|[^\s@`'\"]+)"
+_compound_start = re.compile(
+    rf"""(?:CREATE|ALTER){_SEP}
+        (?:OR{_SEP}REPLACE{_SEP})?
+        (?:DEFINER\s*=\s*{_DEFINER_PART}(?:\s*@\s*{_DEFINER_PART})?{_SEP})?
+        (?:SQL{_SEP}SECURITY{_SEP}\w+{_SEP})?
+        (?:AGGREGATE{_SEP})?
+        (?:PROCEDURE|FUNCTION|TRIGGER|EVENT|PACKAGE)\b
+    | (?:\w+\s*:\s*)?(?:BEGIN|LOOP|REPEAT|WHILE)\b
+    | (?:IF|CASE|DECLARE)\b""",
+    re.I | re.S | re.X,
+).match
+#: how much of a statement's start the check above needs at most
+_COMPOUND_PREFIX = 2000
+
 #: modes of the scanner between chunks
 _CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE = range(6)
 _QUOTE_MODES = {"'": _SQUOTE, '"': _DQUOTE}
@@ -94,6 +123,8 @@ _MODE_QUOTES = {_SQUOTE: "'", _DQUOTE: '"'}
 
 #: a DELIMITER check that cannot be decided before more text arrives
 _UNDECIDED = None
+#: what `_Splitter._gap_special` found
+_GAP_NEXT, _GAP_STATEMENT, _GAP_MODE, _GAP_MORE = range(4)
 
 _Matcher = Callable[[str, int], "re.Match[str] | None"]
 
@@ -112,6 +143,7 @@ def _run_pattern(delimiter: str, in_exec: bool) -> _Matcher:
     stops = set("'\"`-#/") | {d0} - {""}
     if delimiter:
         stops.add("\n")
+        stops.add(";")  # ends a statement of a multi-statement (see `_compound_start`)
     if in_exec:
         stops.add("*")
     alts = ["[^" + "".join(re.escape(c) for c in sorted(stops)) + "]+"]
@@ -176,7 +208,9 @@ class _Splitter:
         self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
         self.exec_ver: str | None = None  # version of the open executable comment
         self.exec_serial = 0  # counts executable comments, to tell them apart
-        self.run_match = self._run_matcher()
+        self.run_match: _Matcher
+        self.gap_stops = ""  # characters that may not start a statement between statements
+        self._set_matchers()
         # the statement being read
         self.in_stmt = False
         self.pieces: list[str] = []  # its text so far, before `seg_start`
@@ -187,6 +221,7 @@ class _Splitter:
         self.stmt_comments: list[str] = []
         self.stmt_exec: tuple[int, str] | None = None  # (serial, version) of the comment it began in
         self.exec_close_off: int | None = None  # offset in its text where that comment closed
+        self.compound: bool | None = None  # whether it carries a stored-program body (found at its first `;`)
         # the comment being read
         self.collect = False  # whether its text is wanted
         self.cstart = 0  # buffer index where its not-yet-copied text starts
@@ -291,18 +326,21 @@ class _Splitter:
             self.cnt_pos = i
         return self.cur_line
 
-    def _run_matcher(self) -> _Matcher:
-        key = ("" if self.block else self.delimiter, self.exec_ver is not None)
+    def _set_matchers(self) -> None:
+        """Follow a change of delimiter, goose block or executable comment."""
+        delimiter = "" if self.block else self.delimiter
+        key = (delimiter, self.exec_ver is not None)
         match = _run_cache.get(key)
         if match is None:
             match = _run_cache[key] = _run_pattern(*key)
-        return match
+        self.run_match = match
+        self.gap_stops = "dD-#/*" + delimiter[:1]
 
     def _open_exec(self, m: re.Match[str]) -> None:
         bang, digits = m.group(1), m.group(2)
         self.exec_ver = digits if bang == "!" else bang + digits
         self.exec_serial += 1
-        self.run_match = self._run_matcher()
+        self._set_matchers()
 
     def _flush_pending(self) -> None:
         if self.pending is not None:
@@ -313,13 +351,12 @@ class _Splitter:
     # --- between statements -------------------------------------------------------------------
 
     def _gap(self) -> bool:
-        """Skip whitespace, comments, executable-comment markers and empty statements; start the next statement."""
-        buf, eof = self.buf, self.eof
+        """Skip whitespace, comments, executable-comment markers and empty statements; read the statements after."""
+        buf = self.buf
         n = len(buf)
-        fast = not self.markers
         while True:
             pos = self.pos
-            e = _ws_run(buf, pos).end()
+            e = _run_end(_WS_RUN, buf, pos)
             if e > pos:
                 if buf.find("\n", pos, e) >= 0:
                     self.at_line_start = True
@@ -328,69 +365,12 @@ class _Splitter:
                 self.pos = e
             if e >= n:
                 return False
-            c = buf[e]
-            if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE"):
-                found = self._try_delimiter(e)
-                if found is _UNDECIDED:
-                    return False
-                if found:
+            if buf[e] in self.gap_stops:
+                step = self._gap_special(e)
+                if step == _GAP_NEXT:
                     continue
-            delimiter = "" if self.block else self.delimiter
-            if c == delimiter[:1]:
-                if buf.startswith(delimiter, e):  # an empty statement
-                    self.pos = e + len(delimiter)
-                    self.at_line_start = False
-                    continue
-                if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
-                    return False
-            if c == "-" or c == "#":
-                if fast and self.pending is None:
-                    m = _comment_run(buf, e)
-                    if m is not None:
-                        self.pos = m.end()
-                        self.at_line_start = True
-                        for text in _comment_texts(buf, e, m.end()):
-                            text = text.strip(_WS)
-                            if text:
-                                self.comments.append(text)
-                        continue
-                if c == "#":
-                    if self._gap_line_comment(e, e + 1, dash=False):
-                        return True  # the comment goes on in the next chunk
-                    continue
-                if n - e < 3 and not eof:
-                    return False
-                if buf.startswith("-", e + 1) and (e + 2 >= n or buf[e + 2] in _DASH_COMMENT_FOLLOW):
-                    if self._gap_line_comment(e, e + 2, dash=True):
-                        return True
-                    continue
-            elif c == "/":
-                if n - e < _SLASH_LOOKAHEAD and not eof:
-                    return False
-                if buf.startswith("*", e + 1):
-                    self.at_line_start = False
-                    if fast and self.exec_ver is None and delimiter == ";":
-                        m = _exec_line(buf, e)
-                        if m is not None and self._exec_line_stmt(m):
-                            continue
-                    m = _exec_open(buf, e)
-                    if m is not None:
-                        self._open_exec(m)
-                        self.pos = m.end()
-                        continue
-                    self._start_comment(e + 2, _BLOCK, collect=True, dash=False)
-                    self.comment_line = self._line_at(e)
-                    self.comment_col = e - self.line_start + 1
-                    return True
-            elif c == "*" and self.exec_ver is not None:
-                if n - e < 2 and not eof:
-                    return False
-                if buf.startswith("/", e + 1):
-                    self.exec_ver = None
-                    self.run_match = self._run_matcher()
-                    self.pos = e + 2
-                    self.at_line_start = False
-                    continue
+                if step != _GAP_STATEMENT:
+                    return step == _GAP_MODE
             # the first character of a statement
             if self.pending is not None:
                 self._flush_pending()
@@ -408,11 +388,82 @@ class _Splitter:
             self.stmt_comments = self.comments
             self.comments = []
             self.stmt_exec = (self.exec_serial, self.exec_ver) if self.exec_ver is not None else None
+            self.compound = None
             if not self._code():
                 return False
             if self.in_stmt or self.mode != _CODE:
                 return True
-            # the statement ended at its delimiter: go on with the gap after it, same buffer
+            # the statement ended at its delimiter: go on after it in the same buffer
+
+    def _gap_special(self, e: int) -> int:
+        """Deal with a character between statements that may not start one (see `gap_stops`).
+
+        Returns _GAP_NEXT (dealt with, go on), _GAP_STATEMENT (it starts a statement after all),
+        _GAP_MODE (a comment goes on past the buffer) or _GAP_MORE (more text is needed to tell).
+        """
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        c = buf[e]
+        fast = not self.markers
+        if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE"):
+            found = self._try_delimiter(e)
+            if found is _UNDECIDED:
+                return _GAP_MORE
+            if found:
+                return _GAP_NEXT
+        delimiter = "" if self.block else self.delimiter
+        if c == delimiter[:1]:
+            if buf.startswith(delimiter, e):  # an empty statement
+                self.pos = e + len(delimiter)
+                self.at_line_start = False
+                return _GAP_NEXT
+            if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
+                return _GAP_MORE
+        if c == "-" or c == "#":
+            if fast and self.pending is None:
+                m = _comment_run(buf, e)
+                if m is not None:
+                    self.pos = m.end()
+                    self.at_line_start = True
+                    for text in _comment_texts(buf, e, m.end()):
+                        text = text.strip(_WS)
+                        if text:
+                            self.comments.append(text)
+                    return _GAP_NEXT
+            if c == "#":
+                return _GAP_MODE if self._gap_line_comment(e, e + 1, dash=False) else _GAP_NEXT
+            if n - e < 3 and not eof:
+                return _GAP_MORE
+            if buf.startswith("-", e + 1) and (e + 2 >= n or buf[e + 2] in _DASH_COMMENT_FOLLOW):
+                return _GAP_MODE if self._gap_line_comment(e, e + 2, dash=True) else _GAP_NEXT
+        elif c == "/":
+            if n - e < _SLASH_LOOKAHEAD and not eof:
+                return _GAP_MORE
+            if buf.startswith("*", e + 1):
+                self.at_line_start = False
+                if fast and self.exec_ver is None and delimiter == ";":
+                    m = _exec_line(buf, e)
+                    if m is not None and self._exec_line_stmt(m):
+                        return _GAP_NEXT
+                m = _exec_open(buf, e)
+                if m is not None:
+                    self._open_exec(m)
+                    self.pos = m.end()
+                    return _GAP_NEXT
+                self._start_comment(e + 2, _BLOCK, collect=True, dash=False)
+                self.comment_line = self._line_at(e)
+                self.comment_col = e - self.line_start + 1
+                return _GAP_MODE
+        elif c == "*" and self.exec_ver is not None:
+            if n - e < 2 and not eof:
+                return _GAP_MORE
+            if buf.startswith("/", e + 1):
+                self.exec_ver = None
+                self._set_matchers()
+                self.pos = e + 2
+                self.at_line_start = False
+                return _GAP_NEXT
+        return _GAP_STATEMENT
 
     def _exec_line_stmt(self, m: re.Match[str]) -> bool:
         """Take a one-line `/*!40101 SET ... */;` found by the fast path; False if it holds no statement."""
@@ -492,10 +543,10 @@ class _Splitter:
             self.comments = []
         elif marker == "begin":
             self.block = True
-            self.run_match = self._run_matcher()
+            self._set_matchers()
         elif marker == "end":
             self.block = False
-            self.run_match = self._run_matcher()
+            self._set_matchers()
 
     def _try_delimiter(self, start: int) -> bool | None:
         """Handle a `DELIMITER xx` client command on the line starting at `start`, if there is one.
@@ -507,7 +558,7 @@ class _Splitter:
         """
         buf, eof = self.buf, self.eof
         n = len(buf)
-        q = _hspace_run(buf, start).end()
+        q = _run_end(_HSPACE_RUN, buf, start)
         if q >= n:
             return _UNDECIDED if not eof else False
         if buf[q] not in "dD":
@@ -528,7 +579,7 @@ class _Splitter:
             self._end_stmt(start)
         self._flush_pending()
         self.delimiter = words[0]
-        self.run_match = self._run_matcher()
+        self._set_matchers()
         self.pos = end
         self.at_line_start = False
         return True
@@ -544,18 +595,28 @@ class _Splitter:
         delimiter = "" if self.block else self.delimiter
         d0 = delimiter[:1]  # "" never equals a character
         while True:
-            p = run_match(buf, pos).end()  # type: ignore[union-attr]  # `(...)*` always matches
+            m = run_match(buf, pos)  # `(...)*` always matches
+            p = m.end() if m is not None else pos
             if p >= n:
                 self.pos = n
                 return False
             c = buf[p]
             if c == d0:
                 if buf.startswith(delimiter, p):
-                    self._end_stmt(p, delimiter_end=p + len(delimiter))
+                    # under a custom delimiter, a `;` left before it is an empty statement to the server
+                    self._end_stmt(p, delimiter_end=p + len(delimiter), strip_semicolon=delimiter != ";")
                     return True
                 if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
                     self.pos = p
                     return False
+            if c == ";" and delimiter and delimiter != ";":  # a `;` that is not the delimiter: see `_compound_start`
+                if self.compound is None:
+                    self.compound = _compound_start(self._text_prefix(p)) is not None
+                if not self.compound:
+                    self._end_stmt(p, delimiter_end=p + 1)
+                    return True
+                pos = p + 1
+                continue
             if c == "'" or c == '"':
                 m = _QUOTE_BODY[c].match(buf, p + 1)
                 e = m.end() if m is not None else p + 1
@@ -612,7 +673,8 @@ class _Splitter:
                     self._piece("  ")
                     self.exec_ver = None
                     pos = self.seg_start = p + 2
-                    run_match = self.run_match = self._run_matcher()
+                    self._set_matchers()
+                    run_match = self.run_match
                     continue
                 pos = p + 1
             elif c == "\n":
@@ -625,6 +687,15 @@ class _Splitter:
                 pos = p + 1
             else:
                 pos = p + 1
+
+    def _text_prefix(self, end: int) -> str:
+        """The start of the statement being read, up to buffer index `end` (at most `_COMPOUND_PREFIX` characters)."""
+        prefix = ""
+        for piece in self.pieces:
+            prefix += piece
+            if len(prefix) >= _COMPOUND_PREFIX:
+                return prefix
+        return prefix + self.buf[self.seg_start : min(end, self.seg_start + _COMPOUND_PREFIX)]
 
     def _piece(self, text: str) -> None:
         self.pieces.append(text)
@@ -671,7 +742,8 @@ class _Splitter:
         line = self.stmt_line
         end_line = line + text.count("\n")
         if delimiter_end is None:
-            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, tuple(self.stmt_comments), executable))
+            comments = tuple(self.stmt_comments)
+            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable))
             return
         self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable)
         self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
