@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import errno
 import os
+import re
 import sys
 from collections.abc import Iterator
 from typing import BinaryIO
@@ -179,10 +180,30 @@ def discover(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
         found, walk_errors = _walk_sql(path)
         errors.extend(walk_errors)
         if not found and not walk_errors:
-            errors.append((path, f"{path}: no *.sql files in this directory"))
+            errors.append((path, f"{path}: no SQL files in this directory (*.sql, *.sql.in, *.ddl, *.mysql, *.dump, or a mysqldump .txt)"))
         for file_path, file_st in found:
             add(file_path, file_st)
     return files, errors
+
+
+#: File names a directory walk takes as SQL: what schema files and dumps are called in the wild
+#: (`schema.mysql`, `zm_create.sql.in` templates, Laravel's `mysql-schema.dump`).
+SQL_SUFFIXES = (".sql", ".sql.in", ".ddl", ".mysql", ".dump")
+#: A `.txt` file is taken when it starts like a mysqldump or mariadb-dump output.
+_DUMP_HEADER = re.compile(rb"^(?:\xef\xbb\xbf)?-- (?:MySQL|MariaDB) dump ", re.MULTILINE)
+
+
+def _is_sql_file(name: str, path: str) -> bool:
+    lowered = name.lower()
+    if lowered.endswith(SQL_SUFFIXES):
+        return True
+    if lowered.endswith(".txt"):
+        try:
+            with open(path, "rb") as handle:
+                return _DUMP_HEADER.search(handle.read(4096)) is not None
+        except OSError:
+            return True  # let reading it report the error
+    return False
 
 
 def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[str, str]]]:
@@ -209,9 +230,9 @@ def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[st
         visited.add(key)
         dirnames.sort()
         for name in sorted(filenames):
-            if not name.lower().endswith(".sql"):
-                continue
             file_path = os.path.join(dirpath, name)
+            if not _is_sql_file(name, file_path):
+                continue
             try:
                 file_st = os.stat(file_path)
             except OSError as error:

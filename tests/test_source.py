@@ -59,7 +59,17 @@ def test_directory_without_sql_files_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     files, errors = discover([str(tmp_path)])
     assert files == []
-    assert errors == [(str(tmp_path), f"{tmp_path}: no *.sql files in this directory")]
+    assert len(errors) == 1 and errors[0][0] == str(tmp_path)
+    assert errors[0][1].startswith(f"{tmp_path}: no SQL files in this directory")
+
+
+def test_directory_walk_takes_schema_file_names_and_dump_txt(tmp_path: Path) -> None:
+    for name in ("a.sql", "b.sql.in", "c.mysql", "d.dump", "e.ddl", "notes.txt", "readme.md"):
+        (tmp_path / name).write_text("CREATE TABLE t (id int);\n")
+    (tmp_path / "dump.txt").write_text("-- MySQL dump 10.13  Distrib 5.1\n--\nCREATE TABLE t (id int);\n")
+    files, errors = discover([str(tmp_path)])
+    assert errors == []
+    assert sorted(Path(f).name for f in files) == ["a.sql", "b.sql.in", "c.mysql", "d.dump", "dump.txt", "e.ddl"]
 
 
 def test_missing_path_is_an_error_and_the_rest_goes_on(tmp_path: Path) -> None:
