@@ -7,3 +7,26 @@ pytest_plugins = ["tests.mariadb"]
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "mariadb: needs the private MariaDB server (tests/mariadb.py)")
+
+
+@pytest.fixture(scope="session")
+def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], str]:
+    """`innolint check --format json ../shared/corpus` through the real CLI, once per session, and
+    the shared scorer's output on it: (report, scores)."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.helpers import CORPUS, ROOT, SHARED
+
+    if not (CORPUS / "LABELS.json").is_file():
+        pytest.skip("the shared corpus is not here")
+    out = tmp_path_factory.mktemp("corpus") / "r.json"
+    command = [sys.executable, "-m", "linter.cli", "check", "--format", "json", "--output", str(out), str(CORPUS)]
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode in (0, 1), run.stderr
+    scorer = SHARED / "tools" / "score_corpus.py"
+    scored = subprocess.run([sys.executable, str(scorer), str(out), "--show", "50"], capture_output=True, text=True,
+                            timeout=600)
+    assert scored.returncode == 0, scored.stderr
+    return json.loads(out.read_text(encoding="utf-8")), scored.stdout

@@ -4,13 +4,6 @@ scored by the shared tool against the hand-checked LABELS.json.
 Bar (issue 3): uuid-primary-key recall >= 0.95 and precision >= 0.90; link-table-primary-key
 recall >= 0.90 and precision >= 0.90 (the scorer counts findings of any severity).
 
-Which files: a directory is walked for `*.sql`, and four labelled files have other extensions
-(zoneminder/zm_create.sql.in, request-tracker/schema.mysql, linkace/mysql-schema.dump,
-sakila_mysqldump/all-dbs.txt). Files named on the command line are read whatever their extension,
-so the test names them beside the directory: every labelled file is linted exactly once. (Six
-labelled link tables live in zm_create.sql.in and one in schema.mysql; without them the run
-scores no labelled table there, which is a property of the input list, not of the checks.)
-
 Where the checks and the labels part ways, and why (the file wins over the label):
 
 - zencart/mysql_zencart.sql `coupon_restrict` (labelled not a link table; flagged, info since it
@@ -31,40 +24,14 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT / ".." / "shared"
-CORPUS = SHARED / "corpus"
-SCORER = SHARED / "tools" / "score_corpus.py"
+from tests.helpers import CORPUS
 
 BARS = {"uuid-primary-key": (0.95, 0.90), "link-table-primary-key": (0.90, 0.90)}
 SCORE_LINE = re.compile(r"^(?P<rule>[\w-]+): recall (?P<recall>[\d.]+) \(\d+/\d+\), precision (?P<precision>[\d.]+)", re.M)
-
-pytestmark = pytest.mark.skipif(not (CORPUS / "LABELS.json").is_file(), reason="the shared corpus is not here")
-
-
-def labelled_files_outside_the_walk() -> list[str]:
-    labels = json.loads((CORPUS / "LABELS.json").read_text(encoding="utf-8"))
-    return [str(CORPUS / name) for name in sorted(labels) if not name.lower().endswith(".sql")]
-
-
-@pytest.fixture(scope="module")
-def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], str]:
-    out = tmp_path_factory.mktemp("corpus") / "r.json"
-    command = [sys.executable, "-m", "linter.cli", "check", "--format", "json", "--output", str(out),
-               str(CORPUS), *labelled_files_outside_the_walk()]
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode in (0, 1), run.stderr
-    scored = subprocess.run([sys.executable, str(SCORER), str(out), "--show", "50"], capture_output=True, text=True,
-                            timeout=600)
-    assert scored.returncode == 0, scored.stderr
-    return json.loads(out.read_text(encoding="utf-8")), scored.stdout
-
 
 @pytest.mark.parametrize("rule", sorted(BARS))
 def test_corpus_bar(corpus_run: tuple[dict[str, object], str], rule: str) -> None:
