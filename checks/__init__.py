@@ -7,7 +7,9 @@ from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
 from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
 from checks.uuid_primary_key import UuidPrimaryKey
+from linter.baseline import BASELINE_RULES
 from linter.checkapi import Check
+from linter.suppressions import SUPPRESSION_RULES
 
 ALL_CHECKS: tuple[Check, ...] = (
     NoPrimaryKey(),
@@ -19,12 +21,13 @@ ALL_CHECKS: tuple[Check, ...] = (
     CompressionCandidate(),
 )
 
-#: rule ids that are not checks but come from the engine itself
+#: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)
 ENGINE_RULES: dict[str, str] = {
     "parse-error": "A statement that innolint could not understand (reported, never dropped).",
-    "unused-suppression": "An `innolint: ignore[...]` comment that matched no finding.",
     "replay-error": "A statement that names a table, column or key the input never defined (info).",
     "io-error": "A path that could not be read: missing, unreadable, binary, a symlink loop.",
+    **SUPPRESSION_RULES,
+    **BASELINE_RULES,
 }
 
 

@@ -33,6 +33,17 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--fail-level", choices=FAIL_LEVELS, default=None,
                        help="exit 1 when a finding is at or above this severity (default warning)")
     check.add_argument("--output", "-o", default=None, help="write the report to this file instead of stdout")
+    _config_arguments(check)
+    changed = check.add_mutually_exclusive_group()
+    changed.add_argument("--changed-only", action="store_true",
+                         help="the PATHS are changed files (pre-commit): lint their migration directories for "
+                         "context, report only findings located in them")
+    changed.add_argument("--since", metavar="GIT_REF", default=None,
+                         help="like --changed-only, for the files changed against GIT_REF (and untracked ones) under PATHS")
+    check.add_argument("--baseline", metavar="FILE", default=None,
+                       help="hide the findings recorded in FILE; list those that are gone")
+    check.add_argument("--write-baseline", metavar="FILE", default=None,
+                       help="record the current findings in FILE (fingerprints without line numbers) and exit 0")
 
     github = commands.add_parser(
         "github",
@@ -53,10 +64,52 @@ def build_parser() -> argparse.ArgumentParser:
     github.add_argument("--sarif-file", default=None, help="also write SARIF 2.1.0 to this file")
     github.add_argument("--check-name", default="innolint", help="the check run's name (default innolint)")
 
+    audit = commands.add_parser(
+        "audit", help="lint a running server's schema, read-only, with its workload, sizes and data",
+        description="Read SHOW CREATE TABLE of every table of the chosen schemas, the workload counters "
+        "(performance_schema) and sizes (information_schema), and run every check. Only SELECT and SHOW are "
+        "ever sent, in a READ ONLY session; audit as a user with only SELECT and PROCESS grants. The password "
+        "comes from --password-env, --defaults-file or MYSQL_PWD, never from the DSN.",
+    )
+    audit.add_argument("--dsn", required=True,
+                       help="mysql://user@host:port/?schemas=a,b or mysql://user@/?socket=/path&schemas=a "
+                       "(no schemas: every schema but mysql, sys and the schemata)")
+    audit.add_argument("--password-env", metavar="VAR", default=None,
+                       help="read the password from this environment variable")
+    audit.add_argument("--defaults-file", metavar="FILE", default=None,
+                       help="a MySQL option file whose [client] password to use")
+    audit.add_argument("--format", choices=FORMATS, default="text")
+    audit.add_argument("--target", choices=TARGETS, default=None,
+                       help="advice for this server (default: the configuration's, else detected from the server)")
+    audit.add_argument("--fail-level", choices=FAIL_LEVELS, default=None,
+                       help="exit 1 when a finding is at or above this severity (default warning)")
+    audit.add_argument("--output", "-o", default=None, help="write the report to this file instead of stdout")
+    audit.add_argument("--config", metavar="FILE", default=None,
+                       help="configuration file (default: the nearest one from the current directory)")
+    audit.add_argument("--export-stats", metavar="FILE", default=None,
+                       help="also write the workload and size evidence as a stats file for `check --stats`")
+    audit.add_argument("--sample", metavar="N", type=int, default=0,
+                       help="measure compression on at most N values of each candidate column (default 0: off)")
+
     commands.add_parser("rules", help="list the checks")
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("rule")
+    config = commands.add_parser("config", help="print the effective configuration for a path and where each value came from")
+    config.add_argument("path", nargs="?", default=".", help="a file or directory (default: .)")
+    _config_arguments(config)
     return parser
+
+
+def _config_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options shared by `check` and `config` (--target and --fail-level are on `check` already)."""
+    from linter.target import TARGETS
+
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="use this configuration file for every path instead of the nearest one")
+    parser.add_argument("--stats", metavar="FILE", default=None, help="workload statistics file (overrides `stats`)")
+    if parser.prog.endswith(" config"):
+        parser.add_argument("--target", choices=TARGETS, default=None)
+        parser.add_argument("--fail-level", choices=FAIL_LEVELS, default=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -68,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _explain(args.rule)
     if args.command == "github":
         return _github(args)
+    if args.command == "audit":
+        return _audit(args)
+    if args.command == "config":
+        return _config(args)
     return _check(args)
 
 
@@ -93,14 +150,45 @@ def _explain(rule: str) -> int:
     return EXIT_CLEAN
 
 
-def _check(args: argparse.Namespace) -> int:
-    from linter.checkapi import CheckContext
-    from linter.engine import lint_paths
-    from linter.findings import at_or_above
-    from linter.target import DEFAULT_TARGET, Target
+def _resolver(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The configuration resolver, with the command line's values beating every file."""
+    from linter.config import ConfigResolver
 
-    context = CheckContext(target=Target.parse(args.target or DEFAULT_TARGET))
-    report = lint_paths(args.paths, context)
+    overrides = {}
+    for key, flag in (("target", "--target"), ("fail_level", "--fail-level"), ("stats", "--stats")):
+        if getattr(args, key, None) is not None:
+            overrides[key] = (getattr(args, key), flag)
+    return ConfigResolver(args.config, overrides=overrides)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from linter import baseline
+    from linter.config import ConfigError
+    from linter.engine import RunOptions, lint_paths
+    from linter.findings import at_or_above
+    from linter.migrations import ChangeError, ChangeSet
+
+    if args.write_baseline and (args.changed_only or args.since):
+        print("innolint: --write-baseline records every finding: run it without --changed-only/--since", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        resolver = _resolver(args)
+        known = baseline.load(args.baseline) if args.baseline else None
+        changes = ChangeSet.from_git(args.since) if args.since else None
+        report = lint_paths(args.paths, options=RunOptions(resolver, changed_only=args.changed_only, changes=changes))
+        if args.write_baseline:
+            written = baseline.write(args.write_baseline, report.findings)
+            print(f"innolint: wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}",
+                  file=sys.stderr)
+        if known is not None:
+            comparison = baseline.compare(report.findings, known, args.baseline, _scope(args.paths, changes))
+            report.findings = comparison.new
+            report.diagnostics = sorted([*report.diagnostics, *comparison.gone], key=lambda d: d.sort_key())
+            print(f"innolint: {comparison.known} known finding{'s' if comparison.known != 1 else ''} hidden by the "
+                  f"baseline, {len(comparison.gone)} gone", file=sys.stderr)
+    except (ConfigError, ChangeError, baseline.BaselineError) as error:
+        print(f"innolint: {error}", file=sys.stderr)
+        return EXIT_USAGE
     output = _render(report, args.format)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
@@ -109,11 +197,50 @@ def _check(args: argparse.Namespace) -> int:
         sys.stdout.write(output)
     if any(d.rule == "io-error" for d in report.diagnostics):
         return EXIT_USAGE
-    fail_level = args.fail_level or "warning"
-    if fail_level != "none" and any(
-        at_or_above(item.severity, fail_level) for item in [*report.findings, *report.diagnostics]
-    ):
-        return EXIT_FINDINGS
+    if args.write_baseline:
+        return EXIT_CLEAN  # every finding is now accepted
+    # each file's own configuration sets its fail level; a shrinking baseline never fails a run
+    for item in [*report.findings, *report.diagnostics]:
+        level = resolver.for_path(item.path).fail_level
+        if item.rule != "baseline-gone" and level != "none" and at_or_above(item.severity, level):
+            return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _scope(paths: list[str], changes):  # type: ignore[no-untyped-def]
+    """Whether a file was linted by this run: under one of the PATHS, and changed (--since)."""
+    import os
+
+    roots = [os.path.abspath(p) for p in paths if p != "-"]
+
+    def in_scope(path: str) -> bool:
+        if path == "-":
+            return "-" in paths
+        absolute = os.path.abspath(path)
+        if not any(absolute == root or absolute.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
+            return False
+        return changes is None or changes.contains(path)
+
+    return in_scope
+
+
+def _config(args: argparse.Namespace) -> int:
+    import json
+    import os
+
+    from linter.config import ConfigError
+
+    try:
+        loaded = _resolver(args).for_path(args.path)
+    except ConfigError as error:
+        print(f"innolint: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"# effective configuration for {os.path.abspath(args.path)}")
+    print(f"# read from: {loaded.source_label if loaded.source else 'no configuration file (defaults)'}")
+    rows = [(f"{key} = {json.dumps(value)}", source) for key, value, source in loaded.explain()]
+    width = max(len(text) for text, _ in rows)
+    for text, source in rows:
+        print(f"{text:<{width}}  # {source}")
     return EXIT_CLEAN
 
 
@@ -142,6 +269,62 @@ def _github(args: argparse.Namespace) -> int:
         check_name=args.check_name,
     )
     return run(report, options)
+
+
+def _audit(args: argparse.Namespace) -> int:
+    """Wiring only: the configuration, the connection, linter.audit.server, the report."""
+    import os
+    import time
+    from dataclasses import replace
+
+    from linter.audit.connection import AuditConnectionError, AuditQueryError, DsnError, WriteRefused, connect
+    from linter.audit.server import AuditOptions, detect_target, read_server, run_checks
+    from linter.config import ConfigError
+    from linter.engine import Engine
+    from linter.findings import at_or_above
+    from linter.target import Target
+
+    started = time.perf_counter()
+    if args.sample < 0:
+        print("innolint: --sample takes a number of values, 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    password = None
+    if args.password_env is not None:
+        password = os.environ.get(args.password_env)
+        if password is None:
+            print(f"innolint: --password-env {args.password_env}: that environment variable is not set",
+                  file=sys.stderr)
+            return EXIT_USAGE
+    try:
+        settings = _resolver(args).for_path(".")
+        context = settings.context()
+        with connect(args.dsn, password, args.defaults_file) as connection:
+            if args.target is None and "target" not in settings.config.model_fields_set:
+                comment = str(connection.query("SELECT @@version_comment")[0][0])
+                detected = detect_target(connection.server_version(), comment)
+                if detected is not None:
+                    context = replace(context, target=Target.parse(detected))
+            engine = Engine(context)
+            audit = read_server(connection, connection.dsn.schemas, AuditOptions(sample=args.sample), engine)
+        report = run_checks(audit, context, engine=engine, disabled=settings.disabled_rules(),
+                            severities=settings.severity_overrides(), started=started)
+        if args.export_stats:
+            with open(args.export_stats, "w", encoding="utf-8") as handle:
+                handle.write(audit.stats_file().to_json())
+    except (ConfigError, DsnError, AuditConnectionError, AuditQueryError, WriteRefused, OSError) as error:
+        print(f"innolint: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    output = _render(report, args.format)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(output)
+    else:
+        sys.stdout.write(output)
+    level = settings.fail_level
+    severities = [f.severity for f in report.findings] + [d.severity for d in report.diagnostics]
+    if level != "none" and any(at_or_above(severity, level) for severity in severities):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
 
 
 def _render(report, fmt: str) -> str:  # type: ignore[no-untyped-def]

@@ -38,6 +38,6 @@ def comments_in_text(text: str) -> list[str]:
     return _IN_TEXT.findall(text)
 
 
-def annotations(directives: Iterable[Directive]) -> frozenset[str]:
+def annotation_verbs(directives: Iterable[Directive]) -> frozenset[str]:
     """The annotation verbs (everything but suppressions)."""
     return frozenset(d.verb for d in directives if not d.verb.startswith("ignore"))

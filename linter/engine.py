@@ -9,16 +9,19 @@ history) has been replayed.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from linter import ops
+from linter import ops, suppressions
 from linter.checkapi import Check, CheckContext
-from linter.directives import annotations, comments_in_text, parse_directives
+from linter.config import ConfigResolver, LoadedConfig, rule_ids
+from linter.directives import annotation_verbs, comments_in_text, parse_directives
 from linter.findings import Diagnostic, Finding, Report, RunStats
-from linter.model import Location, SchemaModel
+from linter.migrations import ChangeSet, downgrade, plan, tables_named_by
+from linter.model import Location, SchemaModel, Table
 from linter.parse import ParseFailure, parse_statement
 from linter.replay import Replayer
 from linter.source import InputError, discover, read_statements
@@ -44,6 +47,21 @@ class UnitResult:
     findings: list[Finding] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     statements: int = 0
+    #: `innolint: ignore` / `ignore-file` directives met in the unit's files
+    suppressions: list[suppressions.Suppression] = field(default_factory=list)
+    #: tables created or altered by changed statements (changed-files mode only)
+    touched: list[Table] = field(default_factory=list)
+
+
+@dataclass
+class RunOptions:
+    """A run's set-up beyond its paths. `config` None: the defaults for every file (no search for
+    configuration files); `changed_only`: the paths are the changed files (pre-commit);
+    `changes`: changed files and lines known otherwise (`--since`, from git)."""
+
+    config: ConfigResolver | None = None
+    changed_only: bool = False
+    changes: ChangeSet | None = None
 
 
 class Engine:
@@ -77,21 +95,32 @@ class Engine:
         return found
 
     # -- one unit ---------------------------------------------------------------------------
-    def lint_unit(self, unit: Unit) -> UnitResult:
+    def lint_unit(
+        self, unit: Unit, context: CheckContext | None = None, *, disabled: frozenset[str] = frozenset(),
+        changes: ChangeSet | None = None,
+    ) -> UnitResult:
+        """Replay the unit's files in order and run the checks (`context`: this unit's, else the
+        engine's; `disabled`: rule ids not to run; `changes`: note the tables changed statements touch)."""
         replayer = Replayer()
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
         for path in unit.files:
+            result.suppressions.extend(suppressions.from_file(path))
+            tracked = changes is not None and changes.contains(path)
             try:
                 for statement in read_statements(path, migration_markers=unit.migration_markers):
                     result.statements += 1
-                    self._apply(replayer, statement, result.diagnostics)
+                    result.suppressions.extend(suppressions.from_statement(statement))
+                    changed = tracked and changes.statement_changed(path, statement.line, statement.end_line)  # type: ignore[union-attr]
+                    self._apply(replayer, statement, result.diagnostics, result.touched if changed else None)
             except InputError as error:
                 result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
-        result.findings = self.run_checks(replayer.model)
+        result.findings = self.run_checks(replayer.model, context, disabled)
         return result
 
-    def _apply(self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic]) -> None:
+    def _apply(
+        self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic], touched: list[Table] | None = None
+    ) -> None:
         op = self.parse(statement.text)
         if isinstance(op, ParseFailure):
             line = statement.line + op.line_offset
@@ -106,8 +135,12 @@ class Engine:
         where = Location(statement.path, statement.line, statement.column, statement.end_line)
         tags: frozenset[str] = frozenset()
         if isinstance(op, ops.CreateTable) and (statement.comments or "innolint:" in statement.text):
-            tags = annotations(parse_directives([*statement.comments, *comments_in_text(statement.text)]))
+            tags = annotation_verbs(parse_directives([*statement.comments, *comments_in_text(statement.text)]))
+        if touched is not None:  # a changed statement: remember the tables it creates or alters
+            touched.extend(tables_named_by(op, replayer.model, replayer.current_schema))
         problem = replayer.apply(op, where, annotations=tags, executable=statement.executable)
+        if touched is not None:
+            touched.extend(tables_named_by(op, replayer.model, replayer.current_schema))
         if problem:
             diagnostics.append(
                 Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
@@ -115,10 +148,13 @@ class Engine:
                            excerpt=_excerpt(statement.text))
             )
 
-    def run_checks(self, model: SchemaModel) -> list[Finding]:
+    def run_checks(
+        self, model: SchemaModel, context: CheckContext | None = None, disabled: frozenset[str] = frozenset()
+    ) -> list[Finding]:
         findings: list[Finding] = []
         for check in self.checks:
-            findings.extend(check.run(model, self.context))
+            if check.id not in disabled:
+                findings.extend(check.run(model, context or self.context))
         return findings
 
 
@@ -127,24 +163,63 @@ def _excerpt(text: str, width: int = 100) -> str:
     return first if len(first) <= width else first[: width - 3] + "..."
 
 
-def units_for(files: Iterable[str]) -> list[Unit]:
-    """Each file is its own unit. (Migration directories become one unit each: linter.migrations.)"""
-    return [Unit([path]) for path in files]
+def units_for(
+    files: Iterable[str], resolver: ConfigResolver | None = None, changes: ChangeSet | None = None
+) -> list[Unit]:
+    """Group files into units: a migration directory is one unit replayed in order, any other
+    file its own unit (linter.migrations decides, following the configuration). With `changes`,
+    a history holding a changed file is read whole from disk, so the change is linted in context."""
+    resolver = resolver or ConfigResolver(search=False)
+
+    def configured(path: str) -> tuple[str, str] | None:
+        absolute = os.path.realpath(path)
+        inside = [(root, fmt) for root, fmt in resolver.for_path(path).migration_dirs()
+                  if absolute.startswith(root.rstrip(os.sep) + os.sep)]
+        return max(inside, key=lambda item: len(item[0])) if inside else None
+
+    groups = plan(
+        list(files),
+        configured=configured,
+        detect=lambda path: resolver.for_path(path).config.detect_migrations,
+        expand=changes.contains if changes is not None else None,
+        keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False),
+    )
+    return [Unit(g.files, migration_markers=g.history is not None, is_migration_history=g.history is not None)
+            for g in groups]
 
 
-def lint_paths(paths: list[str], context: CheckContext, checks: Sequence[Check] | None = None) -> Report:
-    """Lint files, directories and `-` (standard input): the whole run, as one Report."""
+def lint_paths(
+    paths: list[str], context: CheckContext | None = None, checks: Sequence[Check] | None = None,
+    *, options: RunOptions | None = None,
+) -> Report:
+    """Lint files, directories and `-` (standard input): the whole run, as one Report.
+
+    `context` given: used for every unit; else each unit gets the context of its configuration.
+    Raises ConfigError for a configuration file that cannot be used.
+    """
     started = time.perf_counter()
-    engine = Engine(context, checks)
+    options = options or RunOptions()
+    resolver = options.config or ConfigResolver(search=False)
+    engine = Engine(context or CheckContext(), checks)
     files, errors = discover(paths)
     report = Report()
     for path, message in errors:
         report.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=message))
+    named = {os.path.abspath(p) for p in paths if p != "-" and os.path.isfile(p)}
+    files = [f for f in files if not resolver.for_path(f).is_excluded(f, named=os.path.abspath(f) in named)]
+    changes = ChangeSet.from_files(files) if options.changed_only else options.changes
     stats = RunStats()
-    for unit in units_for(files):
-        result = engine.lint_unit(unit)
-        report.findings.extend(result.findings)
-        report.diagnostics.extend(result.diagnostics)
+    for unit in units_for(files, resolver, changes):
+        if changes is not None and not any(changes.contains(path) for path in unit.files):
+            continue  # nothing changed here
+        settings = resolver.for_path(unit.files[0])
+        result = engine.lint_unit(
+            unit, context if context is not None else settings.context(), disabled=settings.disabled_rules(),
+            changes=changes,
+        )
+        findings, diagnostics = _settle(result, settings, changes)
+        report.findings.extend(findings)
+        report.diagnostics.extend(diagnostics)
         stats.files += len(unit.files)
         stats.statements += result.statements
         stats.tables += len(result.model.tables())
@@ -153,3 +228,34 @@ def lint_paths(paths: list[str], context: CheckContext, checks: Sequence[Check] 
     stats.seconds = round(time.perf_counter() - started, 3)
     report.stats = stats
     return report
+
+
+def _settle(
+    result: UnitResult, settings: LoadedConfig, changes: ChangeSet | None
+) -> tuple[list[Finding], list[Diagnostic]]:
+    """What a unit reports: suppressions applied, disabled rules dropped, configured severities
+    set, and in changed-files mode only what lies in the changed files, with findings on tables
+    the change did not create or alter one level down (legacy)."""
+    disabled = settings.disabled_rules()
+    outcome = suppressions.apply(
+        result.findings, result.diagnostics, result.suppressions, known_rules=rule_ids(),
+        require_reason=settings.config.require_suppression_reason, disabled=disabled,
+    )
+    overrides = settings.severity_overrides()
+    findings = [f if f.rule not in overrides else f.model_copy(update={"severity": overrides[f.rule]})
+                for f in outcome.findings if f.rule not in disabled]
+    diagnostics = [d if d.rule not in overrides else d.model_copy(update={"severity": overrides[d.rule]})
+                   for d in outcome.diagnostics if d.rule not in disabled]
+    if changes is None:
+        return findings, diagnostics
+    findings = [f for f in findings if changes.contains(f.path)]
+    diagnostics = [d for d in diagnostics if changes.contains(d.path)]
+    if settings.config.legacy_downgrade:
+        touched = {id(table) for table in result.touched}
+
+        def legacy(finding: Finding) -> bool:
+            table = result.model.find_table(finding.schema_, finding.table) if finding.table else None
+            return table is not None and id(table) not in touched
+
+        findings = [f.model_copy(update={"severity": downgrade(f.severity)}) if legacy(f) else f for f in findings]
+    return findings, diagnostics

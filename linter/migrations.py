@@ -1,0 +1,397 @@
+"""Migration directories: which files form one schema history, and in which order they run.
+
+Why per directory: a directory of migrations is one database built step by step (a key added in
+migration 7 repairs the table created in migration 3), while a directory of unrelated schema
+files (a corpus, a folder of install scripts) holds independent databases that must never be
+replayed into one model. Only a directory whose SQL file names follow a migration tool's naming
+becomes a history; anything else stays one unit per file. `[[tool.innolint.migrations]]` in the
+configuration makes any directory a history (falling back to lexical order) and
+`detect_migrations = false` turns the detection off.
+
+Formats (names as in the configuration):
+- flyway: `V1__x.sql`, `V1_2__x.sql`, `V1.2__x.sql`, versions compared numerically (V2 before
+  V10); `R__x.sql` repeatables after every versioned one, by description; `U1__x.sql` undo ignored.
+- authelia: `V0001.Name.up.sql`; `.down.sql` ignored.
+- golang-migrate: `0001_x.up.sql`; `.down.sql` ignored. Kratos/pop's `..._x.mysql.up.sql` keeps
+  the mysql/mariadb (or dialect-less) files and ignores the postgres/cockroach/sqlite ones.
+- goose, dbmate, timestamp: `<number or timestamp>_x.sql` (goose, dbmate, Rails/Laravel/Kratos
+  style timestamps, `001_init.sql`), by the numbers of the prefix; goose and dbmate are told
+  apart by their `-- +goose Up` / `-- migrate:up` markers, whose Down sections the splitter skips.
+- diesel: one directory per migration, `2018-01-14-171611_name/up.sql`; `down.sql` ignored.
+- lexical: every SQL file under the directory in path order (only when configured, or as the
+  fallback of a configured directory whose names follow no format).
+
+Changed-files mode (`--changed-only FILE...`, `--since GIT_REF`): a history holding a changed
+file is replayed whole, but only findings and diagnostics located in the changed files are
+reported (units without a changed file are not linted at all). Findings there on tables that
+the changed statements created or altered keep their severity; findings on other (legacy)
+tables drop one level, unless `legacy_downgrade = false`. `--changed-only` knows whole files, so
+every table a changed file creates or alters is new; `--since` knows the changed lines, so in a
+schema file edited in one place only the tables edited there are new.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from linter.model import SchemaModel, Table
+
+#: a version: numbers separated by `.`, `_` or `-`, each separator followed by a digit run that
+#: ends at a separator (so `0001_2fa_codes` is version 1, name `2fa_codes`)
+_VERSION = r"\d+(?:[._-]\d+(?=[._-]|$))*"
+_FLYWAY_VERSIONED = re.compile(r"^[Vv](\d+(?:[._]\d+)*)__(.+)\.sql$")
+_FLYWAY_UNDO = re.compile(r"^[Uu](\d+(?:[._]\d+)*)__(.+)\.sql$")
+_FLYWAY_REPEATABLE = re.compile(r"^[Rr]__(.+)\.sql$")
+_AUTHELIA = re.compile(r"^V(\d+)\.(.+)\.(up|down)\.sql$")
+_UP_DOWN = re.compile(r"^(\d+)_(.+)\.(up|down)\.sql$", re.IGNORECASE)
+_NUMBERED = re.compile(rf"^({_VERSION})[_-](.+)\.sql$")
+_DIESEL_DIR = re.compile(rf"^({_VERSION})_(.+)$")
+_DIESEL_FILES = ("up.sql", "down.sql")
+#: Kratos/pop dialect tags in `<version>_<name>.<dialect>.up.sql`
+_DIALECTS = frozenset({"mysql", "mariadb", "postgres", "postgresql", "cockroach", "crdb", "sqlite", "sqlite3", "mssql"})
+_OUR_DIALECTS = frozenset({"mysql", "mariadb"})
+
+#: detection order when a directory's names match several families equally often
+_FAMILIES = ("flyway", "authelia", "golang-migrate", "diesel", "numbered")
+#: configured format -> the file-name family it reads
+_FAMILY_OF_FORMAT = {
+    "flyway": "flyway", "authelia": "authelia", "golang-migrate": "golang-migrate", "diesel": "diesel",
+    "goose": "numbered", "dbmate": "numbered", "timestamp": "numbered",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One file's place in a history: the family its name follows, its sort key, and why it is
+    not applied (a down or undo migration, another database's dialect), if so."""
+
+    path: str
+    family: str
+    key: tuple[object, ...]
+    ignored: str | None = None
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.split(r"[._-]", version) if n)
+
+
+def classify(path: str) -> Entry | None:
+    """The migration family a file's name follows, or None (an ordinary SQL file)."""
+    name = os.path.basename(path)
+    parent = os.path.basename(os.path.dirname(path))
+    if name.lower() in _DIESEL_FILES and _DIESEL_DIR.match(parent):
+        match = _DIESEL_DIR.match(parent)
+        assert match is not None
+        ignored = "down migration" if name.lower() == "down.sql" else None
+        return Entry(path, "diesel", (_numbers(match.group(1)), match.group(2)), ignored)
+    if m := _FLYWAY_VERSIONED.match(name):
+        return Entry(path, "flyway", (0, _numbers(m.group(1)), m.group(2)))
+    if m := _FLYWAY_REPEATABLE.match(name):
+        return Entry(path, "flyway", (1, (), m.group(1)))
+    if m := _FLYWAY_UNDO.match(name):
+        return Entry(path, "flyway", (0, _numbers(m.group(1)), m.group(2)), "undo migration")
+    if m := _AUTHELIA.match(name):
+        ignored = "down migration" if m.group(3) == "down" else None
+        return Entry(path, "authelia", (_numbers(m.group(1)), m.group(2)), ignored)
+    if m := _UP_DOWN.match(name):
+        label, _, dialect = m.group(2).rpartition(".")
+        ignored = "down migration" if m.group(3).lower() == "down" else None
+        if label and dialect.lower() in _DIALECTS and dialect.lower() not in _OUR_DIALECTS:
+            ignored = ignored or f"{dialect} migration"
+        return Entry(path, "golang-migrate", (_numbers(m.group(1)), m.group(2)), ignored)
+    if m := _NUMBERED.match(name):
+        if name.lower().endswith(".down.sql"):
+            return Entry(path, "numbered", (_numbers(m.group(1)), m.group(2)), "down migration")
+        return Entry(path, "numbered", (_numbers(m.group(1)), m.group(2)))
+    return None
+
+
+@dataclass
+class History:
+    """A migration directory: its files in the order they run, and the files left out."""
+
+    root: str
+    format: str
+    files: list[str]
+    ignored: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+
+
+@dataclass
+class Group:
+    """What the engine replays into one model: one plain file, or one history."""
+
+    files: list[str]
+    history: History | None = None
+
+
+def _label(family: str, files: list[str]) -> str:
+    """The format name of a detected family; for numbered files, goose/dbmate by their markers."""
+    if family != "numbered":
+        return family
+    for path in files:
+        head = _head(path)
+        if "+goose " in head:
+            return "goose"
+        if "migrate:up" in head:
+            return "dbmate"
+    return "timestamp"
+
+
+def _head(path: str, size: int = 65536) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size).decode("utf-8", "replace").lower()
+    except OSError:
+        return ""
+
+
+def order(root: str, files: Iterable[str], fmt: str = "auto") -> tuple[History | None, list[str]]:
+    """Split `files` of one directory into a history (ordered) and the files that are not part
+    of it. `fmt` "auto" detects the family; a configured format reads only its own names, and a
+    configured "lexical" takes every file. Returns (None, files) when nothing follows a format."""
+    files = list(files)
+    if fmt == "lexical":
+        forward = sorted((p for p in files if not _is_down(p)), key=lambda p: os.path.relpath(p, root))
+        return History(root, "lexical", forward, [(p, "down migration") for p in files if _is_down(p)]), []
+    entries = {p: classify(p) for p in files}
+    family_counts = Counter(e.family for e in entries.values() if e is not None)
+    if fmt == "auto":
+        if not family_counts:
+            return None, files
+        family = max(_FAMILIES, key=lambda f: (family_counts[f], -_FAMILIES.index(f)))
+    else:
+        family = _FAMILY_OF_FORMAT[fmt]
+    members = [e for e in entries.values() if e is not None and e.family == family]
+    others = [p for p, e in entries.items() if e is None or e.family != family]
+    if not members:
+        return None, files
+    applied = sorted((e for e in members if e.ignored is None), key=lambda e: (e.key, e.path))
+    ignored = [(e.path, e.ignored) for e in members if e.ignored is not None]
+    paths = [e.path for e in applied]
+    label = fmt if fmt != "auto" else _label(family, paths)
+    return History(root, label, paths, ignored), others
+
+
+def _is_down(path: str) -> bool:
+    name = os.path.basename(path).lower()
+    return name.endswith(".down.sql") or name == "down.sql"
+
+
+def detected_root(path: str) -> str:
+    """The directory whose history a file would belong to: its own directory, or for diesel's
+    `<version>_<name>/up.sql` the directory above."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(path).lower() in _DIESEL_FILES and _DIESEL_DIR.match(os.path.basename(directory)):
+        return os.path.dirname(directory)
+    return directory
+
+
+def list_directory(root: str, *, recursive: bool) -> list[str]:
+    """The SQL files of a history directory on disk (for --changed-only, which names only the
+    changed files): direct children and diesel migration directories, or everything below."""
+    found: list[str] = []
+    if recursive:
+        for parent, dirs, names in os.walk(root):
+            dirs.sort()
+            found.extend(os.path.join(parent, n) for n in sorted(names) if n.lower().endswith(".sql"))
+        return found
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return found
+    for name in names:
+        path = os.path.join(root, name)
+        if os.path.isdir(path):
+            if _DIESEL_DIR.match(name):
+                found.extend(os.path.join(path, f) for f in sorted(os.listdir(path)) if f.lower() in _DIESEL_FILES)
+        elif name.lower().endswith(".sql"):
+            found.append(path)
+    return found
+
+
+def plan(
+    files: list[str],
+    *,
+    configured: Callable[[str], tuple[str, str] | None] = lambda path: None,
+    detect: Callable[[str], bool] = lambda path: True,
+    expand: Callable[[str], bool] | None = None,
+    keep: Callable[[str], bool] = lambda path: True,
+) -> list[Group]:
+    """Group files into units.
+
+    `configured(path)` gives the configured (root, format) a file falls under, if any;
+    `detect(path)` says whether format detection applies to the file's directory. With `expand`
+    (changed-files mode), a history containing a file for which `expand(path)` is true is read
+    whole from disk (files passing `keep`), so the changed migrations are linted in context.
+    Groups come in the order their first file was given; files that are not part of a history
+    stay units of their own.
+    """
+    by_root: dict[tuple[str, str, bool], list[str]] = {}
+    sequence: list[tuple[str, str, bool] | str] = []
+    for path in files:
+        found = configured(path) if path != "-" else None
+        if found is not None:
+            key = (found[0], found[1], True)
+        elif path != "-" and detect(path):
+            key = (detected_root(path), "auto", False)
+        else:
+            sequence.append(path)
+            continue
+        if key not in by_root:
+            by_root[key] = []
+            sequence.append(key)
+        by_root[key].append(path)
+
+    groups: list[Group] = []
+    for item in sequence:
+        if isinstance(item, str):
+            groups.append(Group([item]))
+            continue
+        root, fmt, is_configured = item
+        given = by_root[item]
+        members = given
+        if expand is not None and any(expand(p) for p in given):
+            seen = {os.path.realpath(p) for p in given}
+            on_disk = [p for p in list_directory(root, recursive=is_configured) if keep(p)]
+            members = given + [p for p in on_disk if os.path.realpath(p) not in seen]
+        if is_configured and fmt == "auto":
+            history, others = order(root, members, "auto")
+            if history is None:  # a configured directory whose names follow no format
+                history, others = order(root, members, "lexical")
+        else:
+            history, others = order(root, members, fmt)
+        if history is not None and history.files:
+            groups.append(Group(history.files, history))
+        # files that are not part of the history (and were named, not found by expanding)
+        groups.extend(Group([p]) for p in given if p in set(others))
+    return groups
+
+
+# --- changed-files mode --------------------------------------------------------------------------
+
+
+class ChangeError(Exception):
+    """Changed files that cannot be determined (not a git repository, an unknown ref)."""
+
+
+#: a span of changed lines in the new file; start > end marks a deletion between end and start
+Span = tuple[int, int]
+
+
+@dataclass
+class ChangeSet:
+    """The files a change touches, and within them the changed lines when known.
+
+    `--changed-only FILE...` knows only files (every line counts as changed); `--since REF` also
+    knows the lines from `git diff`, so in a schema file edited in one place only the table
+    edited there counts as new, and the other tables in that file are legacy.
+    """
+
+    files: dict[str, list[Span] | None] = field(default_factory=dict)  # absolute path -> spans (None: all)
+
+    @classmethod
+    def from_files(cls, paths: Iterable[str]) -> ChangeSet:
+        return cls({_absolute(p): None for p in paths})
+
+    def contains(self, path: str) -> bool:
+        return _absolute(path) in self.files
+
+    def statement_changed(self, path: str, line: int, end_line: int) -> bool:
+        """Whether a change touches the statement on lines line..end_line of path."""
+        spans = self.files.get(_absolute(path), ())
+        if spans is None:
+            return True
+        end_line = max(end_line, line)
+        return any(line <= end and end_line >= start for start, end in spans)
+
+    @classmethod
+    def from_git(cls, ref: str, cwd: str | None = None) -> ChangeSet:
+        """Files changed between `ref` and the working tree (plus untracked files), with their
+        changed lines, from `git diff -U0`."""
+        top = _git(["rev-parse", "--show-toplevel"], cwd).strip()
+        diff = _git(
+            ["-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "--src-prefix=a/",
+             "--dst-prefix=b/", "-U0", "--diff-filter=ACMR", "-M", ref, "--"],
+            cwd,
+        )
+        changes = cls(parse_diff(diff, top))
+        untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], top)
+        for name in untracked.split("\0"):
+            if name:
+                changes.files[_absolute(os.path.join(top, name))] = None
+        return changes
+
+
+def parse_diff(diff: str, top: str) -> dict[str, list[Span] | None]:
+    """`git diff -U0` output -> absolute path of each new-side file -> changed line spans."""
+    files: dict[str, list[Span] | None] = {}
+    current: list[Span] | None = None
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:]
+            if name == "/dev/null":
+                current = None
+                continue
+            if name.startswith('"'):
+                name = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode(
+                    "latin-1"
+                ).decode("utf-8", "replace")
+            name = name[2:] if name.startswith("b/") else name
+            current = files.setdefault(_absolute(os.path.join(top, name)), [])  # type: ignore[assignment]
+        elif line.startswith("@@ ") and current is not None:
+            match = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", line)
+            if match:
+                start, count = int(match.group(1)), int(match.group(2) or 1)
+                current.append((start, start + count - 1) if count else (start + 1, start))
+    return files
+
+
+def _git(args: list[str], cwd: str | None) -> str:
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8",
+                              errors="replace", check=False)
+    except OSError as error:
+        raise ChangeError(f"cannot run git: {error}") from None
+    if done.returncode != 0:
+        raise ChangeError(f"git {' '.join(args)}: {done.stderr.strip() or 'failed'}")
+    return done.stdout
+
+
+def _absolute(path: str) -> str:
+    """One spelling per file (symlinks resolved), so a path from git, from the command line and
+    from a directory listing compare equal. Standard input stays `-`."""
+    return path if path == "-" else os.path.normcase(os.path.realpath(path))
+
+
+def downgrade(severity: str) -> str:
+    """One level down: error -> warning -> info (info stays info)."""
+    return {"error": "warning", "warning": "info"}.get(severity, "info")
+
+
+def tables_named_by(op: object, model: SchemaModel, current_schema: str | None) -> list[Table]:
+    """The tables of the model that an operation names (to know which tables a change created or
+    altered). Called before and after the operation is applied: before finds a table that an
+    ALTER or RENAME is about to rename, after finds the table a CREATE made."""
+    from linter import ops
+
+    names: list[ops.Name] = []
+    if isinstance(op, (ops.CreateTable, ops.AlterTable)):
+        names.append(op.name)
+        if isinstance(op, ops.AlterTable):
+            names.extend(a.target for a in op.actions if isinstance(a, ops.RenameTo))
+    elif isinstance(op, (ops.CreateIndex, ops.DropIndexStatement)):
+        names.append(op.table)
+    elif isinstance(op, ops.RenameTable):
+        names.extend(name for pair in op.pairs for name in pair)
+    found = []
+    for name in names:
+        table = model.find_table(name.schema if name.schema is not None else current_schema, name.name)
+        if table is not None:
+            found.append(table)
+    return found

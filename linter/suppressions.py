@@ -1,0 +1,184 @@
+"""Inline suppressions: `-- innolint: ignore[rule] reason` and `-- innolint: ignore-file[rule] reason`.
+
+Why bound to a statement, not a line: findings are placed at the statement that introduced them
+(its first line), while the comment sits on the line before it or after its end. The splitter
+already attaches those comments to the statement (`Statement.comments`); a directive written
+inside the statement's text (e.g. on a column line of a CREATE TABLE) binds to it too. A
+suppression therefore hides the findings and diagnostics located at that statement (same path,
+lines from its first to its last) for the rules it names; `ignore` without `[...]` names every
+rule.
+
+`ignore-file` may stand anywhere in a file (before a goose `Up` marker, after the last statement),
+where no statement carries it, so files are scanned for it separately: a byte search for
+`innolint:` that does not grow with the file.
+
+The reason is required unless `require_suppression_reason = false`: a suppression without one is
+not honoured and is reported (`invalid-suppression`), so the finding stays visible. A suppression
+that hides nothing is reported as `unused-suppression` (info), rule by rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from linter.directives import comments_in_text, parse_directives
+from linter.findings import Diagnostic, Finding
+from linter.split import Statement
+
+#: the diagnostics this module reports (configurable like any rule)
+SUPPRESSION_RULES: dict[str, str] = {
+    "unused-suppression": "An `innolint: ignore[...]` comment that matched no finding.",
+    "invalid-suppression": "An `innolint: ignore[...]` comment without a reason (when reasons are required) "
+    "or naming an unknown rule.",
+}
+
+_COMMENT_WITH_DIRECTIVE = re.compile(r"(?:--|#|/\*)[^\n]*?innolint:[^\n]*")
+_CHUNK = 1 << 20
+_MAX_CARRY = 1 << 20
+
+
+@dataclass
+class Suppression:
+    """One ignore directive and what it hid."""
+
+    path: str
+    line: int  # the statement's first line (ignore) or the comment's line (ignore-file)
+    rules: tuple[str, ...]  # empty: every rule
+    reason: str
+    file_wide: bool
+    end_line: int = 0  # the statement's last line (a parse error may point inside it)
+    used: set[str] = field(default_factory=set)  # rules it hid something for
+
+    def covers(self, path: str, line: int, rule: str) -> bool:
+        if path != self.path:
+            return False
+        if not self.file_wide and not self.line <= line <= max(self.line, self.end_line):
+            return False
+        return not self.rules or rule in self.rules
+
+    @property
+    def label(self) -> str:
+        verb = "ignore-file" if self.file_wide else "ignore"
+        return f"{verb}[{','.join(self.rules)}]" if self.rules else verb
+
+
+def from_statement(statement: Statement) -> list[Suppression]:
+    """The `ignore` directives attached to a statement (before it, at its end, or inside it)."""
+    if "innolint:" not in statement.text and not any("innolint:" in c for c in statement.comments):
+        return []  # the common case, kept cheap: dumps have hundreds of thousands of statements
+    directives = parse_directives([*statement.comments, *comments_in_text(statement.text)])
+    return [
+        Suppression(statement.path, statement.line, d.rules, d.reason, file_wide=False, end_line=statement.end_line)
+        for d in directives
+        if d.verb == "ignore"
+    ]
+
+
+def from_file(path: str) -> list[Suppression]:
+    """The `ignore-file` directives anywhere in a file, with their lines. Reads the file in
+    chunks and looks only at lines holding `innolint:` in a comment. Standard input is not
+    re-read (its `ignore-file` directives are not seen)."""
+    if path == "-":
+        return []
+    found: list[Suppression] = []
+    try:
+        handle = open(path, "rb")
+    except OSError:
+        return found  # the engine reports the unreadable file
+    with handle:
+        line_base, carry = 1, b""
+        while True:
+            chunk = handle.read(_CHUNK)
+            data = carry + chunk
+            if chunk:
+                cut = data.rfind(b"\n") + 1
+                complete, carry = data[:cut], data[cut:]
+                if len(carry) > _MAX_CARRY:  # a line longer than this holds no directive we read
+                    carry = carry[-_MAX_CARRY:]
+            else:
+                complete, carry = data, b""
+            position = complete.find(b"innolint:")
+            while position != -1:
+                start = complete.rfind(b"\n", 0, position) + 1
+                end = complete.find(b"\n", position)
+                end = len(complete) if end == -1 else end
+                text = complete[start:end].decode("utf-8", "replace")
+                line = line_base + complete.count(b"\n", 0, start)
+                for comment in _COMMENT_WITH_DIRECTIVE.findall(text):
+                    for directive in parse_directives([comment]):
+                        if directive.verb == "ignore-file":
+                            found.append(Suppression(path, line, directive.rules, directive.reason, file_wide=True))
+                position = complete.find(b"innolint:", end)
+            line_base += complete.count(b"\n")
+            if not chunk:
+                return found
+
+
+@dataclass
+class Outcome:
+    findings: list[Finding]
+    diagnostics: list[Diagnostic]
+
+
+def apply(
+    findings: Sequence[Finding],
+    diagnostics: Sequence[Diagnostic],
+    suppressions: Iterable[Suppression],
+    *,
+    known_rules: Iterable[str],
+    require_reason: bool = True,
+    disabled: frozenset[str] = frozenset(),
+) -> Outcome:
+    """Hide what the suppressions cover; report unused, reason-less and unknown-rule ones.
+
+    `disabled` rules never produce findings, so suppressions naming them are not reported unused.
+    """
+    known = set(known_rules)
+    honoured: list[Suppression] = []
+    problems: list[Diagnostic] = []
+    for suppression in suppressions:
+        unknown = [r for r in suppression.rules if r not in known]
+        if unknown:
+            problems.append(_diagnostic(
+                "invalid-suppression", "warning", suppression,
+                f"{suppression.label}: unknown rule{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+                "(`innolint rules` lists them)",
+            ))
+        if require_reason and not suppression.reason:
+            problems.append(_diagnostic(
+                "invalid-suppression", "warning", suppression,
+                f"{suppression.label} has no reason and is not honoured: write `-- innolint: "
+                f"{suppression.label} why this is acceptable` (or set require_suppression_reason = false)",
+            ))
+            continue
+        honoured.append(suppression)
+
+    def hidden(rule: str, path: str, line: int) -> bool:
+        hit = False
+        for suppression in honoured:
+            if suppression.covers(path, line, rule):
+                suppression.used.add(rule)
+                hit = True
+        return hit
+
+    kept_findings = [f for f in findings if not hidden(f.rule, f.path, f.line)]
+    kept_diagnostics = [d for d in diagnostics if not hidden(d.rule, d.path, d.line)]
+    for suppression in honoured:
+        if suppression.rules:
+            unused = [r for r in suppression.rules if r not in suppression.used and r in known and r not in disabled]
+        else:
+            unused = [] if suppression.used else ["*"]
+        if unused:
+            what = "" if unused == ["*"] else " of " + ", ".join(unused)
+            scope = "in this file" if suppression.file_wide else "at this statement"
+            problems.append(_diagnostic(
+                "unused-suppression", "info", suppression,
+                f"{suppression.label} matches no finding{what} {scope}; remove it",
+            ))
+    return Outcome(kept_findings, [*kept_diagnostics, *problems])
+
+
+def _diagnostic(rule: str, severity: str, suppression: Suppression, message: str) -> Diagnostic:
+    return Diagnostic(rule=rule, severity=severity, path=suppression.path, line=suppression.line, message=message)  # type: ignore[arg-type]

@@ -1,0 +1,333 @@
+"""Configuration: discovery (nearest file wins, nesting, --config), validation errors for people,
+the effective configuration with its sources, the CheckContext it makes, the published schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from linter.config import ConfigError, ConfigResolver, glob_match, json_schema, validate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- discovery ---------------------------------------------------------------------------------
+
+
+def test_nearest_configuration_above_each_file_wins(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.innolint]\ntarget = "mysql-5.7"\nfail_level = "error"\n')
+    write(tmp_path / "services" / "billing" / ".innolint.toml", 'target = "mariadb-10.11"\n')
+    top = write(tmp_path / "schema" / "a.sql", "")
+    nested = write(tmp_path / "services" / "billing" / "db" / "b.sql", "")
+    resolver = ConfigResolver()
+    assert resolver.for_path(str(top)).target == "mysql-5.7"
+    assert resolver.for_path(str(top)).fail_level == "error"
+    billing = resolver.for_path(str(nested))
+    assert billing.target == "mariadb-10.11"
+    # no merging across levels: the nearer file's defaults apply, not the outer file's values
+    assert billing.fail_level == "warning"
+    assert billing.source == (tmp_path / "services" / "billing" / ".innolint.toml").resolve()
+
+
+def test_pyproject_without_innolint_table_is_skipped(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", 'target = "percona-8.0"\n')
+    write(tmp_path / "app" / "pyproject.toml", '[tool.black]\nline-length = 100\n')
+    sql = write(tmp_path / "app" / "x.sql", "")
+    assert ConfigResolver().for_path(str(sql)).target == "percona-8.0"
+
+
+def test_innolint_toml_beats_pyproject_in_the_same_directory(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.innolint]\ntarget = "mysql-5.7"\n')
+    write(tmp_path / ".innolint.toml", 'target = "mysql-8.4"\n')
+    assert ConfigResolver().for_path(str(write(tmp_path / "x.sql", ""))).target == "mysql-8.4"
+
+
+def test_innolint_toml_may_use_a_tool_innolint_table(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", '[tool.innolint]\ntarget = "mysql-8.4"\n')
+    assert ConfigResolver().for_path(str(write(tmp_path / "x.sql", ""))).target == "mysql-8.4"
+
+
+def test_explicit_config_overrides_discovery(tmp_path: Path) -> None:
+    write(tmp_path / "a" / ".innolint.toml", 'target = "mysql-5.7"\n')
+    explicit = write(tmp_path / "ci.toml", 'target = "mariadb-10.6"\n')
+    sql = write(tmp_path / "a" / "x.sql", "")
+    assert ConfigResolver(str(explicit)).for_path(str(sql)).target == "mariadb-10.6"
+
+
+def test_command_line_beats_the_file(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", 'target = "mysql-5.7"\nfail_level = "info"\n')
+    resolver = ConfigResolver(overrides={"target": ("mysql-8.4", "--target")})
+    loaded = resolver.for_path(str(write(tmp_path / "x.sql", "")))
+    assert (loaded.target, loaded.fail_level) == ("mysql-8.4", "info")
+    sources = {key: source for key, _, source in loaded.explain()}
+    assert sources["target"] == "--target"
+    assert sources["fail_level"] == str((tmp_path / ".innolint.toml").resolve())
+    assert sources["exclude"] == "default"
+
+
+def test_no_configuration_anywhere_gives_defaults(tmp_path: Path) -> None:
+    loaded = ConfigResolver(search=False).for_path(str(tmp_path))
+    assert loaded.source is None and loaded.target == "mysql-8.0" and loaded.fail_level == "warning"
+
+
+# --- errors ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('targt = "mysql-8.0"', ["targt", "unknown key", "did you mean 'target'", "allowed: target, fail_level"]),
+        ('target = "mysql-9.0"', ["target", "'mysql-8.0'", "'mariadb-11.x'", "mysql-9.0"]),
+        ('fail_level = "fatal"', ["fail_level", "'error', 'warning', 'info' or 'none'"]),
+        ("[rules.no-primay-key]\nenabled = false", ["rules.no-primay-key", "unknown rule", "did you mean 'no-primary-key'"]),
+        ("[rules.no-primary-key]\nsevrity = 'error'", ["rules.no-primary-key.sevrity", "allowed: enabled, severity"]),
+        ("[rules.no-primary-key]\nseverity = 'fatal'", ["rules.no-primary-key.severity", "'error', 'warning' or 'info'"]),
+        ("[[migrations]]\npath = 'db'\nformat = 'rails'", ["migrations[0].format", "'flyway'", "'diesel'", "rails"]),
+        ("[[migrations]]\nformat = 'flyway'", ["migrations[0].path", "Field required"]),
+        ("tenant_schema_pattern = '(tenant'", ["tenant_schema_pattern", "not a regular expression"]),
+        ("legacy_downgrade = 'maybe'", ["legacy_downgrade", "valid boolean"]),
+        ("include = 'db/*.sql'", ["include", "valid list"]),
+    ],
+)
+def test_errors_name_file_key_and_what_is_allowed(tmp_path: Path, text: str, expected: list[str]) -> None:
+    config = write(tmp_path / ".innolint.toml", text + "\n")
+    with pytest.raises(ConfigError) as caught:
+        ConfigResolver().for_path(str(write(tmp_path / "x.sql", "")))
+    message = str(caught.value)
+    assert message.startswith(f"{config.resolve()}: ")
+    for part in expected:
+        assert part in message
+
+
+def test_errors_in_pyproject_name_the_table(tmp_path: Path) -> None:
+    config = write(tmp_path / "pyproject.toml", "[tool.innolint]\ntarget = 'x'\n[tool.innolint.rules.nope]\n")
+    with pytest.raises(ConfigError) as caught:
+        ConfigResolver().for_path(str(write(tmp_path / "x.sql", "")))
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 2  # every error, one line each
+    assert lines[0].startswith(f"{config.resolve()}: [tool.innolint] target: ")
+    assert lines[1].startswith(f"{config.resolve()}: [tool.innolint] rules.nope: unknown rule 'nope'")
+
+
+def test_invalid_toml_is_a_config_error(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", 'target = "mysql-8.0\n')
+    with pytest.raises(ConfigError, match=r"\.innolint\.toml: not valid TOML"):
+        ConfigResolver().for_path(str(write(tmp_path / "x.sql", "")))
+
+
+def test_explicit_config_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="configuration file not found"):
+        ConfigResolver(str(tmp_path / "missing.toml"))
+    with pytest.raises(ConfigError, match=r"has no \[tool.innolint\] table"):
+        ConfigResolver(str(write(tmp_path / "pyproject.toml", "[project]\nname = 'x'\n")))
+
+
+def test_stats_file_problems_are_config_errors(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", 'stats = "missing-stats.json"\n')
+    loaded = ConfigResolver().for_path(str(write(tmp_path / "x.sql", "")))
+    with pytest.raises(ConfigError, match="missing-stats.json: stats file not found"):
+        loaded.context()
+
+
+def test_cli_reports_config_errors_without_traceback(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", "[rules.no-such-rule]\nenabled = false\n")
+    sql = write(tmp_path / "x.sql", "CREATE TABLE t (id INT PRIMARY KEY);\n")
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", str(sql)], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 2
+    assert "unknown rule 'no-such-rule'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# --- what a configuration means ---------------------------------------------------------------
+
+
+def test_context_carries_target_options_patterns_and_stats(tmp_path: Path) -> None:
+    write(tmp_path / "stats.json", json.dumps({"version": 1, "tables": [
+        {"schema": "shop", "table": "orders", "table_rows": 10, "count_insert": 5}]}))
+    write(tmp_path / ".innolint.toml", "\n".join([
+        'target = "mariadb-10.11"',
+        'insert_heavy = ["*.event_log", "audit_*"]',
+        'tenant_schema_pattern = "^tenant_[0-9]+$"',
+        'stats = "stats.json"',
+        "[rules.no-primary-key]",
+        'severity = "error"',
+    ]) + "\n")
+    loaded = ConfigResolver().for_path(str(write(tmp_path / "db" / "x.sql", "")))
+    context = loaded.context()
+    assert context.target.name == "mariadb-10.11"
+    # no-primary-key documents its own `severity` option: it goes to the check, not a blanket override
+    assert context.option("no-primary-key", "severity", "warning") == "error"
+    assert "no-primary-key" not in loaded.severity_overrides()
+    assert context.insert_heavy == ("*.event_log", "audit_*")
+    assert context.tenant_schema_pattern == "^tenant_[0-9]+$"
+    assert context.stats["shop.orders"].count_insert == 5
+
+
+def test_unset_options_are_not_passed_to_checks(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", "[rules.no-primary-key]\nenabled = true\n")
+    loaded = ConfigResolver().for_path(str(write(tmp_path / "x.sql", "")))
+    assert loaded.context().options == {}
+    assert loaded.disabled_rules() == frozenset()
+
+
+def test_disabled_rules_and_severity_of_engine_rules(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", "[rules.no-primary-key]\nenabled = false\n[rules.parse-error]\nseverity = 'error'\n")
+    loaded = ConfigResolver().for_path(str(write(tmp_path / "x.sql", "")))
+    assert loaded.disabled_rules() == frozenset({"no-primary-key"})
+    assert loaded.severity_overrides() == {"parse-error": "error"}
+
+
+def test_migration_paths_are_relative_to_the_file(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", 'migrations = [{path = "db/migrate"}, {path = "db/flyway", format = "flyway"}]\n')
+    loaded = ConfigResolver().for_path(str(write(tmp_path / "x.sql", "")))
+    assert loaded.migration_dirs() == [
+        (str(tmp_path.resolve() / "db" / "migrate"), "auto"), (str(tmp_path.resolve() / "db" / "flyway"), "flyway"),
+    ]
+
+
+def test_include_and_exclude(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", 'include = ["db/**/*.sql"]\nexclude = ["vendor", "db/legacy/**", "*.down.sql"]\n')
+    loaded = ConfigResolver().for_path(str(tmp_path / "x.sql"))
+    assert not loaded.is_excluded(str(tmp_path / "db" / "a.sql"), named=False)
+    assert not loaded.is_excluded(str(tmp_path / "db" / "x" / "a.sql"), named=False)
+    assert loaded.is_excluded(str(tmp_path / "other" / "a.sql"), named=False)  # not included
+    assert not loaded.is_excluded(str(tmp_path / "other" / "a.sql"), named=True)  # named: include does not apply
+    assert loaded.is_excluded(str(tmp_path / "db" / "legacy" / "old.sql"), named=True)  # exclude always does
+    assert loaded.is_excluded(str(tmp_path / "db" / "vendor" / "x.sql"), named=False)
+    assert loaded.is_excluded(str(tmp_path / "db" / "0001_x.down.sql"), named=False)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "matches"),
+    [
+        ("*.sql", "a/b/c.sql", True),
+        ("db/*.sql", "db/a.sql", True),
+        ("db/*.sql", "db/x/a.sql", False),
+        ("db/**/*.sql", "db/x/y/a.sql", True),
+        ("db/**/*.sql", "db/a.sql", True),
+        ("/db", "db/x.sql", True),
+        ("db", "src/db/x.sql", True),
+        ("legacy/", "legacy/x.sql", True),
+        ("db/legacy", "db/legacy2/x.sql", False),
+    ],
+)
+def test_glob_match(pattern: str, path: str, matches: bool) -> None:
+    assert glob_match(pattern, path) is matches
+
+
+def test_config_command_prints_values_and_sources(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.innolint]\ntarget = "mysql-5.7"\n[tool.innolint.rules.no-primary-key]\nseverity = "error"\n')
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "config", str(tmp_path), "--fail-level", "error"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    source = f"{(tmp_path / 'pyproject.toml').resolve()} [tool.innolint]"
+    assert any(line.startswith('target = "mysql-5.7"') and line.endswith(f"# {source}") for line in lines)
+    assert any(line.startswith('fail_level = "error"') and line.endswith("# --fail-level") for line in lines)
+    assert any(line.startswith('rules.no-primary-key.severity = "error"') and line.endswith(f"# {source}") for line in lines)
+    assert any(line.startswith("rules.no-primary-key.enabled = true") and line.endswith("# default") for line in lines)
+
+
+def test_valid_configuration_round_trips_through_validate() -> None:
+    config = validate({"target": "mariadb-11.x", "rules": {"no-primary-key": {"enabled": False}}}, "x")
+    assert config.target == "mariadb-11.x"
+    assert config.rules.no_primary_key.enabled is False  # type: ignore[attr-defined]
+
+
+# --- the published JSON Schema ------------------------------------------------------------------
+
+
+def test_json_schema_in_the_repository_is_current() -> None:
+    published = ROOT / "docs" / "config.schema.json"
+    assert published.is_file(), "docs/config.schema.json is missing: run `python scripts/gen_docs.py`"
+    assert json.loads(published.read_text(encoding="utf-8")) == json_schema(), (
+        "docs/config.schema.json is stale (a configuration key or a check's options changed): "
+        "run `python scripts/gen_docs.py` and commit the result"
+    )
+
+
+def test_json_schema_accepts_a_real_configuration_and_rejects_typos() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json_schema()
+    good = {"target": "mysql-8.4", "migrations": [{"path": "db", "format": "flyway"}],
+            "rules": {"no-primary-key": {"severity": "error"}}}
+    jsonschema.validate(good, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"rules": {"no-primary-key": {"sevrity": "error"}}}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"target": "mysql-9"}, schema)
+
+
+# --- end to end through `innolint check` ---------------------------------------------------------
+
+NO_PK = "CREATE TABLE {name} (a INT NOT NULL, b TEXT) ENGINE=InnoDB;\n"
+
+
+def check(*args: str, cwd: Path = ROOT) -> tuple[int, dict]:
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", *args],
+                          capture_output=True, text=True, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_configured_directory_is_one_history_in_lexical_order(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", '[[migrations]]\npath = "db"\n')
+    write(tmp_path / "db" / "a_create.sql", NO_PK.format(name="t"))
+    write(tmp_path / "db" / "b_key.sql", "ALTER TABLE t ADD PRIMARY KEY (a);\n")
+    _, report = check(str(tmp_path / "db"))
+    assert report["findings"] == [] and report["diagnostics"] == []
+    # without the configuration the two files are unrelated: the table has no key, the ALTER no table
+    (tmp_path / ".innolint.toml").write_text("detect_migrations = true\n")
+    _, report = check(str(tmp_path / "db"))
+    assert [f["rule"] for f in report["findings"]] == ["no-primary-key"]
+    assert [d["rule"] for d in report["diagnostics"]] == ["replay-error"]
+
+
+def test_exclude_disable_and_severity_from_the_file(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", "\n".join([
+        'exclude = ["vendor"]',
+        "[rules.no-primary-key]", "enabled = false",
+        "[rules.parse-error]", 'severity = "error"',
+    ]) + "\n")
+    write(tmp_path / "vendor" / "x.sql", "CREATE TABLE ((( broken;\n")
+    write(tmp_path / "schema.sql", NO_PK.format(name="t") + "CREATE TABLE ((( broken;\n")
+    code, report = check(str(tmp_path))
+    assert report["findings"] == []
+    assert [(d["rule"], d["severity"], Path(d["path"]).name) for d in report["diagnostics"]] == [
+        ("parse-error", "error", "schema.sql")]
+    assert report["stats"]["files"] == 1 and code == 1
+
+
+def test_each_file_fails_by_its_own_configuration(tmp_path: Path) -> None:
+    write(tmp_path / "legacy" / ".innolint.toml", 'fail_level = "none"\n')
+    write(tmp_path / "legacy" / "old.sql", NO_PK.format(name="old"))
+    write(tmp_path / "new" / "fresh.sql", "CREATE TABLE fresh (id INT PRIMARY KEY);\n")
+    code, report = check(str(tmp_path))
+    assert [f["table"] for f in report["findings"]] == ["old"] and code == 0
+    write(tmp_path / "new" / "fresh.sql", NO_PK.format(name="fresh"))
+    code, _ = check(str(tmp_path))
+    assert code == 1
+    code, _ = check("--fail-level", "none", str(tmp_path))
+    assert code == 0
+
+
+def test_target_from_the_nearest_file_reaches_the_checks(tmp_path: Path) -> None:
+    # the no-primary-key fix uses INVISIBLE where the target has invisible columns (not MySQL 5.7)
+    write(tmp_path / "old" / ".innolint.toml", 'target = "mysql-5.7"\n')
+    write(tmp_path / "old" / "a.sql", NO_PK.format(name="a"))
+    write(tmp_path / "new" / "b.sql", NO_PK.format(name="b"))
+    _, report = check(str(tmp_path))
+    fixes = {f["table"]: f["fix"] for f in report["findings"] if f["rule"] == "no-primary-key"}
+    assert "INVISIBLE" not in fixes["a"] and "INVISIBLE" in fixes["b"]
