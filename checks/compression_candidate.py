@@ -18,7 +18,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, qualified, quote
+from linter.checkapi import (
+    Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, innodb_tables, qualified, quote,
+)
 from linter.findings import Finding, Severity
 from linter.model import Column, SchemaModel, Table, TableOptions
 from linter.target import Target
@@ -92,7 +94,11 @@ class CompressionCandidate(Check):
             "hash, token, encrypted ... skipped), and with a stats file the table's size and an estimated saving "
             "range. Without stats: info, and only for tables with a high or medium payoff column. With stats: "
             "warning above min_size, nothing below it (too small to matter). Tables or columns already compressed "
-            "are never flagged. In a schema-per-tenant layout, one finding per distinct table definition."
+            "are never flagged. In a schema-per-tenant layout, one finding per distinct table definition. With "
+            "`innolint audit --sample N` the column's values are measured: the message quotes the ratios (zlib alone, "
+            "with a dictionary trained on the values, page compression), columns that measured incompressible are "
+            "dropped, Percona's fix carries the trained dictionary and on MariaDB the measurement picks COMPRESSED "
+            "or PAGE_COMPRESSED."
         ),
         bad="CREATE TABLE order_event (\n  id BIGINT PRIMARY KEY,\n  payload JSON NOT NULL\n) ENGINE=InnoDB;",
         good=(
@@ -129,12 +135,17 @@ class CompressionCandidate(Check):
             found = per_body[key]
             if not found:
                 continue
+            measured = _measurements(table, found, context)
+            if measured:  # measured beats guessed: columns whose values did not compress go
+                found = [c for c in found if c.column.name.lower() not in measured or _pays(measured[c.column.name.lower()])]
+                if not found:
+                    continue
             stats = context.table_stats(table)
             size = _size(stats)
             if size is None and tenants is not None and tenants.is_tenant(table.schema):
                 grouped.append(table)
                 continue
-            finding = self._table(table, found, stats, size, min_size, context.target, model)
+            finding = self._table(table, found, stats, size, min_size, context.target, model, measured=measured)
             if finding is not None:
                 yield finding
         for group in group_by_definition(grouped):
@@ -147,6 +158,7 @@ class CompressionCandidate(Check):
     def _table(
         self, table: Table, found: list[Candidate], stats: TableStats | None, size: int | None, min_size: int,
         target: Target, model: SchemaModel, group: list[Table] | None = None, tenants: TenantLayout | None = None,
+        measured: dict[str, ColumnMeasurement] | None = None,
     ) -> Finding | None:
         best = found[0].rank
         severity: Severity = "info"
@@ -168,6 +180,8 @@ class CompressionCandidate(Check):
                 f"({some_names([t.schema or '' for t in group])}); the fix is the same in each."
             )
         fix, advice = _advice(table, found, target, model, small_values=small)
+        if measured:
+            fix, advice = _measured_advice(table, found, target, model, measured, fix, advice)
         message = (
             f"{table.name}: large columns with no compression: {columns}.{sizing} {advice}{copies}"
         )
@@ -385,15 +399,24 @@ def _left_out(found: list[Candidate], columns: list[Column]) -> str:
     return f" Not {', '.join(left)}: indexed or generated columns cannot be compressed." if left else ""
 
 
-def _percona(table: Table, columns: list[Column], model: SchemaModel) -> str:
+def _percona(table: Table, columns: list[Column], model: SchemaModel, trained: dict[str, bytes] | None = None) -> str:
+    """`trained`: dictionaries `innolint audit --sample` trained on the column's values (by lower-case
+    column name), written into the fix; other columns get one concatenated from 100 values."""
     name = qualified(table)
-    lines = ["SET SESSION group_concat_max_len = 2048;  -- a 2 KB dictionary per column"]
+    trained = trained or {}
+    lines = [] if all(c.name.lower() in trained for c in columns) else [
+        "SET SESSION group_concat_max_len = 2048;  -- a 2 KB dictionary per column"]
     modify = []
     taken = set(model.dictionaries)
     for n, column in enumerate(columns, start=1):
         dictionary = _dictionary_name(table, column, taken)
         variable = f"@dict_{n}"
         col = quote(column.name)
+        if column.name.lower() in trained:
+            lines.append(f"CREATE COMPRESSION_DICTIONARY {quote(dictionary)} ({_bytes_literal(trained[column.name.lower()])});")
+            modify.append("MODIFY COLUMN " + column_definition(
+                column, column_format=f"COLUMN_FORMAT COMPRESSED WITH COMPRESSION_DICTIONARY {quote(dictionary)}"))
+            continue
         lines.append(
             f"SET {variable} = (SELECT GROUP_CONCAT({col} SEPARATOR '') FROM (SELECT {col} FROM {name} "
             f"WHERE {col} IS NOT NULL LIMIT 100) AS sample);"
@@ -472,3 +495,85 @@ def column_definition(column: Column, *, compressed: bool = False, column_format
     if column.comment is not None:
         parts.append(f"COMMENT {sql_string(column.comment)}")
     return " ".join(parts)
+
+
+# --- measured by `innolint audit --sample N` -------------------------------------------------------------
+#: a column whose values keep more than this under every kind of compression is not worth it
+_NO_GAIN = 0.95
+
+
+def _measurements(table: Table, found: list[Candidate], context: CheckContext) -> dict[str, ColumnMeasurement]:
+    """What the audit measured on the table's candidate columns, by lower-case column name."""
+    measured = {}
+    for candidate in found:
+        value = context.measurement(table, candidate.column.name)
+        if value is not None:
+            measured[candidate.column.name.lower()] = value
+    return measured
+
+
+def _pays(measured: ColumnMeasurement) -> bool:
+    return min(measured.stored_plain, measured.stored_dict, measured.ratio_page) < _NO_GAIN
+
+
+def _measured_sentence(column: Column, m: ColumnMeasurement) -> str:
+    at_size = ""
+    saved_plain, saved_dict = m.saved(False), m.saved(True)
+    if m.table_rows is not None and saved_plain is not None and saved_dict is not None:
+        at_size = (f"; at the table's ~{m.table_rows:,} rows column compression would save about {_bytes(saved_plain)}"
+                   f" ({_bytes(saved_dict)} with the dictionary)")
+    dictionary = f"with a {len(m.dictionary):,}-byte dictionary trained on them {m.ratio_dict:.2f}" if m.dictionary else         "a dictionary finds nothing shared to help"
+    return (
+        f"Measured on {m.measured:,} of {m.sampled:,} sampled values of {column.name} (average {m.avg_bytes:,.0f} bytes, "
+        f"{m.share_too_small:.0%} too short to compress): zlib value by value keeps {m.ratio_plain:.2f} of the bytes, "
+        f"{dictionary}, page compression about {m.ratio_page:.2f}{at_size}."
+    )
+
+
+def _weighted(columns: list[Column], measured: dict[str, ColumnMeasurement], ratio: str) -> float | None:
+    """A ratio over the measured columns, weighted by their average value size."""
+    parts = [(measured[c.name.lower()].avg_bytes, getattr(measured[c.name.lower()], ratio))
+             for c in columns if c.name.lower() in measured]
+    total = sum(size for size, _ in parts)
+    return sum(size * value for size, value in parts) / total if total else None
+
+
+def _measured_advice(
+    table: Table, found: list[Candidate], target: Target, model: SchemaModel, measured: dict[str, ColumnMeasurement],
+    fix: str, advice: str,
+) -> tuple[str, str]:
+    """The fix and advice with the measured ratios: Percona's dictionary is the trained one; on
+    MariaDB the measurement chooses between column COMPRESSED (zlib value by value, no dictionary)
+    and PAGE_COMPRESSED; on MySQL it says what page compression would keep."""
+    said = " ".join(_measured_sentence(c.column, measured[c.column.name.lower()])
+                    for c in found if c.column.name.lower() in measured)
+    columns = _column_compressible(table, found)
+    if target.flavor == "percona" and columns:
+        trained = {c.name.lower(): measured[c.name.lower()].dictionary for c in columns
+                   if c.name.lower() in measured and measured[c.name.lower()].dictionary}
+        if trained:
+            fix = _percona(table, columns, model, trained)
+            advice += " The fix creates each dictionary from the values the audit sampled."
+    elif target.flavor == "mariadb":
+        column_kept = _weighted(columns or [c.column for c in found], measured, "stored_plain")
+        page_kept = _weighted([c.column for c in found], measured, "ratio_page")
+        if page_kept is not None and (not columns or column_kept is None or page_kept < column_kept - 0.1):
+            fix = f"ALTER TABLE {qualified(table)} PAGE_COMPRESSED=1;"
+            advice = (
+                f"On {target.label} use PAGE_COMPRESSED=1: measured, pages keep about {page_kept:.0%} of these "
+                f"columns' bytes" + (f" against {column_kept:.0%} with column COMPRESSED (zlib value by value, no "
+                                     "dictionary on MariaDB)" if columns and column_kept is not None else "")
+                + f". {_SPARSE}"
+            )
+    return fix, f"{advice} {said}"
+
+
+def _bytes_literal(data: bytes) -> str:
+    """A string literal for a trained dictionary: quoted text when it is printable UTF-8, else X'...'."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"X'{data.hex()}'"
+    if any(ord(ch) < 32 and ch not in "\t\n" for ch in text):
+        return f"X'{data.hex()}'"
+    return sql_string(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
@@ -25,7 +26,10 @@ class NoPrimaryKey(Check):
         ),
         evidence=(
             "The table's final definition after every ALTER in the input: its keys, which of them could "
-            "cluster and why the others cannot (a prefix length, a nullable or a virtual column)."
+            "cluster and why the others cannot (a prefix length, a nullable or a virtual column). With workload "
+            "and size evidence (a stats file, or `innolint audit` on the live server) the severity follows what the "
+            "table does: error when it takes many inserts (the row-id mutex is an insert bottleneck), info when it "
+            "is empty and takes none, the configured severity otherwise; the message quotes the numbers."
         ),
         bad="CREATE TABLE event_log (\n  created_at DATETIME NOT NULL,\n  message TEXT\n) ENGINE=InnoDB;",
         good=(
@@ -38,7 +42,14 @@ class NoPrimaryKey(Check):
             "server has invisible columns (MySQL 8.0.23+, MariaDB 10.3+) so `SELECT *` and column-less INSERTs "
             "keep working. On MySQL 8.0.30+ `sql_generate_invisible_primary_key=ON` does this for new tables."
         ),
-        options={"severity": "warning or error for tables InnoDB clusters on the hidden row id (default warning)"},
+        options={
+            "severity": "warning or error for tables InnoDB clusters on the hidden row id (default warning)",
+            "stats_min_inserts": "with stats (--stats, innolint audit): a table that took at least this many inserts "
+            "since start-up, and inserts at least stats_insert_ratio of its fetches, is insert-heavy: error "
+            "(default 10000)",
+            "stats_insert_ratio": "with stats: inserted rows as a fraction of fetched rows from which a table is "
+            "insert-heavy (default 0.1)",
+        },
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
@@ -81,7 +92,42 @@ class NoPrimaryKey(Check):
         fix, note = _fix(table, context)
         if note:
             message += " " + note
+        severity, workload = _by_workload(self.id, table, context, severity)
+        if workload:
+            message += " " + workload
+            evidence += "; " + workload
         return self.finding(table, message, severity=severity, evidence=evidence, fix=fix, subject="row-id")  # type: ignore[arg-type]
+
+
+def _by_workload(rule: str, table: Table, context: CheckContext, severity: str) -> tuple[str, str]:
+    """The severity the table's workload and size evidence calls for, and the sentence quoting
+    it: the row-id mutex serialises inserts, so it matters in proportion to the inserts a table
+    takes. Insert-heavy (as uuid-primary-key counts it): error; empty and taking no inserts:
+    info; otherwise, or without evidence, the configured severity."""
+    stats = context.table_stats(table)
+    if stats is None:
+        return severity, ""
+    size = f"{_human(stats.data_length)} clustered index" if stats.data_length is not None else "size unknown"
+    rows = f"~{stats.rows:,} rows" if stats.rows is not None else "rows unknown"
+    if stats.count_insert is not None:
+        min_inserts = int(context.option(rule, "stats_min_inserts", 10_000))
+        ratio = float(context.option(rule, "stats_insert_ratio", 0.1))
+        counted = f"{stats.count_insert:,} rows inserted and {stats.count_fetch or 0:,} fetched since start-up"
+        if stats.count_insert >= min_inserts and stats.count_insert >= ratio * (stats.count_fetch or 0):
+            return "error", f"Workload: insert-heavy ({counted}; {rows}, {size})."
+        if stats.count_insert == 0 and stats.rows == 0:
+            return "info", f"Workload: empty and no inserts since start-up ({rows}, {size})."
+        return severity, f"Workload: {counted} ({rows}, {size})."
+    if stats.rows == 0:
+        return "info", f"Size: empty ({rows}, {size}); no insert counters."
+    return severity, f"Size: {rows}, {size}; no insert counters."
+
+
+def _human(n: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:,.1f} {unit}"
+    return f"{n} bytes"
 
 
 def _why_no_key_clusters(table: Table) -> str:
@@ -134,10 +180,12 @@ def _promotable_key(table: Table) -> tuple[Index, str] | None:
 def _fix(table: Table, context: CheckContext) -> tuple[str, str]:
     """The ALTER that gives the table a primary key, and a note for the message."""
     name = qualified(table)
+    partitioning = _partition_columns(table)
     promotable = _promotable_key(table)
     if promotable is not None:
         index, note = promotable
-        columns = ", ".join(quote(c) for c in index.column_names)
+        names = [*index.column_names, *(c for c in partitioning if c.lower() not in {k.lower() for k in index.column_names})]
+        columns = ", ".join(quote(c) for c in names)
         drop = f"DROP INDEX {quote(index.name)}, " if index.name and index.kind == "unique" else ""
         return f"ALTER TABLE {name} {drop}ADD PRIMARY KEY ({columns});", note
     column = "id"
@@ -148,9 +196,37 @@ def _fix(table: Table, context: CheckContext) -> tuple[str, str]:
     invisible = " INVISIBLE" if context.target.has_invisible_columns else ""
     fix = f"ALTER TABLE {name} ADD COLUMN {quote(column)} BIGINT UNSIGNED NOT NULL AUTO_INCREMENT{invisible} PRIMARY KEY FIRST;"
     note = ""
+    if partitioning:  # every unique key of a partitioned table must hold the partitioning columns (error 1503)
+        key = ", ".join(quote(c) for c in [column, *partitioning])
+        fix = (f"ALTER TABLE {name} ADD COLUMN {quote(column)} BIGINT UNSIGNED NOT NULL AUTO_INCREMENT{invisible} FIRST, "
+               f"ADD PRIMARY KEY ({key});")
+        note = (f"The table is partitioned, so the key also holds the partitioning column"
+                f"{'s' if len(partitioning) > 1 else ''} {', '.join(partitioning)}.")
     if context.target.has_gipk:
-        note = (
+        note = (note + " " if note else "") + (
             "On MySQL 8.0.30+ sql_generate_invisible_primary_key=ON gives new tables an invisible primary key "
             "automatically."
         )
     return fix, note
+
+
+_PARTITION_BY = re.compile(r"\b(?:SUB)?PARTITION\s+BY\s+(?:LINEAR\s+)?(?:RANGE|LIST|HASH|KEY)(?:\s+COLUMNS)?"
+                           r"(?:\s+ALGORITHM\s*=\s*\d+)?\s*\(", re.IGNORECASE)
+_IDENTIFIER = re.compile(r"`((?:[^`]|``)+)`|([A-Za-z_$][\w$]*)(\s*\()?")
+
+
+def _partition_columns(table: Table) -> list[str]:
+    """The columns the table's PARTITION BY (and SUBPARTITION BY) expressions use: MySQL and
+    MariaDB require every unique key, the primary key included, to contain them all."""
+    text = table.options.partitioning or ""
+    found: list[str] = []
+    for match in _PARTITION_BY.finditer(text):
+        depth, end = 1, match.end()
+        while end < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        for ident in _IDENTIFIER.finditer(text[match.end():end - 1]):
+            name = (ident.group(1) or "").replace("``", "`") or ident.group(2)
+            if ident.group(3) is None and table.column(name) is not None and name.lower() not in {f.lower() for f in found}:
+                found.append(table.column(name).name)  # type: ignore[union-attr]
+    return found

@@ -42,6 +42,50 @@ class TableStats:
     count_delete: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ColumnMeasurement:
+    """What `innolint audit --sample N` measured on one column's values, so compression advice can
+    quote measured ratios instead of published ones.
+
+    The audit reads at most N values (LIMIT N), trains a zlib preset dictionary on half of them
+    and compresses the other half one value at a time, as column compression does. Ratios are
+    compressed bytes over original bytes (lower is better)."""
+
+    #: values read from the server, and how many of them were measured (the held-out half)
+    sampled: int
+    measured: int
+    #: average length of a value in bytes (of all values read)
+    avg_bytes: float
+    #: zlib without a dictionary, and with the trained one
+    ratio_plain: float
+    ratio_dict: float
+    #: share of values too short to compress (the server stores them as they are)
+    share_too_small: float
+    #: the trained dictionary (empty when nothing repeats across values)
+    dictionary: bytes = b""
+    #: TABLE_ROWS of the table when measured: with avg_bytes, the column's size on the server
+    table_rows: int | None = None
+    #: the part of the column's bytes column compression would keep, values under the server's
+    #: threshold counted uncompressed: without and with the dictionary
+    stored_plain: float = 1.0
+    stored_dict: float = 1.0
+    #: page compression (MariaDB PAGE_COMPRESSED, MySQL COMPRESSION=): the values packed into
+    #: 16 KiB pages, each compressed and rounded up to the 4 KiB blocks a punched hole frees
+    ratio_page: float = 1.0
+
+    @property
+    def column_bytes(self) -> int | None:
+        """The column's estimated bytes at the table's size: rows times the average value."""
+        return None if self.table_rows is None else int(self.table_rows * self.avg_bytes)
+
+    def saved(self, with_dictionary: bool) -> int | None:
+        """Bytes column compression would save at the table's size."""
+        total = self.column_bytes
+        if total is None:
+            return None
+        return int(total * (1.0 - (self.stored_dict if with_dictionary else self.stored_plain)))
+
+
 @dataclass
 class CheckContext:
     """What a check knows besides the model: the target server, its options, workload evidence."""
@@ -55,6 +99,8 @@ class CheckContext:
     tenant_schema_pattern: str | None = None
     #: stats per "schema.table" and per bare "table", lower-case
     stats: dict[str, TableStats] = field(default_factory=dict)
+    #: measured column compression (`innolint audit --sample N`) per "schema.table.column", lower-case
+    measurements: dict[str, ColumnMeasurement] = field(default_factory=dict)
 
     def option(self, rule: str, name: str, default: Any) -> Any:
         return self.options.get(rule, {}).get(name, default)
@@ -65,6 +111,10 @@ class CheckContext:
             if found is not None:
                 return found
         return self.stats.get(table.name.lower())
+
+    def measurement(self, table: Table, column: str) -> ColumnMeasurement | None:
+        """What the audit measured on this column, if it sampled it."""
+        return self.measurements.get(f"{table.schema or ''}.{table.name}.{column}".lower())
 
     def is_configured_insert_heavy(self, table: Table) -> str | None:
         """The configured pattern that marks this table insert-heavy, if any."""

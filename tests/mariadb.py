@@ -49,9 +49,12 @@ class MariaDB:
     user: str = "root"
 
     def connect(self, database: str | None = None, **options: Any) -> Any:
-        """A PyMySQL connection as root through the socket (root@localhost has no TCP account)."""
+        """A PyMySQL connection as root through the socket (root@localhost has no TCP account).
+        Without TLS: PyMySQL 1.1+ tries it by default and loading the CA store costs ~45 ms a
+        connection, which over a socket protects nothing."""
         import pymysql
 
+        options.setdefault("ssl_disabled", True)
         return pymysql.connect(unix_socket=self.socket, user=self.user, database=database,
                                autocommit=True, charset="utf8mb4", **options)
 
@@ -136,9 +139,11 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=STOP_TIMEOUT)
 
 
-def start_server(mariadbd: str, base: Path) -> tuple[subprocess.Popen[bytes], MariaDB]:
-    """Initialise a datadir under ``base`` and start a server on it; fail with the error log's
-    tail when it does not come up within START_TIMEOUT seconds."""
+def start_server(mariadbd: str, base: Path, extra: tuple[str, ...] = ()
+                 ) -> tuple[subprocess.Popen[bytes], MariaDB]:
+    """Initialise a datadir under ``base`` and start a server on it (``extra``: more mariadbd
+    options, later ones win); fail with the error log's tail when it does not come up within
+    START_TIMEOUT seconds."""
     datadir, sock, error_log = base / "data", str(base / "sock"), base / "err.log"
     as_root = ["--user=root"] if os.geteuid() == 0 else []  # mariadbd refuses root without it
     install_db = shutil.which("mariadb-install-db", path=os.pathsep.join(
@@ -159,7 +164,7 @@ def start_server(mariadbd: str, base: Path) -> tuple[subprocess.Popen[bytes], Ma
         [mariadbd, "--no-defaults", f"--datadir={datadir}", f"--socket={sock}", f"--port={port}",
          "--bind-address=127.0.0.1", "--skip-name-resolve", "--performance-schema=ON",
          f"--log-error={error_log}", f"--pid-file={base / 'mariadbd.pid'}", *as_root,
-         *_SMALL_SERVER],
+         *_SMALL_SERVER, *extra],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True)  # so a Ctrl-C to pytest reaches the server only through _stop
     deadline = time.monotonic() + START_TIMEOUT
@@ -177,9 +182,7 @@ def start_server(mariadbd: str, base: Path) -> tuple[subprocess.Popen[bytes], Ma
                 f"(exit code {process.returncode}); error log tail:\n{_tail(error_log)}")
 
 
-@pytest.fixture(scope="session")
-def mariadb() -> Iterator[MariaDB]:
-    """A private MariaDB server for the whole test session, stopped at its end."""
+def _server_binary_or_skip() -> str:
     mariadbd = find_server_binary()
     if mariadbd is None:
         message = "mariadbd not found: run .ci/install-mariadb to run the MariaDB tests"
@@ -192,6 +195,13 @@ def mariadb() -> Iterator[MariaDB]:
         if os.environ.get("CI"):
             pytest.fail("PyMySQL is not installed (CI is set, so this is an error)")
         pytest.skip("PyMySQL is not installed: pip install pymysql")
+    return mariadbd
+
+
+@pytest.fixture(scope="session")
+def mariadb() -> Iterator[MariaDB]:
+    """A private MariaDB server for the whole test session, stopped at its end."""
+    mariadbd = _server_binary_or_skip()
     base = Path(tempfile.mkdtemp(prefix="innolint-mariadb-"))  # short: socket paths max ~107
     started = time.monotonic()
     process, server = start_server(mariadbd, base)
@@ -203,8 +213,31 @@ def mariadb() -> Iterator[MariaDB]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def corpus_server() -> Iterator[Any]:
+    """A second, dedicated server holding every file of the shared corpus, loaded once per
+    session (tests/corpus_server.py says how and what it records). Dedicated because corpus files
+    rebuild the `mysql` system schema, which would break the shared server's grant tables. Its
+    datadir is on /dev/shm when there is one (loading takes half the time) and
+    performance_schema is off (MariaDB's default, which the audit must handle)."""
+    from tests.corpus_server import CORPUS, load_corpus
+
+    if not (CORPUS / "LABELS.json").is_file():
+        pytest.skip(f"the shared corpus is not at {CORPUS}")
+    mariadbd = _server_binary_or_skip()
+    shm = Path("/dev/shm")
+    base = Path(tempfile.mkdtemp(prefix="innolint-corpus-",
+                                 dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None))
+    process, server = start_server(mariadbd, base, ("--performance-schema=OFF",))
+    try:
+        yield load_corpus(server)
+    finally:
+        _stop(process)
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test that uses the server, so ``-m "not mariadb"`` deselects them."""
+    """Mark every test that uses a server, so ``-m "not mariadb"`` deselects them."""
     for item in items:
-        if "mariadb" in getattr(item, "fixturenames", ()):
+        if {"mariadb", "corpus_server"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.mariadb)

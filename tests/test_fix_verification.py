@@ -1,0 +1,388 @@
+"""Every fix innolint emits must run, and must make its finding go away.
+
+On a real MariaDB 10.11 (target mariadb-10.11): each case creates the offending table, reads it
+back through `innolint audit` (SHOW CREATE TABLE, the same parse path as files), applies the fix
+exactly as emitted, reads SHOW CREATE TABLE again and lints again: the finding must be gone, and
+what the fix was not meant to change (a column's charset, default, comment, a JSON check) must
+still be there. A fix that does not run is a bug.
+
+Then the same over the whole corpus: every table the corpus files create on a server, copied into
+scratch databases, audited, every fix applied, audited again.
+
+MariaDB cannot run MySQL-8-only syntax (UUID_TO_BIN, COMPRESSION=, CREATE TABLESPACE, Percona's
+compression dictionaries): those fixes are checked at parse level, by linting the DDL followed by
+the fix and asserting the finding is gone.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pymysql
+import pytest
+
+from checks import ALL_CHECKS
+from linter.audit.connection import connect
+from linter.audit.server import AuditOptions, read_server, run_checks
+from linter.checkapi import CheckContext, ColumnMeasurement, TableStats
+from linter.findings import Finding, Report
+from linter.target import Target
+from tests.corpus_server import CorpusServer
+from tests.helpers import lint_sql
+from tests.mariadb import MariaDB
+
+TARGET = "mariadb-10.11"
+
+
+def audit(server: MariaDB, schemas: list[str], *, sample: int = 0, options: dict[str, Any] | None = None,
+          target: str = TARGET) -> Report:
+    with connect(f"mysql://root@/?socket={server.socket}") as connection:
+        found = read_server(connection, schemas, AuditOptions(sample=sample), stderr=io.StringIO())
+    return run_checks(found, CheckContext(target=Target.parse(target), options=options or {}))
+
+
+def show_create(server: MariaDB, schema: str, table: str) -> str:
+    return str(server.sql(f"SHOW CREATE TABLE `{schema}`.`{table}`")[0][1])
+
+
+@dataclass(frozen=True)
+class Case:
+    """An offending table, the finding it must get, and what the fixed table must still have."""
+
+    id: str
+    rule: str
+    table: str
+    ddl: str
+    data: str = ""
+    fix_has: str = ""  # a piece of the fix that says the intended variant was emitted
+    keeps: tuple[str, ...] = ()  # pieces of SHOW CREATE TABLE the fix must not lose
+    severity: str | None = None
+    sample: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def CompressionCase(*args: Any, **kwargs: Any) -> Case:  # noqa: N802
+    """A compression case: the audit knows the table's size, so the size floor is lowered to
+    these few-kilobyte tables (else the finding is, rightly, not worth a line)."""
+    kwargs.setdefault("options", {"compression-candidate": {"min_size": 1}})
+    return Case(*args, **kwargs)
+
+
+CASES = [
+    # -- no-primary-key -------------------------------------------------------------------------
+    Case("npk-plain", "no-primary-key", "event_log",
+         "CREATE TABLE event_log (created_at DATETIME NOT NULL, message TEXT) ENGINE=InnoDB",
+         data="INSERT INTO event_log VALUES (NOW(), 'a'), (NOW(), 'b')",
+         fix_has="ADD COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT INVISIBLE PRIMARY KEY FIRST",
+         keeps=("`id` bigint(20) unsigned NOT NULL INVISIBLE AUTO_INCREMENT",), severity="warning"),
+    Case("npk-id-taken", "no-primary-key", "hits",
+         "CREATE TABLE hits (id INT, url VARCHAR(200)) ENGINE=InnoDB",
+         data="INSERT INTO hits VALUES (1, 'x'), (1, 'y')", fix_has="ADD COLUMN `row_id`"),
+    Case("npk-nullable-unique", "no-primary-key", "account",
+         "CREATE TABLE account (email VARCHAR(100), name VARCHAR(50), UNIQUE KEY uq_email (email)) ENGINE=InnoDB",
+         data="INSERT INTO account VALUES ('a@x', 'a'), ('b@x', 'b')",
+         fix_has="DROP INDEX `uq_email`, ADD PRIMARY KEY (`email`)"),
+    Case("npk-auto-increment-key", "no-primary-key", "ticket",
+         "CREATE TABLE ticket (n INT NOT NULL AUTO_INCREMENT, title VARCHAR(50), KEY (n)) ENGINE=InnoDB",
+         fix_has="ADD PRIMARY KEY (`n`)"),
+    Case("npk-prefix-unique", "no-primary-key", "page",
+         "CREATE TABLE page (title VARCHAR(255) NOT NULL, UNIQUE KEY uq_title (title(100))) ENGINE=InnoDB",
+         fix_has="ADD COLUMN `id`", keeps=("UNIQUE KEY `uq_title` (`title`(100))",)),
+    Case("npk-unique-clustered", "no-primary-key", "country",
+         "CREATE TABLE country (code CHAR(2) NOT NULL, name VARCHAR(50), UNIQUE KEY uq_code (code)) ENGINE=InnoDB",
+         fix_has="DROP INDEX `uq_code`, ADD PRIMARY KEY (`code`)", severity="info"),
+    Case("npk-key-dropped", "no-primary-key", "metric",
+         "CREATE TABLE metric (k VARCHAR(20) NOT NULL, v INT, PRIMARY KEY (k)) ENGINE=InnoDB; "
+         "ALTER TABLE metric DROP PRIMARY KEY", fix_has="ADD COLUMN `id`"),
+    Case("npk-partitioned", "no-primary-key", "reading",
+         "CREATE TABLE reading (taken DATE NOT NULL, value INT) ENGINE=InnoDB "
+         "PARTITION BY RANGE (YEAR(taken)) (PARTITION p0 VALUES LESS THAN (2020), PARTITION p1 VALUES LESS THAN MAXVALUE)",
+         data="INSERT INTO reading VALUES ('2019-01-01', 1), ('2024-01-01', 2)",
+         keeps=("PARTITION BY RANGE",)),
+    Case("npk-partitioned-by-key", "no-primary-key", "shard_row",
+         "CREATE TABLE shard_row (tenant INT NOT NULL, v INT) ENGINE=InnoDB PARTITION BY HASH (tenant) PARTITIONS 4",
+         keeps=("PARTITION BY HASH (`tenant`)",)),
+    # -- uuid-primary-key -----------------------------------------------------------------------
+    Case("uuid-text", "uuid-primary-key", "audit_event",
+         "CREATE TABLE audit_event (id CHAR(36) NOT NULL DEFAULT (UUID()), created_at DATETIME NOT NULL, "
+         "PRIMARY KEY (id)) ENGINE=InnoDB",
+         data="INSERT INTO audit_event (created_at) VALUES (NOW()), (NOW())",
+         fix_has="DROP PRIMARY KEY, ADD COLUMN `row_id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST",
+         keeps=("UNIQUE KEY `id` (`id`)",), severity="info"),  # two inserts: not insert-heavy
+    Case("uuid-binary-referenced", "uuid-primary-key", "customer",
+         "CREATE TABLE customer (uuid BINARY(16) NOT NULL, name VARCHAR(50), PRIMARY KEY (uuid)) ENGINE=InnoDB; "
+         "CREATE TABLE invoice (id INT PRIMARY KEY, customer_uuid BINARY(16) NOT NULL, "
+         "FOREIGN KEY (customer_uuid) REFERENCES customer (uuid)) ENGINE=InnoDB",
+         data="INSERT INTO customer VALUES (UNHEX(REPLACE(UUID(), '-', '')), 'a')",
+         fix_has="ADD UNIQUE KEY (`uuid`)"),
+    Case("uuid-unique-clustered", "uuid-primary-key", "device",
+         "CREATE TABLE device (guid VARCHAR(36) NOT NULL, label VARCHAR(40), UNIQUE KEY uq_guid (guid)) ENGINE=InnoDB",
+         fix_has="DROP INDEX `uq_guid`, ADD COLUMN `id`"),
+    Case("uuid-composite", "uuid-primary-key", "doc_part",
+         "CREATE TABLE doc_part (doc_uuid CHAR(36) NOT NULL, part INT NOT NULL, body TEXT, "
+         "PRIMARY KEY (doc_uuid, part)) ENGINE=InnoDB", fix_has="ADD UNIQUE KEY (`doc_uuid`, `part`)"),
+    # -- link-table-primary-key -----------------------------------------------------------------
+    Case("link-unique-pair", "link-table-primary-key", "user_group",
+         "CREATE TABLE users (id INT PRIMARY KEY) ENGINE=InnoDB; CREATE TABLE `groups` (id INT PRIMARY KEY) ENGINE=InnoDB; "
+         "CREATE TABLE user_group (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL, "
+         "group_id INT NOT NULL, created_at DATETIME, UNIQUE KEY uq_user_group (user_id, group_id), "
+         "FOREIGN KEY (user_id) REFERENCES users (id), FOREIGN KEY (group_id) REFERENCES `groups` (id)) ENGINE=InnoDB",
+         fix_has="DROP PRIMARY KEY, DROP INDEX `uq_user_group`, ADD PRIMARY KEY (`user_id`, `group_id`)",
+         keeps=("FOREIGN KEY (`user_id`)", "FOREIGN KEY (`group_id`)")),
+    Case("link-no-unique", "link-table-primary-key", "post_tag",
+         "CREATE TABLE post (id INT PRIMARY KEY) ENGINE=InnoDB; CREATE TABLE tag (id INT PRIMARY KEY) ENGINE=InnoDB; "
+         "CREATE TABLE post_tag (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, post_id INT NOT NULL, "
+         "tag_id INT NOT NULL, FOREIGN KEY (post_id) REFERENCES post (id), "
+         "FOREIGN KEY (tag_id) REFERENCES tag (id)) ENGINE=InnoDB",
+         fix_has="ADD PRIMARY KEY (`post_id`, `tag_id`)"),
+    # -- compression-candidate (MariaDB: column COMPRESSED or PAGE_COMPRESSED) ---------------------
+    CompressionCase("comp-json", "compression-candidate", "order_event",
+         "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL) ENGINE=InnoDB",
+         fix_has="MODIFY COLUMN `payload` JSON COMPRESSED NOT NULL",
+         keeps=("CHECK (json_valid(`payload`))",), severity="warning"),
+    CompressionCase("comp-text-attributes", "compression-candidate", "article",
+         "CREATE TABLE article (id INT PRIMARY KEY, body MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE "
+         "utf8mb4_unicode_ci NULL DEFAULT NULL COMMENT 'the article''s text') ENGINE=InnoDB",
+         fix_has="MODIFY COLUMN `body` MEDIUMTEXT COMPRESSED CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci",
+         keeps=("CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci DEFAULT NULL COMMENT 'the article''s text'",)),
+    CompressionCase("comp-indexed", "compression-candidate", "note",
+         "CREATE TABLE note (id INT PRIMARY KEY, content TEXT, KEY k_content (content(20))) ENGINE=InnoDB",
+         fix_has="PAGE_COMPRESSED=1"),
+    CompressionCase("comp-blob-and-varchar", "compression-candidate", "message_store",
+         "CREATE TABLE message_store (id INT PRIMARY KEY, payload LONGBLOB, headers_data VARCHAR(5000)) ENGINE=InnoDB",
+         fix_has="MODIFY COLUMN `payload` LONGBLOB COMPRESSED NULL"),
+    CompressionCase("comp-measured", "compression-candidate", "app_log",
+         "CREATE TABLE app_log (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, message TEXT NOT NULL) ENGINE=InnoDB",
+         data="INSERT INTO app_log (message) SELECT CONCAT('2024-05-01T12:00:', LPAD(seq % 60, 2, '0'), "
+              "'Z INFO [http-nio-8080-exec-', seq % 40, '] c.e.shop.web.RequestLoggingFilter - GET /api/orders/', "
+              "seq * 7919 % 100000, ' status=200 duration_ms=', seq % 900) FROM seq_1_to_400",
+         sample=200, options={"compression-candidate": {"min_size": 1}},
+         fix_has="PAGE_COMPRESSED=1", severity="warning"),
+]
+
+
+@pytest.fixture(scope="module")
+def fixes(mariadb: MariaDB) -> Iterator[MariaDB]:
+    yield mariadb
+    for case in CASES:
+        mariadb.sql(f"DROP DATABASE IF EXISTS `fx_{case.id.replace('-', '_')}`")
+
+
+def _matching(report: Report, case: Case) -> list[Finding]:
+    return [f for f in report.findings if f.rule == case.rule and f.table == case.table]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_fix_runs_on_mariadb_and_the_finding_is_gone(fixes: MariaDB, case: Case) -> None:
+    server, schema = fixes, f"fx_{case.id.replace('-', '_')}"
+    server.sql(f"DROP DATABASE IF EXISTS `{schema}`; CREATE DATABASE `{schema}`")
+    server.sql(case.ddl, database=schema)
+    if case.data:
+        server.sql(case.data, database=schema)
+        server.sql(f"ANALYZE TABLE `{case.table}`", database=schema)
+    before = _matching(audit(server, [schema], sample=case.sample, options=case.options), case)
+    assert len(before) == 1, before
+    finding = before[0]
+    assert finding.fix, f"{case.rule} on {case.table}: no fix"
+    assert case.fix_has in finding.fix, finding.fix
+    if case.severity:
+        assert finding.severity == case.severity
+    try:
+        server.sql(finding.fix, database=schema)
+    except pymysql.err.MySQLError as error:
+        pytest.fail(f"the fix does not run on {server.version}: {error}\n{finding.fix}")
+    ddl = show_create(server, schema, case.table)
+    after = [f for f in _matching(audit(server, [schema], sample=case.sample, options=case.options), case)
+             if f.subject == finding.subject]
+    assert after == [], f"still there after the fix:\n{finding.fix}\n{ddl}"
+    for piece in case.keeps:
+        assert piece in ddl, f"the fix lost {piece!r}:\n{finding.fix}\n{ddl}"
+
+
+def test_every_check_is_covered_for_mariadb() -> None:
+    """A check that gains a fix must gain a case here. Those without a case emit no fix on
+    MariaDB: tenant-tablespace is info there (no general tablespaces), the other two are silent."""
+    covered = {case.rule for case in CASES}
+    no_fix_on_mariadb = {"tenant-tablespace", "cross-tenant-tablespace", "undefined-tablespace"}
+    assert covered | no_fix_on_mariadb == {check.id for check in ALL_CHECKS}
+
+
+def test_tablespace_rules_emit_no_fix_for_mariadb(tmp_path: Path) -> None:
+    tenants = "\n".join(
+        f"CREATE DATABASE t{n}; USE t{n}; CREATE TABLE orders (id INT PRIMARY KEY) TABLESPACE {'t1' if n == 2 else f't{n}'};"
+        f" CREATE TABLE users (id INT PRIMARY KEY); CREATE TABLE items (id INT PRIMARY KEY);" for n in range(1, 5))
+    report = lint_sql(tenants, tmp_path, target=TARGET)
+    rules = {f.rule: f for f in report.findings}
+    assert rules["tenant-tablespace"].severity == "info" and rules["tenant-tablespace"].fix is None
+    assert "cross-tenant-tablespace" not in rules and "undefined-tablespace" not in rules
+
+
+# --- the corpus: every fix the audit emits for any table the corpus creates --------------------------
+
+def _copy_databases(server: MariaDB, databases: list[str], prefix: str) -> dict[str, str]:
+    """Copy every base table of ``databases`` (SHOW CREATE TABLE, foreign keys and all) into
+    `prefix`+name, so fixes can be applied without touching the tables the oracle reads."""
+    copies = {db: prefix + db for db in databases}
+    connection = server.connect()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SET SESSION foreign_key_checks = 0, sql_mode = ''")
+            for db, copy in copies.items():
+                cursor.execute(f"DROP DATABASE IF EXISTS `{copy}`")
+                cursor.execute(f"CREATE DATABASE `{copy}`")
+                cursor.execute("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s "
+                               "AND TABLE_TYPE = 'BASE TABLE'", (db,))
+                for (table,) in cursor.fetchall():
+                    cursor.execute(f"SHOW CREATE TABLE `{db}`.`{table}`")
+                    ddl = cursor.fetchone()[1]
+                    cursor.execute(f"USE `{copy}`")
+                    cursor.execute(ddl)
+    finally:
+        connection.close()
+    return copies
+
+
+def _key(finding: Finding) -> tuple[str, str | None, str | None, str | None]:
+    return (finding.rule, finding.schema_, finding.table, finding.subject)
+
+
+def test_every_fix_emitted_on_the_corpus_runs_and_works(corpus_server: CorpusServer) -> None:
+    server = corpus_server.server
+    started = time.monotonic()
+    copies = sorted(_copy_databases(server, [db for db in corpus_server.databases() if db != "mysql"], "fx_").values())
+    copied = time.monotonic() - started
+    every_size = {"compression-candidate": {"min_size": 1}}  # the corpus tables are empty: flag them all
+    before = audit(server, copies, options=every_size)
+    fixable = [f for f in before.findings if f.fix]
+    failures: list[str] = []
+    for finding in fixable:
+        try:
+            server.sql(finding.fix or "", database=finding.schema_)
+        except pymysql.err.MySQLError as error:
+            failures.append(f"{finding.schema_}.{finding.table} [{finding.rule}] {error}\n    {finding.fix}")
+    after = audit(server, copies, options=every_size)
+    remaining = {_key(f) for f in after.findings}
+    failed = {(f.schema_, f.table) for f in fixable if any(f"{f.schema_}.{f.table} [{f.rule}]" in x for x in failures)}
+    still = [f"{k[1]}.{k[2]} [{k[0]}]" for k in sorted({_key(f) for f in fixable} & remaining, key=str)
+             if (k[1], k[2]) not in failed]
+    # A fix may only bring a new finding in one known way: no-primary-key's surrogate `id` on a
+    # table without any unique key turns a link table (phpbb_user_group: group_id, user_id) into
+    # one clustered on a surrogate, which link-table-primary-key then flags (its fix: the pair as
+    # the key). no-primary-key cannot offer the pair itself: without a unique key on it, rows may
+    # repeat, and the duplicates must go first (link-table-primary-key says how).
+    known = {(f.rule, f.schema_, f.table) for f in before.findings}
+    surrogate_added = {(f.schema_, f.table) for f in fixable if f.rule == "no-primary-key" and "ADD COLUMN" in (f.fix or "")}
+    new = sorted(f"{f.schema_}.{f.table} [{f.rule}]" for f in after.findings
+                 if (f.rule, f.schema_, f.table) not in known
+                 and not (f.rule == "link-table-primary-key" and (f.schema_, f.table) in surrogate_added))
+    by_rule: dict[str, int] = {}
+    for finding in fixable:
+        by_rule[finding.rule] = by_rule.get(finding.rule, 0) + 1
+    print(f"\nfix sweep: {len(copies)} databases copied in {copied:.1f} s; {len(fixable)} fixes ({by_rule}), "
+          f"{len(failures)} failed, {len(still)} left their finding; {time.monotonic() - started:.1f} s")
+    assert failures == [], "\n".join(failures)
+    assert still == [], "\n".join(still)
+    assert new == [], "\n".join(new)
+    assert len(fixable) > 200
+
+
+# --- MySQL-8-only fixes: parse-level -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ParseCase:
+    id: str
+    target: str
+    rule: str
+    table: str
+    ddl: str
+    fix_has: str
+    context: dict[str, Any] = field(default_factory=dict)
+    #: turns the fix into what is run (e.g. the per-tenant statements the fix's queries print)
+    expand: Callable[[str], str] | None = None
+
+
+def _every_tenant(fix: str) -> str:
+    """The fix's CREATE TABLESPACE and ALTER TABLE for tenant t1, written for t1 to t4: what the
+    fix's two queries print on a server with those schemas."""
+    create, alter = [line for line in fix.splitlines() if line.startswith(("CREATE TABLESPACE", "ALTER TABLE"))]
+    return "\n".join(line.replace("t1", f"t{n}") for n in range(1, 5) for line in (create, alter))
+
+
+TENANTS = "\n".join(f"CREATE DATABASE t{n}; USE t{n}; CREATE TABLE orders (id INT PRIMARY KEY); "
+                    "CREATE TABLE users (id INT PRIMARY KEY); CREATE TABLE items (id INT PRIMARY KEY);"
+                    for n in range(1, 5))
+MEASURED = {"shop.order_event.payload": ColumnMeasurement(
+    sampled=200, measured=100, avg_bytes=800.0, ratio_plain=0.5, ratio_dict=0.2, share_too_small=0.0,
+    dictionary=b'{"event_type": "order.paid", "customer": {"tier": "plus"}} it\'s \\ fine', table_rows=1000,
+    stored_plain=0.5, stored_dict=0.2, ratio_page=0.3)}
+
+PARSE_CASES = [
+    ParseCase("uuid-text-mysql8", "mysql-8.0", "uuid-primary-key", "audit_event",
+              "CREATE TABLE audit_event (id CHAR(36) NOT NULL DEFAULT (UUID()) PRIMARY KEY, created_at DATETIME NOT NULL);",
+              "UUID_TO_BIN(`id`, 1)"),
+    ParseCase("uuid-binary-mysql8", "mysql-8.0", "uuid-primary-key", "session",
+              "CREATE TABLE session (id BINARY(16) NOT NULL DEFAULT (UUID_TO_BIN(UUID())) PRIMARY KEY, data TEXT);",
+              "UUID_TO_BIN(BIN_TO_UUID(`id`), 1)"),
+    ParseCase("uuid-unique-mysql8", "mysql-8.4", "uuid-primary-key", "device",
+              "CREATE TABLE device (guid CHAR(36) NOT NULL, UNIQUE KEY uq_guid (guid));", "ADD UNIQUE KEY `uq_guid`"),
+    ParseCase("npk-mysql8", "mysql-8.0", "no-primary-key", "event_log",
+              "CREATE TABLE event_log (created_at DATETIME NOT NULL, message TEXT);", "INVISIBLE PRIMARY KEY"),
+    ParseCase("npk-mysql57", "mysql-5.7", "no-primary-key", "event_log",
+              "CREATE TABLE event_log (created_at DATETIME NOT NULL, message TEXT);", "AUTO_INCREMENT PRIMARY KEY"),
+    ParseCase("comp-mysql8", "mysql-8.0", "compression-candidate", "order_event",
+              "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL);", "COMPRESSION='zlib'"),
+    ParseCase("comp-general-tablespace", "mysql-8.0", "compression-candidate", "order_event",
+              "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL) TABLESPACE ts1;",
+              "ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8"),
+    ParseCase("comp-percona", "percona-8.0", "compression-candidate", "order_event",
+              "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL);",
+              "CREATE COMPRESSION_DICTIONARY `order_event_payload` (@dict_1)"),
+    ParseCase("comp-percona-measured", "percona-8.0", "compression-candidate", "order_event",
+              "USE shop; CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL);",
+              "CREATE COMPRESSION_DICTIONARY `order_event_payload` ('{\"event_type\"",
+              context={"measurements": MEASURED, "stats": {"shop.order_event": TableStats(rows=1000, data_length=2 << 30)}}),
+    ParseCase("tenant-mysql8", "mysql-8.0", "tenant-tablespace", "orders", TENANTS,
+              "CREATE TABLESPACE `t1` ADD DATAFILE 't1.ibd' ENGINE=InnoDB", expand=_every_tenant),
+    ParseCase("cross-tenant", "mysql-8.0", "cross-tenant-tablespace", "orders",
+              "\n".join(f"CREATE DATABASE t{n}; USE t{n}; CREATE TABLE orders (id INT PRIMARY KEY) TABLESPACE t1; "
+                        f"CREATE TABLE users (id INT PRIMARY KEY) TABLESPACE t{n}; "
+                        f"CREATE TABLE items (id INT PRIMARY KEY) TABLESPACE t{n};" for n in range(1, 5)),
+              "ALTER TABLE `t2`.`orders` TABLESPACE `t2`;"),
+]
+
+
+@pytest.mark.parametrize("case", PARSE_CASES, ids=lambda c: c.id)
+def test_mysql_only_fix_parses_and_the_finding_is_gone(case: ParseCase, tmp_path: Path) -> None:
+    report = lint_sql(case.ddl, tmp_path, target=case.target, **case.context)
+    found = [f for f in report.findings if f.rule == case.rule and f.table == case.table]
+    assert found, report.findings
+    finding = found[0]
+    assert finding.fix and case.fix_has in finding.fix, finding.fix
+    fix = case.expand(finding.fix) if case.expand else finding.fix
+    fixed = lint_sql(case.ddl + "\n" + fix, tmp_path, target=case.target, name="fixed.sql", **case.context)
+    assert not [d for d in fixed.diagnostics if d.rule == "parse-error"], fixed.diagnostics
+    assert not [f for f in fixed.findings if f.rule == case.rule and f.table == case.table
+                and f.subject == finding.subject and f.schema_ == finding.schema_], fix
+
+
+def test_undefined_tablespace_fix_defines_it(tmp_path: Path) -> None:
+    """In a migration history: the fix is the CREATE TABLESPACE that must come first."""
+    history = tmp_path / "migrations"
+    history.mkdir()
+    (history / "V1__orders.sql").write_text("CREATE TABLE orders (id INT PRIMARY KEY) TABLESPACE ts_orders;\n")
+    from linter.engine import Unit, Engine
+
+    context = CheckContext(target=Target.parse("mysql-8.0"))
+    engine = Engine(context)
+    unit = Unit([str(history / "V1__orders.sql")], migration_markers=True, is_migration_history=True)
+    found = [f for f in engine.lint_unit(unit, context).findings if f.rule == "undefined-tablespace"]
+    assert len(found) == 1 and found[0].fix == "CREATE TABLESPACE `ts_orders` ADD DATAFILE 'ts_orders.ibd' ENGINE=InnoDB;"
+    (history / "V0__tablespace.sql").write_text(found[0].fix + "\n")
+    unit = Unit([str(history / "V0__tablespace.sql"), str(history / "V1__orders.sql")], migration_markers=True,
+                is_migration_history=True)
+    assert not [f for f in engine.lint_unit(unit, context).findings if f.rule == "undefined-tablespace"]
