@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
@@ -180,7 +179,7 @@ def _promotable_key(table: Table) -> tuple[Index, str] | None:
 def _fix(table: Table, context: CheckContext) -> tuple[str, str]:
     """The ALTER that gives the table a primary key, and a note for the message."""
     name = qualified(table)
-    partitioning = _partition_columns(table)
+    partitioning = table.partition_columns
     promotable = _promotable_key(table)
     if promotable is not None:
         index, note = promotable
@@ -208,25 +207,3 @@ def _fix(table: Table, context: CheckContext) -> tuple[str, str]:
             "automatically."
         )
     return fix, note
-
-
-_PARTITION_BY = re.compile(r"\b(?:SUB)?PARTITION\s+BY\s+(?:LINEAR\s+)?(?:RANGE|LIST|HASH|KEY)(?:\s+COLUMNS)?"
-                           r"(?:\s+ALGORITHM\s*=\s*\d+)?\s*\(", re.IGNORECASE)
-_IDENTIFIER = re.compile(r"`((?:[^`]|``)+)`|([A-Za-z_$][\w$]*)(\s*\()?")
-
-
-def _partition_columns(table: Table) -> list[str]:
-    """The columns the table's PARTITION BY (and SUBPARTITION BY) expressions use: MySQL and
-    MariaDB require every unique key, the primary key included, to contain them all."""
-    text = table.options.partitioning or ""
-    found: list[str] = []
-    for match in _PARTITION_BY.finditer(text):
-        depth, end = 1, match.end()
-        while end < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[end], 0)
-            end += 1
-        for ident in _IDENTIFIER.finditer(text[match.end():end - 1]):
-            name = (ident.group(1) or "").replace("``", "`") or ident.group(2)
-            if ident.group(3) is None and table.column(name) is not None and name.lower() not in {f.lower() for f in found}:
-                found.append(table.column(name).name)  # type: ignore[union-attr]
-    return found

@@ -111,6 +111,8 @@ class TableOptions:
     collation: str | None = None
     comment: str | None = None
     partitioning: str | None = None  # the PARTITION BY clause as written
+    #: the names the PARTITION BY / SUBPARTITION BY expressions use (function names left out)
+    partition_names: tuple[str, ...] = ()
     auto_increment: int | None = None
     other: dict[str, str] = field(default_factory=dict)  # every other option, upper-case key
 
@@ -195,6 +197,17 @@ class Table:
         """ENGINE=InnoDB, or no engine given (the server default since MySQL 5.5)."""
         engine = self.body.options.engine
         return engine is None or engine.lower() in INNODB_ENGINES
+
+    @property
+    def partition_columns(self) -> list[str]:
+        """The columns the partitioning uses: MySQL and MariaDB require every unique key, the
+        primary key included, to contain them all (error 1503)."""
+        found: list[str] = []
+        for name in self.body.options.partition_names:
+            column = self.column(name)
+            if column is not None and column.name not in found:
+                found.append(column.name)
+        return found
 
     @property
     def primary_key(self) -> Index | None:

@@ -98,16 +98,40 @@ def tokenize(text: str) -> list[Token]:
         if len(tokens) == 2 and tokens[0].token_type == TokenType.RENAME and tokens[1].token_type == TokenType.STRING:
             prefix = tokens[0].end + 1
             tokens = tokens[:1] + _DIALECT.tokenize(" " * prefix + text[prefix:])
+        if text.count("\r") != text.count("\r\n"):
+            _renumber_lines(tokens, text)
         return tokens
     except TokenError as error:
         raise ParseFailure(f"cannot tokenize: {_first_line(str(error))}") from None
+
+
+def _renumber_lines(tokens: list[Token], text: str) -> None:
+    """Count token lines on `\\n` only, as the splitter does: sqlglot also counts a lone `\\r` (old
+    Mac line ends) as a line break, which put diagnostics past the statement's last line."""
+    line, counted = 1, 0
+    for token in tokens:
+        if token.start > counted:
+            line += text.count("\n", counted, token.start)
+            counted = token.start
+        token.line = line
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z_]+")
 
 
 def parse_statement(text: str) -> ops.Operation:
-    """The operation one statement performs. Raises ParseFailure for DDL it cannot understand."""
+    """The operation one statement performs. Raises ParseFailure for DDL it cannot understand,
+    and for nesting deeper than sqlglot's recursive parser and SQL generator go (never RecursionError)."""
+    try:
+        return _parse_statement(text)
+    except RecursionError:
+        raise ParseFailure(_TOO_DEEP) from None
+
+
+_TOO_DEEP = "nested too deeply to parse"
+
+
+def _parse_statement(text: str) -> ops.Operation:
     first_word = _FIRST_WORD.match(text)
     if first_word is not None and first_word.group().upper() in _SKIP_FIRST_WORDS:
         # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long)
@@ -670,6 +694,8 @@ def _sqlglot_parse(tokens: list[Token], text: str) -> exp.Expression:
             reason = f"{reason} near {near!r}"
         line = errors[0].get("line", 1) if errors else 1
         raise ParseFailure(f"sqlglot: {reason}", max(0, (line or 1) - 1)) from None
+    except RecursionError:
+        raise ParseFailure(_TOO_DEEP) from None
     except Exception as error:  # sqlglot raises assorted internal errors on odd input
         raise ParseFailure(f"sqlglot: {type(error).__name__}: {_first_line(str(error))}") from None
     tree = trees[0] if trees else None
@@ -828,12 +854,34 @@ def _partition_text(c: _Cursor) -> str:
     return c.text[start.start : end.end + 1]
 
 
+_PARTITION_BY = re.compile(r"\b(?:SUB)?PARTITION\s+BY\s+(?:LINEAR\s+)?(?:RANGE|LIST|HASH|KEY)(?:\s+COLUMNS)?"
+                           r"(?:\s+ALGORITHM\s*=\s*\d+)?\s*\(", re.IGNORECASE)
+_PARTITION_NAME = re.compile(r"`((?:[^`]|``)+)`|([A-Za-z_$][\w$]*)(\s*\()?")
+
+
+def partition_names(text: str) -> tuple[str, ...]:
+    """The identifiers inside the PARTITION BY and SUBPARTITION BY expressions of a partitioning
+    clause, leaving out function names (`YEAR(d)` gives `d`)."""
+    found: list[str] = []
+    for match in _PARTITION_BY.finditer(text):
+        depth, end = 1, match.end()
+        while end < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        for ident in _PARTITION_NAME.finditer(text[match.end() : end - 1]):
+            name = (ident.group(1) or "").replace("``", "`") or ident.group(2)
+            if ident.group(3) is None and name not in found:
+                found.append(name)
+    return tuple(found)
+
+
 def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | tuple[tuple[str, str | None], ...]) -> None:
     """Set table options from (KEY, value) pairs as read from DDL."""
     for key, value in pairs:
         field = _OPTION_FIELDS.get(key)
         if key == "PARTITION":
             options.partitioning = value
+            options.partition_names = partition_names(value or "")
         elif field == "key_block_size" or field == "auto_increment":
             setattr(options, field, int(value) if value and value.isdigit() else None)
         elif field == "page_compressed":

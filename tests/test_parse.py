@@ -91,6 +91,14 @@ def test_partitioning_kept_as_text(partition: str) -> None:
     assert t.primary_key is not None
 
 
+def test_partition_columns() -> None:
+    t = table("CREATE TABLE t (id int NOT NULL, d date, `k` int) PARTITION BY RANGE (YEAR(d)) SUBPARTITION BY HASH (`k`)"
+              " SUBPARTITIONS 2 (PARTITION p0 VALUES LESS THAN MAXVALUE)")
+    assert t.partition_columns == ["d", "k"]
+    assert table("CREATE TABLE t (a int, b int) PARTITION BY KEY (a) PARTITIONS 2").partition_columns == ["a"]
+    assert table("CREATE TABLE t (a int, b int) PARTITION BY LIST COLUMNS (a, b) (PARTITION p VALUES IN ((1, 2)))").partition_columns == ["a", "b"]
+
+
 def test_alter_table_tablespace_and_engine() -> None:
     t = table("CREATE TABLE t (id int)", "ALTER TABLE t TABLESPACE ts2, ENGINE=MyISAM")
     assert (t.options.tablespace, t.options.engine) == ("ts2", "MyISAM")
