@@ -129,7 +129,7 @@ class CompressionCandidate(Check):
         tenants = layout_for(model, context)
         grouped: list[Table] = []
         for table in innodb_tables(model):
-            key = id(table.body)
+            key = table.body.definition_id  # tenant copies of one definition: classified once
             if key not in per_body:
                 per_body[key] = candidates(table, min_varchar)
             found = per_body[key]
@@ -149,7 +149,7 @@ class CompressionCandidate(Check):
             if finding is not None:
                 yield finding
         for group in group_by_definition(grouped):
-            found = per_body[id(group[0].body)]
+            found = per_body[group[0].body.definition_id]
             assert found is not None
             finding = self._table(group[0], found, None, None, min_size, context.target, model, group, tenants)
             if finding is not None:

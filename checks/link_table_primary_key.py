@@ -193,7 +193,7 @@ class LinkTablePrimaryKey(Check):
         for table in model.tables():
             if table.view_standin or table.temporary:
                 continue
-            key = (id(table.body), table.name.lower())
+            key = (table.body.definition_id, table.name.lower())
             if key not in seen:
                 seen[key] = find_link(table, entities, referenced)
             link = seen[key]

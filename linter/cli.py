@@ -175,7 +175,13 @@ def _check(args: argparse.Namespace) -> int:
         resolver = _resolver(args)
         known = baseline.load(args.baseline) if args.baseline else None
         changes = ChangeSet.from_git(args.since) if args.since else None
-        report = lint_paths(args.paths, options=RunOptions(resolver, changed_only=args.changed_only, changes=changes))
+        progress = _ProgressBar.for_stderr()
+        try:
+            report = lint_paths(args.paths, options=RunOptions(resolver, changed_only=args.changed_only, changes=changes,
+                                                               progress=progress))
+        finally:
+            if progress is not None:
+                progress.finish()
         if args.write_baseline:
             written = baseline.write(args.write_baseline, report.findings)
             print(f"innolint: wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}",
@@ -205,6 +211,62 @@ def _check(args: argparse.Namespace) -> int:
         if item.rule != "baseline-gone" and level != "none" and at_or_above(item.severity, level):
             return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+class _ProgressBar:
+    """Files, bytes and tables on one line of stderr, redrawn at most 5 times a second, and only
+    once the run has lasted a second: a terminal only, never in CI logs (see `for_stderr`)."""
+
+    DELAY, INTERVAL = 1.0, 0.2
+
+    def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
+        import time
+
+        self.stream = stream
+        self.clock = time.monotonic
+        self.started = self.last = self.clock()
+        self.files = self.files_done = 0
+        self.total = self.done = self.tables = 0
+        self.drawn = False
+
+    @classmethod
+    def for_stderr(cls) -> _ProgressBar | None:
+        import os
+
+        stream = sys.stderr
+        if os.environ.get("CI") or os.environ.get("TERM") == "dumb" or not getattr(stream, "isatty", lambda: False)():
+            return None
+        return cls(stream)
+
+    def start(self, files: int, total_bytes: int) -> None:
+        self.files, self.total = files, total_bytes
+
+    def read(self, nbytes: int, tables: int) -> None:
+        self.done += nbytes
+        self.tables = tables
+        now = self.clock()
+        if now - self.started >= self.DELAY and now - self.last >= self.INTERVAL:
+            self.last = now
+            self._draw()
+
+    def file_done(self) -> None:
+        self.files_done += 1
+
+    def _draw(self) -> None:
+        mb = self.done / 1e6
+        size = f"{mb:,.1f}/{self.total / 1e6:,.1f} MB" if self.total >= self.done else f"{mb:,.1f} MB"
+        share = f" {min(self.done / self.total, 1):4.0%}" if self.total >= self.done and self.total else ""
+        line = (f"innolint: {min(self.files_done + 1, self.files)}/{self.files} files, {size}, "
+                f"{self.tables:,} tables{share}")
+        self.stream.write("\r" + line + "\x1b[K")
+        self.stream.flush()
+        self.drawn = True
+
+    def finish(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.drawn = False
 
 
 def _scope(paths: list[str], changes):  # type: ignore[no-untyped-def]

@@ -1,8 +1,8 @@
 """The run: inputs -> statements -> operations -> model -> checks -> one Report.
 
 Streaming and per statement: a file is read in chunks, split into statements as they complete,
-each statement parsed on its own (identical statements once, through a cache keyed by their
-text: a tenant dump repeats each CREATE TABLE thousands of times) and applied to the model. Only
+each statement parsed on its own (identical statements once, through `linter.parse_cache`: a
+tenant dump repeats each CREATE TABLE thousands of times) and applied to the model. Only
 the model is kept, never the file. Checks run once a unit of input (a file, or one migration
 history) has been replayed.
 """
@@ -10,10 +10,10 @@ history) has been replayed.
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from linter import ops, suppressions
 from linter.checkapi import Check, CheckContext
@@ -22,15 +22,11 @@ from linter.directives import annotation_verbs, comments_in_text, parse_directiv
 from linter.findings import Diagnostic, Finding, Report, RunStats
 from linter.migrations import ChangeSet, downgrade, plan, tables_named_by
 from linter.model import Location, SchemaModel, Table
-from linter.parse import ParseFailure, parse_statement
+from linter.parse import ParseFailure
+from linter.parse_cache import SKIP_FIRST_WORDS, ParseCache
 from linter.replay import Replayer
 from linter.source import InputError, discover, read_statements
 from linter.split import Statement
-
-# AUTO_INCREMENT=N differs between otherwise identical tables of a dump: not part of the cache key
-_AUTO_INCREMENT_OPTION = re.compile(r"\bAUTO_INCREMENT\s*=\s*\d+", re.IGNORECASE)
-_CACHE_LIMIT = 20_000
-
 
 @dataclass
 class Unit:
@@ -51,17 +47,30 @@ class UnitResult:
     suppressions: list[suppressions.Suppression] = field(default_factory=list)
     #: tables created or altered by changed statements (changed-files mode only)
     touched: list[Table] = field(default_factory=list)
+    #: bytes read from the unit's files
+    bytes: int = 0
+
+
+class Progress(Protocol):
+    """Told how a run advances (the CLI draws a progress bar from it on a terminal)."""
+
+    def start(self, files: int, total_bytes: int) -> None: ...
+    def read(self, nbytes: int, tables: int) -> None: ...
+    def file_done(self) -> None: ...
+    def finish(self) -> None: ...
 
 
 @dataclass
 class RunOptions:
     """A run's set-up beyond its paths. `config` None: the defaults for every file (no search for
     configuration files); `changed_only`: the paths are the changed files (pre-commit);
-    `changes`: changed files and lines known otherwise (`--since`, from git)."""
+    `changes`: changed files and lines known otherwise (`--since`, from git); `progress`: told
+    how the run advances."""
 
     config: ConfigResolver | None = None
     changed_only: bool = False
     changes: ChangeSet | None = None
+    progress: Progress | None = None
 
 
 class Engine:
@@ -74,54 +83,75 @@ class Engine:
             checks = ALL_CHECKS
         self.context = context
         self.checks = list(checks)
-        self._cache: dict[str, ops.Operation | ParseFailure] = {}
+        self._cache = ParseCache()
 
     # -- parsing with a cache ---------------------------------------------------------------
     def parse(self, text: str) -> ops.Operation | ParseFailure:
-        key = _AUTO_INCREMENT_OPTION.sub("", text) if "AUTO_INCREMENT" in text or "auto_increment" in text else text
-        found = self._cache.get(key)
-        if found is None:
-            try:
-                found = parse_statement(text)
-            except ParseFailure as failure:
-                found = failure
-            except RecursionError:
-                found = ParseFailure("statement nested too deeply to parse")
-            if isinstance(found, ops.Skipped):
-                return found  # not worth keeping: dumps hold millions of distinct INSERTs
-            if len(self._cache) >= _CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[key] = found
-        return found
+        """The operation of one statement, or the ParseFailure that says why there is none."""
+        return self._cache.parse(text)
 
     # -- one unit ---------------------------------------------------------------------------
     def lint_unit(
         self, unit: Unit, context: CheckContext | None = None, *, disabled: frozenset[str] = frozenset(),
-        changes: ChangeSet | None = None,
+        changes: ChangeSet | None = None, progress: Progress | None = None,
     ) -> UnitResult:
         """Replay the unit's files in order and run the checks (`context`: this unit's, else the
-        engine's; `disabled`: rule ids not to run; `changes`: note the tables changed statements touch)."""
+        engine's; `disabled`: rule ids not to run; `changes`: note the tables changed statements touch;
+        `progress`: told of every block read)."""
         replayer = Replayer()
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
+        schemas = replayer.model.schemas
+
+        def on_read(nbytes: int) -> None:
+            result.bytes += nbytes
+            if progress is not None:
+                progress.read(nbytes, sum(len(s.tables) for s in schemas.values()))
         for path in unit.files:
             result.suppressions.extend(suppressions.from_file(path))
             tracked = changes is not None and changes.contains(path)
+            count = 0
+            stream = None
             try:
-                for statement in read_statements(path, migration_markers=unit.migration_markers):
-                    result.statements += 1
-                    result.suppressions.extend(suppressions.from_statement(statement))
-                    changed = tracked and changes.statement_changed(path, statement.line, statement.end_line)  # type: ignore[union-attr]
-                    self._apply(replayer, statement, result.diagnostics, result.touched if changed else None)
+                parse, apply, diagnostics = self._cache.parse, self._apply, result.diagnostics
+                # statements parse would skip by their first word are only counted, unless they hold a directive
+                stream = read_statements(path, migration_markers=unit.migration_markers, skip_words=SKIP_FIRST_WORDS,
+                                         unless="innolint:", on_read=on_read)
+                replay = replayer.apply
+                for statement in stream:
+                    count += 1
+                    text, _, line, column, end_line, comments, executable = statement
+                    if "innolint:" in text or (comments and any("innolint:" in c for c in comments)):
+                        result.suppressions.extend(suppressions.from_statement(statement))
+                    op = parse(text)
+                    kind = op.__class__
+                    if kind is ops.Skipped:
+                        continue  # INSERT, SET, LOCK...: nothing to replay, nothing to report
+                    if tracked or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
+                        changed = tracked and changes.statement_changed(path, line, end_line)  # type: ignore[union-attr]
+                        apply(replayer, statement, diagnostics, result.touched if changed else None, op)
+                        continue
+                    # the common case, as `_apply` does it: no directive, no failure, no change set
+                    problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
+                    if problem:
+                        diagnostics.append(
+                            Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
+                                       end_line=end_line, message=problem, excerpt=_excerpt(text))
+                        )
             except InputError as error:
                 result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
+            result.statements += count + (stream.skipped if stream is not None else 0)
+            if progress is not None:
+                progress.file_done()
         result.findings = self.run_checks(replayer.model, context, disabled)
         return result
 
     def _apply(
-        self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic], touched: list[Table] | None = None
+        self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic], touched: list[Table] | None = None,
+        op: ops.Operation | ParseFailure | None = None,
     ) -> None:
-        op = self.parse(statement.text)
+        if op is None:
+            op = self.parse(statement.text)
         if isinstance(op, ParseFailure):
             line = statement.line + op.line_offset
             diagnostics.append(
@@ -209,13 +239,17 @@ def lint_paths(
     files = [f for f in files if not resolver.for_path(f).is_excluded(f, named=os.path.abspath(f) in named)]
     changes = ChangeSet.from_files(files) if options.changed_only else options.changes
     stats = RunStats()
-    for unit in units_for(files, resolver, changes):
+    units = units_for(files, resolver, changes)
+    progress = options.progress
+    if progress is not None:
+        progress.start(sum(len(u.files) for u in units), sum(_size(f) for u in units for f in u.files))
+    for unit in units:
         if changes is not None and not any(changes.contains(path) for path in unit.files):
             continue  # nothing changed here
         settings = resolver.for_path(unit.files[0])
         result = engine.lint_unit(
             unit, context if context is not None else settings.context(), disabled=settings.disabled_rules(),
-            changes=changes,
+            changes=changes, progress=progress,
         )
         findings, diagnostics = _settle(result, settings, changes)
         report.findings.extend(findings)
@@ -223,11 +257,22 @@ def lint_paths(
         stats.files += len(unit.files)
         stats.statements += result.statements
         stats.tables += len(result.model.tables())
+        stats.bytes += result.bytes
+    if progress is not None:
+        progress.finish()
     report.findings.sort(key=Finding.sort_key)
     report.diagnostics.sort(key=Diagnostic.sort_key)
     stats.seconds = round(time.perf_counter() - started, 3)
     report.stats = stats
     return report
+
+
+def _size(path: str) -> int:
+    """The size of a file to read, 0 when unknown (standard input, a pipe)."""
+    try:
+        return os.path.getsize(path) if path != "-" else 0
+    except OSError:
+        return 0
 
 
 def _settle(

@@ -128,6 +128,16 @@ class TableBody:
     options: TableOptions = field(default_factory=TableOptions)
     checks: int = 0  # number of CHECK constraints
 
+    @property
+    def definition_id(self) -> int:
+        """The same number for bodies made from one parsed definition: the copies of a CREATE TABLE
+        repeated across tenant schemas share its columns, keys and foreign keys, each with options
+        of its own when its AUTO_INCREMENT or TABLESPACE differs (linter.parse_cache), and a table
+        that an ALTER changes gets copies of its own first (`Table.writable`). Equal ids mean equal
+        columns, keys, foreign keys and checks, and options equal but for auto_increment and
+        tablespace: a key for doing per-definition work once over a finished model."""
+        return id(self.columns)
+
     def copy(self) -> TableBody:
         return TableBody(
             columns={k: replace(c) for k, c in self.columns.items()},

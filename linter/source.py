@@ -13,11 +13,12 @@ import codecs
 import errno
 import os
 import re
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from linter.split import Statement, split_stream
+from linter.split import StatementStream, split_stream
 
 #: how much of a file the binary check looks at
 _SNIFF_BYTES = 8192
@@ -79,12 +80,13 @@ def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
     return codecs.getincrementaldecoder("utf-8-sig")(errors=LATIN1_FALLBACK)
 
 
-def iter_chunks(path: str, chunk_size: int = 1 << 20) -> Iterator[str]:
+def iter_chunks(path: str, chunk_size: int = 1 << 20, on_read: Callable[[int], None] | None = None) -> Iterator[str]:
     """The text of `path` ("-": standard input) in chunks of about `chunk_size` characters.
 
     The file is opened and its first bytes checked at once, so a missing, unreadable, directory
     or binary path raises InputError here, not at the first `next()`; later read errors raise
-    InputError from the iteration.
+    InputError from the iteration. `on_read` is told the size of every block of bytes read (for
+    progress and statistics).
     """
     if path == "-":
         stream: BinaryIO = sys.stdin.buffer
@@ -107,11 +109,15 @@ def iter_chunks(path: str, chunk_size: int = 1 << 20) -> Iterator[str]:
         if owned:
             stream.close()
         raise InputError(f"{path}: binary file, not SQL")
-    return _decode_chunks(path, stream, owned, head, chunk_size)
+    return _decode_chunks(path, stream, owned, head, chunk_size, on_read)
 
 
-def _decode_chunks(path: str, stream: BinaryIO, owned: bool, head: bytes, chunk_size: int) -> Iterator[str]:
+def _decode_chunks(
+    path: str, stream: BinaryIO, owned: bool, head: bytes, chunk_size: int, on_read: Callable[[int], None] | None
+) -> Iterator[str]:
     decoder = _decoder_for(head)
+    if on_read is not None:
+        on_read(len(head))
     try:
         for start in range(0, len(head), chunk_size):  # the sniffed head, in the same chunk size as the rest
             text = decoder.decode(head[start : start + chunk_size])
@@ -124,6 +130,8 @@ def _decode_chunks(path: str, stream: BinaryIO, owned: bool, head: bytes, chunk_
                 raise InputError(_os_message(path, error)) from error
             if not data:
                 break
+            if on_read is not None:
+                on_read(len(data))
             text = decoder.decode(data)
             if text:
                 yield text
@@ -135,9 +143,14 @@ def _decode_chunks(path: str, stream: BinaryIO, owned: bool, head: bytes, chunk_
             stream.close()
 
 
-def read_statements(path: str, *, migration_markers: bool = False) -> Iterator[Statement]:
-    """The statements of `path` ("-": standard input), streamed; InputError when it cannot be read."""
-    return split_stream(iter_chunks(path), path, migration_markers=migration_markers)
+def read_statements(
+    path: str, *, migration_markers: bool = False, skip_words: frozenset[str] | None = None, unless: str = "",
+    on_read: Callable[[int], None] | None = None,
+) -> StatementStream:
+    """The statements of `path` ("-": standard input), streamed; InputError when it cannot be read.
+    `skip_words` and `unless`: see `linter.split.split_stream`; `on_read`: see `iter_chunks`."""
+    return split_stream(iter_chunks(path, on_read=on_read), path, migration_markers=migration_markers,
+                        skip_words=skip_words, unless=unless)
 
 
 def discover(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -198,6 +211,8 @@ def _is_sql_file(name: str, path: str) -> bool:
     if lowered.endswith(SQL_SUFFIXES):
         return True
     if lowered.endswith(".txt"):
+        if not os.path.isfile(path):
+            return False  # a FIFO: opening it to look would wait for a writer
         try:
             with open(path, "rb") as handle:
                 return _DUMP_HEADER.search(handle.read(4096)) is not None
@@ -237,6 +252,9 @@ def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[st
                 file_st = os.stat(file_path)
             except OSError as error:
                 errors.append((file_path, _os_message(file_path, error)))
+                continue
+            if not stat.S_ISREG(file_st.st_mode):  # reading a FIFO named x.sql would hang the walk
+                errors.append((file_path, f"{file_path}: not a regular file (name it to read it anyway)"))
                 continue
             if not os.access(file_path, os.R_OK):
                 errors.append((file_path, f"{file_path}: permission denied"))

@@ -23,13 +23,17 @@ built from slices.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """One statement as the server would receive it, and where it stands in its file."""
+class Statement(NamedTuple):
+    """One statement as the server would receive it, and where it stands in its file.
+
+    Immutable. A named tuple rather than a frozen dataclass: a dump yields a million of these,
+    and a frozen dataclass costs 1.7 us each to build against 0.2 us (see bench/README.md).
+    """
 
     text: str  # executable comments unwrapped in place; no delimiter; starts at the first SQL token
     path: str
@@ -43,7 +47,10 @@ class Statement:
     executable: str | None = None
 
 
-def split_stream(chunks: Iterable[str], path: str, *, migration_markers: bool = False) -> Iterator[Statement]:
+def split_stream(
+    chunks: Iterable[str], path: str, *, migration_markers: bool = False,
+    skip_words: frozenset[str] | None = None, unless: str = "",
+) -> StatementStream:
     """Yield the statements of the text made of `chunks`, each as soon as it is complete.
 
     `path` is only copied into each Statement. With `migration_markers`, goose (`-- +goose Up`,
@@ -51,8 +58,30 @@ def split_stream(chunks: Iterable[str], path: str, *, migration_markers: bool = 
     annotations are obeyed: Down sections are skipped and a StatementBegin/StatementEnd block is
     one statement whatever it contains. Broken input (an unterminated quote or comment, NUL bytes,
     junk) never raises: what there is becomes a statement and the parser reports it.
+
+    `skip_words`: upper-case first words of statements the caller will not look at (INSERT,
+    SET, LOCK ...). Such statements may be counted in the stream's `skipped` instead of being
+    built (a dump has hundreds of thousands), except one whose text or comments hold `unless`.
     """
-    return _Splitter(path, migration_markers).run(chunks)
+    return StatementStream(_Splitter(path, migration_markers, skip_words, unless), chunks)
+
+
+class StatementStream(Iterator[Statement]):
+    """The statements of one input, and how many were counted but not built (see `split_stream`)."""
+
+    def __init__(self, splitter: _Splitter, chunks: Iterable[str]) -> None:
+        self._splitter = splitter
+        self._statements = splitter.run(chunks)
+
+    def __iter__(self) -> Iterator[Statement]:
+        return self._statements  # a `for` loop resumes the generator directly, not through __next__
+
+    def __next__(self) -> Statement:
+        return next(self._statements)
+
+    @property
+    def skipped(self) -> int:
+        return self._splitter.skipped
 
 
 # --- lexical pieces ---------------------------------------------------------------------------
@@ -116,6 +145,94 @@ _compound_start = re.compile(
 #: how much of a statement's start the check above needs at most
 _COMPOUND_PREFIX = 2000
 
+
+#: The fast lane (see `_FastLane`): between statements, under the `;` delimiter, outside
+#: executable comments and migration annotations, whole statements are taken one regex match each.
+_FAST_TOKENS = rf"`[^`]*`|{_SQ}|{_DQ}|-(?=[^-])|--(?=[^\- \t\n\r\f\v])|/(?=[^*])"
+_FAST_EXEC = rf"/\*M?![0-9]{{0,6}}[^*;'\"`\-#/]*(?:(?:{_FAST_TOKENS}|\*(?!/))[^*;'\"`\-#/]*)*\*/"
+_FAST_WS = r"[ \t\n\r\f\v]*"
+_FAST_COMMENTS = rf"(?:(?:--(?:[ \t\r\f\v\-][^\n]*)?|\#[^\n]*)\n{_FAST_WS})*"
+#: a one-line statement in an executable comment: `/*!40101 SET ... */;`
+_FAST_EXEC_LINE = r"[^;'\"`#/*\-\n]*(?:`[^`\n]*`[^;'\"`#/*\-\n]*)*"
+_FAST_TAIL = r"[ \t\r\f\v]*\n"
+_FAST_MAIN = (
+    rf"{_FAST_WS}(?P<lead>{_FAST_COMMENTS})"
+    r"(?:"
+    r"(?P<x>/\*(?P<xv>M?![0-9]{0,6})"
+    rf"[ \t\r\f\v]*(?P<xt>(?P<xw>[A-Za-z_]*){_FAST_EXEC_LINE})\*/[ \t\r\f\v]*;)"
+    r"|(?P<s>(?![dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t])(?=[^ \t\n\r\f\v\-#/*;])(?P<w>[A-Za-z_]*)"
+    rf"[^'\"`\-#/;]*(?:(?:{_FAST_TOKENS}|(?P<ex>{_FAST_EXEC}))[^'\"`\-#/;]*)*)(?P<semi>;)?"
+    r")?"
+    rf"(?P<nl>{_FAST_TAIL})?"
+)
+
+
+_GROUPS = ("lead", "xv", "xt", "xw", "s", "w", "ex", "semi", "nl")
+#: the comments before a statement, by the text they were read from (dumps repeat a few: "Table
+#: structure for table `x`" once per schema)
+_lead_notes: dict[str, tuple[str, ...]] = {}
+#: the `executable` of a one-line executable comment, by its opening (`!40101` -> "40101")
+_versions: dict[str, str] = {}
+
+
+class _FastLane:
+    """The fast lane's regex. `match`, from a position between statements: the whitespace and
+    `--`/`#` comment lines before a statement (group `lead`), then either a one-line
+    `/*!40101 SET ... */;` (`x`) or a plain statement up to its `;` (`s`), and the end of that
+    line (`nl`). Everything after the leading part is optional, so the match never fails; each
+    loop is "unrolled" (runs of plain characters, then one special token) with tokens that differ
+    by their first character, so nothing is ever tried twice. The caller sees which groups matched
+    and hands anything else (a comment inside a statement, a DELIMITER line, a statement the buffer
+    does not hold whole, a trailing comment, two statements on one line) to the general scanner,
+    which agrees with this lane on every input (tests/test_split_lanes.py compares the two on the
+    corpus and on generated text). Compiled on first use.
+    """
+
+    def __init__(self) -> None:
+        pattern = re.compile(_FAST_MAIN, re.S)
+        self.match = pattern.match
+        self.groups = tuple(pattern.groupindex[name] for name in _GROUPS)
+
+
+_lane: list[_FastLane] = []
+
+
+def _fast_lane() -> _FastLane:
+    if not _lane:
+        _lane.append(_FastLane())
+    return _lane[0]
+
+
+#: a line that may be a DELIMITER command: the fast lane lets newlines through inside statements,
+#: so it stops before the first of these (searched once per buffer, not once per statement)
+_delimiter_line = re.compile(r"\n[ \t]*[dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t]").search
+#: in a fast-lane statement holding executable comments: the text up to the next `/*` (always an
+#: executable comment's opening there), and inside one, up to its `*/`
+_UNWRAP_OUT = re.compile(rf"(?:[^'\"`/]+|`[^`]*`|{_SQ}|{_DQ}|/(?!\*))*", re.S).match
+_UNWRAP_IN = re.compile(rf"(?:[^'\"`*]+|`[^`]*`|{_SQ}|{_DQ}|\*(?!/))*", re.S).match
+
+
+def _unwrap(raw: str) -> str:
+    """Unwrap the executable comments of a fast-lane statement in place (markers become spaces)."""
+    out: list[str] = []
+    seg = i = 0
+    n = len(raw)
+    while True:
+        i = _UNWRAP_OUT(raw, i).end()  # type: ignore[union-attr]
+        if i >= n:
+            break
+        m = _exec_open(raw, i)
+        assert m is not None
+        out.append(raw[seg:i])
+        out.append(" " * (m.end() - i))
+        i = _UNWRAP_IN(raw, m.end()).end()  # type: ignore[union-attr]
+        out.append(raw[m.end() : i])
+        out.append("  ")
+        seg = i = i + 2
+    out.append(raw[seg:])
+    return "".join(out)
+
+
 #: modes of the scanner between chunks
 _CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE = range(6)
 _QUOTE_MODES = {"'": _SQUOTE, '"': _DQUOTE}
@@ -160,6 +277,8 @@ def _run_pattern(delimiter: str, in_exec: bool) -> _Matcher:
 
 
 _run_cache: dict[tuple[str, bool], _Matcher] = {}
+#: builds a Statement from a tuple without the keyword-argument machinery of its constructor
+_new_statement = tuple.__new__
 
 
 def _marker(text: str) -> str | None:
@@ -189,9 +308,19 @@ class _Splitter:
     before `pos` has been dealt with (statement text already consumed is kept in `pieces`).
     """
 
-    def __init__(self, path: str, migration_markers: bool) -> None:
+    #: whether the fast lane is used (tests turn it off to compare it with the general scanner)
+    fast_lane = True
+
+    def __init__(
+        self, path: str, migration_markers: bool, skip_words: frozenset[str] | None = None, unless: str = ""
+    ) -> None:
         self.path = path
         self.markers = migration_markers
+        self.skip_words = skip_words
+        self.unless = unless
+        self.skipped = 0  # statements counted but not built
+        self.skip_known: dict[str, bool] = {}  # first words as written: whether they are in skip_words
+        self.delimiter_at = self.directive_at = -1  # see `_fast`
         self.buf = ""
         self.pos = 0
         self.eof = False
@@ -275,6 +404,7 @@ class _Splitter:
         self.line_start -= pos
         self.buf = buf[pos:] + chunk if pos < len(buf) else chunk
         self.pos = 0
+        self.delimiter_at = self.directive_at = -1  # fast-lane look-ahead, found again in the new buffer
 
     def _scan(self) -> None:
         """Advance as far as the buffer allows (at end of input: to its end)."""
@@ -335,6 +465,7 @@ class _Splitter:
             match = _run_cache[key] = _run_pattern(*key)
         self.run_match = match
         self.gap_stops = "dD-#/*" + delimiter[:1]
+        self.fast_ok = self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
 
     def _open_exec(self, m: re.Match[str]) -> None:
         bang, digits = m.group(1), m.group(2)
@@ -355,6 +486,8 @@ class _Splitter:
         buf = self.buf
         n = len(buf)
         while True:
+            if self.fast_ok and self.pending is None:
+                self._fast()
             pos = self.pos
             e = _run_end(_WS_RUN, buf, pos)
             if e > pos:
@@ -362,6 +495,9 @@ class _Splitter:
                     self.at_line_start = True
                     if self.pending is not None:
                         self._flush_pending()
+                        if self.fast_ok:
+                            self.pos = e
+                            continue  # back to the fast lane
                 self.pos = e
             if e >= n:
                 return False
@@ -394,6 +530,131 @@ class _Splitter:
             if self.in_stmt or self.mode != _CODE:
                 return True
             # the statement ended at its delimiter: go on after it in the same buffer
+
+    def _fast(self) -> None:
+        """Take the statements the fast lane can (see `_FastLane`), from `pos` on."""
+        buf = self.buf
+        n = len(buf)
+        path = self.path
+        out = self.out
+        pos = self.pos
+        cnt, line, ls = self.cnt_pos, self.cur_line, self.line_start
+        comments: list[str] | None = self.comments
+        lane = _fast_lane()
+        g_lead, g_xv, g_xt, g_xw, g_s, g_w, g_ex, g_semi, g_nl = lane.groups
+        match = lane.match
+        skip = self.skip_words
+        skip_known = self.skip_known
+        # where the next possible DELIMITER line and the next directive (`unless`) are: the fast
+        # lane stops before the first, and builds every statement whose text holds the second
+        limit = self.delimiter_at
+        if limit < pos:
+            found_at = _delimiter_line(buf, pos)
+            limit = found_at.start() if found_at is not None else n
+        unless = self.unless
+        directive = self.directive_at
+        if directive < pos:
+            directive = buf.find(unless, pos) if unless else -1
+            if directive < 0:
+                directive = n
+        self.delimiter_at, self.directive_at = limit, directive  # both found from here on: kept for the next call
+        if comments and unless and any(unless in c for c in comments):
+            directive = pos  # the comments waiting for the next statement hold one
+        while True:
+            m = match(buf, pos)
+            end = m.end(g_nl)  # type: ignore[union-attr]
+            if end < 0:
+                break
+            start = m.start(g_s)  # type: ignore[union-attr]
+            if start >= 0:
+                semi = m.start(g_semi)  # type: ignore[union-attr]
+                if semi < 0 or semi > limit:
+                    break
+                word = m.group(g_w)  # type: ignore[union-attr]
+                if skip is not None and word and end <= directive:
+                    known = skip_known.get(word)
+                    if known is None:
+                        known = self._known(word)
+                    if known:
+                        self.skipped += 1
+                        comments = None
+                        pos = end
+                        continue
+                raw = buf[start:semi]
+                ex = m.start(g_ex)  # type: ignore[union-attr]
+                if ex >= 0:  # executable comments (the group holds the last one) to unwrap in place
+                    if raw.count("/*") == 1:  # only that one: a dump's `/*!50100 TABLESPACE `t` */`
+                        opening = _exec_open(buf, ex).end()  # type: ignore[union-attr]
+                        closing = m.end(g_ex) - 2  # type: ignore[union-attr]
+                        raw = (buf[start:ex] + " " * (opening - ex) + buf[opening:closing] + "  "
+                               + buf[closing + 2 : semi])
+                    else:
+                        raw = _unwrap(raw)
+                text = raw.rstrip(_WS)
+                executable = None
+            else:
+                text = m.group(g_xt)  # type: ignore[union-attr]
+                if not text:
+                    break  # no statement at all, or an empty executable comment
+                word = m.group(g_xw)  # type: ignore[union-attr]
+                if skip is not None and word and end <= directive:
+                    known = skip_known.get(word)
+                    if known is None:
+                        known = self._known(word)
+                    if known:
+                        self.skipped += 1
+                        comments = None
+                        pos = end
+                        continue
+                text = text.rstrip(_WS)
+                start = m.start(g_xt)  # type: ignore[union-attr]
+                opening = m.group(g_xv)  # type: ignore[union-attr]
+                executable = _versions.get(opening)
+                if executable is None:
+                    executable = opening[1:] if opening[0] == "!" else opening
+                    if len(_versions) < 1024:
+                        _versions[opening] = executable
+            lead = m.group(g_lead)  # type: ignore[union-attr]
+            if lead:
+                found = _lead_notes.get(lead)
+                if found is None:
+                    found = tuple(t for t in (c.strip(_WS) for c in _comment_texts(lead)) if t)
+                    if len(_lead_notes) < 4096 and len(lead) < 512:
+                        _lead_notes[lead] = found
+                notes = tuple(comments) + found if comments else found
+            else:
+                notes = tuple(comments) if comments else ()
+            comments = None
+            k = buf.count("\n", cnt, start)
+            if k:
+                line += k
+                ls = buf.rfind("\n", cnt, start) + 1
+            cnt = start
+            lines = text.count("\n")
+            out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable)))
+            if lines:
+                cnt = start + len(text)
+                ls = buf.rfind("\n", start, cnt) + 1
+                line += lines
+            pos = end
+            if limit < pos:  # that DELIMITER line was inside a quote or comment: find the next one
+                found_at = _delimiter_line(buf, pos)
+                self.delimiter_at = limit = found_at.start() if found_at is not None else n
+            if directive < pos:
+                directive = buf.find(unless, pos)
+                self.directive_at = directive = directive if directive >= 0 else n
+        if comments is None:  # took at least one statement
+            self.comments = []
+            self.pos = pos
+            self.cnt_pos, self.cur_line, self.line_start = cnt, line, ls
+            self.at_line_start = True
+
+    def _known(self, word: str) -> bool:
+        """Whether statements starting with `word` (as written) are skipped (`skip_words`)."""
+        known = word.upper() in self.skip_words  # type: ignore[operator]
+        if len(self.skip_known) < 256:
+            self.skip_known[word] = known
+        return known
 
     def _gap_special(self, e: int) -> int:
         """Deal with a character between statements that may not start one (see `gap_stops`).

@@ -6,8 +6,9 @@ to recognise that layout and to talk about "this table, in 10,000 tenant schemas
 10,000 times, so the detection and the grouping live here, once.
 
 Everything here is O(tables): a tenant dump has 110K tables, and each identical CREATE TABLE was
-parsed once, so its copies share one `TableBody` object; grouping by `id(body)` handles almost all
-of them and a structural signature is computed once per distinct body, never per table.
+parsed once, so its copies share one definition (`TableBody.definition_id`); grouping by it
+handles almost all of them and a structural signature is computed once per distinct definition,
+never per table.
 """
 
 from __future__ import annotations
@@ -142,9 +143,21 @@ _OPTION_FIELDS = tuple(f.name for f in fields(TableOptions) if f.name not in ("a
 
 def definition_signature(table: Table) -> Hashable:
     """The table's structure, comparable between schemas: its name, columns, keys, foreign keys
-    and options, without the AUTO_INCREMENT counter (it differs between tenants) and with a
-    foreign key to the table's own schema written as an unqualified one."""
+    and options, without the AUTO_INCREMENT counter (it differs between tenants), with a
+    foreign key to the table's own schema written as an unqualified one, and a tablespace named
+    after the table's own schema (one general tablespace per tenant) written as `{schema}`."""
     return (table.name.lower(), _body_signature(table.body, table.schema))
+
+
+def own_tablespace_shape(tablespace: str | None, schema: str | None) -> str | None:
+    """`tablespace` with the name of `schema` in it replaced by `{schema}` (`ts_tenant_00042` in
+    schema `tenant_00042` -> `ts_{schema}`): every tenant's own tablespace has the same shape."""
+    if not tablespace or not schema:
+        return tablespace
+    at = tablespace.lower().find(schema.lower())
+    if at < 0:
+        return tablespace
+    return tablespace[:at] + "{schema}" + tablespace[at + len(schema):]
 
 
 def _body_signature(body: TableBody, schema: str | None) -> Hashable:
@@ -157,7 +170,8 @@ def _body_signature(body: TableBody, schema: str | None) -> Hashable:
             (f.name, f.columns, None if (f.ref_schema or "").lower() == own else f.ref_schema, f.ref_table.lower(), f.ref_columns)
             for f in body.foreign_keys
         ),
-        tuple(getattr(options, name) for name in _OPTION_FIELDS),
+        tuple(own_tablespace_shape(options.tablespace, schema) if name == "tablespace" else getattr(options, name)
+              for name in _OPTION_FIELDS),
         tuple(sorted(options.other.items())),
         body.checks,
     )
@@ -167,19 +181,21 @@ def group_by_definition(tables: list[Table]) -> list[list[Table]]:
     """Tables grouped by definition (`definition_signature`), each group in input order, the
     groups in the order of their first table.
 
-    Cheap on tenant dumps: copies made from one parsed statement share their body object, so
-    tables are first bucketed by (name, id(body)) and the signature is computed once per bucket.
+    Cheap on tenant dumps: copies made from one parsed statement share their definition
+    (`TableBody.definition_id`: equal but for AUTO_INCREMENT and TABLESPACE), so tables are first
+    bucketed by (name, definition, tablespace) and the signature is computed once per bucket.
     The schema joins the bucket key only for bodies with schema-qualified foreign keys, the one
     part of a signature that depends on the schema."""
     qualified_fk: dict[int, bool] = {}
-    buckets: dict[tuple[str, int, str | None], list[Table]] = {}
+    buckets: dict[tuple[str, int, str | None, str | None], list[Table]] = {}
     for table in tables:
         body = table.body
-        key_id = id(body)
+        key_id = body.definition_id
         qualified = qualified_fk.get(key_id)
         if qualified is None:
             qualified = qualified_fk[key_id] = any(f.ref_schema for f in body.foreign_keys)
-        key = (table.name.lower(), key_id, table.schema.lower() if qualified and table.schema else None)
+        key = (table.name.lower(), key_id, own_tablespace_shape(body.options.tablespace, table.schema),
+               table.schema.lower() if qualified and table.schema else None)
         bucket = buckets.get(key)
         if bucket is None:
             buckets[key] = [table]

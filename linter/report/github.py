@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from linter.findings import SEVERITY_RANK, Diagnostic, Finding, Report
+from linter.report import valid_unicode
 from linter.report.location import repo_path
 
 #: annotations GitHub shows per step for each of error, warning and notice
@@ -158,5 +159,6 @@ def render(report: Report) -> str:
     """`innolint check --format github`: the commands, then the one-line summary as plain text."""
     from linter.report.text import summary_line
 
+    report = valid_unicode(report)
     commands = render_commands([*report.findings, *report.diagnostics])
     return commands + summary_line(report) + "\n"

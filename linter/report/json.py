@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from linter.findings import Report
+from linter.report import valid_unicode
 
 
 def render(report: Report) -> str:
-    return report.model_dump_json(by_alias=True, indent=1) + "\n"
+    return valid_unicode(report).model_dump_json(by_alias=True, indent=1) + "\n"

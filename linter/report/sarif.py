@@ -31,6 +31,7 @@ import os
 from typing import Any
 
 from linter.findings import Diagnostic, Finding, Report
+from linter.report import valid_unicode
 from linter.report.github import worst_first
 from linter.report.location import path_uri, repo_path, repository_root
 
@@ -211,6 +212,7 @@ def build(report: Report, *, root: str | None = None, max_results: int | None = 
     """The SARIF log as a dict (what `render` serialises; tests validate it against the schema)."""
     from linter import __version__
 
+    report = valid_unicode(report)
     base = os.path.abspath(root) if root is not None else repository_root()
     findings = worst_first(report.findings)
     omitted = 0

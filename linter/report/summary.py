@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from linter.findings import Diagnostic, Finding, Report
+from linter.report import valid_unicode
 from linter.report.github import worst_first
 from linter.report.location import repo_path
 
@@ -95,6 +96,7 @@ def render(
     `blob_url` (`https://github.com/o/r/blob/SHA`) turns locations into links; `header` is put
     first verbatim (the PR comment's hidden marker).
     """
+    report = valid_unicode(report)
     findings = worst_first(report.findings)
     diagnostics: list[Diagnostic] = sorted(report.diagnostics, key=lambda d: d.sort_key())
     note_reserve = 400

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 from linter.findings import Report
+from linter.report import valid_unicode
 
 
 def render(report: Report, *, show_info: bool = True) -> str:
+    report = valid_unicode(report)
     lines: list[str] = []
     items = sorted([*report.findings, *report.diagnostics], key=lambda item: item.sort_key())
     for item in items:

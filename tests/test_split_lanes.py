@@ -1,0 +1,161 @@
+"""The splitter's fast lane and its skipped statements agree with the general scanner.
+
+The fast lane (`linter.split._FastLane`) takes whole statements one regex match each and hands
+anything unusual to the general scanner; skipping (`skip_words`) counts statements instead of
+building them. Neither may change a single statement, position or comment: these tests split the
+real corpus and generated text both ways and compare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import linter.split as split_module
+from linter.parse_cache import SKIP_FIRST_WORDS
+from linter.split import Statement, split_stream
+
+SHARED = Path(__file__).parents[1] / ".." / "shared"
+DIRECTIVE = "innolint:"
+
+
+def chunked(text: str, size: int | None) -> list[str]:
+    return [text] if size is None else [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def run(text: str, *, fast: bool, chunk: int | None = None, markers: bool = False,
+        skip: frozenset[str] | None = None) -> tuple[list[Statement], int]:
+    old = split_module._Splitter.fast_lane
+    split_module._Splitter.fast_lane = fast
+    try:
+        stream = split_stream(chunked(text, chunk), "f.sql", migration_markers=markers, skip_words=skip,
+                              unless=DIRECTIVE)
+        return list(stream), stream.skipped
+    finally:
+        split_module._Splitter.fast_lane = old
+
+
+def first_word(statement: Statement) -> str:
+    word = ""
+    for ch in statement.text:
+        if not (ch.isascii() and (ch.isalpha() or ch == "_")):
+            break
+        word += ch
+    return word.upper()
+
+
+def assert_same(text: str, chunk: int | None = None, markers: bool = False) -> None:
+    slow, _ = run(text, fast=False, chunk=chunk, markers=markers)
+    fast, none_skipped = run(text, fast=True, chunk=chunk, markers=markers)
+    assert none_skipped == 0
+    assert fast == slow
+    kept, skipped = run(text, fast=True, chunk=chunk, markers=markers, skip=SKIP_FIRST_WORDS)
+    assert len(kept) + skipped == len(slow)
+    # what is kept is the whole list minus some statements the caller said it skips
+    rest = iter(kept)
+    expected = next(rest, None)
+    for statement in slow:
+        if statement == expected:
+            expected = next(rest, None)
+            continue
+        assert first_word(statement) in SKIP_FIRST_WORDS, statement
+        assert DIRECTIVE not in statement.text and not any(DIRECTIVE in c for c in statement.comments), statement
+    assert expected is None, f"kept statement not in order: {expected}"
+
+
+def corpus_files() -> Iterator[Path]:
+    for root in (SHARED / "corpus", SHARED / "peer-suites"):
+        if root.is_dir():
+            yield from sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in (".sql", ".txt"))
+
+
+@pytest.mark.skipif(not (SHARED / "corpus").is_dir(), reason="shared corpus not present")
+def test_fast_lane_and_skipping_agree_with_the_general_scanner_on_the_corpus() -> None:
+    files = list(corpus_files())
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for chunk in (None, 4093):
+            assert_same(text, chunk=chunk)
+
+
+DUMP = """-- MySQL dump 10.13
+/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;
+/*!40103 SET TIME_ZONE='+00:00' */;
+
+--
+-- Current Database: `t1`
+--
+
+CREATE DATABASE /*!32312 IF NOT EXISTS*/ `t1` /*!40100 DEFAULT CHARACTER SET utf8mb4 */ /*!80016 DEFAULT ENCRYPTION='N' */;
+
+USE `t1`;
+
+--
+-- Table structure for table `a`
+--
+
+DROP TABLE IF EXISTS `a`;
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!50503 SET character_set_client = utf8mb4 */;
+CREATE TABLE `a` (
+  `id` int NOT NULL AUTO_INCREMENT,
+  `s` varchar(10) DEFAULT 'x;y' COMMENT 'it''s -- not a comment',
+  PRIMARY KEY (`id`)
+) /*!50100 TABLESPACE `t1` */ ENGINE=InnoDB AUTO_INCREMENT=5 DEFAULT CHARSET=utf8mb4;
+/*!40101 SET character_set_client = @saved_cs_client */;
+
+--
+-- Dumping data for table `a`
+--
+
+LOCK TABLES `a` WRITE;
+/*!40000 ALTER TABLE `a` DISABLE KEYS */;
+INSERT INTO `a` VALUES (1,'a;b'),(2,'-- c'),(3,'/* d */');
+/*!40000 ALTER TABLE `a` ENABLE KEYS */;
+UNLOCK TABLES;
+-- innolint: ignore[no-primary-key] kept on purpose
+SET @x = 1;
+SET @y = 'innolint: inside';
+"""
+
+
+@pytest.mark.parametrize("chunk", [None, 1, 7, 64, 4093, 1 << 20])
+def test_a_mysqldump_splits_the_same_in_every_lane(chunk: int | None) -> None:
+    assert_same(DUMP, chunk=chunk)
+    if chunk is not None and chunk < len(DUMP):
+        return  # statements cut by a chunk boundary go through the general scanner: fewer are skipped
+    kept, skipped = run(DUMP, fast=True, chunk=chunk, skip=SKIP_FIRST_WORDS)
+    # the SETs, LOCK, INSERT and UNLOCK without a directive; the general scanner (here for the
+    # quote in a one-line executable comment) builds every statement
+    assert skipped == 7
+    assert [s.text for s in kept if s.text.startswith("SET")] == [
+        "SET TIME_ZONE='+00:00'", "SET @x = 1", "SET @y = 'innolint: inside'"
+    ]
+    create = next(s for s in kept if s.text.startswith("CREATE TABLE"))
+    assert "/*!50100" not in create.text and "TABLESPACE `t1`" in create.text
+    assert (create.line, create.column, create.end_line) == (20, 1, 24)
+    assert create.comments == ()  # the comments before DROP TABLE are DROP TABLE's
+    drop = next(s for s in kept if s.text.startswith("DROP"))
+    assert drop.comments == ("Table structure for table `a`",)
+
+
+PIECES = [
+    "SELECT 1", "SET @a = 1", "INSERT INTO t VALUES (1)", "LOCK TABLES t WRITE", "CREATE TABLE t (a int)",
+    "DROP TABLE IF EXISTS `t`", "ALTER TABLE `t` DISABLE KEYS", "delimiter", "DELIMITER ;;", "DELIMITER ;",
+    ";", ";;", "\n", "\r\n", " ", "\t", "'", '"', "`", "'a;b'", '"x\\"y"', "`q;`", "--", "-- c\n", "--x", "#",
+    "# h\n", "/*", "*/", "/* c */", "/*!50100 ", "/*!40101 SET x=1 */;", "/*M!100301 ", "*", "/", "-", "\\",
+    "CREATE PROCEDURE p() BEGIN SELECT 1; END", "BEGIN", "END", "innolint:", "-- innolint: ignore\n", "d", "D",
+    "DELETE", "UNLOCK TABLES", "\ufeff", "é", "\x00",
+]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join), st.sampled_from([None, 1, 3, 16]),
+       st.booleans())
+def test_fast_lane_and_skipping_agree_on_generated_text(text: str, chunk: int | None, markers: bool) -> None:
+    assert_same(text, chunk=chunk, markers=markers)
