@@ -195,12 +195,8 @@ def _check(args: argparse.Namespace) -> int:
     except (ConfigError, ChangeError, baseline.BaselineError) as error:
         print(f"innolint: {error}", file=sys.stderr)
         return EXIT_USAGE
-    output = _render(report, args.format)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(output)
-    else:
-        sys.stdout.write(output)
+    if not _emit(_render(report, args.format), args.output):
+        return EXIT_USAGE
     if any(d.rule == "io-error" for d in report.diagnostics):
         return EXIT_USAGE
     if args.write_baseline:
@@ -319,7 +315,7 @@ def _github(args: argparse.Namespace) -> int:
             with open(args.report, encoding="utf-8") as handle:
                 text = handle.read()
         report = Report.model_validate_json(text)
-    except (OSError, ValidationError) as error:
+    except (OSError, UnicodeDecodeError, ValidationError) as error:
         print(f"innolint: cannot read the report {args.report}: {error}", file=sys.stderr)
         return EXIT_USAGE
     options = PublishOptions(
@@ -376,17 +372,28 @@ def _audit(args: argparse.Namespace) -> int:
     except (ConfigError, DsnError, AuditConnectionError, AuditQueryError, WriteRefused, OSError) as error:
         print(f"innolint: {error}", file=sys.stderr)
         return EXIT_USAGE
-    output = _render(report, args.format)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(output)
-    else:
-        sys.stdout.write(output)
+    if not _emit(_render(report, args.format), args.output):
+        return EXIT_USAGE
     level = settings.fail_level
     severities = [f.severity for f in report.findings] + [d.severity for d in report.diagnostics]
     if level != "none" and any(at_or_above(severity, level) for severity in severities):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _emit(output: str, path: str | None) -> bool:
+    """Write the report to `path`, or to standard output; False (said on stderr) when the file
+    cannot be written."""
+    if not path:
+        sys.stdout.write(output)
+        return True
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(output)
+    except OSError as error:
+        print(f"innolint: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        return False
+    return True
 
 
 def _render(report, fmt: str) -> str:  # type: ignore[no-untyped-def]

@@ -197,6 +197,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not a configuration file: TOML nested too deeply") from None
 
 
 def _section(path: Path, data: dict[str, Any], *, explicit: bool) -> tuple[dict[str, Any], str] | None:

@@ -27,6 +27,7 @@ would show in process lists and logs), kept out of reprs, and scrubbed from any 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from collections import Counter
@@ -166,6 +167,29 @@ def batches(items: Sequence[Any], size: int = ANNOTATIONS_PER_REQUEST) -> list[l
     return [list(items[i : i + size]) for i in range(0, len(items), size)] or [[]]
 
 
+class _TokenScrubber(logging.Filter):
+    """Masks the token in PyGithub's log records: its DEBUG log prints response bodies as they
+    come, so a server or proxy that echoes the Authorization header would put the token there."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self.token in message:
+            record.msg, record.args = message.replace(self.token, "***"), None
+        return True
+
+
+def _scrub_logs(token: str) -> None:
+    # a filter on a logger sees only that logger's own records, not its children's
+    for name in ("github", "github.Requester", "github.GithubRetry"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _TokenScrubber) and f.token == token for f in logger.filters):
+            logger.addFilter(_TokenScrubber(token))
+
+
 def make_client(env: GitHubEnvironment) -> Github:
     """A PyGithub client for `env`, with write throttling off and the configured base URL."""
     from github import Auth, Github
@@ -174,6 +198,7 @@ def make_client(env: GitHubEnvironment) -> Github:
 
     if not env.token:
         raise ValueError("no token")
+    _scrub_logs(env.token)
     return Github(
         auth=Auth.Token(env.token),
         base_url=env.api_url,

@@ -93,6 +93,8 @@ def parse_stats(text: str, source: str = "<stats>") -> StatsFile:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise StatsError(f"{source}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise StatsError(f"{source}: not a stats file: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise StatsError(f"{source}: expected a JSON object with \"version\" and \"tables\", got {type(data).__name__}")
     if "version" not in data:

@@ -19,9 +19,12 @@ that hides nothing is reported as `unused-suppression` (info), rule by rule.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from linter.directives import comments_in_text, parse_directives
 from linter.findings import Diagnostic, Finding
@@ -78,42 +81,51 @@ def from_statement(statement: Statement) -> list[Suppression]:
 
 def from_file(path: str) -> list[Suppression]:
     """The `ignore-file` directives anywhere in a file, with their lines. Reads the file in
-    chunks and looks only at lines holding `innolint:` in a comment. Standard input is not
-    re-read (its `ignore-file` directives are not seen)."""
-    if path == "-":
-        return []
+    chunks and looks only at lines holding `innolint:` in a comment. Standard input and pipes
+    are not read here, since they can be read only once: their `ignore-file` directives are
+    not seen."""
     found: list[Suppression] = []
     try:
+        if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+            return found  # a pipe can be read once only: the engine's read is that one
         handle = open(path, "rb")
     except OSError:
         return found  # the engine reports the unreadable file
     with handle:
-        line_base, carry = 1, b""
-        while True:
-            chunk = handle.read(_CHUNK)
-            data = carry + chunk
-            if chunk:
-                cut = data.rfind(b"\n") + 1
-                complete, carry = data[:cut], data[cut:]
-                if len(carry) > _MAX_CARRY:  # a line longer than this holds no directive we read
-                    carry = carry[-_MAX_CARRY:]
-            else:
-                complete, carry = data, b""
-            position = complete.find(b"innolint:")
-            while position != -1:
-                start = complete.rfind(b"\n", 0, position) + 1
-                end = complete.find(b"\n", position)
-                end = len(complete) if end == -1 else end
-                text = complete[start:end].decode("utf-8", "replace")
-                line = line_base + complete.count(b"\n", 0, start)
-                for comment in _COMMENT_WITH_DIRECTIVE.findall(text):
-                    for directive in parse_directives([comment]):
-                        if directive.verb == "ignore-file":
-                            found.append(Suppression(path, line, directive.rules, directive.reason, file_wide=True))
-                position = complete.find(b"innolint:", end)
-            line_base += complete.count(b"\n")
-            if not chunk:
-                return found
+        try:
+            return _scan(handle, path, found)
+        except OSError:
+            return found  # the engine's own read reports it
+
+
+def _scan(handle: BinaryIO, path: str, found: list[Suppression]) -> list[Suppression]:
+    """Find the `ignore-file` directives in an open file, chunk by chunk."""
+    line_base, carry = 1, b""
+    while True:
+        chunk = handle.read(_CHUNK)
+        data = carry + chunk
+        if chunk:
+            cut = data.rfind(b"\n") + 1
+            complete, carry = data[:cut], data[cut:]
+            if len(carry) > _MAX_CARRY:  # a line longer than this holds no directive we read
+                carry = carry[-_MAX_CARRY:]
+        else:
+            complete, carry = data, b""
+        position = complete.find(b"innolint:")
+        while position != -1:
+            start = complete.rfind(b"\n", 0, position) + 1
+            end = complete.find(b"\n", position)
+            end = len(complete) if end == -1 else end
+            text = complete[start:end].decode("utf-8", "replace")
+            line = line_base + complete.count(b"\n", 0, start)
+            for comment in _COMMENT_WITH_DIRECTIVE.findall(text):
+                for directive in parse_directives([comment]):
+                    if directive.verb == "ignore-file":
+                        found.append(Suppression(path, line, directive.rules, directive.reason, file_wide=True))
+            position = complete.find(b"innolint:", end)
+        line_base += complete.count(b"\n")
+        if not chunk:
+            return found
 
 
 @dataclass

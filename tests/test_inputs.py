@@ -197,8 +197,6 @@ def test_permission_denied(work: Path) -> None:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux's /proc/self/mem (a file whose read fails)")
-@pytest.mark.xfail(reason="linter/suppressions.py from_file() lets the OSError of a failing read escape "
-                          "(it only catches the open); owned by the suppressions work", strict=False)
 def test_a_file_whose_read_fails() -> None:
     # opening /proc/self/mem works; reading it at offset 0 fails with EIO
     check_everywhere(["/proc/self/mem"], USAGE, ["/proc/self/mem: cannot read: Input/output error"])
@@ -364,8 +362,6 @@ def test_a_mix_of_everything_at_once(work: Path) -> None:
     assert b"::error file=" in github.stdout
 
 
-@pytest.mark.xfail(reason="linter/cli.py writes --output with a bare open(): an unwritable path is a traceback; "
-                          "owned by the CLI work", strict=False)
 def test_an_unwritable_output_path(work: Path) -> None:
     run = cli("check", "--format", "json", "--output", str(work / "no" / "such" / "dir.json"),
               write(work / "a.sql", KEYED))
@@ -373,9 +369,6 @@ def test_an_unwritable_output_path(work: Path) -> None:
     assert run.returncode == USAGE and b"no such file or directory" in run.stderr.lower()
 
 
-@pytest.mark.xfail(reason="linter/suppressions.py from_file() reads a named pipe to its end before the engine "
-                          "does, so `innolint check <(zcat dump.sql.gz)` lints nothing and exits 0; owned by the "
-                          "suppressions work", strict=False)
 def test_a_named_pipe_is_read_once_and_whole() -> None:
     """`innolint check /dev/stdin` (and process substitution, `<(zcat dump.sql.gz)`)."""
     run = cli("check", "--format", "json", "/dev/stdin", stdin=TABLE + KEYED)
@@ -383,18 +376,12 @@ def test_a_named_pipe_is_read_once_and_whole() -> None:
     assert json.loads(run.stdout)["stats"]["statements"] == 2
 
 
-@pytest.mark.xfail(reason="linter/cli.py `innolint github` catches OSError and ValidationError but not the "
-                          "UnicodeDecodeError of a report that is not UTF-8; owned by the CLI work", strict=False)
 def test_github_with_a_report_that_is_not_utf8(work: Path) -> None:
     run = cli("github", "--annotations", "none", "--no-summary", write(work / "r.json", b"\xff\xfe{"))
     no_traceback(run)
     assert run.returncode == USAGE
 
 
-@pytest.mark.xfail(reason="json.loads (linter/stats.py parse_stats) and tomllib (linter/config.py) raise "
-                          "RecursionError on deeply nested input, which neither catches: a traceback; owned by the "
-                          "stats and configuration work (catch RecursionError beside JSONDecodeError / TOMLDecodeError)",
-                   strict=False)
 @pytest.mark.parametrize("option", ["--stats", "--config"])
 def test_deeply_nested_stats_and_config_files(work: Path, option: str) -> None:
     if option == "--stats":

@@ -121,7 +121,7 @@ def test_the_token_in_every_github_path(scenario: str, tmp_path: Path, monkeypat
                                         capsys: pytest.CaptureFixture[str],
                                         everything_logged: pytest.LogCaptureFixture) -> None:
     server = (EchoingGitHub() if scenario == "echoing-server" else FakeGitHub()).start()
-    if scenario == "echoing-server":  # PyGithub's own level (INFO): see the xfail test below for DEBUG
+    if scenario == "echoing-server":  # PyGithub's own level (INFO); the test below raises it to DEBUG
         logging.getLogger("github").setLevel(logging.INFO)
     try:
         api_url = {"unreachable": f"http://127.0.0.1:{closed_port()}/api/v3", "bad-url": "http://[::1/api/v3"}.get(
@@ -148,12 +148,6 @@ def test_the_token_in_every_github_path(scenario: str, tmp_path: Path, monkeypat
     assert json.loads(texts[str(tmp_path / "out" / "r.sarif")])["version"] == "2.1.0"
 
 
-@pytest.mark.xfail(reason="PyGithub's DEBUG log (logger github.Requester) masks the Authorization header but "
-                          "prints response bodies as they come: a server or proxy that echoes the header leaks the "
-                          "token into a log raised to DEBUG. PyGithub holds its logger at INFO (with a stderr "
-                          "handler) and innolint never raises it, so real runs do not emit it; a scrubbing "
-                          "logging.Filter on the `github` logger in linter/github_checks.make_client would close "
-                          "it.", strict=False)
 def test_pygithub_debug_log_of_a_server_that_echoes_the_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                               everything_logged: pytest.LogCaptureFixture) -> None:
     server = EchoingGitHub().start()
