@@ -243,6 +243,66 @@ def test_defaults_written_directly_read_as_the_generator_writes_them(default: st
     assert isinstance(exp.Literal, type)
 
 
+def _full_path(text: str) -> object:
+    """What parse_statement reads without any of its shortcuts (simple statements, columns read
+    from their tokens, literals written directly)."""
+    saved = parse_module._simple_statement, parse_module._simple_column, parse_module._sql
+    parse_module._simple_statement = lambda _text: None
+    parse_module._simple_column = lambda *_args: None
+    parse_module._sql = lambda node: node.sql(dialect="mysql")
+    try:
+        return _outcome(text)
+    finally:
+        parse_module._simple_statement, parse_module._simple_column, parse_module._sql = saved
+
+
+def _outcome(text: str) -> object:
+    try:
+        return parse_statement(text)
+    except ParseFailure as failure:
+        return ("failure", failure.reason, failure.line_offset)
+
+
+def _corpus_statements() -> list[str]:
+    texts: dict[str, None] = {}
+    for path in sorted((SHARED / "corpus").rglob("*.sql")):
+        if "_scale" not in path.parts:
+            for statement in read_statements(str(path)):
+                if statement.text[:6].upper() in ("CREATE", "ALTER ", "DROP T"):
+                    texts[statement.text] = None
+    return list(texts)
+
+
+@pytest.mark.skipif(not (SHARED / "corpus").is_dir(), reason="shared corpus not present")
+def test_the_shortcuts_read_the_corpus_as_the_full_path_does() -> None:
+    texts = _corpus_statements()
+    assert len(texts) > 1000
+    for text in texts:
+        assert _outcome(text) == _full_path(text), text
+
+
+def test_the_column_reader_agrees_with_sqlglot_on_generated_columns() -> None:
+    import random
+
+    rng = random.Random(20240611)
+    types = ["int", "INT(11)", "bigint(20) unsigned", "varchar(255)", "char(36)", "decimal(10,2)", "datetime",
+             "timestamp", "text", "json", "json(5)", "tinyint(1)", "float(7,4)", "enum('a','b')", "bit(1)", "year(4)",
+             "varbinary(16)", "time(6)", "nvarchar(10)", "serial", "point", "bool", "int(x)", "varchar()",
+             "int zerofill", "char(10) binary", "national char(5)"]
+    attributes = ["NOT NULL", "NULL", "DEFAULT '0'", "DEFAULT ''", "DEFAULT 'it''s'", "DEFAULT 'a\\\\b'", "DEFAULT NULL",
+                  "DEFAULT 0", "DEFAULT 1.5", "DEFAULT -1", "DEFAULT CURRENT_TIMESTAMP", "DEFAULT", "AUTO_INCREMENT",
+                  "COMMENT 'x'", "COMMENT 'a''b'", "COMMENT", "CHARACTER SET utf8mb4", "CHARSET latin1",
+                  "CHARACTER SET 'utf8'", "COLLATE utf8mb4_bin", "COLLATE 'x'", "PRIMARY KEY", "UNIQUE", "UNIQUE KEY",
+                  "KEY", "ON UPDATE CURRENT_TIMESTAMP", "ON UPDATE CURRENT_TIMESTAMP(6)", "ON UPDATE", "INVISIBLE",
+                  "REFERENCES p(id)", "CHECK (a > 0)", "AS (a+1) STORED", "/* c */", ",", "(", ")", "UNSIGNED"]
+    names = ["a", "`b`", "`select`", "key", "id", "`a b`"]
+    for _ in range(600):
+        columns = [" ".join([rng.choice(names), rng.choice(types)] + [rng.choice(attributes) for _ in range(rng.randint(0, 4))])
+                   for _ in range(rng.randint(1, 4))]
+        text = "CREATE TABLE t (\n  " + ",\n  ".join(columns) + "\n) ENGINE=InnoDB"
+        assert _outcome(text) == _full_path(text), text
+
+
 # --- end to end ----------------------------------------------------------------------------------
 
 
