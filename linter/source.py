@@ -144,13 +144,13 @@ def _decode_chunks(
 
 
 def read_statements(
-    path: str, *, migration_markers: bool = False, skip_words: frozenset[str] | None = None, unless: str = "",
-    on_read: Callable[[int], None] | None = None,
+    path: str, *, migration_markers: bool = False, skip_words: frozenset[str] | None = None,
+    skip_pattern: str = "", unless: str = "", on_read: Callable[[int], None] | None = None,
 ) -> StatementStream:
     """The statements of `path` ("-": standard input), streamed; InputError when it cannot be read.
-    `skip_words` and `unless`: see `linter.split.split_stream`; `on_read`: see `iter_chunks`."""
+    `skip_words`, `skip_pattern` and `unless`: see `linter.split.split_stream`; `on_read`: see `iter_chunks`."""
     return split_stream(iter_chunks(path, on_read=on_read), path, migration_markers=migration_markers,
-                        skip_words=skip_words, unless=unless)
+                        skip_words=skip_words, skip_pattern=skip_pattern, unless=unless)
 
 
 def discover(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
