@@ -139,17 +139,19 @@ def measure_in_child(kind: str, path: Path, repeat: int) -> dict:
 
 def _measure(kind: str, path: Path, repeat: int) -> dict:
     """In-process timings, best of `repeat`: reading + splitting as the engine does it, the bare
-    re.split floor over the same decoded text, or bare sqlglot parsing each CREATE TABLE."""
+    re.split floor over the same decoded text, bare sqlglot parsing each CREATE TABLE, sqlfluff's
+    Linter or innolint's engine on a file (imports and first-use costs excluded for both)."""
     sys.path.insert(0, str(ROOT))
     best = float("inf")
     result: dict = {}
     if kind == "split":
-        from linter.parse_cache import SKIP_FIRST_WORDS
+        from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN
         from linter.source import read_statements
 
         for _ in range(repeat):
             started = time.perf_counter()
-            stream = read_statements(str(path), skip_words=SKIP_FIRST_WORDS, unless="innolint:")
+            stream = read_statements(str(path), skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN,
+                                     unless="innolint:")
             built = sum(1 for _ in stream)
             best = min(best, time.perf_counter() - started)
             result = {"statements": built + stream.skipped, "built": built}
@@ -178,6 +180,16 @@ def _measure(kind: str, path: Path, repeat: int) -> dict:
             best = min(best, time.perf_counter() - started)
         result = {"tables": len(creates), "bytes": sum(len(t.encode()) for t in creates),
                   "sqlglot": sqlglot.__version__, "sqlglotc": bool(SQLGLOTC_INSTALLED)}
+    elif kind == "sqlfluff":
+        from sqlfluff.core import FluffConfig, Linter
+
+        linter = Linter(config=FluffConfig(overrides={"dialect": "mysql", "large_file_skip_byte_limit": 0}))
+        linter.lint_string("SELECT 1;\n")  # dialect and rules loaded: the linting alone is timed
+        for _ in range(repeat):
+            started = time.perf_counter()
+            linted = linter.lint_paths((str(path),), processes=1)
+            best = min(best, time.perf_counter() - started)
+        result = {"violations": len(linted.get_violations())}
     elif kind == "lint":
         from linter.engine import lint_paths
 
@@ -443,12 +455,18 @@ def main() -> int:
                           peer_engine["tables"], peer_engine["seconds"], note="imports and interpreter start not counted")
     rows.append(peer_engine_row)
     fluff = None if args.no_peers else sqlfluff(peer_file, out)
-    fluff_row = None
+    fluff_row = fluff_engine_row = None
     if fluff is not None:
         fluff_row = Row(f"peer {args.peer_tables} tables", f"sqlfluff {fluff[2]}", peer_file.stat().st_size,
                         peer_row.tables, fluff[0], fluff[1], [fluff[0]], note=f"{fluff[3]:,} violations",
                         cpu=LAST_CPU[0])
         rows.append(fluff_row)
+        fluff_engine = measure_in_child("sqlfluff", peer_file, 1)
+        fluff_engine_row = Row(f"peer {args.peer_tables} tables, in-process", f"sqlfluff {fluff[2]} Linter",
+                               peer_file.stat().st_size, peer_row.tables, fluff_engine["seconds"],
+                               note=f"imports and interpreter start not counted; {fluff_engine['violations']:,} "
+                                    "violations")
+        rows.append(fluff_engine_row)
     elif not args.no_peers:
         print("  sqlfluff is not installed: pip install 'sqlfluff>=4' to compare", flush=True)
 
@@ -497,11 +515,17 @@ def main() -> int:
                    f"{engine_ratio:.0%})", ratio >= TARGETS["distinct_vs_sqlglot"]))
     checks.append((f"pre-commit run <= {TARGETS['precommit_seconds']:g} s", f"{pre_row.seconds:.3f} s (import floor "
                    f"{floor_import.seconds:.3f} s)", pre_row.seconds <= TARGETS["precommit_seconds"]))
-    if fluff_row is not None:
+    if fluff_row is not None and fluff_engine_row is not None:
+        # two honest ratios: whole commands (what a user waits for, interpreter start and imports
+        # included on both sides), and the linting itself, each tool in-process with its imports done
         speedup = fluff_row.seconds / peer_row.seconds
-        checks.append((f">= {TARGETS['sqlfluff_speedup']:g}x faster than sqlfluff", f"{speedup:.0f}x "
-                       f"({peer_row.seconds:.2f} s vs {fluff_row.seconds:.2f} s; in-process "
-                       f"{fluff_row.seconds / peer_engine_row.seconds:.0f}x)", speedup >= TARGETS["sqlfluff_speedup"]))
+        checks.append((f">= {TARGETS['sqlfluff_speedup']:g}x faster than sqlfluff, end to end", f"{speedup:.0f}x "
+                       f"({peer_row.seconds:.2f} s vs {fluff_row.seconds:.2f} s)",
+                       speedup >= TARGETS["sqlfluff_speedup"]))
+        work = fluff_engine_row.seconds / peer_engine_row.seconds
+        checks.append((f">= {TARGETS['sqlfluff_speedup']:g}x faster than sqlfluff, in-process",
+                       f"{work:.0f}x ({peer_engine_row.seconds:.3f} s vs {fluff_engine_row.seconds:.2f} s)",
+                       work >= TARGETS["sqlfluff_speedup"]))
     else:
         checks.append((f">= {TARGETS['sqlfluff_speedup']:g}x faster than sqlfluff", "not measured", None))
     width = max(len(c[0]) for c in checks)

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from linter.checkapi import (
     Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, innodb_tables, qualified, quote,
 )
 from linter.findings import Finding, Severity
 from linter.model import Column, SchemaModel, Table, TableOptions
+from linter.record import FrozenRecord
 from linter.target import Target
 from linter.tenants import TenantLayout, group_by_definition, layout_for, some_names, sql_string
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
 DEFAULT_MIN_SIZE = 1 << 30  # 1 GiB
 DEFAULT_MIN_VARCHAR_LENGTH = 4096
@@ -65,13 +67,18 @@ _SPARSE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(FrozenRecord):
     """A column worth compressing, and why: rank 0 (documents) to 3 (binary of unknown content)."""
 
+    __slots__ = __match_args__ = ("column", "rank", "reason")
     column: Column
     rank: int
     reason: str
+
+    def __init__(self, column: Column, rank: int, reason: str) -> None:
+        _set(self, "column", column)
+        _set(self, "rank", rank)
+        _set(self, "reason", reason)
 
 
 class CompressionCandidate(Check):

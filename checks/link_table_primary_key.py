@@ -17,6 +17,9 @@ from functools import lru_cache
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding, Severity
 from linter.model import Column, Index, SchemaModel, Table
+from linter.record import FrozenRecord
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
 RULE = "link-table-primary-key"
 
@@ -72,19 +75,26 @@ def _entity(tokens: Sequence[str]) -> str:
     return "_".join([*tokens[:-1], _singular(tokens[-1])]) if tokens else ""
 
 
-@dataclass(frozen=True, slots=True)
-class Reference:
+class Reference(FrozenRecord):
     """A column that points at another table, and how we know."""
 
+    __slots__ = __match_args__ = ("column", "target", "how", "strong", "order")
     column: str
     target: str | None  # the table it points at, when known
     how: str  # "FOREIGN KEY", "name", "name only"
     strong: bool  # a foreign key or a name matched to a table of the input
     order: int  # foreign-key order first, then column order
 
+    def __init__(self, column: str, target: str | None, how: str, strong: bool, order: int) -> None:
+        _set(self, "column", column)
+        _set(self, "target", target)
+        _set(self, "how", how)
+        _set(self, "strong", strong)
+        _set(self, "order", order)
 
-@dataclass(frozen=True, slots=True)
-class Link:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)  # a dataclass for `replace`; methods written here
+class Link(FrozenRecord):
     """A link table: its link columns in key order, the surrogate key, the UNIQUE key on the pair."""
 
     table: Table
@@ -92,6 +102,16 @@ class Link:
     surrogate: Column
     unique: Index | None
     others: tuple[str, ...]  # the other columns and what they are, for the evidence
+
+    def __init__(
+        self, table: Table, columns: tuple[Reference, ...], surrogate: Column, unique: Index | None,
+        others: tuple[str, ...],
+    ) -> None:
+        _set(self, "table", table)
+        _set(self, "columns", columns)
+        _set(self, "surrogate", surrogate)
+        _set(self, "unique", unique)
+        _set(self, "others", others)
 
 
 class EntityIndex:

@@ -12,13 +12,16 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, qualified, quote
 from linter.findings import Finding, Severity
 from linter.model import Column, Index, SchemaModel, Table
+from linter.record import FrozenRecord
 from linter.target import Target
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
 RULE = "uuid-primary-key"
 
@@ -31,17 +34,28 @@ _INSERT_HEAVY_TOKENS = frozenset({
     "log", "logs", "event", "events", "history", "histories", "audit", "audits", "metric", "metrics",
     "message", "messages", "notification", "notifications", "session", "sessions",
 })
-_CREATED = re.compile(r"^(created?(_?(at|on|time|date|ts))?|creat(e|ion)_?(time|date)|inserted_?(at|on)|date_?(created|added))$")
-_UPDATED = re.compile(r"^((last_?)?(updated?|modified|changed)(_?(at|on|time|date|ts))?|(update|modify|modification|change)_?(time|date)|date_?(updated|modified))$")
 
-_UUID_CALL = re.compile(r"\b(UUID|UUID_V4|SYS_GUID|RANDOM_BYTES)\s*\(", re.IGNORECASE)
-_SWAPPED = re.compile(r"\bUUID_TO_BIN\s*\(\s*UUID\s*\(\s*\)\s*,\s*(?:1|TRUE)\s*\)", re.IGNORECASE)
-_V7_CALL = re.compile(r"\bUUID_V7\s*\(", re.IGNORECASE)
-_V4_CALL = re.compile(r"\bUUID_V4\s*\(", re.IGNORECASE)
-_ORDERED_COMMENT = re.compile(
-    r"uuid[\s_-]*v?7|\bulids?\b|time[\s_-]*(?:ordered|sorted|based[\s_-]+ordered)|(?:ordered|sequential)[\s_-]*uuid",
-    re.IGNORECASE,
-)
+
+class _Patterns:
+    """The check's regular expressions. Compiled on first use (`_patterns()`): only a table keyed
+    on a column that may hold UUIDs needs them, and compiling them costs a short run ~1 ms."""
+
+    def __init__(self) -> None:
+        self.created = re.compile(r"^(created?(_?(at|on|time|date|ts))?|creat(e|ion)_?(time|date)|inserted_?(at|on)|date_?(created|added))$")
+        self.updated = re.compile(r"^((last_?)?(updated?|modified|changed)(_?(at|on|time|date|ts))?|(update|modify|modification|change)_?(time|date)|date_?(updated|modified))$")
+        self.uuid_call = re.compile(r"\b(UUID|UUID_V4|SYS_GUID|RANDOM_BYTES)\s*\(", re.IGNORECASE)
+        self.swapped = re.compile(r"\bUUID_TO_BIN\s*\(\s*UUID\s*\(\s*\)\s*,\s*(?:1|TRUE)\s*\)", re.IGNORECASE)
+        self.v7_call = re.compile(r"\bUUID_V7\s*\(", re.IGNORECASE)
+        self.v4_call = re.compile(r"\bUUID_V4\s*\(", re.IGNORECASE)
+        self.ordered_comment = re.compile(
+            r"uuid[\s_-]*v?7|\bulids?\b|time[\s_-]*(?:ordered|sorted|based[\s_-]+ordered)|(?:ordered|sequential)[\s_-]*uuid",
+            re.IGNORECASE,
+        )
+
+
+@cache
+def _patterns() -> _Patterns:
+    return _Patterns()
 
 
 def _tokens(name: str) -> list[str]:
@@ -50,20 +64,32 @@ def _tokens(name: str) -> list[str]:
     return [t for t in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if t]
 
 
-@dataclass(frozen=True, slots=True)
-class UuidKey:
+class UuidKey(FrozenRecord):
     """The leading clustered-key column, read as a UUID."""
 
+    __slots__ = __match_args__ = ("column", "shape", "form", "ordered")
     column: Column
     shape: str  # what says it is a UUID: "CHAR(36)", "BINARY(16) DEFAULT (UUID())", "VARCHAR(40) named guid"
     form: Literal["text", "binary", "native"]  # as text, as 16 bytes, or MariaDB's UUID type
     ordered: str | None  # why its values arrive in key order, or None when they are random
 
+    def __init__(
+        self, column: Column, shape: str, form: Literal["text", "binary", "native"], ordered: str | None,
+    ) -> None:
+        _set(self, "column", column)
+        _set(self, "shape", shape)
+        _set(self, "form", form)
+        _set(self, "ordered", ordered)
 
-@dataclass(frozen=True, slots=True)
-class Workload:
+
+class Workload(FrozenRecord):
+    __slots__ = __match_args__ = ("severity", "evidence")
     severity: Severity
     evidence: str
+
+    def __init__(self, severity: Severity, evidence: str) -> None:
+        _set(self, "severity", severity)
+        _set(self, "evidence", evidence)
 
 
 class UuidPrimaryKey(Check):
@@ -188,7 +214,8 @@ def uuid_key(table: Table, column: Column, ordered_patterns: tuple[str, ...] = (
     tokens = set(_tokens(column.name))
     named = bool(tokens & {"uuid", "guid"}) or any(t.startswith(("uuid", "guid")) and t[4:].isdigit() for t in tokens)
     default = column.default or ""
-    from_uuid = bool(_UUID_CALL.search(default)) or bool(_SWAPPED.search(default)) or bool(_V7_CALL.search(default))
+    p = _patterns()
+    from_uuid = bool(p.uuid_call.search(default)) or bool(p.swapped.search(default)) or bool(p.v7_call.search(default))
     length = column.length
     shape = ""
     form: Literal["text", "binary", "native"] = "text"
@@ -213,14 +240,15 @@ def uuid_key(table: Table, column: Column, ordered_patterns: tuple[str, ...] = (
 
 
 def _why_ordered(table: Table, column: Column, form: str, default: str, patterns: tuple[str, ...]) -> str | None:
-    if _SWAPPED.search(default):
+    p = _patterns()
+    if p.swapped.search(default):
         return "UUID_TO_BIN(UUID(), 1) swaps the timestamp's high part to the front"
-    if _V7_CALL.search(default):
+    if p.v7_call.search(default):
         return "UUID_v7() values are time-ordered"
-    if form == "native" and not _V4_CALL.search(default):
+    if form == "native" and not p.v4_call.search(default):
         return "MariaDB's UUID type stores UUID() values time-ordered"
     for text, where in ((column.comment, "column"), (table.options.comment, "table")):
-        if text and (match := _ORDERED_COMMENT.search(text)):
+        if text and (match := p.ordered_comment.search(text)):
             return f"the {where} COMMENT says {match.group(0)!r}"
     if "time-ordered" in table.annotations:
         return "`-- innolint: time-ordered` on its CREATE TABLE"
@@ -286,8 +314,9 @@ def _name_hint(name: str) -> str | None:
 
 
 def _append_only_hint(table: Table) -> str | None:
-    created = [c.name for c in table.columns.values() if _CREATED.match("_".join(_tokens(c.name)))]
-    updated = [c.name for c in table.columns.values() if _UPDATED.match("_".join(_tokens(c.name)))]
+    p = _patterns()
+    created = [c.name for c in table.columns.values() if p.created.match("_".join(_tokens(c.name)))]
+    updated = [c.name for c in table.columns.values() if p.updated.match("_".join(_tokens(c.name)))]
     if created and not updated:
         return f"append-only shape ({created[0]} and no updated_at column)"
     return None

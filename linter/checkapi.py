@@ -13,23 +13,39 @@ from typing import Any, ClassVar
 
 from linter.findings import Finding, Severity
 from linter.model import Location, SchemaModel, Table
+from linter.record import FrozenRecord, Record
 from linter.target import DEFAULT_TARGET, Target
 
+# Records rather than dataclasses, for the import time (linter.record); TableStats and CheckContext,
+# which `dataclasses.fields` and `replace` are used on, stay dataclasses whose methods are the
+# record's and written here (`init=False, repr=False, eq=False`: the decorator generates none).
+_set = object.__setattr__
 
-@dataclass(frozen=True)
-class RuleDoc:
+
+class RuleDoc(FrozenRecord):
     """A check's own documentation: `innolint explain RULE` and docs/rules/RULE.md come from it."""
 
+    __match_args__ = ("why", "evidence", "bad", "good", "fix", "options")
     why: str
     evidence: str
     bad: str
     good: str
     fix: str
-    options: dict[str, str] = field(default_factory=dict)  # option name -> what it does (default)
+    options: dict[str, str]  # option name -> what it does (default)
+
+    def __init__(
+        self, why: str, evidence: str, bad: str, good: str, fix: str, options: dict[str, str] | None = None,
+    ) -> None:
+        _set(self, "why", why)
+        _set(self, "evidence", evidence)
+        _set(self, "bad", bad)
+        _set(self, "good", good)
+        _set(self, "fix", fix)
+        _set(self, "options", {} if options is None else options)
 
 
-@dataclass(frozen=True, slots=True)
-class TableStats:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class TableStats(FrozenRecord):  # frozen: FrozenRecord refuses assignment
     """Workload and size evidence for one table (from a stats file or a live server)."""
 
     rows: int | None = None
@@ -41,9 +57,22 @@ class TableStats:
     count_update: int | None = None
     count_delete: int | None = None
 
+    def __init__(
+        self, rows: int | None = None, data_length: int | None = None, index_length: int | None = None,
+        avg_row_length: int | None = None, count_insert: int | None = None, count_fetch: int | None = None,
+        count_update: int | None = None, count_delete: int | None = None,
+    ) -> None:
+        _set(self, "rows", rows)
+        _set(self, "data_length", data_length)
+        _set(self, "index_length", index_length)
+        _set(self, "avg_row_length", avg_row_length)
+        _set(self, "count_insert", count_insert)
+        _set(self, "count_fetch", count_fetch)
+        _set(self, "count_update", count_update)
+        _set(self, "count_delete", count_delete)
 
-@dataclass(frozen=True, slots=True)
-class ColumnMeasurement:
+
+class ColumnMeasurement(FrozenRecord):
     """What `innolint audit --sample N` measured on one column's values, so compression advice can
     quote measured ratios instead of published ones.
 
@@ -51,6 +80,10 @@ class ColumnMeasurement:
     and compresses the other half one value at a time, as column compression does. Ratios are
     compressed bytes over original bytes (lower is better)."""
 
+    __slots__ = __match_args__ = (
+        "sampled", "measured", "avg_bytes", "ratio_plain", "ratio_dict", "share_too_small", "dictionary", "table_rows",
+        "stored_plain", "stored_dict", "ratio_page",
+    )
     #: values read from the server, and how many of them were measured (the held-out half)
     sampled: int
     measured: int
@@ -62,16 +95,33 @@ class ColumnMeasurement:
     #: share of values too short to compress (the server stores them as they are)
     share_too_small: float
     #: the trained dictionary (empty when nothing repeats across values)
-    dictionary: bytes = b""
+    dictionary: bytes
     #: TABLE_ROWS of the table when measured: with avg_bytes, the column's size on the server
-    table_rows: int | None = None
+    table_rows: int | None
     #: the part of the column's bytes column compression would keep, values under the server's
     #: threshold counted uncompressed: without and with the dictionary
-    stored_plain: float = 1.0
-    stored_dict: float = 1.0
+    stored_plain: float
+    stored_dict: float
     #: page compression (MariaDB PAGE_COMPRESSED, MySQL COMPRESSION=): the values packed into
     #: 16 KiB pages, each compressed and rounded up to the 4 KiB blocks a punched hole frees
-    ratio_page: float = 1.0
+    ratio_page: float
+
+    def __init__(
+        self, sampled: int, measured: int, avg_bytes: float, ratio_plain: float, ratio_dict: float,
+        share_too_small: float, dictionary: bytes = b"", table_rows: int | None = None, stored_plain: float = 1.0,
+        stored_dict: float = 1.0, ratio_page: float = 1.0,
+    ) -> None:
+        _set(self, "sampled", sampled)
+        _set(self, "measured", measured)
+        _set(self, "avg_bytes", avg_bytes)
+        _set(self, "ratio_plain", ratio_plain)
+        _set(self, "ratio_dict", ratio_dict)
+        _set(self, "share_too_small", share_too_small)
+        _set(self, "dictionary", dictionary)
+        _set(self, "table_rows", table_rows)
+        _set(self, "stored_plain", stored_plain)
+        _set(self, "stored_dict", stored_dict)
+        _set(self, "ratio_page", ratio_page)
 
     @property
     def column_bytes(self) -> int | None:
@@ -86,8 +136,8 @@ class ColumnMeasurement:
         return int(total * (1.0 - (self.stored_dict if with_dictionary else self.stored_plain)))
 
 
-@dataclass
-class CheckContext:
+@dataclass(init=False, repr=False, eq=False)
+class CheckContext(Record):
     """What a check knows besides the model: the target server, its options, workload evidence."""
 
     target: Target = field(default_factory=lambda: Target.parse(DEFAULT_TARGET))
@@ -101,6 +151,18 @@ class CheckContext:
     stats: dict[str, TableStats] = field(default_factory=dict)
     #: measured column compression (`innolint audit --sample N`) per "schema.table.column", lower-case
     measurements: dict[str, ColumnMeasurement] = field(default_factory=dict)
+
+    def __init__(
+        self, target: Target | None = None, options: dict[str, dict[str, Any]] | None = None,
+        insert_heavy: tuple[str, ...] = (), tenant_schema_pattern: str | None = None,
+        stats: dict[str, TableStats] | None = None, measurements: dict[str, ColumnMeasurement] | None = None,
+    ) -> None:
+        self.target = Target.parse(DEFAULT_TARGET) if target is None else target
+        self.options = {} if options is None else options
+        self.insert_heavy = insert_heavy
+        self.tenant_schema_pattern = tenant_schema_pattern
+        self.stats = {} if stats is None else stats
+        self.measurements = {} if measurements is None else measurements
 
     def option(self, rule: str, name: str, default: Any) -> Any:
         return self.options.get(rule, {}).get(name, default)

@@ -10,124 +10,50 @@ pyproject.toml holds them under `[tool.innolint]`, and a pyproject.toml without 
 not count as a configuration (the search goes on upward). When both files sit in one directory,
 `.innolint.toml` wins.
 
-The model of `[tool.innolint.rules]` is built from the registered checks (one table per rule id,
-with the options each check documents in its RuleDoc), so an unknown rule or a misspelt option is
-an error that lists what is allowed, and the published JSON Schema (docs/config.schema.json)
-completes rule ids and option names in editors.
+The pydantic model (`linter.config_model`) is built only when a configuration file is read or
+the model itself is asked for: without a file, `LoadedConfig` answers from `DEFAULTS`, so a
+pre-commit run in a repository without configuration does not pay for building it.
 """
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
+from linter.target import DEFAULT_TARGET, Target
 
-from linter.target import DEFAULT_TARGET, TARGETS, Target
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+    from linter.config_model import ConfigBase, RuleSettings
 
 CONFIG_FILE = ".innolint.toml"
 PYPROJECT = "pyproject.toml"
 
-TargetName = Literal[TARGETS]  # type: ignore[valid-type]
-FailLevel = Literal["error", "warning", "info", "none"]
-SeverityName = Literal["error", "warning", "info"]
-#: migration directory formats; "auto" detects one from the file names (linter.migrations)
-MigrationFormat = Literal[
-    "auto", "flyway", "golang-migrate", "authelia", "goose", "dbmate", "timestamp", "diesel", "lexical"
-]
+#: the value of every top-level key when no file sets it (lists as empty tuples: read-only here);
+#: `linter.config_model.ConfigBase` takes its defaults from here
+DEFAULTS: dict[str, Any] = {
+    "target": DEFAULT_TARGET,
+    "fail_level": "warning",
+    "include": (),
+    "exclude": (),
+    "migrations": (),
+    "detect_migrations": True,
+    "insert_heavy": (),
+    "tenant_schema_pattern": None,
+    "stats": None,
+    "require_suppression_reason": True,
+    "legacy_downgrade": True,
+}
 
 
 class ConfigError(Exception):
     """A configuration that cannot be used: the message is for people (file, key, what is allowed)."""
-
-
-class MigrationDir(BaseModel):
-    """A directory that is one schema history, and the naming format of its files."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    path: str = Field(description="directory, relative to the configuration file")
-    format: MigrationFormat = Field(
-        default="auto",
-        description="file naming and order; auto detects it from the names and falls back to lexical order",
-    )
-
-
-class RuleSettings(BaseModel):
-    """What every rule accepts; each check's own options are added to a subclass per rule."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    enabled: bool = Field(default=True, description="run this rule (false: never report it)")
-    severity: SeverityName | None = Field(
-        default=None, description="report this rule's findings at this severity instead of the rule's own"
-    )
-
-
-class ConfigBase(BaseModel):
-    """The keys of `[tool.innolint]`. `rules` is added per registry by `config_model()`."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    target: TargetName = Field(default=DEFAULT_TARGET, description="server the schema runs on")  # type: ignore[valid-type]
-    fail_level: FailLevel = Field(
-        default="warning", description="exit 1 when a finding is at or above this severity (none: never)"
-    )
-    include: list[str] = Field(
-        default_factory=list,
-        description="globs (relative to this file) a file found in a directory must match to be linted; empty: every *.sql",
-    )
-    exclude: list[str] = Field(
-        default_factory=list,
-        description="globs (relative to this file) of files never linted, even when named on the command line; "
-        "a pattern without / matches a file or directory name at any depth",
-    )
-    migrations: list[MigrationDir] = Field(
-        default_factory=list,
-        description="directories that are one schema history each: [[tool.innolint.migrations]] path, format",
-    )
-    detect_migrations: bool = Field(
-        default=True, description="treat directories whose file names follow a migration format as one history"
-    )
-    insert_heavy: list[str] = Field(
-        default_factory=list, description="glob patterns (table or schema.table) of insert-heavy tables"
-    )
-    tenant_schema_pattern: str | None = Field(
-        default=None, description="regular expression matching the names of per-tenant schemas"
-    )
-    stats: str | None = Field(
-        default=None, description="workload statistics file (relative to this file) that checks may use"
-    )
-    require_suppression_reason: bool = Field(
-        default=True, description="an `innolint: ignore[...]` comment without a reason is not honoured"
-    )
-    legacy_downgrade: bool = Field(
-        default=True,
-        description="in --changed-only/--since runs, findings on tables the change did not create or alter "
-        "drop one severity level",
-    )
-
-    @field_validator("tenant_schema_pattern")
-    @classmethod
-    def _compiles(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as error:
-                raise ValueError(f"not a regular expression: {error}") from None
-        return value
 
 
 def rule_ids() -> dict[str, str]:
@@ -144,52 +70,44 @@ def _field_name(rule: str) -> str:
     return re.sub(r"\W", "_", rule)
 
 
-@lru_cache(maxsize=1)
 def config_model() -> type[ConfigBase]:
-    """The full configuration model for the checks registered now (cached: the registry is fixed
-    for a process). Each rule gets a table with `enabled`, `severity` and its documented options."""
-    from checks import ALL_CHECKS
+    """The full configuration model for the checks registered now (see `linter.config_model`)."""
+    from linter import config_model  # pydantic models: built only when a model is needed
 
-    docs = {check.id: check for check in ALL_CHECKS}
-    rule_fields: dict[str, Any] = {}
-    for rule, title in rule_ids().items():
-        check = docs.get(rule)
-        option_fields: dict[str, Any] = {}
-        if check is not None:
-            for option, text in check.doc.options.items():
-                if option in RuleSettings.model_fields:  # e.g. a check's own `severity`: keep the type
-                    base = RuleSettings.model_fields[option]
-                    option_fields[_field_name(option)] = (
-                        base.annotation, Field(default=base.default, alias=option, description=text)
-                    )
-                else:
-                    option_fields[_field_name(option)] = (Any, Field(default=None, alias=option, description=text))
-        model = create_model(  # type: ignore[call-overload]
-            "Rule_" + _field_name(rule), __base__=RuleSettings, __doc__=title, **option_fields
-        )
-        rule_fields[_field_name(rule)] = (model, Field(default_factory=model, alias=rule, description=title))
-    rules = create_model(  # type: ignore[call-overload]
-        "Rules", __config__=ConfigDict(extra="forbid", populate_by_name=True),
-        __doc__="Per-rule settings: [tool.innolint.rules.<rule-id>]", **rule_fields,
-    )
-    return create_model(  # type: ignore[call-overload,no-any-return]
-        "InnolintConfig", __base__=ConfigBase, __doc__="The [tool.innolint] table of pyproject.toml, or .innolint.toml",
-        rules=(rules, Field(default_factory=rules, description="per-rule settings, one table per rule id")),
-    )
+    return config_model.config_model()
 
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema published as docs/config.schema.json (editors complete keys from it)."""
-    schema = config_model().model_json_schema(by_alias=True)
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "innolint configuration ([tool.innolint] in pyproject.toml, or .innolint.toml)"
-    return schema
+    from linter import config_model  # pydantic models: built only when a model is needed
+
+    return config_model.json_schema()
 
 
-# --- loading and error messages ----------------------------------------------------------------
+def validate(data: dict[str, Any], source: str, prefix: str = "") -> ConfigBase:
+    """Validate one configuration table; errors become one ConfigError for people."""
+    from linter import config_model  # pydantic models: built only when a file is read
+
+    return config_model.validate(data, source, prefix)
+
+
+def render_errors(error: ValidationError, source: str, prefix: str = "") -> str:
+    """pydantic's errors, one line each: the file, the key (dotted, as written) and what is allowed."""
+    from linter import config_model  # pydantic models: built only when a file is read
+
+    return config_model.render_errors(error, source, prefix)
+
+
+# --- loading -----------------------------------------------------------------------------------
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    # imported here: only a run that finds a configuration file reads TOML
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -216,70 +134,39 @@ def _section(path: Path, data: dict[str, Any], *, explicit: bool) -> tuple[dict[
     return data, ""
 
 
-def validate(data: dict[str, Any], source: str, prefix: str = "") -> ConfigBase:
-    """Validate one configuration table; errors become one ConfigError for people."""
-    model = config_model()
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise ConfigError(render_errors(error, source, prefix)) from None
-
-
-def render_errors(error: ValidationError, source: str, prefix: str = "") -> str:
-    """pydantic's errors, one line each: the file, the key (dotted, as written) and what is allowed."""
-    lines = []
-    model = config_model()
-    for item in error.errors():
-        loc = [str(part) for part in item["loc"]]
-        key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in item["loc"]).lstrip(".") or "(top level)"
-        if item["type"] == "extra_forbidden":
-            allowed = _allowed_keys(model, loc[:-1])
-            what = "rule" if loc[:-1] == ["rules"] else "key"
-            message = f"unknown {what} {loc[-1]!r}"
-            close = difflib.get_close_matches(loc[-1], allowed, n=1)
-            if close:
-                message += f" (did you mean {close[0]!r}?)"
-            message += f"; allowed: {', '.join(allowed)}"
-            if what == "rule":
-                message += " (`innolint rules` lists them)"
-        else:
-            message = item["msg"].removeprefix("Value error, ")
-            if item["type"] not in ("missing",) and "input" in item:
-                message += f" (got {item['input']!r})"
-        lines.append(f"{source}: {prefix}{key}: {message}")
-    return "\n".join(lines)
-
-
-def _allowed_keys(model: type[BaseModel], loc: list[str]) -> list[str]:
-    """The keys the table at `loc` accepts (aliases, as a person writes them)."""
-    current: Any = model
-    for part in loc:
-        if part.isdigit():  # a list index: the list's element model was taken already
-            continue
-        fields = {(f.alias or name): f for name, f in current.model_fields.items()}
-        annotation = fields[part].annotation
-        args = getattr(annotation, "__args__", ())
-        if getattr(annotation, "__origin__", None) is list and args:
-            annotation = args[0]
-        current = annotation
-    return [(f.alias or name) for name, f in current.model_fields.items()]
-
-
 # --- the configuration that applies to a file --------------------------------------------------
 
 
-@dataclass
 class LoadedConfig:
-    """One validated configuration, where it came from, and what it means for the files it covers."""
+    """One validated configuration, where it came from, and what it means for the files it covers.
 
-    config: ConfigBase
-    #: the file it was read from (None: defaults, no file found)
-    source: Path | None
-    #: relative paths and globs in the file are relative to this directory
-    base: Path
-    #: command-line values that beat the file: key -> (value, flag)
-    overrides: dict[str, tuple[Any, str]] = field(default_factory=dict)
-    _context: Any = field(default=None, repr=False)
+    `config` None: no file, the defaults. Then the values come from `DEFAULTS` and the pydantic
+    model is built only if something asks for `.config` itself (`innolint config`, `rule()`)."""
+
+    def __init__(
+        self, config: ConfigBase | None, source: Path | None, base: Path,
+        overrides: dict[str, tuple[Any, str]] | None = None,
+    ) -> None:
+        self._config = config
+        #: the file it was read from (None: defaults, no file found)
+        self.source = source
+        #: relative paths and globs in the file are relative to this directory
+        self.base = base
+        #: command-line values that beat the file: key -> (value, flag)
+        self.overrides: dict[str, tuple[Any, str]] = {} if overrides is None else overrides
+        self._context: Any = None
+
+    @property
+    def config(self) -> ConfigBase:
+        """The validated configuration (for the defaults, built on first use)."""
+        if self._config is None:
+            self._config = config_model()()
+        return self._config
+
+    def value(self, key: str) -> Any:
+        """A top-level key as the file sets it, or its default; never builds the model for the
+        defaults (lists may then be empty tuples)."""
+        return DEFAULTS[key] if self._config is None else getattr(self._config, key)
 
     @property
     def source_label(self) -> str:
@@ -290,22 +177,26 @@ class LoadedConfig:
     # -- values, with command-line overrides applied -------------------------------------------
     @property
     def target(self) -> str:
-        return str(self.overrides["target"][0]) if "target" in self.overrides else str(self.config.target)
+        return str(self.overrides["target"][0]) if "target" in self.overrides else str(self.value("target"))
 
     @property
     def fail_level(self) -> str:
-        return str(self.overrides["fail_level"][0]) if "fail_level" in self.overrides else str(self.config.fail_level)
+        return str(self.overrides["fail_level"][0]) if "fail_level" in self.overrides else str(self.value("fail_level"))
 
     def rule(self, rule: str) -> RuleSettings | None:
         rules = self.config.rules  # type: ignore[attr-defined]
         return getattr(rules, _field_name(rule), None)
 
     def disabled_rules(self) -> frozenset[str]:
+        if self._config is None:
+            return frozenset()  # the defaults enable every rule
         return frozenset(rule for rule in rule_ids() if (s := self.rule(rule)) is not None and not s.enabled)
 
     def severity_overrides(self) -> dict[str, str]:
         """rule -> severity, for rules whose check does not take `severity` as its own option
         (a check that documents a `severity` option decides which of its findings it applies to)."""
+        if self._config is None:
+            return {}  # the defaults set no severity
         from checks import check_by_id
 
         found: dict[str, str] = {}
@@ -321,6 +212,8 @@ class LoadedConfig:
 
     def rule_options(self) -> dict[str, dict[str, Any]]:
         """rule -> option -> value, only the options set in the file (checks keep their defaults)."""
+        if self._config is None:
+            return {}  # the defaults set no option
         from checks import ALL_CHECKS
 
         options: dict[str, dict[str, Any]] = {}
@@ -346,8 +239,8 @@ class LoadedConfig:
             self._context = CheckContext(
                 target=Target.parse(self.target),
                 options=self.rule_options(),
-                insert_heavy=tuple(self.config.insert_heavy),
-                tenant_schema_pattern=self.config.tenant_schema_pattern,
+                insert_heavy=tuple(self.value("insert_heavy")),
+                tenant_schema_pattern=self.value("tenant_schema_pattern"),
                 stats=self._load_stats(),
             )
         return self._context
@@ -370,7 +263,8 @@ class LoadedConfig:
         (relative to the configuration file)."""
         if "stats" in self.overrides:
             return Path(str(self.overrides["stats"][0]))
-        return (self.base / self.config.stats) if self.config.stats else None
+        stats = self.value("stats")
+        return (self.base / stats) if stats else None
 
     # -- files -----------------------------------------------------------------------------------
     def _relative(self, path: str) -> str | None:
@@ -382,20 +276,21 @@ class LoadedConfig:
     def is_excluded(self, path: str, *, named: bool) -> bool:
         """Whether a file is left out: it matches `exclude`, or (found by walking a directory, not
         named on the command line) `include` is set and it matches none of it."""
-        if path == "-":
+        exclude, include = self.value("exclude"), self.value("include")
+        if path == "-" or not (exclude or (include and not named)):
             return False
         relative = self._relative(path)
         if relative is None:  # outside this configuration's directory (only with --config)
             relative = Path(os.path.abspath(path)).as_posix()
-        if any(glob_match(pattern, relative) for pattern in self.config.exclude):
+        if any(glob_match(pattern, relative) for pattern in exclude):
             return True
-        if not named and self.config.include:
-            return not any(glob_match(pattern, relative) for pattern in self.config.include)
+        if not named and include:
+            return not any(glob_match(pattern, relative) for pattern in include)
         return False
 
     def migration_dirs(self) -> list[tuple[str, str]]:
         """Configured migration directories as (absolute path, format)."""
-        return [(os.path.realpath(self.base / m.path), m.format) for m in self.config.migrations]
+        return [(os.path.realpath(self.base / m.path), m.format) for m in self.value("migrations")]
 
     # -- `innolint config` -------------------------------------------------------------------
     def explain(self) -> list[tuple[str, Any, str]]:
@@ -403,6 +298,8 @@ class LoadedConfig:
         rows: list[tuple[str, Any, str]] = []
         data = self.config.model_dump(by_alias=True, mode="json")
         set_here = self.config.model_fields_set
+        from linter.config_model import ConfigBase  # the model: `innolint config` only
+
         for key in ConfigBase.model_fields:
             if key in self.overrides:
                 rows.append((key, self.overrides[key][0], self.overrides[key][1]))
@@ -492,7 +389,7 @@ class ConfigResolver:
         return loaded
 
     def default(self) -> LoadedConfig:
-        return LoadedConfig(config_model()(), None, Path(os.getcwd()).resolve(), self.overrides)
+        return LoadedConfig(None, None, Path(os.getcwd()).resolve(), self.overrides)
 
     def for_path(self, path: str) -> LoadedConfig:
         """The configuration for a file or directory (`-`: the current directory)."""

@@ -5,17 +5,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-_DIRECTIVE = re.compile(r"innolint:\s*([A-Za-z-]+)(?:\[([^\]]*)\])?[ \t]*([^\n]*)")
-_IN_TEXT = re.compile(r"(?:--|#|/\*)[^\n]*?innolint:[^\n]*")
+from linter.record import FrozenRecord
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
+
+#: patterns left to `re` to compile on first use: most runs meet no directive at all
+_DIRECTIVE = r"innolint:\s*([A-Za-z-]+)(?:\[([^\]]*)\])?[ \t]*([^\n]*)"
+_IN_TEXT = r"(?:--|#|/\*)[^\n]*?innolint:[^\n]*"
 
 
-@dataclass(frozen=True, slots=True)
-class Directive:
+class Directive(FrozenRecord):
+    __slots__ = __match_args__ = ("verb", "rules", "reason")
     verb: str  # insert-heavy, time-ordered, ignore, ignore-file, ...
     rules: tuple[str, ...]  # for ignore[...]: the rule ids
     reason: str
+
+    def __init__(self, verb: str, rules: tuple[str, ...], reason: str) -> None:
+        _set(self, "verb", verb)
+        _set(self, "rules", rules)
+        _set(self, "reason", reason)
 
 
 def parse_directives(comments: Iterable[str]) -> list[Directive]:
@@ -24,7 +33,7 @@ def parse_directives(comments: Iterable[str]) -> list[Directive]:
     for comment in comments:
         if "innolint:" not in comment:
             continue
-        for match in _DIRECTIVE.finditer(comment):
+        for match in re.finditer(_DIRECTIVE, comment):
             verb, rules, reason = match.groups()
             names = tuple(r.strip() for r in (rules or "").split(",") if r.strip())
             found.append(Directive(verb.lower(), names, reason.strip().rstrip("*/").strip()))
@@ -35,7 +44,7 @@ def comments_in_text(text: str) -> list[str]:
     """Comments inside a statement's text that carry a directive (cheap when there is none)."""
     if "innolint:" not in text:
         return []
-    return _IN_TEXT.findall(text)
+    return re.findall(_IN_TEXT, text)
 
 
 def annotation_verbs(directives: Iterable[Directive]) -> frozenset[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from linter import ops, suppressions
@@ -23,32 +22,54 @@ from linter.findings import Diagnostic, Finding, Report, RunStats
 from linter.migrations import ChangeSet, downgrade, plan, tables_named_by
 from linter.model import Location, SchemaModel, Table
 from linter.parse import ParseFailure
-from linter.parse_cache import SKIP_FIRST_WORDS, ParseCache
+from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
+from linter.record import Record
 from linter.replay import Replayer
 from linter.source import InputError, discover, read_statements
 from linter.split import Statement
+from linter.suppressions import Suppression
 
-@dataclass
-class Unit:
+
+class Unit(Record):
     """Files replayed into one model: a single file, or a migration directory in order."""
 
+    __match_args__ = ("files", "migration_markers", "is_migration_history")
     files: list[str]
-    migration_markers: bool = False
-    is_migration_history: bool = False
+    migration_markers: bool
+    is_migration_history: bool
+
+    def __init__(self, files: list[str], migration_markers: bool = False, is_migration_history: bool = False) -> None:
+        self.files = files
+        self.migration_markers = migration_markers
+        self.is_migration_history = is_migration_history
 
 
-@dataclass
-class UnitResult:
+class UnitResult(Record):
+    __match_args__ = ("model", "findings", "diagnostics", "statements", "suppressions", "touched", "bytes")
     model: SchemaModel
-    findings: list[Finding] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    statements: int = 0
+    findings: list[Finding]
+    diagnostics: list[Diagnostic]
+    statements: int
     #: `innolint: ignore` / `ignore-file` directives met in the unit's files
-    suppressions: list[suppressions.Suppression] = field(default_factory=list)
+    suppressions: list[Suppression]
     #: tables created or altered by changed statements (changed-files mode only)
-    touched: list[Table] = field(default_factory=list)
+    touched: list[Table]
     #: bytes read from the unit's files
-    bytes: int = 0
+    bytes: int
+
+    def __init__(
+        self, model: SchemaModel, findings: list[Finding] | None = None,
+        diagnostics: list[Diagnostic] | None = None, statements: int = 0,
+        suppressions: list[Suppression] | None = None, touched: list[Table] | None = None,
+        bytes: int = 0,
+    ) -> None:
+        self.model = model
+        self.findings = [] if findings is None else findings
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.statements = statements
+        self.suppressions = [] if suppressions is None else suppressions
+        self.touched = [] if touched is None else touched
+        self.bytes = bytes
 
 
 class Progress(Protocol):
@@ -60,17 +81,26 @@ class Progress(Protocol):
     def finish(self) -> None: ...
 
 
-@dataclass
-class RunOptions:
+class RunOptions(Record):
     """A run's set-up beyond its paths. `config` None: the defaults for every file (no search for
     configuration files); `changed_only`: the paths are the changed files (pre-commit);
     `changes`: changed files and lines known otherwise (`--since`, from git); `progress`: told
     how the run advances."""
 
-    config: ConfigResolver | None = None
-    changed_only: bool = False
-    changes: ChangeSet | None = None
-    progress: Progress | None = None
+    __match_args__ = ("config", "changed_only", "changes", "progress")
+    config: ConfigResolver | None
+    changed_only: bool
+    changes: ChangeSet | None
+    progress: Progress | None
+
+    def __init__(
+        self, config: ConfigResolver | None = None, changed_only: bool = False, changes: ChangeSet | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        self.config = config
+        self.changed_only = changed_only
+        self.changes = changes
+        self.progress = progress
 
 
 class Engine:
@@ -116,7 +146,7 @@ class Engine:
                 parse, apply, diagnostics = self._cache.parse, self._apply, result.diagnostics
                 # statements parse would skip by their first word are only counted, unless they hold a directive
                 stream = read_statements(path, migration_markers=unit.migration_markers, skip_words=SKIP_FIRST_WORDS,
-                                         unless="innolint:", on_read=on_read)
+                                         skip_pattern=SKIP_PATTERN, unless="innolint:", on_read=on_read)
                 replay = replayer.apply
                 for statement in stream:
                     count += 1
@@ -210,7 +240,7 @@ def units_for(
     groups = plan(
         list(files),
         configured=configured,
-        detect=lambda path: resolver.for_path(path).config.detect_migrations,
+        detect=lambda path: resolver.for_path(path).value("detect_migrations"),
         expand=changes.contains if changes is not None else None,
         keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False),
     )
@@ -284,7 +314,7 @@ def _settle(
     disabled = settings.disabled_rules()
     outcome = suppressions.apply(
         result.findings, result.diagnostics, result.suppressions, known_rules=rule_ids(),
-        require_reason=settings.config.require_suppression_reason, disabled=disabled,
+        require_reason=settings.value("require_suppression_reason"), disabled=disabled,
     )
     overrides = settings.severity_overrides()
     findings = [f if f.rule not in overrides else f.model_copy(update={"severity": overrides[f.rule]})
@@ -295,7 +325,7 @@ def _settle(
         return findings, diagnostics
     findings = [f for f in findings if changes.contains(f.path)]
     diagnostics = [d for d in diagnostics if changes.contains(d.path)]
-    if settings.config.legacy_downgrade:
+    if settings.value("legacy_downgrade"):
         touched = {id(table) for table in result.touched}
 
         def legacy(finding: Finding) -> bool:

@@ -36,20 +36,24 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from linter.model import SchemaModel, Table
+from linter.record import FrozenRecord, Record
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
 #: a version: numbers separated by `.`, `_` or `-`, each separator followed by a digit run that
 #: ends at a separator (so `0001_2fa_codes` is version 1, name `2fa_codes`)
 _VERSION = r"\d+(?:[._-]\d+(?=[._-]|$))*"
-_FLYWAY_VERSIONED = re.compile(r"^[Vv](\d+(?:[._]\d+)*)__(.+)\.sql$")
-_FLYWAY_UNDO = re.compile(r"^[Uu](\d+(?:[._]\d+)*)__(.+)\.sql$")
-_FLYWAY_REPEATABLE = re.compile(r"^[Rr]__(.+)\.sql$")
-_AUTHELIA = re.compile(r"^V(\d+)\.(.+)\.(up|down)\.sql$")
-_UP_DOWN = re.compile(r"^(\d+)_(.+)\.(up|down)\.sql$", re.IGNORECASE)
-_NUMBERED = re.compile(rf"^({_VERSION})[_-](.+)\.sql$")
-_DIESEL_DIR = re.compile(rf"^({_VERSION})_(.+)$")
+#: file-name patterns, left to `re.match` to compile on first use: a run meets few formats, and
+#: compiling every pattern up front costs more than matching the names of a directory
+_FLYWAY_VERSIONED = r"^[Vv](\d+(?:[._]\d+)*)__(.+)\.sql$"
+_FLYWAY_UNDO = r"^[Uu](\d+(?:[._]\d+)*)__(.+)\.sql$"
+_FLYWAY_REPEATABLE = r"^[Rr]__(.+)\.sql$"
+_AUTHELIA = r"^V(\d+)\.(.+)\.(up|down)\.sql$"
+_UP_DOWN = r"(?i)^(\d+)_(.+)\.(up|down)\.sql$"
+_NUMBERED = rf"^({_VERSION})[_-](.+)\.sql$"
+_DIESEL_DIR = rf"^({_VERSION})_(.+)$"
 _DIESEL_FILES = ("up.sql", "down.sql")
 #: Kratos/pop dialect tags in `<version>_<name>.<dialect>.up.sql`
 _DIALECTS = frozenset({"mysql", "mariadb", "postgres", "postgresql", "cockroach", "crdb", "sqlite", "sqlite3", "mssql"})
@@ -64,15 +68,21 @@ _FAMILY_OF_FORMAT = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(FrozenRecord):
     """One file's place in a history: the family its name follows, its sort key, and why it is
     not applied (a down or undo migration, another database's dialect), if so."""
 
+    __slots__ = __match_args__ = ("path", "family", "key", "ignored")
     path: str
     family: str
     key: tuple[object, ...]
-    ignored: str | None = None
+    ignored: str | None
+
+    def __init__(self, path: str, family: str, key: tuple[object, ...], ignored: str | None = None) -> None:
+        _set(self, "path", path)
+        _set(self, "family", family)
+        _set(self, "key", key)
+        _set(self, "ignored", ignored)
 
 
 def _numbers(version: str) -> tuple[int, ...]:
@@ -83,49 +93,59 @@ def classify(path: str) -> Entry | None:
     """The migration family a file's name follows, or None (an ordinary SQL file)."""
     name = os.path.basename(path)
     parent = os.path.basename(os.path.dirname(path))
-    if name.lower() in _DIESEL_FILES and _DIESEL_DIR.match(parent):
-        match = _DIESEL_DIR.match(parent)
+    if name.lower() in _DIESEL_FILES and re.match(_DIESEL_DIR, parent):
+        match = re.match(_DIESEL_DIR, parent)
         assert match is not None
         ignored = "down migration" if name.lower() == "down.sql" else None
         return Entry(path, "diesel", (_numbers(match.group(1)), match.group(2)), ignored)
-    if m := _FLYWAY_VERSIONED.match(name):
+    if m := re.match(_FLYWAY_VERSIONED, name):
         return Entry(path, "flyway", (0, _numbers(m.group(1)), m.group(2)))
-    if m := _FLYWAY_REPEATABLE.match(name):
+    if m := re.match(_FLYWAY_REPEATABLE, name):
         return Entry(path, "flyway", (1, (), m.group(1)))
-    if m := _FLYWAY_UNDO.match(name):
+    if m := re.match(_FLYWAY_UNDO, name):
         return Entry(path, "flyway", (0, _numbers(m.group(1)), m.group(2)), "undo migration")
-    if m := _AUTHELIA.match(name):
+    if m := re.match(_AUTHELIA, name):
         ignored = "down migration" if m.group(3) == "down" else None
         return Entry(path, "authelia", (_numbers(m.group(1)), m.group(2)), ignored)
-    if m := _UP_DOWN.match(name):
+    if m := re.match(_UP_DOWN, name):
         label, _, dialect = m.group(2).rpartition(".")
         ignored = "down migration" if m.group(3).lower() == "down" else None
         if label and dialect.lower() in _DIALECTS and dialect.lower() not in _OUR_DIALECTS:
             ignored = ignored or f"{dialect} migration"
         return Entry(path, "golang-migrate", (_numbers(m.group(1)), m.group(2)), ignored)
-    if m := _NUMBERED.match(name):
+    if m := re.match(_NUMBERED, name):
         if name.lower().endswith(".down.sql"):
             return Entry(path, "numbered", (_numbers(m.group(1)), m.group(2)), "down migration")
         return Entry(path, "numbered", (_numbers(m.group(1)), m.group(2)))
     return None
 
 
-@dataclass
-class History:
+class History(Record):
     """A migration directory: its files in the order they run, and the files left out."""
 
+    __match_args__ = ("root", "format", "files", "ignored")
     root: str
     format: str
     files: list[str]
-    ignored: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    ignored: list[tuple[str, str]]  # (path, why)
+
+    def __init__(self, root: str, format: str, files: list[str], ignored: list[tuple[str, str]] | None = None) -> None:
+        self.root = root
+        self.format = format
+        self.files = files
+        self.ignored = [] if ignored is None else ignored
 
 
-@dataclass
-class Group:
+class Group(Record):
     """What the engine replays into one model: one plain file, or one history."""
 
+    __match_args__ = ("files", "history")
     files: list[str]
-    history: History | None = None
+    history: History | None
+
+    def __init__(self, files: list[str], history: History | None = None) -> None:
+        self.files = files
+        self.history = history
 
 
 def _label(family: str, files: list[str]) -> str:
@@ -185,7 +205,7 @@ def detected_root(path: str) -> str:
     """The directory whose history a file would belong to: its own directory, or for diesel's
     `<version>_<name>/up.sql` the directory above."""
     directory = os.path.dirname(os.path.abspath(path))
-    if os.path.basename(path).lower() in _DIESEL_FILES and _DIESEL_DIR.match(os.path.basename(directory)):
+    if os.path.basename(path).lower() in _DIESEL_FILES and re.match(_DIESEL_DIR, os.path.basename(directory)):
         return os.path.dirname(directory)
     return directory
 
@@ -206,7 +226,7 @@ def list_directory(root: str, *, recursive: bool) -> list[str]:
     for name in names:
         path = os.path.join(root, name)
         if os.path.isdir(path):
-            if _DIESEL_DIR.match(name):
+            if re.match(_DIESEL_DIR, name):
                 found.extend(os.path.join(path, f) for f in sorted(os.listdir(path)) if f.lower() in _DIESEL_FILES)
         elif name.lower().endswith(".sql"):
             found.append(path)
@@ -282,8 +302,7 @@ class ChangeError(Exception):
 Span = tuple[int, int]
 
 
-@dataclass
-class ChangeSet:
+class ChangeSet(Record):
     """The files a change touches, and within them the changed lines when known.
 
     `--changed-only FILE...` knows only files (every line counts as changed); `--since REF` also
@@ -291,7 +310,11 @@ class ChangeSet:
     edited there counts as new, and the other tables in that file are legacy.
     """
 
-    files: dict[str, list[Span] | None] = field(default_factory=dict)  # absolute path -> spans (None: all)
+    __match_args__ = ("files",)
+    files: dict[str, list[Span] | None]  # absolute path -> spans (None: all)
+
+    def __init__(self, files: dict[str, list[Span] | None] | None = None) -> None:
+        self.files = {} if files is None else files
 
     @classmethod
     def from_files(cls, paths: Iterable[str]) -> ChangeSet:

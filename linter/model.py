@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from linter.record import FrozenRecord, Record
+
 IndexKind = Literal["primary", "unique", "index", "fulltext", "spatial"]
 
 #: Types whose values InnoDB may store off-page: the columns compression can pay off on.
@@ -20,23 +22,32 @@ LARGE_TYPES = frozenset(
 #: Engines for which InnoDB's clustered-index rules apply. None means the server default (InnoDB).
 INNODB_ENGINES = frozenset({"innodb", "xtradb"})
 
+# Records (linter.record): the ==, repr and immutability of the dataclasses they were, without
+# compiling generated methods at import. The classes that `dataclasses.replace`, `fields` or
+# `astuple` are used on (Column, IndexColumn, Index, ForeignKey, TableOptions) stay dataclasses
+# for that, with `init=False, repr=False, eq=False`: their methods are the record's and written
+# here, so the decorator generates none.
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
-class Location:
+
+class Location(FrozenRecord):
     """Where something is in the input: 1-based line and column."""
 
+    __slots__ = __match_args__ = ("path", "line", "column", "end_line")
     path: str
     line: int
-    column: int = 1
-    end_line: int = 0
+    column: int
+    end_line: int
 
-    def __post_init__(self) -> None:
-        if self.end_line < self.line:
-            object.__setattr__(self, "end_line", self.line)
+    def __init__(self, path: str, line: int, column: int = 1, end_line: int = 0) -> None:
+        _set(self, "path", path)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "end_line", line if end_line < line else end_line)
 
 
-@dataclass(slots=True)
-class Column:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Column(Record):
     name: str
     type: str  # upper-case base type as written: CHAR, VARCHAR, BIGINT, JSON, UUID, POINT ...
     params: tuple[str, ...] = ()  # type parameters: ("36",), ("10", "2"), enum values
@@ -55,6 +66,30 @@ class Column:
     binary: bool = False  # the BINARY attribute: the binary (_bin) collation of its charset
     srid: int | None = None
 
+    def __init__(
+        self, name: str, type: str, params: tuple[str, ...] = (), unsigned: bool = False, nullable: bool = True,
+        default: str | None = None, auto_increment: bool = False, generated: Literal["stored", "virtual"] | None = None,
+        invisible: bool = False, compressed: str | None = None, compression_dictionary: str | None = None,
+        comment: str | None = None, charset: str | None = None, collation: str | None = None, binary: bool = False,
+        srid: int | None = None,
+    ) -> None:
+        self.name = name
+        self.type = type
+        self.params = params
+        self.unsigned = unsigned
+        self.nullable = nullable
+        self.default = default
+        self.auto_increment = auto_increment
+        self.generated = generated
+        self.invisible = invisible
+        self.compressed = compressed
+        self.compression_dictionary = compression_dictionary
+        self.comment = comment
+        self.charset = charset
+        self.collation = collation
+        self.binary = binary
+        self.srid = srid
+
     @property
     def length(self) -> int | None:
         """The first numeric type parameter: CHAR(36) -> 36."""
@@ -68,37 +103,63 @@ class Column:
         return self.type in LARGE_TYPES
 
 
-@dataclass(frozen=True, slots=True)
-class IndexColumn:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class IndexColumn(FrozenRecord):  # frozen: FrozenRecord refuses assignment
     name: str
     prefix: int | None = None  # KEY (col(10)): a prefix index
     descending: bool = False
     expression: bool = False  # a functional key part: KEY ((lower(x)))
 
+    def __init__(
+        self, name: str, prefix: int | None = None, descending: bool = False, expression: bool = False,
+    ) -> None:
+        _set(self, "name", name)
+        _set(self, "prefix", prefix)
+        _set(self, "descending", descending)
+        _set(self, "expression", expression)
 
-@dataclass(slots=True)
-class Index:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Index(Record):
     name: str | None
     kind: IndexKind
     columns: tuple[IndexColumn, ...]
     invisible: bool = False
+
+    def __init__(
+        self, name: str | None, kind: IndexKind, columns: tuple[IndexColumn, ...], invisible: bool = False,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.columns = columns
+        self.invisible = invisible
 
     @property
     def column_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.columns)
 
 
-@dataclass(slots=True)
-class ForeignKey:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class ForeignKey(Record):
     name: str | None
     columns: tuple[str, ...]
     ref_schema: str | None
     ref_table: str
     ref_columns: tuple[str, ...]
 
+    def __init__(
+        self, name: str | None, columns: tuple[str, ...], ref_schema: str | None, ref_table: str,
+        ref_columns: tuple[str, ...],
+    ) -> None:
+        self.name = name
+        self.columns = columns
+        self.ref_schema = ref_schema
+        self.ref_table = ref_table
+        self.ref_columns = ref_columns
 
-@dataclass(slots=True)
-class TableOptions:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class TableOptions(Record):
     """Table options as written (values keep their case, without quotes)."""
 
     engine: str | None = None
@@ -116,17 +177,48 @@ class TableOptions:
     auto_increment: int | None = None
     other: dict[str, str] = field(default_factory=dict)  # every other option, upper-case key
 
+    def __init__(
+        self, engine: str | None = None, row_format: str | None = None, key_block_size: int | None = None,
+        compression: str | None = None, page_compressed: bool = False, tablespace: str | None = None,
+        charset: str | None = None, collation: str | None = None, comment: str | None = None,
+        partitioning: str | None = None, partition_names: tuple[str, ...] = (), auto_increment: int | None = None,
+        other: dict[str, str] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.row_format = row_format
+        self.key_block_size = key_block_size
+        self.compression = compression
+        self.page_compressed = page_compressed
+        self.tablespace = tablespace
+        self.charset = charset
+        self.collation = collation
+        self.comment = comment
+        self.partitioning = partitioning
+        self.partition_names = partition_names
+        self.auto_increment = auto_increment
+        self.other = {} if other is None else other
 
-@dataclass(slots=True)
-class TableBody:
+
+class TableBody(Record):
     """What a CREATE TABLE defines, apart from where. Shared between identical tables (tenant
     dumps repeat the same definition thousands of times), so it is copied before any change."""
 
-    columns: dict[str, Column] = field(default_factory=dict)  # keyed by lower-case name, in order
-    indexes: list[Index] = field(default_factory=list)
-    foreign_keys: list[ForeignKey] = field(default_factory=list)
-    options: TableOptions = field(default_factory=TableOptions)
-    checks: int = 0  # number of CHECK constraints
+    __slots__ = __match_args__ = ("columns", "indexes", "foreign_keys", "options", "checks")
+    columns: dict[str, Column]  # keyed by lower-case name, in order
+    indexes: list[Index]
+    foreign_keys: list[ForeignKey]
+    options: TableOptions
+    checks: int  # number of CHECK constraints
+
+    def __init__(
+        self, columns: dict[str, Column] | None = None, indexes: list[Index] | None = None,
+        foreign_keys: list[ForeignKey] | None = None, options: TableOptions | None = None, checks: int = 0,
+    ) -> None:
+        self.columns = {} if columns is None else columns
+        self.indexes = [] if indexes is None else indexes
+        self.foreign_keys = [] if foreign_keys is None else foreign_keys
+        self.options = TableOptions() if options is None else options
+        self.checks = checks
 
     @property
     def definition_id(self) -> int:
@@ -148,23 +240,44 @@ class TableBody:
         )
 
 
-@dataclass(slots=True)
-class Table:
+class Table(Record):
+    __slots__ = __match_args__ = (
+        "schema", "name", "body", "defined", "changed", "temporary", "origin", "key_dropped", "annotations",
+        "view_standin", "_own_body",
+    )
     schema: str | None
     name: str
     body: TableBody
     defined: Location
     changed: Location
-    temporary: bool = False
+    temporary: bool
     #: how the table came to be: a CREATE TABLE with columns, CREATE ... LIKE, or CREATE ... SELECT
-    origin: Literal["create", "like", "select"] = "create"
+    origin: Literal["create", "like", "select"]
     #: the statement that removed the primary key (ALTER TABLE ... DROP PRIMARY KEY), if it is gone
-    key_dropped: Location | None = None
+    key_dropped: Location | None
     #: directives from `-- innolint: ...` comments on the CREATE TABLE (e.g. "insert-heavy")
-    annotations: frozenset[str] = frozenset()
+    annotations: frozenset[str]
     #: a mysqldump view stand-in (`/*!50001 CREATE TABLE`), replaced by a view later in the dump
-    view_standin: bool = False
-    _own_body: bool = False
+    view_standin: bool
+    _own_body: bool
+
+    def __init__(
+        self, schema: str | None, name: str, body: TableBody, defined: Location, changed: Location,
+        temporary: bool = False, origin: Literal["create", "like", "select"] = "create",
+        key_dropped: Location | None = None, annotations: frozenset[str] = frozenset(), view_standin: bool = False,
+        _own_body: bool = False,
+    ) -> None:
+        self.schema = schema
+        self.name = name
+        self.body = body
+        self.defined = defined
+        self.changed = changed
+        self.temporary = temporary
+        self.origin = origin
+        self.key_dropped = key_dropped
+        self.annotations = annotations
+        self.view_standin = view_standin
+        self._own_body = _own_body
 
     # -- mutation: copy-on-write of the shared body -------------------------------------------
     def writable(self) -> TableBody:
@@ -257,36 +370,62 @@ class Table:
         return self.key_dropped or self.defined
 
 
-@dataclass(slots=True)
-class Tablespace:
+class Tablespace(Record):
+    __slots__ = __match_args__ = ("name", "datafile", "engine", "defined")
     name: str
     datafile: str | None
     engine: str | None
     defined: Location
 
+    def __init__(self, name: str, datafile: str | None, engine: str | None, defined: Location) -> None:
+        self.name = name
+        self.datafile = datafile
+        self.engine = engine
+        self.defined = defined
 
-@dataclass(slots=True)
-class CompressionDictionary:
+
+class CompressionDictionary(Record):
+    __slots__ = __match_args__ = ("name", "defined")
     name: str
     defined: Location
 
+    def __init__(self, name: str, defined: Location) -> None:
+        self.name = name
+        self.defined = defined
 
-@dataclass(slots=True)
-class Schema:
+
+class Schema(Record):
+    __slots__ = __match_args__ = ("name", "tables", "defined")
     name: str | None  # None: tables whose database the input never names
-    tables: dict[str, Table] = field(default_factory=dict)  # keyed by lower-case table name
-    defined: Location | None = None
+    tables: dict[str, Table]  # keyed by lower-case table name
+    defined: Location | None
+
+    def __init__(
+        self, name: str | None, tables: dict[str, Table] | None = None, defined: Location | None = None,
+    ) -> None:
+        self.name = name
+        self.tables = {} if tables is None else tables
+        self.defined = defined
 
 
-@dataclass(slots=True)
-class SchemaModel:
+class SchemaModel(Record):
     """Every schema, table, tablespace and compression dictionary after the whole input."""
 
-    schemas: dict[str | None, Schema] = field(default_factory=dict)
-    tablespaces: dict[str, Tablespace] = field(default_factory=dict)  # lower-case name
-    dictionaries: dict[str, CompressionDictionary] = field(default_factory=dict)
+    __slots__ = __match_args__ = ("schemas", "tablespaces", "dictionaries", "is_migration_history")
+    schemas: dict[str | None, Schema]
+    tablespaces: dict[str, Tablespace]  # lower-case name
+    dictionaries: dict[str, CompressionDictionary]
     #: True when the input is a migration history (CREATE TABLESPACE is expected before use)
-    is_migration_history: bool = False
+    is_migration_history: bool
+
+    def __init__(
+        self, schemas: dict[str | None, Schema] | None = None, tablespaces: dict[str, Tablespace] | None = None,
+        dictionaries: dict[str, CompressionDictionary] | None = None, is_migration_history: bool = False,
+    ) -> None:
+        self.schemas = {} if schemas is None else schemas
+        self.tablespaces = {} if tablespaces is None else tablespaces
+        self.dictionaries = {} if dictionaries is None else dictionaries
+        self.is_migration_history = is_migration_history
 
     def schema(self, name: str | None) -> Schema:
         key = name.lower() if name else None

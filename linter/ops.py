@@ -8,94 +8,145 @@ thousands of times).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from linter.model import Column, ForeignKey, Index, TableBody
+from linter.record import FrozenRecord
+
+# Frozen records rather than frozen dataclasses: the same ==, hash, repr and immutability, without
+# compiling ~150 generated methods on every start (linter.record says why).
+_set = object.__setattr__
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+class Name(FrozenRecord):
     """A possibly schema-qualified object name, unquoted."""
 
+    __slots__ = __match_args__ = ("schema", "name")
     schema: str | None
     name: str
 
+    def __init__(self, schema: str | None, name: str) -> None:
+        _set(self, "schema", schema)
+        _set(self, "name", name)
+
 
 # --- ALTER TABLE actions ------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class AddColumn:
+class AddColumn(FrozenRecord):
+    __slots__ = __match_args__ = ("column",)
     column: Column
 
+    def __init__(self, column: Column) -> None:
+        _set(self, "column", column)
 
-@dataclass(frozen=True, slots=True)
-class ChangeColumn:
+
+class ChangeColumn(FrozenRecord):
     """MODIFY (old_name == column.name) or CHANGE old new-definition."""
 
+    __slots__ = __match_args__ = ("old_name", "column")
     old_name: str
     column: Column
 
+    def __init__(self, old_name: str, column: Column) -> None:
+        _set(self, "old_name", old_name)
+        _set(self, "column", column)
 
-@dataclass(frozen=True, slots=True)
-class RenameColumn:
+
+class RenameColumn(FrozenRecord):
+    __slots__ = __match_args__ = ("old_name", "new_name")
     old_name: str
     new_name: str
 
+    def __init__(self, old_name: str, new_name: str) -> None:
+        _set(self, "old_name", old_name)
+        _set(self, "new_name", new_name)
 
-@dataclass(frozen=True, slots=True)
-class DropColumn:
+
+class DropColumn(FrozenRecord):
+    __slots__ = __match_args__ = ("name",)
     name: str
 
+    def __init__(self, name: str) -> None:
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class SetColumnDefault:
+
+class SetColumnDefault(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "default")
     name: str
     default: str | None  # None: DROP DEFAULT
 
+    def __init__(self, name: str, default: str | None) -> None:
+        _set(self, "name", name)
+        _set(self, "default", default)
 
-@dataclass(frozen=True, slots=True)
-class AddIndex:
+
+class AddIndex(FrozenRecord):
+    __slots__ = __match_args__ = ("index",)
     index: Index
 
+    def __init__(self, index: Index) -> None:
+        _set(self, "index", index)
 
-@dataclass(frozen=True, slots=True)
-class DropIndex:
+
+class DropIndex(FrozenRecord):
+    __slots__ = __match_args__ = ("name",)
     name: str  # "PRIMARY" for DROP PRIMARY KEY
 
+    def __init__(self, name: str) -> None:
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class RenameIndex:
+
+class RenameIndex(FrozenRecord):
+    __slots__ = __match_args__ = ("old_name", "new_name")
     old_name: str
     new_name: str
 
+    def __init__(self, old_name: str, new_name: str) -> None:
+        _set(self, "old_name", old_name)
+        _set(self, "new_name", new_name)
 
-@dataclass(frozen=True, slots=True)
-class AddForeignKey:
+
+class AddForeignKey(FrozenRecord):
+    __slots__ = __match_args__ = ("foreign_key",)
     foreign_key: ForeignKey
 
+    def __init__(self, foreign_key: ForeignKey) -> None:
+        _set(self, "foreign_key", foreign_key)
 
-@dataclass(frozen=True, slots=True)
-class DropForeignKey:
+
+class DropForeignKey(FrozenRecord):
+    __slots__ = __match_args__ = ("name",)
     name: str
 
+    def __init__(self, name: str) -> None:
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class DropConstraint:
+
+class DropConstraint(FrozenRecord):
     """DROP CONSTRAINT name: a foreign key, a unique key or a check of that name."""
 
+    __slots__ = __match_args__ = ("name",)
     name: str
 
+    def __init__(self, name: str) -> None:
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class SetOptions:
+
+class SetOptions(FrozenRecord):
     """Table options: keys as in TableOptions' field names, or upper-case for `other`."""
 
+    __slots__ = __match_args__ = ("options",)
     options: tuple[tuple[str, str | None], ...]
 
+    def __init__(self, options: tuple[tuple[str, str | None], ...]) -> None:
+        _set(self, "options", options)
 
-@dataclass(frozen=True, slots=True)
-class RenameTo:
+
+class RenameTo(FrozenRecord):
+    __slots__ = __match_args__ = ("target",)
     target: Name
+
+    def __init__(self, target: Name) -> None:
+        _set(self, "target", target)
 
 
 AlterAction = (
@@ -105,82 +156,133 @@ AlterAction = (
 
 
 # --- statements ----------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class CreateTable:
+class CreateTable(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "body", "temporary", "if_not_exists", "like", "as_select")
     name: Name
     body: TableBody  # shared by every table created from this operation: copy before changing
-    temporary: bool = False
-    if_not_exists: bool = False
-    like: Name | None = None  # CREATE TABLE t LIKE other
-    as_select: bool = False  # CREATE TABLE t [(...)] AS SELECT ...
+    temporary: bool
+    if_not_exists: bool
+    like: Name | None  # CREATE TABLE t LIKE other
+    as_select: bool  # CREATE TABLE t [(...)] AS SELECT ...
+
+    def __init__(
+        self, name: Name, body: TableBody, temporary: bool = False, if_not_exists: bool = False,
+        like: Name | None = None, as_select: bool = False,
+    ) -> None:
+        _set(self, "name", name)
+        _set(self, "body", body)
+        _set(self, "temporary", temporary)
+        _set(self, "if_not_exists", if_not_exists)
+        _set(self, "like", like)
+        _set(self, "as_select", as_select)
 
 
-@dataclass(frozen=True, slots=True)
-class AlterTable:
+class AlterTable(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "actions")
     name: Name
     actions: tuple[AlterAction, ...]
 
+    def __init__(self, name: Name, actions: tuple[AlterAction, ...]) -> None:
+        _set(self, "name", name)
+        _set(self, "actions", actions)
 
-@dataclass(frozen=True, slots=True)
-class DropTable:
+
+class DropTable(FrozenRecord):
+    __slots__ = __match_args__ = ("names", "temporary")
     names: tuple[Name, ...]
-    temporary: bool = False
+    temporary: bool
+
+    def __init__(self, names: tuple[Name, ...], temporary: bool = False) -> None:
+        _set(self, "names", names)
+        _set(self, "temporary", temporary)
 
 
-@dataclass(frozen=True, slots=True)
-class RenameTable:
+class RenameTable(FrozenRecord):
+    __slots__ = __match_args__ = ("pairs",)
     pairs: tuple[tuple[Name, Name], ...]
 
+    def __init__(self, pairs: tuple[tuple[Name, Name], ...]) -> None:
+        _set(self, "pairs", pairs)
 
-@dataclass(frozen=True, slots=True)
-class CreateIndex:
+
+class CreateIndex(FrozenRecord):
+    __slots__ = __match_args__ = ("table", "index")
     table: Name
     index: Index
 
+    def __init__(self, table: Name, index: Index) -> None:
+        _set(self, "table", table)
+        _set(self, "index", index)
 
-@dataclass(frozen=True, slots=True)
-class DropIndexStatement:
+
+class DropIndexStatement(FrozenRecord):
+    __slots__ = __match_args__ = ("table", "name")
     table: Name
     name: str
 
+    def __init__(self, table: Name, name: str) -> None:
+        _set(self, "table", table)
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class CreateTablespace:
+
+class CreateTablespace(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "datafile", "engine")
     name: str
     datafile: str | None
     engine: str | None
 
+    def __init__(self, name: str, datafile: str | None, engine: str | None) -> None:
+        _set(self, "name", name)
+        _set(self, "datafile", datafile)
+        _set(self, "engine", engine)
 
-@dataclass(frozen=True, slots=True)
-class DropTablespace:
+
+class DropTablespace(FrozenRecord):
+    __slots__ = __match_args__ = ("name",)
     name: str
 
+    def __init__(self, name: str) -> None:
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class CreateCompressionDictionary:
+
+class CreateCompressionDictionary(FrozenRecord):
+    __slots__ = __match_args__ = ("name",)
     name: str
 
+    def __init__(self, name: str) -> None:
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class SchemaStatement:
+
+class SchemaStatement(FrozenRecord):
     """CREATE DATABASE / DROP DATABASE / USE."""
 
+    __slots__ = __match_args__ = ("action", "name")
     action: Literal["create", "drop", "use"]
     name: str
 
+    def __init__(self, action: Literal["create", "drop", "use"], name: str) -> None:
+        _set(self, "action", action)
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class CreateView:
+
+class CreateView(FrozenRecord):
     """A view replaces mysqldump's stand-in table of the same name."""
 
+    __slots__ = __match_args__ = ("name",)
     name: Name
 
+    def __init__(self, name: Name) -> None:
+        _set(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class Skipped:
+
+class Skipped(FrozenRecord):
     """A statement that is not schema DDL (INSERT, SET, GRANT, routines...): skipped on purpose."""
 
+    __slots__ = __match_args__ = ("kind",)
     kind: str
+
+    def __init__(self, kind: str) -> None:
+        _set(self, "kind", kind)
 
 
 Operation = (

@@ -5,7 +5,10 @@ tokenizer; the statement's frame (which statement, names, table options, keys, A
 read from those tokens here, and column definitions are handed to sqlglot's parser, which
 builds their types, defaults and generated expressions. We never parse a whole file at once
 (one bad statement must not lose the rest) and never use ErrorLevel.IGNORE or WARN (they build
-wrong trees without a word).
+wrong trees without a word). The plain forms most CREATE TABLE statements are made of (columns
+with a plain type and common attributes, keys, foreign keys, `KEY=value` options) are read from
+the statement's text instead, one regular expression per element, giving the same objects
+("plain forms, read from the text" below).
 
 Forms sqlglot 30 does not parse, and how each is handled (tests/test_parse.py has one case each):
 - table options after the column list (`TABLESPACE ts` without `=`, `CHECKSUM=1`,
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import replace
+from collections.abc import Sequence
 
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
@@ -142,15 +145,20 @@ _TOO_DEEP = "nested too deeply to parse"
 
 def _parse_statement(text: str) -> ops.Operation:
     first_word = _FIRST_WORD.match(text)
-    if first_word is not None and first_word.group().upper() in _SKIP_FIRST_WORDS:
+    word = first_word.group().upper() if first_word is not None else ""
+    if word in _SKIP_FIRST_WORDS:
         # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long)
-        return ops.Skipped(first_word.group().upper())
+        return ops.Skipped(word)
     simple = _simple_statement(text)
     if simple is not None:
         return simple
     tokens = tokenize(text)
     if not tokens:
         return ops.Skipped("empty")
+    if word == "CREATE":
+        plain = _plain_create_table(text)
+        if plain is not None:
+            return plain
     cursor = _Cursor(tokens, text)
     first = cursor.word()
     if first == "CREATE":
@@ -189,14 +197,14 @@ def _simple_statement(text: str) -> ops.Operation | None:
     m = _simple(text)
     if m is None:
         return None
-    use, database, drop, _, _, _, _, alter_schema, alter_table = m.groups()
+    use, database, drop = m.group(1, 2, 3)
     if use is not None:
         return ops.SchemaStatement("use", use)
     if database is not None:
         return ops.SchemaStatement("create", database)
     if drop is not None:
         return ops.DropTable(tuple(ops.Name(schema or None, name) for schema, name in _drop_names(drop)), False)
-    return ops.AlterTable(ops.Name(alter_schema, alter_table), ())
+    return _KEYS_ONLY
 
 
 # --------------------------------------------------------------------------------------------
@@ -451,10 +459,12 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
         inner.expect("LIKE")
         return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=inner.qualified())
     body = TableBody()
-    as_select = False
     if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH"):
-        elements = _split_top_level(c.group())
-        _read_elements(c, elements, body)
+        _read_elements(c, _split_top_level(c.group()), body)
+        pairs = _plain_options(c.text, c.tokens[c.i - 1].end + 1)
+        if pairs is not None:
+            apply_options(body.options, pairs)
+            return ops.CreateTable(name, body, temporary, if_not_exists)
     options, as_select = _read_table_options(c, stop_at_select=True)
     body.options = options
     return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select)
@@ -476,19 +486,21 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
                 body.indexes.append(item)
             else:
                 body.foreign_keys.append(item)
+    _primary_key_first(body)
+
+
+def _primary_key_first(body: TableBody) -> None:
+    """The primary key's columns are NOT NULL whether or not the DDL says so, and InnoDB lists
+    the primary key first whatever the order written. The columns were made by this parse, so
+    they are changed in place."""
     primary = next((i for i in body.indexes if i.kind == "primary"), None)
-    if primary is not None:
-        _primary_key_not_null(body, primary)
-        # InnoDB lists the primary key first whatever the order written
-        body.indexes.sort(key=lambda i: i.kind != "primary")
-
-
-def _primary_key_not_null(body: TableBody, primary: Index) -> None:
-    """Primary-key columns are NOT NULL whether or not the DDL says so."""
+    if primary is None:
+        return
     for part in primary.columns:
         column = body.columns.get(part.name.lower())
-        if column is not None and column.nullable:
-            body.columns[part.name.lower()] = replace(column, nullable=False)
+        if column is not None:
+            column.nullable = False
+    body.indexes.sort(key=lambda i: i.kind != "primary")
 
 
 # -- keys and constraints ----------------------------------------------------------------------
@@ -696,30 +708,28 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
     return out, extras
 
 
-def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, list[Index | ForeignKey]]]:
-    """Column definitions: the common ones read from their tokens (`_simple_column`), the others
-    through sqlglot, all of them in one parse."""
+def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
+    """Column definitions: those of a plain form read from their text (`_plain_column_element`),
+    the others through sqlglot, all of them in one parse."""
     if not elements:
         return []
-    stripped = [_strip_column(c, element) for element in elements]
-    simple = [_simple_column(c, tokens, extras) for tokens, extras in stripped]
-    if None not in simple:
-        return simple  # type: ignore[return-value]
-    if any(simple):
-        rest = [i for i, done in enumerate(simple) if done is None]
+    plain = [_plain_column_element(c.text, element) for element in elements]
+    if None not in plain:
+        return plain  # type: ignore[return-value]
+    if any(plain):
+        rest = [i for i, done in enumerate(plain) if done is None]
         try:
-            parsed = iter(_parse_columns_sqlglot(c, [elements[i] for i in rest], [stripped[i] for i in rest]))
+            parsed = iter(_parse_columns_sqlglot(c, [elements[i] for i in rest]))
         except ParseFailure:
             pass  # the whole table through sqlglot below, for the very diagnostic it gives
         else:
-            return [done if done is not None else next(parsed) for done in simple]
-    return _parse_columns_sqlglot(c, elements, stripped)
+            return [done if done is not None else next(parsed) for done in plain]
+    return _parse_columns_sqlglot(c, elements)
 
 
-def _parse_columns_sqlglot(
-    c: _Cursor, elements: list[list[Token]], stripped: list[tuple[list[Token], _ColumnExtras]]
-) -> list[tuple[Column, list[Index | ForeignKey]]]:
+def _parse_columns_sqlglot(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, list[Index | ForeignKey]]]:
     """Column definitions through sqlglot, all in one parse."""
+    stripped = [_strip_column(c, element) for element in elements]
     first = elements[0][0]
     tokens = [
         Token(TokenType.CREATE, "CREATE", first.line, first.col, first.start, first.start),
@@ -838,116 +848,338 @@ def _column_base(
     return column, inline
 
 
-# Column definitions of the commonest form (a plain type, NOT NULL, DEFAULT '0', AUTO_INCREMENT,
-# COMMENT, CHARACTER SET, COLLATE, ON UPDATE CURRENT_TIMESTAMP, PRIMARY KEY, UNIQUE) are read from
-# their tokens, as `_column` reads sqlglot's tree of them (tests/test_parse_cache.py compares the
-# two over the corpus); anything else goes to sqlglot. sqlglot's parser was a third of the time
-# of a CREATE TABLE.
-_SIMPLE_TYPES = frozenset({
-    TokenType.TINYINT, TokenType.SMALLINT, TokenType.MEDIUMINT, TokenType.INT, TokenType.BIGINT, TokenType.CHAR,
-    TokenType.VARCHAR, TokenType.BINARY, TokenType.VARBINARY, TokenType.TEXT, TokenType.TINYTEXT,
-    TokenType.MEDIUMTEXT, TokenType.LONGTEXT, TokenType.BLOB, TokenType.TINYBLOB, TokenType.MEDIUMBLOB,
+# -- plain forms, read from the text -----------------------------------------------------------
+# Most CREATE TABLE statements, mysqldump's and hand-written ones alike, are made of a few plain
+# forms: a column with a plain type and the common attributes, PRIMARY/UNIQUE/plain keys and
+# foreign keys on named columns, and `KEY=value` table options. Once the statement is tokenized,
+# those are read here from its text with one regular-expression match per element (walking their
+# tokens in Python was most of the time of a CREATE TABLE), and give the very objects the token
+# path and sqlglot give them (tests/test_parse_cache.py compares the two). Anything else - a
+# comment, a string with a quote or backslash in it, an expression, an attribute or option these
+# patterns do not list, a keyword used as a bare name - does not match, and the element takes the
+# token path. The patterns agree with the tokenizer on what they accept: names are `quoted`
+# without backticks inside or bare words, strings hold no backslash and no quote but a doubled
+# one, and the only comments are whole-line ones before an element (`_GAP`), so no token boundary
+# can fall elsewhere.
+_S = r"[ \t\r\n]"
+_WORD = r"[A-Za-z_][A-Za-z0-9_]*"
+_NAME_TEXT = rf"(?:`[^`]+`|{_WORD})"
+_STRING = r"'[^'\\]*'"
+_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+#: whitespace and line comments before an element: there the tokenizer attaches a comment to the
+#: `(` or `,` before it, or to the element's first token, where neither path reads it (a comment
+#: after an element's last token goes with that token, into sqlglot's DEFAULT text: never skipped)
+_GAP = rf"(?:{_S}|--(?={_S})[^\n]*|\#[^\n]*)*"
+#: the `,` or `)` after an element, when the body is read from its text (absent for a token slice)
+_END = rf"(?:{_S}*(?P<end>[,)]){_GAP})?"
+#: every word of a tokenizer keyword, the key words of a body, the attributes `_strip_column` takes
+#: out, and the words sqlglot's parser starts a constraint with: as a bare column name, charset or
+#: collation these make tokens of another kind, or are read as something else
+_NOT_PLAIN_WORDS = frozenset(
+    {word for keyword in _TOKENIZER.KEYWORDS for word in keyword.split()} | _KEY_WORDS
+    | {word for constraint in _PARSER.SCHEMA_UNNAMED_CONSTRAINTS for word in constraint.split()}
+    | {"NATIONAL", "LONG", "UNSIGNED", "SIGNED", "BINARY", "ZEROFILL", "VISIBLE", "COMPRESSED", "COLUMN_FORMAT",
+       "SRID", "STORAGE", "ENGINE_ATTRIBUTE", "SECONDARY_ENGINE_ATTRIBUTE", "WITH", "WITHOUT", "PERSISTENT"}
+)
+#: first words of the tokenizer's two-word keywords (`PRIMARY KEY`, `ORDER BY` ...): such a bare
+#: word followed by the second one is one token
+_PAIR_FIRST_WORDS = frozenset(keyword.split()[0] for keyword in _TOKENIZER.KEYWORDS if " " in keyword)
+#: the type words read here, by the model's type name, each one the tokenizer reads as the type
+#: it is (as `_strip_column` and sqlglot then take it); ENUM and SET take a list of strings
+_PLAIN_TYPE_TOKENS = frozenset({
+    TokenType.TINYINT, TokenType.SMALLINT, TokenType.MEDIUMINT, TokenType.INT, TokenType.BIGINT, TokenType.DECIMAL,
+    TokenType.FLOAT, TokenType.DOUBLE, TokenType.BIT, TokenType.BOOLEAN, TokenType.CHAR, TokenType.NCHAR,
+    TokenType.VARCHAR, TokenType.NVARCHAR, TokenType.BINARY, TokenType.VARBINARY, TokenType.TINYTEXT, TokenType.TEXT,
+    TokenType.MEDIUMTEXT, TokenType.LONGTEXT, TokenType.TINYBLOB, TokenType.BLOB, TokenType.MEDIUMBLOB,
     TokenType.LONGBLOB, TokenType.DATE, TokenType.DATETIME, TokenType.TIME, TokenType.TIMESTAMPTZ, TokenType.YEAR,
-    TokenType.DECIMAL, TokenType.FLOAT, TokenType.DOUBLE, TokenType.BIT, TokenType.BOOLEAN, TokenType.NCHAR,
-    TokenType.NVARCHAR,
+    TokenType.JSON, TokenType.ENUM, TokenType.SET,
 })
-_SIMPLE_NAMES = frozenset({TokenType.VAR, TokenType.IDENTIFIER})
-#: what may follow a DEFAULT value without sqlglot reading it as part of the value
-_AFTER_DEFAULT = frozenset({TokenType.NOT, TokenType.NULL, TokenType.AUTO_INCREMENT, TokenType.COMMENT, TokenType.ON,
-                            TokenType.PRIMARY_KEY, TokenType.UNIQUE, TokenType.DEFAULT})
+_PLAIN_TYPES: dict[str, str] = {
+    word: _TYPE_ALIASES.get(word, word)
+    for word in """TINYINT SMALLINT MEDIUMINT INT INTEGER BIGINT INT1 INT2 INT4 INT8 DECIMAL DEC NUMERIC FIXED FLOAT
+    DOUBLE REAL FLOAT4 FLOAT8 BIT BOOL BOOLEAN CHAR CHARACTER NCHAR VARCHAR NVARCHAR BINARY VARBINARY TINYTEXT TEXT
+    MEDIUMTEXT LONGTEXT TINYBLOB BLOB MEDIUMBLOB LONGBLOB DATE DATETIME TIME TIMESTAMP YEAR JSON ENUM SET""".split()
+    if _TOKENIZER.KEYWORDS.get(word) in _PLAIN_TYPE_TOKENS
+}
+_LIST_TYPES = frozenset({"ENUM", "SET"})
 
 
-def _simple_column(
-    c: _Cursor, tokens: list[Token], extras: _ColumnExtras
-) -> tuple[Column, list[Index | ForeignKey]] | None:
-    """The column `tokens` (as `_strip_column` left them) define, when they are of the common form;
-    else None."""
-    n = len(tokens)
-    if n < 2 or tokens[0].token_type not in _SIMPLE_NAMES or tokens[1].token_type not in _SIMPLE_TYPES:
+_FLAGS = re.X | re.I | re.A
+_ONCE = re.compile(r"\(\?\(once (\w+)\)")
+
+
+def _compile_once(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled, where `(?(once NAME)...)` is an alternative that matches only while the
+    group NAME (inside it) has not matched yet: each column attribute at most once, in any order.
+    Python's re accepts a forward group reference in a conditional only by number, so the pattern
+    is compiled once with plain groups to learn the numbers."""
+    numbers = re.compile(_ONCE.sub("(?:", pattern), _FLAGS).groupindex
+    return re.compile(_ONCE.sub(lambda m: f"(?({numbers[m.group(1)]})(?!)|", pattern), _FLAGS)
+
+
+_ON_UPDATE = rf"ON{_S}+UPDATE{_S}+CURRENT_TIMESTAMP(?:{_S}*\({_S}*[0-9]?{_S}*\))?"
+#: what sqlglot stops a DEFAULT value before (anything else it may read into the value)
+_BEFORE_DEFAULT_END = rf"{_S}*(?:[,)]|\Z)|{_S}+(?:NOT|NULL|AUTO_INCREMENT|COMMENT|ON|PRIMARY|UNIQUE)(?![A-Za-z0-9_])"
+#: a column definition: name, type, then each attribute at most once in any order (the alternatives
+#: in order of frequency), UNIQUE [KEY] last (sqlglot reads a key name after it); sqlglot reads
+#: `ON ...` after PRIMARY KEY as the key's ON DELETE/UPDATE action
+_COLUMN = _compile_once(
+    rf"""{_S}*(?P<name>{_NAME_TEXT}){_S}+(?P<type>{_WORD})
+    (?:{_S}*\({_S}*(?P<length>{_NUMBER}){_S}*(?:,{_S}*(?P<scale>{_NUMBER}){_S}*)?\)
+      |{_S}*\((?P<values>{_S}*{_STRING}{_S}*(?:,{_S}*{_STRING}{_S}*)*)\))?
+    (?:{_S}+(?:(?(once null)(?P<null>(?:NOT{_S}+)?NULL))
+      |(?(once default)DEFAULT{_S}+(?P<default>{_STRING}|B'[01]*'|-?{_NUMBER}|NULL|TRUE|FALSE
+          |CURRENT_TIMESTAMP(?:{_S}*\({_S}*(?P<precision>[0-9]?){_S}*\))?)(?={_BEFORE_DEFAULT_END}))
+      |(?(once comment)COMMENT{_S}*'(?P<comment>(?:[^'\\]|'')*)')
+      |(?(once auto_increment)(?P<auto_increment>AUTO_INCREMENT))
+      |(?(once sign)(?P<sign>UNSIGNED|SIGNED))
+      |(?(once charset)(?:CHARACTER{_S}+SET|CHARSET){_S}+(?P<charset>{_WORD}))
+      |(?(once collation)COLLATE{_S}+(?P<collation>{_WORD}))
+      |(?(once primary)(?P<primary>PRIMARY{_S}+KEY)(?!{_S}+ON(?![A-Za-z0-9_])))
+      |(?(once on_update)(?P<on_update>{_ON_UPDATE}))
+      |(?(once binary)(?P<binary>BINARY))
+      |(?(once zerofill)(?P<zerofill>ZEROFILL))))*
+    (?:{_S}+(?P<unique>UNIQUE(?:{_S}+KEY)?))?
+    {_END}"""
+)
+_COLUMN_GROUPS = ("name", "type", "length", "scale", "values", "null", "default", "precision", "comment",
+                  "auto_increment", "sign", "charset", "collation", "primary", "on_update", "binary", "zerofill",
+                  "unique", "end")
+assert tuple(_COLUMN.groupindex) == _COLUMN_GROUPS  # the order `_plain_column` unpacks them in
+_strings = re.compile(_STRING).findall
+
+
+def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
+    """The column a `_COLUMN` match defines and the keys it declares (PRIMARY KEY, UNIQUE), as
+    `_strip_column` and `_column` read them from the tokens and sqlglot's tree; None when a word
+    in it is not what it looks like (a keyword as a bare name, charset or collation)."""
+    (name, type_word, length, scale, values, null, default, precision, comment, auto_increment, sign, charset,
+     collation, primary, _, binary, _, unique, _) = m.groups()
+    if name[0] == "`":
+        name = name[1:-1]
+    elif name.upper() in _NOT_PLAIN_WORDS:
         return None
-    for token in tokens:
-        if token.comments:
-            return None  # sqlglot keeps comments in what it writes (a DEFAULT's text)
-    T = TokenType
-    i = 2
+    type_name = _PLAIN_TYPES.get(type_word.upper())
+    if type_name is None:
+        return None
     params: tuple[str, ...] = ()
-    if i < n and tokens[i].token_type == T.L_PAREN:
-        if i + 2 < n and tokens[i + 1].token_type == T.NUMBER and tokens[i + 2].token_type == T.R_PAREN:
-            params = (tokens[i + 1].text,)
-            i += 3
-        elif (i + 4 < n and tokens[i + 1].token_type == T.NUMBER and tokens[i + 2].token_type == T.COMMA
-              and tokens[i + 3].token_type == T.NUMBER and tokens[i + 4].token_type == T.R_PAREN):
-            params = (tokens[i + 1].text, tokens[i + 3].text)
-            i += 5
-        else:
+    if type_name in _LIST_TYPES:
+        if values is None:
             return None
-        if not all(_PLAIN_NUMBER(p) for p in params):
+        params = tuple(_strings(values))
+    elif values is not None or (length is not None and type_name == "JSON"):
+        return None
+    elif scale is not None:
+        params = (length, scale)
+    elif length is not None:
+        params = (length,)
+    if (charset is not None and charset.upper() in _NOT_PLAIN_WORDS) or (
+            collation is not None and collation.upper() in _NOT_PLAIN_WORDS):
+        return None
+    nullable = null is None or len(null) == 4  # NULL, or NOT NULL
+    if primary is not None and (null is None or m.start("primary") > m.start("null")):
+        nullable = False  # the later of the two counts
+    if default is not None and default[0] != "'":  # as sqlglot writes them
+        upper = default.upper()
+        if upper.startswith("CURRENT_TIMESTAMP"):
+            default = f"CURRENT_TIMESTAMP({precision or ''})"
+        elif upper[0] == "B":
+            default = "b" + default[1:]
+        elif upper in ("NULL", "TRUE", "FALSE"):
+            default = upper
+    # positional: Column's sixteen keyword parameters cost more to bind than the rest of this
+    column = Column(name, type_name, params, sign is not None and len(sign) == 8, nullable, default,
+                    auto_increment is not None)
+    if comment is not None:
+        column.comment = comment.replace("''", "'") if "''" in comment else comment
+    if charset is not None:
+        column.charset = charset
+    if collation is not None:
+        column.collation = collation
+    if binary is not None:
+        column.binary = True
+    keys: list[Index] = []
+    if primary is not None:
+        keys.append(Index("PRIMARY", "primary", (IndexColumn(name),)))
+    if unique is not None:
+        keys.append(Index(name, "unique", (IndexColumn(name),)))
+    return column, keys
+
+
+def _plain_column_element(text: str, element: list[Token]) -> tuple[Column, list[Index]] | None:
+    """The column one element of a body or ALTER defines, when it is of the plain form and no
+    comment is attached to its tokens (sqlglot keeps comments in what it writes); else None."""
+    for token in element:
+        if token.comments:
             return None
-    attributes: list[tuple[str, object]] = []
-    while i < n:
-        token = tokens[i]
-        kind = token.token_type
-        following = tokens[i + 1] if i + 1 < n else None
-        if kind == T.NOT and following is not None and following.token_type == T.NULL:
-            attributes.append(("nullable", False))
-            i += 2
-        elif kind == T.NULL:
-            attributes.append(("nullable", True))
-            i += 1
-        elif kind == T.DEFAULT and following is not None:
-            if i + 2 < n and tokens[i + 2].token_type not in _AFTER_DEFAULT:
-                return None  # sqlglot may read more into the default (`DEFAULT '' COLLATE x`)
-            value = following.text
-            if following.token_type == T.STRING and "'" not in value and "\\" not in value:
-                attributes.append(("default", f"'{value}'"))
-            elif following.token_type == T.NUMBER and _PLAIN_NUMBER(value):
-                attributes.append(("default", value))
-            elif following.token_type == T.NULL:
-                attributes.append(("default", "NULL"))
-            else:
+    m = _COLUMN.fullmatch(text, element[0].start, element[-1].end + 1)
+    return _plain_column(m) if m is not None else None
+
+
+_PART = rf"{_NAME_TEXT}(?:{_S}*\({_S}*[0-9]+{_S}*\))?(?:{_S}+(?:ASC|DESC))?"
+_PARTS = rf"{_S}*{_PART}(?:{_S}*,{_S}*{_PART})*{_S}*"
+_part_fields = re.compile(rf"(?:`([^`]+)`|({_WORD}))(?:{_S}*\({_S}*([0-9]+){_S}*\))?(?:{_S}+(ASC|DESC))?",
+                          re.I | re.A).findall
+#: `CONSTRAINT [name]`, as `_read_key` reads it: the next word is the name unless it is PRIMARY,
+#: UNIQUE, FOREIGN or CHECK
+_CONSTRAINT_HEAD = r"(?:PRIMARY|UNIQUE|FOREIGN|CHECK)(?![A-Za-z0-9_])"
+_CONSTRAINT = rf"""(?:CONSTRAINT{_S}+
+    (?:(?={_CONSTRAINT_HEAD})|(?!{_CONSTRAINT_HEAD})(?P<constraint>{_NAME_TEXT}){_S}+))?"""
+#: a key's own name (never USING, which starts the index type)
+_KEY_NAME = rf"(?:{_S}+(?!USING(?![A-Za-z0-9_]))(?P<name>{_NAME_TEXT}))?"
+_KEY = re.compile(
+    rf"""{_S}*{_CONSTRAINT}
+    (?:(?P<primary>PRIMARY{_S}+KEY)|(?P<kind>UNIQUE|FULLTEXT|SPATIAL)(?:{_S}+(?:KEY|INDEX))?|KEY|INDEX)
+    {_KEY_NAME}(?:{_S}+USING{_S}+(?:BTREE|HASH))?{_S}*\((?P<parts>{_PARTS})\)
+    (?:{_S}+USING{_S}+(?:BTREE|HASH))?(?:{_S}+COMMENT{_S}+'(?:[^'\\]|'')*')?
+    {_END}""",
+    _FLAGS,
+)
+_FOREIGN_KEY = re.compile(
+    rf"""{_S}*{_CONSTRAINT}
+    FOREIGN{_S}+KEY(?:{_S}+(?P<name>{_NAME_TEXT}))?{_S}*\((?P<parts>{_PARTS})\){_S}*
+    REFERENCES{_S}+(?:(?P<schema>{_NAME_TEXT})\.)?(?P<table>{_NAME_TEXT}){_S}*\((?P<references>{_PARTS})\)
+    (?:{_S}+ON{_S}+(?:DELETE|UPDATE){_S}+(?:CASCADE|RESTRICT|SET{_S}+NULL|SET{_S}+DEFAULT|NO{_S}+ACTION))*
+    {_END}""",
+    _FLAGS,
+)
+
+
+_KEY_KINDS: dict[str, IndexKind] = {"UNIQUE": "unique", "FULLTEXT": "fulltext", "SPATIAL": "spatial"}
+
+
+def _unquote(name: str) -> str:
+    return name[1:-1] if name[0] == "`" else name
+
+
+def _index_columns(parts: str) -> tuple[IndexColumn, ...]:
+    return tuple([IndexColumn(quoted or bare, int(prefix) if prefix else None, order.upper() == "DESC")
+                  for quoted, bare, prefix, order in _part_fields(parts)])
+
+
+def _plain_key(m: re.Match[str]) -> Index:
+    """The key a `_KEY` match defines, as `_read_key` reads it."""
+    constraint, primary, kind, name, parts = m.group("constraint", "primary", "kind", "name", "parts")
+    columns = _index_columns(parts)
+    if primary is not None:
+        return Index("PRIMARY", "primary", columns)
+    if name is not None:
+        name = _unquote(name)
+    elif constraint is not None:
+        name = _unquote(constraint)
+    else:
+        name = columns[0].name  # MySQL names an unnamed key after its first column
+    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns)
+
+
+def _plain_foreign_key(m: re.Match[str]) -> ForeignKey:
+    """The foreign key a `_FOREIGN_KEY` match defines, as `_read_key` reads it."""
+    constraint, name, parts, schema, table, references = m.group(
+        "constraint", "name", "parts", "schema", "table", "references")
+    label = constraint if constraint is not None else name
+    return ForeignKey(
+        _unquote(label) if label is not None else None,
+        tuple([quoted or bare for quoted, bare, _, _ in _part_fields(parts)]),
+        _unquote(schema) if schema is not None else None,
+        _unquote(table),
+        tuple([quoted or bare for quoted, bare, _, _ in _part_fields(references)]),
+    )
+
+
+_CREATE_TABLE_HEAD = re.compile(
+    rf"""CREATE{_S}+TABLE(?P<if_not_exists>{_S}+IF{_S}+NOT{_S}+EXISTS)?
+    {_S}+(?:(?P<schema>{_NAME_TEXT})\.)?(?P<table>{_NAME_TEXT}){_S}*\({_GAP}""",
+    _FLAGS,
+)
+
+
+def _plain_create_table(text: str) -> ops.CreateTable | None:
+    """`CREATE TABLE [IF NOT EXISTS] name (...) options` made only of plain forms, read from its
+    text as `_parse_create_table` reads it from its tokens; else None (the token path reads it,
+    each column of a plain form still read by `_plain_column`)."""
+    head = _CREATE_TABLE_HEAD.match(text)
+    if head is None:
+        return None
+    read = _plain_body(text, head.end())
+    if read is None:
+        return None
+    body, end = read
+    pairs = _plain_options(text, end)
+    if pairs is None:
+        return None
+    apply_options(body.options, pairs)
+    if_not_exists, schema, table = head.groups()
+    name = ops.Name(_unquote(schema) if schema is not None else None, _unquote(table))
+    return ops.CreateTable(name, body, False, if_not_exists is not None)
+
+
+def _plain_body(text: str, pos: int) -> tuple[TableBody, int] | None:
+    """The body of a CREATE TABLE from `pos` (after its `(`) and the offset after its `)`, when
+    every element is of a plain form; else None."""
+    body = TableBody()
+    columns, indexes = body.columns, body.indexes
+    inline: list[Index] = []  # the keys columns declare come after the body's own keys
+    end = ","
+    while end == ",":
+        m = _COLUMN.match(text, pos)
+        if m is not None and (end := m.group("end")) is not None:
+            read = _plain_column(m)
+            if read is None:
                 return None
-            i += 2
-        elif kind == T.AUTO_INCREMENT:
-            attributes.append(("auto_increment", True))
-            i += 1
-        elif kind == T.COMMENT and following is not None and following.token_type == T.STRING:
-            attributes.append(("comment", following.text))
-            i += 2
-        elif kind == T.CHARACTER_SET and following is not None and following.token_type == T.VAR:
-            attributes.append(("charset", following.text))
-            i += 2
-        elif (kind == T.CHAR and following is not None and following.token_type == T.SET and i + 2 < n
-              and tokens[i + 2].token_type == T.VAR):
-            attributes.append(("charset", tokens[i + 2].text))
-            i += 3
-        elif kind == T.COLLATE and following is not None and following.token_type == T.VAR:
-            attributes.append(("collation", following.text))
-            i += 2
-        elif kind == T.PRIMARY_KEY and i + 1 == n:  # last: sqlglot reads more after a key
-            attributes.append(("primary", None))
-            i += 1
-        elif kind == T.UNIQUE and (i + 1 == n or (i + 2 == n and following.token_type == T.KEY)):  # type: ignore[union-attr]
-            attributes.append(("unique", None))
-            i = n
-        elif (kind == T.ON and following is not None and following.token_type == T.UPDATE and i + 2 < n
-              and tokens[i + 2].token_type == T.CURRENT_TIMESTAMP):
-            i += 3  # ON UPDATE: not in the model
-            if (i + 2 < n and tokens[i].token_type == T.L_PAREN and tokens[i + 1].token_type == T.NUMBER
-                    and tokens[i + 2].token_type == T.R_PAREN):
-                i += 3
+            column, keys = read
+            columns[column.name.lower()] = column
+            if keys:
+                inline += keys
         else:
-            return None
-    column, inline = _column_base(c, tokens[0], extras, params)
-    name = column.name
-    for what, value in attributes:
-        if what == "primary":
-            inline.append(Index("PRIMARY", "primary", (IndexColumn(name),)))
-            column.nullable = False
-        elif what == "unique":
-            inline.append(Index(name, "unique", (IndexColumn(name),)))
+            m = _KEY.match(text, pos)
+            if m is not None and (end := m.group("end")) is not None:
+                indexes.append(_plain_key(m))
+            else:
+                m = _FOREIGN_KEY.match(text, pos)
+                if m is None or (end := m.group("end")) is None:
+                    return None
+                body.foreign_keys.append(_plain_foreign_key(m))
+        pos = m.end()
+    indexes += inline
+    _primary_key_first(body)
+    return body, pos
+
+
+#: words the token path reads as something other than an option's name (`_read_option_pairs`)
+_NOT_OPTION_NAMES = frozenset(
+    {"PARTITION", "AS", "SELECT", "WITH", "IGNORE", "REPLACE", "DEFAULT", "CHARACTER", "DATA", "INDEX", "START",
+     "UNION", "STORAGE"} | _PAIR_FIRST_WORDS
+)
+_OPTION = re.compile(
+    rf"""[ \t\r\n,]*(?:(?:DEFAULT{_S}+)?
+    (?:(?P<charset>CHARACTER{_S}+SET)|(?!(?:{"|".join(sorted(_NOT_OPTION_NAMES))})(?![A-Za-z0-9_]))(?P<key>{_WORD}))
+    (?:{_S}*={_S}*|{_S}+)(?:'(?P<string>(?:[^'\\]|'')*)'|`(?P<quoted>[^`]+)`|(?P<bare>[A-Za-z0-9_]+))
+    (?=[ \t\r\n,]|\Z))?""",
+    _FLAGS,
+)
+
+
+def _plain_options(text: str, pos: int) -> list[tuple[str, str | None]] | None:
+    """The table options from `pos` to the end of the statement as (KEY, value) pairs, as
+    `_read_option_pairs` reads them, when each is a plain `[DEFAULT] KEY [=] value`; else None."""
+    pairs: list[tuple[str, str | None]] = []
+    end = len(text)
+    while True:
+        m = _OPTION.match(text, pos)
+        assert m is not None  # everything in it is optional
+        charset, key, string, quoted, bare = m.group("charset", "key", "string", "quoted", "bare")
+        if charset is None and key is None:
+            return pairs if m.end() == end else None
+        if bare is not None:
+            if bare.upper() in _PAIR_FIRST_WORDS:
+                return None
+            value = bare
+        elif string is not None:
+            value = string.replace("''", "'") if "''" in string else string
         else:
-            setattr(column, what, value)
-    return column, inline
+            value = quoted
+        pairs.append(("CHARSET" if charset is not None else key.upper(), value))
+        pos = m.end()
 
 
 def _param(node: exp.Expression) -> str:
@@ -1157,6 +1389,13 @@ _ALTER_NO_OPS = frozenset(
 )
 
 
+#: `ALTER TABLE t DISABLE KEYS` / `ENABLE KEYS`, which mysqldump writes around every table's data:
+#: a MyISAM bulk-load hint that changes nothing in the schema (InnoDB ignores it), skipped on
+#: purpose like the statements of _SKIP_FIRST_WORDS (the splitter may count it without building
+#: it: linter.parse_cache.SKIP_PATTERN)
+_KEYS_ONLY = ops.Skipped("ALTER TABLE ... KEYS")
+
+
 def _parse_alter(c: _Cursor) -> ops.Operation:
     c.expect("ALTER")
     c.accept("ONLINE") or c.accept("OFFLINE")
@@ -1174,6 +1413,8 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
     c.accept("NOWAIT")
     actions: list[ops.AlterAction] = []
     rest = c.tokens[c.i :]
+    if len(rest) == 2 and c.word() in ("DISABLE", "ENABLE") and c.word(1) == "KEYS":
+        return _KEYS_ONLY
     for element in _split_top_level(rest):
         actions.extend(_alter_action(c, c.sub(element)))
     return ops.AlterTable(name, tuple(actions))

@@ -23,11 +23,11 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from linter.directives import comments_in_text, parse_directives
 from linter.findings import Diagnostic, Finding
+from linter.record import Record
 from linter.split import Statement
 
 #: the diagnostics this module reports (configurable like any rule)
@@ -42,17 +42,29 @@ _CHUNK = 1 << 20
 _MAX_CARRY = 1 << 20
 
 
-@dataclass
-class Suppression:
+class Suppression(Record):
     """One ignore directive and what it hid."""
 
+    __match_args__ = ("path", "line", "rules", "reason", "file_wide", "end_line", "used")
     path: str
     line: int  # the statement's first line (ignore) or the comment's line (ignore-file)
     rules: tuple[str, ...]  # empty: every rule
     reason: str
     file_wide: bool
-    end_line: int = 0  # the statement's last line (a parse error may point inside it)
-    used: set[str] = field(default_factory=set)  # rules it hid something for
+    end_line: int  # the statement's last line (a parse error may point inside it)
+    used: set[str]  # rules it hid something for
+
+    def __init__(
+        self, path: str, line: int, rules: tuple[str, ...], reason: str, file_wide: bool, end_line: int = 0,
+        used: set[str] | None = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.rules = rules
+        self.reason = reason
+        self.file_wide = file_wide
+        self.end_line = end_line
+        self.used = set() if used is None else used
 
     def covers(self, path: str, line: int, rule: str) -> bool:
         if path != self.path:
@@ -128,10 +140,14 @@ def _scan(handle: BinaryIO, path: str, found: list[Suppression]) -> list[Suppres
             return found
 
 
-@dataclass
-class Outcome:
+class Outcome(Record):
+    __match_args__ = ("findings", "diagnostics")
     findings: list[Finding]
     diagnostics: list[Diagnostic]
+
+    def __init__(self, findings: list[Finding], diagnostics: list[Diagnostic]) -> None:
+        self.findings = findings
+        self.diagnostics = diagnostics
 
 
 def apply(

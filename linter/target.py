@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from linter.record import FrozenRecord
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
 Flavor = Literal["mysql", "percona", "mariadb"]
 
@@ -14,11 +17,16 @@ TARGETS: tuple[str, ...] = (
 DEFAULT_TARGET = "mysql-8.0"
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(FrozenRecord):
+    __slots__ = __match_args__ = ("flavor", "version", "name")
     flavor: Flavor
     version: tuple[int, int]
     name: str
+
+    def __init__(self, flavor: Flavor, version: tuple[int, int], name: str) -> None:
+        _set(self, "flavor", flavor)
+        _set(self, "version", version)
+        _set(self, "name", name)
 
     @classmethod
     def parse(cls, name: str) -> Target:

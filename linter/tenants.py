@@ -16,10 +16,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Hashable, Iterable
-from dataclasses import astuple, dataclass, field, fields
+from dataclasses import astuple, fields
 from typing import Any
 
 from linter.model import SchemaModel, Table, TableBody, TableOptions
+from linter.record import FrozenRecord
 
 #: tablespaces InnoDB always has: never "defined" by a CREATE TABLESPACE, never a tenant's own
 BUILTIN_TABLESPACES = frozenset({"innodb_system", "innodb_file_per_table", "innodb_temporary"})
@@ -32,17 +33,20 @@ DEFAULT_SIMILARITY = 0.8
 _MAX_CLUSTERS = 64
 
 
-@dataclass(frozen=True)
-class TenantLayout:
+class TenantLayout(FrozenRecord):
     """The tenant schemas of one input, in input order, and how they were recognised."""
 
+    __match_args__ = ("schemas", "how", "pattern")  # `keys` follows from `schemas`
     schemas: tuple[str, ...]
     how: str  # for evidence: "100 schemas with the same tables (92 identical, 8 nearly)"
-    pattern: str | None = None  # the configured tenant_schema_pattern, when it was used
-    keys: frozenset[str] = field(init=False, repr=False)  # lower-case names, for is_tenant
+    pattern: str | None  # the configured tenant_schema_pattern, when it was used
+    keys: frozenset[str]  # lower-case names, for is_tenant
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "keys", frozenset(name.lower() for name in self.schemas))
+    def __init__(self, schemas: tuple[str, ...], how: str, pattern: str | None = None) -> None:
+        object.__setattr__(self, "schemas", schemas)
+        object.__setattr__(self, "how", how)
+        object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "keys", frozenset(name.lower() for name in schemas))
 
     def is_tenant(self, schema: str | None) -> bool:
         return schema is not None and schema.lower() in self.keys

@@ -5,6 +5,7 @@ what the full parser reads."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -243,17 +244,27 @@ def test_defaults_written_directly_read_as_the_generator_writes_them(default: st
     assert isinstance(exp.Literal, type)
 
 
+#: the parser's shortcuts, and what each is replaced by to take the full path
+_SHORTCUTS = {
+    "_simple_statement": lambda _text: None,  # statements of mysqldump's exact form
+    "_plain_body": lambda _text, _start: None,  # a CREATE TABLE body read from its text
+    "_plain_column": lambda _match: None,  # a column read from its text (in a body, or in an ALTER)
+    "_plain_options": lambda _text, _start: None,  # table options read from their text
+    "_sql": lambda node: node.sql(dialect="mysql"),  # literals written directly
+}
+
+
 def _full_path(text: str) -> object:
-    """What parse_statement reads without any of its shortcuts (simple statements, columns read
-    from their tokens, literals written directly)."""
-    saved = parse_module._simple_statement, parse_module._simple_column, parse_module._sql
-    parse_module._simple_statement = lambda _text: None
-    parse_module._simple_column = lambda *_args: None
-    parse_module._sql = lambda node: node.sql(dialect="mysql")
+    """What parse_statement reads without any of its shortcuts: every element of a CREATE TABLE
+    read from its tokens, and every column through sqlglot."""
+    saved = {name: getattr(parse_module, name) for name in _SHORTCUTS}
+    for name, replacement in _SHORTCUTS.items():
+        setattr(parse_module, name, replacement)
     try:
         return _outcome(text)
     finally:
-        parse_module._simple_statement, parse_module._simple_column, parse_module._sql = saved
+        for name, original in saved.items():
+            setattr(parse_module, name, original)
 
 
 def _outcome(text: str) -> object:
@@ -281,26 +292,195 @@ def test_the_shortcuts_read_the_corpus_as_the_full_path_does() -> None:
         assert _outcome(text) == _full_path(text), text
 
 
-def test_the_column_reader_agrees_with_sqlglot_on_generated_columns() -> None:
-    import random
+SPACES = [" ", "  ", "\n", "\t", "\r\n", "\n    "]
+#: what may come before an element of a body: whitespace, and comments on the line of the `,` or `(`
+#: before it or on lines of their own; the odd ones (`--x` is no comment, `/* */` is not read) are
+#: not plain
+GAPS = (["\n  ", "\n  ", " ", "\n  -- c\n  ", " -- c, d\n  ", " # c\n  ", "\n-- c\n-- 'd\n  ", "\r\n  --\r\n  ",
+         "\n  --\tc\n  ", " #\n  "],
+        ["\n  --c\n  ", " /* c */ ", "\n  /* c\n */\n  ", "\n  -- c /* d\n  "])
 
-    rng = random.Random(20240611)
-    types = ["int", "INT(11)", "bigint(20) unsigned", "varchar(255)", "char(36)", "decimal(10,2)", "datetime",
-             "timestamp", "text", "json", "json(5)", "tinyint(1)", "float(7,4)", "enum('a','b')", "bit(1)", "year(4)",
-             "varbinary(16)", "time(6)", "nvarchar(10)", "serial", "point", "bool", "int(x)", "varchar()",
-             "int zerofill", "char(10) binary", "national char(5)"]
-    attributes = ["NOT NULL", "NULL", "DEFAULT '0'", "DEFAULT ''", "DEFAULT 'it''s'", "DEFAULT 'a\\\\b'", "DEFAULT NULL",
-                  "DEFAULT 0", "DEFAULT 1.5", "DEFAULT -1", "DEFAULT CURRENT_TIMESTAMP", "DEFAULT", "AUTO_INCREMENT",
-                  "COMMENT 'x'", "COMMENT 'a''b'", "COMMENT", "CHARACTER SET utf8mb4", "CHARSET latin1",
-                  "CHARACTER SET 'utf8'", "COLLATE utf8mb4_bin", "COLLATE 'x'", "PRIMARY KEY", "UNIQUE", "UNIQUE KEY",
-                  "KEY", "ON UPDATE CURRENT_TIMESTAMP", "ON UPDATE CURRENT_TIMESTAMP(6)", "ON UPDATE", "INVISIBLE",
-                  "REFERENCES p(id)", "CHECK (a > 0)", "AS (a+1) STORED", "/* c */", ",", "(", ")", "UNSIGNED"]
-    names = ["a", "`b`", "`select`", "key", "id", "`a b`"]
-    for _ in range(600):
-        columns = [" ".join([rng.choice(names), rng.choice(types)] + [rng.choice(attributes) for _ in range(rng.randint(0, 4))])
-                   for _ in range(rng.randint(1, 4))]
-        text = "CREATE TABLE t (\n  " + ",\n  ".join(columns) + "\n) ENGINE=InnoDB"
+
+def _spaced(rng: random.Random, *pieces: str) -> str:
+    """The non-empty pieces joined by random whitespace (spaces, tabs, newlines)."""
+    return "".join(piece + rng.choice(SPACES) for piece in pieces if piece).rstrip(" \t\r\n")
+
+
+def _pick(rng: random.Random, odd: bool, plain: list[str], others: list[str]) -> str:
+    """One of the plain forms, or when `odd` one of either list."""
+    return rng.choice(plain + others if odd else plain)
+
+
+def _read_as_the_full_path(texts: list[str]) -> int:
+    """Assert each statement reads as the full path reads it; how many a shortcut read whole."""
+    plain = 0
+    for text in texts:
         assert _outcome(text) == _full_path(text), text
+        plain += parse_module._plain_create_table(text) is not None
+    return plain
+
+
+def test_the_column_reader_agrees_with_sqlglot_on_generated_columns() -> None:
+    rng = random.Random(20240611)
+    plain_types = ["int", "INT(11)", "bigint(20) unsigned", "varchar(255)", "char(36)", "decimal(10,2)",
+                   "decimal( 10 , 2 )", "datetime", "timestamp", "text", "json", "tinyint(1)", "float(7,4)",
+                   "double(1.5)", "enum('a','b')", "ENUM( 'a' , 'b,c' )", "set('x','y')", "bit(1)", "year(4)",
+                   "varbinary(16)", "time(6)", "nvarchar(10)", "bool", "int4", "real", "fixed(5,1)", "character(3)",
+                   "int unsigned zerofill", "char(10) binary", "INT(10)UNSIGNED", "int signed"]
+    odd_types = ["json(5)", "enum('it''s')", "enum('a\\\\b')", "enum()", "set", "int('a')", "serial", "point", "int(x)",
+                 "varchar()", "national char(5)", "double precision", "char varying(5)", "long varchar",
+                 "integer unsigned", "long", "uuid", "geometry"]
+    plain_attributes = [
+        "NOT NULL", "NULL", "not\nnull", "DEFAULT '0'", "DEFAULT ''", "DEFAULT NULL", "default null", "DEFAULT 0",
+        "DEFAULT 1.5", "DEFAULT -1", "DEFAULT -0.5", "DEFAULT CURRENT_TIMESTAMP", "DEFAULT current_timestamp()",
+        "DEFAULT CURRENT_TIMESTAMP(3)", "DEFAULT CURRENT_TIMESTAMP ( 6 )", "DEFAULT TRUE", "DEFAULT false",
+        "DEFAULT b'0'", "DEFAULT B'101'", "DEFAULT b''", "AUTO_INCREMENT", "auto_increment", "COMMENT 'x'",
+        "COMMENT 'a''b'", "COMMENT'x'", "COMMENT ''", "CHARACTER SET utf8mb4", "CHARSET latin1", "character set ascii",
+        "COLLATE utf8mb4_bin", "PRIMARY KEY", "primary  key", "UNIQUE", "UNIQUE KEY", "unique\nkey",
+        "ON UPDATE CURRENT_TIMESTAMP", "ON UPDATE CURRENT_TIMESTAMP(6)", "on update current_timestamp()", "UNSIGNED",
+        "SIGNED", "ZEROFILL", "BINARY", "binary"]
+    odd_attributes = [
+        "DEFAULT 'it''s'", "DEFAULT 'a\\\\b'", "DEFAULT - 1", "DEFAULT 1e3", "DEFAULT 0x1F", "DEFAULT now()",
+        "DEFAULT x'1F'", "DEFAULT 'x' COLLATE utf8_bin", "DEFAULT", "COMMENT 'a\\\\b'", "COMMENT 'a\\'b'", "COMMENT",
+        "CHARACTER SET 'utf8'", "CHARSET binary", "COLLATE 'x'", "COLLATE binary", "KEY", "ON UPDATE", "INVISIBLE",
+        "VISIBLE", "REFERENCES p(id)", "CHECK (a > 0)", "AS (a+1) STORED", "/* c */", "-- c\n", "# c\n", ",", "(", ")",
+        "COMPRESSED", "SRID 0", "STORAGE DISK", "COLUMN_FORMAT DYNAMIC"]
+    plain_names = ["a", "`b`", "`select`", "id", "`a b`", "`a``b`", "_x", "`x,y`", "`(`"]
+    odd_names = ["key", "uuid", "time", "date", "primary", "a$b", "1a", "character", "null", "default", "period",
+                 "constraint", "exclude", "bucket"]
+    texts = []
+    for _ in range(1500):
+        odd = rng.random() < 0.3  # else only plain forms, so that whole statements take the shortcut
+        columns = [_spaced(rng, _pick(rng, odd, plain_names, odd_names), _pick(rng, odd, plain_types, odd_types),
+                           *(_pick(rng, odd, plain_attributes, odd_attributes) for _ in range(rng.randint(0, 4))))
+                   for _ in range(rng.randint(1, 4))]
+        gaps = [_pick(rng, odd, *GAPS) for _ in columns]  # comments before a column, or whitespace
+        texts.append("CREATE TABLE t (" + ",".join(gap + column for gap, column in zip(gaps, columns)) + "\n) ENGINE=InnoDB")
+    assert _read_as_the_full_path(texts) > 200  # random attributes repeat, or follow DEFAULT where sqlglot reads on
+    # and in ALTER TABLE, where each column is read from its tokens' text
+    alters = [f"ALTER TABLE t {verb} {column}" for verb in ("ADD COLUMN", "MODIFY", "CHANGE x")
+              for column in ("`a` int NOT NULL DEFAULT 0 -- c\n", "a int DEFAULT 0 /* c */ NOT NULL",
+                             "a varchar(5) BINARY NOT NULL AFTER b", "a int FIRST", "a enum('x') DEFAULT 'x'")]
+    _read_as_the_full_path(alters)
+
+
+def test_each_plain_type_word_reads_as_the_full_path() -> None:
+    texts = [f"CREATE TABLE t (`a` {word.lower()}{params} NOT NULL, b {word} DEFAULT NULL, PRIMARY KEY (a))"
+             for word in parse_module._PLAIN_TYPES for params in ("", "(5)", "(10,2)", "('x','y')")]
+    assert _read_as_the_full_path(texts) >= len(parse_module._PLAIN_TYPES)
+
+
+def test_keywords_as_bare_column_names_read_as_the_full_path() -> None:
+    """A bare name the tokenizer reads as a keyword, or sqlglot's parser as the start of a constraint
+    (`exclude`), is left to sqlglot; each gives what sqlglot gives."""
+    keywords = [*parse_module._TOKENIZER.KEYWORDS, *parse_module._PARSER.SCHEMA_UNNAMED_CONSTRAINTS]
+    words = sorted({word for keyword in keywords for word in keyword.split() if word.replace("_", "").isalpha()})
+    texts = [f"CREATE TABLE t ({word.lower()} int NOT NULL DEFAULT 0, `b` int)" for word in words]
+    _read_as_the_full_path(texts)
+
+
+def test_the_key_reader_agrees_with_the_token_path_on_generated_keys() -> None:
+    rng = random.Random(20240612)
+    constraints = (["", "", "", "CONSTRAINT", "CONSTRAINT `c`", "constraint c1", "CONSTRAINT `a b`", "CONSTRAINT `primary`"],
+                   ["CONSTRAINT unique", "CONSTRAINT primary", "CONSTRAINT check", "CONSTRAINT /* c */ x",
+                    "CONSTRAINT index", "CONSTRAINT key"])
+    kinds = (["PRIMARY KEY", "primary\n key", "KEY", "INDEX", "index", "UNIQUE", "UNIQUE KEY", "unique index",
+              "FULLTEXT", "FULLTEXT KEY", "fulltext index", "SPATIAL INDEX", "spatial", "UNIQUE KEY KEY"],
+             ["CHECK", "PERIOD FOR p", "KEY IF NOT EXISTS", "FOREIGN KEY"])
+    names = (["", "", "`k`", "k", "`a b`", "`a``b`", "`using`", "if", "key", "`select`", "`k,1`"],
+             ["using", "%P%k", "k$", "-- c\n k", "1k"])
+    usings = (["", "", "USING BTREE", "using hash"], ["USING RTREE", "USING"])
+    part_forms = (["`a`", "a", "`a`(10)", "a (10)", "a( 10 )", "a DESC", "`b` asc", "`b`(5) desc", "`a,b`", "date",
+                   "`key`", "a(010)"],
+                  ["(lower(a))", "a(x)", "`a``b`", "a /* c */", "-- c\n a", "a 'x'", "1a", "a$"])
+    suffixes = (["", "", "USING BTREE", "COMMENT 'x'", "COMMENT 'it''s'", "COMMENT 'x' USING HASH"],
+                ["COMMENT 'a\\\\b'", "INVISIBLE", "KEY_BLOCK_SIZE=8", "/* c */", "VISIBLE", "WITH PARSER ngram"])
+    texts = []
+    for _ in range(1500):
+        odd = rng.random() < 0.3
+        parts = [_pick(rng, odd, *part_forms) for _ in range(rng.randint(1, 3))]
+        key = _spaced(rng, _pick(rng, odd, *constraints), _pick(rng, odd, *kinds), _pick(rng, odd, *names),
+                      _pick(rng, odd, *usings), "(" + rng.choice([",", " , ", ",\n"]).join(parts) + ")",
+                      _pick(rng, odd, *suffixes))
+        texts.append(f"CREATE TABLE t ({_pick(rng, odd, *GAPS)}`a` int NOT NULL,{_pick(rng, odd, *GAPS)}{key}\n) ENGINE=InnoDB")
+    assert _read_as_the_full_path(texts) > 500
+
+
+def test_the_foreign_key_reader_agrees_with_the_token_path_on_generated_keys() -> None:
+    rng = random.Random(20240613)
+    constraints = (["", "CONSTRAINT", "CONSTRAINT `fk`", "constraint fk_1", "CONSTRAINT `a b`", "CONSTRAINT `foreign`"],
+                   ["CONSTRAINT foreign", "CONSTRAINT check", "CONSTRAINT unique"])
+    names = (["", "", "`i`", "i", "if"], ["IF NOT EXISTS i", "/* c */ i"])
+    columns = (["(`a`)", "(a)", "(`a`, `b`)", "( a ,b )", "(`a`(10))", "(a DESC)"], ["()", "(`a``b`)", "((a))"])
+    targets = (["`t`", "t", "`s`.`t`", "s.t", "`a b`", "user", "t1"], ["`s`. `t`", "s .t", "%P%t"])
+    references = (["(`id`)", "(id)", "(`id`, `x`)", " (id)"], ["", "(`i``d`)", "(id) MATCH FULL"])
+    actions = (["", "ON DELETE CASCADE", "on delete set null", "ON UPDATE CASCADE",
+                "ON DELETE RESTRICT ON UPDATE NO ACTION", "ON DELETE SET DEFAULT"],
+               ["MATCH FULL", "ON DELETE CASCADE /* c */", "ON DELETE"])
+    texts = []
+    for _ in range(800):
+        odd = rng.random() < 0.3
+        key = _spaced(rng, _pick(rng, odd, *constraints), "FOREIGN KEY", _pick(rng, odd, *names),
+                      _pick(rng, odd, *columns), "REFERENCES",
+                      _pick(rng, odd, *targets) + _pick(rng, odd, *references), _pick(rng, odd, *actions))
+        texts.append(f"CREATE TABLE t (\n  `a` int NOT NULL,\n  {key},\n  KEY (a)\n) ENGINE=InnoDB")
+    assert _read_as_the_full_path(texts) > 300
+
+
+def test_the_options_reader_agrees_with_the_token_path_on_generated_options() -> None:
+    rng = random.Random(20240614)
+    options = ["ENGINE=InnoDB", "engine = MyISAM", "ENGINE InnoDB", "ENGINE=`InnoDB`", "ENGINE='InnoDB'",
+               "DEFAULT CHARSET=utf8mb4", "CHARACTER SET = utf8", "DEFAULT CHARACTER SET utf8", "CHARSET 'latin1'",
+               "CHARSET=binary", "default charset=utf8", "COLLATE=utf8mb4_bin", "DEFAULT COLLATE utf8_bin",
+               "AUTO_INCREMENT=5", "auto_increment = 100", "AUTO_INCREMENT=x", "COMMENT='x'", "COMMENT 'it''s'",
+               "COMMENT='a\\'b'", "COMMENT='a\\\\b'", "COMMENT=''", "COMMENT='a' 'b'", "COMMENT='-- x'",
+               "ROW_FORMAT=DYNAMIC", "ROW_FORMAT=DEFAULT", "row_format=compressed", "KEY_BLOCK_SIZE=8",
+               "TABLESPACE `ts`", "TABLESPACE ts", "TABLESPACE ts STORAGE DISK", "TABLESPACE=ts", "CHECKSUM=1",
+               "`PAGE_COMPRESSED`=1", "PAGE_COMPRESSED='ON'", "DATA DIRECTORY='/x'", "INDEX DIRECTORY = '/y'",
+               "STATS_PERSISTENT=0", "PARTITION BY HASH(id) PARTITIONS 4", "/* c */", "-- c\n", "# c\n", ",",
+               "UNION=(a,b)", "DEFAULT=5", "START TRANSACTION", "WITH SYSTEM VERSIONING", "COMPRESSION='zlib'",
+               "ENGINE=InnoDB,", "ENGINE=InnoDB'x'", "ENGINE=", "MAX_ROWS=1e3", "AVG_ROW_LENGTH=1.5",
+               "ENGINE=Inno$DB", "DEFAULT", "PRIMARY=1", "ORDER=by", "ENGINE=order", "comment=primary",
+               "AS SELECT 1", "SELECT 1", "IGNORE SELECT 1", "ENGINE=InnoDB SELECT 1"]
+    texts = []
+    for _ in range(1500):
+        tail = rng.choice(["", " ", "\n", ","]).join(rng.choice(options) for _ in range(rng.randint(0, 5)))
+        texts.append(f"CREATE TABLE t (\n  `a` int NOT NULL,\n  PRIMARY KEY (`a`)\n){rng.choice(SPACES)}{tail}")
+    assert _read_as_the_full_path(texts) > 300
+
+
+def test_the_statement_head_reads_as_the_token_path_reads_it() -> None:
+    rng = random.Random(20240615)
+    heads = ["CREATE TABLE", "create table", "CREATE\nTABLE", "CREATE TABLE IF NOT EXISTS", "create table if not exists",
+             "CREATE TEMPORARY TABLE", "CREATE OR REPLACE TABLE", "CREATE TABLE IF EXISTS"]
+    names = ["t", "`t`", "`s`.`t`", "s.t", "`a b`", "`a``b`", "if", "like", "select", "%P%t", "t$", "`s`.t"]
+    bodies = ["(`a` int)", "(a int, KEY (a))", "( `a` int )", "(LIKE x)", "(SELECT 1)", "()", "(`a` int) LIKE x",
+              "LIKE x", "AS SELECT 1", "(`a` int) SELECT 1"]
+    texts = [_spaced(rng, rng.choice(heads), rng.choice(names), rng.choice(bodies)) for _ in range(400)]
+    texts += [f"{head} {name}(`a` int)" for head in heads for name in names]
+    assert _read_as_the_full_path(texts) > 50
+
+
+def test_the_shortcuts_read_plain_dumps_whole() -> None:
+    """mysqldump's own forms and the common hand-written ones take the shortcuts (they are what makes
+    parsing fast; the tests above show they agree with the full path)."""
+    plain = [
+        table_text(), table_text(7, "ts"),
+        "CREATE TABLE IF NOT EXISTS `s`.`t` (\n  `id` bigint unsigned NOT NULL AUTO_INCREMENT,\n"
+        "  `uid` char(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,\n"
+        "  `state` enum('new','done') NOT NULL DEFAULT 'new' COMMENT 'it''s',\n"
+        "  `flag` bit(1) NOT NULL DEFAULT b'0',\n  `doc` json DEFAULT NULL,\n"
+        "  `at` timestamp(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),\n"
+        "  PRIMARY KEY (`id`) USING BTREE,\n  UNIQUE KEY `uid` (`uid`),\n  KEY `ix` (`state`,`doc`(10) DESC),\n"
+        "  CONSTRAINT `fk` FOREIGN KEY (`uid`) REFERENCES `o`.`u` (`uid`) ON DELETE CASCADE ON UPDATE NO ACTION\n"
+        ") ENGINE=InnoDB AUTO_INCREMENT=42 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci COMMENT='x'",
+        "create table orders (\n  id int(11) not null auto_increment primary key,\n  total decimal(10,2) default '0.00' not null,\n"
+        "  index (total)\n) engine = innodb default character set = utf8",
+    ]
+    for text in plain:
+        op = parse_module._plain_create_table(text)
+        assert op is not None, text
+        assert op == _full_path(text)
 
 
 # --- end to end ----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ real corpus and generated text both ways and compare.
 from __future__ import annotations
 
 from collections.abc import Iterator
+import re
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import linter.split as split_module
-from linter.parse_cache import SKIP_FIRST_WORDS
+from linter import ops
+from linter.parse import parse_statement
+from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN
 from linter.split import Statement, split_stream
 
 SHARED = Path(__file__).parents[1] / ".." / "shared"
@@ -29,11 +32,12 @@ def chunked(text: str, size: int | None) -> list[str]:
 
 def run(text: str, *, fast: bool, chunk: int | None = None, markers: bool = False,
         skip: frozenset[str] | None = None) -> tuple[list[Statement], int]:
+    """Split `text`; with `skip`, also counting the statements SKIP_PATTERN matches, as the engine does."""
     old = split_module._Splitter.fast_lane
     split_module._Splitter.fast_lane = fast
     try:
         stream = split_stream(chunked(text, chunk), "f.sql", migration_markers=markers, skip_words=skip,
-                              unless=DIRECTIVE)
+                              skip_pattern=SKIP_PATTERN if skip else "", unless=DIRECTIVE)
         return list(stream), stream.skipped
     finally:
         split_module._Splitter.fast_lane = old
@@ -62,7 +66,8 @@ def assert_same(text: str, chunk: int | None = None, markers: bool = False) -> N
         if statement == expected:
             expected = next(rest, None)
             continue
-        assert first_word(statement) in SKIP_FIRST_WORDS, statement
+        assert first_word(statement) in SKIP_FIRST_WORDS or re.fullmatch(SKIP_PATTERN, statement.text), statement
+        assert isinstance(parse_statement(statement.text), ops.Skipped), statement
         assert DIRECTIVE not in statement.text and not any(DIRECTIVE in c for c in statement.comments), statement
     assert expected is None, f"kept statement not in order: {expected}"
 
@@ -130,9 +135,12 @@ def test_a_mysqldump_splits_the_same_in_every_lane(chunk: int | None) -> None:
     if chunk is not None and chunk < len(DUMP):
         return  # statements cut by a chunk boundary go through the general scanner: fewer are skipped
     kept, skipped = run(DUMP, fast=True, chunk=chunk, skip=SKIP_FIRST_WORDS)
-    # the SETs, LOCK, INSERT and UNLOCK without a directive; the general scanner (here for the
-    # quote in a one-line executable comment) builds every statement
-    assert skipped == 7
+    # the SETs, LOCK, INSERT, DISABLE KEYS and UNLOCK without a directive; the general scanner
+    # (here for the quote in a one-line executable comment) builds every statement. The lines
+    # from ENABLE KEYS on would make one run reaching the directive, so they are taken one by
+    # one: ENABLE KEYS is built (and parse skips it), UNLOCK is counted by its first word
+    assert skipped == 8
+    assert [s.text for s in kept if s.text.startswith("ALTER")] == ["ALTER TABLE `a` ENABLE KEYS"]
     assert [s.text for s in kept if s.text.startswith("SET")] == [
         "SET TIME_ZONE='+00:00'", "SET @x = 1", "SET @y = 'innolint: inside'"
     ]
@@ -159,3 +167,20 @@ PIECES = [
        st.booleans())
 def test_fast_lane_and_skipping_agree_on_generated_text(text: str, chunk: int | None, markers: bool) -> None:
     assert_same(text, chunk=chunk, markers=markers)
+
+
+def test_runs_of_skipped_lines_are_counted_and_leave_the_next_statement_its_comments() -> None:
+    block = (
+        "/*!40101 SET character_set_client = @saved_cs_client */;\n\n--\n-- Dumping data for table `a`\n--\n\n"
+        "LOCK TABLES `a` WRITE;\n/*!40000 ALTER TABLE `a` DISABLE KEYS */;\n"
+        "/*!40000 ALTER TABLE `a` ENABLE KEYS */;\nUNLOCK TABLES;\n\n--\n-- Table structure for table `b`\n--\n\n"
+        "DROP TABLE IF EXISTS `b`;\n/*!40101 SET @saved_cs_client     = @@character_set_client */;\n"
+        "CREATE TABLE `b` (\n  `id` int NOT NULL\n);\n"
+    )
+    assert_same(block * 3)
+    kept, skipped = run(block * 3, fast=True, skip=SKIP_FIRST_WORDS)
+    assert skipped == 6 * 3
+    assert [(s.text.split()[0], s.line, s.comments) for s in kept[:2]] == [
+        ("DROP", 16, ("Table structure for table `b`",)), ("CREATE", 18, ()),
+    ]
+    assert [s.line for s in kept[2:]] == [16 + 20, 18 + 20, 16 + 40, 18 + 40]

@@ -6,7 +6,8 @@ import re
 
 from linter.findings import Diagnostic, Finding, Report
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: left to `re` to compile on first use: only text that is not ASCII is searched
+_SURROGATE = "[\ud800-\udfff]"
 
 
 def printable(text: str) -> str:
@@ -24,7 +25,7 @@ def printable(text: str) -> str:
 
 
 def _unprintable(value: object) -> bool:
-    return isinstance(value, str) and not value.isascii() and _SURROGATE.search(value) is not None
+    return isinstance(value, str) and not value.isascii() and re.search(_SURROGATE, value) is not None
 
 
 def _repaired(item: Finding | Diagnostic) -> Finding | Diagnostic:
