@@ -35,12 +35,12 @@ from dataclasses import fields, replace
 
 from linter import ops
 from linter.model import TableBody, TableOptions
-from linter.parse import _SKIP_FIRST_WORDS, ParseFailure, parse_statement
+from linter.parse import _KEYS_ONLY_LINE, _SKIP_FIRST_WORDS, ParseFailure, parse_statement
 
 #: statements skipped on purpose by their first word (INSERT, SET, LOCK ...), as parse_statement does
 SKIP_FIRST_WORDS: frozenset[str] = _SKIP_FIRST_WORDS
 #: one-line statements parse_statement skips, as the splitter's `skip_pattern`
-SKIP_PATTERN = r"ALTER[ \t]+TABLE[ \t]+(?:`[^`;\n]+`\.)?`[^`;\n]+`[ \t]+(?:DISABLE|ENABLE)[ \t]+KEYS"
+SKIP_PATTERN: str = _KEYS_ONLY_LINE
 
 #: how many distinct CREATE TABLE shapes, and other DDL statements, are kept
 TABLE_CACHE_SIZE = 10_000

@@ -620,20 +620,26 @@ class _Splitter:
             if end < 0:
                 break
             start = m.start(g_s)  # type: ignore[union-attr]
-            if start >= 0:
+            if start >= 0:  # a plain statement
                 semi = m.start(g_semi)  # type: ignore[union-attr]
                 if semi < 0 or semi > limit:
                     break
                 word = m.group(g_w)  # type: ignore[union-attr]
-                if skip is not None and word and end <= directive:
-                    known = skip_known.get(word)
-                    if known is None:
-                        known = self._known(word)
-                    if known:
-                        self.skipped += 1
-                        comments = None
-                        pos = end
-                        continue
+            else:  # a one-line executable comment, or nothing
+                xt = m.group(g_xt)  # type: ignore[union-attr]
+                if not xt:
+                    break  # no statement at all, or an empty executable comment
+                word = m.group(g_xw)  # type: ignore[union-attr]
+            if skip is not None and word and end <= directive:
+                known = skip_known.get(word)
+                if known is None:
+                    known = self._known(word)
+                if known:
+                    self.skipped += 1
+                    comments = None
+                    pos = end
+                    continue
+            if start >= 0:
                 raw = buf[start:semi]
                 ex = m.start(g_ex)  # type: ignore[union-attr]
                 if ex >= 0:  # executable comments (the group holds the last one) to unwrap in place
@@ -647,20 +653,7 @@ class _Splitter:
                 text = raw.rstrip(_WS)
                 executable = None
             else:
-                text = m.group(g_xt)  # type: ignore[union-attr]
-                if not text:
-                    break  # no statement at all, or an empty executable comment
-                word = m.group(g_xw)  # type: ignore[union-attr]
-                if skip is not None and word and end <= directive:
-                    known = skip_known.get(word)
-                    if known is None:
-                        known = self._known(word)
-                    if known:
-                        self.skipped += 1
-                        comments = None
-                        pos = end
-                        continue
-                text = text.rstrip(_WS)
+                text = xt.rstrip(_WS)
                 start = m.start(g_xt)  # type: ignore[union-attr]
                 opening = m.group(g_xv)  # type: ignore[union-attr]
                 executable = _versions.get(opening)
