@@ -173,6 +173,12 @@ _FAST_MAIN = (
     rf"(?P<nl>{_FAST_TAIL})?"
 )
 
+#: a fast-lane statement's text up to a point, if that point is outside its quotes and comments
+_FAST_BODY = rf"[^'\"`\-#/;]*+(?:(?:{_FAST_TOKENS}|(?P<ex>{_FAST_EXEC}))[^'\"`\-#/;]*+)*+"
+_top_level = re.compile(_FAST_BODY, re.S).fullmatch
+#: the rest of a fast-lane statement from such a point: its `;` (group 2) and the end of its line;
+#: group 1 is its last executable comment, if any
+_tail = re.compile(rf"{_FAST_BODY}(;){_FAST_TAIL}", re.S).match
 
 _GROUPS = ("run", "lead", "xv", "xt", "xw", "s", "w", "ex", "semi", "nl")
 #: the comments before a statement, by the text they were read from (dumps repeat a few: "Table
@@ -238,6 +244,31 @@ class _FastLane:
 
 
 _lanes: dict[tuple[frozenset[str] | None, str], _FastLane] = {}
+
+#: The fast lane's memory (`_Splitter.spans`). A schema-per-tenant dump repeats each table's
+#: span (the SET and LOCK lines, the comments, DROP TABLE, CREATE TABLE ...) once per tenant, byte
+#: for byte but for `AUTO_INCREMENT=` on a CREATE TABLE's last line. A regex match of the fast lane
+#: depends on nothing but the characters it spans: it ends at a newline and looks no further, and
+#: a span is remembered only when no DELIMITER line or directive starts inside it, so none starts
+#: inside a repeat either. Where the text starts with a remembered span again, the match is that
+#: span again: `str.startswith` (a memcmp) replaces the regex, and the statement's text, comments
+#: and line numbers are reused. A statement of several lines is remembered up to its last line
+#: (`head`) and the rest (`rest`) apart: if only the rest differs, the statement's text is the
+#: remembered part plus the rest read by `_tail`, from a point checked once to be outside quotes
+#: and comments (`_top_level`). Spans are found by their first `_SPAN_KEY` characters.
+#:
+#: An entry is a list: [head, rest, statements counted but not built, the statement's text (None:
+#: it is counted too), its offset in the span, whether a run of skipped statements came before it
+#: (then the comments waiting before the span were the run's, not its own), the comments that lead
+#: it, its executable-comment version, newlines in its text, its text up to the cut (None: no cut),
+#: newlines in that, newlines in the span before it, its column when one of those comes before it,
+#: newlines in the span, whether the cut is outside quotes and comments (None: not checked yet)].
+_SPAN_KEY = 256
+#: no span longer than this is remembered, and the memory is emptied when it would hold more
+_SPAN_MAX = 1 << 16
+_SPAN_BUDGET = 1 << 23
+#: how far past what the regex reads the look-ahead for DELIMITER lines and directives goes
+_LOOK_AHEAD = 4096
 
 
 def _fast_lane(skip_words: frozenset[str] | None, skip_pattern: str) -> _FastLane:
@@ -354,6 +385,8 @@ class _Splitter:
 
     #: whether the fast lane is used (tests turn it off to compare it with the general scanner)
     fast_lane = True
+    #: whether the fast lane remembers what it read (see `_SPAN_KEY`; tests turn it off to compare)
+    span_memory = True
 
     def __init__(
         self, path: str, migration_markers: bool, skip_words: frozenset[str] | None = None, unless: str = "",
@@ -366,7 +399,9 @@ class _Splitter:
         self.unless = unless
         self.skipped = 0  # statements counted but not built
         self.skip_known: dict[str, bool] = {}  # first words as written: whether they are in skip_words
-        self.delimiter_at = self.directive_at = -1  # see `_fast`
+        self.spans: dict[str, list] = {}  # the fast lane's memory of what it read (see `_SPAN_KEY`)
+        self.span_chars = 0  # the length of the spans it holds
+        self.delimiter_at = self.directive_at = self.horizon = -1  # see `_fast`
         self.buf = ""
         self.pos = 0
         self.eof = False
@@ -450,7 +485,7 @@ class _Splitter:
         self.line_start -= pos
         self.buf = buf[pos:] + chunk if pos < len(buf) else chunk
         self.pos = 0
-        self.delimiter_at = self.directive_at = -1  # fast-lane look-ahead, found again in the new buffer
+        self.delimiter_at = self.directive_at = self.horizon = -1  # fast-lane look-ahead, found again in the new buffer
 
     def _scan(self) -> None:
         """Advance as far as the buffer allows (at end of input: to its end)."""
@@ -591,29 +626,101 @@ class _Splitter:
         match = lane.match
         skip = self.skip_words
         skip_known = self.skip_known
-        # where the next possible DELIMITER line and the next directive (`unless`) are: the fast
-        # lane stops before the first, and builds every statement whose text holds the second
-        limit = self.delimiter_at
-        if limit < pos:
-            found_at = _delimiter_line(buf, pos)
-            limit = found_at.start() if found_at is not None else n
+        # Where the next possible DELIMITER line (`limit`) and the next directive (`unless`) are,
+        # as far as `horizon` (a newline, or the buffer's end): the regex stops before the first
+        # and builds every statement whose text holds the second. They are searched for lazily,
+        # a little past what the regex reads, and only for it: a remembered span holds neither.
         unless = self.unless
-        directive = self.directive_at
-        if directive < pos:
-            directive = buf.find(unless, pos) if unless else -1
-            if directive < 0:
-                directive = n
-        self.delimiter_at, self.directive_at = limit, directive  # both found from here on: kept for the next call
+        limit, directive, horizon = self.delimiter_at, self.directive_at, self.horizon
+        if horizon < pos:
+            limit = directive = horizon = pos
+        spans = self.spans if self.span_memory else None
+        held = -1
         if comments and unless and any(unless in c for c in comments):
-            directive = pos  # the comments waiting for the next statement hold one
+            held = pos  # the comments waiting for the next statement hold one: it is built whatever it is
+            spans = None  # (and nothing is reused or remembered in this call)
         while True:
+            if spans is not None:
+                known_span = spans.get(buf[pos : pos + _SPAN_KEY])
+                if known_span is not None:
+                    (head, rest, counted, text, offset, after_run, found, executable, lines, head_text, head_lines,
+                     nl_before, column, nl_span, resume) = known_span
+                    c = pos + len(head)
+                    if buf.startswith(head, pos):
+                        end = c + len(rest)
+                        if not buf.startswith(rest, c):
+                            end = -1
+                            if head_text is not None and resume is not False:
+                                # the same statement up to its last line (a dump's `AUTO_INCREMENT=`
+                                # differs per tenant): the rest of it is read from that line on
+                                if resume is None:
+                                    resume = known_span[-1] = _top_level(head_text) is not None
+                                tail = _tail(buf, c) if resume else None
+                                if tail is not None and _delimiter_line(buf, c - 1, tail.end()) is None:
+                                    end = tail.end()
+                                    raw = buf[c : tail.start(2)]
+                                    if tail.start(1) >= 0:
+                                        raw = _unwrap(raw)
+                                    raw = raw.rstrip(_WS)
+                                    if raw:
+                                        text = head_text + raw
+                                        lines = head_lines + raw.count("\n")
+                                    else:
+                                        text = head_text.rstrip(_WS)
+                                        lines = text.count("\n")
+                                    nl_span = nl_before + head_lines + buf.count("\n", c, end)
+                        if end >= 0:
+                            self.skipped += counted
+                            if cnt < pos:
+                                k = buf.count("\n", cnt, pos)
+                                if k:
+                                    line += k
+                                    ls = buf.rfind("\n", cnt, pos) + 1
+                            if text is not None:
+                                start = pos + offset
+                                out.append(_new_statement(Statement, (
+                                    text, path, line + nl_before, column if nl_before else start - ls + 1,
+                                    line + nl_before + lines,
+                                    tuple(comments) + found if comments and not after_run else found, executable,
+                                )))
+                            line += nl_span
+                            cnt = ls = pos = end  # a span ends with a newline
+                            comments = None
+                            continue
+            # the regex, with the look-ahead found as far as it reads
+            if horizon < pos:
+                limit = directive = horizon = pos
+            else:
+                if limit < pos:  # a DELIMITER line inside a quote or comment was passed: the next one
+                    found_at = _delimiter_line(buf, pos, horizon)
+                    limit = found_at.start() if found_at is not None else horizon
+                if directive < pos:
+                    directive = buf.find(unless, pos, horizon) if unless else -1
+                    if directive < 0:
+                        directive = horizon
             m = match(buf, pos)
+            if m.end() > horizon and horizon < n:  # type: ignore[union-attr]
+                ahead = buf.find("\n", max(m.end(), pos + _LOOK_AHEAD))  # type: ignore[union-attr]
+                reach = ahead if ahead >= 0 else n
+                if limit == horizon:
+                    found_at = _delimiter_line(buf, horizon, reach)
+                    limit = found_at.start() if found_at is not None else reach
+                if directive == horizon:
+                    directive = buf.find(unless, horizon, reach) if unless else -1
+                    if directive < 0:
+                        directive = reach
+                horizon = reach
+            at = pos  # where this match starts, for `spans`
+            counted = 0
+            one_by_one = False
             run_end = m.end(g_run)  # type: ignore[union-attr]
             if run_end > pos:  # skipped statements first
-                if run_end > directive or run_end > limit:
+                if run_end > directive or run_end > limit or at == held:
                     m = lane.plain(buf, pos)  # the run holds a directive or passes a DELIMITER line: one by one
+                    one_by_one = True
                 else:
-                    self.skipped += buf.count(";", pos, run_end)
+                    counted = buf.count(";", pos, run_end)
+                    self.skipped += counted
                     comments = None
                     pos = run_end  # taken, whatever becomes of the statement after it
             end = m.end(g_nl)  # type: ignore[union-attr]
@@ -630,13 +737,18 @@ class _Splitter:
                 if not xt:
                     break  # no statement at all, or an empty executable comment
                 word = m.group(g_xw)  # type: ignore[union-attr]
-            if skip is not None and word and end <= directive:
+            # what was read here may be reused if nothing in it depended on where the next
+            # DELIMITER line or directive is
+            remember = spans is not None and not one_by_one and end <= directive and end <= limit
+            if skip is not None and word and end <= directive and at != held:
                 known = skip_known.get(word)
                 if known is None:
                     known = self._known(word)
                 if known:
                     self.skipped += 1
                     comments = None
+                    if remember:
+                        self._remember(buf, at, end, end, counted + 1, None, at, False, (), None)
                     pos = end
                     continue
             if start >= 0:
@@ -668,10 +780,20 @@ class _Splitter:
                     found = tuple(t for t in (c.strip(_WS) for c in _comment_texts(lead)) if t)
                     if len(_lead_notes) < 4096 and len(lead) < 512:
                         _lead_notes[lead] = found
-                notes = tuple(comments) + found if comments else found
             else:
-                notes = tuple(comments) if comments else ()
+                found = ()
+            after_run = at != pos
+            notes = tuple(comments) + found if comments and not after_run else found
             comments = None
+            if remember:
+                # a statement of several lines is remembered up to its last line when no
+                # executable comment comes before that line: the rest may differ in a repeat
+                cut = end
+                if executable is None:  # a plain statement, ended by `semi`
+                    last = buf.rfind("\n", start, semi)
+                    if last >= 0 and buf.find("/*", start, last) < 0:
+                        cut = last + 1
+                self._remember(buf, at, cut, end, counted, text, start, after_run, found, executable)
             k = buf.count("\n", cnt, start)
             if k:
                 line += k
@@ -684,17 +806,33 @@ class _Splitter:
                 ls = buf.rfind("\n", start, cnt) + 1
                 line += lines
             pos = end
-            if limit < pos:  # that DELIMITER line was inside a quote or comment: find the next one
-                found_at = _delimiter_line(buf, pos)
-                self.delimiter_at = limit = found_at.start() if found_at is not None else n
-            if directive < pos:
-                directive = buf.find(unless, pos)
-                self.directive_at = directive = directive if directive >= 0 else n
+        self.delimiter_at, self.directive_at, self.horizon = limit, directive, horizon
         if comments is None:  # took at least one statement
             self.comments = []
             self.pos = pos
             self.cnt_pos, self.cur_line, self.line_start = cnt, line, ls
             self.at_line_start = True
+
+    def _remember(
+        self, buf: str, at: int, cut: int, end: int, counted: int, text: str | None, start: int, after_run: bool,
+        found: tuple[str, ...], executable: str | None,
+    ) -> None:
+        """Keep what the fast lane made of the span `buf[at:end]` (see `_SPAN_KEY`), cut at `cut`."""
+        if end - at > _SPAN_MAX:
+            return
+        if self.span_chars + end - at > _SPAN_BUDGET:
+            self.spans.clear()
+            self.span_chars = 0
+        head_text = buf[start:cut] if text is not None and cut < end else None
+        nl_before = buf.count("\n", at, start)
+        self.spans[buf[at : at + _SPAN_KEY]] = [
+            buf[at:cut], buf[cut:end], counted, text, start - at, after_run, found, executable,
+            text.count("\n") if text is not None else 0,
+            head_text, head_text.count("\n") if head_text is not None else 0,
+            nl_before, start - buf.rfind("\n", at, start) if nl_before else 0,
+            buf.count("\n", at, end), None,
+        ]
+        self.span_chars += end - at
 
     def _known(self, word: str) -> bool:
         """Whether statements starting with `word` (as written) are skipped (`skip_words`)."""

@@ -184,3 +184,72 @@ def test_runs_of_skipped_lines_are_counted_and_leave_the_next_statement_its_comm
         ("DROP", 16, ("Table structure for table `b`",)), ("CREATE", 18, ()),
     ]
     assert [s.line for s in kept[2:]] == [16 + 20, 18 + 20, 16 + 40, 18 + 40]
+
+
+def run_without_memory(text: str, chunk: int | None, skip: frozenset[str] | None) -> tuple[list[Statement], int]:
+    old = split_module._Splitter.span_memory
+    split_module._Splitter.span_memory = False
+    try:
+        return run(text, fast=True, chunk=chunk, skip=skip)
+    finally:
+        split_module._Splitter.span_memory = old
+
+
+TENANT = DUMP.replace("`t1`", "`{tenant}`").replace("AUTO_INCREMENT=5", "AUTO_INCREMENT={auto}")
+
+
+def tenant_dump(tenants: int) -> str:
+    return "".join(TENANT.format(tenant=f"t{i}", auto=i * 7 + 1) for i in range(tenants))
+
+
+@pytest.mark.parametrize("chunk", [None, 5, 4093])
+def test_a_repeated_tenant_block_is_read_from_memory_and_splits_the_same(
+    chunk: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = tenant_dump(40)
+    matches = tails = 0
+    lane = split_module._fast_lane(SKIP_FIRST_WORDS, SKIP_PATTERN)
+    regex, tail = lane.match, split_module._tail
+
+    def counted_match(buf: str, pos: int):  # type: ignore[no-untyped-def]
+        nonlocal matches
+        matches += 1
+        return regex(buf, pos)
+
+    def counted_tail(buf: str, pos: int):  # type: ignore[no-untyped-def]
+        nonlocal tails
+        tails += 1
+        return tail(buf, pos)
+
+    monkeypatch.setattr(lane, "match", counted_match)
+    monkeypatch.setattr(split_module, "_tail", counted_tail)
+    kept, skipped = run(text, fast=True, chunk=chunk, skip=SKIP_FIRST_WORDS)
+    matched, resumed = matches, tails
+    assert (kept, skipped) == run_without_memory(text, chunk, SKIP_FIRST_WORDS)
+    assert_same(text, chunk=chunk)
+    creates = [s for s in kept if s.text.startswith("CREATE TABLE")]
+    assert [s.line for s in creates] == [20 + TENANT.count("\n") * i for i in range(40)]
+    assert creates[-1].text.endswith(f"AUTO_INCREMENT={39 * 7 + 1} DEFAULT CHARSET=utf8mb4")
+    if chunk is None:
+        # the CREATE TABLEs after the first differ only on their last line: read from there on
+        assert resumed == 39
+        # the regex runs for what differs per tenant (CREATE DATABASE, USE, the directive's
+        # surroundings), not for the spans that repeat
+        assert matched < 8 * 40, matched
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(st.floats(0, 1), st.sampled_from([*PIECES, "", "", ""])), min_size=2, max_size=5),
+    st.sampled_from([None, 3, 64]),
+)
+def test_repeats_with_any_change_split_the_same_with_memory(
+    changes: list[tuple[float, str]], chunk: int | None
+) -> None:
+    """Copies of one block, each with one piece put anywhere (a quote, a DELIMITER line, a
+    directive, a comment opener ...): the memory must never carry a span over a change."""
+    block = TENANT.format(tenant="t", auto=1)
+    text = "".join(block[: int(at * len(block))] + piece + block[int(at * len(block)) :] for at, piece in changes)
+    for skip in (None, SKIP_FIRST_WORDS):
+        assert run(text, fast=True, chunk=chunk, skip=skip) == run_without_memory(text, chunk, skip)
+    assert_same(text, chunk=chunk)
