@@ -257,18 +257,23 @@ _lanes: dict[tuple[frozenset[str] | None, str], _FastLane] = {}
 #: remembered part plus the rest read by `_tail`, from a point checked once to be outside quotes
 #: and comments (`_top_level`). Spans are found by their first `_SPAN_KEY` characters.
 #:
-#: An entry is a list: [head, rest, statements counted but not built, the statement's text (None:
+#: An entry is a tuple: (head, rest, statements counted but not built, the statement's text (None:
 #: it is counted too), its offset in the span, whether a run of skipped statements came before it
 #: (then the comments waiting before the span were the run's, not its own), the comments that lead
-#: it, its executable-comment version, newlines in its text, its text up to the cut (None: no cut),
-#: newlines in that, newlines in the span before it, its column when one of those comes before it,
-#: newlines in the span, whether the cut is outside quotes and comments (None: not checked yet)].
+#: it, its executable-comment version, newlines in its text, newlines in the span before it, its
+#: column when one of those comes before it, newlines in the span, and for a cut: None until it is
+#: checked, then False (inside a quote or comment) or the statement's text up to the cut and the
+#: newlines in that (no cut: False)).
 _SPAN_KEY = 256
 #: no span longer than this is remembered, and the memory is emptied when it would hold more
 _SPAN_MAX = 1 << 16
 _SPAN_BUDGET = 1 << 23
+#: how many spans in a row are remembered without one being met again, before only one in
+#: `_SPAN_SAMPLE` is (a schema-per-tenant dump's tenant has a few hundred statements at most)
+_SPAN_TRIES = 512
+_SPAN_SAMPLE = 16
 #: how far past what the regex reads the look-ahead for DELIMITER lines and directives goes
-_LOOK_AHEAD = 4096
+_LOOK_AHEAD = 1024
 
 
 def _fast_lane(skip_words: frozenset[str] | None, skip_pattern: str) -> _FastLane:
@@ -401,6 +406,7 @@ class _Splitter:
         self.skip_known: dict[str, bool] = {}  # first words as written: whether they are in skip_words
         self.spans: dict[str, list] = {}  # the fast lane's memory of what it read (see `_SPAN_KEY`)
         self.span_chars = 0  # the length of the spans it holds
+        self.span_misses = 0  # spans remembered (or not) since one was met again
         self.delimiter_at = self.directive_at = self.horizon = -1  # see `_fast`
         self.buf = ""
         self.pos = 0
@@ -635,29 +641,40 @@ class _Splitter:
         if horizon < pos:
             limit = directive = horizon = pos
         spans = self.spans if self.span_memory else None
+        misses = self.span_misses
         held = -1
         if comments and unless and any(unless in c for c in comments):
             held = pos  # the comments waiting for the next statement hold one: it is built whatever it is
             spans = None  # (and nothing is reused or remembered in this call)
         while True:
             if spans is not None:
-                known_span = spans.get(buf[pos : pos + _SPAN_KEY])
+                key = buf[pos : pos + _SPAN_KEY]
+                known_span = spans.get(key)
                 if known_span is not None:
-                    (head, rest, counted, text, offset, after_run, found, executable, lines, head_text, head_lines,
-                     nl_before, column, nl_span, resume) = known_span
+                    head, rest, counted, text, offset, after_run, found, executable, lines, nl_before, column, nl_span, \
+                        resume = known_span
                     c = pos + len(head)
                     if buf.startswith(head, pos):
                         end = c + len(rest)
                         if not buf.startswith(rest, c):
                             end = -1
-                            if head_text is not None and resume is not False:
+                            if resume is None:  # first time: is the cut outside quotes and comments?
+                                head_text = head[offset:]
+                                resume = (head_text, head_text.count("\n")) if _top_level(head_text) else False
+                                spans[key] = (*known_span[:-1], resume)
+                            if resume:
                                 # the same statement up to its last line (a dump's `AUTO_INCREMENT=`
                                 # differs per tenant): the rest of it is read from that line on
-                                if resume is None:
-                                    resume = known_span[-1] = _top_level(head_text) is not None
-                                tail = _tail(buf, c) if resume else None
-                                if tail is not None and _delimiter_line(buf, c - 1, tail.end()) is None:
+                                head_text, head_lines = resume
+                                tail = _tail(buf, c)
+                                if tail is not None:
                                     end = tail.end()
+                                    nl_tail = buf.count("\n", c, end)
+                                    # a DELIMITER line can only start after a newline of the tail,
+                                    # or at its start, right after the remembered part's last one
+                                    if (nl_tail > 1 or buf[c] in " \tdD") and _delimiter_line(buf, c - 1, end):
+                                        end = -1
+                                if end >= 0:
                                     raw = buf[c : tail.start(2)]
                                     if tail.start(1) >= 0:
                                         raw = _unwrap(raw)
@@ -668,7 +685,7 @@ class _Splitter:
                                     else:
                                         text = head_text.rstrip(_WS)
                                         lines = text.count("\n")
-                                    nl_span = nl_before + head_lines + buf.count("\n", c, end)
+                                    nl_span = nl_before + head_lines + nl_tail
                         if end >= 0:
                             self.skipped += counted
                             if cnt < pos:
@@ -686,6 +703,7 @@ class _Splitter:
                             line += nl_span
                             cnt = ls = pos = end  # a span ends with a newline
                             comments = None
+                            misses = 0
                             continue
             # the regex, with the look-ahead found as far as it reads
             if horizon < pos:
@@ -740,6 +758,11 @@ class _Splitter:
             # what was read here may be reused if nothing in it depended on where the next
             # DELIMITER line or directive is
             remember = spans is not None and not one_by_one and end <= directive and end <= limit
+            if remember:
+                # in text that does not repeat, remembering costs a third of the time: after a long
+                # run of spans never met again, only one in `_SPAN_SAMPLE` is kept (a hit resets it)
+                misses += 1
+                remember = misses <= _SPAN_TRIES or not misses % _SPAN_SAMPLE
             if skip is not None and word and end <= directive and at != held:
                 known = skip_known.get(word)
                 if known is None:
@@ -748,7 +771,7 @@ class _Splitter:
                     self.skipped += 1
                     comments = None
                     if remember:
-                        self._remember(buf, at, end, end, counted + 1, None, at, False, (), None)
+                        self._remember(key, buf, at, end, end, counted + 1, None, at, False, (), None, 0)
                     pos = end
                     continue
             if start >= 0:
@@ -785,6 +808,7 @@ class _Splitter:
             after_run = at != pos
             notes = tuple(comments) + found if comments and not after_run else found
             comments = None
+            lines = text.count("\n")
             if remember:
                 # a statement of several lines is remembered up to its last line when no
                 # executable comment comes before that line: the rest may differ in a repeat
@@ -793,13 +817,12 @@ class _Splitter:
                     last = buf.rfind("\n", start, semi)
                     if last >= 0 and buf.find("/*", start, last) < 0:
                         cut = last + 1
-                self._remember(buf, at, cut, end, counted, text, start, after_run, found, executable)
+                self._remember(key, buf, at, cut, end, counted, text, start, after_run, found, executable, lines)
             k = buf.count("\n", cnt, start)
             if k:
                 line += k
                 ls = buf.rfind("\n", cnt, start) + 1
             cnt = start
-            lines = text.count("\n")
             out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable)))
             if lines:
                 cnt = start + len(text)
@@ -807,6 +830,7 @@ class _Splitter:
                 line += lines
             pos = end
         self.delimiter_at, self.directive_at, self.horizon = limit, directive, horizon
+        self.span_misses = misses
         if comments is None:  # took at least one statement
             self.comments = []
             self.pos = pos
@@ -814,8 +838,8 @@ class _Splitter:
             self.at_line_start = True
 
     def _remember(
-        self, buf: str, at: int, cut: int, end: int, counted: int, text: str | None, start: int, after_run: bool,
-        found: tuple[str, ...], executable: str | None,
+        self, key: str, buf: str, at: int, cut: int, end: int, counted: int, text: str | None, start: int,
+        after_run: bool, found: tuple[str, ...], executable: str | None, lines: int,
     ) -> None:
         """Keep what the fast lane made of the span `buf[at:end]` (see `_SPAN_KEY`), cut at `cut`."""
         if end - at > _SPAN_MAX:
@@ -823,15 +847,12 @@ class _Splitter:
         if self.span_chars + end - at > _SPAN_BUDGET:
             self.spans.clear()
             self.span_chars = 0
-        head_text = buf[start:cut] if text is not None and cut < end else None
         nl_before = buf.count("\n", at, start)
-        self.spans[buf[at : at + _SPAN_KEY]] = [
-            buf[at:cut], buf[cut:end], counted, text, start - at, after_run, found, executable,
-            text.count("\n") if text is not None else 0,
-            head_text, head_text.count("\n") if head_text is not None else 0,
-            nl_before, start - buf.rfind("\n", at, start) if nl_before else 0,
-            buf.count("\n", at, end), None,
-        ]
+        self.spans[key] = (
+            buf[at:cut], buf[cut:end], counted, text, start - at, after_run, found, executable, lines,
+            nl_before, start - buf.rfind("\n", at, start) if nl_before else 0, buf.count("\n", at, end),
+            None if cut < end else False,
+        )
         self.span_chars += end - at
 
     def _known(self, word: str) -> bool:

@@ -253,3 +253,25 @@ def test_repeats_with_any_change_split_the_same_with_memory(
     for skip in (None, SKIP_FIRST_WORDS):
         assert run(text, fast=True, chunk=chunk, skip=skip) == run_without_memory(text, chunk, skip)
     assert_same(text, chunk=chunk)
+
+
+def test_after_a_long_stretch_of_text_that_never_repeats_repeats_are_still_found(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `_SPAN_TRIES` spans never met again, only a sample is remembered: that must still be
+    enough to find the tenants that follow, and change nothing."""
+    distinct = "".join(f"CREATE TABLE `d{i}` (\n  `id` int NOT NULL\n) ENGINE=InnoDB;\n"
+                       for i in range(split_module._SPAN_TRIES + 100))
+    text = distinct + tenant_dump(30)
+    tails = 0
+    tail = split_module._tail
+
+    def counted_tail(buf: str, pos: int):  # type: ignore[no-untyped-def]
+        nonlocal tails
+        tails += 1
+        return tail(buf, pos)
+
+    monkeypatch.setattr(split_module, "_tail", counted_tail)
+    kept, skipped = run(text, fast=True, skip=SKIP_FIRST_WORDS)
+    assert tails >= 20
+    assert (kept, skipped) == run_without_memory(text, None, SKIP_FIRST_WORDS)
