@@ -313,6 +313,17 @@ def _unwrap(raw: str) -> str:
     return "".join(out)
 
 
+def _unwrapped(buf: str, start: int, semi: int, ex: int, ex_end: int) -> str:
+    """The text of the fast-lane statement `buf[start:semi]` with its executable comments
+    unwrapped; `buf[ex:ex_end]` is the last of them. When it is the only one (a dump's
+    `/*!50100 TABLESPACE `t` */`), it is unwrapped by slicing, without a scan."""
+    if buf.count("/*", start, ex) == 0:
+        opening = _exec_open(buf, ex).end()  # type: ignore[union-attr]
+        closing = ex_end - 2
+        return buf[start:ex] + " " * (opening - ex) + buf[opening:closing] + "  " + buf[ex_end:semi]
+    return _unwrap(buf[start:semi])
+
+
 #: modes of the scanner between chunks
 _CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE = range(6)
 _QUOTE_MODES = {"'": _SQUOTE, '"': _DQUOTE}
@@ -675,9 +686,9 @@ class _Splitter:
                                     if (nl_tail > 1 or buf[c] in " \tdD") and _delimiter_line(buf, c - 1, end):
                                         end = -1
                                 if end >= 0:
-                                    raw = buf[c : tail.start(2)]
-                                    if tail.start(1) >= 0:
-                                        raw = _unwrap(raw)
+                                    ex = tail.start(1)
+                                    semi = tail.start(2)
+                                    raw = buf[c:semi] if ex < 0 else _unwrapped(buf, c, semi, ex, tail.end(1))
                                     raw = raw.rstrip(_WS)
                                     if raw:
                                         text = head_text + raw
@@ -775,16 +786,8 @@ class _Splitter:
                     pos = end
                     continue
             if start >= 0:
-                raw = buf[start:semi]
                 ex = m.start(g_ex)  # type: ignore[union-attr]
-                if ex >= 0:  # executable comments (the group holds the last one) to unwrap in place
-                    if raw.count("/*") == 1:  # only that one: a dump's `/*!50100 TABLESPACE `t` */`
-                        opening = _exec_open(buf, ex).end()  # type: ignore[union-attr]
-                        closing = m.end(g_ex) - 2  # type: ignore[union-attr]
-                        raw = (buf[start:ex] + " " * (opening - ex) + buf[opening:closing] + "  "
-                               + buf[closing + 2 : semi])
-                    else:
-                        raw = _unwrap(raw)
+                raw = buf[start:semi] if ex < 0 else _unwrapped(buf, start, semi, ex, m.end(g_ex))  # type: ignore[union-attr]
                 text = raw.rstrip(_WS)
                 executable = None
             else:
