@@ -473,12 +473,16 @@ def main() -> int:
     print("  pre-commit style run and the import floor ...", flush=True)
     command = [sys.executable, "-m", "linter.cli", "check", "--changed-only", str(migration)]
     timed(command)  # warm: bytecode caches, file cache
-    pre_runs = [timed(command)[0] for _ in range(max(5, args.repeat))]
+    # interleaved, so that a change of the machine's speed during the runs touches both sides alike
+    pre_runs: list[float] = []
+    floor_runs: list[float] = []
+    startup: list[float] = []
+    for _ in range(max(9, args.repeat)):
+        pre_runs.append(timed(command)[0])
+        floor_runs.append(timed([sys.executable, "-c", "import sqlglot.dialects.mysql, pydantic.main"])[0])
+        startup.append(timed([sys.executable, "-c", "pass"])[0])
     pre_row = Row("1 migration file, --changed-only", "innolint", migration.stat().st_size, None, min(pre_runs),
                   runs=pre_runs)
-    floor_runs = [timed([sys.executable, "-c", "import sqlglot.dialects.mysql, pydantic.main"])[0]
-                  for _ in range(max(5, args.repeat))]
-    startup = [timed([sys.executable, "-c", "pass"])[0] for _ in range(max(5, args.repeat))]
     floor_import = Row("import sqlglot + pydantic", "python", 0, None, min(floor_runs), runs=floor_runs,
                        note=f"python -c pass: {min(startup):.3f} s")
     rows += [pre_row, floor_import]

@@ -17,7 +17,9 @@ plain text and whole quoted strings and stops only where something can happen (t
 comment opener, an unclosed quote, a line that may hold DELIMITER); between statements, runs of
 `--` comment lines and mysqldump's one-line `/*!40101 SET ... */;` are each taken by one regex.
 Lines are counted with `str.count` over spans when a position is needed, and statement text is
-built from slices.
+built from slices. What the fast lane read is remembered by its text: a schema-per-tenant dump
+repeats every table's lines once per tenant, and a repeat is recognised with `str.startswith`
+instead of being read again (see `_SPAN_KEY`).
 """
 
 from __future__ import annotations
