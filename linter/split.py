@@ -417,7 +417,7 @@ class _Splitter:
         self.unless = unless
         self.skipped = 0  # statements counted but not built
         self.skip_known: dict[str, bool] = {}  # first words as written: whether they are in skip_words
-        self.spans: dict[str, list] = {}  # the fast lane's memory of what it read (see `_SPAN_KEY`)
+        self.spans: dict[str, tuple] = {}  # the fast lane's memory of what it read (see `_SPAN_KEY`)
         self.span_chars = 0  # the length of the spans it holds
         self.span_misses = 0  # spans remembered (or not) since one was met again
         self.delimiter_at = self.directive_at = self.horizon = -1  # see `_fast`
