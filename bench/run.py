@@ -52,6 +52,9 @@ CORPUS = SHARED / "corpus"
 #: set by main(): bytecode of the runs goes to OUT/pycache, not into the source tree
 CHILD_ENV: dict[str, str] = {}
 
+#: tenants in the --gigabyte dump: about 1.03 GB
+GIGABYTE_TENANTS = 75_000
+
 TARGETS = {
     "tenant_seconds": 10.0,
     "tenant_rss_mb": 300.0,
@@ -386,6 +389,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (the best counts)")
     parser.add_argument("--quick", action="store_true", help="1,000 tenants, 2,000 distinct tables, 50 peer tables, 1 run")
     parser.add_argument("--no-peers", action="store_true", help="skip sqlfluff")
+    parser.add_argument("--gigabyte", action="store_true",
+                        help="also lint a 1 GB tenant dump once (make_tenants.py -n 75000: 1 GB of disk, about a minute)")
     parser.add_argument("--_measure", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args._measure:
@@ -426,6 +431,14 @@ def main() -> int:
     tenant_row = lint_row(f"tenants -n {args.tenants}", tenants)
     small_row = lint_row(f"tenants -n {max(1, args.tenants // 10)}", tenants_small)
     ts_row = lint_row(f"tenants -n {args.tenants}, general:{{tenant}}", tenants_ts)
+    big_row = None
+    if args.gigabyte:  # memory must follow the model, not the file: a 1 GB input must work
+        print("  generating and linting a 1 GB tenant dump ...", flush=True)
+        big = make_tenants(out, GIGABYTE_TENANTS)
+        seconds, rss, runs, report, cpu = innolint(big, 1)
+        big_row = Row(f"tenants -n {GIGABYTE_TENANTS}", "innolint", big.stat().st_size, report.get("stats", {}).get("tables"),
+                      seconds, rss, runs, cpu=cpu)
+        rows.append(big_row)
 
     print("  read+split and the re.split floor ...", flush=True)
     split = measure_in_child("split", tenants, args.repeat)
@@ -517,6 +530,10 @@ def main() -> int:
     checks.append((f"tenant dump peak RSS <= {TARGETS['tenant_rss_mb']:g} MB", f"{tenant_row.rss_mb:.0f} MB "
                    f"({small_row.rss_mb:.0f} MB at a tenth of the size)",
                    (tenant_row.rss_mb or 0) <= TARGETS["tenant_rss_mb"]))
+    if big_row is not None:
+        per_table = (big_row.rss_mb - small_row.rss_mb) * 1024 / ((big_row.tables or 1) - (small_row.tables or 0))  # type: ignore[operator]
+        checks.append(("a 1 GB dump works", f"{big_row.seconds:.1f} s, {big_row.rss_mb:.0f} MB peak RSS for "
+                       f"{big_row.tables:,} tables (~{per_table:.2f} KB more per table)", True))
     checks.append(("general tablespace per tenant: same time class", f"{ts_row.seconds:.2f} s, {ts_row.rss_mb:.0f} MB",
                    ts_row.seconds <= TARGETS["tenant_seconds"] and (ts_row.rss_mb or 0) <= TARGETS["tenant_rss_mb"]))
     checks.append((f"read+split >= {TARGETS['split_mb_s']:g} MB/s", f"{split_row.mb_s:.1f} MB/s "
