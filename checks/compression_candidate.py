@@ -478,7 +478,10 @@ def column_definition(column: Column, *, compressed: bool = False, column_format
     """The column's full definition as SQL, from the model, for `MODIFY COLUMN`: a MODIFY replaces
     the whole definition, so anything left out (charset, collation, NOT NULL, default, comment)
     would be silently changed. `compressed` adds MariaDB's COMPRESSED (right after the type, where
-    MariaDB requires it); `column_format` adds Percona's COLUMN_FORMAT clause."""
+    MariaDB requires it) and the column's CHECK constraints, which MariaDB keeps on the column and
+    a MODIFY without them drops; `column_format` adds Percona's COLUMN_FORMAT clause (MySQL made
+    the column's CHECKs table constraints, which the MODIFY keeps: written again, they would be
+    added twice)."""
     parts = [quote(column.name), column.type + (f"({','.join(column.params)})" if column.params else "")]
     if column.unsigned:
         parts.append("UNSIGNED")
@@ -501,6 +504,8 @@ def column_definition(column: Column, *, compressed: bool = False, column_format
         parts.append(column_format)
     if column.comment is not None:
         parts.append(f"COMMENT {sql_string(column.comment)}")
+    if compressed:
+        parts.extend(column.checks)
     return " ".join(parts)
 
 

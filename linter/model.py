@@ -65,13 +65,17 @@ class Column(Record):
     collation: str | None = None
     binary: bool = False  # the BINARY attribute: the binary (_bin) collation of its charset
     srid: int | None = None
+    #: CHECK constraints written on the column, as SQL: "CHECK (`a` > 0)", "CONSTRAINT `c` CHECK (...)".
+    #: MariaDB keeps them on the column, so a MODIFY COLUMN that leaves them out drops them;
+    #: MySQL makes them table constraints, which a MODIFY COLUMN keeps
+    checks: tuple[str, ...] = ()
 
     def __init__(
         self, name: str, type: str, params: tuple[str, ...] = (), unsigned: bool = False, nullable: bool = True,
         default: str | None = None, auto_increment: bool = False, generated: Literal["stored", "virtual"] | None = None,
         invisible: bool = False, compressed: str | None = None, compression_dictionary: str | None = None,
         comment: str | None = None, charset: str | None = None, collation: str | None = None, binary: bool = False,
-        srid: int | None = None,
+        srid: int | None = None, checks: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self.type = type
@@ -89,6 +93,7 @@ class Column(Record):
         self.collation = collation
         self.binary = binary
         self.srid = srid
+        self.checks = checks
 
     @property
     def length(self) -> int | None:

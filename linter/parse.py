@@ -823,6 +823,12 @@ def _column(
             inline.append(Index(name, "unique", (IndexColumn(name),)))
         elif isinstance(kind_, exp.Reference):
             inline.append(_reference(name, kind_))
+        elif isinstance(kind_, exp.CheckColumnConstraint) and kind_.this is not None:
+            named = constraint.this if isinstance(constraint, exp.ColumnConstraint) else None
+            check = f"CHECK ({_sql(kind_.this)})"
+            if isinstance(named, exp.Identifier):
+                check = f"CONSTRAINT {_sql(named)} {check}"
+            column.checks += (check,)
     return column, inline
 
 

@@ -89,6 +89,23 @@ def test_mariadb_gets_column_compressed(tmp_path: Path, target: str) -> None:
     )
 
 
+def test_mariadb_writes_the_column_checks_back_mysql_does_not_repeat_them(tmp_path: Path) -> None:
+    """MariaDB keeps a column's CHECK on the column: a MODIFY COLUMN without it drops it. MySQL and
+    Percona made it a table constraint that the MODIFY keeps: written again it would be added twice."""
+    sql = ("CREATE TABLE note (id INT PRIMARY KEY, body MEDIUMTEXT NOT NULL CONSTRAINT body_set CHECK (body <> ''), "
+           "doc LONGTEXT CHECK (CHAR_LENGTH(doc) < 100000)) ENGINE=InnoDB;")
+    mariadb = only(sql, tmp_path, target="mariadb-10.11")
+    assert mariadb is not None
+    assert mariadb.fix == (
+        "ALTER TABLE `note` MODIFY COLUMN `body` MEDIUMTEXT COMPRESSED NOT NULL CONSTRAINT body_set CHECK (body <> ''), "
+        "MODIFY COLUMN `doc` LONGTEXT COMPRESSED NULL CHECK (CHAR_LENGTH(doc) < 100000);"
+    )
+    percona = only(sql, tmp_path, target="percona-8.0")
+    assert percona is not None and percona.fix is not None
+    assert "MODIFY COLUMN `body` MEDIUMTEXT NOT NULL COLUMN_FORMAT COMPRESSED" in percona.fix
+    assert "CHECK" not in percona.fix
+
+
 def test_fix_replayed_on_the_model_compresses_and_changes_nothing_else() -> None:
     """Each target's fix, replayed through our own parser, leaves a model in which the table is
     compressed (so the check no longer flags it) and every other column attribute is unchanged."""

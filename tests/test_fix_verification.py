@@ -145,6 +145,11 @@ CASES = [
          "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL) ENGINE=InnoDB",
          fix_has="MODIFY COLUMN `payload` JSON COMPRESSED NOT NULL",
          keeps=("CHECK (json_valid(`payload`))",), severity="warning"),
+    CompressionCase("comp-text-check", "compression-candidate", "note",
+         "CREATE TABLE note (id INT PRIMARY KEY, body MEDIUMTEXT NOT NULL CHECK (body <> ''), "
+         "doc MEDIUMTEXT CHECK (CHAR_LENGTH(doc) < 100000)) ENGINE=InnoDB",
+         fix_has="MODIFY COLUMN `body` MEDIUMTEXT COMPRESSED NOT NULL CHECK (`body` <> '')",
+         keeps=("CHECK (`body` <> '')", "CHECK (char_length(`doc`) < 100000)")),
     CompressionCase("comp-text-attributes", "compression-candidate", "article",
          "CREATE TABLE article (id INT PRIMARY KEY, body MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE "
          "utf8mb4_unicode_ci NULL DEFAULT NULL COMMENT 'the article''s text') ENGINE=InnoDB",

@@ -335,3 +335,21 @@ def test_failure_names_the_line_of_the_bad_column() -> None:
     with pytest.raises(ParseFailure) as caught:
         parse_statement("CREATE TABLE t (\n  a int,\n  b int,\n  c int garbage\n)")
     assert caught.value.line_offset == 3
+
+
+def test_column_checks_are_kept_on_the_column_as_sql() -> None:
+    """A column's CHECK (named or not) is part of its definition: MariaDB drops it with a MODIFY
+    COLUMN that leaves it out, so the fixes that rewrite a column must know it."""
+    op = parse_statement(
+        "CREATE TABLE t (id INT PRIMARY KEY, a MEDIUMTEXT CHECK (a <> ''), "
+        "`b` INT CONSTRAINT `b pos` CHECK (`b` > 0) CHECK (`b` < 10), c INT, CHECK (c > 1))"
+    )
+    assert isinstance(op, ops.CreateTable)
+    columns = op.body.columns
+    assert columns["a"].checks == ("CHECK (a <> '')",)
+    assert columns["b"].checks == ("CONSTRAINT `b pos` CHECK (`b` > 0)", "CHECK (`b` < 10)")
+    assert columns["c"].checks == () and op.body.checks == 1  # the table's own CHECK stays counted apart
+    altered = parse_statement("ALTER TABLE t MODIFY a TEXT CHECK (LENGTH(a) < 10)")
+    assert isinstance(altered, ops.AlterTable)
+    [change] = altered.actions
+    assert isinstance(change, ops.ChangeColumn) and change.column.checks == ("CHECK (LENGTH(a) < 10)",)
