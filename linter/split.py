@@ -274,8 +274,6 @@ _SPAN_BUDGET = 1 << 23
 #: `_SPAN_SAMPLE` is (a schema-per-tenant dump's tenant has a few hundred statements at most)
 _SPAN_TRIES = 512
 _SPAN_SAMPLE = 16
-#: how far past what the regex reads the look-ahead for DELIMITER lines and directives goes
-_LOOK_AHEAD = 1024
 
 
 def _fast_lane(skip_words: frozenset[str] | None, skip_pattern: str) -> _FastLane:
@@ -648,7 +646,8 @@ class _Splitter:
         # Where the next possible DELIMITER line (`limit`) and the next directive (`unless`) are,
         # as far as `horizon` (a newline, or the buffer's end): the regex stops before the first
         # and builds every statement whose text holds the second. They are searched for lazily,
-        # a little past what the regex reads, and only for it: a remembered span holds neither.
+        # up to the line end after what the regex read, and only for it: a remembered span holds
+        # neither, and between the tenants of a dump the regex reads a few hundred bytes.
         unless = self.unless
         limit, directive, horizon = self.delimiter_at, self.directive_at, self.horizon
         if horizon < pos:
@@ -731,7 +730,7 @@ class _Splitter:
                         directive = horizon
             m = match(buf, pos)
             if m.end() > horizon and horizon < n:  # type: ignore[union-attr]
-                ahead = buf.find("\n", max(m.end(), pos + _LOOK_AHEAD))  # type: ignore[union-attr]
+                ahead = buf.find("\n", m.end())  # type: ignore[union-attr]
                 reach = ahead if ahead >= 0 else n
                 if limit == horizon:
                     found_at = _delimiter_line(buf, horizon, reach)
