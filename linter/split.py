@@ -286,42 +286,31 @@ def _fast_lane(skip_words: frozenset[str] | None, skip_pattern: str) -> _FastLan
 #: a line that may be a DELIMITER command: the fast lane lets newlines through inside statements,
 #: so it stops before the first of these (searched once per buffer, not once per statement)
 _delimiter_line = re.compile(r"\n[ \t]*[dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t]").search
-#: in a fast-lane statement holding executable comments: the text up to the next `/*` (always an
-#: executable comment's opening there), and inside one, up to its `*/`
-_UNWRAP_OUT = re.compile(rf"(?:[^'\"`/]+|`[^`]*`|{_SQ}|{_DQ}|/(?!\*))*", re.S).match
-_UNWRAP_IN = re.compile(rf"(?:[^'\"`*]+|`[^`]*`|{_SQ}|{_DQ}|\*(?!/))*", re.S).match
-
-
-def _unwrap(raw: str) -> str:
-    """Unwrap the executable comments of a fast-lane statement in place (markers become spaces)."""
-    out: list[str] = []
-    seg = i = 0
-    n = len(raw)
-    while True:
-        i = _UNWRAP_OUT(raw, i).end()  # type: ignore[union-attr]
-        if i >= n:
-            break
-        m = _exec_open(raw, i)
-        assert m is not None
-        out.append(raw[seg:i])
-        out.append(" " * (m.end() - i))
-        i = _UNWRAP_IN(raw, m.end()).end()  # type: ignore[union-attr]
-        out.append(raw[m.end() : i])
-        out.append("  ")
-        seg = i = i + 2
-    out.append(raw[seg:])
-    return "".join(out)
+#: in a fast-lane statement, whose every `/*` outside quotes opens an executable comment: one such
+#: comment whole (group 1 its opening, group 2 its text), or a quoted string to step over
+_EXEC_COMMENTS = re.compile(
+    rf"(/\*M?![0-9]{{0,6}})((?:[^*'\"`]++|{_FAST_SQ}|{_FAST_DQ}|`[^`]*+`|\*(?!/))*+)\*/|{_FAST_SQ}|{_FAST_DQ}|`[^`]*+`",
+    re.S,
+).finditer
 
 
 def _unwrapped(buf: str, start: int, semi: int, ex: int, ex_end: int) -> str:
     """The text of the fast-lane statement `buf[start:semi]` with its executable comments
-    unwrapped; `buf[ex:ex_end]` is the last of them. When it is the only one (a dump's
-    `/*!50100 TABLESPACE `t` */`), it is unwrapped by slicing, without a scan."""
+    unwrapped in place (their markers become spaces); `buf[ex:ex_end]` is the last of them. When
+    it is the only one (a dump's `/*!50100 TABLESPACE `t` */`), it is unwrapped by slicing."""
     if buf.count("/*", start, ex) == 0:
         opening = _exec_open(buf, ex).end()  # type: ignore[union-attr]
         closing = ex_end - 2
         return buf[start:ex] + " " * (opening - ex) + buf[opening:closing] + "  " + buf[ex_end:semi]
-    return _unwrap(buf[start:semi])
+    out: list[str] = []
+    seg = start
+    for m in _EXEC_COMMENTS(buf, start, semi):
+        opening = m.group(1)
+        if opening is not None:
+            out += (buf[seg : m.start()], " " * len(opening), m.group(2), "  ")
+            seg = m.end()
+    out.append(buf[seg:semi])
+    return "".join(out)
 
 
 #: modes of the scanner between chunks
