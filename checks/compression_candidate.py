@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Annotated
+
+from annotated_types import Ge
+from pydantic import AfterValidator
 
 from linter.checkapi import (
     Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, innodb_tables, qualified, quote,
@@ -125,6 +129,10 @@ class CompressionCandidate(Check):
             "(default 1 GiB)",
             "min_varchar_length": f"VARCHAR length (characters) from which a VARCHAR counts as a large column "
             f"(default {DEFAULT_MIN_VARCHAR_LENGTH})",
+        },
+        option_types={
+            "min_size": Annotated[int | str, AfterValidator(lambda value: size_bytes(value))],  # (defined below)
+            "min_varchar_length": Annotated[int, Ge(1)],
         },
     )
 
@@ -321,18 +329,26 @@ def _saving(
     return sentence, small
 
 
-def parse_size(value: object, default: int) -> int:
-    """Bytes from an int or a string such as '1GiB', '512M', '2 GB' (binary units)."""
-    if isinstance(value, bool):
-        return default
-    if isinstance(value, (int, float)):
+def size_bytes(value: object) -> int:
+    """Bytes from an int or a string such as '1GiB', '512M', '2 GB' (binary units); ValueError
+    for anything else (the configuration reports it under the option's name)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
         return int(value)
     if isinstance(value, str):
-        match = re.fullmatch(r"\s*([0-9.]+)\s*([KMGT]?)(?:i?B)?\s*", value, re.IGNORECASE)
+        match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([KMGT]?)(?:i?B)?\s*", value, re.IGNORECASE)
         if match:
             power = " KMGT".index(match.group(2).upper() or " ")
             return int(float(match.group(1)) * (1024 ** power))
-    return default
+    raise ValueError("not a size: a number of bytes, or a string like '1GiB' or '512MiB'")
+
+
+def parse_size(value: object, default: int) -> int:
+    """`size_bytes`, or `default` for a value that is not a size (options given in code, not
+    through a configuration file, are not checked beforehand)."""
+    try:
+        return size_bytes(value)
+    except ValueError:
+        return default
 
 
 def _int(value: object, default: int) -> int:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Annotated
+
+from annotated_types import Ge
 
 from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
 from linter.findings import Finding
@@ -49,6 +52,7 @@ class NoPrimaryKey(Check):
             "stats_insert_ratio": "with stats: inserted rows as a fraction of fetched rows from which a table is "
             "insert-heavy (default 0.1)",
         },
+        option_types={"stats_min_inserts": Annotated[int, Ge(0)], "stats_insert_ratio": Annotated[float, Ge(0)]},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from typing import Annotated
+
+from annotated_types import Ge, Gt, Le
 
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding
@@ -140,6 +143,7 @@ class TenantTablespace(Check):
                 f"(default {DEFAULT_SIMILARITY}); also used by cross-tenant-tablespace and compression-candidate"
             ),
         },
+        option_types={"min_schemas": Annotated[int, Ge(2)], "similarity": Annotated[float, Gt(0), Le(1)]},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:

@@ -13,7 +13,9 @@ import fnmatch
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import Literal
+from typing import Annotated, Literal
+
+from annotated_types import Ge
 
 from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, qualified, quote
 from linter.findings import Finding, Severity
@@ -147,6 +149,11 @@ class UuidPrimaryKey(Check):
             "stats_insert_ratio": (
                 "with --stats: insert-heavy when rows inserted are at least this fraction of rows fetched (default 0.1)"
             ),
+        },
+        option_types={
+            "time_ordered_columns": list[str],
+            "stats_min_inserts": Annotated[int, Ge(0)],
+            "stats_insert_ratio": Annotated[float, Ge(0)],
         },
     )
 

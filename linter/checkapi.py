@@ -25,16 +25,22 @@ _set = object.__setattr__
 class RuleDoc(FrozenRecord):
     """A check's own documentation: `innolint explain RULE` and docs/rules/RULE.md come from it."""
 
-    __match_args__ = ("why", "evidence", "bad", "good", "fix", "options")
+    __match_args__ = ("why", "evidence", "bad", "good", "fix", "options", "option_types")
     why: str
     evidence: str
     bad: str
     good: str
     fix: str
     options: dict[str, str]  # option name -> what it does (default)
+    #: option name -> the type its value must have (a pydantic annotation), checked when a
+    #: configuration file is read, so that a bad value is a configuration error naming the key,
+    #: not a wrong result or a crash in the middle of a run. `severity` takes the type every rule
+    #: gives it (linter.config_model.RuleSettings) and needs none here.
+    option_types: dict[str, Any]
 
     def __init__(
         self, why: str, evidence: str, bad: str, good: str, fix: str, options: dict[str, str] | None = None,
+        option_types: dict[str, Any] | None = None,
     ) -> None:
         _set(self, "why", why)
         _set(self, "evidence", evidence)
@@ -42,6 +48,10 @@ class RuleDoc(FrozenRecord):
         _set(self, "good", good)
         _set(self, "fix", fix)
         _set(self, "options", {} if options is None else options)
+        _set(self, "option_types", {} if option_types is None else option_types)
+        mismatch = (set(self.options) - {"severity"}) ^ set(self.option_types)
+        if mismatch:
+            raise ValueError(f"options without a type, or types without an option: {sorted(mismatch)}")
 
 
 @dataclass(init=False, repr=False, eq=False, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
@@ -138,7 +138,10 @@ def config_model() -> type[ConfigBase]:
                         base.annotation, Field(default=base.default, alias=option, description=text)
                     )
                 else:
-                    option_fields[_field_name(option)] = (Any, Field(default=None, alias=option, description=text))
+                    option_fields[_field_name(option)] = (
+                        Optional[check.doc.option_types[option]],  # noqa: UP007 - a runtime value, not an annotation
+                        Field(default=None, alias=option, description=text),
+                    )
         model = create_model(  # type: ignore[call-overload]
             "Rule_" + _field_name(rule), __base__=RuleSettings, __doc__=title, **option_fields
         )

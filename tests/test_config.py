@@ -98,6 +98,14 @@ def test_no_configuration_anywhere_gives_defaults(tmp_path: Path) -> None:
         ("tenant_schema_pattern = '(tenant'", ["tenant_schema_pattern", "not a regular expression"]),
         ("legacy_downgrade = 'maybe'", ["legacy_downgrade", "valid boolean"]),
         ("include = 'db/*.sql'", ["include", "valid list"]),
+        # each check's own options have types: a bad value is an error here, not a crash or a silent default
+        ("[rules.compression-candidate]\nmin_size = 'big'", ["rules.compression-candidate.min_size", "not a size"]),
+        ("[rules.compression-candidate]\nmin_varchar_length = 0", ["min_varchar_length", "greater than or equal to 1"]),
+        ("[rules.uuid-primary-key]\ntime_ordered_columns = 5", ["rules.uuid-primary-key.time_ordered_columns", "valid list"]),
+        ("[rules.uuid-primary-key]\ntime_ordered_columns = ['id', 3]", ["time_ordered_columns[1]", "valid string"]),
+        ("[rules.no-primary-key]\nstats_min_inserts = 'lots'", ["rules.no-primary-key.stats_min_inserts", "valid integer"]),
+        ("[rules.tenant-tablespace]\nsimilarity = 1.5", ["rules.tenant-tablespace.similarity", "less than or equal to 1"]),
+        ("[rules.tenant-tablespace]\nmin_schemas = 1", ["rules.tenant-tablespace.min_schemas", "greater than or equal to 2"]),
     ],
 )
 def test_errors_name_file_key_and_what_is_allowed(tmp_path: Path, text: str, expected: list[str]) -> None:
@@ -173,6 +181,26 @@ def test_context_carries_target_options_patterns_and_stats(tmp_path: Path) -> No
     assert context.insert_heavy == ("*.event_log", "audit_*")
     assert context.tenant_schema_pattern == "^tenant_[0-9]+$"
     assert context.stats["shop.orders"].count_insert == 5
+
+
+def test_typed_options_reach_the_checks_as_their_type(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", "\n".join([
+        "[rules.compression-candidate]", 'min_size = "512MiB"', "min_varchar_length = 2000",
+        "[rules.uuid-primary-key]", 'time_ordered_columns = ["*.event_id"]', "stats_insert_ratio = 1",
+    ]) + "\n")
+    options = ConfigResolver().for_path(str(write(tmp_path / "x.sql", ""))).context().options
+    assert options["compression-candidate"] == {"min_size": 512 << 20, "min_varchar_length": 2000}
+    assert options["uuid-primary-key"] == {"time_ordered_columns": ["*.event_id"], "stats_insert_ratio": 1.0}
+
+
+def test_a_check_cannot_document_an_option_without_its_type() -> None:
+    from linter.checkapi import RuleDoc
+
+    with pytest.raises(ValueError, match="limit"):
+        RuleDoc("why", "evidence", "bad", "good", "fix", options={"limit": "how many (default 3)"})
+    with pytest.raises(ValueError, match="ghost"):
+        RuleDoc("why", "evidence", "bad", "good", "fix", options={}, option_types={"ghost": int})
+    RuleDoc("why", "evidence", "bad", "good", "fix", options={"severity": "its own severity"})  # typed by every rule
 
 
 def test_unset_options_are_not_passed_to_checks(tmp_path: Path) -> None:
