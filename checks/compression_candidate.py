@@ -85,6 +85,19 @@ class Candidate(FrozenRecord):
         _set(self, "reason", reason)
 
 
+def size_bytes(value: object) -> int:
+    """Bytes from an int or a string such as '1GiB', '512M', '2 GB' (binary units); ValueError
+    for anything else (the configuration reports it under the option's name)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+        return int(value)
+    if isinstance(value, str):
+        match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([KMGT]?)(?:i?B)?\s*", value, re.IGNORECASE)
+        if match:
+            power = " KMGT".index(match.group(2).upper() or " ")
+            return int(float(match.group(1)) * (1024 ** power))
+    raise ValueError("not a size: a number of bytes, or a string like '1GiB' or '512MiB'")
+
+
 class CompressionCandidate(Check):
     id = "compression-candidate"
     title = "Large text, JSON or BLOB columns with no compression"
@@ -131,7 +144,7 @@ class CompressionCandidate(Check):
             f"(default {DEFAULT_MIN_VARCHAR_LENGTH})",
         },
         option_types={
-            "min_size": Annotated[int | str, AfterValidator(lambda value: size_bytes(value))],  # (defined below)
+            "min_size": Annotated[int | str, AfterValidator(size_bytes)],
             "min_varchar_length": Annotated[int, Ge(1)],
         },
     )
@@ -327,19 +340,6 @@ def _saving(
             "(header overhead): compress whole pages."
         )
     return sentence, small
-
-
-def size_bytes(value: object) -> int:
-    """Bytes from an int or a string such as '1GiB', '512M', '2 GB' (binary units); ValueError
-    for anything else (the configuration reports it under the option's name)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-        return int(value)
-    if isinstance(value, str):
-        match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([KMGT]?)(?:i?B)?\s*", value, re.IGNORECASE)
-        if match:
-            power = " KMGT".index(match.group(2).upper() or " ")
-            return int(float(match.group(1)) * (1024 ** power))
-    raise ValueError("not a size: a number of bytes, or a string like '1GiB' or '512MiB'")
 
 
 def parse_size(value: object, default: int) -> int:
