@@ -164,19 +164,20 @@ _FAST_COMMENTS = rf"(?:(?:--(?:[ \t\r\f\v\-][^\n]*)?|\#[^\n]*)\n{_FAST_WS})*"
 #: a one-line statement in an executable comment: `/*!40101 SET ... */;`
 _FAST_EXEC_LINE = r"[^;'\"`#/*\-\n]*(?:`[^`\n]*`[^;'\"`#/*\-\n]*)*"
 _FAST_TAIL = r"[ \t\r\f\v]*\n"
+#: a fast-lane statement's text (group `ex`: its last executable comment); also, up to a point,
+#: whether that point is outside its quotes and comments (`_top_level`)
+_FAST_BODY = rf"[^'\"`\-#/;]*+(?:(?:{_FAST_TOKENS}|(?P<ex>{_FAST_EXEC}))[^'\"`\-#/;]*+)*+"
 _FAST_MAIN = (
     rf"{_FAST_WS}(?P<lead>{_FAST_COMMENTS})"
     r"(?:"
     r"(?P<x>/\*(?P<xv>M?![0-9]{0,6})"
     rf"[ \t\r\f\v]*(?P<xt>(?P<xw>[A-Za-z_]*){_FAST_EXEC_LINE})\*/[ \t\r\f\v]*;)"
     r"|(?P<s>(?![dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t])(?=[^ \t\n\r\f\v\-#/*;])(?P<w>[A-Za-z_]*)"
-    rf"[^'\"`\-#/;]*+(?:(?:{_FAST_TOKENS}|(?P<ex>{_FAST_EXEC}))[^'\"`\-#/;]*+)*+)(?P<semi>;)?"
+    rf"{_FAST_BODY})(?P<semi>;)?"
     r")?"
     rf"(?P<nl>{_FAST_TAIL})?"
 )
 
-#: a fast-lane statement's text up to a point, if that point is outside its quotes and comments
-_FAST_BODY = rf"[^'\"`\-#/;]*+(?:(?:{_FAST_TOKENS}|(?P<ex>{_FAST_EXEC}))[^'\"`\-#/;]*+)*+"
 _top_level = re.compile(_FAST_BODY, re.S).fullmatch
 #: the rest of a fast-lane statement from such a point: its `;` (group 2) and the end of its line;
 #: group 1 is its last executable comment, if any
