@@ -17,14 +17,13 @@ pre-commit run in a repository without configuration does not pay for building i
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import sys
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from linter.globs import path_match
 from linter.target import DEFAULT_TARGET, Target
 
 if TYPE_CHECKING:
@@ -318,40 +317,10 @@ class LoadedConfig:
 
 def glob_match(pattern: str, relative: str) -> bool:
     """gitignore-like globs: `*` and `?` stay within a path segment, `**` crosses them; a pattern
-    without `/` matches a file or directory name at any depth; a leading `/` anchors only."""
-    pattern = pattern.strip()
-    if not pattern:
-        return False
-    if "/" not in pattern.strip("/"):
-        parts = relative.split("/")
-        return any(fnmatch.fnmatchcase(part, pattern.strip("/")) for part in parts)
-    return _glob_regex(pattern.lstrip("/").rstrip("/")).fullmatch(relative) is not None or (
-        # a directory pattern covers everything below it
-        _glob_regex(pattern.lstrip("/").rstrip("/") + "/**").fullmatch(relative) is not None
-    )
-
-
-@lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
+    without `/` matches a file or directory name at any depth; a leading `/` anchors only.
+    Matched by `linter.globs` in time linear in the path (a pattern from a pull request cannot
+    make it backtrack)."""
+    return path_match(pattern, relative)
 
 
 class ConfigResolver:
