@@ -331,17 +331,22 @@ def _config(args: argparse.Namespace) -> int:
 def _github(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
+    from linter.file_access import REPORT_FILE_CAP, FileRefused, read_capped
     from linter.findings import Report
     from linter.github_checks import PublishOptions, run
 
     try:
         if args.report == "-":
-            text = sys.stdin.read()
+            raw = sys.stdin.buffer.read(REPORT_FILE_CAP + 1)
+            if len(raw) > REPORT_FILE_CAP:
+                raise FileRefused(f"-: the report is more than the {REPORT_FILE_CAP >> 20} MiB innolint reads")
         else:
-            with open(args.report, encoding="utf-8") as handle:
-                text = handle.read()
-        report = Report.model_validate_json(text)
-    except (OSError, UnicodeDecodeError, ValidationError) as error:
+            raw = read_capped(args.report, REPORT_FILE_CAP, "report", expected="JSON report")
+        report = Report.model_validate_json(raw.decode("utf-8"))
+    except FileRefused as error:
+        print(f"innolint: cannot read the report: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except (UnicodeDecodeError, ValidationError) as error:
         print(f"innolint: cannot read the report {args.report}: {error}", file=sys.stderr)
         return EXIT_USAGE
     options = PublishOptions(
