@@ -128,6 +128,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _check(args)
 
 
+def _say(message: str) -> None:
+    """A message on standard error, `innolint: ` first. It may quote names and values from input
+    (a path, a configuration value): shown through `linter.report.human`, so none can print a
+    control character or a live GitHub workflow command into a CI log."""
+    from linter.report import human
+
+    print("innolint: " + human(message, keep="\n"), file=sys.stderr)
+
+
 def _rules() -> int:
     from checks import ALL_CHECKS, ENGINE_RULES
 
@@ -144,7 +153,7 @@ def _explain(rule: str) -> int:
 
     check = check_by_id(rule)
     if check is None:
-        print(f"innolint: unknown rule {rule!r}; `innolint rules` lists them", file=sys.stderr)
+        _say(f"unknown rule {rule!r}; `innolint rules` lists them")
         return EXIT_USAGE
     print(render_rule(check))
     return EXIT_CLEAN
@@ -199,8 +208,7 @@ def _check(args: argparse.Namespace) -> int:
                 progress.finish()
         if args.write_baseline:
             written = baseline.write(args.write_baseline, report.findings)
-            print(f"innolint: wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}",
-                  file=sys.stderr)
+            _say(f"wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}")
         if known is not None:
             comparison = baseline.compare(report.findings, known, args.baseline, _scope(args.paths, changes))
             report.findings = comparison.new
@@ -208,7 +216,7 @@ def _check(args: argparse.Namespace) -> int:
             print(f"innolint: {comparison.known} known finding{'s' if comparison.known != 1 else ''} hidden by the "
                   f"baseline, {len(comparison.gone)} gone", file=sys.stderr)
     except usage_errors as error:
-        print(f"innolint: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
     if not _emit(_render(report, args.format), args.output):
         return EXIT_USAGE
@@ -317,7 +325,7 @@ def _config(args: argparse.Namespace) -> int:
     try:
         loaded = _resolver(args).for_path(args.path)
     except ConfigError as error:
-        print(f"innolint: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
     print(f"# effective configuration for {os.path.abspath(args.path)}")
     print(f"# read from: {loaded.source_label if loaded.source else 'no configuration file (defaults)'}")
@@ -344,10 +352,10 @@ def _github(args: argparse.Namespace) -> int:
             raw = read_capped(args.report, REPORT_FILE_CAP, "report", expected="JSON report")
         report = Report.model_validate_json(raw.decode("utf-8"))
     except FileRefused as error:
-        print(f"innolint: cannot read the report: {error}", file=sys.stderr)
+        _say(f"cannot read the report: {error}")
         return EXIT_USAGE
     except (UnicodeDecodeError, ValidationError) as error:
-        print(f"innolint: cannot read the report {args.report}: {error}", file=sys.stderr)
+        _say(f"cannot read the report {args.report}: {error}")
         return EXIT_USAGE
     options = PublishOptions(
         fail_level=args.fail_level,
@@ -381,8 +389,7 @@ def _audit(args: argparse.Namespace) -> int:
     if args.password_env is not None:
         password = os.environ.get(args.password_env)
         if password is None:
-            print(f"innolint: --password-env {args.password_env}: that environment variable is not set",
-                  file=sys.stderr)
+            _say(f"--password-env {args.password_env}: that environment variable is not set")
             return EXIT_USAGE
     try:
         settings = _resolver(args).for_path(".")
@@ -401,7 +408,7 @@ def _audit(args: argparse.Namespace) -> int:
             with open(args.export_stats, "w", encoding="utf-8") as handle:
                 handle.write(audit.stats_file().to_json())
     except (ConfigError, DsnError, AuditConnectionError, AuditQueryError, WriteRefused, OSError) as error:
-        print(f"innolint: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
     if not _emit(_render(report, args.format), args.output):
         return EXIT_USAGE
@@ -422,7 +429,7 @@ def _emit(output: str, path: str | None) -> bool:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(output)
     except OSError as error:
-        print(f"innolint: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        _say(f"cannot write {path}: {error.strerror or error}")
         return False
     return True
 

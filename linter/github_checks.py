@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from linter.findings import Diagnostic, Finding, Report, at_or_above
+from linter.report import human
 from linter.report import summary as summary_report
 from linter.report.github import escape_data, render_commands, worst_first
 from linter.report.location import repo_path
@@ -144,10 +145,10 @@ def title(report: Report) -> str:
 def annotation(item: Item, root: str | None = None) -> dict[str, Any]:
     """One Checks API annotation: path from the repository root, lines, level, message, the fix."""
     line = max(item.line, 1)
-    message = item.message
+    message = human(item.message)  # GitHub shows it to people: see linter.report.human
     evidence = getattr(item, "evidence", None) or getattr(item, "excerpt", None)
     if evidence:
-        message += f"\n\nEvidence: {evidence}"
+        message += f"\n\nEvidence: {human(evidence)}"
     result: dict[str, Any] = {
         "path": repo_path(item.path, root) if item.path != "-" else "stdin",
         "start_line": line,
@@ -158,7 +159,7 @@ def annotation(item: Item, root: str | None = None) -> dict[str, Any]:
     }
     fix = getattr(item, "fix", None)
     if fix:
-        result["raw_details"] = f"Fix:\n{fix}"[:_TEXT_CAP]
+        result["raw_details"] = ("Fix:\n" + human(fix.replace("\r\n", "\n"), keep="\n"))[:_TEXT_CAP]
     return result
 
 
