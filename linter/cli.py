@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="add or update one pull-request comment with the summary (default off)")
     github.add_argument("--sarif-file", default=None, help="also write SARIF 2.1.0 to this file")
     github.add_argument("--check-name", default="innolint", help="the check run's name (default innolint)")
+    github.add_argument("--comment-author", metavar="LOGIN", default=None,
+                        help="edit only the innolint comment written by LOGIN (default: the token's own identity; "
+                        "github-actions[bot] for an installation token: name your App's bot for an App token)")
 
     audit = commands.add_parser(
         "audit", help="lint a running server's schema, read-only, with its workload, sizes and data",
@@ -364,6 +367,7 @@ def _github(args: argparse.Namespace) -> int:
         comment=args.comment,
         sarif_file=args.sarif_file,
         check_name=args.check_name,
+        comment_author=args.comment_author,
     )
     return run(report, options)
 
