@@ -91,7 +91,8 @@ def size_bytes(value: object) -> int:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
         return int(value)
     if isinstance(value, str):
-        match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([KMGT]?)(?:i?B)?\s*", value, re.IGNORECASE)
+        # stripped first: two `\s*` around optional parts backtrack quadratically on "1   ...x"
+        match = re.fullmatch(r"([0-9]+(?:\.[0-9]*)?)\s*([KMGT]?)(?:i?B)?", value.strip(), re.IGNORECASE)
         if match:
             power = " KMGT".index(match.group(2).upper() or " ")
             return int(float(match.group(1)) * (1024 ** power))

@@ -211,3 +211,19 @@ def test_user_regex_time_is_linear_in_the_text(pattern: str) -> None:
     assert not compiled.fullmatch(texts[3000])
     small, large = _growth(lambda size: compiled.fullmatch(texts[size]), 3000)
     assert large <= MAX_GROWTH * small + 0.01, f"{pattern}: n {small:.4f}s, 10n {large:.4f}s"
+
+
+@pytest.mark.parametrize("shape", ["1{}x", "{}1x", "1.{}x", "1{}Gi x"])
+def test_size_option_time_is_linear(shape: str) -> None:
+    """`min_size = "1      ...x"` from a configuration: refused in time linear in its length."""
+    from checks.compression_candidate import size_bytes
+
+    values = {size: shape.format(" " * size) for size in (20_000, 200_000)}
+
+    def refuse(size: int) -> None:
+        with pytest.raises(ValueError):
+            size_bytes(values[size])
+
+    small, large = _growth(refuse, 20_000)
+    assert large <= MAX_GROWTH * small + 0.01, f"n {small:.4f}s, 10n {large:.4f}s"
+    assert size_bytes(" 512 MiB ") == 512 << 20 and size_bytes("2GB") == 2 << 30 and size_bytes("1.5k") == 1536
