@@ -343,6 +343,8 @@ def _check_migration_dirs(loaded: LoadedConfig, prefix: str) -> None:
         return
     repository = repository_root(str(loaded.base))
     for number, entry in enumerate(migrations):
+        if "\0" in entry.path:
+            raise ConfigError(f"{loaded.source}: {prefix}migrations[{number}].path: invalid (a NUL character)")
         if not within(os.path.realpath(loaded.base / entry.path), repository):
             raise ConfigError(f"{loaded.source}: {prefix}migrations[{number}].path: {entry.path!r} lies outside the "
                               f"repository ({repository}); innolint reads only inside it")

@@ -95,6 +95,8 @@ def read_capped(path: str, cap: int, what: str, *, inside: str | None = None, ex
     bytes, and with `inside` (a real path) lying in that directory. Raises FileRefused, whose
     message starts with the path, for anything else (missing, unreadable, special, too large,
     outside). `what` names the file in messages ("stats file"), `expected` what it should be."""
+    if "\0" in path:
+        raise FileRefused(f"{path!r}: invalid file name (a NUL character)")
     if inside is not None:
         real = os.path.realpath(path)
         if not within(real, inside):

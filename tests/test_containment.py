@@ -216,3 +216,11 @@ def test_a_migration_directory_outside_the_repository_is_a_configuration_error(r
     (repo / ".innolint.toml").write_text(f"[[migrations]]\npath = {json.dumps(path)}\n")
     done = run_here(repo, "check", "--changed-only", "--", "db/V1__kept.sql")
     assert done.returncode == 2 and "migrations[0].path" in done.stderr and "lies outside the repository" in done.stderr
+
+
+@pytest.mark.parametrize(("setting", "reason"), [('stats = "a\\u0000b"', "invalid file name (a NUL character)"),
+                                                 ('[[migrations]]\npath = "a\\u0000b"', "invalid (a NUL character)")])
+def test_a_nul_in_a_configured_path_is_a_configuration_error(repo: Path, setting: str, reason: str) -> None:
+    (repo / ".innolint.toml").write_text(setting + "\n")
+    done = run_here(repo, "check", "--changed-only", "--", "db/V1__kept.sql")
+    assert done.returncode == 2 and reason in done.stderr
