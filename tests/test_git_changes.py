@@ -101,11 +101,13 @@ def test_since_reports_the_finding_in_a_file_with_a_space(repo: Path) -> None:
         ("with space.sql", "t6", 6)]
 
 
-@pytest.mark.parametrize("ref", ["--output=/tmp/innolint-x", "-p", "--exec=touch pwned"])
+@pytest.mark.parametrize("ref", ["--output=OUT", "-p", "--exec=touch pwned"])
 def test_a_ref_is_never_read_as_an_option(repo: Path, ref: str) -> None:
+    """`git diff --output=FILE` would write the diff to FILE (it did, before --end-of-options)."""
+    out = repo.parent / "diff-output"
     with pytest.raises(ChangeError, match="bad revision|unknown revision|ambiguous argument"):
-        ChangeSet.from_git(ref, cwd=str(repo))
-    assert not os.path.exists("/tmp/innolint-x") and not (repo / "pwned").exists()
+        ChangeSet.from_git(ref.replace("OUT", str(out)), cwd=str(repo))
+    assert not out.exists() and not (repo / "pwned").exists()
 
 
 def test_a_line_break_of_another_kind_cannot_fake_a_hunk() -> None:
