@@ -269,20 +269,23 @@ def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[st
             dirnames[:] = []
             continue
         visited.add(key)
+        # every directory entered resolves inside the tree (checked here before it is entered), so
+        # only a symbolic link can lead out: real paths are resolved for links only
         kept = []
         for name in sorted(dirnames):
-            refused = outside(os.path.join(dirpath, name), tree, "directory", top)
+            sub = os.path.join(dirpath, name)
+            refused = outside(sub, tree, "directory", top) if os.path.islink(sub) else None
             if refused is None:
                 kept.append(name)
             else:
-                errors.append((os.path.join(dirpath, name), refused))
+                errors.append((sub, refused))
         dirnames[:] = kept
         for name in sorted(filenames):
             sql = _sql_name(name)
             if sql is False:
                 continue
             file_path = os.path.join(dirpath, name)
-            refused = outside(file_path, tree, "file", top)
+            refused = outside(file_path, tree, "file", top) if os.path.islink(file_path) else None
             if refused is not None:
                 if sql:
                     errors.append((file_path, refused))
