@@ -85,16 +85,24 @@ class Candidate(FrozenRecord):
         _set(self, "reason", reason)
 
 
+#: the units `size_bytes` reads (binary: K is 1024), upper-cased: "", "B", "K", "KB", "KIB", ...
+_SIZE_UNITS = {prefix + suffix: 1024 ** power for power, prefix in enumerate(("", "K", "M", "G", "T"))
+               for suffix in ("", "B", "IB")}
+
+
 def size_bytes(value: object) -> int:
     """Bytes from an int or a string such as '1GiB', '512M', '2 GB' (binary units); ValueError
     for anything else (the configuration reports it under the option's name)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
         return int(value)
     if isinstance(value, str):
-        match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([KMGT]?)(?:i?B)?\s*", value, re.IGNORECASE)
-        if match:
-            power = " KMGT".index(match.group(2).upper() or " ")
-            return int(float(match.group(1)) * (1024 ** power))
+        # the number by one regex, the unit by a table: a regex with `\s*` around optional parts
+        # backtracks on "1   ...x" (a configuration value), quadratically in its length
+        text = value.strip()
+        number = re.match(r"[0-9]+(?:\.[0-9]*)?", text)
+        unit = text[number.end():].lstrip().upper() if number else None
+        if number and unit in _SIZE_UNITS:
+            return int(float(number.group()) * _SIZE_UNITS[unit])
     raise ValueError("not a size: a number of bytes, or a string like '1GiB' or '512MiB'")
 
 

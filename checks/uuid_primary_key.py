@@ -9,7 +9,6 @@ finding by what is known about the table's insert load.
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -19,6 +18,7 @@ from annotated_types import Ge
 
 from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, qualified, quote
 from linter.findings import Finding, Severity
+from linter.globs import name_match
 from linter.model import Column, Index, SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.target import Target
@@ -263,7 +263,7 @@ def _why_ordered(table: Table, column: Column, form: str, default: str, patterns
     if table.schema:
         names.append(f"{table.schema}.{table.name}.{column.name}".lower())
     for pattern in patterns:
-        if any(fnmatch.fnmatchcase(n, pattern) for n in names):
+        if any(name_match(pattern, n) for n in names):
             return f"the time_ordered_columns option matches {pattern!r}"
     return None
 

@@ -104,10 +104,17 @@ def write(path: str, findings: Iterable[Finding]) -> int:
 
 
 def load(path: str) -> BaselineFile:
+    """Read a baseline: a regular file of at most `linter.file_access.BASELINE_FILE_CAP` bytes."""
+    from linter.file_access import BASELINE_FILE_CAP, FileRefused, read_capped
+
+    if not Path(path).exists():
+        raise BaselineError(f"{path}: cannot read the baseline: no such file")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise BaselineError(f"{path}: cannot read the baseline: {error.strerror or error}") from None
+        text = read_capped(path, BASELINE_FILE_CAP, "baseline").decode("utf-8")
+    except FileRefused as error:
+        raise BaselineError(str(error)) from None
+    except UnicodeDecodeError:
+        raise BaselineError(f"{path}: not an innolint baseline: not UTF-8 text") from None
     try:
         baseline = BaselineFile.model_validate_json(text)
     except ValidationError as error:

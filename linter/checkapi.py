@@ -6,12 +6,12 @@ runs them through this interface and knows none of them by name.
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from linter.findings import Finding, Severity
+from linter.globs import name_match
 from linter.model import Location, SchemaModel, Table
 from linter.record import FrozenRecord, Record
 from linter.target import DEFAULT_TARGET, Target
@@ -194,7 +194,7 @@ class CheckContext(Record):
         if table.schema:
             names.append(f"{table.schema}.{table.name}".lower())
         for pattern in self.insert_heavy:
-            if any(fnmatch.fnmatchcase(n, pattern.lower()) for n in names):
+            if any(name_match(pattern.lower(), n) for n in names):
                 return pattern
         return None
 

@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="add or update one pull-request comment with the summary (default off)")
     github.add_argument("--sarif-file", default=None, help="also write SARIF 2.1.0 to this file")
     github.add_argument("--check-name", default="innolint", help="the check run's name (default innolint)")
+    github.add_argument("--comment-author", metavar="LOGIN", default=None,
+                        help="edit only the innolint comment written by LOGIN (default: the token's own identity; "
+                        "github-actions[bot] for an installation token: name your App's bot for an App token)")
 
     audit = commands.add_parser(
         "audit", help="lint a running server's schema, read-only, with its workload, sizes and data",
@@ -128,6 +131,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _check(args)
 
 
+def _say(message: str) -> None:
+    """A message on standard error, `innolint: ` first. It may quote names and values from input
+    (a path, a configuration value): shown through `linter.report.human`, so none can print a
+    control character or a live GitHub workflow command into a CI log."""
+    from linter.report import human
+
+    print("innolint: " + human(message, keep="\n"), file=sys.stderr)
+
+
 def _rules() -> int:
     from checks import ALL_CHECKS, ENGINE_RULES
 
@@ -144,7 +156,7 @@ def _explain(rule: str) -> int:
 
     check = check_by_id(rule)
     if check is None:
-        print(f"innolint: unknown rule {rule!r}; `innolint rules` lists them", file=sys.stderr)
+        _say(f"unknown rule {rule!r}; `innolint rules` lists them")
         return EXIT_USAGE
     print(render_rule(check))
     return EXIT_CLEAN
@@ -199,8 +211,7 @@ def _check(args: argparse.Namespace) -> int:
                 progress.finish()
         if args.write_baseline:
             written = baseline.write(args.write_baseline, report.findings)
-            print(f"innolint: wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}",
-                  file=sys.stderr)
+            _say(f"wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}")
         if known is not None:
             comparison = baseline.compare(report.findings, known, args.baseline, _scope(args.paths, changes))
             report.findings = comparison.new
@@ -208,7 +219,7 @@ def _check(args: argparse.Namespace) -> int:
             print(f"innolint: {comparison.known} known finding{'s' if comparison.known != 1 else ''} hidden by the "
                   f"baseline, {len(comparison.gone)} gone", file=sys.stderr)
     except usage_errors as error:
-        print(f"innolint: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
     if not _emit(_render(report, args.format), args.output):
         return EXIT_USAGE
@@ -317,7 +328,7 @@ def _config(args: argparse.Namespace) -> int:
     try:
         loaded = _resolver(args).for_path(args.path)
     except ConfigError as error:
-        print(f"innolint: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
     print(f"# effective configuration for {os.path.abspath(args.path)}")
     print(f"# read from: {loaded.source_label if loaded.source else 'no configuration file (defaults)'}")
@@ -331,18 +342,23 @@ def _config(args: argparse.Namespace) -> int:
 def _github(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
+    from linter.file_access import REPORT_FILE_CAP, FileRefused, read_capped
     from linter.findings import Report
     from linter.github_checks import PublishOptions, run
 
     try:
         if args.report == "-":
-            text = sys.stdin.read()
+            raw = sys.stdin.buffer.read(REPORT_FILE_CAP + 1)
+            if len(raw) > REPORT_FILE_CAP:
+                raise FileRefused(f"-: the report is more than the {REPORT_FILE_CAP >> 20} MiB innolint reads")
         else:
-            with open(args.report, encoding="utf-8") as handle:
-                text = handle.read()
-        report = Report.model_validate_json(text)
-    except (OSError, UnicodeDecodeError, ValidationError) as error:
-        print(f"innolint: cannot read the report {args.report}: {error}", file=sys.stderr)
+            raw = read_capped(args.report, REPORT_FILE_CAP, "report", expected="JSON report")
+        report = Report.model_validate_json(raw.decode("utf-8"))
+    except FileRefused as error:
+        _say(f"cannot read the report: {error}")
+        return EXIT_USAGE
+    except (UnicodeDecodeError, ValidationError) as error:
+        _say(f"cannot read the report {args.report}: {error}")
         return EXIT_USAGE
     options = PublishOptions(
         fail_level=args.fail_level,
@@ -351,6 +367,7 @@ def _github(args: argparse.Namespace) -> int:
         comment=args.comment,
         sarif_file=args.sarif_file,
         check_name=args.check_name,
+        comment_author=args.comment_author,
     )
     return run(report, options)
 
@@ -376,8 +393,7 @@ def _audit(args: argparse.Namespace) -> int:
     if args.password_env is not None:
         password = os.environ.get(args.password_env)
         if password is None:
-            print(f"innolint: --password-env {args.password_env}: that environment variable is not set",
-                  file=sys.stderr)
+            _say(f"--password-env {args.password_env}: that environment variable is not set")
             return EXIT_USAGE
     try:
         settings = _resolver(args).for_path(".")
@@ -396,7 +412,7 @@ def _audit(args: argparse.Namespace) -> int:
             with open(args.export_stats, "w", encoding="utf-8") as handle:
                 handle.write(audit.stats_file().to_json())
     except (ConfigError, DsnError, AuditConnectionError, AuditQueryError, WriteRefused, OSError) as error:
-        print(f"innolint: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
     if not _emit(_render(report, args.format), args.output):
         return EXIT_USAGE
@@ -417,7 +433,7 @@ def _emit(output: str, path: str | None) -> bool:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(output)
     except OSError as error:
-        print(f"innolint: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        _say(f"cannot write {path}: {error.strerror or error}")
         return False
     return True
 

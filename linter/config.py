@@ -17,14 +17,13 @@ pre-commit run in a repository without configuration does not pay for building i
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import sys
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from linter.globs import path_match
 from linter.target import DEFAULT_TARGET, Target
 
 if TYPE_CHECKING:
@@ -108,11 +107,16 @@ def _read_toml(path: Path) -> dict[str, Any]:
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
 
+    from linter.file_access import CONFIG_FILE_CAP, FileRefused, read_capped
+
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+        raw = read_capped(str(path), CONFIG_FILE_CAP, "configuration file")
+    except FileRefused as error:
+        raise ConfigError(str(error)) from None
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a configuration file: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:
@@ -249,10 +253,14 @@ class LoadedConfig:
         path = self.stats_path
         if path is None:
             return {}
+        from linter.file_access import repository_root
         from linter.stats import StatsError, load_stats
 
+        # a file the configuration names stays inside the configuration's repository; --stats
+        # is the user's own choice
+        inside = None if "stats" in self.overrides else repository_root(str(self.base))
         try:
-            return load_stats(path)
+            return load_stats(path, inside=inside)
         except StatsError as error:
             where = self.overrides["stats"][1] if "stats" in self.overrides else f"{self.source_label}: stats"
             raise ConfigError(f"{where}: {error}") from None
@@ -318,40 +326,28 @@ class LoadedConfig:
 
 def glob_match(pattern: str, relative: str) -> bool:
     """gitignore-like globs: `*` and `?` stay within a path segment, `**` crosses them; a pattern
-    without `/` matches a file or directory name at any depth; a leading `/` anchors only."""
-    pattern = pattern.strip()
-    if not pattern:
-        return False
-    if "/" not in pattern.strip("/"):
-        parts = relative.split("/")
-        return any(fnmatch.fnmatchcase(part, pattern.strip("/")) for part in parts)
-    return _glob_regex(pattern.lstrip("/").rstrip("/")).fullmatch(relative) is not None or (
-        # a directory pattern covers everything below it
-        _glob_regex(pattern.lstrip("/").rstrip("/") + "/**").fullmatch(relative) is not None
-    )
+    without `/` matches a file or directory name at any depth; a leading `/` anchors only.
+    Matched by `linter.globs` in time linear in the path (a pattern from a pull request cannot
+    make it backtrack)."""
+    return path_match(pattern, relative)
 
 
-@lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
+def _check_migration_dirs(loaded: LoadedConfig, prefix: str) -> None:
+    """A configured migration directory must lie inside the configuration's repository: a
+    pull request's `path = "../../.."` would otherwise make a changed-files run walk, and read,
+    the whole machine."""
+    from linter.file_access import repository_root, within
+
+    migrations = loaded.value("migrations")
+    if not migrations:
+        return
+    repository = repository_root(str(loaded.base))
+    for number, entry in enumerate(migrations):
+        if "\0" in entry.path:
+            raise ConfigError(f"{loaded.source}: {prefix}migrations[{number}].path: invalid (a NUL character)")
+        if not within(os.path.realpath(loaded.base / entry.path), repository):
+            raise ConfigError(f"{loaded.source}: {prefix}migrations[{number}].path: {entry.path!r} lies outside the "
+                              f"repository ({repository}); innolint reads only inside it")
 
 
 class ConfigResolver:
@@ -369,9 +365,10 @@ class ConfigResolver:
         self._by_dir: dict[str, LoadedConfig] = {}
         self._by_file: dict[Path, LoadedConfig | None] = {}
         self._explicit: LoadedConfig | None = None
+        self._repository: str | None = None
         if explicit is not None:
             path = Path(explicit)
-            if not path.is_file():
+            if not path.exists():
                 raise ConfigError(f"{explicit}: configuration file not found")
             loaded = self._load(path.resolve(), explicit=True)
             assert loaded is not None
@@ -385,8 +382,21 @@ class ConfigResolver:
         if found is not None:
             data, prefix = found
             loaded = LoadedConfig(validate(data, str(path), prefix), path, path.parent, self.overrides)
+            _check_migration_dirs(loaded, prefix)
         self._by_file[path] = loaded
         return loaded
+
+    def _refuse_outside(self, candidate: Path) -> None:
+        """A configuration file found in the repository (where a pull request puts files) must
+        not be a link to a file outside it; above the repository, it is the user's own."""
+        from linter.file_access import lexically_within, repository_root, within
+
+        if self._repository is None:
+            self._repository = repository_root()
+        if lexically_within(str(candidate), self._repository) and not within(
+            os.path.realpath(candidate), self._repository
+        ):
+            raise ConfigError(f"{candidate}: symbolic link to a file outside the repository ({self._repository}); not read")
 
     def default(self) -> LoadedConfig:
         return LoadedConfig(None, None, Path(os.getcwd()).resolve(), self.overrides)
@@ -409,7 +419,8 @@ class ConfigResolver:
         loaded: LoadedConfig | None = None
         for name in (CONFIG_FILE, PYPROJECT):
             candidate = directory / name
-            if candidate.is_file():
+            if candidate.is_file() or candidate.is_symlink():  # a link to a device is refused, not passed over
+                self._refuse_outside(candidate)
                 loaded = self._load(candidate.resolve(), explicit=False)
                 if loaded is not None:
                     break

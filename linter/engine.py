@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from linter import ops, suppressions
 from linter.checkapi import Check, CheckContext
 from linter.config import ConfigResolver, LoadedConfig, rule_ids
 from linter.directives import annotation_verbs, comments_in_text, parse_directives
+from linter.file_access import lexically_within, repository_root, special_file, within
 from linter.findings import Diagnostic, Finding, Report, RunStats
-from linter.migrations import ChangeSet, downgrade, plan, tables_named_by
+from linter.migrations import ChangeSet, detected_root, downgrade, plan, tables_named_by
 from linter.model import Location, SchemaModel, Table
 from linter.parse import ParseFailure
 from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
@@ -224,11 +225,13 @@ def _excerpt(text: str, width: int = 100) -> str:
 
 
 def units_for(
-    files: Iterable[str], resolver: ConfigResolver | None = None, changes: ChangeSet | None = None
+    files: Iterable[str], resolver: ConfigResolver | None = None, changes: ChangeSet | None = None,
+    readable: Callable[[str], bool] | None = None,
 ) -> list[Unit]:
     """Group files into units: a migration directory is one unit replayed in order, any other
     file its own unit (linter.migrations decides, following the configuration). With `changes`,
-    a history holding a changed file is read whole from disk, so the change is linted in context."""
+    a history holding a changed file is read whole from disk, so the change is linted in context;
+    `readable` then decides (and reports) which of the files found there may be read."""
     resolver = resolver or ConfigResolver(search=False)
 
     def configured(path: str) -> tuple[str, str] | None:
@@ -242,7 +245,8 @@ def units_for(
         configured=configured,
         detect=lambda path: resolver.for_path(path).value("detect_migrations"),
         expand=changes.contains if changes is not None else None,
-        keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False),
+        keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False)
+        and (readable is None or readable(path)),
     )
     return [Unit(g.files, migration_markers=g.history is not None, is_migration_history=g.history is not None)
             for g in groups]
@@ -261,15 +265,17 @@ def lint_paths(
     options = options or RunOptions()
     resolver = options.config or ConfigResolver(search=False)
     engine = Engine(context or CheckContext(), checks)
-    files, errors = discover(paths)
-    report = Report()
-    for path, message in errors:
-        report.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=message))
+    given = options.changes.root if options.changes is not None else None
+    repository = given if given is not None else repository_root()
+    files, errors = discover(paths, repository=repository)
     named = {os.path.abspath(p) for p in paths if p != "-" and os.path.isfile(p)}
     files = [f for f in files if not resolver.for_path(f).is_excluded(f, named=os.path.abspath(f) in named)]
     changes = ChangeSet.from_files(files) if options.changed_only else options.changes
     stats = RunStats()
-    units = units_for(files, resolver, changes)
+    units = units_for(files, resolver, changes, readable=_inside_trees(repository, files, errors))
+    report = Report()
+    for path, message in errors:
+        report.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=message))
     progress = options.progress
     if progress is not None:
         progress.start(sum(len(u.files) for u in units), sum(_size(f) for u in units for f in u.files))
@@ -295,6 +301,36 @@ def lint_paths(
     stats.seconds = round(time.perf_counter() - started, 3)
     report.stats = stats
     return report
+
+
+def _inside_trees(repository: str, files: list[str], refused: list[tuple[str, str]]) -> Callable[[str], bool]:
+    """Whether a file found beside a changed one (its migration directory, read for context)
+    may be read: a regular file whose real path lies in the repository or, for files the user
+    named outside the repository, in their own migration directory (a configured migration
+    directory lies inside its configuration's repository: `linter.config`). Refusals are added to
+    `refused` as (path, message)."""
+    trees = [repository] + sorted({os.path.realpath(detected_root(f)) for f in files
+                                   if f != "-" and not lexically_within(f, repository)})
+
+    def readable(path: str) -> bool:
+        real = os.path.realpath(path)
+        problem = None
+        if not any(within(real, tree) for tree in trees):
+            problem = (f"{path}: outside the repository and the named files' directories; not read (innolint "
+                       "reads only files inside the tree it lints)")
+        else:
+            try:
+                kind = special_file(os.stat(path))
+            except OSError:
+                kind = None  # reading it reports the error
+            if kind is not None:
+                problem = f"{path}: not a regular file ({kind}); not read"
+        if problem is not None:
+            refused.append((path, problem))
+            return False
+        return True
+
+    return readable
 
 
 def _size(path: str) -> int:

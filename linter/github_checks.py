@@ -15,7 +15,11 @@ first, then this). It reads the report only, never the SQL.
   still depends on the findings only.
 - Job summary: Markdown appended to `$GITHUB_STEP_SUMMARY`, under GitHub's 1 MiB per step.
 - PR comment (optional): one comment, found again by a hidden marker and edited in place, under
-  GitHub's 65,536 characters.
+  GitHub's 65,536 characters. Anyone who can comment can paste the marker, and a token with
+  `pull-requests: write` may edit others' comments: so only a comment written by the token's own
+  identity is edited. A user's token names itself (`GET /user`); an installation token (the
+  Actions GITHUB_TOKEN, a GitHub App's) cannot read /user and writes as `github-actions[bot]`
+  (`--comment-author` names another App's bot).
 
 PyGithub waits about a second between writes by default (`seconds_between_writes=1.0`) to be kind
 to the secondary rate limits; three or four writes per run do not need that, so the client is made
@@ -36,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from linter.findings import Diagnostic, Finding, Report, at_or_above
+from linter.report import human
 from linter.report import summary as summary_report
 from linter.report.github import escape_data, render_commands, worst_first
 from linter.report.location import repo_path
@@ -48,6 +53,8 @@ CHECK_NAME = "innolint"
 ANNOTATIONS_PER_REQUEST = 50
 #: hidden in the PR comment so the next run finds and edits it instead of adding another
 COMMENT_MARKER = "<!-- innolint:pull-request-report -->"
+#: who an installation token (the Actions GITHUB_TOKEN) writes comments as
+ACTIONS_BOT = "github-actions[bot]"
 DEFAULT_API_URL = "https://api.github.com"
 #: Checks API annotation levels for our severities
 ANNOTATION_LEVEL = {"error": "failure", "warning": "warning", "info": "notice"}
@@ -122,6 +129,8 @@ class PublishOptions:
     comment: bool = False
     sarif_file: str | None = None
     check_name: str = CHECK_NAME
+    #: whose comment to edit; None: the token's own identity (`token_identity`)
+    comment_author: str | None = None
 
 
 def conclusion(report: Report, fail_level: str) -> str:
@@ -144,10 +153,10 @@ def title(report: Report) -> str:
 def annotation(item: Item, root: str | None = None) -> dict[str, Any]:
     """One Checks API annotation: path from the repository root, lines, level, message, the fix."""
     line = max(item.line, 1)
-    message = item.message
+    message = human(item.message)  # GitHub shows it to people: see linter.report.human
     evidence = getattr(item, "evidence", None) or getattr(item, "excerpt", None)
     if evidence:
-        message += f"\n\nEvidence: {evidence}"
+        message += f"\n\nEvidence: {human(evidence)}"
     result: dict[str, Any] = {
         "path": repo_path(item.path, root) if item.path != "-" else "stdin",
         "start_line": line,
@@ -158,7 +167,7 @@ def annotation(item: Item, root: str | None = None) -> dict[str, Any]:
     }
     fix = getattr(item, "fix", None)
     if fix:
-        result["raw_details"] = f"Fix:\n{fix}"[:_TEXT_CAP]
+        result["raw_details"] = ("Fix:\n" + human(fix.replace("\r\n", "\n"), keep="\n"))[:_TEXT_CAP]
     return result
 
 
@@ -296,12 +305,30 @@ def _refusal(action: str, error: Any) -> str:
     return f"innolint could not {action} (HTTP {status}{': ' + said if said else ''}; {why}), so the most severe findings are annotated here instead."
 
 
-def upsert_comment(client: Github, env: GitHubEnvironment, body: str) -> str | None:
-    """Edit the pull request's innolint comment (found by its marker), or add one. Returns its URL."""
+def token_identity(client: Github) -> str:
+    """The login the token writes as: a user's token names itself (`GET /user`); an installation
+    token gets 403 there (or 401/404 on some servers) and writes as github-actions[bot]."""
+    from github import GithubException
+
+    try:
+        return str(client.get_user().login)
+    except GithubException as error:
+        if error.status in (401, 403, 404):
+            return ACTIONS_BOT
+        raise
+
+
+def upsert_comment(client: Github, env: GitHubEnvironment, body: str, author: str | None = None) -> str | None:
+    """Edit the pull request's innolint comment, or add one. Returns its URL.
+
+    The comment is ours when it holds the marker and `author` (default: `token_identity`) wrote
+    it; a marker in anyone else's comment is ignored (GitHub logins compare without case)."""
+    author = (author or token_identity(client)).lower()
     repo = client.get_repo(env.repository or "")
     issue = repo.get_issue(env.pr_number or 0)
     for comment in issue.get_comments():
-        if COMMENT_MARKER in (comment.body or ""):
+        user = comment.user
+        if COMMENT_MARKER in (comment.body or "") and user is not None and (user.login or "").lower() == author:
             comment.edit(body)
             return comment.html_url
     return issue.create_comment(body).html_url
@@ -399,7 +426,7 @@ def run(
                 header=COMMENT_MARKER + "\n",
             )
             try:
-                url = upsert_comment(client, env, body)
+                url = upsert_comment(client, env, body, options.comment_author)
                 out.write(f"innolint: pull-request comment {url}\n")
             except Exception as error:  # noqa: BLE001 - a read-only token cannot comment either
                 status = getattr(error, "status", None)

@@ -310,11 +310,14 @@ class ChangeSet(Record):
     edited there counts as new, and the other tables in that file are legacy.
     """
 
-    __match_args__ = ("files",)
+    __match_args__ = ("files", "root")
     files: dict[str, list[Span] | None]  # absolute path -> spans (None: all)
+    #: the repository's top directory (real path), when git told it (`--since`)
+    root: str | None
 
-    def __init__(self, files: dict[str, list[Span] | None] | None = None) -> None:
+    def __init__(self, files: dict[str, list[Span] | None] | None = None, root: str | None = None) -> None:
         self.files = {} if files is None else files
+        self.root = root
 
     @classmethod
     def from_files(cls, paths: Iterable[str]) -> ChangeSet:
@@ -334,55 +337,109 @@ class ChangeSet(Record):
     @classmethod
     def from_git(cls, ref: str, cwd: str | None = None) -> ChangeSet:
         """Files changed between `ref` and the working tree (plus untracked files), with their
-        changed lines, from `git diff -U0`."""
-        top = _git(["rev-parse", "--show-toplevel"], cwd).strip()
-        diff = _git(
-            ["-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "--src-prefix=a/",
-             "--dst-prefix=b/", "-U0", "--diff-filter=ACMR", "-M", ref, "--"],
-            cwd,
-        )
-        changes = cls(parse_diff(diff, top))
-        untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], top)
-        for name in untracked.split("\0"):
+        changed lines.
+
+        Names come from git's NUL-separated formats (`--name-status -z`, `ls-files -z`), never
+        from the patch text, so every name works: spaces (git ends a `+++` line of such a name
+        with a tab), tabs, newlines, quotes, leading dashes, bytes that are not UTF-8. The lines
+        come from the `-U0` patch of the same diff, whose files are in the same order. `ref` is
+        given after `--end-of-options` and paths after `--`: no name or ref becomes an option.
+        """
+        top = os.fsdecode(_git(["rev-parse", "--show-toplevel"], cwd)).rstrip("\n")
+        diff = ["-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "--no-textconv",
+                "--diff-filter=ACMR", "-M"]
+        listing = _git([*diff, "-z", "--name-status", "--end-of-options", ref, "--"], cwd)
+        patch = _git([*diff, "--src-prefix=a/", "--dst-prefix=b/", "-U0", "--end-of-options", ref, "--"], cwd)
+        names = _name_status_targets(listing)
+        changes = cls(parse_diff(patch.decode("latin-1"), top, names), root=os.path.realpath(top))
+        untracked = _git(["ls-files", "--others", "--exclude-standard", "-z", "--"], top)
+        for name in untracked.split(b"\0"):
             if name:
-                changes.files[_absolute(os.path.join(top, name))] = None
+                changes.files[_absolute(os.path.join(top, os.fsdecode(name)))] = None
         return changes
 
 
-def parse_diff(diff: str, top: str) -> dict[str, list[Span] | None]:
-    """`git diff -U0` output -> absolute path of each new-side file -> changed line spans."""
+def _name_status_targets(listing: bytes) -> list[str]:
+    """The new-side names of `git diff -z --name-status`, in order: `STATUS NUL path NUL`, and
+    for renames and copies `STATUS NUL old NUL new NUL`."""
+    fields = listing.split(b"\0")
+    names: list[str] = []
+    i = 0
+    while i < len(fields) and fields[i]:
+        status = fields[i][:1]
+        if status in (b"R", b"C"):
+            names.append(os.fsdecode(fields[i + 2]))
+            i += 3
+        else:
+            names.append(os.fsdecode(fields[i + 1]))
+            i += 2
+    return names
+
+
+#: a hunk header of `git diff -U0`: the new side's first line and count
+_HUNK = re.compile(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+def parse_diff(diff: str, top: str, names: list[str] | None = None) -> dict[str, list[Span] | None]:
+    """`git diff -U0` output -> absolute path of each new-side file -> changed line spans.
+
+    `names`: the new-side names of the diff's files in its order (`_name_status_targets`); each
+    `diff --git` section takes the next one. Without them, names are read from the `+++` lines
+    (a name with a space ends in a tab there, which is dropped). If the sections and the names do
+    not pair up, every named file counts as changed throughout (never a change lost). Lines are
+    split on "\n" only: a line break of another kind inside a changed line (U+2028, \x85) must
+    not start a fake hunk header.
+    """
     files: dict[str, list[Span] | None] = {}
+    sections: list[list[Span]] = []
+    header_names: list[str | None] = []
     current: list[Span] | None = None
-    for line in diff.splitlines():
-        if line.startswith("+++ "):
-            name = line[4:]
-            if name == "/dev/null":
-                current = None
-                continue
-            if name.startswith('"'):
-                name = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode(
-                    "latin-1"
-                ).decode("utf-8", "replace")
-            name = name[2:] if name.startswith("b/") else name
-            current = files.setdefault(_absolute(os.path.join(top, name)), [])  # type: ignore[assignment]
+    for line in diff.split("\n"):
+        if line.startswith("diff --git "):
+            current = []
+            sections.append(current)
+            header_names.append(None)
+        elif line.startswith("+++ ") and current is not None and not current:
+            header_names[-1] = _header_name(line[4:])
         elif line.startswith("@@ ") and current is not None:
-            match = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", line)
+            match = _HUNK.match(line)
             if match:
                 start, count = int(match.group(1)), int(match.group(2) or 1)
                 current.append((start, start + count - 1) if count else (start + 1, start))
+    if names is not None and len(names) != len(sections):
+        return {_absolute(os.path.join(top, name)): None for name in names}
+    for spans, name in zip(sections, names if names is not None else header_names):
+        if name is not None:
+            files.setdefault(_absolute(os.path.join(top, name)), []).extend(spans)  # type: ignore[union-attr]
     return files
 
 
-def _git(args: list[str], cwd: str | None) -> str:
+def _header_name(name: str) -> str | None:
+    """The path of a `+++ b/path` header (None for /dev/null): C-quoted names unquoted, the tab
+    git appends to a name with a space dropped."""
+    if name.endswith("\t"):
+        name = name[:-1]
+    if name == "/dev/null":
+        return None
+    if name.startswith('"') and name.endswith('"'):
+        name = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode(
+            "latin-1"
+        ).decode("utf-8", "replace")
+    return name[2:] if name.startswith("b/") else name
+
+
+def _git(args: list[str], cwd: str | None) -> bytes:
+    """The standard output of `git ARGS` as bytes (names are decoded by the caller with the
+    file system's encoding); ChangeError when git cannot run or fails."""
     import subprocess
 
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8",
-                              errors="replace", check=False)
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
     except OSError as error:
         raise ChangeError(f"cannot run git: {error}") from None
     if done.returncode != 0:
-        raise ChangeError(f"git {' '.join(args)}: {done.stderr.strip() or 'failed'}")
+        said = done.stderr.decode("utf-8", "replace").strip()
+        raise ChangeError(f"git {' '.join(args)}: {said or 'failed'}")
     return done.stdout
 
 

@@ -153,7 +153,7 @@ def read_statements(
                         skip_words=skip_words, skip_pattern=skip_pattern, unless=unless)
 
 
-def discover(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+def discover(paths: list[str], *, repository: str | None = None) -> tuple[list[str], list[tuple[str, str]]]:
     """Expand command-line paths into the files to read, and (path, message) for those that cannot be.
 
     A file is taken whatever its name (the user named it); a directory is walked for `*.sql`
@@ -161,7 +161,17 @@ def discover(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     link loop ends the walk of that branch instead of the run; "-" is standard input. A
     directory without any SQL file is an error: silence would read as "no findings". A file
     reached twice (named and inside a named directory) is read once. Never raises.
+
+    Containment (`linter.file_access`): a file found in a walk is read only if its real path lies
+    inside the walked directory, and a symbolic link to a directory outside it is not followed;
+    a path named inside `repository` (the real path of the repository root; default: the one
+    around the current directory) must resolve inside it. Each file refused is an error naming
+    the path and the reason, never its target or content. A named path outside the repository
+    is the user's own choice and is read as named.
     """
+    from linter.file_access import lexically_within, outside, repository_root
+
+    root = repository if repository is not None else repository_root()
     files: list[str] = []
     errors: list[tuple[str, str]] = []
     seen: set[tuple[int, int]] = set()
@@ -184,7 +194,13 @@ def discover(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
         except ValueError:  # a NUL byte in the name
             errors.append((path, f"{path}: invalid file name"))
             continue
-        if not os.path.isdir(path):
+        is_dir = stat.S_ISDIR(st.st_mode)
+        if lexically_within(path, root):
+            refused = outside(path, root, "directory" if is_dir else "file", "the repository")
+            if refused is not None:
+                errors.append((path, refused))
+                continue
+        if not is_dir:
             if not os.access(path, os.R_OK):
                 errors.append((path, f"{path}: permission denied"))
             else:
@@ -206,23 +222,33 @@ SQL_SUFFIXES = (".sql", ".sql.in", ".ddl", ".mysql", ".dump")
 _DUMP_HEADER = re.compile(rb"^(?:\xef\xbb\xbf)?-- (?:MySQL|MariaDB) dump ", re.MULTILINE)
 
 
-def _is_sql_file(name: str, path: str) -> bool:
+def _sql_name(name: str) -> bool | None:
+    """True: a SQL file by its name; None: a `.txt` file that is SQL if it starts like a dump;
+    False: not SQL."""
     lowered = name.lower()
     if lowered.endswith(SQL_SUFFIXES):
         return True
-    if lowered.endswith(".txt"):
-        if not os.path.isfile(path):
-            return False  # a FIFO: opening it to look would wait for a writer
-        try:
-            with open(path, "rb") as handle:
-                return _DUMP_HEADER.search(handle.read(4096)) is not None
-        except OSError:
-            return True  # let reading it report the error
-    return False
+    return None if lowered.endswith(".txt") else False
+
+
+def _is_dump(path: str) -> bool:
+    """Whether a `.txt` file (a regular file inside the tree) starts like mysqldump output."""
+    try:
+        with open(path, "rb") as handle:
+            return _DUMP_HEADER.search(handle.read(4096)) is not None
+    except OSError:
+        return True  # let reading it report the error
 
 
 def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[str, str]]]:
-    """The `*.sql` files under `top` with their stat, sorted, and the errors met on the way."""
+    """The `*.sql` files under `top` with their stat, sorted, and the errors met on the way.
+
+    Nothing outside `top` is read or walked: a file or directory whose real path leaves it is an
+    error for a SQL name and a linked directory, and skipped unread for a `.txt` (a link to a
+    licence or a README outside is common and says nothing about SQL)."""
+    from linter.file_access import outside
+
+    tree = os.path.realpath(top)
     found: list[tuple[str, os.stat_result]] = []
     errors: list[tuple[str, str]] = []
     visited: set[tuple[int, int]] = set()
@@ -243,18 +269,38 @@ def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[st
             dirnames[:] = []
             continue
         visited.add(key)
-        dirnames.sort()
+        # every directory entered resolves inside the tree (checked here before it is entered), so
+        # only a symbolic link can lead out: real paths are resolved for links only
+        kept = []
+        for name in sorted(dirnames):
+            sub = os.path.join(dirpath, name)
+            refused = outside(sub, tree, "directory", top) if os.path.islink(sub) else None
+            if refused is None:
+                kept.append(name)
+            else:
+                errors.append((sub, refused))
+        dirnames[:] = kept
         for name in sorted(filenames):
+            sql = _sql_name(name)
+            if sql is False:
+                continue
             file_path = os.path.join(dirpath, name)
-            if not _is_sql_file(name, file_path):
+            refused = outside(file_path, tree, "file", top) if os.path.islink(file_path) else None
+            if refused is not None:
+                if sql:
+                    errors.append((file_path, refused))
                 continue
             try:
                 file_st = os.stat(file_path)
             except OSError as error:
-                errors.append((file_path, _os_message(file_path, error)))
+                if sql:
+                    errors.append((file_path, _os_message(file_path, error)))
                 continue
             if not stat.S_ISREG(file_st.st_mode):  # reading a FIFO named x.sql would hang the walk
-                errors.append((file_path, f"{file_path}: not a regular file (name it to read it anyway)"))
+                if sql:
+                    errors.append((file_path, f"{file_path}: not a regular file (name it to read it anyway)"))
+                continue
+            if sql is None and not _is_dump(file_path):
                 continue
             if not os.access(file_path, os.R_OK):
                 errors.append((file_path, f"{file_path}: permission denied"))

@@ -172,17 +172,19 @@ def _summed(group: list[TableStats]) -> TableStats:
     )
 
 
-def load_stats(path: str | Path) -> dict[str, TableStats]:
-    """Read a stats file into `CheckContext.stats`. Raises StatsError naming the file."""
+def load_stats(path: str | Path, *, inside: str | None = None) -> dict[str, TableStats]:
+    """Read a stats file into `CheckContext.stats`. Raises StatsError naming the file.
+
+    The file must be a regular file of at most `linter.file_access.STATS_FILE_CAP` bytes and, with
+    `inside` (the repository of the configuration that names it), lie in that directory: a
+    pull request's `stats = "/dev/zero"` or a link out of the repository is refused, not read."""
+    from linter.file_access import STATS_FILE_CAP, FileRefused, read_capped
+
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise StatsError(f"{name}: stats file not found") from None
-    except IsADirectoryError:
-        raise StatsError(f"{name}: is a directory, expected a stats JSON file") from None
-    except OSError as error:
-        raise StatsError(f"{name}: cannot read stats file: {error.strerror or error}") from None
+        raw = read_capped(name, STATS_FILE_CAP, "stats file", inside=inside, expected="stats JSON file")
+    except FileRefused as error:
+        raise StatsError(str(error)) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

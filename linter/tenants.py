@@ -21,6 +21,7 @@ from typing import Any
 
 from linter.model import SchemaModel, Table, TableBody, TableOptions
 from linter.record import FrozenRecord
+from linter.user_regex import compile_user_regex
 
 #: tablespaces InnoDB always has: never "defined" by a CREATE TABLESPACE, never a tenant's own
 BUILTIN_TABLESPACES = frozenset({"innodb_system", "innodb_file_per_table", "innodb_temporary"})
@@ -81,7 +82,7 @@ def detect_tenants(
     chosen: set[str] = set()
     reasons: list[str] = []
     if pattern:
-        regex = re.compile(pattern)
+        regex = compile_user_regex(pattern)  # linear time: the pattern may come from a pull request
         matched = [s.name for s in named if s.name is not None and regex.fullmatch(s.name)]
         if matched:
             chosen.update(n.lower() for n in matched)

@@ -1,10 +1,17 @@
 """A stand-in for the GitHub REST API on 127.0.0.1, for the real PyGithub client to talk to.
 
 It serves the few endpoints innolint uses (get a repository, create and update a check run, get
-an issue, list, create and edit its comments) under a GitHub Enterprise-style prefix `/api/v3`, so
-the configurable base URL is exercised too, and records every request (method, path, headers,
-JSON body) for the tests to assert on. `deny` makes chosen routes answer 403 the way GitHub does
-for a read-only token: `{"message": "Resource not accessible by integration"}`.
+an issue, list, create and edit its comments, who the token is) under a GitHub Enterprise-style
+prefix `/api/v3`, so the configurable base URL is exercised too, and records every request
+(method, path, headers, JSON body) for the tests to assert on. `deny` makes chosen routes answer
+403 the way GitHub does for a read-only token: `{"message": "Resource not accessible by
+integration"}`.
+
+Identity, as GitHub models it: `identity` None stands for an installation token (the Actions
+`GITHUB_TOKEN`, a GitHub App's), for which `GET /user` answers 403 and whose comments are written
+by `github-actions[bot]` (type Bot); a login stands for a user's token, which `GET /user` names.
+Every comment carries its author (`user.login`, `user.type`); `add_comment` seeds comments by
+others, as anyone who can comment on a pull request can write one holding innolint's marker.
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ class FakeGitHub:
     requests: list[Recorded] = field(default_factory=list)
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
     deny: set[str] = field(default_factory=set)  # route names: "create-check", "update-check", "comment"
+    #: the token's user (None: an installation token, writing as github-actions[bot])
+    identity: str | None = None
     base: str = ""
     _server: ThreadingHTTPServer | None = None
 
@@ -43,6 +52,23 @@ class FakeGitHub:
 
     def writes(self) -> list[Recorded]:
         return [r for r in self.requests if r.method != "GET"]
+
+    @property
+    def author(self) -> dict[str, Any]:
+        """The `user` of what this token writes."""
+        if self.identity is None:
+            return {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"}
+        return {"login": self.identity, "id": 1000 + len(self.identity), "type": "User"}
+
+    def add_comment(self, body: str, login: str, kind: str = "User") -> int:
+        """A comment written by someone else (`login`); returns its id."""
+        comment_id = 500 + len(self.comments)
+        self.comments[comment_id] = {
+            "id": comment_id, "body": body, "user": {"login": login, "id": 2000 + comment_id, "type": kind},
+            "url": f"{self.api_url}/repos/o/r/issues/comments/{comment_id}",
+            "html_url": f"https://github.example/o/r/pull/1#issuecomment-{comment_id}",
+        }
+        return comment_id
 
     def start(self) -> FakeGitHub:
         state = self
@@ -94,6 +120,11 @@ class FakeGitHub:
         if not path.startswith(PREFIX):
             return 404, {"message": "Not Found"}
         rest = path[len(PREFIX):]
+        if rest == "/user":
+            if self.identity is None:  # what GitHub answers an installation token
+                return 403, {"message": "Resource not accessible by integration",
+                             "documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user"}
+            return 200, {**self.author, "url": f"{api}/users/{self.identity}"}
         if m := re.fullmatch(r"/repos/([^/]+)/([^/]+)", rest):
             owner, name = m.groups()
             return 200, {"id": 1, "name": name, "full_name": f"{owner}/{name}", "url": f"{api}/repos/{owner}/{name}"}
@@ -116,7 +147,7 @@ class FakeGitHub:
             if "comment" in self.deny:
                 return denied
             comment_id = 500 + len(self.comments)
-            comment = {"id": comment_id, "body": body["body"],
+            comment = {"id": comment_id, "body": body["body"], "user": dict(self.author),
                        "url": f"{api}/repos/{owner}/{name}/issues/comments/{comment_id}",
                        "html_url": f"https://github.example/{owner}/{name}/pull/1#issuecomment-{comment_id}"}
             self.comments[comment_id] = comment

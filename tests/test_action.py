@@ -79,18 +79,21 @@ def test_installs_from_its_own_checkout_into_its_own_venv() -> None:
 
 
 def _run_lint_step(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """Run the action's "Run innolint" script with bash, as the runner would, against this checkout."""
+    """Run the action's "Run innolint" and "Publish" scripts with bash, as the runner would, against
+    this checkout: each with only its own `env:` (the check step never sees the token), the second
+    only when the first succeeded, with the first's `status` output. Their output together."""
     wrapper = tmp_path / "innolint"
     wrapper.write_text(f'#!/bin/sh\nPYTHONPATH="{REPO_ROOT}" exec "{sys.executable}" -m linter.cli "$@"\n')
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    step = STEPS["lint"]
     values = {
         "INNOLINT": str(wrapper), "INNOLINT_PATHS": "db", "INNOLINT_CONFIG": "", "INNOLINT_TARGET": "",
         "INNOLINT_FAIL_ON": "warning", "INNOLINT_ONLY_CHANGED": "auto", "INNOLINT_ANNOTATIONS": "workflow-commands",
         "INNOLINT_SARIF_FILE": "", "INNOLINT_SUMMARY": "true", "INNOLINT_COMMENT": "false", "GITHUB_TOKEN": "",
     }
-    assert set(values) == set(step["env"]), "the test's environment is out of step with action.yml"
-    (tmp_path / "runner").mkdir()
+    values.update({k: v for k, v in env.items() if k in values})
+    step_env = set(STEPS["lint"]["env"]) | set(STEPS["publish"]["env"])
+    assert set(values) | {"INNOLINT_STATUS"} == step_env, "the test's environment is out of step with action.yml"
+    (tmp_path / "runner").mkdir(exist_ok=True)
     for name in ("output", "summary"):
         (tmp_path / name).write_text("")
     base = {
@@ -98,9 +101,22 @@ def _run_lint_step(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedP
         "RUNNER_TEMP": str(tmp_path / "runner"), "GITHUB_OUTPUT": str(tmp_path / "output"),
         "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"), "GITHUB_EVENT_NAME": "push",
         "GITHUB_WORKSPACE": str(tmp_path / "work"),
+        **{k: v for k, v in env.items() if k not in values},  # the runner's own GITHUB_* variables
     }
-    return subprocess.run(["bash", "-c", step["run"]], cwd=tmp_path / "work", env={**base, **values, **env},
-                          capture_output=True, text=True, timeout=300)
+    base.pop("GITHUB_TOKEN", None)
+
+    def step(name: str, extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        own = {key: values[key] for key in STEPS[name]["env"] if key in values}
+        return subprocess.run(["bash", "-c", STEPS[name]["run"]], cwd=tmp_path / "work", env={**base, **own, **extra},
+                              capture_output=True, text=True, timeout=300)
+
+    lint = step("lint", {})
+    if lint.returncode != 0:
+        return lint
+    outputs = dict(line.split("=", 1) for line in (tmp_path / "output").read_text().splitlines() if "=" in line)
+    publish = step("publish", {"INNOLINT_STATUS": outputs["status"]})
+    return subprocess.CompletedProcess(publish.args, publish.returncode, lint.stdout + publish.stdout,
+                                       lint.stderr + publish.stderr)
 
 
 @pytest.fixture
@@ -152,3 +168,52 @@ def test_lint_step_publishes_a_check_run(workspace: Path) -> None:
     assert create["head_sha"] == "a" * 40 and create["conclusion"] == "failure"
     assert create["output"]["annotations"][0]["path"] == "db/V1__events.sql"
     assert "ghs_not_a_real_token" not in result.stdout + result.stderr
+
+
+def test_the_token_never_reaches_the_check_step() -> None:
+    """`innolint check` reads the pull request's files: it must not have the token to leak."""
+    assert "GITHUB_TOKEN" not in STEPS["lint"]["env"]
+    assert "github-token" not in str(STEPS["lint"]) and "INNOLINT" + "_TOKEN" not in str(STEPS["lint"])
+    assert STEPS["publish"]["env"]["GITHUB_TOKEN"] == "${{ inputs.github-token }}"
+    assert '"$INNOLINT" check ' in STEPS["lint"]["run"] and '"$INNOLINT" github ' not in STEPS["lint"]["run"]
+    assert '"$INNOLINT" check ' not in STEPS["publish"]["run"]
+    assert ACTION["outputs"]["findings"]["value"] == "${{ steps.publish.outputs.findings }}"
+
+
+def test_the_check_step_runs_without_a_token_in_its_environment(workspace: Path) -> None:
+    """The token given to the action is absent from the environment `innolint check` runs in: a
+    spy in front of innolint records it."""
+    spy = workspace / "spy.sh"
+    spy.write_text(f'#!/bin/sh\nenv > "{workspace}/env-$1.txt"\nPYTHONPATH="{REPO_ROOT}" exec "{sys.executable}" -m linter.cli "$@"\n')
+    spy.chmod(0o755)
+    token = "ghs_spy_token_0123456789"
+    result = _run_lint_step(workspace, {"INNOLINT": str(spy), "INNOLINT_SUMMARY": "false", "GITHUB_TOKEN": token})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert token not in (workspace / "env-check.txt").read_text()
+    assert token in (workspace / "env-github.txt").read_text()
+
+
+@pytest.mark.parametrize("name", ["--output=db/V1__events.sql", "-o.sql", "--config=x.sql"])
+def test_paths_that_look_like_options_stay_paths(workspace: Path, name: str) -> None:
+    target = workspace / "work" / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(BAD_SQL)
+    before = (workspace / "work" / "db" / "V1__events.sql").read_text()
+    result = _run_lint_step(workspace, {"INNOLINT_PATHS": f"db {name}", "INNOLINT_SUMMARY": "false"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"file={name.replace(':', '%3A').replace(',', '%2C')},line=1" in result.stdout
+    assert (workspace / "work" / "db" / "V1__events.sql").read_text() == before
+
+
+@pytest.mark.parametrize(("key", "value", "flag"), [("INNOLINT_CONFIG", "-x.toml", "--config"),
+                                                    ("INNOLINT_SARIF_FILE", "-out.sarif", "--sarif-file")])
+def test_input_values_that_start_with_a_dash_stay_values(workspace: Path, key: str, value: str, flag: str) -> None:
+    if key == "INNOLINT_CONFIG":
+        (workspace / "work" / value).write_text('[rules.no-primary-key]\nenabled = false\n')
+    result = _run_lint_step(workspace, {key: value, "INNOLINT_SUMMARY": "false"})
+    output = result.stdout + result.stderr
+    assert "expected one argument" not in output, output
+    if key == "INNOLINT_CONFIG":
+        assert result.returncode == 0, output  # the configuration was read: the rule is off
+    else:
+        assert (workspace / "work" / value).is_file()

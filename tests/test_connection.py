@@ -7,6 +7,7 @@ proves. The second half uses the private MariaDB server with a least-privilege u
 from __future__ import annotations
 
 import io
+import itertools
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -366,3 +367,169 @@ def test_the_password_never_shows(mariadb: MariaDB, audit: ReadOnlyConnection,
     message = str(denied.value) + repr(denied.value)
     assert "Access denied" in message and f"127.0.0.1:{mariadb.port}" in message
     assert PASSWORD not in message
+
+
+# --- evasions, proven against the server ---------------------------------------------------------
+
+
+def test_dashes_then_any_control_character_start_a_comment() -> None:
+    """MariaDB reads `--` followed by a space or a control character as a comment; so does the
+    guard (the server agrees: test_generated_evasions_never_write_through_the_guard)."""
+    for code in [*range(0x01, 0x0A), *range(0x0B, 0x21), 0x7F]:  # (after a newline the comment is empty)
+        with pytest.raises(WriteRefused, match="INTO"):
+            check_read_only(f"SELECT 1 --{chr(code)} '\nINTO OUTFILE '/tmp/x' -- '")
+    check_read_only("SELECT 5 --3")  # arithmetic: `5 - -3`
+    with pytest.raises(WriteRefused, match="not ASCII"):
+        check_read_only("SELECT 5 --\u00853")
+    with pytest.raises(WriteRefused, match="NUL"):
+        check_read_only("SELECT 1 # x\0 INTO OUTFILE '/tmp/x'")
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT \"\\\" INTO OUTFILE '/tmp/x' -- \"",  # an identifier under ANSI_QUOTES: no escapes in it
+    "SELECT `\\` INTO OUTFILE '/tmp/x' -- `",
+    "SELECT 1 /*m!100000 INTO OUTFILE '/tmp/x' */",
+])
+def test_readings_of_other_sql_modes_are_refused_too(sql: str) -> None:
+    with pytest.raises(WriteRefused):
+        check_read_only(sql, backslash_escapes=True)
+
+
+#: comment openers, as the server may or may not read them
+_OPENERS = ["-- ", "--\t", "--\x01", "--\x0b", "--\x1f", "--\x7f", "--\x85", "--\u00a0", "--", "#", "/*", "/* x",
+            "--\x00", "#\x00"]
+#: what a hidden clause follows: line ends of several kinds
+_BREAKS = ["\n", "\r\n", "\r", "\x0b", "\x85", "\u2028", ""]
+_QUOTES = ["'", '"', "`"]
+
+
+def _evasions(target: str) -> list[tuple[str, str]]:
+    """(name, SQL) of statements that each try to write `target/<name>` past the guard."""
+    made: list[tuple[str, str]] = []
+
+    def add(template: str) -> None:
+        name = f"f{len(made)}"
+        made.append((name, template.replace("PAYLOAD", f"INTO OUTFILE '{target}/{name}'")))
+
+    for opener, brk, quote in itertools.product(_OPENERS, _BREAKS, _QUOTES):
+        add(f"SELECT 1 {opener} {quote}{brk}PAYLOAD -- {quote}")  # a quote the guard might read as open
+        add(f"SELECT 1 {opener}{brk}PAYLOAD")
+        if opener.startswith("/*"):
+            add(f"SELECT 1 {opener} {quote} */ PAYLOAD -- {quote}")
+    for quote in _QUOTES:
+        for inner in ("\\", "\\\\", quote * 2, "\\" + quote):
+            add(f"SELECT {quote}{inner}{quote} PAYLOAD -- {quote}")
+            add(f"SELECT {quote}{inner}{quote} PAYLOAD # {quote}")
+    for comment in ("/*!", "/*!50000 ", "/*!100000 ", "/*M!", "/*M!100000 ", "/*m!", "/*!99999 "):
+        add(f"SELECT 1 {comment}PAYLOAD */")
+    for spelling in ("into outfile", "InTo\tOutFile", "INTO\nOUTFILE", "INTO/**/OUTFILE", "INTO#\nOUTFILE"):
+        add(f"SELECT 1 {spelling} 'TARGET'")
+        made[-1] = (made[-1][0], made[-1][1].replace("TARGET", f"{target}/{made[-1][0]}"))
+    add("SELECT 1; SELECT 1 PAYLOAD")
+    add("SELECT 1 PAYLOAD;")
+    add("SELECT 1 UNION SELECT 2 PAYLOAD")
+    add("(SELECT 1) PAYLOAD")
+    add("SHOW TABLES; SELECT 1 PAYLOAD")
+    return made
+
+
+@pytest.fixture(scope="module")
+def file_server() -> Iterator[tuple[MariaDB, Path]]:
+    """A private server allowed to write files into one directory (secure_file_priv), so that a
+    statement that slips past the guard would leave a file behind."""
+    import shutil
+    import tempfile
+
+    from tests.mariadb import _server_binary_or_skip, _stop, start_server
+
+    mariadbd = _server_binary_or_skip()
+    base = Path(tempfile.mkdtemp(prefix="innolint-files-"))
+    outfiles = base / "out"
+    outfiles.mkdir()
+    process, server = start_server(mariadbd, base, (f"--secure-file-priv={outfiles}",))
+    try:
+        server.sql("CREATE DATABASE evasion; CREATE TABLE evasion.t (id INT PRIMARY KEY, v INT);"
+                   "INSERT INTO evasion.t VALUES (1, 1), (2, 2)")
+        yield server, outfiles
+    finally:
+        _stop(process)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("sql_mode", ["", "NO_BACKSLASH_ESCAPES", "ANSI_QUOTES", "ANSI"])
+def test_generated_evasions_never_write_through_the_guard(file_server: tuple[MariaDB, Path], sql_mode: str) -> None:
+    """Each evasion runs twice on a server that may write files: straight through the driver (to
+    see which ones the server would run: the test's teeth) and through the guarded connection,
+    with every privilege. Through the guard, no file is ever written and no row changes."""
+    server, outfiles = file_server
+    server.sql(f"SET GLOBAL sql_mode = '{sql_mode}'")  # new sessions take it
+    try:
+        raw = server.connect()
+        guarded = connect(f"mysql://root@/?socket={server.socket}", password="")
+        live, refused, reached = [], 0, 0
+        for name, sql in _evasions(str(outfiles)):
+            try:
+                with raw.cursor() as cursor:
+                    cursor.execute(sql)
+            except pymysql.err.MySQLError:
+                pass
+            if (outfiles / name).exists():
+                live.append(name)
+                (outfiles / name).unlink()
+            try:
+                guarded.query(sql)
+                reached += 1
+            except WriteRefused:
+                refused += 1
+            except (AuditQueryError, AuditConnectionError):
+                reached += 1
+                if not guarded._raw.open:
+                    guarded = connect(f"mysql://root@/?socket={server.socket}", password="")
+            assert not (outfiles / name).exists(), f"written through the guard under sql_mode={sql_mode!r}: {sql!r}"
+        guarded.close()
+        raw.close()
+    finally:
+        server.sql("SET GLOBAL sql_mode = DEFAULT")
+    assert server.sql("SELECT COUNT(*), SUM(v) FROM evasion.t") == [(2, 3)]
+    assert list(outfiles.iterdir()) == []
+    print(f"sql_mode={sql_mode!r}: {len(_evasions(str(outfiles)))} evasions, {len(live)} live on the server, "
+          f"{refused} refused by the guard, {reached} reached the server through it")
+    assert len(live) >= 40, f"only {len(live)} evasions were live on the server: the test lost its teeth"
+    assert refused >= len(live)
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("autocommit", [1, 0])
+def test_what_the_driver_sends_is_what_the_readme_names(mariadb: MariaDB, readonly_user: str,
+                                                         monkeypatch: pytest.MonkeyPatch, autocommit: int) -> None:
+    """The server's general log of one whole audit session (sampling included): besides the
+    guarded SELECT and SHOW statements, PyMySQL sends `SET NAMES utf8mb4` and the READ ONLY
+    init command at connect, `SET AUTOCOMMIT = 1` when the server's default is off, and quits
+    at close; nothing else (README, "Live audit")."""
+    import io as _io
+
+    from linter.audit.server import AuditOptions, read_server
+
+    monkeypatch.setenv("MYSQL_PWD", PASSWORD)
+    mariadb.sql(f"SET GLOBAL log_output = 'TABLE'; TRUNCATE mysql.general_log; SET GLOBAL autocommit = {autocommit};"
+                "SET GLOBAL general_log = ON")
+    try:
+        with connect(f"mysql://{readonly_user}@127.0.0.1:{mariadb.port}/?schemas=audit_app") as conn:
+            thread = conn._raw.thread_id()
+            read_server(conn, ["audit_app"], AuditOptions(sample=10), stderr=_io.StringIO())
+    finally:
+        mariadb.sql("SET GLOBAL general_log = OFF; SET GLOBAL autocommit = 1")
+    rows = mariadb.sql(f"SELECT command_type, CONVERT(argument USING utf8mb4) FROM mysql.general_log "
+                       f"WHERE thread_id = {thread} ORDER BY event_time")
+    mariadb.sql("TRUNCATE mysql.general_log")
+    commands = [(kind, text) for kind, text in rows]
+    assert commands[0][0] == "Connect" and commands[-1] == ("Quit", "")
+    queries = [text for kind, text in commands if kind == "Query"]
+    assert [kind for kind, _ in commands[1:-1]] == ["Query"] * len(queries)
+    prologue = ["SET NAMES utf8mb4", "SET SESSION TRANSACTION READ ONLY"] + (["SET AUTOCOMMIT = 1"] if not autocommit else [])
+    assert queries[: len(prologue)] == prologue
+    for text in queries[len(prologue):]:
+        check_read_only(text, backslash_escapes=True)  # every other statement passed the guard
+        assert text.split(None, 1)[0].upper() in ("SELECT", "SHOW"), text
+    assert len(queries) > 10

@@ -362,3 +362,48 @@ def test_innolint_github_command_end_to_end(api, tmp_path) -> None:
     assert "## innolint: 55 findings" in (tmp_path / "summary.md").read_text()
     assert json.loads((tmp_path / "out.sarif").read_text())["version"] == "2.1.0"
     assert TOKEN not in result.stdout + result.stderr
+
+
+# --- the PR comment is ours only when we wrote it ------------------------------------------------
+
+
+def _publish_comment(api: FakeGitHub, tmp_path: Path, author: str | None = None) -> str:
+    out = io.StringIO()
+    run(Report(findings=findings(3, tmp_path)), PublishOptions(annotations="none", comment=True, comment_author=author),
+        environment(api, tmp_path), out=out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("intruder", [("mallory", "User"), ("some-app[bot]", "Bot"), ("GITHUB-ACTIONS", "User")])
+def test_a_marker_in_someone_elses_comment_is_never_edited(api, tmp_path, intruder) -> None:
+    """Anyone may paste the marker; with an installation token (GET /user refused) only a comment
+    by github-actions[bot] is ours."""
+    login, kind = intruder
+    theirs = api.add_comment(f"{COMMENT_MARKER}\nplease edit me", login, kind)
+    _publish_comment(api, tmp_path)
+    assert api.comments[theirs]["body"] == f"{COMMENT_MARKER}\nplease edit me"
+    assert [(r.method, r.path) for r in api.writes()] == [("POST", "/api/v3/repos/acme/shop/issues/42/comments")]
+    ours = max(api.comments)
+    assert api.comments[ours]["user"]["login"] == "github-actions[bot]"
+    _publish_comment(api, tmp_path)  # the next run finds its own, after the intruder's
+    assert [r.method for r in api.writes()] == ["POST", "PATCH"]
+    assert api.writes()[-1].path.endswith(f"/issues/comments/{ours}")
+    assert ("GET", "/api/v3/user") in [(r.method, r.path) for r in api.requests]
+
+
+def test_a_users_token_edits_only_that_users_comment(api, tmp_path) -> None:
+    api.identity = "alice"
+    bot = api.add_comment(f"{COMMENT_MARKER}\nfrom the Actions bot", "github-actions[bot]", "Bot")
+    alices = api.add_comment(f"{COMMENT_MARKER}\nold", "Alice")  # logins compare without case
+    _publish_comment(api, tmp_path)
+    assert api.comments[bot]["body"].endswith("from the Actions bot")
+    assert "3 findings" in api.comments[alices]["body"]
+    assert [(r.method, r.path.rsplit("/issues/", 1)[1]) for r in api.writes()] == [("PATCH", f"comments/{alices}")]
+
+
+def test_comment_author_names_an_apps_bot(api, tmp_path) -> None:
+    mine = api.add_comment(f"{COMMENT_MARKER}\nold", "innolint-app[bot]", "Bot")
+    api.add_comment(f"{COMMENT_MARKER}\nnot mine", "github-actions[bot]", "Bot")
+    _publish_comment(api, tmp_path, author="innolint-app[bot]")
+    assert [(r.method, r.path.rsplit("/issues/", 1)[1]) for r in api.writes()] == [("PATCH", f"comments/{mine}")]
+    assert not any(r.path == "/api/v3/user" for r in api.requests)  # no need to ask who the token is

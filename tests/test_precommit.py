@@ -109,3 +109,34 @@ def test_good_migration_passes_in_its_directory(hook_repo: Path, project: Path) 
     assert result.returncode == 0, output
     assert "Passed" in output
     assert "no-primary-key" not in output
+
+
+#: file names that are options of `innolint check` (each would write or read a file of its choice)
+OPTION_NAMES = ["--output=schema.sql", "--write-baseline=baseline.sql", "--config=config.sql", "--stats=stats.sql",
+                "-o.sql"]
+
+
+@pytest.fixture(scope="module")
+def hostile_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A repository whose committed SQL files are named like innolint's options, beside the
+    schema.sql the first would overwrite."""
+    root = tmp_path_factory.mktemp("hostile")
+    (root / "schema.sql").write_text(GOOD)
+    for name in OPTION_NAMES:
+        (root / name).write_text(BAD)
+    _git("init", "-q", cwd=root)
+    _git("add", "-A", cwd=root)
+    return root
+
+
+def test_file_names_like_options_stay_file_names(hook_repo: Path, hostile_project: Path) -> None:
+    result = subprocess.run(
+        [*_pre_commit(), "try-repo", str(hook_repo), "innolint", "--verbose", "--color", "never", "--all-files"],
+        cwd=hostile_project, capture_output=True, text=True, timeout=900,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    for name in OPTION_NAMES:  # each file was linted, as a file
+        assert f"{name}:2:1: warning [no-primary-key]" in output, output
+    assert (hostile_project / "schema.sql").read_text() == GOOD  # not overwritten with a report
+    assert sorted(p.name for p in hostile_project.iterdir() if p.name != ".git") == sorted([*OPTION_NAMES, "schema.sql"])

@@ -54,8 +54,9 @@ def test_schema_text_renders_as_text() -> None:
     row = next(r for r in rows(text) if r.startswith("| warning |"))
     assert "<script>" not in text and "<img" not in text
     assert "&lt;script&gt;alert\\(1\\)&lt;/script&gt;" in row
-    # the pipe cannot end the cell, the backticks and brackets are literal, no one is mentioned
-    assert "a \\| b \\`code\\` \\*\\*bold\\*\\* \\[link\\]\\(http://x\\) &lt;img src=x&gt; @\u200boctocat second line" in row
+    # the pipe cannot end the cell, the backticks and brackets are literal, no one is mentioned,
+    # and the URL is no link (GitHub's autolinker starts at the `:` of `http://`; issue 14)
+    assert "a \\| b \\`code\\` \\*\\*bold\\*\\* \\[link\\]\\(http\\://x\\) &lt;img src=x&gt; @\u200boctocat second line" in row
     cells = re.split(r"(?<!\\)\|", row)
     assert len(cells) == 7  # 5 cells between 6 unescaped pipes
     assert "db/x\\_y.sql:3" in row

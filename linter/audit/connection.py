@@ -6,10 +6,15 @@ only" is enforced in three independent layers:
 1. ``check_read_only`` refuses, before a byte is sent, any statement that is not a SELECT, a
    SHOW or the exact ``SET SESSION TRANSACTION READ ONLY``, and SELECTs that write
    (``INTO OUTFILE/DUMPFILE/@var``) or lock (``FOR UPDATE``, ``FOR SHARE``,
-   ``LOCK IN SHARE MODE``). Executable comments (``/*! ... */``, ``/*M! ... */``) are refused
-   because the server runs their content. Multi-statements are refused here and, independently,
-   by the protocol: the client never asks for ``CLIENT_MULTI_STATEMENTS``; ``LOAD DATA LOCAL``
-   is off (PyMySQL's default).
+   ``LOCK IN SHARE MODE``). It reads a statement as the server does (``--`` then a space or a
+   control character is a comment; tests/test_connection.py checks every such character against
+   MariaDB) and under every sql_mode reading it cannot rule out (backslash escapes on or off,
+   ``"`` a string or an identifier): a clause hidden from one reading is seen by another.
+   Executable comments (``/*! ... */``, ``/*M! ... */``) are refused because the server runs
+   their content; NUL bytes and ``--`` before a character that is not ASCII, because readings
+   could differ. Multi-statements are refused here and, independently, by the protocol: the
+   client never asks for ``CLIENT_MULTI_STATEMENTS``; ``LOAD DATA LOCAL`` is off (PyMySQL's
+   default).
 2. The session is made ``READ ONLY`` at connect (PyMySQL's ``init_command``, so even a
    reconnect would get it) and that is verified, so a write that slipped through (a stored
    function called from a SELECT) fails on the server.
@@ -17,6 +22,10 @@ only" is enforced in three independent layers:
 
 What this does not stop: SELECTs that are merely expensive or wait (``SLEEP()``, ``GET_LOCK()``),
 so the audit's own queries must stay cheap.
+
+What the driver sends besides the guarded statements (the server's general log, checked in the
+tests): ``SET NAMES utf8mb4`` and the init command at connect, ``SET AUTOCOMMIT = 1`` when the
+server's default is autocommit off, and COM_QUIT at close.
 
 The password is taken from the caller, the ``--defaults-file`` or ``MYSQL_PWD``, never from the
 DSN (a DSN ends up in shell history, process lists and CI logs), and it appears in no repr, log or
@@ -185,24 +194,39 @@ def resolve_password(password: str | None, defaults_file: str | None = None,
 
 # --- the read-only guard ---------------------------------------------------------------------
 
+#: what ends a `--` comment's dash pair, as MariaDB and MySQL read it: `--` starts a comment
+#: when the next character is a space or a control character (sql_lex.cc: my_isspace ||
+#: my_iscntrl), so `--\x01` is a comment and `a--1` is arithmetic
+_COMMENT_AFTER_DASHES = frozenset(chr(c) for c in (*range(0x00, 0x21), 0x7F))
 _SPACE = " \t\r\n\f\v"
 
 
-def _tokens(sql: str, backslash_escapes: bool) -> list[str]:
+def _tokens(sql: str, backslash_escapes: bool, ansi_quotes: bool) -> list[str]:
     """Upper-cased words, quoted spans (as ``'``, ``"`` or `````) and single symbols of ``sql``,
-    comments dropped. Refuses what it cannot read for sure: unterminated quotes or comments, and
-    executable comments."""
+    comments dropped, read as the server reads them under the given sql_mode flags
+    (NO_BACKSLASH_ESCAPES off: ``backslash_escapes``; ANSI_QUOTES: ``"`` quotes an identifier,
+    in which a backslash is no escape). Refuses what it cannot read for sure: unterminated
+    quotes or comments, executable comments, NUL bytes (the server ends a comment at one), and
+    `--` followed by a character that is not ASCII (the servers' control-character test then
+    depends on the character set)."""
+    if "\0" in sql:
+        raise WriteRefused("NUL bytes are refused (the server ends a comment at one)")
     tokens: list[str] = []
     i, n = 0, len(sql)
     while i < n:
         char = sql[i]
         if char in _SPACE:
             i += 1
-        elif char == "#" or (sql.startswith("--", i) and (i + 2 == n or sql[i + 2] in _SPACE)):
+        elif sql.startswith("--", i) and (i + 2 == n or sql[i + 2] in _COMMENT_AFTER_DASHES or ord(sql[i + 2]) > 0x7F):
+            if i + 2 < n and ord(sql[i + 2]) > 0x7F:
+                raise WriteRefused("`--` followed by a character that is not ASCII is refused (is it a comment?)")
+            end = sql.find("\n", i)
+            i = n if end < 0 else end + 1
+        elif char == "#":
             end = sql.find("\n", i)
             i = n if end < 0 else end + 1
         elif sql.startswith("/*", i):
-            if sql.startswith("/*!", i) or sql.startswith("/*M!", i):
+            if sql.startswith(("/*!", "/*M!", "/*m!"), i):
                 raise WriteRefused("executable comments (/*! ... */) are refused: the server "
                                    "runs their content")
             end = sql.find("*/", i + 2)
@@ -210,11 +234,12 @@ def _tokens(sql: str, backslash_escapes: bool) -> list[str]:
                 raise WriteRefused("unterminated comment")
             i = end + 2
         elif char in "'\"`":
+            escapes = backslash_escapes and char != "`" and not (char == '"' and ansi_quotes)
             i += 1
             while True:
                 if i >= n:
                     raise WriteRefused("unterminated quoted string or identifier")
-                if sql[i] == "\\" and backslash_escapes and char != "`":
+                if sql[i] == "\\" and escapes:
                     i += 2
                 elif sql[i] == char:
                     if i + 1 < n and sql[i + 1] == char:  # doubled quote
@@ -261,20 +286,24 @@ def _check_tokens(tokens: list[str]) -> None:
             raise WriteRefused(f"locking reads ({' '.join(lock)}) are refused")
 
 
-def check_read_only(sql: str, backslash_escapes: bool | None = None) -> None:
+def check_read_only(sql: str, backslash_escapes: bool | None = None, ansi_quotes: bool | None = None) -> None:
     """Raise ``WriteRefused`` unless ``sql`` is one statement that only reads.
 
-    ``backslash_escapes`` says how the server reads ``\\'`` in strings (False under sql_mode
-    NO_BACKSLASH_ESCAPES); when unknown, the statement must pass both readings, so a string that
-    ends differently under the two modes cannot hide a second clause."""
-    modes = (True, False) if backslash_escapes is None else (backslash_escapes,)
-    for mode in modes:
-        try:
-            _check_tokens(_tokens(sql, mode))
-        except WriteRefused as refused:
-            excerpt = " ".join(sql.split())
-            excerpt = excerpt if len(excerpt) <= 80 else excerpt[:77] + "..."
-            raise WriteRefused(f"{refused} (statement not sent: {excerpt})") from None
+    The statement is read as the server reads it, and must pass every reading the server might
+    make: ``backslash_escapes`` says how the server reads ``\\'`` in strings (False under
+    sql_mode NO_BACKSLASH_ESCAPES), ``ansi_quotes`` whether ``"`` quotes identifiers (sql_mode
+    ANSI_QUOTES); each None (unknown) means both. So a string or identifier that ends
+    differently under two modes cannot hide a second clause."""
+    backslash_modes = (True, False) if backslash_escapes is None else (backslash_escapes,)
+    quote_modes = (False, True) if ansi_quotes is None else (ansi_quotes,)
+    for backslashes in backslash_modes:
+        for ansi in quote_modes:
+            try:
+                _check_tokens(_tokens(sql, backslashes, ansi))
+            except WriteRefused as refused:
+                excerpt = " ".join(sql.split())
+                excerpt = excerpt if len(excerpt) <= 80 else excerpt[:77] + "..."
+                raise WriteRefused(f"{refused} (statement not sent: {excerpt})") from None
 
 
 # --- the connection --------------------------------------------------------------------------

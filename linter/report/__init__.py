@@ -1,8 +1,15 @@
-"""Reporters: each turns a Report into one output format. They see findings and nothing else."""
+"""Reporters: each turns a Report into one output format. They see findings and nothing else.
+
+Text for people (the text format, workflow commands, Markdown, check-run annotations) shows every
+field that comes from input (paths, names, and the messages, evidence, fixes and excerpts that
+quote them) through `human`: a name is whatever a pull request made it. JSON and SARIF are data
+and stay exact (JSON escapes control characters itself).
+"""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from linter.findings import Diagnostic, Finding, Report
 
@@ -22,6 +29,64 @@ def printable(text: str) -> str:
     except UnicodeEncodeError:  # a surrogate that stands for no byte
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return raw.decode("utf-8", "backslashreplace")
+
+
+#: characters shown as escapes: categories Cc (C0, DEL, C1), Cf (bidi embeddings, overrides and
+#: isolates, zero-width and other invisible format characters), Zl and Zp (line and paragraph
+#: separators); plus the two the caller may keep
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_char(char: str) -> str:
+    short = _SHORT_ESCAPES.get(char)
+    if short is not None:
+        return short
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def human(text: str, *, keep: str = "") -> str:
+    """`text` from input made safe to show to people, in a terminal or a CI log.
+
+    - Control characters (C0 with newline, CR, tab and ESC; DEL; C1), bidi embeddings, overrides
+      and isolates (U+202A-202E, U+2066-2069), zero-width and other invisible format characters,
+      and line or paragraph separators are shown as escapes (`\\n`, `\\x1b`, `\\u202e`): a name can
+      neither start a new line, move the cursor, reorder what is shown, nor hide a character.
+      Characters in `keep` stay as they are: "\\n" for a fix's SQL, "\\r\\n" for a workflow
+      command's message, whose protocol escapes them itself.
+    - GitHub's runner reads a log line as a workflow command when it starts with `::` after
+      leading spaces, or when it holds `##[` anywhere (the legacy form): a line start `::` gets
+      its first `:` shown as `\\x3a`, and `##[` is shown as `##\\x5b` (see `safe_line`).
+    - Bytes that are not UTF-8 (lone surrogates in names) are shown as `\\xff` (`printable`).
+    """
+    if text.isascii() and text.isprintable() and "##[" not in text and not text.lstrip().startswith("::"):
+        return text  # the common case: plain ASCII
+    if not text.isascii() and re.search(_SURROGATE, text):
+        text = printable(text)
+    out = []
+    for char in text:
+        if char in keep or (char.isprintable() and char != "\x85"):
+            out.append(char)
+        elif unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            out.append(_escape_char(char))
+        else:
+            out.append(char)  # spaces other than " " (no-break, ideographic): visible as space
+    shown = "".join(out)
+    return "\n".join(safe_line(line) for line in shown.split("\n")) if "\n" in keep else safe_line(shown)
+
+
+def safe_line(line: str) -> str:
+    """One line of log output (fields already through `human`) that GitHub's runner cannot read
+    as a workflow command: a line whose start after spaces is `::` gets that `:` shown as `\\x3a`
+    (a path `:` followed by `:1:1: ...` makes one), and `##[` formed across fields is shown as
+    `##\\x5b`."""
+    if "##[" in line:
+        line = line.replace("##[", "##\\x5b")
+    stripped = line.lstrip()
+    if stripped.startswith("::"):
+        line = line[: len(line) - len(stripped)] + "\\x3a" + stripped[1:]
+    return line
 
 
 def _unprintable(value: object) -> bool:

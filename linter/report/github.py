@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from linter.findings import SEVERITY_RANK, Diagnostic, Finding, Report
-from linter.report import valid_unicode
+from linter.report import human, safe_line, valid_unicode
 from linter.report.location import repo_path
 
 #: annotations GitHub shows per step for each of error, warning and notice
@@ -51,17 +51,21 @@ def worst_first(items: Iterable[AnyItem]) -> list[AnyItem]:
 
 
 def annotation_message(item: Item) -> str:
-    """The annotation's text: the message, then the evidence and the fixing SQL when there are."""
-    parts = [item.message]
+    """The annotation's text: the message, then the evidence and the fixing SQL when there are
+    (each through `human`: GitHub shows it to people)."""
+    # CR and LF stay: `escape_data` writes them as %0D and %0A, and the annotation shows them as
+    # line breaks, where they start no command
+    breaks = "\r\n"
+    parts = [human(item.message, keep=breaks)]
     evidence = getattr(item, "evidence", None)
     if evidence:
-        parts.append(f"Evidence: {evidence}")
+        parts.append("Evidence: " + human(evidence, keep=breaks))
     fix = getattr(item, "fix", None)
     if fix:
-        parts.append(f"Fix:\n{fix}")
+        parts.append("Fix:\n" + human(fix, keep=breaks))
     excerpt = getattr(item, "excerpt", None)
     if excerpt:
-        parts.append(f"Statement: {excerpt}")
+        parts.append("Statement: " + human(excerpt, keep=breaks))
     return "\n\n".join(parts)
 
 
@@ -69,7 +73,7 @@ def annotation_command(item: Item, *, root: str | None = None) -> str:
     """One workflow command for one finding or diagnostic."""
     properties: list[tuple[str, str]] = []
     if item.path and item.path != "-":
-        properties.append(("file", repo_path(item.path, root)))
+        properties.append(("file", human(repo_path(item.path, root))))
         if item.line >= 1:
             properties.append(("line", str(item.line)))
             if item.end_line > item.line:
@@ -148,9 +152,9 @@ def _plain_listing(items: Sequence[Item], *, root: str | None) -> list[str]:
     token = secrets.token_hex(16)
     lines = [f"::stop-commands::{token}"]
     for item in items:
-        place = f"{repo_path(item.path, root)}:{item.line}:{item.column}"
+        place = f"{human(repo_path(item.path, root))}:{item.line}:{item.column}"
         message = item.message.replace("\r", " ").replace("\n", " ")
-        lines.append(f"{place}: {item.severity} [{item.rule}] {message}")
+        lines.append(safe_line(f"{place}: {item.severity} [{item.rule}] {human(message)}"))
     lines.append(f"::{token}::")
     return lines
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from linter.findings import Diagnostic, Finding, Report
-from linter.report import valid_unicode
+from linter.report import human, valid_unicode
 from linter.report.github import worst_first
 from linter.report.location import repo_path
 
@@ -39,19 +39,43 @@ def _count(n: int, severity: str) -> str:
     """`1 error`, `2 errors`, `3 info`."""
     return f"{n} {severity}{'s' if n != 1 and severity != 'info' else ''}"
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]()|~!#])")
+#: what GitHub's Markdown turns into links by itself (GFM's autolink extension): `scheme://`
+#: (it looks back from the `:` for http, https or ftp) and `www.`; escaping that `:` or `.`
+#: leaves the text as written and stops the link
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z]):(?=//)|(?<![a-z0-9])(www)\.")
+#: `#123`: GitHub links it to an issue and notes the reference there
+_ISSUE_REFERENCE = re.compile(r"#(?=\d)")
 
 
 def md_text(text: str) -> str:
     """Plain text made safe inside Markdown (and inside a table cell).
 
-    Markdown punctuation is backslash-escaped, `&`, `<` and `>` become entities (so no HTML gets
-    through), line breaks become spaces (a table row is one line) and `@` is followed by a
-    zero-width space so that a name like `@org/team` does not notify anyone.
+    Line breaks become spaces (a table row is one line), other hidden characters are shown as
+    escapes (`linter.report.human`), Markdown punctuation is backslash-escaped, `&`, `<` and `>`
+    become entities (so no HTML gets through), bare URLs and `www.` names are kept from
+    becoming links, and `@` and `#` before a digit are followed by a zero-width space so that a
+    name like `@org/team` notifies no one and `#12` references no issue.
     """
+    text = human(" ".join(text.splitlines()))
     escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
+    escaped = _AUTOLINK.sub(lambda m: "\\:" if m.group(1) is None else m.group(1) + "\\.", escaped)
     escaped = escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    escaped = escaped.replace("@", "@\u200b")
-    return " ".join(escaped.splitlines())
+    return _no_mentions(escaped)
+
+
+def _no_mentions(text: str) -> str:
+    """A zero-width space after `@` (mentions) and after `#` before a digit (issue references):
+    GitHub finds both in the rendered text, where escapes no longer count."""
+    return _ISSUE_REFERENCE.sub("#\u200b", text.replace("@", "@\u200b"))
+
+
+def html_text(text: str) -> str:
+    """Plain text made safe inside HTML (the `<summary>` of a fix): hidden characters shown,
+    markup escaped, no mentions, issue references or links (a zero-width space after the `:` of
+    `scheme://` and after `www`: Markdown's backslash escapes do not work in HTML)."""
+    escaped = html.escape(human(" ".join(text.splitlines())))
+    escaped = _AUTOLINK.sub(lambda m: ":\u200b" if m.group(1) is None else m.group(1) + "\u200b.", escaped)
+    return _no_mentions(escaped)
 
 
 def md_code_block(code: str, language: str = "sql") -> str:
@@ -206,5 +230,6 @@ def _diagnostic_row(diagnostic: Diagnostic, blob_url: str | None, root: str | No
 def _fix_block(finding: Finding, root: str | None) -> str:
     place = f"{repo_path(finding.path, root)}:{finding.line}"
     table = ".".join(p for p in (finding.schema_, finding.table) if p)
-    label = html.escape(f"{finding.rule} — {table} ({place})" if table else f"{finding.rule} ({place})")
-    return f"\n<details><summary>{label}</summary>\n\n{md_code_block(finding.fix or '')}\n\n</details>\n"
+    label = html_text(f"{finding.rule} — {table} ({place})" if table else f"{finding.rule} ({place})")
+    code = human((finding.fix or "").replace("\r\n", "\n"), keep="\n")  # shown, not run: no hidden characters
+    return f"\n<details><summary>{label}</summary>\n\n{md_code_block(code)}\n\n</details>\n"

@@ -5,30 +5,32 @@ from __future__ import annotations
 from collections import Counter
 
 from linter.findings import Report
-from linter.report import valid_unicode
+from linter.report import human, safe_line, valid_unicode
 
 
 def render(report: Report, *, show_info: bool = True) -> str:
+    """Every field from input goes through `human` (a table named "x\\n::error ..." must not
+    print a live workflow command when pre-commit runs in CI), every line through `safe_line`."""
     report = valid_unicode(report)
     lines: list[str] = []
     items = sorted([*report.findings, *report.diagnostics], key=lambda item: item.sort_key())
     for item in items:
         if item.severity == "info" and not show_info:
             continue
-        lines.append(f"{item.path}:{item.line}:{item.column}: {item.severity} [{item.rule}] {item.message}")
+        lines.append(f"{human(item.path)}:{item.line}:{item.column}: {item.severity} [{item.rule}] {human(item.message)}")
         evidence = getattr(item, "evidence", None)
         if evidence:
-            lines.append(f"    evidence: {evidence}")
+            lines.append(f"    evidence: {human(evidence)}")
         fix = getattr(item, "fix", None)
         if fix:
-            fix_lines = fix.splitlines()
+            fix_lines = human(fix.replace("\r\n", "\n"), keep="\n").split("\n")
             lines.append(f"    fix: {fix_lines[0]}")
             lines.extend(f"         {line}" for line in fix_lines[1:])
         excerpt = getattr(item, "excerpt", None)
         if excerpt:
-            lines.append(f"    statement: {excerpt}")
+            lines.append(f"    statement: {human(excerpt)}")
     lines.append(summary_line(report))
-    return "\n".join(lines) + "\n"
+    return "\n".join(safe_line(line) for line in lines) + "\n"
 
 
 def summary_line(report: Report) -> str:

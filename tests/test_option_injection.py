@@ -1,0 +1,61 @@
+"""File names never become options: `innolint check -- NAMES` reads every name after `--` as a
+path, whatever it looks like (pre-commit and the action pass names that way; tests/test_precommit.py
+and tests/test_action.py run them for real)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from linter.cli import main
+
+BAD = "CREATE TABLE event_log (created_at DATETIME NOT NULL) ENGINE=InnoDB;\n"
+NAMES = ["--output=schema.sql", "--write-baseline=baseline.json", "--config=config.toml", "--stats=stats.json",
+         "--baseline=x.json", "-o.sql", "--format=sarif", "--fail-level=none", "-", "--"]
+
+
+def run(cwd: Path, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("mode", [[], ["--changed-only"]])
+def test_names_after_double_dash_are_files(tmp_path: Path, mode: list[str]) -> None:
+    names = [n for n in NAMES if n not in ("-", "--")]
+    for name in names:
+        (tmp_path / name).write_text(BAD)
+    (tmp_path / "schema.sql").write_text("-- the file --output= would overwrite\n")
+    code, out, err = run(tmp_path, "check", "--format", "json", *mode, "--", *names)
+    assert code == 1, err
+    report = json.loads(out)
+    assert sorted(f["path"] for f in report["findings"]) == sorted(names)
+    assert (tmp_path / "schema.sql").read_text() == "-- the file --output= would overwrite\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*names, "schema.sql"])
+
+
+def test_a_dash_and_a_double_dash_after_the_separator(tmp_path: Path) -> None:
+    """After `--`, `--` is a file name; `-` stays standard input (name `./-` for a file called -)."""
+    (tmp_path / "--").write_text(BAD)
+    (tmp_path / "-").write_text(BAD)
+    code, out, _ = run(tmp_path, "check", "--format", "json", "--", "--", "./-")
+    assert code == 1 and sorted(f["path"] for f in json.loads(out)["findings"]) == ["--", "./-"]
+
+
+def test_the_github_report_name_after_double_dash(tmp_path: Path) -> None:
+    report = tmp_path / "--sarif-file=x.json"
+    report.write_text(json.dumps({"version": 1, "findings": [], "diagnostics": []}))
+    code, out, err = run(tmp_path, "github", "--annotations", "none", "--no-summary", "--", report.name)
+    assert code == 0, err
+    assert not (tmp_path / "x.json").exists()
