@@ -117,7 +117,8 @@ def _config_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(files_last(parser, argv))
     if args.command == "rules":
         return _rules()
     if args.command == "explain":
@@ -129,6 +130,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "config":
         return _config(args)
     return _check(args)
+
+
+def files_last(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`check --changed-only` as pre-commit runs it: the entry, the user's `args:`, then the staged
+    file names, with no `--` between them (pre-commit appends names). A committed file named
+    `--output=schema.sql` must stay a file name, yet `args: [--fail-level=error]` must stay an
+    option, so the trailing arguments that name existing paths are taken as file names (a `--`
+    is put before them), stopping at the first that names none or that is the value of the option
+    before it (`--config FILE`). Outside that mode, and when a `--` is given, argv is unchanged."""
+    if len(argv) < 2 or argv[0] != "check" or "--" in argv or "--changed-only" not in argv:
+        return argv
+    import os
+
+    takes_value = _options_with_values(parser, "check")
+    start = len(argv)
+    while start > 1 and os.path.lexists(argv[start - 1]) and argv[start - 2] not in takes_value:
+        start -= 1
+    return argv if start == len(argv) else [*argv[:start], "--", *argv[start:]]
+
+
+def _options_with_values(parser: argparse.ArgumentParser, command: str) -> frozenset[str]:
+    """The option strings of a sub-command that take a separate value (`--config FILE`)."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    return frozenset(s for a in sub._actions if a.option_strings and a.nargs != 0 for s in a.option_strings)
 
 
 def _say(message: str) -> None:

@@ -59,3 +59,42 @@ def test_the_github_report_name_after_double_dash(tmp_path: Path) -> None:
     code, out, err = run(tmp_path, "github", "--annotations", "none", "--no-summary", "--", report.name)
     assert code == 0, err
     assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("options", [
+    [],
+    ["--fail-level=none"],
+    ["--fail-level", "none"],
+    ["--format=json", "--fail-level", "error"],
+])
+def test_changed_only_takes_trailing_existing_names_as_files(tmp_path: Path, options: list[str]) -> None:
+    """pre-commit appends names after the user's args with no `--`: the trailing arguments that
+    name existing files are files, whatever they look like; the options before them still work."""
+    names = [n for n in NAMES if n not in ("-", "--")]
+    for name in names:
+        (tmp_path / name).write_text(BAD)
+    (tmp_path / "schema.sql").write_text("-- the file --output= would overwrite\n")
+    code, out, err = run(tmp_path, "check", "--changed-only", *options, *names, "schema.sql")
+    assert (tmp_path / "schema.sql").read_text() == "-- the file --output= would overwrite\n"
+    assert not (tmp_path / "baseline.json").exists()
+    for name in names:
+        assert name in out, (out, err)
+    # the findings are warnings: exit 1 unless the fail level given is above them
+    assert code == (0 if {"none", "error", "--fail-level=none"} & set(options) else 1), err
+
+
+def test_option_value_that_names_a_file_stays_a_value(tmp_path: Path) -> None:
+    """`--config FILE` before the names: FILE exists, but it is the option's value, not a name."""
+    (tmp_path / "c.toml").write_text('[tool.innolint]\nfail_level = "none"\n')
+    (tmp_path / "a.sql").write_text(BAD)
+    from linter.cli import build_parser, files_last
+
+    argv = ["check", "--changed-only", "--config", "c.toml", "a.sql"]
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        assert files_last(build_parser(), argv) == ["check", "--changed-only", "--config", "c.toml", "--", "a.sql"]
+        assert files_last(build_parser(), ["check", "a.sql"]) == ["check", "a.sql"]  # not the hook's mode
+        assert files_last(build_parser(), [*argv[:4], "--", "a.sql"]) == [*argv[:4], "--", "a.sql"]
+    finally:
+        os.chdir(here)

@@ -140,3 +140,25 @@ def test_file_names_like_options_stay_file_names(hook_repo: Path, hostile_projec
         assert f"{name}:2:1: warning [no-primary-key]" in output, output
     assert (hostile_project / "schema.sql").read_text() == GOOD  # not overwritten with a report
     assert sorted(p.name for p in hostile_project.iterdir() if p.name != ".git") == sorted([*OPTION_NAMES, "schema.sql"])
+
+
+def test_user_args_stay_options_beside_hostile_names(hook_repo: Path, hostile_project: Path,
+                                                     tmp_path: Path) -> None:
+    """The user's `args:` come before the staged names and stay options (here --fail-level=none
+    turns the failure off), while the names that look like options stay files."""
+    project = tmp_path / "project"
+    shutil.copytree(hostile_project, project)
+    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: innolint\n"
+        "        args: [--fail-level=none, --format, text]\n"
+    )
+    _git("add", "-A", cwd=project)
+    result = subprocess.run([*_pre_commit(), "run", "--all-files", "--verbose", "--color", "never"],
+                            cwd=project, capture_output=True, text=True, timeout=900)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output  # the option was obeyed
+    for name in OPTION_NAMES:
+        assert f"{name}:2:1: warning [no-primary-key]" in output, output
+    assert (project / "schema.sql").read_text() == GOOD  # --output=schema.sql was a file, not an option
+    assert not (project / "baseline.sql").exists()
