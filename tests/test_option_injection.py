@@ -69,8 +69,10 @@ def test_the_github_report_name_after_double_dash(tmp_path: Path) -> None:
 ])
 def test_changed_only_takes_trailing_existing_names_as_files(tmp_path: Path, options: list[str]) -> None:
     """pre-commit appends names after the user's args with no `--`: the trailing arguments that
-    name existing files are files, whatever they look like; the options before them still work."""
-    names = [n for n in NAMES if n not in ("-", "--")]
+    name existing files are files, whatever they look like; the options before them still work.
+    (A file named exactly like the user's own option would take that option's place as a file
+    name: the run is then stricter, never redirected; such names are left out here.)"""
+    names = [n for n in NAMES if n not in ("-", "--") and n not in options]
     for name in names:
         (tmp_path / name).write_text(BAD)
     (tmp_path / "schema.sql").write_text("-- the file --output= would overwrite\n")
