@@ -5,6 +5,7 @@ from __future__ import annotations
 from checks.compression_candidate import CompressionCandidate
 from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
+from checks.redundant_index import RedundantIndex
 from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
 from checks.uuid_primary_key import UuidPrimaryKey
 from linter.checkapi import Check
@@ -18,6 +19,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     CrossTenantTablespace(),
     UndefinedTablespace(),
     CompressionCandidate(),
+    RedundantIndex(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)

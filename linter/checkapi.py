@@ -7,12 +7,13 @@ runs them through this interface and knows none of them by name.
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from linter.findings import Finding, Severity
-from linter.model import Location, SchemaModel, Table
+from linter.model import Column, ForeignKey, Index, Location, SchemaModel, Table
 from linter.record import FrozenRecord, Record
 from linter.target import DEFAULT_TARGET, Target
 
@@ -254,3 +255,23 @@ def quote(name: str) -> str:
 def qualified(table: Table) -> str:
     """The table's name for a fix: `schema`.`table` when the schema is known."""
     return f"{quote(table.schema)}.{quote(table.name)}" if table.schema else quote(table.name)
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def _input_order(place: Location) -> tuple[tuple[object, ...], int]:
+    """A place's position in the input: by file in natural order (V9__a.sql before V10__b.sql,
+    as migration tools apply them), then by line."""
+    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(place.path)), place.line
+
+
+def latest_place(parts: Iterable[tuple[Table, Column | Index | ForeignKey]]) -> Location:
+    """Where a finding caused by several parts of the schema belongs: the statement that last
+    added or changed one of them (so `--changed-only` reports it with the migration that made it).
+    When none was changed by an ALTER, the first part's CREATE TABLE (the table the finding is
+    about: a dump or an audit lists tables in any order, and an audit has a path per table)."""
+    listed = list(parts)
+    if any(item.where is not None for _, item in listed):
+        return max((table.place(item) for table, item in listed), key=_input_order)
+    return listed[0][0].place(listed[0][1])

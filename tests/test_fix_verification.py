@@ -140,6 +140,20 @@ CASES = [
          "tag_id INT NOT NULL, FOREIGN KEY (post_id) REFERENCES post (id), "
          "FOREIGN KEY (tag_id) REFERENCES tag (id)) ENGINE=InnoDB",
          fix_has="ADD PRIMARY KEY (`post_id`, `tag_id`)"),
+    # -- redundant-index -----------------------------------------------------------------------------
+    Case("redundant-prefix-fk", "redundant-index", "orders",
+         "CREATE TABLE customer (id INT PRIMARY KEY) ENGINE=InnoDB; "
+         "CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL, placed DATE, "
+         "KEY fk_customer (customer_id), KEY customer_placed (customer_id, placed), "
+         "CONSTRAINT fk_customer FOREIGN KEY (customer_id) REFERENCES customer (id)) ENGINE=InnoDB",
+         fix_has="DROP INDEX `fk_customer`", keeps=("CONSTRAINT `fk_customer` FOREIGN KEY", "KEY `customer_placed`")),
+    Case("redundant-primary-suffix", "redundant-index", "message",
+         "CREATE TABLE message (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, thread INT NOT NULL, "
+         "KEY thread_id (thread, id), KEY thread (thread)) ENGINE=InnoDB",
+         fix_has="DROP INDEX `thread`", keeps=("KEY `thread_id` (`thread`,`id`)",)),
+    Case("redundant-unnamed", "redundant-index", "account",
+         "CREATE TABLE account (id INT PRIMARY KEY, email VARCHAR(100) UNIQUE, KEY (email)) ENGINE=InnoDB",
+         fix_has="DROP INDEX `email_2`", keeps=("UNIQUE KEY `email` (`email`)",)),
     # -- compression-candidate (MariaDB: column COMPRESSED or PAGE_COMPRESSED) ---------------------
     CompressionCase("comp-json", "compression-candidate", "order_event",
          "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL) ENGINE=InnoDB",
