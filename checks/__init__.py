@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from checks.auto_increment_capacity import AutoIncrementCapacity
 from checks.compression_candidate import CompressionCandidate
 from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
@@ -20,6 +21,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     UndefinedTablespace(),
     CompressionCandidate(),
     RedundantIndex(),
+    AutoIncrementCapacity(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, latest_place, qualified, quote
+from linter.checkapi import (
+    Check, CheckContext, RuleDoc, foreign_keys_by_parent, innodb_tables, latest_place, qualified, quote, table_key,
+)
 from linter.findings import Finding
-from linter.model import ForeignKey, Index, IndexColumn, SchemaModel, Table
+from linter.model import Index, IndexColumn, SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.target import Target
 
@@ -244,12 +246,12 @@ class RedundantIndex(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
-        referencing = _referencing(model)
+        referencing = foreign_keys_by_parent(model)
         for table in innodb_tables(model):
             if len(table.indexes) < 2:
                 continue
             needs = [(f"foreign key {quote(fk.name or '')}", fk.columns) for fk in table.foreign_keys]
-            for child, fk in referencing.get(_table_key(table.schema, table.name), ()):
+            for child, fk in referencing.get(table_key(table.schema, table.name), ()):
                 needs.append((f"foreign key {quote(fk.name or '')} of {child.name}", fk.ref_columns))
             for found in redundant_keys(table, context.target, needs):
                 yield self._finding(table, found, needs, context.target)
@@ -295,21 +297,6 @@ class RedundantIndex(Check):
             table, message, where=latest_place([(table, r), (table, k)]), evidence=evidence,
             fix=f"ALTER TABLE {qualified(table)} DROP INDEX {quote(r.name or '')};", subject=(r.name or "").lower(),
         )
-
-
-def _table_key(schema: str | None, name: str) -> tuple[str, str]:
-    return ((schema or "").lower(), name.lower())
-
-
-def _referencing(model: SchemaModel) -> dict[tuple[str, str], list[tuple[Table, ForeignKey]]]:
-    """Foreign keys by the table they reference (schema, name lower-case): the parent's index
-    they use must stay."""
-    found: dict[tuple[str, str], list[tuple[Table, ForeignKey]]] = {}
-    for table in model.tables():
-        for fk in table.foreign_keys:
-            schema = fk.ref_schema if fk.ref_schema is not None else table.schema
-            found.setdefault(_table_key(schema, fk.ref_table), []).append((table, fk))
-    return found
 
 
 def _kind_sql(index: Index) -> str:

@@ -67,11 +67,13 @@ class TableStats(FrozenRecord):  # frozen: FrozenRecord refuses assignment
     count_fetch: int | None = None
     count_update: int | None = None
     count_delete: int | None = None
+    #: the table's next AUTO_INCREMENT value (information_schema.TABLES.AUTO_INCREMENT)
+    auto_increment: int | None = None
 
     def __init__(
         self, rows: int | None = None, data_length: int | None = None, index_length: int | None = None,
         avg_row_length: int | None = None, count_insert: int | None = None, count_fetch: int | None = None,
-        count_update: int | None = None, count_delete: int | None = None,
+        count_update: int | None = None, count_delete: int | None = None, auto_increment: int | None = None,
     ) -> None:
         _set(self, "rows", rows)
         _set(self, "data_length", data_length)
@@ -81,6 +83,7 @@ class TableStats(FrozenRecord):  # frozen: FrozenRecord refuses assignment
         _set(self, "count_fetch", count_fetch)
         _set(self, "count_update", count_update)
         _set(self, "count_delete", count_delete)
+        _set(self, "auto_increment", auto_increment)
 
 
 class ColumnMeasurement(FrozenRecord):
@@ -245,6 +248,22 @@ def innodb_tables(model: SchemaModel) -> Iterator[Table]:
     for table in model.tables():
         if table.is_innodb and not table.view_standin and not table.temporary:
             yield table
+
+
+def table_key(schema: str | None, name: str) -> tuple[str, str]:
+    """A table's key in `foreign_keys_by_parent`: (schema, name), lower-case, '' for no schema."""
+    return ((schema or "").lower(), name.lower())
+
+
+def foreign_keys_by_parent(model: SchemaModel) -> dict[tuple[str, str], list[tuple[Table, ForeignKey]]]:
+    """Every foreign key of the model with its table, by the table it references (`table_key`; a
+    reference without a schema is to the child's own schema)."""
+    found: dict[tuple[str, str], list[tuple[Table, ForeignKey]]] = {}
+    for table in model.tables():
+        for fk in table.foreign_keys:
+            schema = fk.ref_schema if fk.ref_schema is not None else table.schema
+            found.setdefault(table_key(schema, fk.ref_table), []).append((table, fk))
+    return found
 
 
 def quote(name: str) -> str:

@@ -694,7 +694,11 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
             extras.binary = True
             i += 1
             continue
-        elif word in ("ZEROFILL", "VISIBLE", "SIGNED"):
+        elif word == "ZEROFILL":  # implies UNSIGNED (the server prints both)
+            extras.unsigned = True
+            i += 1
+            continue
+        elif word in ("VISIBLE", "SIGNED"):
             i += 1
             continue
         elif word == "COMPRESSED":  # MariaDB: COMPRESSED[=zlib]
@@ -991,7 +995,7 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
     `_strip_column` and `_column` read them from the tokens and sqlglot's tree; None when a word
     in it is not what it looks like (a keyword as a bare name, charset or collation)."""
     (name, type_word, length, scale, values, null, default, precision, comment, auto_increment, sign, charset,
-     collation, primary, _, binary, _, unique, _) = m.groups()
+     collation, primary, _, binary, zerofill, unique, _) = m.groups()
     if name[0] == "`":
         name = name[1:-1]
     elif name.upper() in _NOT_PLAIN_WORDS:
@@ -1025,8 +1029,8 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
         elif upper in ("NULL", "TRUE", "FALSE"):
             default = upper
     # positional: Column's sixteen keyword parameters cost more to bind than the rest of this
-    column = Column(name, type_name, params, sign is not None and len(sign) == 8, nullable, default,
-                    auto_increment is not None)
+    column = Column(name, type_name, params, (sign is not None and len(sign) == 8) or zerofill is not None, nullable,
+                    default, auto_increment is not None)  # ZEROFILL implies UNSIGNED
     if comment is not None:
         column.comment = comment.replace("''", "'") if "''" in comment else comment
     if charset is not None:

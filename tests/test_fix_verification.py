@@ -154,6 +154,24 @@ CASES = [
     Case("redundant-unnamed", "redundant-index", "account",
          "CREATE TABLE account (id INT PRIMARY KEY, email VARCHAR(100) UNIQUE, KEY (email)) ENGINE=InnoDB",
          fix_has="DROP INDEX `email_2`", keeps=("UNIQUE KEY `email` (`email`)",)),
+    # -- auto-increment-capacity ---------------------------------------------------------------------
+    Case("autoinc-unsigned", "auto-increment-capacity", "ticket",
+         "CREATE TABLE ticket (id INT NOT NULL AUTO_INCREMENT COMMENT 'ticket number', "
+         "title VARCHAR(50), PRIMARY KEY (id)) ENGINE=InnoDB AUTO_INCREMENT=1300000000",
+         data="INSERT INTO ticket (title) VALUES ('a'), ('b')",
+         fix_has="MODIFY COLUMN `id` INT UNSIGNED NOT NULL AUTO_INCREMENT COMMENT 'ticket number'",
+         keeps=("COMMENT 'ticket number'", "AUTO_INCREMENT=1300000002"), severity="warning"),
+    Case("autoinc-referenced", "auto-increment-capacity", "node",
+         "CREATE TABLE node (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, parent_id INT NULL CHECK (parent_id <> 0), "
+         "CONSTRAINT fk_parent FOREIGN KEY (parent_id) REFERENCES node (id) ON DELETE CASCADE) "
+         "ENGINE=InnoDB AUTO_INCREMENT=1900000000; "
+         "CREATE TABLE edge (node_id INT NOT NULL, other INT NOT NULL, PRIMARY KEY (node_id, other), "
+         "CONSTRAINT fk_edge FOREIGN KEY (node_id) REFERENCES node (id) ON UPDATE CASCADE) ENGINE=InnoDB",
+         data="INSERT INTO node (parent_id) VALUES (NULL); INSERT INTO node (parent_id) VALUES (1900000000); "
+              "INSERT INTO edge VALUES (1900000001, 7)",
+         fix_has="MODIFY COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT, MODIFY COLUMN `parent_id` BIGINT UNSIGNED",
+         keeps=("CONSTRAINT `fk_parent` FOREIGN KEY (`parent_id`) REFERENCES `node` (`id`) ON DELETE CASCADE",
+                "`id` bigint(20) unsigned NOT NULL AUTO_INCREMENT", "CHECK (`parent_id` <> 0)"), severity="error"),
     # -- compression-candidate (MariaDB: column COMPRESSED or PAGE_COMPRESSED) ---------------------
     CompressionCase("comp-json", "compression-candidate", "order_event",
          "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL) ENGINE=InnoDB",
