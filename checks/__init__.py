@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from checks.auto_increment_capacity import AutoIncrementCapacity
 from checks.compression_candidate import CompressionCandidate
+from checks.foreign_key_mismatch import ForeignKeyMismatch
 from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
 from checks.redundant_index import RedundantIndex
@@ -22,6 +23,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     CompressionCandidate(),
     RedundantIndex(),
     AutoIncrementCapacity(),
+    ForeignKeyMismatch(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)

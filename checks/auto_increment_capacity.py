@@ -16,8 +16,10 @@ from typing import Annotated
 
 from annotated_types import Gt, Le
 
-from checks.compression_candidate import column_definition
-from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, foreign_keys_by_parent, qualified, quote, table_key
+from checks.compression_candidate import modify_column_sql
+from linter.checkapi import (
+    Check, CheckContext, RuleDoc, TableStats, foreign_key_sql, foreign_keys_by_parent, qualified, quote, table_key,
+)
 from linter.findings import Finding, Severity
 from linter.model import Column, ForeignKey, SchemaModel, Table
 from linter.record import FrozenRecord
@@ -246,21 +248,12 @@ def _human(n: int) -> str:
     return f"{n} bytes"
 
 
-def _definition(column: Column, target: Target) -> str:
-    """The column's whole definition for MODIFY COLUMN; on MariaDB with the column's CHECK
-    constraints, which it keeps on the column and a MODIFY without them drops."""
-    text = column_definition(column)
-    if target.is_mariadb and column.checks:
-        text += " " + " ".join(column.checks)
-    return text
-
-
 def _fix(table: Table, column: Column, new: Column, children: list[tuple[Table, ForeignKey]], target: Target) -> str:
     """The MODIFY, with the foreign keys that reference the column dropped first, their columns
     widened the same way and the keys added back (a self-reference: in the table's own MODIFY,
     and the key added back in a statement of its own, which MariaDB requires)."""
     if not children:
-        return f"ALTER TABLE {qualified(table)} MODIFY COLUMN {_definition(new, target)};"
+        return f"ALTER TABLE {qualified(table)} MODIFY COLUMN {modify_column_sql(new, target)};"
     by_table: dict[int, tuple[Table, list[ForeignKey]]] = {}
     for child, fk in children:
         by_table.setdefault(id(child), (child, []))[1].append(fk)
@@ -268,7 +261,7 @@ def _fix(table: Table, column: Column, new: Column, children: list[tuple[Table, 
     for child, fks in by_table.values():
         drops = ", ".join(f"DROP FOREIGN KEY {quote(fk.name or '')}" for fk in fks)
         lines.append(f"ALTER TABLE {qualified(child)} {drops};")
-    own = [f"MODIFY COLUMN {_definition(new, target)}"]
+    own = [f"MODIFY COLUMN {modify_column_sql(new, target)}"]
     after = []
     for child, fks in by_table.values():
         widened = []
@@ -277,8 +270,8 @@ def _fix(table: Table, column: Column, new: Column, children: list[tuple[Table, 
                 target_column = child.column(name)
                 if ref.lower() == column.name.lower() and target_column is not None and target_column is not column:
                     changed = replace(target_column, type=new.type, params=(), unsigned=True)
-                    widened.append(f"MODIFY COLUMN {_definition(changed, target)}")
-        adds = [f"ADD {_constraint(child, table, fk)}" for fk in fks]
+                    widened.append(f"MODIFY COLUMN {modify_column_sql(changed, target)}")
+        adds = [f"ADD {foreign_key_sql(child, table, fk)}" for fk in fks]
         if child is table:
             own += widened
             after.append(f"ALTER TABLE {qualified(table)} {', '.join(adds)};")
@@ -286,15 +279,3 @@ def _fix(table: Table, column: Column, new: Column, children: list[tuple[Table, 
             after.append(f"ALTER TABLE {qualified(child)} {', '.join(dict.fromkeys(widened + adds))};")
     lines.append(f"ALTER TABLE {qualified(table)} {', '.join(own)};")
     return "\n".join(lines + after)
-
-
-def _constraint(child: Table, parent: Table, fk: ForeignKey) -> str:
-    columns = ", ".join(quote(c) for c in fk.columns)
-    references = ", ".join(quote(c) for c in fk.ref_columns)
-    parent_name = qualified(parent) if parent.schema and parent.schema != child.schema else quote(parent.name)
-    text = f"CONSTRAINT {quote(fk.name or '')} FOREIGN KEY ({columns}) REFERENCES {parent_name} ({references})"
-    if fk.on_delete:
-        text += f" ON DELETE {fk.on_delete}"
-    if fk.on_update:
-        text += f" ON UPDATE {fk.on_update}"
-    return text

@@ -266,6 +266,20 @@ def foreign_keys_by_parent(model: SchemaModel) -> dict[tuple[str, str], list[tup
     return found
 
 
+def foreign_key_sql(child: Table, parent: Table, fk: ForeignKey) -> str:
+    """`CONSTRAINT name FOREIGN KEY (...) REFERENCES parent (...)` with the key's ON DELETE / ON
+    UPDATE actions, for a fix that drops a foreign key and adds it back."""
+    columns = ", ".join(quote(c) for c in fk.columns)
+    references = ", ".join(quote(c) for c in fk.ref_columns)
+    parent_name = qualified(parent) if parent.schema and parent.schema != child.schema else quote(parent.name)
+    text = f"CONSTRAINT {quote(fk.name or '')} FOREIGN KEY ({columns}) REFERENCES {parent_name} ({references})"
+    if fk.on_delete:
+        text += f" ON DELETE {fk.on_delete}"
+    if fk.on_update:
+        text += f" ON UPDATE {fk.on_update}"
+    return text
+
+
 def quote(name: str) -> str:
     """A MySQL identifier in backticks, as fixes print it."""
     return "`" + name.replace("`", "``") + "`"

@@ -172,6 +172,25 @@ CASES = [
          fix_has="MODIFY COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT, MODIFY COLUMN `parent_id` BIGINT UNSIGNED",
          keeps=("CONSTRAINT `fk_parent` FOREIGN KEY (`parent_id`) REFERENCES `node` (`id`) ON DELETE CASCADE",
                 "`id` bigint(20) unsigned NOT NULL AUTO_INCREMENT", "CHECK (`parent_id` <> 0)"), severity="error"),
+    # -- foreign-key-mismatch (loaded as a dump loads it: the child first, foreign_key_checks=0) ------
+    Case("fk-sign", "foreign-key-mismatch", "orders",
+         "SET foreign_key_checks = 0; CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL COMMENT 'buyer', "
+         "KEY (customer_id), CONSTRAINT fk_buyer FOREIGN KEY (customer_id) REFERENCES customer (id) ON DELETE CASCADE) "
+         "ENGINE=InnoDB; CREATE TABLE customer (id INT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB",
+         fix_has="MODIFY COLUMN `customer_id` INT UNSIGNED NOT NULL COMMENT 'buyer'",
+         keeps=("CONSTRAINT `fk_buyer` FOREIGN KEY (`customer_id`) REFERENCES `customer` (`id`) ON DELETE CASCADE",),
+         severity="error"),
+    Case("fk-collation", "foreign-key-mismatch", "post",
+         "SET foreign_key_checks = 0; CREATE TABLE post (id INT PRIMARY KEY, lang VARCHAR(5) CHARACTER SET utf8mb4 "
+         "COLLATE utf8mb4_bin, FOREIGN KEY (lang) REFERENCES language (code) ON UPDATE CASCADE) ENGINE=InnoDB; "
+         "CREATE TABLE language (code VARCHAR(8) NOT NULL PRIMARY KEY) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+         fix_has="MODIFY COLUMN `lang` VARCHAR(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci",
+         keeps=("REFERENCES `language` (`code`) ON UPDATE CASCADE",)),
+    Case("fk-non-unique", "foreign-key-mismatch", "shipment",
+         "CREATE TABLE warehouse (id INT PRIMARY KEY, code CHAR(4) NOT NULL, KEY (code)) ENGINE=InnoDB; "
+         "CREATE TABLE shipment (id INT PRIMARY KEY, wh CHAR(4), FOREIGN KEY (wh) REFERENCES warehouse (code)) ENGINE=InnoDB",
+         data="INSERT INTO warehouse VALUES (1, 'BER1'), (2, 'LON1')",
+         fix_has="ALTER TABLE `fx_fk_non_unique`.`warehouse` ADD UNIQUE KEY (`code`)", severity="warning"),
     # -- compression-candidate (MariaDB: column COMPRESSED or PAGE_COMPRESSED) ---------------------
     CompressionCase("comp-json", "compression-candidate", "order_event",
          "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL) ENGINE=InnoDB",
