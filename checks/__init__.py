@@ -10,6 +10,7 @@ from checks.no_primary_key import NoPrimaryKey
 from checks.redundant_index import RedundantIndex
 from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
 from checks.uuid_primary_key import UuidPrimaryKey
+from checks.wide_primary_key import WidePrimaryKey
 from linter.checkapi import Check
 from linter.suppressions import SUPPRESSION_RULES
 
@@ -24,6 +25,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     RedundantIndex(),
     AutoIncrementCapacity(),
     ForeignKeyMismatch(),
+    WidePrimaryKey(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)

@@ -191,6 +191,16 @@ CASES = [
          "CREATE TABLE shipment (id INT PRIMARY KEY, wh CHAR(4), FOREIGN KEY (wh) REFERENCES warehouse (code)) ENGINE=InnoDB",
          data="INSERT INTO warehouse VALUES (1, 'BER1'), (2, 'LON1')",
          fix_has="ALTER TABLE `fx_fk_non_unique`.`warehouse` ADD UNIQUE KEY (`code`)", severity="warning"),
+    # -- wide-primary-key --------------------------------------------------------------------------
+    Case("wide-natural-key", "wide-primary-key", "member",
+         "CREATE TABLE member (email VARCHAR(255) NOT NULL, name VARCHAR(80), joined DATE, PRIMARY KEY (email), "
+         "KEY (name), KEY (joined)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4; "
+         "CREATE TABLE login (at DATETIME NOT NULL, email VARCHAR(255) NOT NULL, KEY (email), "
+         "FOREIGN KEY (email) REFERENCES member (email) ON DELETE CASCADE) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+         data="INSERT INTO member VALUES ('a@example.org', 'a', '2024-01-01'), ('b@example.org', 'b', NULL); "
+              "INSERT INTO login VALUES (NOW(), 'a@example.org')",
+         fix_has="DROP PRIMARY KEY, ADD COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT INVISIBLE FIRST",
+         keeps=("UNIQUE KEY `email` (`email`)", "PRIMARY KEY (`id`)"), severity="warning"),
     # -- compression-candidate (MariaDB: column COMPRESSED or PAGE_COMPRESSED) ---------------------
     CompressionCase("comp-json", "compression-candidate", "order_event",
          "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL) ENGINE=InnoDB",
