@@ -192,3 +192,32 @@ def test_what_the_finding_says_the_server_does(mariadb) -> None:  # type: ignore
         assert "AUTO_INCREMENT=300" in mariadb.sql(f"SHOW CREATE TABLE {schema}.big")[0][1]
     finally:
         mariadb.sql(f"DROP DATABASE IF EXISTS {schema}")
+
+
+def test_the_audit_reads_the_counter_and_skips_empty_tables(mariadb) -> None:  # type: ignore[no-untyped-def]
+    """`innolint audit`: information_schema.TABLES.AUTO_INCREMENT lands in the stats (and the
+    stats file it exports); a full table gets the finding, an empty one with the same counter none."""
+    import io
+
+    from linter.audit.connection import connect
+    from linter.audit.server import AuditOptions, read_server, run_checks
+    from linter.checkapi import CheckContext
+    from linter.target import Target
+
+    schema = "ai_audit"
+    mariadb.sql(f"DROP DATABASE IF EXISTS {schema}; CREATE DATABASE {schema}")
+    try:
+        mariadb.sql("CREATE TABLE busy (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT) AUTO_INCREMENT=1900000000; "
+                    "INSERT INTO busy (v) VALUES (1), (2), (3); ANALYZE TABLE busy; "
+                    "CREATE TABLE drained (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT) AUTO_INCREMENT=1900000000; "
+                    "ANALYZE TABLE drained", database=schema)
+        with connect(f"mysql://root@/?socket={mariadb.socket}") as connection:
+            audited = read_server(connection, [schema], AuditOptions(), stderr=io.StringIO())
+        rows = {row.table: row for row in audited.stats_file().tables}
+        assert rows["busy"].auto_increment == 1_900_000_003 and rows["drained"].table_rows == 0
+        report = run_checks(audited, CheckContext(target=Target.parse("mariadb-10.11")))
+        result = findings(report, RULE)
+        assert [(f.table, f.severity) for f in result] == [("busy", "error")]
+        assert "1,900,000,003" in result[0].message
+    finally:
+        mariadb.sql(f"DROP DATABASE IF EXISTS {schema}")
