@@ -154,9 +154,10 @@ class AutoIncrementCapacity(Check):
         error_share = float(context.option(self.id, "error_share", DEFAULT_ERROR_SHARE))
         severity: Severity = context.option(self.id, "severity", self.severity)
         referencing: dict[tuple[str, str], list[tuple[Table, ForeignKey]]] | None = None
+        with_stats = bool(context.stats)
         for table in model.tables():
-            if table.view_standin or table.temporary:
-                continue
+            if table.view_standin or table.temporary or (table.options.auto_increment is None and not with_stats):
+                continue  # no value to judge (the common case of a CREATE TABLE without AUTO_INCREMENT=N)
             stats = context.table_stats(table)
             found = counter(table, stats)
             if found is None or found.share < warning_share:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from checks.compression_candidate import modify_column_sql
+from checks.redundant_index import MAX_KEYS
 from linter.checkapi import (
     Check, CheckContext, RuleDoc, foreign_key_sql, innodb_tables, latest_place, qualified, quote,
 )
@@ -213,7 +214,7 @@ def referenced_key(parent: Table, columns: tuple[str, ...]) -> tuple[Index | Non
     clustered = parent.clustered_index
     suffix = [p.name.lower() for p in clustered.columns] if clustered is not None else []
     usable = standard = None
-    for index in parent.indexes:
+    for index in parent.indexes[:MAX_KEYS]:  # no server takes more: hostile input stays linear
         if index.kind not in ("primary", "unique", "index"):
             continue
         stored = []

@@ -28,6 +28,8 @@ _PREFIXABLE = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
 #: which kinds can stand in for each other: B-tree keys among themselves, FULLTEXT and SPATIAL alone
 _FAMILY = {"primary": "btree", "unique": "btree", "index": "btree", "fulltext": "fulltext", "spatial": "spatial"}
 _KIND_RANK = {"primary": 0, "unique": 1, "index": 2, "fulltext": 2, "spatial": 2}
+#: the most keys a table can have on any server (MySQL 64; MariaDB 64, or up to 128 when built so)
+MAX_KEYS = 128
 
 
 class Part(FrozenRecord):
@@ -183,7 +185,9 @@ def redundant_keys(table: Table, target: Target, foreign_keys: Sequence[tuple[st
     serves it too."""
     kept: list[Key] = []
     found: list[Verdict] = []
-    for key in sorted(keys_of(table, target), key=lambda k: k.strength):
+    # keys are compared pairwise: bounded by what a server takes (64 keys a table; MariaDB built
+    # with MAX_INDEXES up to 128), so hostile input cannot make this quadratic in its size
+    for key in sorted(keys_of(table, target)[:MAX_KEYS], key=lambda k: k.strength):
         needs = [columns for _, columns in foreign_keys if serves(key, columns)]
         covers = [Verdict(key, other, how) for other in kept
                   if (how := verdict(key, other)) is not None and all(serves(other, columns) for columns in needs)]
@@ -247,14 +251,20 @@ class RedundantIndex(Check):
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         referencing = foreign_keys_by_parent(model)
+        # tenant dumps repeat one definition per schema: decided once per definition and needs
+        decided: dict[tuple[int, tuple[tuple[str, tuple[str, ...]], ...]], list[Verdict]] = {}
         for table in innodb_tables(model):
-            if len(table.indexes) < 2:
-                continue
+            if not _two_keys_start_alike(table.indexes):
+                continue  # a duplicate or a prefix starts with the same column as the key it repeats
             needs = [(f"foreign key {quote(fk.name or '')}", fk.columns) for fk in table.foreign_keys]
             for child, fk in referencing.get(table_key(table.schema, table.name), ()):
                 needs.append((f"foreign key {quote(fk.name or '')} of {child.name}", fk.ref_columns))
-            for found in redundant_keys(table, context.target, needs):
-                yield self._finding(table, found, needs, context.target)
+            memo = (table.body.definition_id, tuple((label, tuple(columns)) for label, columns in needs))
+            found = decided.get(memo)
+            if found is None:
+                found = decided[memo] = redundant_keys(table, context.target, needs)
+            for verdict_ in found:
+                yield self._finding(table, verdict_, needs, context.target)
 
     def _finding(self, table: Table, found: Verdict, needs: list[tuple[str, Sequence[str]]], target: Target) -> Finding:
         r, k = found.redundant.index, found.covered_by.index
@@ -297,6 +307,12 @@ class RedundantIndex(Check):
             table, message, where=latest_place([(table, r), (table, k)]), evidence=evidence,
             fix=f"ALTER TABLE {qualified(table)} DROP INDEX {quote(r.name or '')};", subject=(r.name or "").lower(),
         )
+
+
+def _two_keys_start_alike(indexes: Sequence[Index]) -> bool:
+    """Whether two keys start with the same column (or expression): a redundant key always does."""
+    firsts = [index.columns[0].name.lower() for index in indexes if index.columns]
+    return len(set(firsts)) < len(firsts)
 
 
 def _kind_sql(index: Index) -> str:

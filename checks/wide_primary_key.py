@@ -170,18 +170,27 @@ class WidePrimaryKey(Check):
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         limit = int(context.option(self.id, "max_key_bytes", DEFAULT_MAX_KEY_BYTES))
         entities: EntityIndex | None = None
+        # tenant dumps repeat one definition per schema: decided once per definition, name and charset
+        decided: dict[tuple[object, ...], tuple[Copies, str | None] | None] = {}
         for table in innodb_tables(model):
             if len(table.indexes) < 2:
                 continue
-            found = copies(table, context.target, model)
-            if found is None or found.width.stored_bytes <= limit or not found.total:
-                continue
-            if random_uuid_key(table, found.key, context):
-                continue  # uuid-primary-key's finding says it, with the same surrogate-key fix
-            if entities is None:
-                entities = EntityIndex(model)
-            keep = clustered_by_parent(table, found.key, entities)
-            yield self._finding(table, found, keep, context)
+            schema = schema_of(model, table)
+            memo = (table.body.definition_id, table.name.lower(), table.annotations,
+                    (schema.charset, schema.collation) if schema is not None else None)
+            if memo not in decided:
+                decided[memo] = None
+                found = copies(table, context.target, model)
+                if found is None or found.width.stored_bytes <= limit or not found.total:
+                    continue
+                if random_uuid_key(table, found.key, context):
+                    continue  # uuid-primary-key's finding says it, with the same surrogate-key fix
+                if entities is None:
+                    entities = EntityIndex(model)
+                decided[memo] = (found, clustered_by_parent(table, found.key, entities))
+            answer = decided[memo]
+            if answer is not None:
+                yield self._finding(table, answer[0], answer[1], context)
 
     def _finding(self, table: Table, found: Copies, keep: str | None, context: CheckContext) -> Finding:
         key = found.key

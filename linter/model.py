@@ -247,8 +247,12 @@ def generated_key_name(first: IndexColumn, taken: Collection[str]) -> str:
     defined before it, or PRIMARY (sql_table.cc, make_unique_key_name; case-insensitive).
     `taken`: the names of the keys defined before it (earlier in the CREATE TABLE, or the table's
     keys for an ALTER TABLE ... ADD). Checked against MariaDB 10.11 in tests/test_model_names.py."""
+    return _generated_key_name(first, {name.lower() for name in taken})
+
+
+def _generated_key_name(first: IndexColumn, used: set[str]) -> str:
+    """`generated_key_name` with `used` already lower-case (a set kept across a statement's keys)."""
     base = _FUNCTIONAL_KEY_NAME if first.expression else first.name
-    used = {name.lower() for name in taken}
     if base.lower() not in used and base.lower() != "primary":
         return base
     stem = base[:61]
@@ -263,12 +267,12 @@ def name_unnamed_keys(indexes: list[Index], taken: Collection[str] = ()) -> None
     """Give every key of `indexes` that has no name (None) the name the server would, in order:
     the list is a CREATE TABLE's keys in declaration order, or the keys one ALTER adds, with
     `taken` the names the table already has."""
-    names = list(taken)
+    used = {name.lower() for name in taken}
     for index in indexes:
         if index.name is None and index.columns:
-            index.name = generated_key_name(index.columns[0], names)
+            index.name = _generated_key_name(index.columns[0], used)
         if index.name is not None:
-            names.append(index.name)
+            used.add(index.name.lower())
 
 
 def generated_foreign_key_name(table: str, taken: Collection[str]) -> str:
