@@ -16,12 +16,10 @@ from typing import Annotated
 
 from annotated_types import Gt, Le
 
-from checks.compression_candidate import modify_column_sql
-from linter.checkapi import (
-    Check, CheckContext, RuleDoc, TableStats, foreign_key_sql, foreign_keys_by_parent, qualified, quote, table_key,
-)
+from checks.column_types import change_columns
+from linter.checkapi import Check, CheckContext, RuleDoc, TableStats
 from linter.findings import Finding, Severity
-from linter.model import Column, ForeignKey, SchemaModel, Table
+from linter.model import Column, SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.target import Target
 
@@ -153,7 +151,6 @@ class AutoIncrementCapacity(Check):
         warning_share = float(context.option(self.id, "warning_share", DEFAULT_WARNING_SHARE))
         error_share = float(context.option(self.id, "error_share", DEFAULT_ERROR_SHARE))
         severity: Severity = context.option(self.id, "severity", self.severity)
-        referencing: dict[tuple[str, str], list[tuple[Table, ForeignKey]]] | None = None
         with_stats = bool(context.stats)
         for table in model.tables():
             if table.view_standin or table.temporary or (table.options.auto_increment is None and not with_stats):
@@ -162,16 +159,12 @@ class AutoIncrementCapacity(Check):
             found = counter(table, stats)
             if found is None or found.share < warning_share:
                 continue
-            if referencing is None:
-                referencing = foreign_keys_by_parent(model)
-            children = [(child, fk) for child, fk in referencing.get(table_key(table.schema, table.name), ())
-                        if any(c.lower() == found.column.name.lower() for c in fk.ref_columns)]
             level: Severity = "error" if found.share >= error_share else severity
-            yield self._finding(table, found, stats, children, level, warning_share, error_share, context.target)
+            yield self._finding(model, table, found, stats, level, warning_share, error_share, context.target)
 
     def _finding(
-        self, table: Table, found: Counter, stats: TableStats | None, children: list[tuple[Table, ForeignKey]],
-        severity: Severity, warning_share: float, error_share: float, target: Target,
+        self, model: SchemaModel, table: Table, found: Counter, stats: TableStats | None, severity: Severity,
+        warning_share: float, error_share: float, target: Target,
     ) -> Finding:
         column = found.column
         limit = maximum(column.type, column.unsigned)
@@ -207,15 +200,14 @@ class AutoIncrementCapacity(Check):
             if not grown and column.type != "BIGINT":
                 message.append(f"BIGINT UNSIGNED ({8 - INTEGER_TYPES[column.type][0]} more bytes) would end the "
                                "question instead of doubling the headroom.")
-            fix = _fix(table, column, new, children, target)
+            fix, referencing = change_columns(model, [(table, new)], target)
             message.append(_rebuild(stats))
-            if children:
-                shown = ", ".join(f"{child.name}.{', '.join(fk.columns)}" for child, fk in children[:5])
-                more = f" and {len(children) - 5} more" if len(children) > 5 else ""
+            if referencing:
+                shown = ", ".join(referencing[:5]) + (f" and {len(referencing) - 5} more" if len(referencing) > 5 else "")
                 message.append(
-                    f"Foreign keys reference it ({shown}{more}): the servers refuse to change a referenced column's "
-                    "type, so the fix drops them, widens their columns the same way and adds them back, which checks "
-                    "every child row."
+                    f"Foreign keys reference it ({shown}): the servers refuse to change a referenced column's type, so "
+                    "the fix drops them, widens their columns the same way and adds them back, which checks every "
+                    "child row."
                 )
         evidence = f"{column.name} {column.type}{' UNSIGNED' if column.unsigned else ''} AUTO_INCREMENT; next value " \
                    f"{found.value:,} ({found.source}); maximum {limit:,}; {found.share:.1%} used"
@@ -247,36 +239,3 @@ def _human(n: int) -> str:
         if n >= scale:
             return f"{n / scale:,.1f} {unit}"
     return f"{n} bytes"
-
-
-def _fix(table: Table, column: Column, new: Column, children: list[tuple[Table, ForeignKey]], target: Target) -> str:
-    """The MODIFY, with the foreign keys that reference the column dropped first, their columns
-    widened the same way and the keys added back (a self-reference: in the table's own MODIFY,
-    and the key added back in a statement of its own, which MariaDB requires)."""
-    if not children:
-        return f"ALTER TABLE {qualified(table)} MODIFY COLUMN {modify_column_sql(new, target)};"
-    by_table: dict[int, tuple[Table, list[ForeignKey]]] = {}
-    for child, fk in children:
-        by_table.setdefault(id(child), (child, []))[1].append(fk)
-    lines = []
-    for child, fks in by_table.values():
-        drops = ", ".join(f"DROP FOREIGN KEY {quote(fk.name or '')}" for fk in fks)
-        lines.append(f"ALTER TABLE {qualified(child)} {drops};")
-    own = [f"MODIFY COLUMN {modify_column_sql(new, target)}"]
-    after = []
-    for child, fks in by_table.values():
-        widened = []
-        for fk in fks:
-            for name, ref in zip(fk.columns, fk.ref_columns):
-                target_column = child.column(name)
-                if ref.lower() == column.name.lower() and target_column is not None and target_column is not column:
-                    changed = replace(target_column, type=new.type, params=(), unsigned=True)
-                    widened.append(f"MODIFY COLUMN {modify_column_sql(changed, target)}")
-        adds = [f"ADD {foreign_key_sql(child, table, fk)}" for fk in fks]
-        if child is table:
-            own += widened
-            after.append(f"ALTER TABLE {qualified(table)} {', '.join(adds)};")
-        else:
-            after.append(f"ALTER TABLE {qualified(child)} {', '.join(dict.fromkeys(widened + adds))};")
-    lines.append(f"ALTER TABLE {qualified(table)} {', '.join(own)};")
-    return "\n".join(lines + after)

@@ -15,11 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.compression_candidate import modify_column_sql
+from checks.column_types import change_columns
 from checks.redundant_index import MAX_KEYS
-from linter.checkapi import (
-    Check, CheckContext, RuleDoc, foreign_key_sql, innodb_tables, latest_place, qualified, quote,
-)
+from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, latest_place, qualified, quote
 from linter.findings import Finding, Severity
 from linter.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
 from linter.model import LARGE_TYPES, Column, ForeignKey, Index, SchemaModel, Table
@@ -340,7 +338,13 @@ class ForeignKeyMismatch(Check):
                             f"GROUP BY {columns} HAVING COUNT(*) > 1.")
         if not messages:
             return None
-        fix = "\n".join(filter(None, [key_fix, _column_fix(child, fk, parent, mismatches, target)]))
+        changed = [(child, m.new) for m in mismatches if m.new is not m.child]
+        column_fix, referencing = change_columns(model, changed, target) if changed else ("", [])
+        if referencing:
+            messages.append(f"Foreign keys reference the column{'s' if len(changed) > 1 else ''} the fix changes "
+                            f"({', '.join(referencing[:5])}{' ...' if len(referencing) > 5 else ''}): they change with "
+                            "it.")
+        fix = "\n".join(filter(None, [key_fix, column_fix]))
         where = latest_place([(child, fk)] + [(child, m.child) for m in mismatches] + [(parent, m.parent) for m in mismatches])
         evidence = "; ".join([reference] + [f"{m.child.name} {_type_sql(m.child)}{_collation_note(m.child, child, target, model)}"
                                             f" vs {m.parent.name} {_type_sql(m.parent)}"
@@ -378,19 +382,3 @@ def _index_sql(index: Index) -> str:
     if index.kind == "primary":
         return f"PRIMARY KEY ({parts})"
     return f"{'UNIQUE KEY' if index.kind == 'unique' else 'KEY'} {index.name} ({parts})"
-
-
-def _column_fix(child: Table, fk: ForeignKey, parent: Table, mismatches: list[ColumnMismatch], target: Target) -> str:
-    """Drop the foreign key, give its columns the parent's types, add it back with its actions
-    (a self-reference: added back in a statement of its own)."""
-    changed = [m for m in mismatches if m.new is not m.child]
-    if not changed:
-        return ""
-    modify = ", ".join(f"MODIFY COLUMN {modify_column_sql(m.new, target)}" for m in changed)
-    add = f"ADD {foreign_key_sql(child, parent, fk)}"
-    lines = [f"ALTER TABLE {qualified(child)} DROP FOREIGN KEY {quote(fk.name or '')};"]
-    if child is parent:
-        lines += [f"ALTER TABLE {qualified(child)} {modify};", f"ALTER TABLE {qualified(child)} {add};"]
-    else:
-        lines.append(f"ALTER TABLE {qualified(child)} {modify}, {add};")
-    return "\n".join(lines)

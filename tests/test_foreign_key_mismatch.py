@@ -168,6 +168,25 @@ def test_a_self_reference_is_added_back_on_its_own(tmp_path: Path) -> None:
                            "ALTER TABLE `node` ADD CONSTRAINT `node_ibfk_1` FOREIGN KEY (`parent`) REFERENCES `node` (`id`);")
 
 
+def test_columns_that_reference_the_changed_column_change_with_it(tmp_path: Path) -> None:
+    """The corpus's ambari case: widening viewinstance.view_name to its parent's length must widen
+    viewentity.view_name, which references it, or the servers refuse (ERROR 1833)."""
+    sql = ("CREATE TABLE viewmain (view_name VARCHAR(255) NOT NULL PRIMARY KEY);\n"
+           "CREATE TABLE viewinstance (view_name VARCHAR(100) NOT NULL, name VARCHAR(100) NOT NULL, "
+           "PRIMARY KEY (view_name, name), CONSTRAINT fk_vi FOREIGN KEY (view_name) REFERENCES viewmain (view_name));\n"
+           "CREATE TABLE viewentity (id INT PRIMARY KEY, view_name VARCHAR(100) NOT NULL, instance VARCHAR(100) NOT NULL, "
+           "CONSTRAINT fk_ve FOREIGN KEY (view_name, instance) REFERENCES viewinstance (view_name, name) ON DELETE CASCADE);\n")
+    [finding] = [f for f in found(sql, tmp_path) if f.table == "viewinstance"]
+    assert "viewentity.view_name" in finding.message
+    assert finding.fix == (
+        "ALTER TABLE `viewinstance` DROP FOREIGN KEY `fk_vi`;\n"
+        "ALTER TABLE `viewentity` DROP FOREIGN KEY `fk_ve`;\n"
+        "ALTER TABLE `viewinstance` MODIFY COLUMN `view_name` VARCHAR(255) NOT NULL, ADD CONSTRAINT `fk_vi` FOREIGN KEY "
+        "(`view_name`) REFERENCES `viewmain` (`view_name`);\n"
+        "ALTER TABLE `viewentity` MODIFY COLUMN `view_name` VARCHAR(255) NOT NULL, ADD CONSTRAINT `fk_ve` FOREIGN KEY "
+        "(`view_name`, `instance`) REFERENCES `viewinstance` (`view_name`, `name`) ON DELETE CASCADE;")
+
+
 def test_the_finding_sits_on_the_statement_that_made_the_mismatch(tmp_path: Path) -> None:
     history = tmp_path / "db"
     history.mkdir()
