@@ -17,9 +17,9 @@ from typing import Annotated
 from annotated_types import Gt, Le
 
 from checks.column_types import change_columns
-from linter.checkapi import Check, CheckContext, RuleDoc, TableStats
+from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, foreign_keys_by_parent
 from linter.findings import Finding, Severity
-from linter.model import Column, SchemaModel, Table
+from linter.model import Column, ForeignKey, SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.target import Target
 
@@ -152,6 +152,7 @@ class AutoIncrementCapacity(Check):
         error_share = float(context.option(self.id, "error_share", DEFAULT_ERROR_SHARE))
         severity: Severity = context.option(self.id, "severity", self.severity)
         with_stats = bool(context.stats)
+        by_parent: dict[tuple[str, str], list[tuple[Table, ForeignKey]]] | None = None
         for table in model.tables():
             if table.view_standin or table.temporary or (table.options.auto_increment is None and not with_stats):
                 continue  # no value to judge (the common case of a CREATE TABLE without AUTO_INCREMENT=N)
@@ -160,11 +161,14 @@ class AutoIncrementCapacity(Check):
             if found is None or found.share < warning_share:
                 continue
             level: Severity = "error" if found.share >= error_share else severity
-            yield self._finding(model, table, found, stats, level, warning_share, error_share, context.target)
+            if by_parent is None:
+                by_parent = foreign_keys_by_parent(model)
+            yield self._finding(model, by_parent, table, found, stats, level, warning_share, error_share, context.target)
 
     def _finding(
-        self, model: SchemaModel, table: Table, found: Counter, stats: TableStats | None, severity: Severity,
-        warning_share: float, error_share: float, target: Target,
+        self, model: SchemaModel, by_parent: dict[tuple[str, str], list[tuple[Table, ForeignKey]]], table: Table,
+        found: Counter, stats: TableStats | None, severity: Severity, warning_share: float, error_share: float,
+        target: Target,
     ) -> Finding:
         column = found.column
         limit = maximum(column.type, column.unsigned)
@@ -200,7 +204,7 @@ class AutoIncrementCapacity(Check):
             if not grown and column.type != "BIGINT":
                 message.append(f"BIGINT UNSIGNED ({8 - INTEGER_TYPES[column.type][0]} more bytes) would end the "
                                "question instead of doubling the headroom.")
-            fix, referencing = change_columns(model, [(table, new)], target)
+            fix, referencing = change_columns(model, [(table, new)], target, by_parent)
             message.append(_rebuild(stats))
             if referencing:
                 shown = ", ".join(referencing[:5]) + (f" and {len(referencing) - 5} more" if len(referencing) > 5 else "")

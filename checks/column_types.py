@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from checks.compression_candidate import modify_column_sql
-from linter.checkapi import foreign_key_sql, foreign_keys_by_parent, qualified, quote, table_key
+from linter.checkapi import foreign_key_sql, qualified, quote, table_key
 from linter.model import Column, ForeignKey, SchemaModel, Table
 from linter.target import Target
 
@@ -30,12 +30,14 @@ def retyped(column: Column, like: Column) -> Column:
                    collation=like.collation, binary=like.binary, auto_increment=column.auto_increment and like.auto_increment)
 
 
-def change_columns(model: SchemaModel, roots: list[tuple[Table, Column]], target: Target) -> tuple[str, list[str]]:
+def change_columns(
+    model: SchemaModel, roots: list[tuple[Table, Column]], target: Target,
+    by_parent: dict[tuple[str, str], list[tuple[Table, ForeignKey]]],
+) -> tuple[str, list[str]]:
     """The statements that give each root column (a table and the column's new definition, under
     the column's name) its definition, with every column that references one of them
     (transitively) retyped the same way; and those referencing columns, as `table.column`, for the
-    message."""
-    by_parent = foreign_keys_by_parent(model)
+    message. `by_parent`: `foreign_keys_by_parent(model)`, computed once per run by the caller."""
     changes: dict[tuple[int, str], tuple[Table, Column]] = {}
     queue: list[tuple[Table, str, Column]] = [(table, new.name, new) for table, new in roots]
     root_keys = {(id(table), new.name.lower()) for table, new in roots}

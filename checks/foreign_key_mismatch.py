@@ -17,7 +17,9 @@ from dataclasses import replace
 
 from checks.column_types import change_columns
 from checks.redundant_index import MAX_KEYS
-from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, latest_place, qualified, quote
+from linter.checkapi import (
+    Check, CheckContext, RuleDoc, foreign_keys_by_parent, innodb_tables, latest_place, qualified, quote,
+)
 from linter.findings import Finding, Severity
 from linter.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
 from linter.model import LARGE_TYPES, Column, ForeignKey, Index, SchemaModel, Table
@@ -288,17 +290,19 @@ class ForeignKeyMismatch(Check):
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         target = context.target
         refused_severity: Severity = context.option(self.id, "severity", self.severity)
+        by_parent = foreign_keys_by_parent(model)
         for child in innodb_tables(model):
             for fk in child.foreign_keys:
                 parent = model.find_table(fk.ref_schema if fk.ref_schema is not None else child.schema, fk.ref_table)
                 if parent is None or parent.view_standin or not parent.is_innodb or not fk.ref_columns:
                     continue  # a missing parent is another rule's (replay, the server's own error)
-                finding = self._check(child, fk, parent, target, model, refused_severity)
+                finding = self._check(child, fk, parent, target, model, refused_severity, by_parent)
                 if finding is not None:
                     yield finding
 
     def _check(self, child: Table, fk: ForeignKey, parent: Table, target: Target, model: SchemaModel,
-               refused_severity: Severity) -> Finding | None:
+               refused_severity: Severity, by_parent: dict[tuple[str, str], list[tuple[Table, ForeignKey]]],
+               ) -> Finding | None:
         name = quote(fk.name or "")
         reference = f"{child.name} ({', '.join(fk.columns)}) -> {parent.name} ({', '.join(fk.ref_columns)})"
         if len(fk.columns) != len(fk.ref_columns):
@@ -339,7 +343,7 @@ class ForeignKeyMismatch(Check):
         if not messages:
             return None
         changed = [(child, m.new) for m in mismatches if m.new is not m.child]
-        column_fix, referencing = change_columns(model, changed, target) if changed else ("", [])
+        column_fix, referencing = change_columns(model, changed, target, by_parent) if changed else ("", [])
         if referencing:
             messages.append(f"Foreign keys reference the column{'s' if len(changed) > 1 else ''} the fix changes "
                             f"({', '.join(referencing[:5])}{' ...' if len(referencing) > 5 else ''}): they change with "
