@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from checks.auto_increment_capacity import AutoIncrementCapacity
 from checks.compression_candidate import CompressionCandidate
+from checks.foreign_key_mismatch import ForeignKeyMismatch
 from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
+from checks.redundant_index import RedundantIndex
 from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
 from checks.uuid_primary_key import UuidPrimaryKey
+from checks.wide_primary_key import WidePrimaryKey
 from linter.checkapi import Check
 from linter.suppressions import SUPPRESSION_RULES
 
@@ -18,6 +22,10 @@ ALL_CHECKS: tuple[Check, ...] = (
     CrossTenantTablespace(),
     UndefinedTablespace(),
     CompressionCandidate(),
+    RedundantIndex(),
+    AutoIncrementCapacity(),
+    ForeignKeyMismatch(),
+    WidePrimaryKey(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)

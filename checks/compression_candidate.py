@@ -533,6 +533,15 @@ def column_definition(column: Column, *, compressed: bool = False, column_format
     return " ".join(parts)
 
 
+def modify_column_sql(column: Column, target: Target) -> str:
+    """`column_definition` for a MODIFY COLUMN that changes only the type: on MariaDB with the
+    column's CHECK constraints, which MariaDB keeps on the column and a MODIFY without them drops."""
+    text = column_definition(column)
+    if target.is_mariadb and column.checks:
+        text += " " + " ".join(column.checks)
+    return text
+
+
 # --- measured by `innolint audit --sample N` -------------------------------------------------------------
 #: a column whose values keep more than this under every kind of compression is not worth it
 _NO_GAIN = 0.95

@@ -6,13 +6,14 @@ runs them through this interface and knows none of them by name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from linter.findings import Finding, Severity
 from linter.globs import name_match
-from linter.model import Location, SchemaModel, Table
+from linter.model import Column, ForeignKey, Index, Location, SchemaModel, Table
 from linter.record import FrozenRecord, Record
 from linter.target import DEFAULT_TARGET, Target
 
@@ -66,11 +67,13 @@ class TableStats(FrozenRecord):  # frozen: FrozenRecord refuses assignment
     count_fetch: int | None = None
     count_update: int | None = None
     count_delete: int | None = None
+    #: the table's next AUTO_INCREMENT value (information_schema.TABLES.AUTO_INCREMENT)
+    auto_increment: int | None = None
 
     def __init__(
         self, rows: int | None = None, data_length: int | None = None, index_length: int | None = None,
         avg_row_length: int | None = None, count_insert: int | None = None, count_fetch: int | None = None,
-        count_update: int | None = None, count_delete: int | None = None,
+        count_update: int | None = None, count_delete: int | None = None, auto_increment: int | None = None,
     ) -> None:
         _set(self, "rows", rows)
         _set(self, "data_length", data_length)
@@ -80,6 +83,7 @@ class TableStats(FrozenRecord):  # frozen: FrozenRecord refuses assignment
         _set(self, "count_fetch", count_fetch)
         _set(self, "count_update", count_update)
         _set(self, "count_delete", count_delete)
+        _set(self, "auto_increment", auto_increment)
 
 
 class ColumnMeasurement(FrozenRecord):
@@ -246,6 +250,36 @@ def innodb_tables(model: SchemaModel) -> Iterator[Table]:
             yield table
 
 
+def table_key(schema: str | None, name: str) -> tuple[str, str]:
+    """A table's key in `foreign_keys_by_parent`: (schema, name), lower-case, '' for no schema."""
+    return ((schema or "").lower(), name.lower())
+
+
+def foreign_keys_by_parent(model: SchemaModel) -> dict[tuple[str, str], list[tuple[Table, ForeignKey]]]:
+    """Every foreign key of the model with its table, by the table it references (`table_key`; a
+    reference without a schema is to the child's own schema)."""
+    found: dict[tuple[str, str], list[tuple[Table, ForeignKey]]] = {}
+    for table in model.tables():
+        for fk in table.foreign_keys:
+            schema = fk.ref_schema if fk.ref_schema is not None else table.schema
+            found.setdefault(table_key(schema, fk.ref_table), []).append((table, fk))
+    return found
+
+
+def foreign_key_sql(child: Table, parent: Table, fk: ForeignKey) -> str:
+    """`CONSTRAINT name FOREIGN KEY (...) REFERENCES parent (...)` with the key's ON DELETE / ON
+    UPDATE actions, for a fix that drops a foreign key and adds it back."""
+    columns = ", ".join(quote(c) for c in fk.columns)
+    references = ", ".join(quote(c) for c in fk.ref_columns)
+    parent_name = qualified(parent) if parent.schema and parent.schema != child.schema else quote(parent.name)
+    text = f"CONSTRAINT {quote(fk.name or '')} FOREIGN KEY ({columns}) REFERENCES {parent_name} ({references})"
+    if fk.on_delete:
+        text += f" ON DELETE {fk.on_delete}"
+    if fk.on_update:
+        text += f" ON UPDATE {fk.on_update}"
+    return text
+
+
 def quote(name: str) -> str:
     """A MySQL identifier in backticks, as fixes print it."""
     return "`" + name.replace("`", "``") + "`"
@@ -254,3 +288,23 @@ def quote(name: str) -> str:
 def qualified(table: Table) -> str:
     """The table's name for a fix: `schema`.`table` when the schema is known."""
     return f"{quote(table.schema)}.{quote(table.name)}" if table.schema else quote(table.name)
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def _input_order(place: Location) -> tuple[tuple[object, ...], int]:
+    """A place's position in the input: by file in natural order (V9__a.sql before V10__b.sql,
+    as migration tools apply them), then by line."""
+    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(place.path)), place.line
+
+
+def latest_place(parts: Iterable[tuple[Table, Column | Index | ForeignKey]]) -> Location:
+    """Where a finding caused by several parts of the schema belongs: the statement that last
+    added or changed one of them (so `--changed-only` reports it with the migration that made it).
+    When none was changed by an ALTER, the first part's CREATE TABLE (the table the finding is
+    about: a dump or an audit lists tables in any order, and an audit has a path per table)."""
+    listed = list(parts)
+    if any(item.where is not None for _, item in listed):
+        return max((table.place(item) for table, item in listed), key=_input_order)
+    return listed[0][0].place(listed[0][1])

@@ -8,6 +8,7 @@ here as properties, so that each check asks the same question the same way.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -69,13 +70,21 @@ class Column(Record):
     #: MariaDB keeps them on the column, so a MODIFY COLUMN that leaves them out drops them;
     #: MySQL makes them table constraints, which a MODIFY COLUMN keeps
     checks: tuple[str, ...] = ()
+    #: the statement that last added or changed the column (ALTER TABLE ... ADD/MODIFY/CHANGE);
+    #: None: the table's CREATE TABLE (`Table.place` answers either way)
+    where: Location | None = None
+    #: what == and repr compare: the definition, not where it was written
+    __match_args__ = (
+        "name", "type", "params", "unsigned", "nullable", "default", "auto_increment", "generated", "invisible",
+        "compressed", "compression_dictionary", "comment", "charset", "collation", "binary", "srid", "checks",
+    )
 
     def __init__(
         self, name: str, type: str, params: tuple[str, ...] = (), unsigned: bool = False, nullable: bool = True,
         default: str | None = None, auto_increment: bool = False, generated: Literal["stored", "virtual"] | None = None,
         invisible: bool = False, compressed: str | None = None, compression_dictionary: str | None = None,
         comment: str | None = None, charset: str | None = None, collation: str | None = None, binary: bool = False,
-        srid: int | None = None, checks: tuple[str, ...] = (),
+        srid: int | None = None, checks: tuple[str, ...] = (), where: Location | None = None,
     ) -> None:
         self.name = name
         self.type = type
@@ -94,6 +103,7 @@ class Column(Record):
         self.binary = binary
         self.srid = srid
         self.checks = checks
+        self.where = where
 
     @property
     def length(self) -> int | None:
@@ -126,18 +136,27 @@ class IndexColumn(FrozenRecord):  # frozen: FrozenRecord refuses assignment
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
 class Index(Record):
+    #: the key's name; None only in an operation, for a key the DDL does not name: the model
+    #: names it as the server does (`name_unnamed_keys`) when it is created or added
     name: str | None
     kind: IndexKind
     columns: tuple[IndexColumn, ...]
+    #: INVISIBLE (MySQL 8) or IGNORED (MariaDB 10.6+): kept up to date, never used by the optimizer
     invisible: bool = False
+    #: the statement that added the key (ALTER TABLE ... ADD, CREATE INDEX) or last changed its
+    #: columns (a DROP COLUMN); None: the table's CREATE TABLE
+    where: Location | None = None
+    __match_args__ = ("name", "kind", "columns", "invisible")  # == and repr: the definition, not where
 
     def __init__(
         self, name: str | None, kind: IndexKind, columns: tuple[IndexColumn, ...], invisible: bool = False,
+        where: Location | None = None,
     ) -> None:
         self.name = name
         self.kind = kind
         self.columns = columns
         self.invisible = invisible
+        self.where = where
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -146,21 +165,35 @@ class Index(Record):
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
 class ForeignKey(Record):
+    #: None only in an operation, for a constraint the DDL does not name: replay names it as the
+    #: server does (`generated_foreign_key_name`)
     name: str | None
     columns: tuple[str, ...]
     ref_schema: str | None
     ref_table: str
     ref_columns: tuple[str, ...]
+    #: the referential actions as written, upper-case ("CASCADE", "SET NULL"); None: not given
+    #: (RESTRICT). Kept so that a fix that drops and re-adds the constraint keeps them
+    on_delete: str | None = None
+    on_update: str | None = None
+    #: the statement that added it (ALTER TABLE ... ADD); None: the table's CREATE TABLE
+    where: Location | None = None
+    #: == and repr: the definition, not where it was written
+    __match_args__ = ("name", "columns", "ref_schema", "ref_table", "ref_columns", "on_delete", "on_update")
 
     def __init__(
         self, name: str | None, columns: tuple[str, ...], ref_schema: str | None, ref_table: str,
-        ref_columns: tuple[str, ...],
+        ref_columns: tuple[str, ...], on_delete: str | None = None, on_update: str | None = None,
+        where: Location | None = None,
     ) -> None:
         self.name = name
         self.columns = columns
         self.ref_schema = ref_schema
         self.ref_table = ref_table
         self.ref_columns = ref_columns
+        self.on_delete = on_delete
+        self.on_update = on_update
+        self.where = where
 
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
@@ -202,6 +235,59 @@ class TableOptions(Record):
         self.partition_names = partition_names
         self.auto_increment = auto_increment
         self.other = {} if other is None else other
+
+
+#: MySQL 8 names an unnamed key whose first part is an expression (a functional key part) this
+_FUNCTIONAL_KEY_NAME = "functional_index"
+
+
+def generated_key_name(first: IndexColumn, taken: Collection[str]) -> str:
+    """The name the server gives a key the DDL does not name: its first column's name, or with
+    `_2`, `_3` ... appended (the name cut to 61 characters first) while that is the name of a key
+    defined before it, or PRIMARY (sql_table.cc, make_unique_key_name; case-insensitive).
+    `taken`: the names of the keys defined before it (earlier in the CREATE TABLE, or the table's
+    keys for an ALTER TABLE ... ADD). Checked against MariaDB 10.11 in tests/test_model_names.py."""
+    return _generated_key_name(first, {name.lower() for name in taken})
+
+
+def _generated_key_name(first: IndexColumn, used: set[str]) -> str:
+    """`generated_key_name` with `used` already lower-case (a set kept across a statement's keys)."""
+    base = _FUNCTIONAL_KEY_NAME if first.expression else first.name
+    if base.lower() not in used and base.lower() != "primary":
+        return base
+    stem = base[:61]
+    for n in range(2, 100):
+        candidate = f"{stem}_{n}"
+        if candidate.lower() not in used:
+            return candidate
+    return "not_specified"  # the server's own answer after 99 tries
+
+
+def name_unnamed_keys(indexes: list[Index], taken: Collection[str] = ()) -> None:
+    """Give every key of `indexes` that has no name (None) the name the server would, in order:
+    the list is a CREATE TABLE's keys in declaration order, or the keys one ALTER adds, with
+    `taken` the names the table already has."""
+    used = {name.lower() for name in taken}
+    for index in indexes:
+        if index.name is None and index.columns:
+            index.name = _generated_key_name(index.columns[0], used)
+        if index.name is not None:
+            used.add(index.name.lower())
+
+
+def generated_foreign_key_name(table: str, taken: Collection[str]) -> str:
+    """The name the server gives a foreign key the DDL does not name: `<table>_ibfk_<n>`, n one
+    more than the highest n of the names in `taken` of that form. `taken`: for an ALTER TABLE
+    ... ADD FOREIGN KEY, the table's constraints; for a CREATE TABLE, only the unnamed ones
+    before it in the statement (MariaDB 10.11 numbers those 1, 2, ... even past a written
+    `<table>_ibfk_5`: tests/test_model_names.py; MySQL's manual describes the same scheme)."""
+    prefix = f"{table}_ibfk_".lower()
+    highest = 0
+    for name in taken:
+        lowered = name.lower()
+        if lowered.startswith(prefix) and lowered[len(prefix):].isdigit():
+            highest = max(highest, int(lowered[len(prefix):]))
+    return f"{table}_ibfk_{highest + 1}"
 
 
 class TableBody(Record):
@@ -374,6 +460,12 @@ class Table(Record):
         """Where a finding about this table belongs: the statement that last shaped its key."""
         return self.key_dropped or self.defined
 
+    def place(self, item: Column | Index | ForeignKey) -> Location:
+        """Where a column, key or foreign key got its present form: the ALTER TABLE (or CREATE
+        INDEX) that added or changed it, else the table's CREATE TABLE. A finding caused by the
+        item belongs there (so `--changed-only` reports it with the migration that did it)."""
+        return item.where or self.defined
+
 
 class Tablespace(Record):
     __slots__ = __match_args__ = ("name", "datafile", "engine", "defined")
@@ -400,17 +492,24 @@ class CompressionDictionary(Record):
 
 
 class Schema(Record):
-    __slots__ = __match_args__ = ("name", "tables", "defined")
+    __slots__ = __match_args__ = ("name", "tables", "defined", "charset", "collation")
     name: str | None  # None: tables whose database the input never names
     tables: dict[str, Table]  # keyed by lower-case table name
     defined: Location | None
+    #: CREATE DATABASE ... DEFAULT CHARACTER SET / COLLATE as written (None: not given): the
+    #: default of the tables that give none, before the server's own (linter.innodb_sizes)
+    charset: str | None
+    collation: str | None
 
     def __init__(
         self, name: str | None, tables: dict[str, Table] | None = None, defined: Location | None = None,
+        charset: str | None = None, collation: str | None = None,
     ) -> None:
         self.name = name
         self.tables = {} if tables is None else tables
         self.defined = defined
+        self.charset = charset
+        self.collation = collation
 
 
 class SchemaModel(Record):

@@ -39,7 +39,7 @@ from sqlglot.errors import ErrorLevel, ParseError, TokenError
 from sqlglot.tokens import Token, TokenType
 
 from linter import ops
-from linter.model import Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions
+from linter.model import Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions, name_unnamed_keys
 
 _DIALECT = MySQL()
 # One tokenizer, parser and SQL generator for the whole run: each resets its state at every call,
@@ -201,10 +201,24 @@ def _simple_statement(text: str) -> ops.Operation | None:
     if use is not None:
         return ops.SchemaStatement("use", use)
     if database is not None:
-        return ops.SchemaStatement("create", database)
+        tail = text[m.end(2) + 1 : m.end()].replace("=", " ").replace("'", " ")
+        return ops.SchemaStatement("create", database, *_database_options(tail.split()))
     if drop is not None:
         return ops.DropTable(tuple(ops.Name(schema or None, name) for schema, name in _drop_names(drop)), False)
     return _KEYS_ONLY
+
+
+def _database_options(words: list[str]) -> tuple[str | None, str | None]:
+    """A CREATE DATABASE's [DEFAULT] CHARACTER SET / CHARSET and COLLATE, from the words after its
+    name (`=` left out): (charset, collation), None where not given. The last one given counts."""
+    charset = collation = None
+    for i in range(len(words) - 1):
+        word = words[i].upper()
+        if word == "CHARSET" or (word == "SET" and i and words[i - 1].upper() == "CHARACTER"):
+            charset = words[i + 1]
+        elif word == "COLLATE":
+            collation = words[i + 1]
+    return charset, collation
 
 
 # --------------------------------------------------------------------------------------------
@@ -432,7 +446,9 @@ def _parse_create(c: _Cursor) -> ops.Operation:
     if word in ("DATABASE", "SCHEMA"):
         c.advance()
         c.accept_if_exists()
-        return ops.SchemaStatement("create", c.name())
+        name = c.name()
+        words = [t.text for t in c.tokens[c.i:] if t.token_type != TokenType.EQ]
+        return ops.SchemaStatement("create", name, *_database_options(words))
     if word == "TABLESPACE" or (word == "UNDO" and c.word(1) == "TABLESPACE"):
         return _parse_create_tablespace(c)
     if word == "COMPRESSION_DICTIONARY":
@@ -461,6 +477,7 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     body = TableBody()
     if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH"):
         _read_elements(c, _split_top_level(c.group()), body)
+        name_unnamed_keys(body.indexes)
         pairs = _plain_options(c.text, c.tokens[c.i - 1].end + 1)
         if pairs is not None:
             apply_options(body.options, pairs)
@@ -471,15 +488,29 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
 
 
 def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> None:
-    """Column definitions, keys and constraints of a CREATE TABLE body, into `body`."""
+    """Column definitions, keys and constraints of a CREATE TABLE body, into `body`. Keys and
+    foreign keys keep their declaration order, those a column declares (`a INT UNIQUE`) in the
+    column's place: the server names unnamed keys in that order and clusters on the first
+    eligible UNIQUE key in it."""
     column_elements: list[list[Token]] = []
+    declared: list[TableBody | None] = []  # per element: its keys, or None for a column
     for element in elements:
         head = element[0]
         if head.token_type != TokenType.IDENTIFIER and _head(head) in _KEY_WORDS:
-            _read_key(c.sub(element), body)
+            keys = TableBody()
+            _read_key(c.sub(element), keys)
+            declared.append(keys)
         else:
             column_elements.append(element)
-    for column, inline in _parse_columns(c, column_elements):
+            declared.append(None)
+    columns = iter(_parse_columns(c, column_elements))
+    for keys in declared:
+        if keys is not None:
+            body.indexes += keys.indexes
+            body.foreign_keys += keys.foreign_keys
+            body.checks += keys.checks
+            continue
+        column, inline = next(columns)
         body.columns[column.name.lower()] = column
         for item in inline:
             if isinstance(item, Index):
@@ -546,8 +577,8 @@ def _read_key(c: _Cursor, body: TableBody) -> None:
     invisible = _index_options_invisible(c)
     if kind == "primary":
         name = "PRIMARY"
-    elif name is None and parts:
-        name = parts[0].name  # MySQL names an unnamed key after its first column
+    # an unnamed key keeps None: the server names it after its first column, with _2, _3 when
+    # that name is taken (linter.model.name_unnamed_keys, for the CREATE TABLE or in replay)
     body.indexes.append(Index(name, kind, parts, invisible))
 
 
@@ -575,10 +606,13 @@ def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
 
 
 def _index_options_invisible(c: _Cursor) -> bool:
+    """INVISIBLE (MySQL 8) or IGNORED (MariaDB 10.6+): the optimizer does not use the key."""
     invisible = False
     while not c.done:
-        if c.accept("INVISIBLE"):
+        if c.accept("INVISIBLE") or c.accept("IGNORED"):
             invisible = True
+        elif c.accept("VISIBLE") or c.accept("NOT", "IGNORED"):
+            invisible = False
         else:
             c.advance()
     return invisible
@@ -590,7 +624,20 @@ def _references(c: _Cursor, name: str | None, columns: tuple[str, ...]) -> Forei
     ref_columns: tuple[str, ...] = ()
     if c.at_type(TokenType.L_PAREN):
         ref_columns = tuple(part.name for part in _key_parts(c))
-    return ForeignKey(name, columns, target.schema, target.name, ref_columns)
+    actions: dict[str, str] = {}
+    while not c.done:
+        if c.accept("ON"):
+            event = c.word()
+            c.advance()
+            words = [c.word()]
+            c.advance()
+            if words[0] in ("SET", "NO") and not c.done:
+                words.append(c.word())
+                c.advance()
+            actions[event] = " ".join(words).upper()
+        else:
+            c.advance()  # MATCH FULL / PARTIAL / SIMPLE
+    return ForeignKey(name, columns, target.schema, target.name, ref_columns, actions.get("DELETE"), actions.get("UPDATE"))
 
 
 # -- columns (through sqlglot) -----------------------------------------------------------------
@@ -663,7 +710,11 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
             extras.binary = True
             i += 1
             continue
-        elif word in ("ZEROFILL", "VISIBLE", "SIGNED"):
+        elif word == "ZEROFILL":  # implies UNSIGNED (the server prints both)
+            extras.unsigned = True
+            i += 1
+            continue
+        elif word in ("VISIBLE", "SIGNED"):
             i += 1
             continue
         elif word == "COMPRESSED":  # MariaDB: COMPRESSED[=zlib]
@@ -820,7 +871,7 @@ def _column(
             inline.append(Index("PRIMARY", "primary", (IndexColumn(name),)))
             column.nullable = False
         elif isinstance(kind_, exp.UniqueColumnConstraint):
-            inline.append(Index(name, "unique", (IndexColumn(name),)))
+            inline.append(Index(None, "unique", (IndexColumn(name),)))  # named as the server does, later
         elif isinstance(kind_, exp.Reference):
             inline.append(_reference(name, kind_))
         elif isinstance(kind_, exp.CheckColumnConstraint) and kind_.this is not None:
@@ -960,7 +1011,7 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
     `_strip_column` and `_column` read them from the tokens and sqlglot's tree; None when a word
     in it is not what it looks like (a keyword as a bare name, charset or collation)."""
     (name, type_word, length, scale, values, null, default, precision, comment, auto_increment, sign, charset,
-     collation, primary, _, binary, _, unique, _) = m.groups()
+     collation, primary, _, binary, zerofill, unique, _) = m.groups()
     if name[0] == "`":
         name = name[1:-1]
     elif name.upper() in _NOT_PLAIN_WORDS:
@@ -994,8 +1045,8 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
         elif upper in ("NULL", "TRUE", "FALSE"):
             default = upper
     # positional: Column's sixteen keyword parameters cost more to bind than the rest of this
-    column = Column(name, type_name, params, sign is not None and len(sign) == 8, nullable, default,
-                    auto_increment is not None)
+    column = Column(name, type_name, params, (sign is not None and len(sign) == 8) or zerofill is not None, nullable,
+                    default, auto_increment is not None)  # ZEROFILL implies UNSIGNED
     if comment is not None:
         column.comment = comment.replace("''", "'") if "''" in comment else comment
     if charset is not None:
@@ -1008,7 +1059,7 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
     if primary is not None:
         keys.append(Index("PRIMARY", "primary", (IndexColumn(name),)))
     if unique is not None:
-        keys.append(Index(name, "unique", (IndexColumn(name),)))
+        keys.append(Index(None, "unique", (IndexColumn(name),)))  # named as the server does, later
     return column, keys
 
 
@@ -1041,11 +1092,14 @@ _KEY = re.compile(
     {_END}""",
     _FLAGS,
 )
+_FK_ACTION = rf"CASCADE|RESTRICT|SET{_S}+NULL|SET{_S}+DEFAULT|NO{_S}+ACTION"
 _FOREIGN_KEY = re.compile(
     rf"""{_S}*{_CONSTRAINT}
     FOREIGN{_S}+KEY(?:{_S}+(?P<name>{_NAME_TEXT}))?{_S}*\((?P<parts>{_PARTS})\){_S}*
     REFERENCES{_S}+(?:(?P<schema>{_NAME_TEXT})\.)?(?P<table>{_NAME_TEXT}){_S}*\((?P<references>{_PARTS})\)
-    (?:{_S}+ON{_S}+(?:DELETE|UPDATE){_S}+(?:CASCADE|RESTRICT|SET{_S}+NULL|SET{_S}+DEFAULT|NO{_S}+ACTION))*
+    (?:{_S}+ON{_S}+DELETE{_S}+(?P<on_delete>{_FK_ACTION}))?
+    (?:{_S}+ON{_S}+UPDATE{_S}+(?P<on_update>{_FK_ACTION}))?
+    (?:{_S}+ON{_S}+DELETE{_S}+(?P<on_delete_after>{_FK_ACTION}))?
     {_END}""",
     _FLAGS,
 )
@@ -1073,8 +1127,6 @@ def _plain_key(m: re.Match[str]) -> Index:
         name = _unquote(name)
     elif constraint is not None:
         name = _unquote(constraint)
-    else:
-        name = columns[0].name  # MySQL names an unnamed key after its first column
     return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns)
 
 
@@ -1083,12 +1135,16 @@ def _plain_foreign_key(m: re.Match[str]) -> ForeignKey:
     constraint, name, parts, schema, table, references = m.group(
         "constraint", "name", "parts", "schema", "table", "references")
     label = constraint if constraint is not None else name
+    on_delete, on_update, on_delete_after = m.group("on_delete", "on_update", "on_delete_after")
+    on_delete = on_delete or on_delete_after
     return ForeignKey(
         _unquote(label) if label is not None else None,
         tuple([quoted or bare for quoted, bare, _, _ in _part_fields(parts)]),
         _unquote(schema) if schema is not None else None,
         _unquote(table),
         tuple([quoted or bare for quoted, bare, _, _ in _part_fields(references)]),
+        " ".join(on_delete.upper().split()) if on_delete else None,
+        " ".join(on_update.upper().split()) if on_update else None,
     )
 
 
@@ -1124,7 +1180,6 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int] | None:
     every element is of a plain form; else None."""
     body = TableBody()
     columns, indexes = body.columns, body.indexes
-    inline: list[Index] = []  # the keys columns declare come after the body's own keys
     end = ","
     while end == ",":
         m = _COLUMN.match(text, pos)
@@ -1134,8 +1189,8 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int] | None:
                 return None
             column, keys = read
             columns[column.name.lower()] = column
-            if keys:
-                inline += keys
+            if keys:  # in the column's place: declaration order (`_read_elements`)
+                indexes += keys
         else:
             m = _KEY.match(text, pos)
             if m is not None and (end := m.group("end")) is not None:
@@ -1146,7 +1201,7 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int] | None:
                     return None
                 body.foreign_keys.append(_plain_foreign_key(m))
         pos = m.end()
-    indexes += inline
+    name_unnamed_keys(indexes)
     _primary_key_first(body)
     return body, pos
 
@@ -1225,7 +1280,13 @@ def _reference(column: str, reference: exp.Reference) -> ForeignKey:
         table = target.this
         ref_columns = tuple(e.name for e in target.expressions)
     schema = table.args.get("db").name if isinstance(table, exp.Table) and table.args.get("db") else None
-    return ForeignKey(None, (column,), schema, table.name if table is not None else "", ref_columns)
+    actions: dict[str, str] = {}
+    for option in reference.args.get("options") or []:  # sqlglot writes them as "ON delete SET NULL"
+        words = str(option).upper().split()
+        if len(words) >= 3 and words[0] == "ON":
+            actions[words[1]] = " ".join(words[2:])
+    return ForeignKey(None, (column,), schema, table.name if table is not None else "", ref_columns,
+                      actions.get("DELETE"), actions.get("UPDATE"))
 
 
 # -- table options -----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 
 from linter import ops
-from linter.model import Location, SchemaModel, Table, Tablespace, CompressionDictionary, TableBody, Index
+from linter.model import Location, SchemaModel, Table, Tablespace, CompressionDictionary, TableBody, Index, generated_foreign_key_name, name_unnamed_keys
 from linter.parse import apply_options
 
 
@@ -73,6 +73,9 @@ class Replayer:
             origin=origin, annotations=annotations, view_standin=executable == "50001", _own_body=own,
         )
         self._put(table)
+        if any(foreign_key.name is None for foreign_key in body.foreign_keys):
+            _name_created_foreign_keys(table)
+            body = table.body
         columns, indexes = body.columns, body.indexes
         known = self._key_checks.get(id(columns))
         if known is not None and known[0] is columns and known[1] is indexes:
@@ -99,12 +102,12 @@ class Replayer:
         if isinstance(action, ops.RenameTo):
             self._remove(table)
             table.schema = action.target.schema if action.target.schema is not None else table.schema
-            table.name = action.target.name
+            _rename_generated_foreign_keys(table, action.target.name)
             self._put(table)
             return None
         body = table.writable()
         if isinstance(action, ops.AddColumn):
-            body.columns[action.column.name.lower()] = replace(action.column)
+            body.columns[action.column.name.lower()] = replace(action.column, where=where)
         elif isinstance(action, ops.ChangeColumn):
             old = action.old_name.lower()
             if old not in body.columns:
@@ -112,7 +115,7 @@ class Replayer:
             columns = {}
             for key, column in body.columns.items():
                 if key == old:
-                    columns[action.column.name.lower()] = replace(action.column)
+                    columns[action.column.name.lower()] = replace(action.column, where=where)
                 else:
                     columns[key] = column
             body.columns = columns
@@ -130,21 +133,23 @@ class Replayer:
         elif isinstance(action, ops.DropColumn):
             if body.columns.pop(action.name.lower(), None) is None:
                 return f"column {action.name} does not exist"
-            _drop_from_indexes(body, action.name)
+            _drop_from_indexes(body, action.name, where)
         elif isinstance(action, ops.SetColumnDefault):
             column = body.columns.get(action.name.lower())
             if column is None:
                 return f"column {action.name} does not exist"
             column.default = action.default
         elif isinstance(action, ops.AddIndex):
-            index = action.index
+            index = replace(action.index, where=where)
             if index.kind == "primary":
                 body.indexes = [i for i in body.indexes if i.kind != "primary"]
-                body.indexes.insert(0, replace(index))
+                body.indexes.insert(0, index)
                 _keep_primary_not_null(body)
                 table.key_dropped = None
             else:
-                body.indexes.append(replace(index))
+                if index.name is None:  # the name the server gives it (ALTER TABLE t ADD KEY (a))
+                    name_unnamed_keys([index], [i.name for i in body.indexes if i.name])
+                body.indexes.append(index)
         elif isinstance(action, ops.DropIndex):
             name = action.name.lower()
             before = len(body.indexes)
@@ -162,7 +167,10 @@ class Replayer:
                     return None
             return f"index {action.old_name} does not exist"
         elif isinstance(action, ops.AddForeignKey):
-            body.foreign_keys.append(replace(action.foreign_key))
+            foreign_key = replace(action.foreign_key, where=where)
+            if foreign_key.name is None:
+                foreign_key.name = generated_foreign_key_name(table.name, [f.name or "" for f in body.foreign_keys])
+            body.foreign_keys.append(foreign_key)
         elif isinstance(action, ops.DropForeignKey):
             name = action.name.lower()
             before = len(body.foreign_keys)
@@ -194,7 +202,7 @@ class Replayer:
                 continue
             self._remove(table)
             table.schema = self._schema_of(new)
-            table.name = new.name
+            _rename_generated_foreign_keys(table, new.name)
             table.changed = where
             self._put(table)
         return f"RENAME TABLE: {', '.join(missing)} not defined earlier in the input" if missing else None
@@ -232,6 +240,8 @@ class Replayer:
             self.model.schema(op.name)
         elif op.action == "create":
             schema = self.model.schema(op.name)
+            if schema.defined is None:  # CREATE DATABASE IF NOT EXISTS of an existing one changes nothing
+                schema.charset, schema.collation = op.charset, op.collation
             schema.defined = schema.defined or where
         else:
             self.model.schemas.pop(op.name.lower(), None)
@@ -245,6 +255,28 @@ class Replayer:
 
     def _Skipped(self, op: ops.Skipped, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         return None
+
+
+def _name_created_foreign_keys(table: Table) -> None:
+    """Give the unnamed foreign keys of a CREATE TABLE the server's names (`<table>_ibfk_1`, 2 ...).
+    The body may be shared (a parsed statement's), so it is copied first."""
+    generated: list[str] = []
+    for foreign_key in table.writable().foreign_keys:
+        if foreign_key.name is None:
+            foreign_key.name = generated_foreign_key_name(table.name, generated)
+            generated.append(foreign_key.name)
+
+
+def _rename_generated_foreign_keys(table: Table, new_name: str) -> None:
+    """RENAME TABLE renames the constraints named `<old>_ibfk_<n>` to `<new>_ibfk_<n>` (MariaDB
+    10.11, tests/test_model_names.py; MySQL's manual says the same), and the table."""
+    prefix = f"{table.name}_ibfk_".lower()
+    if any((f.name or "").lower().startswith(prefix) for f in table.foreign_keys):
+        for foreign_key in table.writable().foreign_keys:
+            name = foreign_key.name or ""
+            if name.lower().startswith(prefix):
+                foreign_key.name = f"{new_name}_ibfk_{name[len(prefix):]}"
+    table.name = new_name
 
 
 def _missing_key_columns(table: Table) -> str | None:
@@ -267,14 +299,17 @@ def _rename_in_indexes(body: TableBody, old: str, new: str) -> None:
             index.columns = tuple(replace(p, name=new) if p.name.lower() == lowered else p for p in index.columns)
 
 
-def _drop_from_indexes(body: TableBody, column: str) -> None:
-    """Dropping a column removes it from every index; an index left with no column goes."""
+def _drop_from_indexes(body: TableBody, column: str, where: Location) -> None:
+    """Dropping a column removes it from every index (which `where` then changed); an index
+    left with no column goes."""
     lowered = column.lower()
     kept: list[Index] = []
     for index in body.indexes:
         parts = tuple(p for p in index.columns if p.name.lower() != lowered)
         if parts:
-            index.columns = parts
+            if len(parts) < len(index.columns):
+                index.columns = parts
+                index.where = where
             kept.append(index)
     body.indexes = kept
 

@@ -15,7 +15,7 @@ that `CheckContext.stats` holds. Format, version 1:
      "tables": [{"schema": "shop", "table": "orders",
                  "table_rows": 120000, "data_length": 16236544, "index_length": 4194304,
                  "avg_row_length": 135, "count_insert": 5000, "count_fetch": 900000,
-                 "count_update": 1200, "count_delete": 0}]}
+                 "count_update": 1200, "count_delete": 0, "auto_increment": 120001}]}
 
 Every number may be null (performance_schema off, a table never touched since start-up).
 """
@@ -53,6 +53,7 @@ class TableStatsRow(BaseModel):
     count_fetch: Count = Field(default=None, ge=0, description="rows read since start-up (COUNT_FETCH)")
     count_update: Count = Field(default=None, ge=0, description="rows updated since start-up (COUNT_UPDATE)")
     count_delete: Count = Field(default=None, ge=0, description="rows deleted since start-up (COUNT_DELETE)")
+    auto_increment: Count = Field(default=None, ge=0, description="TABLES.AUTO_INCREMENT: the next value")
 
     def to_table_stats(self) -> TableStats:
         return TableStats(
@@ -64,6 +65,7 @@ class TableStatsRow(BaseModel):
             count_fetch=self.count_fetch,
             count_update=self.count_update,
             count_delete=self.count_delete,
+            auto_increment=self.auto_increment,
         )
 
 
@@ -169,6 +171,8 @@ def _summed(group: list[TableStats]) -> TableStats:
         count_fetch=total("count_fetch"),
         count_update=total("count_update"),
         count_delete=total("count_delete"),
+        # the highest counter of the tables that share the name: the one closest to its limit
+        auto_increment=max((s.auto_increment for s in group if s.auto_increment is not None), default=None),
     )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Hashable, Iterable
-from dataclasses import astuple, fields
+from dataclasses import fields
 from typing import Any
 
 from linter.model import SchemaModel, Table, TableBody, TableOptions
@@ -169,8 +169,9 @@ def _body_signature(body: TableBody, schema: str | None) -> Hashable:
     own = schema.lower() if schema else None
     options = body.options
     return (
-        tuple(astuple(c) for c in body.columns.values()),
-        tuple(astuple(i) for i in body.indexes),
+        # the definitions (`_values`: what == compares), not where each part was written
+        tuple(c._values() for c in body.columns.values()),
+        tuple(i._values() for i in body.indexes),
         tuple(
             (f.name, f.columns, None if (f.ref_schema or "").lower() == own else f.ref_schema, f.ref_table.lower(), f.ref_columns)
             for f in body.foreign_keys

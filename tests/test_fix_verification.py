@@ -140,6 +140,79 @@ CASES = [
          "tag_id INT NOT NULL, FOREIGN KEY (post_id) REFERENCES post (id), "
          "FOREIGN KEY (tag_id) REFERENCES tag (id)) ENGINE=InnoDB",
          fix_has="ADD PRIMARY KEY (`post_id`, `tag_id`)"),
+    # -- redundant-index -----------------------------------------------------------------------------
+    Case("redundant-prefix-fk", "redundant-index", "orders",
+         "CREATE TABLE customer (id INT PRIMARY KEY) ENGINE=InnoDB; "
+         "CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL, placed DATE, "
+         "KEY fk_customer (customer_id), KEY customer_placed (customer_id, placed), "
+         "CONSTRAINT fk_customer FOREIGN KEY (customer_id) REFERENCES customer (id)) ENGINE=InnoDB",
+         fix_has="DROP INDEX `fk_customer`", keeps=("CONSTRAINT `fk_customer` FOREIGN KEY", "KEY `customer_placed`")),
+    Case("redundant-primary-suffix", "redundant-index", "message",
+         "CREATE TABLE message (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, thread INT NOT NULL, "
+         "KEY thread_id (thread, id), KEY thread (thread)) ENGINE=InnoDB",
+         fix_has="DROP INDEX `thread`", keeps=("KEY `thread_id` (`thread`,`id`)",)),
+    Case("redundant-unnamed", "redundant-index", "account",
+         "CREATE TABLE account (id INT PRIMARY KEY, email VARCHAR(100) UNIQUE, KEY (email)) ENGINE=InnoDB",
+         fix_has="DROP INDEX `email_2`", keeps=("UNIQUE KEY `email` (`email`)",)),
+    # -- auto-increment-capacity ---------------------------------------------------------------------
+    Case("autoinc-unsigned", "auto-increment-capacity", "ticket",
+         "CREATE TABLE ticket (id INT NOT NULL AUTO_INCREMENT COMMENT 'ticket number', "
+         "title VARCHAR(50), PRIMARY KEY (id)) ENGINE=InnoDB AUTO_INCREMENT=1300000000",
+         data="INSERT INTO ticket (title) VALUES ('a'), ('b')",
+         fix_has="MODIFY COLUMN `id` INT UNSIGNED NOT NULL AUTO_INCREMENT COMMENT 'ticket number'",
+         keeps=("COMMENT 'ticket number'", "AUTO_INCREMENT=1300000002"), severity="warning"),
+    Case("autoinc-referenced", "auto-increment-capacity", "node",
+         "CREATE TABLE node (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, parent_id INT NULL CHECK (parent_id <> 0), "
+         "CONSTRAINT fk_parent FOREIGN KEY (parent_id) REFERENCES node (id) ON DELETE CASCADE) "
+         "ENGINE=InnoDB AUTO_INCREMENT=1900000000; "
+         "CREATE TABLE edge (node_id INT NOT NULL, other INT NOT NULL, PRIMARY KEY (node_id, other), "
+         "CONSTRAINT fk_edge FOREIGN KEY (node_id) REFERENCES node (id) ON UPDATE CASCADE) ENGINE=InnoDB",
+         data="INSERT INTO node (parent_id) VALUES (NULL); INSERT INTO node (parent_id) VALUES (1900000000); "
+              "INSERT INTO edge VALUES (1900000001, 7)",
+         fix_has="MODIFY COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT, MODIFY COLUMN `parent_id` BIGINT UNSIGNED",
+         keeps=("CONSTRAINT `fk_parent` FOREIGN KEY (`parent_id`) REFERENCES `node` (`id`) ON DELETE CASCADE",
+                "`id` bigint(20) unsigned NOT NULL AUTO_INCREMENT", "CHECK (`parent_id` <> 0)"), severity="error"),
+    # -- foreign-key-mismatch (loaded as a dump loads it: the child first, foreign_key_checks=0) ------
+    Case("fk-sign", "foreign-key-mismatch", "orders",
+         "SET foreign_key_checks = 0; CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL COMMENT 'buyer', "
+         "KEY (customer_id), CONSTRAINT fk_buyer FOREIGN KEY (customer_id) REFERENCES customer (id) ON DELETE CASCADE) "
+         "ENGINE=InnoDB; CREATE TABLE customer (id INT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB",
+         fix_has="MODIFY COLUMN `customer_id` INT UNSIGNED NOT NULL COMMENT 'buyer'",
+         keeps=("CONSTRAINT `fk_buyer` FOREIGN KEY (`customer_id`) REFERENCES `customer` (`id`) ON DELETE CASCADE",),
+         severity="error"),
+    Case("fk-collation", "foreign-key-mismatch", "post",
+         "SET foreign_key_checks = 0; CREATE TABLE post (id INT PRIMARY KEY, lang VARCHAR(5) CHARACTER SET utf8mb4 "
+         "COLLATE utf8mb4_bin, FOREIGN KEY (lang) REFERENCES language (code) ON UPDATE CASCADE) ENGINE=InnoDB; "
+         "CREATE TABLE language (code VARCHAR(8) NOT NULL PRIMARY KEY) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+         fix_has="MODIFY COLUMN `lang` VARCHAR(8) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci",
+         keeps=("REFERENCES `language` (`code`) ON UPDATE CASCADE",)),
+    Case("fk-non-unique", "foreign-key-mismatch", "shipment",
+         "CREATE TABLE warehouse (id INT PRIMARY KEY, code CHAR(4) NOT NULL, KEY (code)) ENGINE=InnoDB; "
+         "CREATE TABLE shipment (id INT PRIMARY KEY, wh CHAR(4), FOREIGN KEY (wh) REFERENCES warehouse (code)) ENGINE=InnoDB",
+         data="INSERT INTO warehouse VALUES (1, 'BER1'), (2, 'LON1')",
+         fix_has="ALTER TABLE `fx_fk_non_unique`.`warehouse` ADD UNIQUE KEY (`code`)", severity="warning"),
+    Case("fk-chain", "foreign-key-mismatch", "viewinstance",
+         "CREATE TABLE viewmain (view_name VARCHAR(255) NOT NULL PRIMARY KEY) ENGINE=InnoDB; "
+         "CREATE TABLE viewinstance (view_name VARCHAR(100) NOT NULL, name VARCHAR(100) NOT NULL, "
+         "PRIMARY KEY (view_name, name), CONSTRAINT fk_vi FOREIGN KEY (view_name) REFERENCES viewmain (view_name)) "
+         "ENGINE=InnoDB; CREATE TABLE viewentity (id INT PRIMARY KEY, view_name VARCHAR(100) NOT NULL, "
+         "instance VARCHAR(100) NOT NULL, KEY (view_name, instance), CONSTRAINT fk_ve FOREIGN KEY (view_name, instance) "
+         "REFERENCES viewinstance (view_name, name) ON DELETE CASCADE) ENGINE=InnoDB",
+         data="INSERT INTO viewmain VALUES ('files'); INSERT INTO viewinstance VALUES ('files', 'a'); "
+              "INSERT INTO viewentity VALUES (1, 'files', 'a')",
+         fix_has="ALTER TABLE `fx_fk_chain`.`viewentity` MODIFY COLUMN `view_name` VARCHAR(255) NOT NULL",
+         keeps=("CONSTRAINT `fk_vi` FOREIGN KEY (`view_name`) REFERENCES `viewmain` (`view_name`)",),
+         severity="warning"),
+    # -- wide-primary-key --------------------------------------------------------------------------
+    Case("wide-natural-key", "wide-primary-key", "member",
+         "CREATE TABLE member (email VARCHAR(255) NOT NULL, name VARCHAR(80), joined DATE, PRIMARY KEY (email), "
+         "KEY (name), KEY (joined)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4; "
+         "CREATE TABLE login (at DATETIME NOT NULL, email VARCHAR(255) NOT NULL, KEY (email), "
+         "FOREIGN KEY (email) REFERENCES member (email) ON DELETE CASCADE) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+         data="INSERT INTO member VALUES ('a@example.org', 'a', '2024-01-01'), ('b@example.org', 'b', NULL); "
+              "INSERT INTO login VALUES (NOW(), 'a@example.org')",
+         fix_has="DROP PRIMARY KEY, ADD COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT INVISIBLE FIRST",
+         keeps=("UNIQUE KEY `email` (`email`)", "PRIMARY KEY (`id`)"), severity="warning"),
     # -- compression-candidate (MariaDB: column COMPRESSED or PAGE_COMPRESSED) ---------------------
     CompressionCase("comp-json", "compression-candidate", "order_event",
          "CREATE TABLE order_event (id BIGINT PRIMARY KEY, payload JSON NOT NULL) ENGINE=InnoDB",
@@ -280,11 +353,17 @@ def test_every_fix_emitted_on_the_corpus_runs_and_works(corpus_server: CorpusSer
     # one clustered on a surrogate, which link-table-primary-key then flags (its fix: the pair as
     # the key). no-primary-key cannot offer the pair itself: without a unique key on it, rows may
     # repeat, and the duplicates must go first (link-table-primary-key says how).
+    # And one more: link-table-primary-key's fix clusters the table on the pair, which makes the
+    # index the table had on the pair (or on its first column: a foreign key's) a prefix or a
+    # duplicate of the new PRIMARY KEY, which redundant-index then rightly flags.
     known = {(f.rule, f.schema_, f.table) for f in before.findings}
     surrogate_added = {(f.schema_, f.table) for f in fixable if f.rule == "no-primary-key" and "ADD COLUMN" in (f.fix or "")}
+    pair_clustered = {(f.schema_, f.table) for f in fixable if f.rule == "link-table-primary-key"}
     new = sorted(f"{f.schema_}.{f.table} [{f.rule}]" for f in after.findings
                  if (f.rule, f.schema_, f.table) not in known
-                 and not (f.rule == "link-table-primary-key" and (f.schema_, f.table) in surrogate_added))
+                 and not (f.rule == "link-table-primary-key" and (f.schema_, f.table) in surrogate_added)
+                 and not (f.rule == "redundant-index" and (f.schema_, f.table) in pair_clustered
+                          and "PRIMARY KEY" in f.message))
     by_rule: dict[str, int] = {}
     for finding in fixable:
         by_rule[finding.rule] = by_rule.get(finding.rule, 0) + 1

@@ -6,7 +6,8 @@ The audit reads all of that once, read-only, and runs the same checks as `innoli
 
 How, in order:
 
-1. list the base tables of the chosen schemas with their sizes (information_schema.TABLES);
+1. list the base tables of the chosen schemas with their sizes and AUTO_INCREMENT counters
+   (information_schema.TABLES);
 2. read each one's `SHOW CREATE TABLE` and send it through the same path as a file's statements:
    the splitter (it unwraps the `/*!50100 ... */` comments MySQL prints), `parse_statement` and
    the `Replayer`, with a `USE schema` before each schema's tables so every table gets its schema;
@@ -73,6 +74,7 @@ class ServerTable:
     data_length: int | None = None
     index_length: int | None = None
     avg_row_length: int | None = None
+    auto_increment: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +130,8 @@ class Audit:
                 schema=table.schema, table=table.name, table_rows=table.rows,
                 data_length=table.data_length, index_length=table.index_length,
                 avg_row_length=table.avg_row_length, count_insert=counts.insert,
-                count_fetch=counts.fetch, count_update=counts.update, count_delete=counts.delete))
+                count_fetch=counts.fetch, count_update=counts.update, count_delete=counts.delete,
+                auto_increment=table.auto_increment))
         return StatsFile(server=self.version, exported_at=self.exported_at,
                          uptime_seconds=self.uptime_seconds, tables=rows)
 
@@ -154,7 +157,7 @@ def list_tables(connection: ReadOnlyConnection, schemas: Sequence[str]) -> list[
     """The base tables of ``schemas`` (all but the system schemas when empty) with their sizes,
     ordered by schema and name. information_schema lists only what the user may see."""
     sql = ("SELECT TABLE_SCHEMA, TABLE_NAME, ENGINE, TABLE_ROWS, DATA_LENGTH, INDEX_LENGTH, "
-           "AVG_ROW_LENGTH FROM information_schema.TABLES WHERE TABLE_TYPE IN "
+           "AVG_ROW_LENGTH, AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_TYPE IN "
            + _in_list(_BASE_TABLE_TYPES))
     args: list[str] = list(_BASE_TABLE_TYPES)
     if schemas:
@@ -164,8 +167,8 @@ def list_tables(connection: ReadOnlyConnection, schemas: Sequence[str]) -> list[
         sql += " AND TABLE_SCHEMA NOT IN " + _in_list(sorted(SYSTEM_SCHEMAS))
         args += sorted(SYSTEM_SCHEMAS)
     sql += " ORDER BY TABLE_SCHEMA, TABLE_NAME"
-    return [ServerTable(str(schema), str(name), engine, _int(rows), _int(data), _int(index), _int(avg))
-            for schema, name, engine, rows, data, index, avg in connection.query(sql, args)]
+    return [ServerTable(str(schema), str(name), engine, _int(rows), _int(data), _int(index), _int(avg), _int(auto))
+            for schema, name, engine, rows, data, index, avg, auto in connection.query(sql, args)]
 
 
 def read_workload(connection: ReadOnlyConnection, schemas: Sequence[str]) -> Workload:

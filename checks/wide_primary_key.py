@@ -1,0 +1,308 @@
+"""wide-primary-key: a wide clustered key, copied into every secondary index entry.
+
+InnoDB's secondary index records hold the clustered key's columns (the primary key, else the
+UNIQUE key the table is clustered on) so that a lookup can go on to the row. A 1,022-byte
+VARCHAR(255) utf8mb4 key is carried by every entry of every secondary index, where a BIGINT
+would take 8 bytes: larger indexes, fewer entries per page, deeper trees, more buffer pool. The
+width is computed for the table's character sets on the target (linter.innodb_sizes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Annotated
+
+from annotated_types import Ge
+
+from checks.link_table_primary_key import EntityIndex, _tokens
+from checks.uuid_primary_key import RULE as UUID_RULE
+from checks.uuid_primary_key import uuid_key
+from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, latest_place, qualified, quote
+from linter.findings import Finding
+from linter.innodb_sizes import KeyWidth, key_width, schema_of
+from linter.model import Column, Index, Location, SchemaModel, Table
+from linter.record import FrozenRecord
+from linter.target import Target
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
+
+RULE = "wide-primary-key"
+DEFAULT_MAX_KEY_BYTES = 100
+#: the clustered key of a table InnoDB clusters on its hidden row id: DB_ROW_ID, 6 bytes
+ROW_ID_BYTES = 6
+
+
+class Copies(FrozenRecord):
+    """The clustered key's width and what the secondary indexes carry of it per row."""
+
+    __slots__ = __match_args__ = ("key", "width", "per_index", "total")
+    key: Index
+    width: KeyWidth
+    per_index: tuple[tuple[Index, int], ...]  # each secondary index and the key bytes it holds
+    total: int
+
+    def __init__(self, key: Index, width: KeyWidth, per_index: tuple[tuple[Index, int], ...]) -> None:
+        _set(self, "key", key)
+        _set(self, "width", width)
+        _set(self, "per_index", per_index)
+        _set(self, "total", sum(n for _, n in per_index))
+
+
+def copies(table: Table, target: Target, model: SchemaModel) -> Copies | None:
+    """The clustered key's bytes as a secondary index record holds them (with the length bytes of
+    variable-length parts; `KeyWidth.stored_bytes`), and for each B-tree or SPATIAL secondary
+    index the bytes of it that index carries: the clustered key's columns it does not hold whole
+    itself (InnoDB appends only those). FULLTEXT indexes carry FTS_DOC_ID instead. None for a
+    table on the hidden row id (6 bytes; no-primary-key's business) or a key of unknown width."""
+    key = table.clustered_index
+    if key is None:
+        return None
+    width = key_width(table, key, target, schema_of(model, table))
+    if not width.known:
+        return None
+    per_index = []
+    for index in table.indexes:
+        if index is key or index.kind == "fulltext":
+            continue
+        whole = {p.name.lower() for p in index.columns if p.prefix is None and not p.expression}
+        carried = sum((w.bytes or 0) + w.length_bytes for p, w in zip(key.columns, width.parts)
+                      if p.name.lower() not in whole)
+        per_index.append((index, carried))
+    return Copies(key, width, tuple(per_index))
+
+
+def names_a_table(table: Table, column: str, entities: EntityIndex) -> bool:
+    """Whether a column is named after another table of the input (`user_id`, `RoleId`,
+    `id_role`), as link-table-primary-key reads names."""
+    tokens = list(_tokens(column))
+    if len(tokens) < 2 or "id" not in (tokens[0], tokens[-1]):
+        return False
+    words = tokens[:-1] if tokens[-1] == "id" else tokens[1:]
+    return entities.resolve(words, column, table.name, whole=True) is not None
+
+
+def clustered_by_parent(table: Table, key: Index, entities: EntityIndex) -> str | None:
+    """Why a composite clustered key should stay: "link" when it is made of the references a link
+    table relates (two or three foreign keys or columns named after other tables, nothing else:
+    link-table-primary-key wants exactly this key), "parent" when it starts with a reference (a
+    foreign key's columns, or a column named after another table): a child table clustered by its
+    parent, one parent's rows together, as uuid-primary-key also leaves them. None otherwise: a
+    surrogate key would scatter those rows."""
+    if len(key.columns) < 2 or any(p.expression for p in key.columns):
+        return None
+    columns = [p.name.lower() for p in key.columns]
+    inside = [fk for fk in table.foreign_keys if fk.columns and {c.lower() for c in fk.columns} <= set(columns)]
+    covered = {c.lower() for fk in inside for c in fk.columns}
+    named = [c for c in columns if c not in covered and names_a_table(table, c, entities)]
+    if set(columns) <= covered | set(named) and 2 <= len(inside) + len(named) <= 3:
+        return "link"
+    leading = any([c.lower() for c in fk.columns] == columns[: len(fk.columns)] for fk in inside)
+    return "parent" if leading or names_a_table(table, columns[0], entities) else None
+
+
+def random_uuid_key(table: Table, key: Index, context: CheckContext) -> bool:
+    """Whether uuid-primary-key flags this key (random UUIDs leading it, as that rule reads them):
+    its finding already gives the size of the copies and the same fix, so this rule stays quiet."""
+    first = key.columns[0] if key.columns else None
+    column = table.column(first.name) if first is not None and not first.expression else None
+    if column is None or column.auto_increment:
+        return False
+    configured = context.option(UUID_RULE, "time_ordered_columns", ()) or ()
+    patterns = tuple(str(p).lower() for p in ((configured,) if isinstance(configured, str) else configured))
+    found = uuid_key(table, column, patterns)
+    if found is None or found.ordered is not None:
+        return False
+    leads_foreign_key = any(fk.columns and fk.columns[0].lower() == column.name.lower() for fk in table.foreign_keys)
+    return not (len(key.columns) > 1 and leads_foreign_key)
+
+
+class WidePrimaryKey(Check):
+    id = RULE
+    title = "Wide clustered key copied into every secondary index"
+    severity = "warning"
+    doc = RuleDoc(
+        why=(
+            "InnoDB clusters a table on its PRIMARY KEY (else the first NOT NULL UNIQUE key) and every secondary index "
+            "record holds that key's columns, to find the row. A VARCHAR(255) utf8mb4 key is up to 1,022 bytes in "
+            "each entry of each secondary index where a BIGINT takes 8: the indexes grow by that much per row, fewer "
+            "entries fit a 16 KiB page, the trees get deeper and need more buffer pool, and every foreign key that "
+            "references the table repeats the wide value too."
+        ),
+        evidence=(
+            "The clustered key's width in bytes for the table's character sets on the target (column, table, schema, "
+            "server default; utf8mb4 counts 4 bytes a character, CHAR/VARCHAR a length byte or two: "
+            "linter.innodb_sizes), above `max_key_bytes` (default 100), on a table with at least one secondary "
+            "index (B-tree or SPATIAL; a FULLTEXT index carries FTS_DOC_ID instead). The message gives each index's "
+            "copy (InnoDB appends only the key columns an index does not already hold whole) and their sum per row; "
+            "with table stats, the sum times the rows. A table clustered on a UNIQUE key (no PRIMARY KEY) is judged "
+            "by that key; one on the hidden 6-byte row id is no-primary-key's. A link table clustered on the pair it "
+            "relates keeps its composite key (link-table-primary-key says so), and so does a child table whose key starts "
+            "with a reference to its parent (one parent's rows together): then the finding is info, without the "
+            "surrogate, and says to narrow the columns instead. A key uuid-primary-key flags (random UUIDs) is left "
+            "to it: its finding gives the same surrogate-key fix."
+        ),
+        bad=(
+            "CREATE TABLE account (\n  email VARCHAR(255) NOT NULL,\n  name VARCHAR(100),\n  created_at DATETIME,\n"
+            "  PRIMARY KEY (email),\n  KEY (name),\n  KEY (created_at)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;"
+        ),
+        good=(
+            "CREATE TABLE account (\n  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,\n  email VARCHAR(255) NOT NULL,\n"
+            "  name VARCHAR(100),\n  created_at DATETIME,\n  PRIMARY KEY (id),\n  UNIQUE KEY (email),\n"
+            "  KEY (name),\n  KEY (created_at)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;"
+        ),
+        fix=(
+            "A narrow surrogate key, the natural key kept UNIQUE: `ALTER TABLE t DROP PRIMARY KEY, ADD COLUMN id "
+            "BIGINT UNSIGNED NOT NULL AUTO_INCREMENT [INVISIBLE] FIRST, ADD PRIMARY KEY (id), ADD UNIQUE KEY "
+            "(natural columns)` (INVISIBLE where the server has it, so SELECT * and INSERTs without a column list "
+            "keep working; foreign keys that reference the natural key keep working on the UNIQUE key). The trade: "
+            "a lookup by the natural key reads the UNIQUE index and then the clustered index (one more B-tree "
+            "descent), and rows are stored in insertion order, no longer by the natural key, so range scans on it "
+            "read scattered pages. Not for link tables, whose composite key is the point. The ALTER rebuilds the "
+            "table."
+        ),
+        options={
+            "severity": "severity of a wide clustered key (default warning)",
+            "max_key_bytes": "the widest clustered key, in bytes as a secondary index holds it, not flagged (default 100)",
+        },
+        option_types={"max_key_bytes": Annotated[int, Ge(ROW_ID_BYTES)]},
+    )
+
+    def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
+        limit = int(context.option(self.id, "max_key_bytes", DEFAULT_MAX_KEY_BYTES))
+        entities: EntityIndex | None = None
+        # tenant dumps repeat one definition per schema: decided once per definition, name and charset
+        decided: dict[tuple[object, ...], tuple[Copies, str | None] | None] = {}
+        for table in innodb_tables(model):
+            if len(table.indexes) < 2:
+                continue
+            schema = schema_of(model, table)
+            memo = (table.body.definition_id, table.name.lower(), table.annotations,
+                    (schema.charset, schema.collation) if schema is not None else None)
+            if memo not in decided:
+                decided[memo] = None
+                found = copies(table, context.target, model)
+                if found is None or found.width.stored_bytes <= limit or not found.total:
+                    continue
+                if random_uuid_key(table, found.key, context):
+                    continue  # uuid-primary-key's finding says it, with the same surrogate-key fix
+                if entities is None:
+                    entities = EntityIndex(model)
+                decided[memo] = (found, clustered_by_parent(table, found.key, entities))
+            answer = decided[memo]
+            if answer is not None:
+                yield self._finding(table, answer[0], answer[1], context)
+
+    def _finding(self, table: Table, found: Copies, keep: str | None, context: CheckContext) -> Finding:
+        key = found.key
+        columns = ", ".join(quote(c) for c in key.column_names)
+        kind = "PRIMARY KEY" if key.kind == "primary" else f"UNIQUE key {quote(key.name or '')} (it has no PRIMARY KEY)"
+        width = found.width.stored_bytes
+        shown = ", ".join(f"{quote(index.name or '')} {n:,}" for index, n in found.per_index if n)
+        message = [
+            f"{table.name} is clustered on {kind} ({columns}): up to {width:,} bytes ({_explain(found.width)}). "
+            f"Every secondary index entry holds it: {_count(found.per_index)} up to {found.total:,} bytes of it per "
+            f"row ({shown}); a BIGINT key would be 8 bytes in each.",
+        ]
+        stats = context.table_stats(table)
+        message += _at_size(found.total, stats)
+        if keep is not None:
+            first = key.columns[0].name
+            message.append(
+                ("It is a link table clustered on the entities it relates (link-table-primary-key): " if keep == "link"
+                 else f"Its key starts with {quote(first)}, a reference to another table: ")
+                + f"the rows of one {first} sit together, which a surrogate key would undo. Keep the key; narrow the "
+                "columns it copies instead (integer or BINARY(16) keys rather than text, a 1-byte character set for "
+                "codes), or drop secondary indexes that add little."
+            )
+            return self.finding(table, " ".join(message), severity="info", where=_place(table, found),
+                                evidence=_evidence(found), subject=(key.name or "").lower())
+        fix, note = _fix(table, key, context.target)
+        message.append(note)
+        if key.kind == "unique":
+            message.append("(Promoting the UNIQUE key to PRIMARY KEY, as no-primary-key suggests, would keep this "
+                           "same wide key.)")
+        message.append(
+            "The trade: a lookup by the natural key reads the UNIQUE index, then the clustered index (one more B-tree "
+            "descent), and rows are stored in insertion order instead of by that key, so range scans on it read "
+            "scattered pages."
+        )
+        return self.finding(table, " ".join(m for m in message if m), where=_place(table, found),
+                            evidence=_evidence(found), fix=fix, subject=(key.name or "").lower())
+
+
+def _count(per_index: Sequence[tuple[Index, int]]) -> str:
+    n = sum(1 for _, carried in per_index if carried)
+    return f"its {n} secondary indexes carry" if n != 1 else "its secondary index carries"
+
+
+def _explain(width: KeyWidth) -> str:
+    """`email VARCHAR(255) in utf8mb4 (the table's default): 1,020 + 2 length bytes`, per part."""
+    parts = []
+    for part in width.parts:
+        text = part.note.split(" x ", 1)[0].split(":", 1)[0]
+        if part.charset is not None and part.charset.charset != "binary":
+            text += f" in {part.charset.charset} ({part.charset.source if part.charset.source != 'server default' else 'the server default'})"
+        text += f": {part.bytes or 0:,}" + (f" + {part.length_bytes} length byte{'s' if part.length_bytes > 1 else ''}"
+                                           if part.length_bytes else "")
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _at_size(total: int, stats: TableStats | None) -> list[str]:
+    if stats is None or not stats.rows:
+        return []
+    return [f"At ~{stats.rows:,} rows that is up to {_human(total * stats.rows)} of secondary index space"
+            + (f" (the indexes take {_human(stats.index_length)} now)." if stats.index_length else ".")]
+
+
+def _human(n: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:,.1f} {unit}"
+    return f"{n} bytes"
+
+
+def _evidence(found: Copies) -> str:
+    return (f"clustered key ({', '.join(found.key.column_names)}): {_explain(found.width)}; "
+            f"{found.width.stored_bytes:,} bytes as an index holds it; copied per row: {found.total:,} bytes into "
+            f"{sum(1 for _, n in found.per_index if n)} secondary index(es)")
+
+
+def _place(table: Table, found: Copies) -> Location:
+    """The statement that last widened the key or added an index that copies it."""
+    parts: list[tuple[Table, Column | Index]] = [(table, found.key)]
+    parts += [(table, column) for name in found.key.column_names if (column := table.column(name)) is not None]
+    parts += [(table, index) for index, n in found.per_index if n]
+    return latest_place(parts)
+
+
+def _fix(table: Table, key: Index, target: Target) -> tuple[str, str]:
+    """A BIGINT UNSIGNED AUTO_INCREMENT surrogate as the primary key, the natural key kept UNIQUE
+    (an AUTO_INCREMENT column the table has already becomes the key instead); the partitioning
+    columns join the new key (every unique key must hold them: error 1503)."""
+    name = qualified(table)
+    natural = ", ".join(quote(c) for c in key.column_names)
+    partitioning = table.partition_columns
+    auto = next((c for c in table.columns.values() if c.auto_increment), None)
+    steps = []
+    if key.kind == "primary":
+        steps.append("DROP PRIMARY KEY")
+    if auto is not None:
+        surrogate = auto.name
+        note = f"The AUTO_INCREMENT column {quote(surrogate)} becomes the key."
+    else:
+        surrogate = "id"
+        n = 1
+        while table.column(surrogate) is not None:
+            surrogate = "row_id" if surrogate == "id" else f"row_id{n}"
+            n += 1
+        invisible = " INVISIBLE" if target.has_invisible_columns else ""
+        steps.append(f"ADD COLUMN {quote(surrogate)} BIGINT UNSIGNED NOT NULL AUTO_INCREMENT{invisible} FIRST")
+        note = (f"The fix adds {quote(surrogate)} BIGINT UNSIGNED AUTO_INCREMENT as the key"
+                + (", INVISIBLE so that SELECT * and INSERTs without a column list keep working" if invisible else "")
+                + "; foreign keys that reference the natural key keep working on the UNIQUE key. It rebuilds the table.")
+    new_key = [surrogate] + [c for c in partitioning if c.lower() != surrogate.lower()]
+    steps.append(f"ADD PRIMARY KEY ({', '.join(quote(c) for c in new_key)})")
+    if key.kind == "primary":
+        steps.append(f"ADD UNIQUE KEY ({natural})")
+    return f"ALTER TABLE {name} {', '.join(steps)};", note

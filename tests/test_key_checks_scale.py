@@ -1,0 +1,62 @@
+"""The four key checks stay linear in their input: n and 10n tables (each with duplicate and
+prefix keys, foreign keys with mismatches, wide keys, counters near their limit), and one hostile
+table with thousands of keys all starting with the same column, in the same run. Time may grow at
+most ~15x for 10x the input (the brief's bound)."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+from checks import check_by_id
+from linter.checkapi import CheckContext
+from linter.model import Location, SchemaModel
+from linter.parse import parse_statement
+from linter.replay import Replayer
+
+RULES = ("redundant-index", "foreign-key-mismatch", "auto-increment-capacity", "wide-primary-key")
+
+
+def _model(tables: int, keys_on_one_table: int) -> SchemaModel:
+    replayer = Replayer()
+    statements = []
+    for n in range(tables):
+        statements.append(
+            f"CREATE TABLE parent{n} (code VARCHAR(120) NOT NULL, n INT, m INT, PRIMARY KEY (code), KEY (n), KEY (n, m), "
+            f"KEY (m)) DEFAULT CHARSET=utf8mb4 AUTO_INCREMENT=1")
+        statements.append(
+            f"CREATE TABLE child{n} (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, p VARCHAR(100) CHARACTER SET latin1, "
+            f"q INT, KEY (p), KEY (p, q), FOREIGN KEY (p) REFERENCES parent{n} (code), "
+            f"FOREIGN KEY (q) REFERENCES parent{n} (n)) AUTO_INCREMENT=2000000000")
+    hostile = ", ".join(f"KEY (a, c{i})" for i in range(keys_on_one_table))
+    columns = ", ".join(f"c{i} INT" for i in range(keys_on_one_table))
+    statements.append(f"CREATE TABLE hostile (a INT, {columns}, {hostile})")
+    for line, statement in enumerate(statements, 1):
+        replayer.apply(parse_statement(statement), Location("scale.sql", line))
+    return replayer.model
+
+
+def _seconds(model: SchemaModel) -> float:
+    """The best of three runs of the four checks, without the garbage collector (whose passes
+    grow with the heap, not with what the checks do)."""
+    context = CheckContext()
+    best = float("inf")
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            started = time.perf_counter()
+            for rule in RULES:
+                check = check_by_id(rule)
+                assert check is not None
+                assert list(check.run(model, context))
+            best = min(best, time.perf_counter() - started)
+    finally:
+        gc.enable()
+    return best
+
+
+def test_the_key_checks_grow_linearly() -> None:
+    small, large = _model(200, 300), _model(2000, 3000)
+    ratio = _seconds(large) / max(_seconds(small), 1e-3)
+    assert ratio < 15, ratio
