@@ -81,7 +81,7 @@ def run_batch(seeds: list[int]) -> BatchResult:
     result = BatchResult(len(seeds), statuses, time.monotonic() - started, runner.loads - loads)
     for case in cases:
         target = result.mismatches if case.mismatch else result.diagnosed
-        key = f"known: {case.known}" if case.known else case.signature()
+        key = f"known: {case.known}" if case.known else case.signature() if case.mismatch else case.short_signature()
         size = len(case.text)
         found = target.get(key)
         if found is None:

@@ -1021,6 +1021,7 @@ def scratch_dir() -> str | None:
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
 
 
+_UNSAFE_CLIENT_COMMAND = re.compile(r"\\[!.TeP]|(?im:^\s*(?:system|source|tee|pager|edit)\b)")
 _CLIENT_ERROR = re.compile(r"^ERROR(?: (\d+) \([0-9A-Z]+\))? at line (\d+)", re.MULTILINE)
 
 
@@ -1084,8 +1085,10 @@ class ServerRunner:
             paths = []
             for (main, other), text in zip(names, texts):
                 path = os.path.join(self._dir, f"{main}.sql")
+                body = text(main, other)
+                self.check_safe(body)
                 with open(path, "w", encoding="utf-8", newline="") as handle:
-                    handle.write(text(main, other))
+                    handle.write(body)
                 paths.append(path)
             with ThreadPoolExecutor(self.jobs) as pool:
                 outcomes = list(pool.map(self._run_client, paths, [main for main, _ in names]))
@@ -1096,6 +1099,14 @@ class ServerRunner:
         elapsed = time.monotonic() - started
         self.seconds += elapsed
         return [Loaded(view, errors, elapsed / len(texts)) for view, errors in zip(views, outcomes)]
+
+    @staticmethod
+    def check_safe(text: str) -> None:
+        """Refuse a script holding a client command that reaches outside the server (`\\!` runs
+        a shell, `\\.` and `source` read a file, `\\T` and `tee` write one, `\\e` starts an
+        editor, `\\P` a pager): the generator writes none, and a script never should."""
+        if _UNSAFE_CLIENT_COMMAND.search(text):
+            raise ValueError(f"unsafe mysql client command in a script: {_UNSAFE_CLIENT_COMMAND.search(text)}")
 
     def _run_client(self, path: str, database: str) -> list[tuple[int, int]]:
         socket = self.server.socket
@@ -1394,6 +1405,15 @@ class Case:
         return (f"{focus.kind}{'[' + ','.join(dress) + ']' if dress else ''} after [{','.join(features)}] | "
                 f"{server} | {','.join(trial.kinds)}")
 
+    def short_signature(self) -> str:
+        """The signature without the kinds of the units before: to group cases not shrunk."""
+        trial, unit = self.shown, self.shown_unit
+        if unit is None:
+            return self.signature()
+        code = trial.server_error(unit)
+        return (f"{trial.script.units[unit].kind} | {'server ok' if code is None else f'server error {code}'} | "
+                f"{','.join(trial.kinds)}")
+
     def report(self) -> str:
         """The reproduction as a user would see it: the script, where it parts, both views."""
         trial, unit = self.shown, self.shown_unit
@@ -1473,22 +1493,23 @@ class Differ:
         """Each script on both sides: the server loads them (several clients at once) while
         innolint lints them here. A text run before is not run again."""
         rendered = [s.render() for s in scripts]
+        results = {text: self._cache[text] for text, _ in rendered if text in self._cache}
         todo: dict[str, Script] = {}
         for script, (text, _) in zip(scripts, rendered):
-            if text not in self._cache:
+            if text not in results:
                 todo.setdefault(text, script)
         if todo:
             with ThreadPoolExecutor(1) as background:
                 loading = background.submit(self.server.load, [s.text for s in todo.values()])
                 linted = [self.lint.lint(text) for text in todo]
-                for text, load, lint in zip(todo, loading.result(), linted):
-                    self._cache[text] = (load, lint)
+                results.update(zip(todo, zip(loading.result(), linted)))
             if len(self._cache) > 20_000:
                 self._cache.clear()
+            self._cache.update((text, results[text]) for text in todo)
         self.trial_count += len(scripts)
         found = []
         for script, (text, spans) in zip(scripts, rendered):
-            load, lint = self._cache.get(text) or todo_missing(text)
+            load, lint = results[text]
             found.append(Trial(script, spans, load, lint, compare(load.view, lint.view)))
         return found
 
@@ -1621,10 +1642,6 @@ def _size(units: tuple[Unit, ...]) -> tuple[int, int]:
     return len(units), len(text) + sum(bool(u.noise) for u in units) * 50
 
 
-def todo_missing(text: str) -> tuple[Loaded, Linted]:
-    raise AssertionError(f"no trial for {text[:200]!r}")
-
-
 def _safe(predicate: Callable[[Case], bool], case: Case) -> bool:
     try:
         return bool(predicate(case))
@@ -1639,6 +1656,7 @@ def _safe(predicate: Callable[[Case], bool], case: Case) -> bool:
 # tests/test_differential.py then reports any case it still covered as a new class, or nothing.
 
 _VERSIONED = re.compile(r"/\*(M?)!(\d{5,6})")
+_BLOB_TYPES = frozenset({"tinytext", "text", "mediumtext", "longtext", "tinyblob", "blob", "mediumblob", "longblob"})
 _NESTED_EXECUTABLE = re.compile(r"/\*M?!\d*[^*]*(?:\*(?!/)[^*]*)*?/\*")
 _NAME_CASE = re.compile(r"(?<!\w)`?(t\d|v\d)`?(?![\w(])", re.IGNORECASE)
 _QUOTED_NAME = re.compile(r'(?:\(|,|TABLE|KEY|INDEX|ON)\s*"\w+"', re.IGNORECASE)
@@ -1695,15 +1713,39 @@ def _prefix_parts(difference: Difference) -> list[tuple[tuple[str, int | None], 
     return found
 
 
-def _full_length_prefix(case: Case) -> bool:
-    """innolint keeps a key prefix as long as the column, which the server drops (the key part is
-    the whole column: a UNIQUE key on it can cluster the table)."""
+def _dropped_prefixes(case: Case) -> list[tuple[ColumnFacts | None, int]]:
+    """Key parts the server has without a prefix where innolint keeps one: (innolint's column,
+    innolint's prefix)."""
+    found = []
     for difference in _differing(case, "indexes"):
         columns = {c.name.lower(): c for c in difference.innolint.columns} if difference.innolint else {}
         for (column, server), (_, linted) in _prefix_parts(difference):
-            if server is None and linted is not None and columns.get(column) and columns[column].length == linted:
-                return True
-    return False
+            if server is None and linted is not None:
+                found.append((columns.get(column), linted))
+    return found
+
+
+def _full_length_prefix(case: Case) -> bool:
+    """innolint keeps a key prefix as long as the column, which the server drops (the key part is
+    the whole column: a UNIQUE key on it can cluster the table)."""
+    return any(column is not None and column.length == prefix for column, prefix in _dropped_prefixes(case))
+
+
+def _prefix_after_column_change(case: Case) -> bool:
+    """A column under a prefix key changed to a type that takes no prefix, or to a length at most
+    the prefix: the server drops the prefix, innolint keeps it."""
+    return any(column is not None and (column.type not in _CHAR_TYPES | _BLOB_TYPES
+                                       or (column.length is not None and column.length <= prefix))
+               for column, prefix in _dropped_prefixes(case))
+
+
+def _inline_unique_order(case: Case) -> bool:
+    """A UNIQUE written on a column (or SERIAL) comes before the table's own keys on the server, so
+    it is the one a table without a PRIMARY KEY clusters on; innolint puts it after them."""
+    clustered = _differing(case, "clustered")
+    return (bool(clustered) and _only(case, "clustered")
+            and all(d.server and d.innolint and d.server.clustered and d.innolint.clustered for d in clustered)
+            and bool(re.search(r"\bUNIQUE\s*(?:,|\)|COMMENT|$)|\bSERIAL\b", case.text, re.IGNORECASE | re.MULTILINE)))
 
 
 def _blob_key_prefix(case: Case) -> bool:
@@ -1736,7 +1778,6 @@ def _long_unique(case: Case) -> bool:
     return False
 
 
-_BLOB_TYPES = frozenset({"tinytext", "text", "mediumtext", "longtext", "tinyblob", "blob", "mediumblob", "longblob"})
 
 
 def _column_order(case: Case) -> bool:
@@ -1765,6 +1806,11 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "or reads `\\g` into it", lambda c: any(u.end in ("\\g", "\\G") for u in c.units)),
     KnownClass("client-other-command", "client commands such as `\\W`, `\\w`, `\\p` are glued to the next statement",
                lambda c: c.has("client-command")),
+    KnownClass("client-quit", "`\\q` ends the client's reading; innolint goes on with the rest of the file",
+               lambda c: c.has("quit")),
+    KnownClass("delimiter-in-comment-end", "under `DELIMITER //`, the client finds the delimiter in `*///` (the "
+               "end of an executable comment and the delimiter) one character early, and the statement after "
+               "it is glued to the rest", lambda c: any(u.delimiter == "//" for u in c.units) and "*///" in c.text),
     KnownClass("missing-delimiter", "a statement without its delimiter: the server rejects it glued to the next "
                "line(s); innolint applies one of them", lambda c: any(u.end == "none" for u in c.before())
                or (c.focus is not None and c.focus.end == "none")),
@@ -1794,13 +1840,20 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("temporary-table-namespace", "a temporary table shadows the permanent one of its name; innolint "
                "replaces or drops the permanent one", lambda c: c.has("create-temporary", "drop-temporary")
                or "TEMPORARY" in c.text),
-    KnownClass("view-replaces-table", "CREATE VIEW on a table's name fails on the server (1050); innolint drops "
-               "the table", lambda c: c.focus is not None and c.focus.kind == "view"),
+    KnownClass("view-namespace", "views and tables share one namespace: CREATE VIEW on a table's name fails "
+               "(1050; innolint drops the table), CREATE TABLE [IF NOT EXISTS] on a view's name makes no table "
+               "(innolint makes one)", lambda c: c.has("view")),
     KnownClass("duplicate-create", "a second CREATE TABLE of one name fails (1050) and keeps the first; innolint "
                "replaces it", _rejected(1050)),
     # -- the model ------------------------------------------------------------------------------
+    KnownClass("inline-unique-key-order", "a UNIQUE written on a column (or SERIAL) is the first unique key on "
+               "the server and the one InnoDB clusters on without a PRIMARY KEY; innolint puts it after the "
+               "table's keys and clusters on another", _inline_unique_order),
     KnownClass("full-length-prefix", "a key prefix as long as the column is no prefix on the server (its "
                "UNIQUE key can cluster the table); innolint keeps it", _full_length_prefix),
+    KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
+               "no prefix, or no longer than the prefix: the server drops the prefix, innolint keeps it",
+               _prefix_after_column_change),
     KnownClass("blob-key-without-length", "a KEY on a TEXT/BLOB column without a length gets a prefix from the "
                "server; innolint has the whole column", _blob_key_prefix),
     KnownClass("long-unique-clusters", "a UNIQUE key on a whole TEXT/BLOB column is a hash (long unique) key "
@@ -1825,6 +1878,12 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("rejected-invalid-default", "a default the column cannot hold (1067)", _rejected(1067)),
     KnownClass("rejected-invisible-column", "an INVISIBLE NOT NULL column needs a default (4108); a table needs "
                "a visible column (1113)", _rejected(4108, 1113)),
+    KnownClass("rejected-duplicate-column", "ADD COLUMN (or CHANGE to) a name the table has (1060); innolint "
+               "replaces the column", _rejected(1060)),
+    KnownClass("rejected-blob-key-without-length", "a PRIMARY KEY on a TEXT/BLOB column without a length (1170)",
+               _rejected(1170)),
+    KnownClass("rejected-fulltext-column", "a column under a FULLTEXT key changed to a type FULLTEXT cannot "
+               "index (1283)", _rejected(1283)),
     KnownClass("rejected-memory-blob", "the MEMORY engine has no TEXT/BLOB columns (1163)", _rejected(1163)),
     KnownClass("rejected-drop-missing", "DROP of a column or key that is not there (1091) fails the whole "
                "ALTER; innolint applies the rest", _rejected(1091)),

@@ -30,7 +30,7 @@ from tests.mariadb import MariaDB, _server_binary_or_skip, _stop, start_server
 
 #: the CI's scripts: seeds FIRST_SEED .. FIRST_SEED + COUNT - 1
 FIRST_SEED = 140_000
-COUNT = 240
+COUNT = 200
 CLIENTS = 4
 
 
@@ -101,6 +101,18 @@ def test_the_scripts_hold_every_construct_asked_for() -> None:
         assert needle in text, needle
     # a missing delimiter: a statement unit that ends with its line
     assert any(u.end == "none" for s in texts for u in s.units)
+
+
+def test_a_script_with_an_unsafe_client_command_is_never_loaded() -> None:
+    """The client runs what a script says: a shell (`\\!`), a file read (`\\.`, source) or
+    written (`\\T`, tee), an editor or a pager. The runner refuses such a script."""
+    for text in ("\\! touch /tmp/x\n", "CREATE TABLE t (a INT);\n\\. other.sql\n", "source x.sql\n",
+                 "  TEE /tmp/out\n", "\\P less\n", "\\e\n"):
+        with pytest.raises(ValueError, match="unsafe"):
+            D.ServerRunner.check_safe(text)
+    for text in ("CREATE TABLE t (a INT)\\g\n", "\\u d2\n", "\\d //\n", "SELECT 'a\\tb';\n", "\\p\n",
+                 "-- source of truth\n"):
+        D.ServerRunner.check_safe(text)
 
 
 # --- the comparison and the shrinking, on a stand-in server ----------------------------------------
