@@ -416,7 +416,12 @@ class Generator:
             if texts:
                 return f"FULLTEXT KEY {self.quote(name)} ({self.quote(self.pick(texts).name)})"
         keyword = self.pick(("KEY", "INDEX", "KEY", "KEY"))
-        return f"{keyword} {self.quote(name)} {self.key_parts(table.columns, self.pick((1, 1, 2)))}"
+        parts = self.key_parts(table.columns, self.pick((1, 1, 2)))
+        if self.chance(0.2):  # unnamed: the server names it after its first column (a, a_2, ...)
+            first = parts[1:].split(",")[0].split("(")[0].strip("`) ")
+            table.keys[-1] = first
+            return f"{keyword} {parts}"
+        return f"{keyword} {self.quote(name)} {parts}"
 
     # -- statements ---------------------------------------------------------------------------
     def create_table(self, inner: bool = False) -> Unit | None:
