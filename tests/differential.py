@@ -318,10 +318,8 @@ class Generator:
     def table_key(self, fresh: bool = False, allow_existing: float = 0.1) -> tuple[str, str]:
         """A table to create: mostly a name not taken yet, sometimes one that is."""
         db = self.db
-        if self.chance(0.12) and (self.explicit or self.db == "other"):
+        if self.chance(0.12) and (self.explicit or db == "main"):  # the other database, by its name
             db = "other" if db == "main" else "main"
-            if db == "main" and not self.explicit:
-                db = self.db
         names = list(TABLE_NAMES) + [CASE_VARIANTS[n] for n in CASE_VARIANTS if self.chance(0.25)]
         free = [n for n in names if (db, n) not in self.tables]
         if free and (fresh or not self.chance(allow_existing)):
@@ -1791,6 +1789,14 @@ def _column_order(case: Case) -> bool:
                                  == sorted(d.innolint.columns, key=str) for d in columns)
 
 
+def _alter_reads_the_original(case: Case) -> bool:
+    """One ALTER whose actions all matter (the reproduction is shrunk), the server rejecting it
+    for a key it names by a name the ALTER itself gave (1176) or accepting it."""
+    focus = case.focus
+    return (focus is not None and focus.kind == "alter" and len(focus.parts) >= 2 and case.code in (None, 1176)
+            and _only(case, "columns", "indexes", "clustered"))
+
+
 def _rejected(*codes: int) -> Callable[[Case], bool]:
     """The server rejected the statement where the views part with one of these errors, and
     innolint applied it."""
@@ -1889,7 +1895,12 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                _rejected(1170)),
     KnownClass("rejected-fulltext-column", "a column under a FULLTEXT key changed to a type FULLTEXT cannot "
                "index (1283)", _rejected(1283)),
-    KnownClass("rejected-memory-blob", "the MEMORY engine has no TEXT/BLOB columns (1163)", _rejected(1163)),
+    KnownClass("rejected-engine-limit", "what an engine cannot hold: TEXT/BLOB columns (1163) or a FULLTEXT key "
+               "(1214) in a MEMORY table", _rejected(1163, 1214)),
+    KnownClass("alter-reads-the-original-table", "the actions of one ALTER TABLE name columns and keys as the "
+               "table had them before it, and its drops go before its adds: ADD b, DROP b replaces the old b; "
+               "ADD PRIMARY KEY, DROP PRIMARY KEY replaces the old key; RENAME KEY a TO b, RENAME KEY b TO c "
+               "fails (1176). innolint applies them one after the other", _alter_reads_the_original),
     KnownClass("rejected-drop-missing", "DROP of a column or key that is not there (1091) fails the whole "
                "ALTER; innolint applies the rest", _rejected(1091)),
     KnownClass("rejected-drop-all-columns", "an ALTER that drops every column (1090)", _rejected(1090)),
