@@ -1292,12 +1292,14 @@ class Trial:
                 return n
         return None
 
+    def server_errors(self, unit: int) -> tuple[int, ...]:
+        """The error codes the server gave the statements starting in this unit, in order."""
+        return tuple(code for line, code in self.loaded.errors if self.unit_at(line) == unit)
+
     def server_error(self, unit: int) -> int | None:
-        """The error code the server gave a statement starting in this unit (None: no error)."""
-        for line, code in self.loaded.errors:
-            if self.unit_at(line) == unit:
-                return code
-        return None
+        """The last error code the server gave a statement starting in this unit (None: none)."""
+        codes = self.server_errors(unit)
+        return codes[-1] if codes else None
 
     def diagnosed(self, unit: int) -> list[tuple[int, int, str, str]]:
         """innolint's diagnostics on a statement that overlaps this unit."""
@@ -1375,6 +1377,12 @@ class Case:
         """The server's error on the focus unit (None: it accepted it)."""
         unit = self.shown_unit
         return self.shown.server_error(unit) if unit is not None else None
+
+    @property
+    def codes(self) -> tuple[int, ...]:
+        """Every error the server gave a statement of the focus unit."""
+        unit = self.shown_unit
+        return self.shown.server_errors(unit) if unit is not None else ()
 
     @property
     def kinds(self) -> frozenset[str]:
@@ -1560,8 +1568,8 @@ class Differ:
         if not candidate.differences or not candidate.where <= state.reference.where:
             return False
         last, reference_last = len(candidate.script.units) - 1, len(state.reference.script.units) - 1
-        return (candidate.server_error(last) == state.reference.server_error(reference_last)
-                and candidate.status(last) == state.case.status)
+        codes, reference = set(candidate.server_errors(last)), set(state.reference.server_errors(reference_last))
+        return codes <= reference and bool(codes) == bool(reference) and candidate.status(last) == state.case.status
 
     def _proposals(self, state: _Shrinking) -> list[tuple[Unit, ...]]:
         if state.combo is not None:
@@ -1800,7 +1808,7 @@ def _alter_reads_the_original(case: Case) -> bool:
 def _rejected(*codes: int) -> Callable[[Case], bool]:
     """The server rejected the statement where the views part with one of these errors, and
     innolint applied it."""
-    return lambda case: case.code in codes
+    return lambda case: any(code in codes for code in case.codes)
 
 
 KNOWN_CLASSES: tuple[KnownClass, ...] = (
@@ -1881,7 +1889,8 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "(1075), also after DROP PRIMARY KEY", _rejected(1075)),
     KnownClass("rejected-duplicate-key-name", "two keys of one name (1061)", _rejected(1061)),
     KnownClass("rejected-multiple-primary-key", "ADD PRIMARY KEY on a table that has one (1068)", _rejected(1068)),
-    KnownClass("rejected-key-too-long", "a key longer than the engine allows (1071)", _rejected(1071)),
+    KnownClass("rejected-key-too-long", "a key longer than the engine allows (1071), or a key part longer than "
+               "ROW_FORMAT=COMPACT/REDUNDANT allows (767 bytes: 1709)", _rejected(1071, 1709)),
     KnownClass("rejected-bad-prefix", "a prefix on a column that takes none, or longer than it (1089)",
                _rejected(1089)),
     KnownClass("rejected-key-column-missing", "a key on a column the table does not have (1072), from CREATE "
