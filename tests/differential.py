@@ -1896,8 +1896,8 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("rejected-key-column-missing", "a key on a column the table does not have (1072), from CREATE "
                "INDEX / ALTER", _rejected(1072)),
     KnownClass("rejected-invalid-default", "a default the column cannot hold (1067)", _rejected(1067)),
-    KnownClass("rejected-invisible-column", "an INVISIBLE NOT NULL column needs a default (4108); a table needs "
-               "a visible column (1113)", _rejected(4108, 1113)),
+    KnownClass("rejected-no-visible-column", "a table needs a (visible) column (1113: no column at all, or all "
+               "INVISIBLE); an INVISIBLE NOT NULL column needs a default (4108)", _rejected(4108, 1113)),
     KnownClass("rejected-duplicate-column", "ADD COLUMN (or CHANGE to) a name the table has (1060); innolint "
                "replaces the column", _rejected(1060)),
     KnownClass("rejected-blob-key-without-length", "a PRIMARY KEY on a TEXT/BLOB column without a length (1170)",
