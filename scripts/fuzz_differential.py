@@ -61,11 +61,17 @@ def _worker_setup(socket: str, clients: int, worker_ids: object) -> None:
     from tests import differential as D
     from tests.mariadb import MariaDB
 
+    from multiprocessing.util import Finalize
+
     number = worker_ids.get()  # type: ignore[attr-defined]
     server = MariaDB(socket=socket, port=0, version="")
     runner = D.ServerRunner(server, jobs=clients, prefix=f"fz{number}_")
-    _WORKER["differ"] = D.Differ(runner, D.InnolintRunner(runner.lower_case_table_names), D.KNOWN_CLASSES)
+    lint = D.InnolintRunner(runner.lower_case_table_names)
+    _WORKER["differ"] = D.Differ(runner, lint, D.KNOWN_CLASSES)
     _WORKER["runner"] = runner
+    # a pool's worker ends without running atexit: its scratch directories go with multiprocessing's own exit
+    Finalize(runner, runner.close, exitpriority=10)
+    Finalize(lint, lint.close, exitpriority=10)
 
 
 def run_batch(seeds: list[int]) -> BatchResult:

@@ -41,9 +41,11 @@ from __future__ import annotations
 import os
 import random
 import re
+import shutil
 import subprocess
 import tempfile
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -1050,6 +1052,7 @@ class ServerRunner:
         self.seconds = 0.0
         self._batch = 0
         self._dir = tempfile.mkdtemp(prefix="innolint-diff-", dir=scratch_dir())
+        self._removal = weakref.finalize(self, shutil.rmtree, self._dir, True)
         self._connection: Any = None
         self.lower_case_table_names = int(self._sql("SELECT @@lower_case_table_names")[0][0])
         self.version = str(self._sql("SELECT VERSION()")[0][0])
@@ -1072,9 +1075,11 @@ class ServerRunner:
         return rows
 
     def close(self) -> None:
+        """Close the runner's connection and remove its scratch directory."""
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+        self._removal()
 
     def load(self, texts: Sequence[Callable[[str, str], str]]) -> list[Loaded]:
         """Each script (a function of its two database names giving its text) loaded into a pair
@@ -1221,7 +1226,12 @@ class InnolintRunner:
         self.context = innolint_context(lower_case_table_names)
         self.engine = Engine(self.context, checks=[])
         self._dir = tempfile.mkdtemp(prefix="innolint-diff-lint-", dir=scratch_dir())
+        self._removal = weakref.finalize(self, shutil.rmtree, self._dir, True)
         self.seconds = 0.0
+
+    def close(self) -> None:
+        """Remove the scratch directory (also done when the runner is collected or at exit)."""
+        self._removal()
 
     def lint(self, text: str, main: str = "d1", other: str = "d2") -> Linted:
         from linter.engine import Unit as LintUnit
