@@ -1840,12 +1840,13 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("delimiter-in-comment-end", "under `DELIMITER //`, the client finds the delimiter in `*///` (the "
                "end of an executable comment and the delimiter) one character early, and the statement after "
                "it is glued to the rest", lambda c: any(u.delimiter == "//" for u in c.units) and "*///" in c.text),
+    KnownClass("delimiter-inside-statement", "a DELIMITER line right after a statement left without its "
+               "delimiter is part of that statement for the client (the server rejects both); innolint ends the "
+               "statement there and applies it", lambda c: any(
+                   u.end == "none" and v.delimiter is not None for u, v in zip(c.units, c.units[1:]))),
     KnownClass("missing-delimiter", "a statement without its delimiter: the server rejects it glued to the next "
                "line(s); innolint applies one of them", lambda c: any(u.end == "none" for u in c.before())
                or (c.focus is not None and c.focus.end == "none")),
-    KnownClass("delimiter-inside-statement", "a DELIMITER line after a statement left open is part of that "
-               "statement for the client (the server rejects it); innolint reads it as a command",
-               lambda c: any(u.delimiter is not None for u in c.units) and c.code == 1064),
     # -- blocks the server runs -------------------------------------------------------------------
     KnownClass("transaction-block", "under DELIMITER, `BEGIN; ...; COMMIT` (or START TRANSACTION) is one "
                "multi-statement the server runs; innolint skips it whole",
