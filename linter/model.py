@@ -400,17 +400,24 @@ class CompressionDictionary(Record):
 
 
 class Schema(Record):
-    __slots__ = __match_args__ = ("name", "tables", "defined")
+    __slots__ = __match_args__ = ("name", "tables", "defined", "charset", "collation")
     name: str | None  # None: tables whose database the input never names
     tables: dict[str, Table]  # keyed by lower-case table name
     defined: Location | None
+    #: CREATE DATABASE ... DEFAULT CHARACTER SET / COLLATE as written (None: not given): the
+    #: default of the tables that give none, before the server's own (linter.innodb_sizes)
+    charset: str | None
+    collation: str | None
 
     def __init__(
         self, name: str | None, tables: dict[str, Table] | None = None, defined: Location | None = None,
+        charset: str | None = None, collation: str | None = None,
     ) -> None:
         self.name = name
         self.tables = {} if tables is None else tables
         self.defined = defined
+        self.charset = charset
+        self.collation = collation
 
 
 class SchemaModel(Record):

@@ -254,15 +254,23 @@ class CreateCompressionDictionary(FrozenRecord):
 
 
 class SchemaStatement(FrozenRecord):
-    """CREATE DATABASE / DROP DATABASE / USE."""
+    """CREATE DATABASE / DROP DATABASE / USE. A CREATE DATABASE's DEFAULT CHARACTER SET and
+    COLLATE are the defaults of its tables that name none (linter.innodb_sizes resolves them)."""
 
-    __slots__ = __match_args__ = ("action", "name")
+    __slots__ = __match_args__ = ("action", "name", "charset", "collation")
     action: Literal["create", "drop", "use"]
     name: str
+    charset: str | None
+    collation: str | None
 
-    def __init__(self, action: Literal["create", "drop", "use"], name: str) -> None:
+    def __init__(
+        self, action: Literal["create", "drop", "use"], name: str, charset: str | None = None,
+        collation: str | None = None,
+    ) -> None:
         _set(self, "action", action)
         _set(self, "name", name)
+        _set(self, "charset", charset)
+        _set(self, "collation", collation)
 
 
 class CreateView(FrozenRecord):

@@ -201,10 +201,24 @@ def _simple_statement(text: str) -> ops.Operation | None:
     if use is not None:
         return ops.SchemaStatement("use", use)
     if database is not None:
-        return ops.SchemaStatement("create", database)
+        tail = text[m.end(2) + 1 : m.end()].replace("=", " ").replace("'", " ")
+        return ops.SchemaStatement("create", database, *_database_options(tail.split()))
     if drop is not None:
         return ops.DropTable(tuple(ops.Name(schema or None, name) for schema, name in _drop_names(drop)), False)
     return _KEYS_ONLY
+
+
+def _database_options(words: list[str]) -> tuple[str | None, str | None]:
+    """A CREATE DATABASE's [DEFAULT] CHARACTER SET / CHARSET and COLLATE, from the words after its
+    name (`=` left out): (charset, collation), None where not given. The last one given counts."""
+    charset = collation = None
+    for i in range(len(words) - 1):
+        word = words[i].upper()
+        if word == "CHARSET" or (word == "SET" and i and words[i - 1].upper() == "CHARACTER"):
+            charset = words[i + 1]
+        elif word == "COLLATE":
+            collation = words[i + 1]
+    return charset, collation
 
 
 # --------------------------------------------------------------------------------------------
@@ -432,7 +446,9 @@ def _parse_create(c: _Cursor) -> ops.Operation:
     if word in ("DATABASE", "SCHEMA"):
         c.advance()
         c.accept_if_exists()
-        return ops.SchemaStatement("create", c.name())
+        name = c.name()
+        words = [t.text for t in c.tokens[c.i:] if t.token_type != TokenType.EQ]
+        return ops.SchemaStatement("create", name, *_database_options(words))
     if word == "TABLESPACE" or (word == "UNDO" and c.word(1) == "TABLESPACE"):
         return _parse_create_tablespace(c)
     if word == "COMPRESSION_DICTIONARY":

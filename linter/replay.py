@@ -232,6 +232,8 @@ class Replayer:
             self.model.schema(op.name)
         elif op.action == "create":
             schema = self.model.schema(op.name)
+            if schema.defined is None:  # CREATE DATABASE IF NOT EXISTS of an existing one changes nothing
+                schema.charset, schema.collation = op.charset, op.collation
             schema.defined = schema.defined or where
         else:
             self.model.schemas.pop(op.name.lower(), None)
