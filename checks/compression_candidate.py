@@ -512,6 +512,8 @@ def column_definition(column: Column, *, compressed: bool = False, column_format
     parts.append("NULL" if column.nullable else "NOT NULL")
     if column.default is not None:
         parts.append(f"DEFAULT {column.default}")
+    if column.on_update is not None:
+        parts.append(f"ON UPDATE {column.on_update}")
     if column.auto_increment:
         parts.append("AUTO_INCREMENT")
     if column.invisible:

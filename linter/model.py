@@ -69,13 +69,16 @@ class Column(Record):
     #: MariaDB keeps them on the column, so a MODIFY COLUMN that leaves them out drops them;
     #: MySQL makes them table constraints, which a MODIFY COLUMN keeps
     checks: tuple[str, ...] = ()
+    #: ON UPDATE CURRENT_TIMESTAMP[(n)] as SQL ("CURRENT_TIMESTAMP()"), kept so that a MODIFY COLUMN
+    #: written from the model does not drop it
+    on_update: str | None = None
 
     def __init__(
         self, name: str, type: str, params: tuple[str, ...] = (), unsigned: bool = False, nullable: bool = True,
         default: str | None = None, auto_increment: bool = False, generated: Literal["stored", "virtual"] | None = None,
         invisible: bool = False, compressed: str | None = None, compression_dictionary: str | None = None,
         comment: str | None = None, charset: str | None = None, collation: str | None = None, binary: bool = False,
-        srid: int | None = None, checks: tuple[str, ...] = (),
+        srid: int | None = None, checks: tuple[str, ...] = (), on_update: str | None = None,
     ) -> None:
         self.name = name
         self.type = type
@@ -94,6 +97,7 @@ class Column(Record):
         self.binary = binary
         self.srid = srid
         self.checks = checks
+        self.on_update = on_update
 
     @property
     def length(self) -> int | None:
