@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from checks.charset_portability import CharsetPortability
 from checks.compression_candidate import CompressionCandidate
+from checks.index_key_length import IndexKeyLength
 from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
+from checks.non_innodb_engine import NonInnodbEngine
+from checks.row_size_limit import RowSizeLimit
 from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
 from checks.uuid_primary_key import UuidPrimaryKey
+from checks.zero_date_default import ZeroDateDefault
 from linter.checkapi import Check
 from linter.suppressions import SUPPRESSION_RULES
 
@@ -18,6 +23,11 @@ ALL_CHECKS: tuple[Check, ...] = (
     CrossTenantTablespace(),
     UndefinedTablespace(),
     CompressionCandidate(),
+    RowSizeLimit(),
+    IndexKeyLength(),
+    ZeroDateDefault(),
+    CharsetPortability(),
+    NonInnodbEngine(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)
