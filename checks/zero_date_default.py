@@ -68,6 +68,13 @@ def zero_parts(default: str | None) -> tuple[int, int, int] | None:
     return None
 
 
+def _time_is_zero(default: str) -> bool:
+    """Whether the time after a zero date is zero too ('0000-00-00 00:00:00' is TIMESTAMP's zero
+    value; '0000-00-00 10:30:00' is no TIMESTAMP at all)."""
+    digits = [ch for ch in default.split(" ", 1)[1] if ch.isdigit()] if " " in default.strip(" '\"") else []
+    return not any(ch != "0" for ch in digits)
+
+
 class ZeroDateProblem(FrozenRecord):
     __slots__ = __match_args__ = ("severity", "message", "evidence", "implicit")
     severity: Severity
@@ -118,7 +125,7 @@ def zero_date_problem(table: Table, column: Column, target: Target) -> ZeroDateP
         mode = "NO_ZERO_DATE" if zero else "NO_ZERO_IN_DATE"
         return ZeroDateProblem("error", f"{name}: DEFAULT {column.default} is {what}; {target.label}'s default sql_mode "
                                f"(STRICT_TRANS_TABLES with {mode}) refuses it: {invalid_default_error(column.name)}", evidence)
-    if kind == "TIMESTAMP" and not zero:
+    if kind == "TIMESTAMP" and not (zero and _time_is_zero(column.default or "")):
         return ZeroDateProblem("error", f"{name}: DEFAULT {column.default} is {what}, outside TIMESTAMP's range; "
                                f"{target.label} refuses it whatever the sql_mode: {invalid_default_error(column.name)}", evidence)
     return ZeroDateProblem("warning", f"{name}: DEFAULT {column.default} is {what}; {target.label}'s default sql_mode "
