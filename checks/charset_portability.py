@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Literal
 
-from checks.scope import statement_of, user_tables
+from checks.scope import foreign_key_columns, statement_of, user_tables
 from checks.index_key_length import key_problem
 from checks.row_size_limit import row_problem
 from linter import innodb_sizes as sizes
@@ -241,14 +241,21 @@ def conversion_problems(converted: Table, targets: list[Target], schema: Schema 
 
 
 def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], names: list[str], charset: str,
-                   collation: str, table_level: bool = True) -> tuple[str | None, str]:
+                   collation: str, table_level: bool = True, locked: frozenset[str] = frozenset()
+                   ) -> tuple[str | None, str]:
     """The ALTER that moves the columns `names` to charset/collation (CONVERT TO when they are all
     the table's text columns, else a MODIFY per column, with `table_level` the table's default
     too), checked with row-size-limit and index-key-length on the result for every target;
     (None, why) when the result would be refused and ROW_FORMAT=DYNAMIC does not help."""
-    from checks.compression_candidate import column_definition  # the one way a MODIFY is written
+    from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
 
     text = _text_columns(table)
+    joined = sorted(c.name for c in text if c.name.lower() in locked and c.name.lower() in {n.lower() for n in names})
+    if joined:
+        return None, (f"{_columns(joined)} {'are' if len(joined) > 1 else 'is'} in foreign keys: the server refuses to "
+                      "change a column's character set while a foreign key joins it (MariaDB: ERROR 1832 Cannot change "
+                      "column ... used in a foreign key constraint), and both sides must match: drop those foreign keys, "
+                      "convert every table they join, then add them again.")
     everything = {c.name.lower() for c in text} == {n.lower() for n in names}
     table_level = table_level or everything
     converted = _converted(table, schema, targets[0], {n.lower() for n in names}, charset, collation, table_level)
@@ -275,31 +282,34 @@ def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], n
     clauses = [f"DEFAULT CHARACTER SET {charset} COLLATE {collation}"] if table_level else []
     for column in text:
         if column.name.lower() in {n.lower() for n in names}:
-            clauses.append(f"MODIFY COLUMN {column_definition(replace(column, charset=charset, collation=collation))}")
+            moved = replace(column, charset=charset, collation=collation)
+            clauses.append(f"MODIFY COLUMN {kept_definition(moved, targets[0])}")
     return f"ALTER TABLE {name} {', '.join(clauses)}{extra};", ""
 
 
-def fix_for(problem: CharsetProblem, table: Table, schema: Schema | None, targets: list[Target]) -> tuple[str | None, str]:
-    """The fix of one problem, and a sentence for the message when there is none or it needs one."""
+def fix_for(problem: CharsetProblem, table: Table, schema: Schema | None, targets: list[Target],
+            locked: frozenset[str] = frozenset()) -> tuple[str | None, str]:
+    """The fix of one problem, and a sentence for the message when there is none or it needs one.
+    `locked`: the table's columns foreign keys join (checks.scope.foreign_key_columns)."""
     first = targets[0]
     if problem.kind == "utf8mb3":
         collations = {sizes.column_charset(table.columns[c.lower()], table, first, schema).collation  # type: ignore[union-attr]
                       for c in problem.columns}
         collation = utf8mb4_collation(next(iter(collations)) if len(collations) == 1 else None, targets)
         default_too = sizes.table_charset(table, first, schema).charset == "utf8mb3"
-        return conversion_fix(table, schema, targets, list(problem.columns), "utf8mb4", collation, default_too)
+        return conversion_fix(table, schema, targets, list(problem.columns), "utf8mb4", collation, default_too, locked)
     if problem.kind in ("implicit-charset", "implicit-collation"):
         charset = "utf8mb4" if problem.kind == "implicit-charset" else sizes.table_charset(table, first, schema).charset
         collation = portable_collation(charset, targets)
         if collation is None:
             return None, f"Name a COLLATE for {charset} that every target has."
-        return conversion_fix(table, schema, targets, list(problem.columns), charset, collation)
+        return conversion_fix(table, schema, targets, list(problem.columns), charset, collation, locked=locked)
     if problem.kind == "unknown-collation":
         charsets = {r.charset for c in _text_columns(table)
                     if (r := sizes.column_charset(c, table, first, schema)) is not None}
         if len(charsets) == 1 and (collation := portable_collation(next(iter(charsets)), targets)) is not None:
             names = [c.name for c in _text_columns(table)]
-            fix, why = conversion_fix(table, schema, targets, names, next(iter(charsets)), collation)
+            fix, why = conversion_fix(table, schema, targets, names, next(iter(charsets)), collation, locked=locked)
             return fix, why or (f"In the DDL itself, write COLLATE {collation} where it says the unknown one "
                                 "(the ALTER is for the table where it exists).")
         return None, "Write a collation every target has instead (utf8mb4_unicode_520_ci for utf8mb4)."
@@ -347,10 +357,11 @@ class CharsetPortability(Check):
         for name in context.option(self.id, "targets", []) or []:
             if name not in (t.name for t in targets):
                 targets.append(Target.parse(name))
+        joined = foreign_key_columns(model)
         for table in user_tables(model):
             schema = sizes.schema_of(model, table)
             for problem in charset_problems(table, targets, schema):
-                fix, why = fix_for(problem, table, schema, targets)
+                fix, why = fix_for(problem, table, schema, targets, frozenset(joined.get(id(table), ())))
                 message = problem.message + (f" {why}" if why else "")
                 yield self.finding(
                     table, message, severity=problem.severity, where=statement_of(table), evidence=problem.evidence,

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import statement_of, user_tables
+from checks.scope import foreign_key_columns, statement_of, user_tables
 from linter import innodb_sizes as sizes
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding, Severity
@@ -235,8 +235,8 @@ def _parts_sql(parts: tuple[IndexColumn, ...]) -> str:
                      for p in parts)
 
 
-def key_fix(table: Table, index: Index, target: Target, schema: Schema | None, *, innodb: bool | None = None
-            ) -> tuple[list[str], str] | None:
+def key_fix(table: Table, index: Index, target: Target, schema: Schema | None, *, innodb: bool | None = None,
+            locked: frozenset[str] = frozenset()) -> tuple[list[str], str] | None:
     """ALTER TABLE clauses that make the key fit, and a sentence on what they change; None when
     innolint has none. ROW_FORMAT=DYNAMIC when that is enough (a 767-byte part limit); a
     non-unique key gets prefixes; a UNIQUE or PRIMARY key cannot be a prefix without enforcing
@@ -257,19 +257,22 @@ def key_fix(table: Table, index: Index, target: Target, schema: Schema | None, *
             return None
         return clauses, "A prefix key: it finds rows by the first characters and reads the row for the rest."
     # UNIQUE / PRIMARY: shorten the columns instead (values longer than that must go first)
-    from checks.compression_candidate import column_definition  # the one way a MODIFY is written
+    from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
 
     columns = dict(table.columns)
     clauses = []
     shortened = []
     for old, new in zip(index.columns, parts):
         column = table.column(old.name)
+        if column is not None and new.prefix is not None and (
+                column.name.lower() in locked or column.name.lower() in {n.lower() for k in table.foreign_keys for n in k.columns}):
+            return None  # a foreign key joins it: its type must stay (MariaDB: ERROR 1832/1833)
         if new.prefix is None or column is None or old.prefix is not None or column.type.upper() not in ("CHAR", "VARCHAR", "BINARY", "VARBINARY"):
             if new.prefix != old.prefix:
                 return None  # a TEXT prefix or an existing prefix would change what is unique
             continue
         columns[column.name.lower()] = replace(column, params=(str(new.prefix),))
-        clauses.append(f"MODIFY COLUMN {column_definition(columns[column.name.lower()])}")
+        clauses.append(f"MODIFY COLUMN {kept_definition(columns[column.name.lower()], target)}")
         shortened.append(f"{column.name} to {new.prefix} characters")
     fixed = _with(table, columns=columns)
     if not clauses or key_problem(fixed, index, target, schema, innodb=innodb) is not None:
@@ -314,6 +317,7 @@ class IndexKeyLength(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
+        joined = foreign_key_columns(model)
         for table in user_tables(model):
             if not table.is_innodb:
                 continue
@@ -322,7 +326,7 @@ class IndexKeyLength(Check):
                 problem = key_problem(table, index, context.target, schema)
                 if problem is None:
                     continue
-                found = key_fix(table, index, context.target, schema)
+                found = key_fix(table, index, context.target, schema, locked=frozenset(joined.get(id(table), ())))
                 fix = f"ALTER TABLE {qualified(table)} {', '.join(found[0])};" if found else None
                 message = problem.message + (f" {found[1]}" if found else "")
                 yield self.finding(

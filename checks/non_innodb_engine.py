@@ -73,7 +73,8 @@ def as_innodb(table: Table) -> tuple[Table, list[str]]:
     return converted, clauses
 
 
-def conversion(table: Table, target: Target, schema: Schema | None) -> tuple[list[str] | None, list[str]]:
+def conversion(table: Table, target: Target, schema: Schema | None, locked: frozenset[str] = frozenset()
+               ) -> tuple[list[str] | None, list[str]]:
     """The ALTER TABLE clauses that make the table InnoDB (None when innolint has none that InnoDB
     would take), and what InnoDB would refuse or change about the plain ENGINE=InnoDB, one line each."""
     converted, clauses = as_innodb(table)
@@ -81,7 +82,7 @@ def conversion(table: Table, target: Target, schema: Schema | None) -> tuple[lis
     row = row_problem(converted, target, schema, innodb=True)
     if row is not None:
         notes.append(f"as InnoDB: {row.message}")
-        extra = fix_clauses(converted, target, schema, innodb=True)
+        extra = fix_clauses(converted, target, schema, innodb=True, locked=locked)
         if extra is None:
             return None, notes
         clauses.extend(extra)
@@ -90,7 +91,7 @@ def conversion(table: Table, target: Target, schema: Schema | None) -> tuple[lis
         if key is None:
             continue
         notes.append(f"as InnoDB: {key.message}")
-        found = key_fix(converted, index, target, schema, innodb=True)
+        found = key_fix(converted, index, target, schema, innodb=True, locked=locked)
         if found is None:
             return None, notes
         clauses.extend(c for c in found[0] if c not in clauses)

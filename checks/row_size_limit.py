@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import statement_of, user_tables
+from checks.scope import foreign_key_columns, statement_of, user_tables
 from linter import innodb_sizes as sizes
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.findings import Finding, Severity
@@ -187,15 +187,19 @@ def with_columns(table: Table, columns: dict[str, Column], **options: object) ->
 
 
 def _indexed(table: Table) -> set[str]:
-    return {part.name.lower() for index in table.indexes for part in index.columns}
+    """Columns a key or a foreign key of the table uses (a TEXT key part needs a prefix; a
+    foreign key's columns must keep their type)."""
+    return ({part.name.lower() for index in table.indexes for part in index.columns}
+            | {name.lower() for key in table.foreign_keys for name in key.columns})
 
 
-def shrink(table: Table, target: Target, schema: Schema | None, *, innodb: bool | None = None
-           ) -> tuple[list[Column], bool] | None:
+def shrink(table: Table, target: Target, schema: Schema | None, *, innodb: bool | None = None,
+           locked: frozenset[str] = frozenset()) -> tuple[list[Column], bool] | None:
     """The columns to make TEXT/BLOB (largest first), and whether ROW_FORMAT=DYNAMIC is needed,
     for the table's rows to fit; None when that cannot be done this way. Columns in a key (a
     TEXT key part needs a prefix), generated columns, and on MySQL columns with a literal
-    DEFAULT (a TEXT column takes none there) are left as they are."""
+    DEFAULT (a TEXT column takes none there) are left as they are, and the `locked` ones (columns
+    other tables' foreign keys reference: checks.scope.foreign_key_columns)."""
     fmt = sizes.row_format(table)
     moved: list[Column] = []
     state = table
@@ -204,7 +208,7 @@ def shrink(table: Table, target: Target, schema: Schema | None, *, innodb: bool 
         if row_problem(dynamic, target, schema, innodb=innodb) is None:
             return [], True
     candidates = []
-    indexed = _indexed(table)
+    indexed = _indexed(table) | locked
     for column in table.columns.values():
         if column.type.upper() not in _LOB_FOR or column.generated or column.name.lower() in indexed:
             continue
@@ -225,16 +229,17 @@ def shrink(table: Table, target: Target, schema: Schema | None, *, innodb: bool 
     return None
 
 
-def fix_clauses(table: Table, target: Target, schema: Schema | None, *, innodb: bool | None = None) -> list[str] | None:
+def fix_clauses(table: Table, target: Target, schema: Schema | None, *, innodb: bool | None = None,
+                locked: frozenset[str] = frozenset()) -> list[str] | None:
     """The ALTER TABLE clauses that make the rows fit (MODIFY COLUMN ... TEXT, ROW_FORMAT=DYNAMIC),
     or None when innolint finds none."""
-    from checks.compression_candidate import column_definition  # the one way a MODIFY is written
+    from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
 
-    found = shrink(table, target, schema, innodb=innodb)
+    found = shrink(table, target, schema, innodb=innodb, locked=locked)
     if found is None:
         return None
     moved, dynamic = found
-    clauses = [f"MODIFY COLUMN {column_definition(column)}" for column in moved]
+    clauses = [f"MODIFY COLUMN {kept_definition(column, target)}" for column in moved]
     if dynamic:
         clauses.append("ROW_FORMAT=DYNAMIC")
     return clauses
@@ -289,14 +294,16 @@ class RowSizeLimit(Check):
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         seen: dict[tuple[int, str | None, str | None], tuple[RowProblem | None, list[str] | None]] = {}
+        joined = foreign_key_columns(model)
         for table in user_tables(model):
             if not table.columns:  # CREATE ... LIKE of an unknown table, CREATE ... SELECT: columns unknown
                 continue
             schema = sizes.schema_of(model, table)
+            locked = frozenset(joined.get(id(table), ()))
             key = (table.body.definition_id, schema.charset if schema else None, schema.collation if schema else None)
-            if key not in seen:  # a tenant dump repeats each definition: decide once
+            if key not in seen or locked:  # a tenant dump repeats each definition: decide once
                 problem = row_problem(table, context.target, schema)
-                clauses = fix_clauses(table, context.target, schema) if problem is not None else None
+                clauses = fix_clauses(table, context.target, schema, locked=locked) if problem is not None else None
                 seen[key] = (problem, clauses)
             problem, clauses = seen[key]
             if problem is None:

@@ -134,16 +134,16 @@ def zero_date_problem(table: Table, column: Column, target: Target) -> ZeroDateP
                            "way does too, and a zero date is no date: drivers and tools stumble on it.", evidence)
 
 
-def zero_date_fix(table: Table, column: Column) -> str:
+def zero_date_fix(table: Table, column: Column, target: Target) -> str:
     """NULL as the default (the column becomes nullable where it is not), written as a MODIFY that
     keeps the rest of the definition; then the rows that hold the zero value get NULL."""
-    from checks.compression_candidate import column_definition  # the one way a MODIFY is written
+    from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
 
     name = qualified(table)
     if column.nullable:
         alter = f"ALTER TABLE {name} ALTER COLUMN {quote(column.name)} SET DEFAULT NULL;"
     else:
-        alter = f"ALTER TABLE {name} MODIFY COLUMN {column_definition(replace(column, nullable=True, default='NULL'))};"
+        alter = f"ALTER TABLE {name} MODIFY COLUMN {kept_definition(replace(column, nullable=True, default='NULL'), target)};"
     return (f"{alter}\nUPDATE {name} SET {quote(column.name)} = NULL "
             f"WHERE MONTH({quote(column.name)}) = 0 OR DAYOFMONTH({quote(column.name)}) = 0;")
 
@@ -185,5 +185,5 @@ class ZeroDateDefault(Check):
                     continue
                 yield self.finding(
                     table, problem.message, severity=problem.severity, where=statement_of(table, column),
-                    evidence=problem.evidence, fix=zero_date_fix(table, column), subject=f"default:{column.name}",
+                    evidence=problem.evidence, fix=zero_date_fix(table, column, context.target), subject=f"default:{column.name}",
                 )

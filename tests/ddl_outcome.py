@@ -5,6 +5,7 @@ charset-portability, non-innodb-engine)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,7 +103,7 @@ class TableDDL:
                 continue
             converted = _convert_to(statement)
             if converted is not None:
-                options += f" DEFAULT CHARSET={converted[0]} COLLATE={converted[1]}"
+                options = _TABLE_CHARSET.sub("", options) + f" DEFAULT CHARSET={converted[0]} COLLATE={converted[1]}"
                 columns = {name: _without_charset(definition) for name, definition in columns.items()}
                 continue
             op = parse_statement(statement)
@@ -112,8 +113,12 @@ class TableDDL:
                     columns.pop(action.old_name)
                     columns[action.column.name] = column_definition(action.column).split(" ", 1)[1]
                 elif isinstance(action, ops.SetOptions):
-                    options += "".join(f" {key.replace('_', ' ') if key == 'DEFAULT_CHARSET' else key}={value}"
-                                       for key, value in action.options)
+                    for key, value in action.options:
+                        if key in ("CHARSET", "COLLATE"):
+                            options = _TABLE_CHARSET.sub("", options) if key == "CHARSET" else options
+                            options += f" {'DEFAULT CHARSET' if key == 'CHARSET' else 'COLLATE'}={value}"
+                        else:
+                            options += f" {key}={value}"
                 elif isinstance(action, ops.DropIndex):
                     keys.pop(action.name, None)
                 elif isinstance(action, ops.AddIndex):
@@ -124,6 +129,9 @@ class TableDDL:
                 else:
                     raise AssertionError(f"a fix action the test cannot write into a CREATE TABLE: {action}")
         return TableDDL(self.name, columns, keys, options)
+
+
+_TABLE_CHARSET = re.compile(r"(?:DEFAULT\s+)?(?:CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*\w+", re.I)
 
 
 def _convert_to(statement: str) -> tuple[str, str] | None:
