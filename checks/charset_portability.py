@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Literal
 
-from checks.scope import foreign_key_columns, statement_of, user_tables
+from checks.scope import foreign_key_columns, sentences, statement_of, user_tables
 from checks.index_key_length import key_problem
 from checks.row_size_limit import row_problem
 from linter import innodb_sizes as sizes
@@ -132,7 +132,7 @@ def charset_problems(table: Table, targets: list[Target], schema: Schema | None 
         deprecated = any(t.is_mysql8 for t in targets)
         problems.append(CharsetProblem(
             "utf8mb3", "warning",
-            f"{table.name}: {_columns(utf8mb3)} store text in utf8mb3 ('utf8'): at most 3 bytes per character, so a "
+            f"{table.name}: {_columns(utf8mb3)} store{'' if len(utf8mb3) > 1 else 's'} text in utf8mb3 ('utf8'): at most 3 bytes per character, so a "
             "4-byte character (emoji, some CJK) fails under strict mode with ERROR 1366 (22007): Incorrect string value "
             "(or is cut without it)" + ("; MySQL 8.0 deprecates utf8mb3 (Warning 1287: 'utf8mb3' is deprecated and will "
                                         "be removed in a future release)" if deprecated else "") + ".",
@@ -362,7 +362,7 @@ class CharsetPortability(Check):
             schema = sizes.schema_of(model, table)
             for problem in charset_problems(table, targets, schema):
                 fix, why = fix_for(problem, table, schema, targets, frozenset(joined.get(id(table), ())))
-                message = problem.message + (f" {why}" if why else "")
+                message = sentences(problem.message, why)
                 yield self.finding(
                     table, message, severity=problem.severity, where=statement_of(table), evidence=problem.evidence,
                     fix=fix, subject=problem.kind,

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import foreign_key_columns, statement_of, user_tables
+from checks.scope import foreign_key_columns, sentences, statement_of, user_tables
 from linter import innodb_sizes as sizes
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding, Severity
@@ -328,7 +328,7 @@ class IndexKeyLength(Check):
                     continue
                 found = key_fix(table, index, context.target, schema, locked=frozenset(joined.get(id(table), ())))
                 fix = f"ALTER TABLE {qualified(table)} {', '.join(found[0])};" if found else None
-                message = problem.message + (f" {found[1]}" if found else "")
+                message = sentences(problem.message, found[1] if found else "")
                 yield self.finding(
                     table, message, severity=problem.severity, where=statement_of(table, index),
                     evidence=problem.evidence, fix=fix, subject=f"{problem.kind}:{index_name(index)}",

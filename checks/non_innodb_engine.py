@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import statement_of, user_tables
+from checks.scope import sentences, statement_of, user_tables
 from checks.index_key_length import key_fix, key_problem
 from checks.row_size_limit import fix_clauses, row_problem
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
@@ -156,8 +156,8 @@ class NonInnodbEngine(Check):
                         f"dropped by {name}: add {'them' if len(table.foreign_keys) > 1 else 'it'} again after the conversion.")
         clauses, notes = conversion(table, target, schema)
         if notes:
-            message += " " + " ".join(notes)
-            message += " The fix adds what makes it fit." if clauses else " innolint has no fix that InnoDB would take."
+            message = sentences(message, *notes, "The fix adds what makes it fit." if clauses
+                                else "innolint has no fix that InnoDB would take.")
         if table.clustered_index is None:
             message += " It has no PRIMARY KEY: as InnoDB it would be clustered on a hidden row id (see no-primary-key)."
         fix = f"ALTER TABLE {qualified(table)} {', '.join(clauses)};" if clauses else None

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import foreign_key_columns, statement_of, user_tables
+from checks.scope import foreign_key_columns, sentences, statement_of, user_tables
 from linter import innodb_sizes as sizes
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.findings import Finding, Severity
@@ -311,7 +311,8 @@ class RowSizeLimit(Check):
             fix = f"ALTER TABLE {qualified(table)} {', '.join(clauses)};" if clauses else None
             message = problem.message
             if clauses is None:
-                message += " innolint finds no column it can move off-page: split the table (rarely read columns to a 1:1 side table)."
+                message = sentences(message, "innolint finds no column it can move off-page: split the table (rarely read "
+                                             "columns to a 1:1 side table).")
             yield self.finding(
                 table, message, severity=problem.severity, where=statement_of(table), evidence=problem.evidence,
                 fix=fix, subject=problem.kind if problem.kind != "column-length" else f"column-length:{problem.columns[0]}",

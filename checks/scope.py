@@ -59,6 +59,13 @@ def foreign_key_columns(model: SchemaModel) -> dict[int, set[str]]:
     return found
 
 
+def sentences(*parts: str) -> str:
+    """Messages joined as sentences: one that ends with a server's error text gets its full stop."""
+    kept = [p.strip() for p in parts if p and p.strip()]
+    return " ".join(p if p.endswith((".", "!", "?")) or n == len(kept) - 1 else p + "."
+                    for n, p in enumerate(kept))
+
+
 def statement_of(table: Table, item: Column | Index | None = None) -> Location:
     """The statement a finding about `table` (and, where given, one of its columns or keys)
     belongs to: its CREATE TABLE, or the last statement that changed it when that is in a later file."""
