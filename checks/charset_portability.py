@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Literal
 
-from checks.scope import foreign_key_columns, sentences, statement_of, user_tables
+from checks.scope import definition_key, foreign_key_columns, sentences, statement_of, user_tables
 from checks.index_key_length import key_problem
 from checks.row_size_limit import row_problem
 from linter import innodb_sizes as sizes
@@ -243,10 +243,10 @@ def conversion_problems(converted: Table, targets: list[Target], schema: Schema 
 def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], names: list[str], charset: str,
                    collation: str, table_level: bool = True, locked: frozenset[str] = frozenset()
                    ) -> tuple[str | None, str]:
-    """The ALTER that moves the columns `names` to charset/collation (CONVERT TO when they are all
-    the table's text columns, else a MODIFY per column, with `table_level` the table's default
-    too), checked with row-size-limit and index-key-length on the result for every target;
-    (None, why) when the result would be refused and ROW_FORMAT=DYNAMIC does not help."""
+    """The ALTER TABLE clauses that move the columns `names` to charset/collation (CONVERT TO when
+    they are all the table's text columns, else a MODIFY per column, with `table_level` the
+    table's default too), checked with row-size-limit and index-key-length on the result for every
+    target; (None, why) when the result would be refused and ROW_FORMAT=DYNAMIC does not help."""
     from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
 
     text = _text_columns(table)
@@ -272,9 +272,8 @@ def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], n
     if problems:
         return None, ("Converting it would not load: " + " ".join(problems[:2])
                       + " Shorten the columns or keys named there first.")
-    name = qualified(table)
     if everything:
-        return f"ALTER TABLE {name} CONVERT TO CHARACTER SET {charset} COLLATE {collation}{extra};", ""
+        return f"CONVERT TO CHARACTER SET {charset} COLLATE {collation}{extra}", ""
     generated = [c.name for c in text if c.name.lower() in {n.lower() for n in names} and c.generated]
     if generated:
         return None, (f"{_columns(generated)} are generated: their expression is not in innolint's model, so it "
@@ -284,12 +283,13 @@ def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], n
         if column.name.lower() in {n.lower() for n in names}:
             moved = replace(column, charset=charset, collation=collation)
             clauses.append(f"MODIFY COLUMN {kept_definition(moved, targets[0])}")
-    return f"ALTER TABLE {name} {', '.join(clauses)}{extra};", ""
+    return f"{', '.join(clauses)}{extra}", ""
 
 
 def fix_for(problem: CharsetProblem, table: Table, schema: Schema | None, targets: list[Target],
             locked: frozenset[str] = frozenset()) -> tuple[str | None, str]:
-    """The fix of one problem, and a sentence for the message when there is none or it needs one.
+    """The fix of one problem (ALTER TABLE clauses), and a sentence for the message when there is
+    none or it needs one.
     `locked`: the table's columns foreign keys join (checks.scope.foreign_key_columns)."""
     first = targets[0]
     if problem.kind == "utf8mb3":
@@ -358,12 +358,17 @@ class CharsetPortability(Check):
             if name not in (t.name for t in targets):
                 targets.append(Target.parse(name))
         joined = foreign_key_columns(model)
+        seen: dict[tuple[object, ...], list[tuple[CharsetProblem, str | None, str]]] = {}
         for table in user_tables(model):
             schema = sizes.schema_of(model, table)
-            for problem in charset_problems(table, targets, schema):
-                fix, why = fix_for(problem, table, schema, targets, frozenset(joined.get(id(table), ())))
-                message = sentences(problem.message, why)
+            locked = frozenset(joined.get(id(table), ()))
+            key = (*definition_key(table, schema), locked)
+            if key not in seen:  # a tenant dump repeats each definition: decide once
+                seen[key] = [(problem, *fix_for(problem, table, schema, targets, locked))
+                             for problem in charset_problems(table, targets, schema)]
+            for problem, clauses, why in seen[key]:
                 yield self.finding(
-                    table, message, severity=problem.severity, where=statement_of(table), evidence=problem.evidence,
-                    fix=fix, subject=problem.kind,
+                    table, sentences(problem.message, why), severity=problem.severity, where=statement_of(table),
+                    evidence=problem.evidence, fix=f"ALTER TABLE {qualified(table)} {clauses};" if clauses else None,
+                    subject=problem.kind,
                 )

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import foreign_key_columns, sentences, statement_of, user_tables
+from checks.scope import definition_key, foreign_key_columns, sentences, statement_of, user_tables
 from linter import innodb_sizes as sizes
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding, Severity
@@ -318,15 +318,20 @@ class IndexKeyLength(Check):
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         joined = foreign_key_columns(model)
+        seen: dict[tuple[object, ...], list[tuple[Index, KeyProblem, tuple[list[str], str] | None]]] = {}
         for table in user_tables(model):
             if not table.is_innodb:
                 continue
             schema = sizes.schema_of(model, table)
-            for index in table.indexes:
-                problem = key_problem(table, index, context.target, schema)
-                if problem is None:
-                    continue
-                found = key_fix(table, index, context.target, schema, locked=frozenset(joined.get(id(table), ())))
+            locked = frozenset(joined.get(id(table), ()))
+            key = (*definition_key(table, schema), locked)
+            if key not in seen:  # a tenant dump repeats each definition: decide once
+                decided = seen[key] = []
+                for index in table.indexes:
+                    problem = key_problem(table, index, context.target, schema)
+                    if problem is not None:
+                        decided.append((index, problem, key_fix(table, index, context.target, schema, locked=locked)))
+            for index, problem, found in seen[key]:
                 fix = f"ALTER TABLE {qualified(table)} {', '.join(found[0])};" if found else None
                 message = sentences(problem.message, found[1] if found else "")
                 yield self.finding(

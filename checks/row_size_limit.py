@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import foreign_key_columns, sentences, statement_of, user_tables
+from checks.scope import definition_key, foreign_key_columns, sentences, statement_of, user_tables
 from linter import innodb_sizes as sizes
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.findings import Finding, Severity
@@ -293,15 +293,15 @@ class RowSizeLimit(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
-        seen: dict[tuple[int, str | None, str | None], tuple[RowProblem | None, list[str] | None]] = {}
+        seen: dict[tuple[object, ...], tuple[RowProblem | None, list[str] | None]] = {}
         joined = foreign_key_columns(model)
         for table in user_tables(model):
             if not table.columns:  # CREATE ... LIKE of an unknown table, CREATE ... SELECT: columns unknown
                 continue
             schema = sizes.schema_of(model, table)
             locked = frozenset(joined.get(id(table), ()))
-            key = (table.body.definition_id, schema.charset if schema else None, schema.collation if schema else None)
-            if key not in seen or locked:  # a tenant dump repeats each definition: decide once
+            key = (*definition_key(table, schema), locked)
+            if key not in seen:  # a tenant dump repeats each definition: decide once
                 problem = row_problem(table, context.target, schema)
                 clauses = fix_clauses(table, context.target, schema, locked=locked) if problem is not None else None
                 seen[key] = (problem, clauses)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.model import Column, Index, Location, SchemaModel, Table
+from linter.model import Column, Index, Location, Schema, SchemaModel, Table
 
 #: the server's own schemas
 SYSTEM_SCHEMAS = frozenset({"mysql", "sys", "information_schema", "performance_schema"})
@@ -41,6 +41,15 @@ def user_tables(model: SchemaModel) -> Iterator[Table]:
         for table in schema.tables.values():
             if not table.view_standin and not table.temporary:
                 yield table
+
+
+def definition_key(table: Table, schema: Schema | None) -> tuple[int, str, str | None, str | None]:
+    """What the rules' decisions about a table depend on besides the target: its definition (a
+    tenant dump repeats each CREATE TABLE thousands of times, sharing one body: TableBody.
+    definition_id), its name (messages name it) and its schema's default character set. Equal
+    keys, equal decisions: a rule decides once per key in a run."""
+    return (table.body.definition_id, table.name, schema.charset if schema else None,
+            schema.collation if schema else None)
 
 
 def foreign_key_columns(model: SchemaModel) -> dict[int, set[str]]:

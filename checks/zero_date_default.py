@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import statement_of, user_tables
+from checks.scope import definition_key, statement_of, user_tables
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding, Severity
 from linter.model import Column, SchemaModel, Table
@@ -178,12 +178,15 @@ class ZeroDateDefault(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
+        seen: dict[tuple[object, ...], list[tuple[Column, ZeroDateProblem]]] = {}
         for table in user_tables(model):
-            for column in table.columns.values():
-                problem = zero_date_problem(table, column, context.target)
-                if problem is None:
-                    continue
+            key = definition_key(table, None)
+            if key not in seen:  # a tenant dump repeats each definition: decide once
+                seen[key] = [(column, problem) for column in table.columns.values()
+                             if (problem := zero_date_problem(table, column, context.target)) is not None]
+            for column, problem in seen[key]:
                 yield self.finding(
                     table, problem.message, severity=problem.severity, where=statement_of(table, column),
-                    evidence=problem.evidence, fix=zero_date_fix(table, column, context.target), subject=f"default:{column.name}",
+                    evidence=problem.evidence, fix=zero_date_fix(table, column, context.target),
+                    subject=f"default:{column.name}",
                 )
