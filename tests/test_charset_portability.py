@@ -112,6 +112,27 @@ def test_a_conversion_the_server_refuses_gets_no_fix(server: MariaDB, tmp_path: 
     assert not refused.ok and refused.code == 1074
 
 
+def test_columns_a_foreign_key_joins_get_no_conversion(server: MariaDB, tmp_path: Path) -> None:
+    """MariaDB refuses to change the character set of a column a foreign key joins, on either side
+    and even with foreign_key_checks=0 (ERROR 1832/1833): the finding says what to do instead."""
+    parent = "CREATE TABLE p (code VARCHAR(20) NOT NULL PRIMARY KEY, note TEXT) CHARSET=utf8"
+    child = ("CREATE TABLE c (id INT PRIMARY KEY, code VARCHAR(20), FOREIGN KEY (code) REFERENCES p (code)) "
+             "CHARSET=utf8")
+    found = {f.table: f for f in lint(parent + ";\n" + child, tmp_path)}
+    assert set(found) == {"p", "c"}
+    for finding in found.values():
+        assert finding.fix is None and "drop those foreign keys, convert every table they join" in finding.message
+    for table, code in (("c", 1832), ("p", 1833)):
+        refused = run(server, "cp_fk", [parent, child, "SET SESSION foreign_key_checks=0",
+                                        f"ALTER TABLE {table} CONVERT TO CHARACTER SET utf8mb4"])
+        assert not refused.ok and refused.code == code, refused
+    # a table whose joined columns are not text converts as usual
+    other = ("CREATE TABLE o (id INT PRIMARY KEY, pid INT, body TEXT, FOREIGN KEY (pid) REFERENCES o (id)) "
+             "CHARSET=utf8")
+    assert lint(other, tmp_path)[0].fix == "ALTER TABLE `o` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;"
+    assert run(server, "cp_fk", [other, lint(other, tmp_path)[0].fix or ""]).ok
+
+
 # --- collations and character sets a target does not have -----------------------------------------
 
 @pytest.mark.parametrize("where", ["table", "column"])

@@ -117,7 +117,7 @@ def test_a_key_added_by_a_later_migration_is_found_there(tmp_path: Path) -> None
 # --- generated keys on the server ---------------------------------------------------------------------
 _PARTS = ["VARCHAR({n})", "CHAR({c})", "VARBINARY({n})", "TEXT|{p}", "BLOB|{p}", "TEXT", "VARCHAR({n})|{p}",
           "INT", "BIGINT", "DATETIME(6)", "VARCHAR({n}) CHARACTER SET latin1", "CHAR({c}) CHARACTER SET utf8mb3",
-          "DECIMAL(40,10)", "UUID", "VARCHAR({n}) CHARACTER SET ucs2"]
+          "DECIMAL(40,10)", "UUID", "VARCHAR({n}) CHARACTER SET ucs2", "JSON", "JSON|{p}"]
 _CHARSETS = ["latin1", "utf8mb3", "utf8mb4", "ucs2", "utf16", "big5"]
 _FORMATS = ["", " ROW_FORMAT=DYNAMIC", " ROW_FORMAT=COMPACT", " ROW_FORMAT=REDUNDANT", " ROW_FORMAT=COMPRESSED"]
 
