@@ -250,15 +250,16 @@ def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], n
     from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
 
     text = _text_columns(table)
-    joined = sorted(c.name for c in text if c.name.lower() in locked and c.name.lower() in {n.lower() for n in names})
+    moving = {n.lower() for n in names}
+    joined = sorted(c.name for c in text if c.name.lower() in locked and c.name.lower() in moving)
     if joined:
         return None, (f"{_columns(joined)} {'are' if len(joined) > 1 else 'is'} in foreign keys: the server refuses to "
                       "change a column's character set while a foreign key joins it (MariaDB: ERROR 1832 Cannot change "
                       "column ... used in a foreign key constraint), and both sides must match: drop those foreign keys, "
                       "convert every table they join, then add them again.")
-    everything = {c.name.lower() for c in text} == {n.lower() for n in names}
+    everything = {c.name.lower() for c in text} == moving
     table_level = table_level or everything
-    converted = _converted(table, schema, targets[0], {n.lower() for n in names}, charset, collation, table_level)
+    converted = _converted(table, schema, targets[0], moving, charset, collation, table_level)
     problems = conversion_problems(converted, targets, schema)
     extra = ""
     if problems:
@@ -274,13 +275,13 @@ def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], n
                       + " Shorten the columns or keys named there first.")
     if everything:
         return f"CONVERT TO CHARACTER SET {charset} COLLATE {collation}{extra}", ""
-    generated = [c.name for c in text if c.name.lower() in {n.lower() for n in names} and c.generated]
+    generated = [c.name for c in text if c.name.lower() in moving and c.generated]
     if generated:
         return None, (f"{_columns(generated)} are generated: their expression is not in innolint's model, so it "
                       "writes no MODIFY for them; convert them by hand.")
     clauses = [f"DEFAULT CHARACTER SET {charset} COLLATE {collation}"] if table_level else []
     for column in text:
-        if column.name.lower() in {n.lower() for n in names}:
+        if column.name.lower() in moving:
             moved = replace(column, charset=charset, collation=collation)
             clauses.append(f"MODIFY COLUMN {kept_definition(moved, targets[0])}")
     return f"{', '.join(clauses)}{extra}", ""

@@ -262,10 +262,10 @@ def key_fix(table: Table, index: Index, target: Target, schema: Schema | None, *
     columns = dict(table.columns)
     clauses = []
     shortened = []
+    joined = locked | {n.lower() for k in table.foreign_keys for n in k.columns}
     for old, new in zip(index.columns, parts):
         column = table.column(old.name)
-        if column is not None and new.prefix is not None and (
-                column.name.lower() in locked or column.name.lower() in {n.lower() for k in table.foreign_keys for n in k.columns}):
+        if column is not None and new.prefix is not None and column.name.lower() in joined:
             return None  # a foreign key joins it: its type must stay (MariaDB: ERROR 1832/1833)
         if new.prefix is None or column is None or old.prefix is not None or column.type.upper() not in ("CHAR", "VARCHAR", "BINARY", "VARBINARY"):
             if new.prefix != old.prefix:

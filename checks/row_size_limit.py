@@ -139,7 +139,7 @@ def row_problem(table: Table, target: Target, schema: Schema | None = None, *, i
             f"{table.name}: {label} creates the table ({why}), but a row whose columns are filled needs "
             f"{size.worst_bytes:,} bytes in the {fmt.upper()} record, over the {limit:,}-byte limit: an INSERT or "
             f"UPDATE of such a row fails with {innodb_row_error(fmt)}{later}",
-            f"the longest record: {size.worst_bytes:,} bytes (off-page: {', '.join(size.off_page) or 'none'}; each "
+            f"the longest record: {size.worst_bytes:,} bytes (off-page: {_names(size.off_page)}; each "
             f"leaves {'41' if sizes.has_large_prefix(fmt) else '790'} bytes), limit {limit:,}; {counted}",
             tuple(name for name, _ in largest),
         )
@@ -160,6 +160,10 @@ def _largest_columns(table: Table, target: Target, schema: Schema | None) -> lis
         found.append((size.max_bytes, column.name, f"{column.name} {label}: {size.max_bytes:,}"))
     found.sort(key=lambda item: -item[0])
     return [(name, text) for _, name, text in found[:5]]
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return (", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")) or "none"
 
 
 def _listed(largest: list[tuple[str, str]]) -> str:
@@ -195,17 +199,26 @@ def _indexed(table: Table) -> set[str]:
 
 def shrink(table: Table, target: Target, schema: Schema | None, *, innodb: bool | None = None,
            locked: frozenset[str] = frozenset()) -> tuple[list[Column], bool] | None:
-    """The columns to make TEXT/BLOB (largest first), and whether ROW_FORMAT=DYNAMIC is needed,
-    for the table's rows to fit; None when that cannot be done this way. Columns in a key (a
-    TEXT key part needs a prefix), generated columns, and on MySQL columns with a literal
-    DEFAULT (a TEXT column takes none there) are left as they are, and the `locked` ones (columns
-    other tables' foreign keys reference: checks.scope.foreign_key_columns)."""
-    fmt = sizes.row_format(table)
-    moved: list[Column] = []
-    state = table
-    if not sizes.has_large_prefix(fmt):
-        dynamic = with_columns(table, dict(table.columns), row_format="DYNAMIC")
-        if row_problem(dynamic, target, schema, innodb=innodb) is None:
+    """The columns to make TEXT/BLOB (the fewest, largest first), and whether ROW_FORMAT=DYNAMIC is
+    needed, for the table's rows to fit; None when that cannot be done this way. Columns in a key
+    (a TEXT key part needs a prefix), generated columns, on MySQL columns with a literal DEFAULT (a
+    TEXT column takes none there), and the `locked` ones (columns other tables' foreign keys
+    reference: checks.scope.foreign_key_columns) are left as they are. Only columns longer than 41
+    bytes are moved: each then counts less as a TEXT/BLOB in every count, so the number needed is
+    found by bisection (O(n log n): a hostile 4,000-column table is not a quadratic search)."""
+    original = row_problem(table, target, schema, innodb=innodb)
+    refused = original is not None and original.severity == "error"
+
+    def solved(candidate: Table, *, fully: bool) -> bool:
+        """No problem left; or, not `fully`, none the server refuses (the warning that a row of
+        short values may not fit can stay: the table loads)."""
+        left = row_problem(candidate, target, schema, innodb=innodb)
+        return left is None or (not fully and left.severity != "error")
+
+    base, dynamic = table, False
+    if not sizes.has_large_prefix(sizes.row_format(table)):  # COMPACT keeps 768 bytes of a TEXT in the row
+        base, dynamic = with_columns(table, dict(table.columns), row_format="DYNAMIC"), True
+        if solved(base, fully=True):
             return [], True
     candidates = []
     indexed = _indexed(table) | locked
@@ -214,18 +227,30 @@ def shrink(table: Table, target: Target, schema: Schema | None, *, innodb: bool 
             continue
         if not target.is_mariadb and column.default is not None and column.default.upper() != "NULL":
             continue
-        size = sizes.column_bytes(column, sizes.column_charset(column, table, target, schema))
-        if size is not None and size.max_bytes is not None:
-            candidates.append((size.max_bytes, column))
+        charset = sizes.column_charset(column, table, target, schema)
+        size = sizes.column_bytes(column, charset)
+        if size is not None and size.max_bytes is not None and size.max_bytes > sizes.LOCAL_STORED_MAX_BYTES + 1:
+            candidates.append((size.max_bytes, as_lob(column, charset)))
     candidates.sort(key=lambda item: -item[0])
-    for _, column in candidates:
-        columns = dict(state.columns)
-        lob = as_lob(column, sizes.column_charset(column, table, target, schema))
-        columns[column.name.lower()] = lob
-        state = with_columns(state, columns)
-        moved.append(lob)
-        if row_problem(state, target, schema, innodb=innodb) is None:
-            return moved, False
+    lobs = [lob for _, lob in candidates]
+
+    def fits(k: int, fully: bool) -> bool:
+        columns = dict(base.columns)
+        for lob in lobs[:k]:
+            columns[lob.name.lower()] = lob
+        return solved(with_columns(base, columns), fully=fully)
+
+    # every problem gone if moving columns can do it, else (for a refusal) what the server refuses
+    for fully in (True, False) if refused else (True,):
+        if dynamic and solved(base, fully=fully):
+            return [], True
+        if not lobs or not fits(len(lobs), fully):
+            continue
+        lo, hi = 1, len(lobs)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if fits(mid, fully) else (mid + 1, hi)
+        return lobs[:lo], dynamic
     return None
 
 

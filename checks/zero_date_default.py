@@ -94,8 +94,10 @@ def _first_timestamp(table: Table) -> Column | None:
     return next((c for c in table.columns.values() if c.type.upper() == "TIMESTAMP"), None)
 
 
-def zero_date_problem(table: Table, column: Column, target: Target) -> ZeroDateProblem | None:
-    """The one decision: what the target does with this column's zero or zero-in-date default."""
+def zero_date_problem(table: Table, column: Column, target: Target, first_timestamp: Column | None = None
+                      ) -> ZeroDateProblem | None:
+    """The one decision: what the target does with this column's zero or zero-in-date default.
+    `first_timestamp`: the table's first TIMESTAMP column, when the caller has it (else looked up)."""
     kind = column.type.upper()
     if kind not in DATE_TYPES or column.generated:
         return None
@@ -103,7 +105,8 @@ def zero_date_problem(table: Table, column: Column, target: Target) -> ZeroDateP
     name = f"{table.name}.{column.name}"
     if parts is None:
         implicit = (kind == "TIMESTAMP" and column.default is None and not column.nullable
-                    and target.name in _IMPLICIT_TIMESTAMP_DEFAULT and _first_timestamp(table) is not column)
+                    and target.name in _IMPLICIT_TIMESTAMP_DEFAULT
+                    and (first_timestamp or _first_timestamp(table)) is not column)
         if not implicit:
             return None
         evidence = (f"{column.name} TIMESTAMP NOT NULL without DEFAULT, not the table's first TIMESTAMP; "
@@ -182,8 +185,9 @@ class ZeroDateDefault(Check):
         for table in user_tables(model):
             key = definition_key(table, None)
             if key not in seen:  # a tenant dump repeats each definition: decide once
+                first = _first_timestamp(table)
                 seen[key] = [(column, problem) for column in table.columns.values()
-                             if (problem := zero_date_problem(table, column, context.target)) is not None]
+                             if (problem := zero_date_problem(table, column, context.target, first)) is not None]
             for column, problem in seen[key]:
                 yield self.finding(
                     table, problem.message, severity=problem.severity, where=statement_of(table, column),
