@@ -22,14 +22,18 @@ The API, for a check:
 - `row_size(table, target, schema)` -> RowSize: the row's bytes three ways (the server's
   65,535 check, InnoDB's check at CREATE time, the worst row InnoDB must store), with the
   limit for the table's row format and the reasoning.
-- `row_format(table)` -> the effective InnoDB row format (DYNAMIC when none is written).
+- `row_format(table)` -> the effective InnoDB row format (DYNAMIC when none is written);
+  `key_part_limit(fmt)` -> 3,072 or 767.
+- `column_length_limit(column, charset, target)` -> the most characters CHAR/VARCHAR take (ERROR 1074).
 - `server_defaults(target)` -> the compiled-in default character set and collation.
-- `collation_known(collation, target)` -> whether the target has a collation (None: unknown).
+- `collation_known(collation, target)`, `charset_known(charset, target)` -> whether the target has
+  it (None: depends on the minor version).
+- `schema_of(model, table)` -> the table's Schema, for the `schema` argument of the above.
 
 `schema` is the table's `Schema` from the model (`schema_of(model, table)`): its CREATE DATABASE
 DEFAULT CHARACTER SET / COLLATE. None when unknown: the chain goes on to the server's default.
 
-What is assumed, and said in every finding that rests on it: innodb_page_size=16K (the default
+What is assumed, and said in the rules' documentation: innodb_page_size=16K (the default
 everywhere), innodb_default_row_format=DYNAMIC (the default since MySQL 5.7.9 and MariaDB 10.2.2),
 the servers' compiled-in character set defaults (a distribution's configuration file may set
 others: Debian's MariaDB packages set utf8mb4).
