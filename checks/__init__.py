@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from checks.auto_increment_capacity import AutoIncrementCapacity
+from checks.charset_portability import CharsetPortability
 from checks.compression_candidate import CompressionCandidate
 from checks.foreign_key_mismatch import ForeignKeyMismatch
+from checks.index_key_length import IndexKeyLength
 from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
+from checks.non_innodb_engine import NonInnodbEngine
 from checks.redundant_index import RedundantIndex
+from checks.row_size_limit import RowSizeLimit
 from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
 from checks.uuid_primary_key import UuidPrimaryKey
 from checks.wide_primary_key import WidePrimaryKey
+from checks.zero_date_default import ZeroDateDefault
 from linter.checkapi import Check
 from linter.suppressions import SUPPRESSION_RULES
 
@@ -23,9 +28,14 @@ ALL_CHECKS: tuple[Check, ...] = (
     UndefinedTablespace(),
     CompressionCandidate(),
     RedundantIndex(),
+    WidePrimaryKey(),
     AutoIncrementCapacity(),
     ForeignKeyMismatch(),
-    WidePrimaryKey(),
+    RowSizeLimit(),
+    IndexKeyLength(),
+    ZeroDateDefault(),
+    CharsetPortability(),
+    NonInnodbEngine(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from checks.compression_candidate import modify_column_sql
+from checks.compression_candidate import kept_definition
 from linter.checkapi import foreign_key_sql, qualified, quote, table_key
 from linter.model import Column, ForeignKey, SchemaModel, Table
 from linter.target import Target
@@ -70,7 +70,7 @@ def change_columns(
     done: set[tuple[str, str]] = set()
     later: list[str] = []
     for table_id, owner in tables.items():
-        actions = [f"MODIFY COLUMN {modify_column_sql(c, target)}" for c in columns[table_id]]
+        actions = [f"MODIFY COLUMN {kept_definition(c, target)}" for c in columns[table_id]]
         deferred = []
         for fk in dropped.get(table_id, []):
             parent = model.find_table(fk.ref_schema if fk.ref_schema is not None else owner.schema, fk.ref_table)

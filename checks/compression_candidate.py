@@ -498,14 +498,16 @@ def _mysql(table: Table, target: Target) -> tuple[str, str]:
     )
 
 
-def column_definition(column: Column, *, compressed: bool = False, column_format: str | None = None) -> str:
+def column_definition(
+    column: Column, *, compressed: bool = False, column_format: str | None = None, checks: bool | None = None,
+) -> str:
     """The column's full definition as SQL, from the model, for `MODIFY COLUMN`: a MODIFY replaces
     the whole definition, so anything left out (charset, collation, NOT NULL, default, comment)
     would be silently changed. `compressed` adds MariaDB's COMPRESSED (right after the type, where
     MariaDB requires it) and the column's CHECK constraints, which MariaDB keeps on the column and
     a MODIFY without them drops; `column_format` adds Percona's COLUMN_FORMAT clause (MySQL made
     the column's CHECKs table constraints, which the MODIFY keeps: written again, they would be
-    added twice)."""
+    added twice). `checks` writes the CHECKs without COMPRESSED (None: when `compressed`)."""
     parts = [quote(column.name), column.type + (f"({','.join(column.params)})" if column.params else "")]
     if column.unsigned:
         parts.append("UNSIGNED")
@@ -520,6 +522,8 @@ def column_definition(column: Column, *, compressed: bool = False, column_format
     parts.append("NULL" if column.nullable else "NOT NULL")
     if column.default is not None:
         parts.append(f"DEFAULT {column.default}")
+    if column.on_update is not None:
+        parts.append(f"ON UPDATE {column.on_update}")
     if column.auto_increment:
         parts.append("AUTO_INCREMENT")
     if column.invisible:
@@ -528,18 +532,23 @@ def column_definition(column: Column, *, compressed: bool = False, column_format
         parts.append(column_format)
     if column.comment is not None:
         parts.append(f"COMMENT {sql_string(column.comment)}")
-    if compressed:
+    if compressed if checks is None else checks:
         parts.extend(column.checks)
     return " ".join(parts)
 
 
-def modify_column_sql(column: Column, target: Target) -> str:
-    """`column_definition` for a MODIFY COLUMN that changes only the type: on MariaDB with the
-    column's CHECK constraints, which MariaDB keeps on the column and a MODIFY without them drops."""
-    text = column_definition(column)
-    if target.is_mariadb and column.checks:
-        text += " " + " ".join(column.checks)
-    return text
+def kept_definition(column: Column, target: Target) -> str:
+    """The column's definition for a MODIFY COLUMN that changes something else (its type, character
+    set, default): what it has besides is written again, so the MODIFY does not drop it: its
+    compression (MariaDB's COMPRESSED; Percona's COLUMN_FORMAT COMPRESSED and dictionary) and, on
+    MariaDB, its CHECK constraints (kept on the column there)."""
+    if column.compressed and target.flavor == "percona":
+        dictionary = (f" WITH COMPRESSION_DICTIONARY {quote(column.compression_dictionary)}"
+                      if column.compression_dictionary else "")
+        return column_definition(column, column_format=f"COLUMN_FORMAT COMPRESSED{dictionary}")
+    if target.is_mariadb:
+        return column_definition(column, compressed=column.compressed is not None, checks=True)
+    return column_definition(column)
 
 
 # --- measured by `innolint audit --sample N` -------------------------------------------------------------

@@ -36,7 +36,8 @@ CREATE TABLE cart_item (
 ) ENGINE=InnoDB;
 ALTER TABLE cart_item DROP PRIMARY KEY, ADD KEY (id);
 
--- Not flagged: MyISAM tables have no clustered index.
+-- non-innodb-engine: a MyISAM table among InnoDB ones (no transactions, table locks, no crash
+-- recovery). no-primary-key leaves it alone: MyISAM has no clustered index.
 CREATE TABLE legacy_counter (
   name VARCHAR(64) NOT NULL,
   value BIGINT NOT NULL
@@ -123,3 +124,33 @@ CREATE TABLE product_image (
   sku VARCHAR(64) NOT NULL,
   image MEDIUMBLOB NOT NULL
 ) ENGINE=InnoDB;
+
+-- DDL the server refuses or silently changes.
+-- row-size-limit: COMPACT keeps 768 bytes of each long VARCHAR in the row (11 x 790 bytes, over
+-- InnoDB's 8,126); MariaDB and recent MySQL refuse the CREATE, older MySQL fails the INSERTs.
+CREATE TABLE survey_answer (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  q1 VARCHAR(255), q2 VARCHAR(255), q3 VARCHAR(255), q4 VARCHAR(255), q5 VARCHAR(255), q6 VARCHAR(255),
+  q7 VARCHAR(255), q8 VARCHAR(255), q9 VARCHAR(255), q10 VARCHAR(255), q11 VARCHAR(255)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=COMPACT;
+
+-- index-key-length: 1,000 utf8mb4 characters are 4,000 bytes, over InnoDB's 3,072: MySQL refuses
+-- the key, MariaDB silently makes it KEY (url(768)).
+CREATE TABLE landing_page (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  url VARCHAR(1000) NOT NULL,
+  KEY url (url)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- zero-date-default: MySQL 5.7+'s default sql_mode (NO_ZERO_DATE, strict) refuses the zero date;
+-- MariaDB takes it.
+CREATE TABLE invoice (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  paid_on DATE NOT NULL DEFAULT '0000-00-00'
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- charset-portability: utf8 is utf8mb3, 3 bytes a character: an emoji in a review fails to insert.
+CREATE TABLE review (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  body TEXT NOT NULL
+) ENGINE=InnoDB DEFAULT CHARSET=utf8;

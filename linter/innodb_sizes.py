@@ -22,14 +22,18 @@ The API, for a check:
 - `row_size(table, target, schema)` -> RowSize: the row's bytes three ways (the server's
   65,535 check, InnoDB's check at CREATE time, the worst row InnoDB must store), with the
   limit for the table's row format and the reasoning.
-- `row_format(table)` -> the effective InnoDB row format (DYNAMIC when none is written).
+- `row_format(table)` -> the effective InnoDB row format (DYNAMIC when none is written);
+  `key_part_limit(fmt)` -> 3,072 or 767.
+- `column_length_limit(column, charset, target)` -> the most characters CHAR/VARCHAR take (ERROR 1074).
 - `server_defaults(target)` -> the compiled-in default character set and collation.
-- `collation_known(collation, target)` -> whether the target has a collation (None: unknown).
+- `collation_known(collation, target)`, `charset_known(charset, target)` -> whether the target has
+  it (None: depends on the minor version).
+- `schema_of(model, table)` -> the table's Schema, for the `schema` argument of the above.
 
 `schema` is the table's `Schema` from the model (`schema_of(model, table)`): its CREATE DATABASE
 DEFAULT CHARACTER SET / COLLATE. None when unknown: the chain goes on to the server's default.
 
-What is assumed, and said in every finding that rests on it: innodb_page_size=16K (the default
+What is assumed, and said in the rules' documentation: innodb_page_size=16K (the default
 everywhere), innodb_default_row_format=DYNAMIC (the default since MySQL 5.7.9 and MariaDB 10.2.2),
 the servers' compiled-in character set defaults (a distribution's configuration file may set
 others: Debian's MariaDB packages set utf8mb4).
@@ -52,6 +56,8 @@ _set = object.__setattr__
 #: a maximum row size limit of 65,535 bytes" (MySQL 8.0 manual 10.4.7 "Limits on Table Column
 #: Count and Row Size"); BLOB/TEXT count 9 to 12 bytes. Verified on MariaDB: ERROR 1118.
 MAX_ROW_BYTES = 65_535
+#: MariaDB's largest VARCHAR in bytes: 65,535 less the length bytes and one (verified, see column_length_limit)
+MAX_VARCHAR_BYTES_MARIADB = 65_532
 #: The largest index key InnoDB takes with a 16K page, and the largest key part in DYNAMIC and
 #: COMPRESSED rows: "The index key prefix length limit is 3072 bytes for InnoDB tables that use
 #: DYNAMIC or COMPRESSED row format" (MySQL 8.0 manual 17.22 "InnoDB Limits"; 5.7 manual 14.23
@@ -275,9 +281,10 @@ class ResolvedCharset(FrozenRecord):
         return self.source != "server default"
 
     def describe(self) -> str:
+        """'utf8mb4, the table's default': the character set and where it came from."""
         where = {"column": "the column's", "table": "the table's default", "schema": "the schema's default",
                  "server default": "the server's default", "binary type": "a binary type"}[self.source]
-        return f"{self.charset} ({where}, {self.maxlen or '?'} byte{'s' if self.maxlen != 1 else ''} per character)"
+        return f"{self.charset}, {where}"
 
 
 def _pair(charset: str | None, collation: str | None) -> tuple[str, str | None] | None:
@@ -320,6 +327,8 @@ def column_charset(
     kind = column.type.upper()
     if kind in BINARY_TYPES:
         return ResolvedCharset("binary", "binary", "binary type")
+    if kind == "JSON" and target.is_mariadb:  # LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin (verified)
+        return ResolvedCharset("utf8mb4", "utf8mb4_bin", "column")
     if kind not in TEXT_TYPES:
         return None
     found = _pair(column.charset, column.collation)
@@ -463,19 +472,21 @@ def column_bytes(column: Column, charset: ResolvedCharset | None) -> ColumnBytes
     return None
 
 
-def column_length_limit(column: Column, charset: ResolvedCharset | None) -> int | None:
+def column_length_limit(column: Column, charset: ResolvedCharset | None, target: Target) -> int | None:
     """The most characters (bytes for binary types) the type takes, or None when unbounded here:
-    CHAR and BINARY 255; VARCHAR and VARBINARY as many as fit 65,535 bytes (16,383 in utf8mb4).
+    CHAR and BINARY 255; VARCHAR and VARBINARY as many as fit the largest VARCHAR: 65,532 bytes on
+    MariaDB (verified: VARCHAR(21844) utf8mb3 is taken, 21845 refused with "max = 21844"), 65,535
+    on MySQL (sql_table.cc: length > MAX_FIELD_VARCHARLENGTH; its message says max = 21845).
     Over it, strict mode refuses: ERROR 1074 (42000): Column length too big for column 'c'
-    (max = N); use BLOB or TEXT instead (verified on MariaDB; MySQL 8.0 manual 13.3.2 "The CHAR
-    and VARCHAR Types")."""
+    (max = N); use BLOB or TEXT instead (MySQL 8.0 manual 13.3.2 "The CHAR and VARCHAR Types")."""
     kind = column.type.upper()
     if kind in ("CHAR", "BINARY"):
         return 255
+    longest = MAX_VARCHAR_BYTES_MARIADB if target.is_mariadb else MAX_ROW_BYTES
     if kind == "VARBINARY":
-        return MAX_ROW_BYTES
+        return longest
     if kind == "VARCHAR" and charset is not None and charset.maxlen:
-        return MAX_ROW_BYTES // charset.maxlen
+        return longest // charset.maxlen
     return None
 
 
@@ -539,7 +550,10 @@ class KeyWidth(FrozenRecord):
         return sum((p.bytes or 0) + p.length_bytes for p in self.parts)
 
     def explain(self) -> str:
-        return " + ".join(p.note for p in self.parts) + f" = {self.bytes:,} bytes"
+        """How the width was counted: 'url VARCHAR(1000) x 4 bytes (utf8mb4, the table's default) = 4,000'."""
+        if len(self.parts) == 1:
+            return f"{self.parts[0].note} bytes"
+        return " + ".join(p.note for p in self.parts) + f"; {self.bytes:,} bytes in all"
 
 
 def key_part_width(
@@ -561,20 +575,18 @@ def key_part_width(
     per_char = (charset.maxlen or 1) if text and charset is not None else 1
     if prefix is not None and (size.lob or size.max_bytes is None or prefix * per_char < size.max_bytes):
         nbytes = prefix * per_char
-        how = f"{column.name}({prefix})" + (f" x {per_char} bytes ({charset.charset})" if text and charset else " bytes")
+        how = f"{column.name}({prefix}) of {label}"
     elif size.lob or size.max_bytes is None:
         return KeyPartWidth(column.name, None, 0, prefix, charset, f"{column.name} {label} without a prefix length")
     else:
         nbytes = size.max_bytes
         how = f"{column.name} {label}"
-        if text and charset is not None and column.type.upper() in ("CHAR", "VARCHAR"):
-            how += f" x {per_char} bytes ({charset.describe()})"
-        how += f": {nbytes:,}"
+    if text and charset is not None and (prefix is not None or column.type.upper() in ("CHAR", "VARCHAR")):
+        how += f" x {per_char} bytes ({charset.describe()})"
+    how += f" = {nbytes:,}"
     fmt = fmt or row_format(table)
     variable = not innodb_fixed(size, column, fmt, charset) or prefix is not None and size.lob
     length = (1 if nbytes <= 255 else 2) if variable else 0
-    if prefix is not None and not how.endswith(f": {nbytes:,}"):
-        how += f": {nbytes:,}"
     return KeyPartWidth(column.name, nbytes, length, prefix, charset, how)
 
 

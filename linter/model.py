@@ -70,6 +70,9 @@ class Column(Record):
     #: MariaDB keeps them on the column, so a MODIFY COLUMN that leaves them out drops them;
     #: MySQL makes them table constraints, which a MODIFY COLUMN keeps
     checks: tuple[str, ...] = ()
+    #: ON UPDATE CURRENT_TIMESTAMP[(n)] as SQL ("CURRENT_TIMESTAMP()"), kept so that a MODIFY COLUMN
+    #: written from the model does not drop it
+    on_update: str | None = None
     #: the statement that last added or changed the column (ALTER TABLE ... ADD/MODIFY/CHANGE);
     #: None: the table's CREATE TABLE (`Table.place` answers either way)
     where: Location | None = None
@@ -77,6 +80,7 @@ class Column(Record):
     __match_args__ = (
         "name", "type", "params", "unsigned", "nullable", "default", "auto_increment", "generated", "invisible",
         "compressed", "compression_dictionary", "comment", "charset", "collation", "binary", "srid", "checks",
+        "on_update",
     )
 
     def __init__(
@@ -84,7 +88,8 @@ class Column(Record):
         default: str | None = None, auto_increment: bool = False, generated: Literal["stored", "virtual"] | None = None,
         invisible: bool = False, compressed: str | None = None, compression_dictionary: str | None = None,
         comment: str | None = None, charset: str | None = None, collation: str | None = None, binary: bool = False,
-        srid: int | None = None, checks: tuple[str, ...] = (), where: Location | None = None,
+        srid: int | None = None, checks: tuple[str, ...] = (), on_update: str | None = None,
+        where: Location | None = None,
     ) -> None:
         self.name = name
         self.type = type
@@ -103,6 +108,7 @@ class Column(Record):
         self.binary = binary
         self.srid = srid
         self.checks = checks
+        self.on_update = on_update
         self.where = where
 
     @property

@@ -861,6 +861,8 @@ def _column(
             column.generated = "virtual"
         elif isinstance(kind_, exp.InvisibleColumnConstraint):
             column.invisible = True
+        elif isinstance(kind_, exp.OnUpdateColumnConstraint) and kind_.this is not None:
+            column.on_update = _sql(kind_.this)
         elif isinstance(kind_, exp.CommentColumnConstraint):
             column.comment = kind_.this.name if kind_.this is not None else None
         elif isinstance(kind_, exp.CharacterSetColumnConstraint):
@@ -1011,7 +1013,7 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
     `_strip_column` and `_column` read them from the tokens and sqlglot's tree; None when a word
     in it is not what it looks like (a keyword as a bare name, charset or collation)."""
     (name, type_word, length, scale, values, null, default, precision, comment, auto_increment, sign, charset,
-     collation, primary, _, binary, zerofill, unique, _) = m.groups()
+     collation, primary, on_update, binary, zerofill, unique, _) = m.groups()
     if name[0] == "`":
         name = name[1:-1]
     elif name.upper() in _NOT_PLAIN_WORDS:
@@ -1055,6 +1057,8 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
         column.collation = collation
     if binary is not None:
         column.binary = True
+    if on_update is not None:  # as sqlglot writes it
+        column.on_update = f"CURRENT_TIMESTAMP({on_update.partition('(')[2].strip(' )') if '(' in on_update else ''})"
     keys: list[Index] = []
     if primary is not None:
         keys.append(Index("PRIMARY", "primary", (IndexColumn(name),)))

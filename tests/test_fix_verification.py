@@ -241,6 +241,32 @@ CASES = [
               "seq * 7919 % 100000, ' status=200 duration_ms=', seq % 900) FROM seq_1_to_400",
          sample=200, options={"compression-candidate": {"min_size": 1}},
          fix_has="PAGE_COMPRESSED=1", severity="warning"),
+    # -- row-size-limit, index-key-length, zero-date-default, charset-portability, non-innodb-engine --
+    Case("rows-compact", "row-size-limit", "survey_answer",
+         "SET SESSION innodb_strict_mode=OFF; CREATE TABLE survey_answer (id INT PRIMARY KEY, "
+         + ", ".join(f"q{n} VARCHAR(255)" for n in range(12)) + ") DEFAULT CHARSET=utf8mb4 ROW_FORMAT=COMPACT",
+         fix_has="ROW_FORMAT=DYNAMIC", severity="error"),
+    Case("key-hashed", "index-key-length", "page",
+         "CREATE TABLE page (id INT PRIMARY KEY, url VARCHAR(1000) NOT NULL COMMENT 'where', UNIQUE KEY uq_url (url)) "
+         "DEFAULT CHARSET=utf8mb4",
+         fix_has="MODIFY COLUMN `url` VARCHAR(768)", keeps=("COMMENT 'where'", "UNIQUE KEY `uq_url` (`url`)"),
+         severity="warning"),
+    Case("zero-date", "zero-date-default", "invoice",
+         "CREATE TABLE invoice (id INT PRIMARY KEY, paid_on DATE NULL DEFAULT '2020-01-01', "
+         "touched TIMESTAMP NOT NULL DEFAULT '0000-00-00 00:00:00' ON UPDATE CURRENT_TIMESTAMP)",
+         data="INSERT INTO invoice (id) VALUES (1)", fix_has="`touched` TIMESTAMP NULL DEFAULT NULL ON UPDATE",
+         keeps=("ON UPDATE current_timestamp()", "DEFAULT '2020-01-01'"),
+         severity="warning"),
+    Case("charset-utf8mb3", "charset-portability", "comment",
+         "CREATE TABLE comment (id INT PRIMARY KEY, body TEXT COMMENT 'the text', author VARCHAR(40) NOT NULL) "
+         "DEFAULT CHARSET=utf8 COLLATE=utf8_unicode_ci",
+         data="INSERT INTO comment VALUES (1, 'x', 'y')", fix_has="CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci",
+         keeps=("COMMENT 'the text'", "`author` varchar(40) NOT NULL")),
+    Case("engine-myisam", "non-innodb-engine", "order_log",
+         "CREATE TABLE orders (id INT PRIMARY KEY) ENGINE=InnoDB; CREATE TABLE order_log (id INT NOT NULL, "
+         "n INT NOT NULL AUTO_INCREMENT, body VARCHAR(100), PRIMARY KEY (id, n)) ENGINE=MyISAM ROW_FORMAT=FIXED",
+         data="INSERT INTO order_log (id, body) VALUES (1, 'a'), (1, 'b')",
+         fix_has="ENGINE=InnoDB, ROW_FORMAT=DYNAMIC, ADD KEY `n` (`n`)", keeps=("PRIMARY KEY (`id`,`n`)",)),
 ]
 
 
@@ -325,6 +351,16 @@ def _copy_databases(server: MariaDB, databases: list[str], prefix: str) -> dict[
     return copies
 
 
+#: The order fixes are applied in, each round's computed from the audit after the one before, as a
+#: person applying them one at a time would: charset-portability's MODIFY/CONVERT and
+#: compression-candidate's MODIFY both write a column's whole definition, so two of them computed
+#: from one audit would undo each other (the second writes the column as it was before the first).
+FIX_ROUNDS: tuple[Callable[[str], bool], ...] = (
+    lambda rule: rule != "charset-portability",
+    lambda rule: rule == "charset-portability",
+)
+
+
 def _key(finding: Finding) -> tuple[str, str | None, str | None, str | None]:
     return (finding.rule, finding.schema_, finding.table, finding.subject)
 
@@ -336,14 +372,19 @@ def test_every_fix_emitted_on_the_corpus_runs_and_works(corpus_server: CorpusSer
     copied = time.monotonic() - started
     every_size = {"compression-candidate": {"min_size": 1}}  # the corpus tables are empty: flag them all
     before = audit(server, copies, options=every_size)
-    fixable = [f for f in before.findings if f.fix]
+    fixable: list[Finding] = []
     failures: list[str] = []
-    for finding in fixable:
-        try:
-            server.sql(finding.fix or "", database=finding.schema_)
-        except pymysql.err.MySQLError as error:
-            failures.append(f"{finding.schema_}.{finding.table} [{finding.rule}] {error}\n    {finding.fix}")
-    after = audit(server, copies, options=every_size)
+    current = before
+    for in_round in FIX_ROUNDS:
+        found = [f for f in current.findings if f.fix and in_round(f.rule)]
+        for finding in found:
+            try:
+                server.sql(finding.fix or "", database=finding.schema_)
+            except pymysql.err.MySQLError as error:
+                failures.append(f"{finding.schema_}.{finding.table} [{finding.rule}] {error}\n    {finding.fix}")
+        fixable.extend(found)
+        current = audit(server, copies, options=every_size)
+    after = current
     remaining = {_key(f) for f in after.findings}
     failed = {(f.schema_, f.table) for f in fixable if any(f"{f.schema_}.{f.table} [{f.rule}]" in x for x in failures)}
     still = [f"{k[1]}.{k[2]} [{k[0]}]" for k in sorted({_key(f) for f in fixable} & remaining, key=str)
@@ -353,17 +394,27 @@ def test_every_fix_emitted_on_the_corpus_runs_and_works(corpus_server: CorpusSer
     # one clustered on a surrogate, which link-table-primary-key then flags (its fix: the pair as
     # the key). no-primary-key cannot offer the pair itself: without a unique key on it, rows may
     # repeat, and the duplicates must go first (link-table-primary-key says how).
-    # And one more: link-table-primary-key's fix clusters the table on the pair, which makes the
+    # And more: link-table-primary-key's fix clusters the table on the pair, which makes the
     # index the table had on the pair (or on its first column: a foreign key's) a prefix or a
     # duplicate of the new PRIMARY KEY, which redundant-index then rightly flags.
+    # non-innodb-engine's ENGINE=InnoDB makes the table one the InnoDB rules judge
+    # (no-primary-key, compression-candidate...); the rules it judged the conversion with
+    # (row-size-limit, index-key-length) and itself must not find anything new there. And
+    # charset-portability's utf8mb4 takes 4 bytes a character where utf8mb3 took 3: a long VARCHAR
+    # can become large enough for compression-candidate to rank it.
     known = {(f.rule, f.schema_, f.table) for f in before.findings}
     surrogate_added = {(f.schema_, f.table) for f in fixable if f.rule == "no-primary-key" and "ADD COLUMN" in (f.fix or "")}
     pair_clustered = {(f.schema_, f.table) for f in fixable if f.rule == "link-table-primary-key"}
+    made_innodb = {(f.schema_, f.table) for f in fixable if f.rule == "non-innodb-engine"}
+    widened = {(f.schema_, f.table) for f in fixable if f.rule == "charset-portability"}
     new = sorted(f"{f.schema_}.{f.table} [{f.rule}]" for f in after.findings
                  if (f.rule, f.schema_, f.table) not in known
                  and not (f.rule == "link-table-primary-key" and (f.schema_, f.table) in surrogate_added)
                  and not (f.rule == "redundant-index" and (f.schema_, f.table) in pair_clustered
-                          and "PRIMARY KEY" in f.message))
+                          and "PRIMARY KEY" in f.message)
+                 and not ((f.schema_, f.table) in made_innodb
+                          and f.rule not in ("non-innodb-engine", "row-size-limit", "index-key-length"))
+                 and not (f.rule == "compression-candidate" and (f.schema_, f.table) in widened))
     by_rule: dict[str, int] = {}
     for finding in fixable:
         by_rule[finding.rule] = by_rule.get(finding.rule, 0) + 1
@@ -437,6 +488,21 @@ PARSE_CASES = [
                         f"CREATE TABLE users (id INT PRIMARY KEY) TABLESPACE t{n}; "
                         f"CREATE TABLE items (id INT PRIMARY KEY) TABLESPACE t{n};" for n in range(1, 5)),
               "ALTER TABLE `t2`.`orders` TABLESPACE `t2`;"),
+    ParseCase("key-mysql8", "mysql-8.0", "index-key-length", "page",
+              "CREATE TABLE page (id INT PRIMARY KEY, url VARCHAR(1000), KEY k_url (url)) DEFAULT CHARSET=utf8mb4;",
+              "ADD INDEX `k_url` (`url`(768))"),
+    ParseCase("key-mysql57-compact", "mysql-5.7", "index-key-length", "account",
+              "CREATE TABLE account (id INT PRIMARY KEY, email VARCHAR(255), UNIQUE KEY uq (email)) "
+              "DEFAULT CHARSET=utf8mb4 ROW_FORMAT=COMPACT;", "ROW_FORMAT=DYNAMIC"),
+    ParseCase("rows-mysql8", "mysql-8.0", "row-size-limit", "wide",
+              "CREATE TABLE wide (id INT PRIMARY KEY, " + ", ".join(f"c{n} VARCHAR(100)" for n in range(90))
+              + ") DEFAULT CHARSET=latin1;", "MODIFY COLUMN `c0` TEXT"),
+    ParseCase("zero-date-mysql8", "mysql-8.4", "zero-date-default", "invoice",
+              "CREATE TABLE invoice (id INT PRIMARY KEY, paid_on DATETIME NOT NULL DEFAULT '0000-00-00 00:00:00');",
+              "MODIFY COLUMN `paid_on` DATETIME NULL DEFAULT NULL"),
+    ParseCase("charset-mysql8", "mysql-8.0", "charset-portability", "note",
+              "CREATE TABLE note (id INT PRIMARY KEY, body TEXT) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_uca1400_ai_ci;",
+              "CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci"),
 ]
 
 

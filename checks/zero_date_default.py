@@ -1,0 +1,196 @@
+"""zero-date-default: a DATE/DATETIME/TIMESTAMP default of '0000-00-00' or a zero-in-date.
+
+What each target does (MySQL from its manual, MariaDB verified on 10.11 by tests/test_zero_date_default.py):
+- MySQL 5.7, 8.0, 8.4, Percona 8.0: the default sql_mode has STRICT_TRANS_TABLES, NO_ZERO_DATE and
+  NO_ZERO_IN_DATE (MySQL 8.0 manual 7.1.11 "Server SQL Modes"; 5.7 manual 5.1.10), so a zero date
+  ('0000-00-00', 0, '00000000') or a zero-in-date ('2020-00-15', '2020-01-00') as a default is
+  refused: ERROR 1067 (42000): Invalid default value for 'col'.
+- MariaDB 10.6, 10.11, 11.x: the default sql_mode (STRICT_TRANS_TABLES, ERROR_FOR_DIVISION_BY_ZERO,
+  NO_AUTO_CREATE_USER, NO_ENGINE_SUBSTITUTION) has neither, so DATE and DATETIME take both and
+  TIMESTAMP takes '0000-00-00 00:00:00'; a zero-in-date TIMESTAMP is out of its range and
+  refused there too (ERROR 1067). With MySQL's sql_mode MariaDB refuses all of them the same way.
+- With explicit_defaults_for_timestamp=OFF (the default of MySQL 5.7 and of MariaDB before
+  10.10), a TIMESTAMP NOT NULL without a DEFAULT that is not the table's first TIMESTAMP gets
+  DEFAULT '0000-00-00 00:00:00' implicitly: MySQL 5.7 refuses it (ERROR 1067), MariaDB 10.6 adds
+  the zero default without a word. MySQL 8.0.2+ and MariaDB 10.10+ have it ON.
+ON UPDATE takes only CURRENT_TIMESTAMP (a zero date there is a syntax error), so only DEFAULT counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+
+from checks.scope import definition_key, statement_of, user_tables
+from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from linter.findings import Finding, Severity
+from linter.model import Column, SchemaModel, Table
+from linter.record import FrozenRecord
+from linter.target import Target
+
+_set = object.__setattr__
+
+DATE_TYPES = frozenset({"DATE", "DATETIME", "TIMESTAMP"})
+#: 'YYYY-MM-DD[ time]' with any one punctuation character between the parts (the server's relaxed
+#: format), or 'YYYYMMDD[HHMMSS]' (MySQL 8.0 manual 13.2.1 "Date and Time Literals")
+_DELIMITED = re.compile(r"(\d{1,4})[^\d](\d{1,2})[^\d](\d{1,2})(?:[ T][\d:.]*)?")
+_DIGITS = re.compile(r"(\d{4})(\d{2})(\d{2})(?:\d{6}(?:\.\d*)?)?")
+#: explicit_defaults_for_timestamp is OFF by default here (MySQL 5.7 manual; MariaDB before 10.10)
+_IMPLICIT_TIMESTAMP_DEFAULT = frozenset({"mysql-5.7", "mariadb-10.6"})
+
+
+def invalid_default_error(column: str) -> str:
+    return f"ERROR 1067 (42000): Invalid default value for '{column}'"
+
+
+def zero_parts(default: str | None) -> tuple[int, int, int] | None:
+    """(year, month, day) of a default that is a zero date or has a zero month or day; None for
+    any other default (a real date, CURRENT_TIMESTAMP, NULL, an expression)."""
+    if default is None:
+        return None
+    value = default.strip()
+    if value.startswith("(") and value.endswith(")"):
+        value = value[1:-1].strip()
+    quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+    if quoted:
+        value = value[1:-1].strip()
+    elif re.fullmatch(r"0+(?:\.0*)?", value):  # DEFAULT 0: the zero date
+        return (0, 0, 0)
+    else:
+        return None
+    match = _DELIMITED.fullmatch(value) or _DIGITS.fullmatch(value)
+    if match is None:
+        return None
+    year, month, day = (int(g) for g in match.groups()[:3])
+    if month == 0 or day == 0:
+        return (year, month, day)
+    return None
+
+
+def _time_is_zero(default: str) -> bool:
+    """Whether the time after a zero date is zero too ('0000-00-00 00:00:00' is TIMESTAMP's zero
+    value; '0000-00-00 10:30:00' is no TIMESTAMP at all)."""
+    digits = [ch for ch in default.split(" ", 1)[1] if ch.isdigit()] if " " in default.strip(" '\"") else []
+    return not any(ch != "0" for ch in digits)
+
+
+class ZeroDateProblem(FrozenRecord):
+    __slots__ = __match_args__ = ("severity", "message", "evidence", "implicit")
+    severity: Severity
+    message: str
+    evidence: str
+    #: the zero default is the server's (an implicit TIMESTAMP default), not written
+    implicit: bool
+
+    def __init__(self, severity: Severity, message: str, evidence: str, implicit: bool = False) -> None:
+        _set(self, "severity", severity)
+        _set(self, "message", message)
+        _set(self, "evidence", evidence)
+        _set(self, "implicit", implicit)
+
+
+def _first_timestamp(table: Table) -> Column | None:
+    return next((c for c in table.columns.values() if c.type.upper() == "TIMESTAMP"), None)
+
+
+def zero_date_problem(table: Table, column: Column, target: Target, first_timestamp: Column | None = None
+                      ) -> ZeroDateProblem | None:
+    """The one decision: what the target does with this column's zero or zero-in-date default.
+    `first_timestamp`: the table's first TIMESTAMP column, when the caller has it (else looked up)."""
+    kind = column.type.upper()
+    if kind not in DATE_TYPES or column.generated:
+        return None
+    parts = zero_parts(column.default)
+    name = f"{table.name}.{column.name}"
+    if parts is None:
+        implicit = (kind == "TIMESTAMP" and column.default is None and not column.nullable
+                    and target.name in _IMPLICIT_TIMESTAMP_DEFAULT
+                    and (first_timestamp or _first_timestamp(table)) is not column)
+        if not implicit:
+            return None
+        evidence = (f"{column.name} TIMESTAMP NOT NULL without DEFAULT, not the table's first TIMESTAMP; "
+                    f"explicit_defaults_for_timestamp=OFF is {target.label}'s default")
+        if target.is_mariadb:
+            return ZeroDateProblem("warning", f"{name}: TIMESTAMP NOT NULL without a DEFAULT; with {target.label}'s default "
+                                   "explicit_defaults_for_timestamp=OFF the server gives it DEFAULT '0000-00-00 00:00:00' "
+                                   "without a word (MariaDB 10.10+ and MySQL 8.0 do not, and MySQL 5.7 refuses it).",
+                                   evidence, implicit=True)
+        return ZeroDateProblem("error", f"{name}: TIMESTAMP NOT NULL without a DEFAULT; with {target.label}'s default "
+                               "explicit_defaults_for_timestamp=OFF it would get DEFAULT '0000-00-00 00:00:00', which the "
+                               f"default sql_mode (NO_ZERO_DATE, strict) refuses: {invalid_default_error(column.name)}",
+                               evidence, implicit=True)
+    year, month, day = parts
+    zero = (year, month, day) == (0, 0, 0)
+    what = "the zero date" if zero else f"a zero {'month' if month == 0 else 'day'} (a zero-in-date)"
+    evidence = f"{column.name} {kind} DEFAULT {column.default}: {what}"
+    if not target.is_mariadb:
+        mode = "NO_ZERO_DATE" if zero else "NO_ZERO_IN_DATE"
+        return ZeroDateProblem("error", f"{name}: DEFAULT {column.default} is {what}; {target.label}'s default sql_mode "
+                               f"(STRICT_TRANS_TABLES with {mode}) refuses it: {invalid_default_error(column.name)}", evidence)
+    if kind == "TIMESTAMP" and not (zero and _time_is_zero(column.default or "")):
+        return ZeroDateProblem("error", f"{name}: DEFAULT {column.default} is {what}, outside TIMESTAMP's range; "
+                               f"{target.label} refuses it whatever the sql_mode: {invalid_default_error(column.name)}", evidence)
+    return ZeroDateProblem("warning", f"{name}: DEFAULT {column.default} is {what}; {target.label}'s default sql_mode "
+                           "accepts it, but MySQL 5.7+ (NO_ZERO_DATE/NO_ZERO_IN_DATE with strict mode, its default) "
+                           f"refuses the same DDL ({invalid_default_error(column.name)}), a server configured the same "
+                           "way does too, and a zero date is no date: drivers and tools stumble on it.", evidence)
+
+
+def zero_date_fix(table: Table, column: Column, target: Target) -> str:
+    """NULL as the default (the column becomes nullable where it is not), written as a MODIFY that
+    keeps the rest of the definition; then the rows that hold the zero value get NULL."""
+    from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
+
+    name = qualified(table)
+    if column.nullable:
+        alter = f"ALTER TABLE {name} ALTER COLUMN {quote(column.name)} SET DEFAULT NULL;"
+    else:
+        alter = f"ALTER TABLE {name} MODIFY COLUMN {kept_definition(replace(column, nullable=True, default='NULL'), target)};"
+    return (f"{alter}\nUPDATE {name} SET {quote(column.name)} = NULL "
+            f"WHERE MONTH({quote(column.name)}) = 0 OR DAYOFMONTH({quote(column.name)}) = 0;")
+
+
+class ZeroDateDefault(Check):
+    id = "zero-date-default"
+    title = "Zero date as a DATE/DATETIME/TIMESTAMP default"
+    severity = "error"
+    doc = RuleDoc(
+        why=(
+            "MySQL 5.7 and later run with STRICT_TRANS_TABLES, NO_ZERO_DATE and NO_ZERO_IN_DATE in the default "
+            "sql_mode (MySQL 8.0 manual 7.1.11 \"Server SQL Modes\"), so a CREATE TABLE or ALTER TABLE with DEFAULT "
+            "'0000-00-00' (or 0, or a zero month or day such as '2020-00-15') fails: ERROR 1067 (42000): Invalid "
+            "default value (Percona: \"Upgrading to MySQL 5.7? Beware of the new STRICT mode\"). MariaDB's default "
+            "sql_mode has neither mode and takes them for DATE and DATETIME, and '0000-00-00 00:00:00' for "
+            "TIMESTAMP (a zero-in-date TIMESTAMP is out of range there too), so a schema that loads on MariaDB "
+            "fails on MySQL. A zero date is not a date: JDBC and other drivers refuse or rewrite it. MySQL 5.7 and "
+            "MariaDB before 10.10 also give a TIMESTAMP NOT NULL without DEFAULT (not the table's first) an "
+            "implicit zero default (explicit_defaults_for_timestamp=OFF): MySQL 5.7 refuses that table."
+        ),
+        evidence=(
+            "The column's type and DEFAULT as written after every ALTER; the target's default sql_mode and "
+            "explicit_defaults_for_timestamp. Error on targets that refuse the statement, warning where it loads."
+        ),
+        bad="CREATE TABLE invoice (\n  id INT PRIMARY KEY,\n  paid_on DATE NOT NULL DEFAULT '0000-00-00'\n);",
+        good="CREATE TABLE invoice (\n  id INT PRIMARY KEY,\n  paid_on DATE NULL DEFAULT NULL\n);",
+        fix=(
+            "NULL as the default (the column made nullable: unknown is what the zero date meant), then the rows "
+            "holding a zero date set to NULL. Where the column must stay NOT NULL, give it a real default instead "
+            "(DEFAULT CURRENT_TIMESTAMP for a creation time)."
+        ),
+    )
+
+    def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
+        seen: dict[tuple[object, ...], list[tuple[Column, ZeroDateProblem]]] = {}
+        for table in user_tables(model):
+            key = definition_key(table, None)
+            if key not in seen:  # a tenant dump repeats each definition: decide once
+                first = _first_timestamp(table)
+                seen[key] = [(column, problem) for column in table.columns.values()
+                             if (problem := zero_date_problem(table, column, context.target, first)) is not None]
+            for column, problem in seen[key]:
+                yield self.finding(
+                    table, problem.message, severity=problem.severity, where=statement_of(table, column),
+                    evidence=problem.evidence, fix=zero_date_fix(table, column, context.target),
+                    subject=f"default:{column.name}",
+                )
