@@ -74,8 +74,9 @@ def _key_label(index: Index) -> str:
 
 
 def index_name(index: Index) -> str:
-    """The key's name: as written, else the server's for the first unnamed key on a column (its
-    first column's name; a second one would be `_2`)."""
+    """The key's name: PRIMARY, or its name in the model (as written, else the one the server
+    generates: the replayer names unnamed keys, `linter.model.name_unnamed_keys`); the first
+    column's name only for a key built outside a replay."""
     if index.kind == "primary":
         return "PRIMARY"
     return index.name or index.columns[0].name

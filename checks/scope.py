@@ -7,16 +7,17 @@ information_schema, performance_schema): a dump with --all-databases carries the
 that wrote them decides their definitions.
 
 Where: the model keeps a place per table, where it was defined (the CREATE TABLE) and where it was
-last changed (the latest ALTER TABLE, CREATE INDEX or RENAME that touched it); it cannot yet say
-which statement gave a column or key its present form. A finding about what the table is now -
-a row too large, a key too long, a zero-date default, a charset, an engine - goes to:
+last changed (the latest ALTER TABLE, CREATE INDEX or RENAME that touched it), and each column and
+key the statement that gave it its present form (`Table.place`). A finding about one column or
+key goes to that statement; one about what the whole table is now - a row too large, a charset,
+an engine - goes to:
 - the CREATE TABLE when the last statement that changed the table is in the CREATE's file (an
   install script or dump that adds keys and foreign keys by ALTER at its end: the CREATE is where
   a reader looks);
 - else that last statement, in a later file: in a migration history the migration
   that adds the offending column is the change that reports it under `--changed-only` (the CREATE,
   in an unchanged file, would hide it).
-When the model records a place per column and key, `statement_of` is the one place to refine.
+`statement_of` is the one place that decides where these rules' findings belong.
 """
 
 from __future__ import annotations
@@ -77,5 +78,9 @@ def sentences(*parts: str) -> str:
 
 def statement_of(table: Table, item: Column | Index | None = None) -> Location:
     """The statement a finding about `table` (and, where given, one of its columns or keys)
-    belongs to: its CREATE TABLE, or the last statement that changed it when that is in a later file."""
+    belongs to: for a column or key, the statement that gave it its present form (`Table.place`);
+    for the whole table, its CREATE TABLE, or the last statement that changed it when that is in
+    a later file."""
+    if item is not None:
+        return table.place(item)
     return table.defined if table.changed.path == table.defined.path else table.changed
