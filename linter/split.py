@@ -131,10 +131,39 @@ _exec_line = re.compile(
     r"/\*(M?!)([0-9]{0,6})([^;'\"`#/*\-\n]*(?:`[^`\n]*`[^;'\"`#/*\-\n]*)*)\*/[ \t\r\f\v]*;"
 ).match
 
+#: Comments are kept for the directives they may hold (`-- innolint: ...`), within bounds: of the
+#: comments before a statement only the last `_COMMENTS_KEPT` are its own (a directive binds to
+#: the statement just after it), and of each comment only its first `_COMMENT_CHARS` characters
+#: are read. Without the bounds, a file of comments alone held every one of them in memory and
+#: looked through all of them again for each chunk (10M comment lines took 54 s).
+_COMMENTS_KEPT = 256
+_COMMENT_CHARS = 4096
+
+
+def _add_comment(comments: list[str], text: str) -> None:
+    """Append a comment's text to `comments`, keeping the list within twice `_COMMENTS_KEPT`
+    (the last `_COMMENTS_KEPT` are what counts: `_last_comments`)."""
+    comments.append(text)
+    if len(comments) > 2 * _COMMENTS_KEPT:
+        del comments[:-_COMMENTS_KEPT]
+
+
+def _last_comments(comments: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(comments) if len(comments) <= _COMMENTS_KEPT else tuple(comments[-_COMMENTS_KEPT:])
+
+
+def _comment_text(raw: str) -> str:
+    """A comment's text as kept: its first `_COMMENT_CHARS` characters, without surrounding whitespace."""
+    return raw[:_COMMENT_CHARS].strip(_WS)
+
+
 #: a statement that carries a stored-program body, whose `;` are its own. Under a DELIMITER other
 #: than `;`, the mysql client sends everything up to the delimiter in one packet and the server
 #: runs each `;`-separated statement of it in turn (a multi-statement), except inside such a body.
-_SEP = r"(?:\s|/\*.*?\*/|(?:--|\#)[^\n]*\n)+"  # whitespace and comments between keywords
+#: whitespace and comments between keywords. Each alternative starts with its own character and a
+#: comment cannot reach past its first `*/` (no lazy `.*?`, which let one comment span several and
+#: made the match exponential in the number of comments); the loop is possessive.
+_SEP = r"(?:[ \t\n\r\f\v]++|/\*[^*]*+(?:\*++[^*/][^*]*+)*+\*++/|(?:--|\#)[^\n]*+\n)++"
 _DEFINER_PART = r"(?:`[^`]*`|'[^']*'|\"[^\"]*\"|[^\s@`'\"]+)"
 _compound_start = re.compile(
     rf"""(?:CREATE|ALTER){_SEP}
@@ -443,6 +472,7 @@ class _Splitter:
         self.collect = False  # whether its text is wanted
         self.cstart = 0  # buffer index where its not-yet-copied text starts
         self.cparts: list[str] = []
+        self.clen = 0  # their length (at most `_COMMENT_CHARS` are kept)
         self.dash_comment = False  # a `--` comment (the only kind migration annotations use)
         self.comment_line = 0
         self.comment_col = 0
@@ -450,6 +480,7 @@ class _Splitter:
         # comments waiting for the next statement, and the last statement waiting for the end of
         # its line (comments after its delimiter on that line are its own)
         self.comments: list[str] = []
+        self.comments_hold = False  # whether one of them holds `unless`
         self.pending: tuple[str, int, int, int, list[str], str | None] | None = None
         self.pending_line = 0
 
@@ -485,7 +516,11 @@ class _Splitter:
                 self.plen += len(piece)
             self.seg_start = 0
         if self.collect and self.mode in (_BLOCK, _LINE):
-            self.cparts.append(buf[self.cstart : pos])
+            room = _COMMENT_CHARS - self.clen
+            if room > 0:
+                piece = buf[self.cstart : min(pos, self.cstart + room)]
+                self.cparts.append(piece)
+                self.clen += len(piece)
             self.cstart = 0
         self._line_at(pos)
         self.cnt_pos -= pos
@@ -517,14 +552,18 @@ class _Splitter:
         if self.mode == _BLOCK and not self.in_stmt:
             # an unterminated comment between statements swallowed the rest of the file: surface
             # it as a statement so the parser reports it instead of the file silently ending
-            text = ("/*" + "".join(self.cparts) + buf[self.cstart :]).rstrip(_WS)
+            rest = buf[self.cstart : self.cstart + max(0, _COMMENT_CHARS - self.clen)]
+            text = ("/*" + "".join(self.cparts) + rest).rstrip(_WS)
             self._flush_pending()
             if not self.down:
                 line = self.comment_line
+                if self.clen + len(rest) < _COMMENT_CHARS:
+                    end_line = line + text.count("\n")
+                else:  # only its start is kept: it ends on the last line that is not blank
+                    blank = len(buf) - len(buf.rstrip(_WS))
+                    end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
                 self.out.append(
-                    Statement(
-                        text, self.path, line, self.comment_col, line + text.count("\n"), tuple(self.comments), None
-                    )
+                    Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.comments), None)
                 )
         elif self.in_stmt:
             self._end_stmt(len(buf))
@@ -564,7 +603,7 @@ class _Splitter:
     def _flush_pending(self) -> None:
         if self.pending is not None:
             text, line, column, end_line, comments, executable = self.pending
-            self.out.append(Statement(text, self.path, line, column, end_line, tuple(comments), executable))
+            self.out.append(Statement(text, self.path, line, column, end_line, _last_comments(comments), executable))
             self.pending = None
 
     # --- between statements -------------------------------------------------------------------
@@ -610,7 +649,7 @@ class _Splitter:
             self.at_line_start = False
             self.seg_start = self.pos = e
             self.stmt_comments = self.comments
-            self.comments = []
+            self._clear_comments()
             self.stmt_exec = (self.exec_serial, self.exec_ver) if self.exec_ver is not None else None
             self.compound = None
             if not self._code():
@@ -645,7 +684,7 @@ class _Splitter:
         spans = self.spans if self.span_memory else None
         misses = self.span_misses
         held = -1
-        if comments and unless and any(unless in c for c in comments):
+        if comments and unless and self.comments_hold:
             held = pos  # the comments waiting for the next statement hold one: it is built whatever it is
             spans = None  # (and nothing is reused or remembered in this call)
         while True:
@@ -700,7 +739,8 @@ class _Splitter:
                                 out.append(_new_statement(Statement, (
                                     text, path, line + nl_before, column if nl_before else start - ls + 1,
                                     line + nl_before + lines,
-                                    tuple(comments) + found if comments and not after_run else found, executable,
+                                    _last_comments(tuple(comments) + found) if comments and not after_run else found,
+                                    executable,
                                 )))
                             line += nl_span
                             cnt = ls = pos = end  # a span ends with a newline
@@ -794,13 +834,13 @@ class _Splitter:
             if lead:
                 found = _lead_notes.get(lead)
                 if found is None:
-                    found = tuple(t for t in (c.strip(_WS) for c in _comment_texts(lead)) if t)
+                    found = _last_comments([t for t in map(_comment_text, _comment_texts(lead)) if t])
                     if len(_lead_notes) < 4096 and len(lead) < 512:
                         _lead_notes[lead] = found
             else:
                 found = ()
             after_run = at != pos
-            notes = tuple(comments) + found if comments and not after_run else found
+            notes = _last_comments(tuple(comments) + found) if comments and not after_run else found
             comments = None
             lines = text.count("\n")
             if remember:
@@ -826,7 +866,7 @@ class _Splitter:
         self.delimiter_at, self.directive_at, self.horizon = limit, directive, horizon
         self.span_misses = misses
         if comments is None:  # took at least one statement
-            self.comments = []
+            self._clear_comments()
             self.pos = pos
             self.cnt_pos, self.cur_line, self.line_start = cnt, line, ls
             self.at_line_start = True
@@ -887,9 +927,9 @@ class _Splitter:
                     self.pos = m.end()
                     self.at_line_start = True
                     for text in _comment_texts(buf, e, m.end()):
-                        text = text.strip(_WS)
+                        text = _comment_text(text)
                         if text:
-                            self.comments.append(text)
+                            self._add_leading(text)
                     return _GAP_NEXT
             if c == "#":
                 return _GAP_MODE if self._gap_line_comment(e, e + 1, dash=False) else _GAP_NEXT
@@ -944,7 +984,7 @@ class _Splitter:
             digits if bang == "!" else bang + digits,
         )
         self.pending_line = line
-        self.comments = []
+        self._clear_comments()
         self.pos = m.end()
         return True
 
@@ -966,7 +1006,7 @@ class _Splitter:
             self.comment_line = self._line_at(start)
         self.pos = end
         self.dash_comment = dash
-        self._comment_done(buf[text_start:end].strip(_WS))
+        self._comment_done(_comment_text(buf[text_start : min(end, text_start + _COMMENT_CHARS)]))
         return False
 
     def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
@@ -975,6 +1015,7 @@ class _Splitter:
         self.dash_comment = dash
         self.cstart = self.pos = text_start
         self.cparts = []
+        self.clen = 0
 
     def _comment_done(self, text: str) -> None:
         """File a finished comment: a migration annotation, a trailing comment, or a leading one."""
@@ -986,10 +1027,20 @@ class _Splitter:
         if self.in_stmt or not text:
             return  # inside a statement a comment is part of its text
         if self.pending is not None and self.comment_line == self.pending_line:
-            self.pending[4].append(text)
+            _add_comment(self.pending[4], text)
             return
         self._flush_pending()
-        self.comments.append(text)
+        self._add_leading(text)
+
+    def _add_leading(self, text: str) -> None:
+        """A comment before the next statement."""
+        _add_comment(self.comments, text)
+        if self.unless and self.unless in text:
+            self.comments_hold = True
+
+    def _clear_comments(self) -> None:
+        self.comments = []
+        self.comments_hold = False
 
     def _apply_marker(self, marker: str) -> None:
         """Obey a goose/dbmate annotation; a statement still open ends where the annotation starts."""
@@ -998,10 +1049,10 @@ class _Splitter:
         self._flush_pending()
         if marker == "up":
             self.down = False
-            self.comments = []
+            self._clear_comments()
         elif marker == "down":
             self.down = True
-            self.comments = []
+            self._clear_comments()
         elif marker == "begin":
             self.block = True
             self._set_matchers()
@@ -1203,7 +1254,7 @@ class _Splitter:
         line = self.stmt_line
         end_line = line + text.count("\n")
         if delimiter_end is None:
-            comments = tuple(self.stmt_comments)
+            comments = _last_comments(self.stmt_comments)
             self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable))
             return
         self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable)
@@ -1243,11 +1294,11 @@ class _Splitter:
         self.mode = _CODE
         self.pos = e + 2
         if self.collect:
-            text = buf[self.cstart : e]
+            text = buf[self.cstart : min(e, self.cstart + max(0, _COMMENT_CHARS - self.clen))]
             if self.cparts:
                 text = "".join(self.cparts) + text
                 self.cparts = []
-            self._comment_done(text.strip(_WS))
+            self._comment_done(_comment_text(text))
         return True
 
     def _line_comment(self) -> bool:
@@ -1261,9 +1312,9 @@ class _Splitter:
         self.mode = _CODE
         self.pos = e
         if self.collect:
-            text = buf[self.cstart : e]
+            text = buf[self.cstart : min(e, self.cstart + max(0, _COMMENT_CHARS - self.clen))]
             if self.cparts:
                 text = "".join(self.cparts) + text
                 self.cparts = []
-            self._comment_done(text.strip(_WS))
+            self._comment_done(_comment_text(text))
         return True
