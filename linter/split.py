@@ -29,6 +29,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
+from linter.target import Target
+
 
 class Statement(NamedTuple):
     """One statement as the server would receive it, and where it stands in its file.
@@ -49,17 +51,54 @@ class Statement(NamedTuple):
     executable: str | None = None
 
 
+class Note(NamedTuple):
+    """Something in the input the splitter reports at its place (the engine makes each a
+    Diagnostic): text the server would read otherwise than innolint replays it (an unterminated
+    quote, a statement over the size innolint reads, DDL in a branch of an IF, a client command
+    innolint does not follow)."""
+
+    line: int
+    column: int
+    message: str
+    rule: str = "parse-error"
+    severity: str = "warning"
+    end_line: int = 0
+    excerpt: str = ""
+
+
+#: the most characters of one statement the splitter holds (1 MiB). Real DDL is far smaller (the
+#: shared corpus's largest CREATE TABLE has 4.2 KB; a table at InnoDB's limits, 1017 columns with
+#: comments or 8192 partitions as mysqldump writes them, stays under 0.6 MB), while the parser's
+#: memory grows with a statement's tokens (a 1 MB string literal in a CREATE TABLE peaks at about
+#: 430 MB RSS). A longer statement is not held: it is counted when the caller skips its first
+#: word (a dump's INSERT), else reported (`Note`) with its size and the cap, and not parsed.
+MAX_STATEMENT_CHARS = 1 << 20
+
+#: migration formats whose annotations the splitter obeys
+_MARKER_FORMATS = frozenset({"goose", "dbmate"})
+#: formats of files the mysql client runs (plain files: None), where client commands (`\g`, `\u
+#: db`, `use db` alone on a line ...) are the client's, not SQL; migration tools send the text to
+#: the server themselves
+_CLIENT_FORMATS = frozenset({None, "lexical", "timestamp"})
+
+
 def split_stream(
-    chunks: Iterable[str], path: str, *, migration_markers: bool = False,
+    chunks: Iterable[str], path: str, *, migration_format: str | None = None, target: Target | None = None,
     skip_words: frozenset[str] | None = None, skip_pattern: str = "", unless: str = "",
+    max_statement: int = MAX_STATEMENT_CHARS,
 ) -> StatementStream:
     """Yield the statements of the text made of `chunks`, each as soon as it is complete.
 
-    `path` is only copied into each Statement. With `migration_markers`, goose (`-- +goose Up`,
-    `Down`, `StatementBegin`, `StatementEnd`) and dbmate (`-- migrate:up`, `-- migrate:down`)
-    annotations are obeyed: Down sections are skipped and a StatementBegin/StatementEnd block is
-    one statement whatever it contains. Broken input (an unterminated quote or comment, NUL bytes,
-    junk) never raises: what there is becomes a statement and the parser reports it.
+    `path` is only copied into each Statement. `migration_format` is the format of the migration
+    history the file belongs to (`linter.migrations`; None: a plain file, which the mysql client
+    runs): in goose files goose's annotations (`-- +goose Up`, `Down`, `StatementBegin`,
+    `StatementEnd`) and in dbmate files dbmate's (`-- migrate:up`, `-- migrate:down`) are obeyed:
+    Down sections are skipped and a StatementBegin/StatementEnd block is one statement whatever it
+    contains. `target`: the server executable comments are evaluated against (`/*!80023 ...*/`
+    runs on a server of that version or later; None: every one runs) and whose support of compound
+    statements decides whether a MariaDB block runs. Broken input (an unterminated quote or
+    comment, NUL bytes, junk) never raises: what there is becomes a statement and the parser
+    reports it; what the splitter itself has to say goes to the stream's `notes`.
 
     `skip_words`: upper-case first words of statements the caller will not look at (INSERT,
     SET, LOCK ...). Such statements may be counted in the stream's `skipped` instead of being
@@ -68,7 +107,8 @@ def split_stream(
     counted the same way (mysqldump's `ALTER TABLE `t` DISABLE KEYS`); it must not match `;`,
     quotes, comments or a newline.
     """
-    return StatementStream(_Splitter(path, migration_markers, skip_words, unless, skip_pattern), chunks)
+    splitter = _Splitter(path, migration_format, skip_words, unless, skip_pattern, target, max_statement)
+    return StatementStream(splitter, chunks)
 
 
 class StatementStream(Iterator[Statement]):
@@ -87,6 +127,11 @@ class StatementStream(Iterator[Statement]):
     @property
     def skipped(self) -> int:
         return self._splitter.skipped
+
+    @property
+    def notes(self) -> list[Note]:
+        """What the splitter reported so far (complete once the statements are exhausted)."""
+        return self._splitter.notes
 
 
 # --- lexical pieces ---------------------------------------------------------------------------
@@ -391,10 +436,13 @@ _run_cache: dict[tuple[str, bool], _Matcher] = {}
 _new_statement = tuple.__new__
 
 
-def _marker(text: str) -> str | None:
-    """The migration annotation a `--` comment holds: up, down, begin, end, ignore, or None."""
+def _marker(text: str, fmt: str) -> str | None:
+    """The annotation of migration format `fmt` a `--` comment holds: up, down, begin, end,
+    ignore, or None (another tool's annotation is a plain comment)."""
     words = " ".join(text.split()).lower()
-    if words.startswith("+goose "):
+    if fmt == "goose":
+        if not words.startswith("+goose "):
+            return None
         return {
             "up": "up",
             "down": "down",
@@ -404,6 +452,8 @@ def _marker(text: str) -> str | None:
             "envsub on": "ignore",
             "envsub off": "ignore",
         }.get(words[7:])
+    if fmt != "dbmate":
+        return None
     for direction in ("up", "down"):
         tag = "migrate:" + direction
         if words == tag or words.startswith(tag + " "):  # dbmate allows options after the tag
@@ -424,11 +474,15 @@ class _Splitter:
     span_memory = True
 
     def __init__(
-        self, path: str, migration_markers: bool, skip_words: frozenset[str] | None = None, unless: str = "",
-        skip_pattern: str = "",
+        self, path: str, migration_format: str | None, skip_words: frozenset[str] | None = None, unless: str = "",
+        skip_pattern: str = "", target: Target | None = None, max_statement: int = MAX_STATEMENT_CHARS,
     ) -> None:
         self.path = path
-        self.markers = migration_markers
+        self.markers = migration_format if migration_format in _MARKER_FORMATS else None
+        self.client = migration_format in _CLIENT_FORMATS  # client commands are the client's
+        self.target = target
+        self.max_statement = max_statement
+        self.notes: list[Note] = []
         self.skip_words = skip_words
         self.skip_pattern = skip_pattern
         self.unless = unless
@@ -1020,7 +1074,7 @@ class _Splitter:
     def _comment_done(self, text: str) -> None:
         """File a finished comment: a migration annotation, a trailing comment, or a leading one."""
         if self.markers and self.dash_comment:
-            marker = _marker(text)
+            marker = _marker(text, self.markers)
             if marker is not None:
                 self._apply_marker(marker)
                 return

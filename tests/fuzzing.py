@@ -382,7 +382,12 @@ def last_line(text: str) -> int:
 
 
 def split(text: str, chunk: int | None = None, markers: bool = False) -> list[Statement]:
-    return list(split_stream(chunked(text, chunk), PATH, migration_markers=markers))
+    return list(split_stream(chunked(text, chunk), PATH, migration_format=_format(markers)))
+
+
+def _format(markers: bool) -> str | None:
+    """A migration format whose annotations the splitter obeys (goose), or a plain file."""
+    return "goose" if markers else None
 
 
 def check_split(text: str, chunk: int | None, markers: bool) -> list[Statement]:
@@ -412,7 +417,7 @@ def check_skip_lanes(text: str, chunk: int | None, markers: bool, whole: list[St
     minus statements that start with a skip word and do not hold `unless`, and it counts those."""
     from linter.parse import _SKIP_FIRST_WORDS
 
-    stream = split_stream(chunked(text, chunk), PATH, migration_markers=markers, skip_words=_SKIP_FIRST_WORDS,
+    stream = split_stream(chunked(text, chunk), PATH, migration_format=_format(markers), skip_words=_SKIP_FIRST_WORDS,
                           unless="innolint:")
     built = list(stream)
     assert len(built) + stream.skipped == len(whole), (len(built), stream.skipped, len(whole))
