@@ -74,6 +74,17 @@ class Note(NamedTuple):
 #: word (a dump's INSERT), else reported (`Note`) with its size and the cap, and not parsed.
 MAX_STATEMENT_CHARS = 1 << 20
 
+#: how much of a statement over the cap is kept, to name it
+_OVER_HEAD = 4096
+_FIRST_WORD = re.compile(r"[A-Za-z_]+").match
+
+
+def _excerpt(text: str, width: int = 100) -> str:
+    """The first line of `text`, cut to `width` characters (as diagnostics show statements)."""
+    first = text.strip(" \t\n\r\f\v").split("\n", 1)[0].rstrip("\r")
+    return first if len(first) <= width else first[: width - 3] + "..."
+
+
 #: migration formats whose annotations the splitter obeys
 _MARKER_FORMATS = frozenset({"goose", "dbmate"})
 #: formats of files the mysql client runs (plain files: None), where client commands (`\g`, `\u
@@ -515,6 +526,9 @@ class _Splitter:
         self.in_stmt = False
         self.pieces: list[str] = []  # its text so far, before `seg_start`
         self.plen = 0  # total length of `pieces`
+        self.over = 0  # past `max_statement`: its length so far (its text is not kept)
+        self.over_lines = 0  # and the line breaks in it
+        self.over_head = ""  # and its first characters
         self.seg_start = 0  # buffer index where its not-yet-copied text starts
         self.stmt_line = 0
         self.stmt_col = 0
@@ -565,9 +579,7 @@ class _Splitter:
         buf, pos = self.buf, self.pos
         if self.in_stmt:
             if pos > self.seg_start:
-                piece = buf[self.seg_start : pos]
-                self.pieces.append(piece)
-                self.plen += len(piece)
+                self._piece(buf[self.seg_start : pos])
             self.seg_start = 0
         if self.collect and self.mode in (_BLOCK, _LINE):
             room = _COMMENT_CHARS - self.clen
@@ -781,6 +793,8 @@ class _Splitter:
                                         text = head_text.rstrip(_WS)
                                         lines = text.count("\n")
                                     nl_span = nl_before + head_lines + nl_tail
+                                    if len(text) > self.max_statement:
+                                        end = -1
                         if end >= 0:
                             self.skipped += counted
                             if cnt < pos:
@@ -843,13 +857,13 @@ class _Splitter:
             start = m.start(g_s)  # type: ignore[union-attr]
             if start >= 0:  # a plain statement
                 semi = m.start(g_semi)  # type: ignore[union-attr]
-                if semi < 0 or semi > limit:
+                if semi < 0 or semi > limit or semi - start > self.max_statement:
                     break
                 word = m.group(g_w)  # type: ignore[union-attr]
             else:  # a one-line executable comment, or nothing
                 xt = m.group(g_xt)  # type: ignore[union-attr]
-                if not xt:
-                    break  # no statement at all, or an empty executable comment
+                if not xt or len(xt) > self.max_statement:
+                    break  # no statement at all, an empty executable comment, or one to take apart
                 word = m.group(g_xw)  # type: ignore[union-attr]
             # what was read here may be reused if nothing in it depended on where the next
             # DELIMITER line or directive is
@@ -1024,7 +1038,7 @@ class _Splitter:
         """Take a one-line `/*!40101 SET ... */;` found by the fast path; False if it holds no statement."""
         bang, digits, body = m.groups()
         text = body.strip(_WS)
-        if not text:
+        if not text or len(text) > self.max_statement:
             return False
         start = m.start(3) + body.index(text[0])
         line = self._line_at(start)
@@ -1256,6 +1270,8 @@ class _Splitter:
 
     def _text_prefix(self, end: int) -> str:
         """The start of the statement being read, up to buffer index `end` (at most `_COMPOUND_PREFIX` characters)."""
+        if self.over:
+            return self.over_head[:_COMPOUND_PREFIX]
         prefix = ""
         for piece in self.pieces:
             prefix += piece
@@ -1264,8 +1280,21 @@ class _Splitter:
         return prefix + self.buf[self.seg_start : min(end, self.seg_start + _COMPOUND_PREFIX)]
 
     def _piece(self, text: str) -> None:
+        """Keep `text` as the next part of the statement being read; past `max_statement`
+        characters only count its length and lines (see `MAX_STATEMENT_CHARS`)."""
+        if self.over:
+            self.over += len(text)
+            self.over_lines += text.count("\n")
+            return
         self.pieces.append(text)
         self.plen += len(text)
+        if self.plen > self.max_statement:
+            held = "".join(self.pieces)
+            self.over = len(held)
+            self.over_lines = held.count("\n")
+            self.over_head = held[:_OVER_HEAD]
+            self.pieces = []
+            self.plen = 0
 
     def _stmt_comment(self, start: int, text_start: int, mode: int, *, dash: bool) -> None:
         """A comment inside a statement stays in its text; only a `--` one may be an annotation to read."""
@@ -1283,6 +1312,9 @@ class _Splitter:
         strip_semicolon: bool = False,
     ) -> None:
         """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its text, if given)."""
+        if self.over or self.plen + end - self.seg_start > self.max_statement:
+            self._end_oversize(end, delimiter_end)
+            return
         raw = self.buf[self.seg_start : end]
         if self.pieces:
             self.pieces.append(raw)
@@ -1313,6 +1345,32 @@ class _Splitter:
             return
         self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable)
         self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+
+    def _end_oversize(self, end: int, delimiter_end: int | None) -> None:
+        """Close a statement longer than `max_statement`, of which only the start was kept: counted
+        if the caller skips its first word, else reported with its size (see `MAX_STATEMENT_CHARS`)."""
+        tail = self.buf[self.seg_start : end]
+        self._piece(tail)
+        size, lines, head = self.over, self.over_lines, self.over_head
+        self.over = self.over_lines = 0
+        self.over_head = ""
+        self.in_stmt = False
+        self.stmt_exec = self.exec_close_off = None
+        if delimiter_end is not None:
+            self.pos = delimiter_end
+        if self.down:
+            return
+        blank = tail[len(tail.rstrip(_WS)):] if tail.strip(_WS) else ""
+        end_line = self.stmt_line + lines - blank.count("\n")
+        word = _FIRST_WORD(head)
+        if self.skip_words is not None and word is not None and word.group().upper() in self.skip_words:
+            return  # a dump's INSERT: nothing to read in it
+        self._flush_pending()
+        self.notes.append(Note(
+            self.stmt_line, self.stmt_col,
+            f"statement of {size:,} characters is longer than the {self.max_statement:,} characters innolint reads of "
+            "one statement: not parsed", "parse-error", "warning", end_line, _excerpt(head),
+        ))
 
     # --- inside quotes and comments that cross a chunk boundary -------------------------------
 
