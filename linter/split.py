@@ -170,8 +170,47 @@ _QUOTE_BODY = {
 
 #: `/*!50100`, `/*!`, `/*M!100301`: the opening of an executable comment and its version
 _exec_open = re.compile(r"/\*(M?!)([0-9]{0,6})").match
+#: the openings of the executable comments in a text, without their `/*` ("!40101", "M!100301")
+_EXEC_OPENINGS = re.compile(r"/\*(M?![0-9]{0,6})").findall
+#: in a skipped executable comment: a nested comment's opening, or the closing
+_OPEN_OR_CLOSE = re.compile(r"/\*|\*/").search
+
+
+def _blank(text: str) -> str:
+    """`text` with every character but line breaks turned into a space."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
 #: look-ahead needed to decide what `/` starts: `/*M!`, six version digits and one more
 _SLASH_LOOKAHEAD = 12
+
+
+def executable_reading(target: Target | None, bang: str, digits: str) -> tuple[str, bool]:
+    """How a server of `target` reads an executable comment opened by `/*` + `bang` ("!" or "M!")
+    and followed by `digits` (up to six): the digits it takes as the version, and whether it runs
+    the comment's content. Checked on MariaDB 10.11 (tests/test_split_versions.py):
+    - a version is five digits (MariaDB, and MySQL from 8.1, also read six); with fewer, the
+      digits are text and the comment always runs; a sixth digit a server does not read is text;
+    - `/*!NNNNN` runs on a server whose version number is at least NNNNN, except that MariaDB
+      ignores MySQL's 5.7 to 9.x numbers (50700 to 99999: `/*!80023 ...*/` and `/*!99999 ...*/` do not
+      run there); `/*M!NNNNNN` runs only on MariaDB, by the same rule without the exception;
+    - a target stands for the newest release of its line (mysql-8.0 is 8.0.99, mariadb-11.x 11.99.99).
+    With no target every comment runs and every digit is version (the reading before targets)."""
+    if target is None:
+        return digits, True
+    mariadb = target.is_mariadb
+    if bang == "M!" and not mariadb:
+        return digits, False  # an ordinary comment to MySQL
+    if len(digits) < 5:
+        return "", True
+    six = mariadb or target.version >= (8, 1)
+    version = digits if six and len(digits) == 6 else digits[:5]
+    number = int(version)
+    major, minor = target.version
+    server = major * 10000 + (99 if target.name.endswith(".x") else minor) * 100 + 99
+    if bang == "M!":
+        return version, mariadb and number <= server
+    if mariadb and 50700 <= number <= 99999:
+        return version, False
+    return version, number <= server
 
 #: after `--`, these make it a comment: MySQL's whitespace rule, plus a third dash (decoration
 #: lines such as `-----------` are comments for every tool that runs such files; MySQL's client
@@ -380,12 +419,20 @@ _EXEC_COMMENTS = re.compile(
 ).finditer
 
 
-def _unwrapped(buf: str, start: int, semi: int, ex: int, ex_end: int) -> str:
+def _unwrapped(
+    buf: str, start: int, semi: int, ex: int, ex_end: int, known: dict[str, bool], plain: Callable[[str], bool]
+) -> str | None:
     """The text of the fast-lane statement `buf[start:semi]` with its executable comments
     unwrapped in place (their markers become spaces); `buf[ex:ex_end]` is the last of them. When
-    it is the only one (a dump's `/*!50100 TABLESPACE `t` */`), it is unwrapped by slicing."""
+    it is the only one (a dump's `/*!50100 TABLESPACE `t` */`), it is unwrapped by slicing. None
+    when one of them is not `plain` (see `_Splitter._plain_exec`, whose answers are `known`): the
+    general scanner reads it."""
     if buf.count("/*", start, ex) == 0:
         opening = _exec_open(buf, ex).end()  # type: ignore[union-attr]
+        key = buf[ex + 2 : opening]
+        ok = known.get(key)
+        if not (ok or ok is None and plain(key)):
+            return None
         closing = ex_end - 2
         return buf[start:ex] + " " * (opening - ex) + buf[opening:closing] + "  " + buf[ex_end:semi]
     out: list[str] = []
@@ -393,6 +440,9 @@ def _unwrapped(buf: str, start: int, semi: int, ex: int, ex_end: int) -> str:
     for m in _EXEC_COMMENTS(buf, start, semi):
         opening = m.group(1)
         if opening is not None:
+            ok = known.get(opening[2:])
+            if not (ok or ok is None and plain(opening[2:])):
+                return None
             out += (buf[seg : m.start()], " " * len(opening), m.group(2), "  ")
             seg = m.end()
     out.append(buf[seg:semi])
@@ -400,7 +450,7 @@ def _unwrapped(buf: str, start: int, semi: int, ex: int, ex_end: int) -> str:
 
 
 #: modes of the scanner between chunks
-_CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE = range(6)
+_CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE, _SKIPEXEC = range(7)
 _QUOTE_MODES = {"'": _SQUOTE, '"': _DQUOTE}
 _MODE_QUOTES = {_SQUOTE: "'", _DQUOTE: '"'}
 
@@ -519,6 +569,12 @@ class _Splitter:
         self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
         self.exec_ver: str | None = None  # version of the open executable comment
         self.exec_serial = 0  # counts executable comments, to tell them apart
+        self.plain_execs: dict[str, bool] = {}  # see `_plain_exec`
+        self.plain_set: set[str] = set()  # the openings it found plain
+        self.skip_depth = 0  # in an executable comment that does not run: comments open in it
+        self.skip_nest = True  # whether one comment may nest in it
+        self.skip_at = (0, 0)  # where it starts
+        self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
         self.run_match: _Matcher
         self.gap_stops = ""  # characters that may not start a statement between statements
         self._set_matchers()
@@ -579,7 +635,8 @@ class _Splitter:
         buf, pos = self.buf, self.pos
         if self.in_stmt:
             if pos > self.seg_start:
-                self._piece(buf[self.seg_start : pos])
+                piece = buf[self.seg_start : pos]
+                self._piece(_blank(piece) if self.mode == _SKIPEXEC else piece)
             self.seg_start = 0
         if self.collect and self.mode in (_BLOCK, _LINE):
             room = _COMMENT_CHARS - self.clen
@@ -607,6 +664,8 @@ class _Splitter:
                 ok = self._block_comment()
             elif mode == _BTICK:
                 ok = self._backtick()
+            elif mode == _SKIPEXEC:
+                ok = self._skip_exec_text()
             else:
                 ok = self._quote()
             if not ok:
@@ -631,11 +690,36 @@ class _Splitter:
                 self.out.append(
                     Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.comments), None)
                 )
-        elif self.in_stmt:
+        elif self.mode == _SKIPEXEC:
+            line, column = self.skip_at
+            self._flush_pending()
+            self.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not run "
+                                   "on the target) and the rest of the file with it", end_line=self.cur_line))
+            if self.in_stmt:
+                self._piece(_blank(buf[self.seg_start :]))
+                self.seg_start = len(buf)
+        elif self.mode != _CODE and self.in_stmt:
+            what = {_SQUOTE: "string (')", _DQUOTE: 'string (")', _BTICK: "quoted identifier (`)",
+                    _BLOCK: "comment (/*)", _LINE: ""}[self.mode]
+            if what:
+                line, column = self.open_at
+                self._flush_pending()
+                self.notes.append(Note(line, column, f"{what} not closed: the rest of the file is inside it, and the "
+                                       "server rejects the statement it is in", end_line=self._line_at(len(buf))))
+        if self.in_stmt:
             self._end_stmt(len(buf))
         self._flush_pending()
 
     # --- positions and state ------------------------------------------------------------------
+
+    def _where(self, i: int) -> tuple[int, int]:
+        """(line, column) of buffer index `i`, which may lie before the last one asked."""
+        if i >= self.cnt_pos:
+            return self._line_at(i), i - self.line_start + 1
+        k = self.buf.count("\n", i, self.cnt_pos)
+        if k == 0:
+            return self.cur_line, i - self.line_start + 1
+        return self.cur_line - k, i - self.buf.rfind("\n", 0, i)
 
     def _line_at(self, i: int) -> int:
         """The line of buffer index `i` (indexes must be asked in increasing order)."""
@@ -660,11 +744,51 @@ class _Splitter:
         self.gap_stops = "dD-#/*" + delimiter[:1]
         self.fast_ok = self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
 
-    def _open_exec(self, m: re.Match[str]) -> None:
-        bang, digits = m.group(1), m.group(2)
-        self.exec_ver = digits if bang == "!" else bang + digits
+    def _open_exec(self, version: str) -> None:
+        self.exec_ver = version
         self.exec_serial += 1
         self._set_matchers()
+
+    def _exec_marker(self, m: re.Match[str]) -> tuple[int, str, bool]:
+        """For an executable comment's opening (`_exec_open`): where its marker ends (its
+        version digits included), its version as `Statement.executable` gives it ("50100",
+        "M!100301"), and whether it runs on the target (`executable_reading`)."""
+        bang, digits = m.group(1), m.group(2)
+        version, runs = executable_reading(self.target, bang, digits)
+        return m.start(2) + len(version), version if bang == "!" else bang + version, runs
+
+    def _plain_exec(self, opening: str) -> bool:
+        """Whether the fast lane may unwrap the executable comment opened by `/*` + `opening`
+        ("!50100", "M!100301"): it runs on the target and all its digits are its version."""
+        known = self.plain_execs.get(opening)
+        if known is None:
+            bang = "M!" if opening[:1] == "M" else "!"
+            digits = opening[len(bang) :]
+            version, runs = executable_reading(self.target, bang, digits)
+            known = runs and version == digits
+            if len(self.plain_execs) < 256:
+                self.plain_execs[opening] = known
+                if known:
+                    self.plain_set.add(opening)
+        return known
+
+    def _plain_run(self, buf: str, start: int, end: int) -> bool:
+        """Whether every executable comment in `buf[start:end]` is `_plain_exec`."""
+        if buf.find("/*", start, end) < 0:
+            return True
+        openings = _EXEC_OPENINGS(buf, start, end)
+        return self.plain_set.issuperset(openings) or all(map(self._plain_exec, openings))
+
+    def _skip_exec(self, start: int, marker_end: int, version: str) -> None:
+        """An executable comment that does not run on the target, opened at buffer index
+        `start`: the server skips it as a comment, one comment nested in it included (MySQL reads
+        a MariaDB `/*M!` one as an ordinary comment). Inside a statement its text becomes blanks
+        (line breaks kept), so the statement's positions stay right."""
+        self.mode = _SKIPEXEC
+        self.pos = marker_end
+        self.skip_depth = 0
+        self.skip_nest = not (version.startswith("M!") and self.target is not None and not self.target.is_mariadb)
+        self.skip_at = self._where(start)
 
     def _flush_pending(self) -> None:
         if self.pending is not None:
@@ -784,9 +908,12 @@ class _Splitter:
                                 if end >= 0:
                                     ex = tail.start(1)
                                     semi = tail.start(2)
-                                    raw = buf[c:semi] if ex < 0 else _unwrapped(buf, c, semi, ex, tail.end(1))
-                                    raw = raw.rstrip(_WS)
-                                    if raw:
+                                    unwrapped = buf[c:semi] if ex < 0 else _unwrapped(buf, c, semi, ex, tail.end(1),
+                                                                                      self.plain_execs, self._plain_exec)
+                                    raw = unwrapped.rstrip(_WS) if unwrapped is not None else ""
+                                    if unwrapped is None:
+                                        end = -1
+                                    elif raw:
                                         text = head_text + raw
                                         lines = head_lines + raw.count("\n")
                                     else:
@@ -843,7 +970,8 @@ class _Splitter:
             one_by_one = False
             run_end = m.end(g_run)  # type: ignore[union-attr]
             if run_end > pos:  # skipped statements first
-                if run_end > directive or run_end > limit or at == held:
+                if run_end > directive or run_end > limit or at == held or (
+                        self.target is not None and not self._plain_run(buf, pos, run_end)):
                     m = lane.plain(buf, pos)  # the run holds a directive or passes a DELIMITER line: one by one
                     one_by_one = True
                 else:
@@ -862,7 +990,7 @@ class _Splitter:
                 word = m.group(g_w)  # type: ignore[union-attr]
             else:  # a one-line executable comment, or nothing
                 xt = m.group(g_xt)  # type: ignore[union-attr]
-                if not xt or len(xt) > self.max_statement:
+                if not xt or len(xt) > self.max_statement or not self._plain_exec(m.group(g_xv)):  # type: ignore[union-attr]
                     break  # no statement at all, an empty executable comment, or one to take apart
                 word = m.group(g_xw)  # type: ignore[union-attr]
             # what was read here may be reused if nothing in it depended on where the next
@@ -886,8 +1014,11 @@ class _Splitter:
                     continue
             if start >= 0:
                 ex = m.start(g_ex)  # type: ignore[union-attr]
-                raw = buf[start:semi] if ex < 0 else _unwrapped(buf, start, semi, ex, m.end(g_ex))  # type: ignore[union-attr]
-                text = raw.rstrip(_WS)
+                unwrapped = buf[start:semi] if ex < 0 else _unwrapped(buf, start, semi, ex, m.end(g_ex),  # type: ignore[union-attr]
+                                                                      self.plain_execs, self._plain_exec)
+                if unwrapped is None:
+                    break
+                text = unwrapped.rstrip(_WS)
                 executable = None
             else:
                 text = xt.rstrip(_WS)
@@ -1016,9 +1147,13 @@ class _Splitter:
                         return _GAP_NEXT
                 m = _exec_open(buf, e)
                 if m is not None:
-                    self._open_exec(m)
-                    self.pos = m.end()
-                    return _GAP_NEXT
+                    end, version, runs = self._exec_marker(m)
+                    if runs:
+                        self._open_exec(version)
+                        self.pos = end
+                        return _GAP_NEXT
+                    self._skip_exec(e, end, version)
+                    return _GAP_MODE
                 self._start_comment(e + 2, _BLOCK, collect=True, dash=False)
                 self.comment_line = self._line_at(e)
                 self.comment_col = e - self.line_start + 1
@@ -1038,7 +1173,7 @@ class _Splitter:
         """Take a one-line `/*!40101 SET ... */;` found by the fast path; False if it holds no statement."""
         bang, digits, body = m.groups()
         text = body.strip(_WS)
-        if not text or len(text) > self.max_statement:
+        if not text or len(text) > self.max_statement or not self._plain_exec(bang + digits):
             return False
         start = m.start(3) + body.index(text[0])
         line = self._line_at(start)
@@ -1204,6 +1339,7 @@ class _Splitter:
                     pos = e + 1
                     continue
                 self.mode = _QUOTE_MODES[c]  # goes on in the next chunk
+                self.open_at = self._where(p)
                 self.pos = n if eof else e
                 return False
             if c == "`":
@@ -1212,6 +1348,7 @@ class _Splitter:
                     pos = q + 1
                     continue
                 self.mode = _BTICK
+                self.open_at = self._where(p)
                 self.pos = n
                 return False
             if c == "-":
@@ -1234,11 +1371,16 @@ class _Splitter:
                     if em is None:
                         self._stmt_comment(p, p + 2, _BLOCK, dash=False)
                         return True
-                    # unwrap in place: the marker becomes as many spaces, so columns stay right
+                    marker_end, version, runs = self._exec_marker(em)
                     self._piece(buf[self.seg_start : p])
-                    self._piece(" " * (em.end() - p))
-                    self._open_exec(em)
-                    pos = self.seg_start = em.end()
+                    if not runs:  # its text becomes blanks (see `_skip_exec`)
+                        self.seg_start = p
+                        self._skip_exec(p, marker_end, version)
+                        return True
+                    # unwrap in place: the marker becomes as many spaces, so columns stay right
+                    self._piece(" " * (marker_end - p))
+                    self._open_exec(version)
+                    pos = self.seg_start = marker_end
                     run_match = self.run_match
                     continue
                 pos = p + 1
@@ -1298,9 +1440,11 @@ class _Splitter:
 
     def _stmt_comment(self, start: int, text_start: int, mode: int, *, dash: bool) -> None:
         """A comment inside a statement stays in its text; only a `--` one may be an annotation to read."""
-        collect = self.markers and dash
+        collect = bool(self.markers) and dash
         if collect:
             self.cm_off = self.plen + (start - self.seg_start)
+        if mode == _BLOCK:
+            self.open_at = self._where(start)
         self._start_comment(text_start, mode, collect=collect, dash=dash)
 
     def _end_stmt(
@@ -1395,6 +1539,35 @@ class _Splitter:
         self.pos = q + 1
         self.mode = _CODE
         return True
+
+    def _skip_exec_text(self) -> bool:
+        """Read on in an executable comment that does not run (see `_skip_exec`)."""
+        buf = self.buf
+        n = len(buf)
+        pos = self.pos
+        while True:
+            if self.skip_depth == 0 and self.skip_nest:
+                m = _OPEN_OR_CLOSE(buf, pos)
+                i = m.start() if m is not None else -1
+                opens = m is not None and m.group() == "/*"
+            else:
+                i = buf.find("*/", pos)
+                opens = False
+            if i < 0:
+                # keep a last `*` or `/`: its other half may come with the next chunk
+                self.pos = n if self.eof else max(pos, n - 1)
+                return False
+            pos = i + 2
+            if opens or self.skip_depth:
+                self.skip_depth = 1 - self.skip_depth
+                continue
+            if self.in_stmt:
+                self._piece(_blank(buf[self.seg_start : pos]))
+                self.seg_start = pos
+            self.pos = pos
+            self.mode = _CODE
+            self.at_line_start = False
+            return True
 
     def _block_comment(self) -> bool:
         buf = self.buf
