@@ -167,6 +167,14 @@ _QUOTE_BODY = {
     "'": re.compile(r"[^'\\]*(?:\\.[^'\\]*)*", re.S),
     '"': re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.S),
 }
+#: strings without backslash escapes (NO_BACKSLASH_ESCAPES; `"..."` under ANSI_QUOTES)
+_PLAIN_BODY = {"'": re.compile(r"[^']*"), '"': re.compile(r'[^"]*')}
+#: how quotes read, by `_Splitter.quoting` (bit 1: NO_BACKSLASH_ESCAPES, bit 2: ANSI_QUOTES): the
+#: whole-quote patterns of `_run_pattern`, and the bodies of `'` and `"` quotes
+_QUOTINGS = {0: (_SQ, _DQ), 1: ("'[^']*'", '"[^"]*"'), 2: (_SQ, '"[^"]*"'), 3: ("'[^']*'", '"[^"]*"')}
+_BODIES = {
+    0: _QUOTE_BODY, 1: _PLAIN_BODY, 2: {"'": _QUOTE_BODY["'"], '"': _PLAIN_BODY['"']}, 3: _PLAIN_BODY,
+}
 
 #: `/*!50100`, `/*!`, `/*M!100301`: the opening of an executable comment and its version
 _exec_open = re.compile(r"/\*(M?!)([0-9]{0,6})").match
@@ -223,7 +231,7 @@ _comment_texts = re.compile(r"(?:--|#)([^\n]*)").findall
 #: fast path between statements: a one-line statement wholly inside an executable comment, ended
 #: by `;` (mysqldump writes hundreds of thousands of `/*!40101 SET ... */;`)
 _exec_line = re.compile(
-    r"/\*(M?!)([0-9]{0,6})([^;'\"`#/*\-\n]*(?:`[^`\n]*`[^;'\"`#/*\-\n]*)*)\*/[ \t\r\f\v]*;"
+    r"/\*(M?!)([0-9]{0,6})([^;'\"`#/*\-\n\\]*(?:`[^`\n]*`[^;'\"`#/*\-\n\\]*)*)\*/[ \t\r\f\v]*;"
 ).match
 
 #: Comments are kept for the directives they may hold (`-- innolint: ...`), within bounds: of the
@@ -277,20 +285,21 @@ _COMPOUND_PREFIX = 2000
 
 #: The fast lane (see `_FastLane`): between statements, under the `;` delimiter, outside
 #: executable comments and migration annotations, whole statements are taken one regex match each.
+#: A backslash outside quotes (a client command such as `\g`, see `_CLIENT_COMMANDS`) stops it.
 #: Inside a statement the loops are possessive (`*+`): what a loop took is never given back, as
 #: nothing after it could match there, which saves the regex engine its backtracking records.
 _FAST_SQ = r"'[^'\\]*+(?:\\.[^'\\]*+)*+'"
 _FAST_DQ = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
 _FAST_TOKENS = rf"`[^`]*+`|{_FAST_SQ}|{_FAST_DQ}|-(?=[^-])|--(?=[^\- \t\n\r\f\v])|/(?=[^*])"
-_FAST_EXEC = rf"/\*M?![0-9]{{0,6}}[^*;'\"`\-#/]*+(?:(?:{_FAST_TOKENS}|\*(?!/))[^*;'\"`\-#/]*+)*+\*/"
+_FAST_EXEC = rf"/\*M?![0-9]{{0,6}}[^*;'\"`\-#/\\]*+(?:(?:{_FAST_TOKENS}|\*(?!/))[^*;'\"`\-#/\\]*+)*+\*/"
 _FAST_WS = r"[ \t\n\r\f\v]*"
 _FAST_COMMENTS = rf"(?:(?:--(?:[ \t\r\f\v\-][^\n]*)?|\#[^\n]*)\n{_FAST_WS})*"
 #: a one-line statement in an executable comment: `/*!40101 SET ... */;`
-_FAST_EXEC_LINE = r"[^;'\"`#/*\-\n]*(?:`[^`\n]*`[^;'\"`#/*\-\n]*)*"
+_FAST_EXEC_LINE = r"[^;'\"`#/*\-\n\\]*(?:`[^`\n]*`[^;'\"`#/*\-\n\\]*)*"
 _FAST_TAIL = r"[ \t\r\f\v]*\n"
 #: a fast-lane statement's text (group `ex`: its last executable comment); also, up to a point,
 #: whether that point is outside its quotes and comments (`_top_level`)
-_FAST_BODY = rf"[^'\"`\-#/;]*+(?:(?:{_FAST_TOKENS}|(?P<ex>{_FAST_EXEC}))[^'\"`\-#/;]*+)*+"
+_FAST_BODY = rf"[^'\"`\-#/;\\]*+(?:(?:{_FAST_TOKENS}|(?P<ex>{_FAST_EXEC}))[^'\"`\-#/;\\]*+)*+"
 _FAST_MAIN = (
     rf"{_FAST_WS}(?P<lead>{_FAST_COMMENTS})"
     r"(?:"
@@ -320,8 +329,8 @@ _versions: dict[str, str] = {}
 #: start where the previous one could have stopped), which halves the time on a dump
 _RUN_WS = r"[ \t\n\r\f\v]*+"
 _RUN_COMMENTS = rf"(?:(?:--(?:[ \t\r\f\v\-][^;\n]*+)?|\#[^;\n]*+)\n{_RUN_WS})*+"
-_RUN_BODY = r"[^;'\"`#/\-\n]*+(?:`[^`;\n]*+`[^;'\"`#/\-\n]*+)*+"
-_RUN_EXEC_BODY = r"[^;'\"`#/*\-\n]*+(?:`[^`;\n]*+`[^;'\"`#/*\-\n]*+)*+"
+_RUN_BODY = r"[^;'\"`#/\-\n\\]*+(?:`[^`;\n]*+`[^;'\"`#/\-\n\\]*+)*+"
+_RUN_EXEC_BODY = r"[^;'\"`#/*\-\n\\]*+(?:`[^`;\n]*+`[^;'\"`#/*\-\n\\]*+)*+"
 _RUN_TAIL = r"[ \t\r\f\v]*+\n"
 
 
@@ -449,8 +458,79 @@ def _unwrapped(
     return "".join(out)
 
 
+#: The mysql client's commands (MariaDB 10.11's `help`): name -> (letter, whether it takes an
+#: argument). `\g` and `\G` send the statement typed so far, `\c` throws it away, `\q` stops
+#: the client; `\u db` changes the current database like USE, `\d //` the delimiter like
+#: DELIMITER; the rest only change the client's output. A command with an argument takes the rest
+#: of its line up to the delimiter (which it consumes) as its parameters. Alone on a line before
+#: any statement text, a command may also be written by its name (`use db`, `exit`, `source f`),
+#: the line then holding neither the delimiter nor `\g`. Checked against the real client in
+#: tests/test_split_commands.py.
+_CLIENT_COMMANDS = {
+    "?": ("?", True), "charset": ("C", True), "clear": ("c", False), "connect": ("r", True),
+    "delimiter": ("d", True), "edit": ("e", False), "ego": ("G", False), "exit": ("q", False),
+    "go": ("g", False), "help": ("h", True), "nopager": ("n", False), "notee": ("t", False),
+    "nowarning": ("w", False), "pager": ("P", True), "print": ("p", False), "prompt": ("R", True),
+    "quit": ("q", False), "rehash": ("#", False), "sandbox": ("-", False), "source": (".", True),
+    "status": ("s", False), "system": ("!", True), "tee": ("T", True), "use": ("u", True),
+    "warnings": ("W", False),
+}
+_COMMAND_LETTERS = {letter: takes for letter, takes in _CLIENT_COMMANDS.values()}
+_COMMAND_INITIALS = frozenset(c for name in _CLIENT_COMMANDS for c in (name[0].lower(), name[0].upper()))
+#: how much of a line a named command is looked for in, and how much of its line a command's
+#: argument is read from (the client copies at most 512 characters of it)
+_COMMAND_LINE = 4096
+_ARGUMENT_CHARS = 512
+
+
+def _client_argument(line: str, short: bool) -> str | None:
+    """The argument of a client command, as the client reads it (its `get_arg`): after the
+    command (a backslash and a letter when `short`, else its name) and spaces, a word ended by a space, or a quoted
+    one; backslash escapes (and, for a named command, doubled quotes). None when there is none or
+    its quote is not closed."""
+    space = " \t\n\r\f\v"
+    i, n = 0, len(line)
+    while i < n and line[i] in space:
+        i += 1
+    if short:
+        i += 2
+    else:
+        while i < n and line[i] not in space:
+            i += 1
+    while i < n and line[i] in space:
+        i += 1
+    quote = ""
+    if i < n and line[i] in "'\"`":
+        quote = line[i]
+        i += 1
+    out: list[str] = []
+    while i < n:
+        c = line[i]
+        escaped = c == "\\" and i + 1 < n and (short or quote != "`")
+        doubled = not short and quote and c == quote and i + 1 < n and line[i + 1] == quote
+        if escaped or doubled:
+            out.append(line[i + 1])
+            i += 2
+            continue
+        if c == (quote or " "):
+            quote = ""
+            break
+        out.append(c)
+        i += 1
+    if quote:
+        return None
+    return "".join(out) or None
+
+
+def _quoted_name(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+#: what `_Splitter._backslash` found
+_CMD_TEXT, _CMD_MORE, _CMD_DONE, _CMD_MODE = range(4)
+
 #: modes of the scanner between chunks
-_CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE, _SKIPEXEC = range(7)
+_CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE, _SKIPEXEC, _PARAMS = range(8)
 _QUOTE_MODES = {"'": _SQUOTE, '"': _DQUOTE}
 _MODE_QUOTES = {_SQUOTE: "'", _DQUOTE: '"'}
 
@@ -462,7 +542,7 @@ _GAP_NEXT, _GAP_STATEMENT, _GAP_MODE, _GAP_MORE = range(4)
 _Matcher = Callable[[str, int], "re.Match[str] | None"]
 
 
-def _run_pattern(delimiter: str, in_exec: bool) -> _Matcher:
+def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int) -> _Matcher:
     """The regex that consumes statement text that cannot end or change the statement.
 
     It swallows plain text and complete quoted strings in one C-level call and stops where
@@ -470,17 +550,21 @@ def _run_pattern(delimiter: str, in_exec: bool) -> _Matcher:
     possible comment opener, `*/` inside an executable comment, or a line that may start with
     DELIMITER. Every look-ahead needs a real character, so the match also stops before anything
     whose meaning the next chunk could change. `delimiter` is "" inside a goose block (no
-    delimiter, no DELIMITER command).
+    delimiter, no DELIMITER command). With `client`, a backslash (a client command) stops it too;
+    `quoting` says how strings read (`_QUOTINGS`).
     """
     d0 = delimiter[:1]
     stops = set("'\"`-#/") | {d0} - {""}
     if delimiter:
         stops.add("\n")
-        stops.add(";")  # ends a statement of a multi-statement (see `_compound_start`)
+        stops.add(";")  # ends a statement of a multi-statement (see `linter.compound`)
     if in_exec:
         stops.add("*")
+    if client:
+        stops.add("\\")
+    sq, dq = _QUOTINGS[quoting]
     alts = ["[^" + "".join(re.escape(c) for c in sorted(stops)) + "]+"]
-    alts += [q for q, qc in ((_BQ, "`"), (_SQ, "'"), (_DQ, '"')) if qc != d0]
+    alts += [q for q, qc in ((_BQ, "`"), (sq, "'"), (dq, '"')) if qc != d0]
     if delimiter:
         alts.append(r"\n(?=[ \t]*[^ \t\ndD])")
     if d0 != "-":
@@ -492,7 +576,7 @@ def _run_pattern(delimiter: str, in_exec: bool) -> _Matcher:
     return re.compile("(?:" + "|".join(alts) + ")*", re.S).match
 
 
-_run_cache: dict[tuple[str, bool], _Matcher] = {}
+_run_cache: dict[tuple[str, bool, bool, int], _Matcher] = {}
 #: builds a Statement from a tuple without the keyword-argument machinery of its constructor
 _new_statement = tuple.__new__
 
@@ -541,6 +625,8 @@ class _Splitter:
         self.path = path
         self.markers = migration_format if migration_format in _MARKER_FORMATS else None
         self.client = migration_format in _CLIENT_FORMATS  # client commands are the client's
+        self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
+        self.packet_open = False  # under a delimiter other than `;`: statements read but not sent yet
         self.target = target
         self.max_statement = max_statement
         self.notes: list[Note] = []
@@ -549,6 +635,7 @@ class _Splitter:
         self.unless = unless
         self.skipped = 0  # statements counted but not built
         self.skip_known: dict[str, bool] = {}  # first words as written: whether they are in skip_words
+        self.command_words: dict[str, bool] = {}  # first words as written: whether they name a client command
         self.spans: dict[str, tuple] = {}  # the fast lane's memory of what it read (see `_SPAN_KEY`)
         self.span_chars = 0  # the length of the spans it holds
         self.span_misses = 0  # spans remembered (or not) since one was met again
@@ -565,6 +652,7 @@ class _Splitter:
         self.delimiter = ";"
         self.block = False  # inside goose StatementBegin/StatementEnd: no delimiter at all
         self.down = False  # inside a goose/dbmate Down section: nothing is emitted
+        self.quoting = 0  # how strings read: see `_QUOTINGS` (`linter.sqlmode`)
         self.mode = _CODE
         self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
         self.exec_ver: str | None = None  # version of the open executable comment
@@ -575,6 +663,12 @@ class _Splitter:
         self.skip_nest = True  # whether one comment may nest in it
         self.skip_at = (0, 0)  # where it starts
         self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
+        self.stopped = False  # the client quit (`\q`, `exit`): nothing after is read
+        self.stop_at = (0, 0, "")  # where, and how
+        self.rest_lines = 0  # line breaks in the chunks after it
+        self.ends_with_newline = False
+        self.params_until = ""  # in a command's parameters: what ends them besides the line's end
+        self.params_consume = True  # and whether that is consumed
         self.run_match: _Matcher
         self.gap_stops = ""  # characters that may not start a statement between statements
         self._set_matchers()
@@ -615,6 +709,10 @@ class _Splitter:
         for chunk in chunks:
             if not chunk:
                 continue
+            if self.stopped:  # the client quit: the rest is read (a pipe must be drained) and counted
+                self.rest_lines += chunk.count("\n")
+                self.ends_with_newline = chunk.endswith("\n")
+                continue
             if first:
                 first = False
                 if chunk[0] == "\ufeff":  # a BOM is not text: drop it before any column is counted
@@ -654,7 +752,7 @@ class _Splitter:
 
     def _scan(self) -> None:
         """Advance as far as the buffer allows (at end of input: to its end)."""
-        while True:
+        while not self.stopped:
             mode = self.mode
             if mode == _CODE:
                 ok = self._code() if self.in_stmt else self._gap()
@@ -666,6 +764,8 @@ class _Splitter:
                 ok = self._backtick()
             elif mode == _SKIPEXEC:
                 ok = self._skip_exec_text()
+            elif mode == _PARAMS:
+                ok = self._params()
             else:
                 ok = self._quote()
             if not ok:
@@ -674,6 +774,16 @@ class _Splitter:
     def _finish(self) -> None:
         """At end of input: emit what is left, even unterminated."""
         buf = self.buf
+        if self.stopped:
+            line, column, what = self.stop_at
+            if not self.rest_lines and buf:
+                self.ends_with_newline = buf.endswith("\n")
+            last = self._line_at(len(buf)) + self.rest_lines - self.ends_with_newline  # the file's last line
+            rest = max(0, last - line)
+            self._flush_pending()
+            self.notes.append(Note(line, column, f"{what}: the mysql client stops reading here; the rest of the file "
+                                   f"({rest:,} more lines) is neither run nor linted", "parse-error", "info"))
+            return
         if self.mode == _BLOCK and not self.in_stmt:
             # an unterminated comment between statements swallowed the rest of the file: surface
             # it as a statement so the parser reports it instead of the file silently ending
@@ -704,8 +814,10 @@ class _Splitter:
             if what:
                 line, column = self.open_at
                 self._flush_pending()
+                blank = len(buf) - len(buf.rstrip(_WS))
+                end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
                 self.notes.append(Note(line, column, f"{what} not closed: the rest of the file is inside it, and the "
-                                       "server rejects the statement it is in", end_line=self._line_at(len(buf))))
+                                       "server rejects the statement it is in", end_line=max(line, end_line)))
         if self.in_stmt:
             self._end_stmt(len(buf))
         self._flush_pending()
@@ -736,13 +848,15 @@ class _Splitter:
     def _set_matchers(self) -> None:
         """Follow a change of delimiter, goose block or executable comment."""
         delimiter = "" if self.block else self.delimiter
-        key = (delimiter, self.exec_ver is not None)
+        key = (delimiter, self.exec_ver is not None, self.client, self.quoting)
         match = _run_cache.get(key)
         if match is None:
             match = _run_cache[key] = _run_pattern(*key)
         self.run_match = match
-        self.gap_stops = "dD-#/*" + delimiter[:1]
-        self.fast_ok = self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
+        self.quote_body = _BODIES[self.quoting]
+        self.gap_stops = "dD-#/*" + delimiter[:1] + ("\\" if self.client else "")
+        self.fast_ok = (self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
+                        and not self.quoting)
 
     def _open_exec(self, version: str) -> None:
         self.exec_ver = version
@@ -824,7 +938,15 @@ class _Splitter:
                     continue
                 if step != _GAP_STATEMENT:
                     return step == _GAP_MODE
-            # the first character of a statement
+            # the first character of a statement, unless a client command by name fills the line
+            if self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not self.packet_open:
+                found = self._try_command(e)
+                if found is _UNDECIDED:
+                    return False
+                if found:
+                    if self.stopped:
+                        return False
+                    continue
             if self.pending is not None:
                 self._flush_pending()
             cp = self.cnt_pos  # inline `_line_at(e)`: this runs once per statement
@@ -844,7 +966,7 @@ class _Splitter:
             self.compound = None
             if not self._code():
                 return False
-            if self.in_stmt or self.mode != _CODE:
+            if self.in_stmt or self.mode != _CODE or self.stopped:
                 return True
             # the statement ended at its delimiter: go on after it in the same buffer
 
@@ -862,6 +984,7 @@ class _Splitter:
         match = lane.match
         skip = self.skip_words
         skip_known = self.skip_known
+        commands = self.command_words if self.client else None
         # Where the next possible DELIMITER line (`limit`) and the next directive (`unless`) are,
         # as far as `horizon` (a newline, or the buffer's end): the regex stops before the first
         # and builds every statement whose text holds the second. They are searched for lazily,
@@ -988,6 +1111,12 @@ class _Splitter:
                 if semi < 0 or semi > limit or semi - start > self.max_statement:
                     break
                 word = m.group(g_w)  # type: ignore[union-attr]
+                if word and commands is not None:
+                    command = commands.get(word)
+                    if command is None:
+                        command = commands[word] = word.lower() in _CLIENT_COMMANDS if len(commands) < 256 else True
+                    if command and buf.find("\n", start, semi) >= 0:
+                        break  # may be a client command alone on its line (`use db`): see `_try_command`
             else:  # a one-line executable comment, or nothing
                 xt = m.group(g_xt)  # type: ignore[union-attr]
                 if not xt or len(xt) > self.max_statement or not self._plain_exec(m.group(g_xv)):  # type: ignore[union-attr]
@@ -1105,7 +1234,8 @@ class _Splitter:
         n = len(buf)
         c = buf[e]
         fast = not self.markers
-        if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE"):
+        if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE") and not (
+                self.mariadb_client and self.packet_open):
             found = self._try_delimiter(e)
             if found is _UNDECIDED:
                 return _GAP_MORE
@@ -1116,6 +1246,7 @@ class _Splitter:
             if buf.startswith(delimiter, e):  # an empty statement
                 self.pos = e + len(delimiter)
                 self.at_line_start = False
+                self.packet_open = False
                 return _GAP_NEXT
             if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
                 return _GAP_MORE
@@ -1158,6 +1289,12 @@ class _Splitter:
                 self.comment_line = self._line_at(e)
                 self.comment_col = e - self.line_start + 1
                 return _GAP_MODE
+        elif c == "\\" and self.client:
+            found = self._backslash(e)
+            self.at_line_start = False
+            if found == _CMD_TEXT:
+                return _GAP_STATEMENT
+            return (_GAP_MORE, _GAP_NEXT, _GAP_NEXT, _GAP_MODE)[found - 1] if found != _CMD_MODE else _GAP_MODE
         elif c == "*" and self.exec_ver is not None:
             if n - e < 2 and not eof:
                 return _GAP_MORE
@@ -1267,13 +1404,19 @@ class _Splitter:
         """Handle a `DELIMITER xx` client command on the line starting at `start`, if there is one.
 
         Returns True when the line was a command (consumed up to its newline), False when it is
-        not, `_UNDECIDED` when more text is needed to tell. Like the mysql client, a statement
-        still open when the command comes ends there. The new delimiter is the first word after
-        the keyword (the client reads one argument, not the rest of the line).
+        not, `_UNDECIDED` when more text is needed to tell. The new delimiter is the command's
+        argument as the client reads it (its first word, or a quoted one: `DELIMITER '//'`); the
+        rest of the line is ignored, and only its first `_COMMAND_LINE` characters are looked at.
+        While a statement is being typed (or, under a delimiter other than `;`, a packet of them
+        is not sent yet), the mysql client ends it there, while the mariadb client sends the line
+        to the server as part of it (checked on MariaDB 10.11): a MariaDB target follows the
+        mariadb client, any other the mysql client, saying so where the two differ.
         """
         buf, eof = self.buf, self.eof
         n = len(buf)
         q = _run_end(_HSPACE_RUN, buf, start)
+        if q - start > _COMMAND_LINE:
+            return False
         if q >= n:
             return _UNDECIDED if not eof else False
         if buf[q] not in "dD":
@@ -1282,22 +1425,188 @@ class _Splitter:
             return _UNDECIDED
         if buf[q : q + 9].lower() != "delimiter" or q + 9 >= n or buf[q + 9] not in " \t":
             return False
-        end = buf.find("\n", q + 9)
+        open_statement = self.in_stmt or self.packet_open
+        if open_statement and self.mariadb_client:
+            return False
+        end = buf.find("\n", q + 9, q + _COMMAND_LINE)
         if end < 0:
-            if not eof:
+            if not eof and n - q < _COMMAND_LINE:
                 return _UNDECIDED
-            end = n
-        words = buf[q + 10 : end].split()
-        if not words:
+            end = min(n, q + _COMMAND_LINE)
+        argument = _client_argument(buf[q : min(end, q + 255)].rstrip("\r"), short=False)
+        if argument is None:
             return False  # the client rejects a bare DELIMITER; leave it to the parser to report
+        line, column = self._where(q)
         if self.in_stmt:
             self._end_stmt(start)
         self._flush_pending()
-        self.delimiter = words[0]
-        self._set_matchers()
+        if open_statement:
+            self.notes.append(Note(line, column, "DELIMITER while a statement is not ended: the mysql client ends it "
+                                   "here, the mariadb client would send this line to the server as part of it",
+                                   "parse-error", "info"))
+        if "\\" in argument:
+            self.notes.append(Note(line, column, "the client rejects a delimiter holding a backslash: the delimiter "
+                                   f"stays {self.delimiter!r}", "parse-error", "warning"))
+        else:
+            self.delimiter = argument
+            self._set_matchers()
+        self.packet_open = False
+        self.at_line_start = False
+        if buf.find("\n", q, end + 1) < 0 and end < n:  # a line longer than we look at: the rest is ignored
+            self.mode = _PARAMS
+            self.pos = end
+            self.params_until = ""
+            return True
+        self.pos = end
+        return True
+
+    def _try_command(self, start: int) -> bool | None:
+        """A client command written by its name alone on the line starting at buffer index
+        `start`, where no statement text is typed yet (see `_CLIENT_COMMANDS`): True when it was
+        one (the line is consumed, its newline left), False when it is not, `_UNDECIDED` when
+        more text is needed. A line longer than `_COMMAND_LINE` characters is not taken as one."""
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        end = buf.find("\n", start, start + _COMMAND_LINE)
+        if end < 0:
+            if not eof and n - start < _COMMAND_LINE:
+                return _UNDECIDED
+            if n - start >= _COMMAND_LINE:
+                return False
+            end = n
+        line = buf[start:end].rstrip("\r")
+        word_end = start
+        while word_end < end and buf[word_end] not in " \t\r":
+            word_end += 1
+        name = buf[start:word_end].lower()
+        command = _CLIENT_COMMANDS.get(name)
+        if command is None or name == "delimiter" or "\\g" in line or (self.delimiter and self.delimiter in line):
+            return False
+        letter, takes = command
+        argument = _client_argument(line, short=False) if takes else None
+        if line[word_end - start :].strip(" \t") and argument is None:
+            return False  # words after a command that takes none (`quit now`): SQL
+        self._flush_pending()
         self.pos = end
         self.at_line_start = False
+        self._run_command(letter, argument, start, name)
         return True
+
+    def _backslash(self, p: int) -> int:
+        """A backslash outside quotes and comments at buffer index `p`: a client command
+        (`_CLIENT_COMMANDS`) or text. Returns `_CMD_TEXT` (text: `\\N`, or a letter the client does
+        not know, which it keeps too), `_CMD_MORE` (more text is needed), `_CMD_DONE` (done:
+        reading goes on at `pos`; a statement still open has lost the command from its text) or
+        `_CMD_MODE` (the scanner is in another mode: the command's parameters, or stopped)."""
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        if p + 1 >= n:
+            return _CMD_MORE if not eof else _CMD_TEXT
+        c = buf[p + 1]
+        if c == "\n" or c == "\r" and buf.startswith("\n", p + 2):
+            self._cut(p, p + 1)  # a backslash that ends a line: the client drops it
+            return _CMD_DONE
+        if c == "N" or c not in _COMMAND_LETTERS:
+            return _CMD_TEXT
+        if c in "gGq":
+            if self.in_stmt:
+                self._end_stmt(p, delimiter_end=p + 2)  # sent as it is
+            self.pos = p + 2
+            self.packet_open = False
+            if c == "q":
+                self._run_command("q", None, p, "\\q")
+                return _CMD_MODE
+            return _CMD_DONE
+        if c == "c":
+            if self.in_stmt:
+                self._drop_stmt()
+            self.pos = p + 2
+            self.packet_open = False
+            return _CMD_DONE
+        if not _COMMAND_LETTERS[c]:
+            self._cut(p, p + 2)
+            return _CMD_DONE
+        end = buf.find("\n", p, p + _ARGUMENT_CHARS)
+        if end < 0:
+            if not eof and n - p < _ARGUMENT_CHARS:
+                return _CMD_MORE
+            end = min(n, p + _ARGUMENT_CHARS)
+        argument = _client_argument(buf[p:end].rstrip("\r"), short=True)
+        if self.in_stmt:
+            self._piece(buf[self.seg_start : p])
+        self._run_command(c, argument, p, "\\" + c)
+        # its parameters: the rest of the line up to the delimiter, consumed (in an executable
+        # comment: up to its `*/`, left to close it)
+        self.mode = _PARAMS
+        self.pos = p + 2
+        in_exec = self.exec_ver is not None
+        self.params_until = "*/" if in_exec else "" if self.block else self.delimiter
+        self.params_consume = not in_exec
+        if self.in_stmt:
+            self.seg_start = self.pos
+        return _CMD_MODE
+
+    def _run_command(self, letter: str, argument: str | None, at: int, written: str) -> None:
+        """What a client command does to the schema, or to what innolint can follow."""
+        if letter == "q":
+            line, column = self._where(at)
+            self.stop_at = (line, column, f"`{written}`")
+            self.stopped = True
+        elif letter in "ur" and argument:
+            line, column = self._where(at)
+            self._flush_pending()
+            self.out.append(Statement(f"USE {_quoted_name(argument)}", self.path, line, column, line, (), None))
+            if letter == "r":
+                self.notes.append(Note(line, column, f"`{written}` reconnects; innolint takes it for the same server, "
+                                       f"now in database {argument}", "parse-error", "info"))
+        elif letter == "d" and argument and "\\" not in argument:
+            self.delimiter = argument
+            self._set_matchers()
+        elif letter in ".!":
+            line, column = self._where(at)
+            what = "runs another file" if letter == "." else "runs a shell command"
+            self.notes.append(Note(line, column, f"`{written}` {what} here; innolint does not follow it, so what it "
+                                   "does to the schema is not replayed", "parse-error", "warning"))
+
+    def _params(self) -> bool:
+        """Read on in a client command's parameters (see `_backslash`)."""
+        buf = self.buf
+        n = len(buf)
+        pos = self.pos
+        newline = buf.find("\n", pos)
+        limit = newline if newline >= 0 else n
+        until = self.params_until
+        found = buf.find(until, pos, limit) if until else -1
+        if found >= 0:
+            end = found + len(until) if self.params_consume else found
+        elif newline >= 0 or self.eof:
+            end = limit
+        else:  # keep what may be the start of `until` for the next chunk
+            self.pos = max(pos, n - len(until) + 1) if until else n
+            if self.in_stmt:
+                self.seg_start = self.pos
+            return False
+        self.pos = end
+        self.mode = _CODE
+        if self.in_stmt:
+            self.seg_start = end
+        return True
+
+    def _cut(self, start: int, end: int) -> None:
+        """Leave `buf[start:end]` (a client command) out of the statement being read, if any."""
+        if self.in_stmt:
+            self._piece(self.buf[self.seg_start : start])
+            self.seg_start = end
+        self.pos = end
+
+    def _drop_stmt(self) -> None:
+        """`\\c`: the statement typed so far is thrown away."""
+        self.in_stmt = False
+        self.pieces = []
+        self.plen = self.over = self.over_lines = 0
+        self.over_head = ""
+        self.stmt_exec = self.exec_close_off = None
+        self.compound = None
 
     # --- inside a statement -------------------------------------------------------------------
 
@@ -1320,6 +1629,7 @@ class _Splitter:
                 if buf.startswith(delimiter, p):
                     # under a custom delimiter, a `;` left before it is an empty statement to the server
                     self._end_stmt(p, delimiter_end=p + len(delimiter), strip_semicolon=delimiter != ";")
+                    self.packet_open = False
                     return True
                 if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
                     self.pos = p
@@ -1329,11 +1639,12 @@ class _Splitter:
                     self.compound = _compound_start(self._text_prefix(p)) is not None
                 if not self.compound:
                     self._end_stmt(p, delimiter_end=p + 1)
+                    self.packet_open = True
                     return True
                 pos = p + 1
                 continue
             if c == "'" or c == '"':
-                m = _QUOTE_BODY[c].match(buf, p + 1)
+                m = self.quote_body[c].match(buf, p + 1)
                 e = m.end() if m is not None else p + 1
                 if e < n and buf[e] == c:
                     pos = e + 1
@@ -1399,6 +1710,17 @@ class _Splitter:
                     run_match = self.run_match
                     continue
                 pos = p + 1
+            elif c == "\\" and self.client:
+                found = self._backslash(p)
+                if found == _CMD_TEXT:
+                    pos = p + 2  # `\N`, or a command the client does not know: text
+                elif found == _CMD_MORE:
+                    self.pos = p
+                    return False
+                elif found == _CMD_DONE and self.in_stmt:
+                    pos = self.pos
+                else:
+                    return True
             elif c == "\n":
                 self.pos = p
                 found = self._try_delimiter(p + 1)
@@ -1522,7 +1844,7 @@ class _Splitter:
         quote = _MODE_QUOTES[self.mode]
         buf = self.buf
         n = len(buf)
-        m = _QUOTE_BODY[quote].match(buf, self.pos)
+        m = self.quote_body[quote].match(buf, self.pos)
         e = m.end() if m is not None else self.pos
         if e < n and buf[e] == quote:
             self.pos = e + 1

@@ -731,9 +731,11 @@ def check_lint_file(workdir: Workdir, data: bytes) -> Report:
         # every statement read was counted, and each not understood is a diagnostic
         from linter.source import read_statements
 
-        statements = list(read_statements(path))
+        stream = read_statements(path, target=CheckContext().target)
+        statements = list(stream)
         assert report.stats.statements == len(statements)
         failed = sum(1 for s in statements if isinstance(check_parse(s.text), ParseFailure))
+        failed += sum(1 for note in stream.notes if note.rule == "parse-error")  # what the splitter reports itself
         parse_errors = [d for d in report.diagnostics if d.rule == "parse-error"]
         if b"innolint" not in data.lower():  # else an `innolint: ignore` may hide some, on purpose
             assert len(parse_errors) == failed, (parse_errors, failed)

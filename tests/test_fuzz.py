@@ -216,13 +216,14 @@ def test_a_10_mb_single_line(name: str, text: str) -> None:
     statements = list(stream)
     if name == "unterminated quote":
         assert statements == []
-        assert [(n.line, n.end_line) for n in stream.notes][:1] == [(1, 2)]
+        assert sorted((n.line, n.end_line, n.message.split()[0]) for n in stream.notes) == [(1, 2, "statement"), (1, 2, "string")]
     else:
         assert statements[-1].text.startswith("CREATE TABLE after_it") and statements[-1].line == 2
         assert all(s.line == 1 for s in statements[:-1])
     if name != "soup":  # the soup is many short statements (its `;`s are outside its quotes)
-        assert [(n.line, n.rule) for n in stream.notes][:1] == [(1, "parse-error")]
-        assert "longer than the 1,048,576 characters innolint reads" in stream.notes[0].message
+        (note,) = [n for n in stream.notes if n.message.startswith("statement of ")]
+        assert (note.line, note.rule) == (1, "parse-error")
+        assert "longer than the 1,048,576 characters innolint reads" in note.message
     assert time.monotonic() - started < 30, f"{name} took too long"
 
 
