@@ -29,6 +29,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
+from linter.sqlmode import ANSI_QUOTES, NO_BACKSLASH_ESCAPES, Modes, normalize
 from linter.target import Target
 
 
@@ -84,6 +85,9 @@ def _excerpt(text: str, width: int = 100) -> str:
     first = text.strip(" \t\n\r\f\v").split("\n", 1)[0].rstrip("\r")
     return first if len(first) <= width else first[: width - 3] + "..."
 
+
+#: the first three characters of a statement that may be a SET (see `_Splitter._follow_set`)
+_SET_WORDS = frozenset(a + b + c for a in "sS" for b in "eE" for c in "tT")
 
 #: migration formats whose annotations the splitter obeys
 _MARKER_FORMATS = frozenset({"goose", "dbmate"})
@@ -652,6 +656,7 @@ class _Splitter:
         self.delimiter = ";"
         self.block = False  # inside goose StatementBegin/StatementEnd: no delimiter at all
         self.down = False  # inside a goose/dbmate Down section: nothing is emitted
+        self.modes = Modes()  # the session's sql_mode, as far as it is followed
         self.quoting = 0  # how strings read: see `_QUOTINGS` (`linter.sqlmode`)
         self.mode = _CODE
         self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
@@ -1094,7 +1099,8 @@ class _Splitter:
             run_end = m.end(g_run)  # type: ignore[union-attr]
             if run_end > pos:  # skipped statements first
                 if run_end > directive or run_end > limit or at == held or (
-                        self.target is not None and not self._plain_run(buf, pos, run_end)):
+                        self.target is not None and not self._plain_run(buf, pos, run_end)) or self._mentions_mode(
+                        buf, pos, run_end):
                     m = lane.plain(buf, pos)  # the run holds a directive or passes a DELIMITER line: one by one
                     one_by_one = True
                 else:
@@ -1124,7 +1130,8 @@ class _Splitter:
                 word = m.group(g_xw)  # type: ignore[union-attr]
             # what was read here may be reused if nothing in it depended on where the next
             # DELIMITER line or directive is
-            remember = spans is not None and not one_by_one and end <= directive and end <= limit
+            remember = spans is not None and not one_by_one and end <= directive and end <= limit and not (
+                word[:3] in _SET_WORDS and self._mentions_mode(buf, at, end))
             if remember:
                 # in text that does not repeat, remembering costs a third of the time: after a long
                 # run of spans never met again, only one in `_SPAN_SAMPLE` is kept (a hit resets it)
@@ -1134,7 +1141,7 @@ class _Splitter:
                 known = skip_known.get(word)
                 if known is None:
                     known = self._known(word)
-                if known:
+                if known and not (word[:3] in _SET_WORDS and self._mentions_mode(buf, at, end)):
                     self.skipped += 1
                     comments = None
                     if remember:
@@ -1186,11 +1193,15 @@ class _Splitter:
                 ls = buf.rfind("\n", cnt, start) + 1
             cnt = start
             out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable)))
+            if text[:3] in _SET_WORDS:
+                self._follow_set(text, line, start - ls + 1)
             if lines:
                 cnt = start + len(text)
                 ls = buf.rfind("\n", start, cnt) + 1
                 line += lines
             pos = end
+            if self.quoting:
+                break  # a SET changed the quoting: the text after it is the general scanner's
         self.delimiter_at, self.directive_at, self.horizon = limit, directive, horizon
         self.span_misses = misses
         if comments is None:  # took at least one statement
@@ -1216,6 +1227,24 @@ class _Splitter:
             None if cut < end else False,
         )
         self.span_chars += end - at
+
+    def _follow_set(self, text: str, line: int, column: int) -> None:
+        """A SET statement: follow what it does to the session's sql_mode (`linter.sqlmode`),
+        and read on with the quoting that mode gives."""
+        if "sql_mode" not in text.lower():
+            return
+        problem = self.modes.apply_set(text)
+        if problem:
+            self.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=_excerpt(text)))
+        flags = self.modes.flags
+        quoting = (NO_BACKSLASH_ESCAPES in flags) + 2 * (ANSI_QUOTES in flags)
+        if quoting != self.quoting:
+            self.quoting = quoting
+            self._set_matchers()
+
+    def _mentions_mode(self, buf: str, start: int, end: int) -> bool:
+        """Whether `buf[start:end]` (statements the fast lane would count) may set sql_mode."""
+        return "sql_mode" in buf[start:end].lower()
 
     def _known(self, word: str) -> bool:
         """Whether statements starting with `word` (as written) are skipped (`skip_words`)."""
@@ -1314,6 +1343,8 @@ class _Splitter:
             return False
         start = m.start(3) + body.index(text[0])
         line = self._line_at(start)
+        if text[:3] in _SET_WORDS:
+            self._follow_set(text, line, start - self.line_start + 1)
         self.exec_serial += 1
         self.pending = (
             text,
@@ -1803,8 +1834,12 @@ class _Splitter:
         executable = None
         if stmt_exec is not None and (close is None or not raw[close:].strip(_WS)):
             executable = stmt_exec[1]
+        if self.quoting:
+            text = normalize(text, self.modes.flags)
         line = self.stmt_line
         end_line = line + text.count("\n")
+        if text[:3] in _SET_WORDS:
+            self._follow_set(text, line, self.stmt_col)
         if delimiter_end is None:
             comments = _last_comments(self.stmt_comments)
             self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable))
