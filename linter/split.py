@@ -29,6 +29,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
+from linter.compound import BLOCK, Invalid, Structure
+from linter.compound import head as compound_head
 from linter.sqlmode import ANSI_QUOTES, NO_BACKSLASH_ESCAPES, Modes, normalize
 from linter.target import Target
 
@@ -264,27 +266,14 @@ def _comment_text(raw: str) -> str:
     return raw[:_COMMENT_CHARS].strip(_WS)
 
 
-#: a statement that carries a stored-program body, whose `;` are its own. Under a DELIMITER other
-#: than `;`, the mysql client sends everything up to the delimiter in one packet and the server
-#: runs each `;`-separated statement of it in turn (a multi-statement), except inside such a body.
-#: whitespace and comments between keywords. Each alternative starts with its own character and a
-#: comment cannot reach past its first `*/` (no lazy `.*?`, which let one comment span several and
-#: made the match exponential in the number of comments); the loop is possessive.
-_SEP = r"(?:[ \t\n\r\f\v]++|/\*[^*]*+(?:\*++[^*/][^*]*+)*+\*++/|(?:--|\#)[^\n]*+\n)++"
-_DEFINER_PART = r"(?:`[^`]*`|'[^']*'|\"[^\"]*\"|[^\s@`'\"]+)"
-_compound_start = re.compile(
-    rf"""(?:CREATE|ALTER){_SEP}
-        (?:OR{_SEP}REPLACE{_SEP})?
-        (?:DEFINER\s*=\s*{_DEFINER_PART}(?:\s*@\s*{_DEFINER_PART})?{_SEP})?
-        (?:SQL{_SEP}SECURITY{_SEP}\w+{_SEP})?
-        (?:AGGREGATE{_SEP})?
-        (?:PROCEDURE|FUNCTION|TRIGGER|EVENT|PACKAGE)\b
-    | (?:\w+\s*:\s*)?(?:BEGIN|LOOP|REPEAT|WHILE)\b
-    | (?:IF|CASE|DECLARE)\b""",
-    re.I | re.S | re.X,
-).match
-#: how much of a statement's start the check above needs at most
+#: Under a DELIMITER other than `;`, the mysql client sends everything up to the delimiter in one
+#: packet and the server runs each `;`-separated statement of it in turn (a multi-statement),
+#: except that a compound statement keeps its `;`s: `linter.compound` reads where one ends.
+#: how much of a statement's start `compound.head` needs at most
 _COMPOUND_PREFIX = 2000
+#: first words of statements that change the schema, or the current database: what a note says
+#: about a statement of a compound block is said about these only
+_SCHEMA_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "USE"})
 
 
 #: The fast lane (see `_FastLane`): between statements, under the `;` delimiter, outside
@@ -631,6 +620,7 @@ class _Splitter:
         self.client = migration_format in _CLIENT_FORMATS  # client commands are the client's
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
         self.packet_open = False  # under a delimiter other than `;`: statements read but not sent yet
+        self.rejecting = False  # and the server rejected one of them: it runs none of the others
         self.target = target
         self.max_statement = max_statement
         self.notes: list[Note] = []
@@ -690,7 +680,8 @@ class _Splitter:
         self.stmt_comments: list[str] = []
         self.stmt_exec: tuple[int, str] | None = None  # (serial, version) of the comment it began in
         self.exec_close_off: int | None = None  # offset in its text where that comment closed
-        self.compound: bool | None = None  # whether it carries a stored-program body (found at its first `;`)
+        self.compound: Structure | Invalid | None = None  # a compound statement (found at its first `;`)
+        self.fed = 0  # how much of its text the Structure has read
         # the comment being read
         self.collect = False  # whether its text is wanted
         self.cstart = 0  # buffer index where its not-yet-copied text starts
@@ -1275,7 +1266,7 @@ class _Splitter:
             if buf.startswith(delimiter, e):  # an empty statement
                 self.pos = e + len(delimiter)
                 self.at_line_start = False
-                self.packet_open = False
+                self.packet_open = self.rejecting = False
                 return _GAP_NEXT
             if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
                 return _GAP_MORE
@@ -1481,7 +1472,7 @@ class _Splitter:
         else:
             self.delimiter = argument
             self._set_matchers()
-        self.packet_open = False
+        self.packet_open = self.rejecting = False
         self.at_line_start = False
         if buf.find("\n", q, end + 1) < 0 and end < n:  # a line longer than we look at: the rest is ignored
             self.mode = _PARAMS
@@ -1543,7 +1534,7 @@ class _Splitter:
             if self.in_stmt:
                 self._end_stmt(p, delimiter_end=p + 2)  # sent as it is
             self.pos = p + 2
-            self.packet_open = False
+            self.packet_open = self.rejecting = False
             if c == "q":
                 self._run_command("q", None, p, "\\q")
                 return _CMD_MODE
@@ -1552,7 +1543,7 @@ class _Splitter:
             if self.in_stmt:
                 self._drop_stmt()
             self.pos = p + 2
-            self.packet_open = False
+            self.packet_open = self.rejecting = False
             return _CMD_DONE
         if not _COMMAND_LETTERS[c]:
             self._cut(p, p + 2)
@@ -1660,18 +1651,29 @@ class _Splitter:
                 if buf.startswith(delimiter, p):
                     # under a custom delimiter, a `;` left before it is an empty statement to the server
                     self._end_stmt(p, delimiter_end=p + len(delimiter), strip_semicolon=delimiter != ";")
-                    self.packet_open = False
+                    self.packet_open = self.rejecting = False
                     return True
                 if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
                     self.pos = p
                     return False
-            if c == ";" and delimiter and delimiter != ";":  # a `;` that is not the delimiter: see `_compound_start`
-                if self.compound is None:
-                    self.compound = _compound_start(self._text_prefix(p)) is not None
-                if not self.compound:
-                    self._end_stmt(p, delimiter_end=p + 1)
-                    self.packet_open = True
-                    return True
+            if c == ";" and delimiter and delimiter != ";":  # a `;` that is not the delimiter: see `linter.compound`
+                compound = self.compound
+                if compound is None:
+                    head = compound_head(self._text_prefix(p))
+                    if head is None:
+                        self._end_stmt(p, delimiter_end=p + 1)
+                        self.packet_open = True
+                        return True
+                    compound = self.compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
+                    self.fed = 0
+                if isinstance(compound, Structure) and not self.over:
+                    text = self._text_from(self.fed, p)
+                    compound.feed(text, self.fed, final=False)
+                    self.fed += len(text) + 1
+                    if compound.complete:  # the compound statement ends at this `;`
+                        self._end_stmt(p, delimiter_end=p + 1)
+                        self.packet_open = True
+                        return True
                 pos = p + 1
                 continue
             if c == "'" or c == '"':
@@ -1774,6 +1776,23 @@ class _Splitter:
                 return prefix
         return prefix + self.buf[self.seg_start : min(end, self.seg_start + _COMPOUND_PREFIX)]
 
+    def _text_from(self, offset: int, end: int) -> str:
+        """The text of the statement being read from `offset` in it to buffer index `end`."""
+        current = self.buf[self.seg_start : end]
+        need = self.plen - offset
+        if need <= 0:
+            return current[-need:]
+        parts: list[str] = []
+        held = 0
+        pieces = self.pieces
+        i = len(pieces)
+        while held < need:
+            i -= 1
+            parts.append(pieces[i])
+            held += len(pieces[i])
+        parts.reverse()
+        return "".join(parts)[held - need :] + current
+
     def _piece(self, text: str) -> None:
         """Keep `text` as the next part of the statement being read; past `max_statement`
         characters only count its length and lines (see `MAX_STATEMENT_CHARS`)."""
@@ -1829,8 +1848,28 @@ class _Splitter:
         stmt_exec = self.stmt_exec
         close = self.exec_close_off
         self.stmt_exec = self.exec_close_off = None
-        if not text or self.down:
+        compound = self.compound
+        self.compound = None
+        if not text or self.down or self.rejecting:
             return
+        if compound is None and (self.block or self.delimiter != ";"):  # no `;` of its own: a compound one?
+            head = compound_head(text[:_COMPOUND_PREFIX])
+            if head is not None:
+                compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
+                self.fed = 0
+        if compound is not None:
+            if isinstance(compound, Invalid):
+                self.rejecting = True
+                self._flush_pending()
+                self.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
+                                       "statement and the rest of its packet, so innolint replays none of it",
+                                       "parse-error", "warning", self.stmt_line + text.count("\n"), _excerpt(text)))
+                return
+            if not compound.complete:
+                compound.feed(raw[self.fed :], self.fed, final=True)
+            if compound.kind == BLOCK:
+                self._emit_block(raw, compound)
+                return
         executable = None
         if stmt_exec is not None and (close is None or not raw[close:].strip(_WS)):
             executable = stmt_exec[1]
@@ -1846,6 +1885,63 @@ class _Splitter:
             return
         self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable)
         self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+
+    def _emit_block(self, raw: str, block: Structure) -> None:
+        """The statements a compound block outside a stored program runs (`linter.compound`), each
+        at its place; for those it may not run as written (a branch, a loop, a handler), a note at
+        that statement: replayed as if it ran once, or not replayed, the schema after it uncertain."""
+        line0, column0 = self.stmt_line, self.stmt_col
+
+        def where(offset: int) -> tuple[int, int]:
+            breaks = raw.count("\n", 0, offset)
+            if not breaks:
+                return line0, column0 + offset
+            return line0 + breaks, offset - raw.rfind("\n", 0, offset)
+
+        self._flush_pending()
+        text = raw.rstrip(_WS)
+        end_line = line0 + text.count("\n")
+        target = self.target
+        if target is not None and not target.is_mariadb:
+            self.rejecting = True
+            self.notes.append(Note(line0, column0, "a compound statement (IF, CASE, a loop, BEGIN NOT ATOMIC) outside a "
+                                   f"stored program: {target.label} runs these only in stored programs and rejects "
+                                   "this one with the rest of its packet, so innolint replays none of it",
+                                   "parse-error", "warning", end_line, _excerpt(text)))
+            return
+        if block.error is not None:
+            self.rejecting = True
+            at = where(min(max(block.error.at, 0), len(raw)))[0]
+            reason = str(block.error).format(at=f"line {where(max(block.error.at, 0))[0]}")
+            self.notes.append(Note(line0, column0, f"innolint cannot follow this compound statement ({reason}, line "
+                                   f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
+            return
+        first = True
+        for item in block.items:
+            body = raw[item.start : item.end]
+            if not body:
+                continue
+            if self.quoting:
+                body = normalize(body, self.modes.flags)
+            line, column = where(item.start)
+            word = _FIRST_WORD(body)
+            schema = word is not None and word.group().upper() in _SCHEMA_WORDS
+            why = item.why.format(at=f"line {where(item.at)[0]}") if item.why is not None else None
+            comments = item.comments
+            if first and self.stmt_comments:
+                comments = _last_comments(list(self.stmt_comments) + list(comments))
+            first = False
+            if item.replay:
+                self.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None))
+                if body[:3] in _SET_WORDS:
+                    self._follow_set(body, line, column)
+                if why is not None and schema:
+                    self.notes.append(Note(line, column, f"{why}; innolint replays it as if it ran once, so the schema "
+                                           "after it is uncertain", "replay-error", "warning",
+                                           line + body.count("\n"), _excerpt(body)))
+            elif schema:
+                self.notes.append(Note(line, column, f"not replayed: {why}", "replay-error", "warning",
+                                       line + body.count("\n"), _excerpt(body)))
 
     def _end_oversize(self, end: int, delimiter_end: int | None) -> None:
         """Close a statement longer than `max_statement`, of which only the start was kept: counted
@@ -1865,7 +1961,8 @@ class _Splitter:
         end_line = self.stmt_line + lines - blank.count("\n")
         word = _FIRST_WORD(head)
         if self.skip_words is not None and word is not None and word.group().upper() in self.skip_words:
-            return  # a dump's INSERT: nothing to read in it
+            self.skipped += 1  # a dump's INSERT: nothing to read in it, counted as read
+            return
         self._flush_pending()
         self.notes.append(Note(
             self.stmt_line, self.stmt_col,

@@ -19,15 +19,28 @@ WORD, QUOTED, VAR, COMMENT, PUNCT, SEMI = "w", "q", "v", "c", "p", ";"
 _SQ = r"'(?:[^'\\]++|\\.|'')*+'?"
 _DQ = r'"(?:[^"\\]++|\\.|"")*+"?'
 _BQ = r"`(?:[^`]++|``)*+`?"
-_TOKEN = re.compile(
-    rf"""[ \t\n\r\f\v]++
-    |(?P<c>(?:--(?=[ \t\n\r\f\v\-]|\Z)|\#)[^\n]*+|/\*(?:[^*]++|\*(?!/))*+(?:\*/)?)
-    |(?P<q>{_SQ}|{_DQ}|{_BQ})
-    |(?P<v>@@?(?:[A-Za-z0-9_$.]++|{_BQ}|{_SQ}|{_DQ})?)
-    |(?P<w>[A-Za-z0-9_$\u0080-\U0010ffff]++)
-    |(?P<p>:=|[^ \t\n\r\f\v])""",
-    re.X | re.S,
-)
+#: quotes without backslash escapes (NO_BACKSLASH_ESCAPES; `"` under ANSI_QUOTES)
+_SQ_PLAIN = r"'(?:[^']++|'')*+'?"
+_DQ_PLAIN = r'"(?:[^"]++|"")*+"?'
+
+
+def _token_pattern(sq: str, dq: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"""[ \t\n\r\f\v]++
+        |(?P<c>(?:--(?=[ \t\n\r\f\v\-]|\Z)|\#)[^\n]*+|/\*(?:[^*]++|\*(?!/))*+(?:\*/)?)
+        |(?P<q>{sq}|{dq}|{_BQ})
+        |(?P<v>@@?(?:[A-Za-z0-9_$.]++|{_BQ}|{sq}|{dq})?)
+        |(?P<w>[A-Za-z0-9_$\u0080-\U0010ffff]++)
+        |(?P<p>:=|[^ \t\n\r\f\v])""",
+        re.X | re.S,
+    )
+
+
+#: by quoting, as the splitter numbers it (bit 1: NO_BACKSLASH_ESCAPES, bit 2: ANSI_QUOTES)
+_TOKENS = {
+    0: _token_pattern(_SQ, _DQ), 1: _token_pattern(_SQ_PLAIN, _DQ_PLAIN), 2: _token_pattern(_SQ, _DQ_PLAIN),
+    3: _token_pattern(_SQ_PLAIN, _DQ_PLAIN),
+}
 
 
 class Token(NamedTuple):
@@ -37,10 +50,11 @@ class Token(NamedTuple):
     end: int
 
 
-def tokens(text: str, offset: int = 0) -> list[Token]:
-    """The tokens of `text` (whitespace left out), their offsets counted from `offset`."""
+def tokens(text: str, offset: int = 0, quoting: int = 0) -> list[Token]:
+    """The tokens of `text` (whitespace left out), their offsets counted from `offset`; `quoting`
+    as the splitter numbers it (the text is in the default quoting unless told otherwise)."""
     found: list[Token] = []
-    for m in _TOKEN.finditer(text):
+    for m in _TOKENS[quoting].finditer(text):
         kind = m.lastgroup
         if kind is None:
             continue  # whitespace

@@ -47,10 +47,12 @@ def test_the_cap_is_exact_and_applies_under_any_delimiter(delimiter: str) -> Non
         assert len(notes) == over
 
 
-def test_a_skipped_statement_over_the_cap_is_neither_held_nor_reported() -> None:
+def test_a_skipped_statement_over_the_cap_is_counted_but_neither_held_nor_reported() -> None:
     insert = "INSERT INTO t VALUES " + ",\n".join(f"({i}, 'row {i}')" for i in range(200))
     text = f"{insert};\nCREATE TABLE t (a int);\n"
     assert split(text, max_statement=500, skip=True)[1] == []
+    stream = split_stream([text], "f.sql", skip_words=frozenset({"INSERT"}), max_statement=500)
+    assert [s.line for s in stream] == [201] and stream.skipped == 1 and stream.notes == []
     statements, notes = split(text, max_statement=500)  # without the engine's skip words it is reported
     assert [s.line for s in statements] == [201] and len(notes) == 1
 
