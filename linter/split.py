@@ -1220,9 +1220,11 @@ class _Splitter:
         self.span_chars += end - at
 
     def _follow_set(self, text: str, line: int, column: int) -> None:
-        """A SET statement: follow what it does to the session's sql_mode (`linter.sqlmode`),
-        and read on with the quoting that mode gives."""
-        if "sql_mode" not in text.lower():
+        """A SET statement: follow what it does to the session's sql_mode (`linter.sqlmode`) and
+        to user variables (`SET @m = ''; SET sql_mode = @m`), and read on with the quoting that
+        mode gives. (The fast lane counts a SET that names no sql_mode without building it: a
+        variable set there and later given to sql_mode is reported as unknown.)"""
+        if "@" not in text and "sql_mode" not in text.lower():
             return
         problem = self.modes.apply_set(text)
         if problem:
