@@ -1780,10 +1780,10 @@ class _Splitter:
 
     def _text_from(self, offset: int, end: int) -> str:
         """The text of the statement being read from `offset` in it to buffer index `end`."""
-        current = self.buf[self.seg_start : end]
         need = self.plen - offset
         if need <= 0:
-            return current[-need:]
+            return self.buf[self.seg_start - need : end]
+        current = self.buf[self.seg_start : end]
         parts: list[str] = []
         held = 0
         pieces = self.pieces
@@ -1893,12 +1893,18 @@ class _Splitter:
         at its place; for those it may not run as written (a branch, a loop, a handler), a note at
         that statement: replayed as if it ran once, or not replayed, the schema after it uncertain."""
         line0, column0 = self.stmt_line, self.stmt_col
+        counted = [0, line0, -1]  # line breaks are counted up to this offset: its line, its line's last break
 
         def where(offset: int) -> tuple[int, int]:
-            breaks = raw.count("\n", 0, offset)
-            if not breaks:
-                return line0, column0 + offset
-            return line0 + breaks, offset - raw.rfind("\n", 0, offset)
+            upto, line, last = counted
+            if offset < upto:  # the constructs items name come before them: counted again from the start
+                upto, line, last = 0, line0, -1
+            breaks = raw.count("\n", upto, offset)
+            if breaks:
+                line += breaks
+                last = raw.rfind("\n", upto, offset)
+            counted[:] = [offset, line, last]
+            return line, column0 + offset if last < 0 else offset - last
 
         self._flush_pending()
         text = raw.rstrip(_WS)
