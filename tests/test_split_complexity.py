@@ -71,6 +71,10 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
     "a long DELIMITER line": (lambda n: "DELIMITER " + "/" * n + "\nSELECT 1;\n", 2000000, 1 << 12, None, None),
     "a long line of blanks": (lambda n: " " * n + "\nSELECT 1;\n", 2000000, 1 << 12, None, None),
     "a long line after a command name": (lambda n: "use " + "x" * n + "\nSELECT 1;\n", 2000000, 1 << 12, None, None),
+    "blanks after a line break in a statement": (
+        lambda n: "SELECT 1\n" + " " * n + "FROM dual;\n", 2000000, 1 << 12, None, None),
+    "comments after a statement on its line": (lambda n: "SELECT 1;" + " /* c */" * n + "\n", 20000, 1 << 12, None, None),
+    "DELIMITER changes": (lambda n: "DELIMITER //\nSELECT 1//\nDELIMITER ;\nSELECT 2;\n" * n, 5000, 1 << 12, None, None),
     "executable comments that do not run": (
         lambda n: "/*!99999 SELECT 1; /* x */ */\nCREATE TABLE t (a int /*!99999 , b int */);\n" * n, 1000, 1 << 12,
         "mysql-8.0", None),
