@@ -34,7 +34,6 @@ _ROUTINE_WORDS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAG
 _ROUTINE_PREFIX = frozenset({"OR", "REPLACE", "DEFINER", "SQL", "SECURITY", "INVOKER", "AGGREGATE", "NONEDITIONABLE",
                              "EDITIONABLE", "CURRENT_USER", "CURRENT_ROLE"})
 _COMPOUND_WORDS = frozenset({"BEGIN", "IF", "CASE", "LOOP", "WHILE", "REPEAT", "FOR"})
-_LOOPS = frozenset({"LOOP", "WHILE", "REPEAT", "FOR"})
 
 
 class Invalid(NamedTuple):

@@ -3,23 +3,35 @@
 The splitter follows the `mysql` command-line client, because that is what turns a schema file
 into the statements a server receives: quotes ('...', "...", `...`) and comments (`-- `, `#`,
 `/* */`) hide delimiters; executable comments (`/*!50100 ... */`, MariaDB `/*M!100301 ... */`)
-are SQL and do not; `DELIMITER xx` at the start of a line changes the delimiter for the rest of
-the file (it is a client command, never a statement). Under a delimiter other than `;` the
-client sends everything up to it as one multi-statement and the server runs each `;`-separated
-statement in turn, so a `;` still ends a statement there, except in a statement that carries a
-stored-program body (CREATE PROCEDURE/FUNCTION/TRIGGER/EVENT, BEGIN ...): that is how a file
-whose `DELIMITER //` is never reset still yields its tables one by one.
+are SQL where the target runs them (`executable_reading`) and comments where it does not;
+`DELIMITER xx` at the start of a line changes the delimiter for the rest of the file (it is a
+client command, never a statement), and so do the client's other commands what they do
+(`\\g`, `\\u db`, `use db` alone on a line, `\\q`: `_CLIENT_COMMANDS`). Under a delimiter other
+than `;` the client sends everything up to it as one multi-statement and the server runs each
+`;`-separated statement in turn, so a `;` still ends a statement there, except in a compound
+statement (a stored program, or a MariaDB block such as BEGIN NOT ATOMIC or IF), which ends where
+its structure ends (`linter.compound`); a block then yields the statements it runs. That is how a
+file whose `DELIMITER //` is never reset still yields its tables one by one. `SET sql_mode`
+changes how quotes read from there on (`linter.sqlmode`); statements reach the parser in the
+default quoting.
 
 It streams: text arrives in chunks of any size, a chunk boundary may fall anywhere, and only the
 statement being read plus a small look-ahead tail is held, so a dump of any size splits in
-bounded memory. It does not loop per character in Python: one compiled regex per state swallows
-plain text and whole quoted strings and stops only where something can happen (the delimiter, a
-comment opener, an unclosed quote, a line that may hold DELIMITER); between statements, runs of
-`--` comment lines and mysqldump's one-line `/*!40101 SET ... */;` are each taken by one regex.
-Lines are counted with `str.count` over spans when a position is needed, and statement text is
-built from slices. What the fast lane read is remembered by its text: a schema-per-tenant dump
-repeats every table's lines once per tenant, and a repeat is recognised with `str.startswith`
-instead of being read again (see `_SPAN_KEY`).
+bounded memory; one statement is held up to `MAX_STATEMENT_CHARS`, and past that only counted
+and reported. Every cost is linear in the input (tests/test_split_complexity.py): no regex here
+can backtrack over what it read (loops are possessive or their alternatives start with distinct
+characters), and nothing is read again per chunk. It does not loop per character in Python: one
+compiled regex per state swallows plain text and whole quoted strings and stops only where
+something can happen (the delimiter, a comment opener, an unclosed quote, a backslash, a line
+that may hold DELIMITER); between statements, runs of `--` comment lines and mysqldump's one-line
+`/*!40101 SET ... */;` are each taken by one regex. Lines are counted with `str.count` over spans
+when a position is needed, and statement text is built from slices. What the fast lane read is
+remembered by its text: a schema-per-tenant dump repeats every table's lines once per tenant, and
+a repeat is recognised with `str.startswith` instead of being read again (see `_SPAN_KEY`).
+
+What the splitter itself has to report (an unterminated quote, a statement over the cap, a
+command it cannot follow, DDL whose running is uncertain) goes to the stream's `notes`, which the
+engine turns into diagnostics.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import pytest
 
 from linter.sqlmode import ANSI_QUOTES, NO_BACKSLASH_ESCAPES, Modes, normalize
 from tests.mariadb import MariaDB
-from tests.splitting import client_tables, replay_text, split, texts
+from tests.splitting import client_tables, replay_text, split
 
 B = "\\"
 
