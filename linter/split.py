@@ -100,6 +100,8 @@ def _excerpt(text: str, width: int = 100) -> str:
     return first if len(first) <= width else first[: width - 3] + "..."
 
 
+#: what a statement's first word may be to the fast lane (`_Splitter._word_kind`)
+_SKIP_WORD, _COMMAND_WORD, _SET_WORD = 1, 2, 4
 #: the first three characters of a statement that may be a SET (see `_Splitter._follow_set`)
 _SET_WORDS = frozenset(a + b + c for a in "sS" for b in "eE" for c in "tT")
 
@@ -640,8 +642,7 @@ class _Splitter:
         self.skip_pattern = skip_pattern
         self.unless = unless
         self.skipped = 0  # statements counted but not built
-        self.skip_known: dict[str, bool] = {}  # first words as written: whether they are in skip_words
-        self.command_words: dict[str, bool] = {}  # first words as written: whether they name a client command
+        self.word_kinds: dict[str, int] = {}  # first words as written: see `_word_kind`
         self.spans: dict[str, tuple] = {}  # the fast lane's memory of what it read (see `_SPAN_KEY`)
         self.span_chars = 0  # the length of the spans it holds
         self.span_misses = 0  # spans remembered (or not) since one was met again
@@ -990,9 +991,10 @@ class _Splitter:
         lane = _fast_lane(self.skip_words, self.skip_pattern)
         g_run, g_lead, g_xv, g_xt, g_xw, g_s, g_w, g_ex, g_semi, g_nl = lane.groups
         match = lane.match
-        skip = self.skip_words
-        skip_known = self.skip_known
-        commands = self.command_words if self.client else None
+        kinds = self.word_kinds
+        plain_execs = self.plain_execs
+        checks_exec = self.target is not None
+        max_statement = self.max_statement
         # Where the next possible DELIMITER line (`limit`) and the next directive (`unless`) are,
         # as far as `horizon` (a newline, or the buffer's end): the regex stops before the first
         # and builds every statement whose text holds the second. They are searched for lazily,
@@ -1102,8 +1104,8 @@ class _Splitter:
             run_end = m.end(g_run)  # type: ignore[union-attr]
             if run_end > pos:  # skipped statements first
                 if run_end > directive or run_end > limit or at == held or (
-                        self.target is not None and not self._plain_run(buf, pos, run_end)) or self._mentions_mode(
-                        buf, pos, run_end):
+                        checks_exec and buf.find("/*", pos, run_end) >= 0 and not self._plain_run(buf, pos, run_end)) or (
+                        "sql_mode" in buf[pos:run_end].lower()):
                     m = lane.plain(buf, pos)  # the run holds a directive or passes a DELIMITER line: one by one
                     one_by_one = True
                 else:
@@ -1117,34 +1119,36 @@ class _Splitter:
             start = m.start(g_s)  # type: ignore[union-attr]
             if start >= 0:  # a plain statement
                 semi = m.start(g_semi)  # type: ignore[union-attr]
-                if semi < 0 or semi > limit or semi - start > self.max_statement:
+                if semi < 0 or semi > limit or semi - start > max_statement:
                     break
                 word = m.group(g_w)  # type: ignore[union-attr]
-                if word and commands is not None:
-                    command = commands.get(word)
-                    if command is None:
-                        command = commands[word] = word.lower() in _CLIENT_COMMANDS if len(commands) < 256 else True
-                    if command and buf.find("\n", start, semi) >= 0:
-                        break  # may be a client command alone on its line (`use db`): see `_try_command`
+                info = kinds.get(word)
+                if info is None:
+                    info = self._word_kind(word)
+                if info & _COMMAND_WORD and buf.find("\n", start, semi) >= 0:
+                    break  # may be a client command alone on its line (`use db`): see `_try_command`
             else:  # a one-line executable comment, or nothing
                 xt = m.group(g_xt)  # type: ignore[union-attr]
-                if not xt or len(xt) > self.max_statement or not self._plain_exec(m.group(g_xv)):  # type: ignore[union-attr]
+                if not xt or len(xt) > max_statement:
                     break  # no statement at all, an empty executable comment, or one to take apart
+                plain = plain_execs.get(m.group(g_xv))  # type: ignore[union-attr]
+                if not (plain or plain is None and self._plain_exec(m.group(g_xv))):  # type: ignore[union-attr]
+                    break
                 word = m.group(g_xw)  # type: ignore[union-attr]
+                info = kinds.get(word)
+                if info is None:
+                    info = self._word_kind(word)
+            # a SET that may change sql_mode is built, followed and never reused (see `_follow_set`)
+            sets_mode = info & _SET_WORD and "sql_mode" in buf[at:end].lower()
             # what was read here may be reused if nothing in it depended on where the next
             # DELIMITER line or directive is
-            remember = spans is not None and not one_by_one and end <= directive and end <= limit and not (
-                word[:3] in _SET_WORDS and self._mentions_mode(buf, at, end))
+            remember = spans is not None and not one_by_one and end <= directive and end <= limit and not sets_mode
             if remember:
                 # in text that does not repeat, remembering costs a third of the time: after a long
                 # run of spans never met again, only one in `_SPAN_SAMPLE` is kept (a hit resets it)
                 misses += 1
                 remember = misses <= _SPAN_TRIES or not misses % _SPAN_SAMPLE
-            if skip is not None and word and end <= directive and at != held:
-                known = skip_known.get(word)
-                if known is None:
-                    known = self._known(word)
-                if known and not (word[:3] in _SET_WORDS and self._mentions_mode(buf, at, end)):
+            if info & _SKIP_WORD and end <= directive and at != held and not sets_mode:
                     self.skipped += 1
                     comments = None
                     if remember:
@@ -1196,14 +1200,14 @@ class _Splitter:
                 ls = buf.rfind("\n", cnt, start) + 1
             cnt = start
             out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable)))
-            if text[:3] in _SET_WORDS:
+            if info & _SET_WORD:
                 self._follow_set(text, line, start - ls + 1)
             if lines:
                 cnt = start + len(text)
                 ls = buf.rfind("\n", start, cnt) + 1
                 line += lines
             pos = end
-            if self.quoting:
+            if sets_mode and self.quoting:
                 break  # a SET changed the quoting: the text after it is the general scanner's
         self.delimiter_at, self.directive_at, self.horizon = limit, directive, horizon
         self.span_misses = misses
@@ -1247,16 +1251,17 @@ class _Splitter:
             self.quoting = quoting
             self._set_matchers()
 
-    def _mentions_mode(self, buf: str, start: int, end: int) -> bool:
-        """Whether `buf[start:end]` (statements the fast lane would count) may set sql_mode."""
-        return "sql_mode" in buf[start:end].lower()
-
-    def _known(self, word: str) -> bool:
-        """Whether statements starting with `word` (as written) are skipped (`skip_words`)."""
-        known = word.upper() in self.skip_words  # type: ignore[operator]
-        if len(self.skip_known) < 256:
-            self.skip_known[word] = known
-        return known
+    def _word_kind(self, word: str) -> int:
+        """What the fast lane needs to know of a statement's first word (as written): whether the
+        caller skips such statements (`skip_words`), whether it names a client command (in files
+        the client runs), whether it is SET (`_WORD_KINDS`)."""
+        upper = word.upper()
+        kind = (_SKIP_WORD if self.skip_words is not None and upper in self.skip_words else 0) | (
+            _COMMAND_WORD if self.client and word.lower() in _CLIENT_COMMANDS else 0) | (
+            _SET_WORD if upper == "SET" else 0)
+        if len(self.word_kinds) < 256:
+            self.word_kinds[word] = kind
+        return kind
 
     def _gap_special(self, e: int) -> int:
         """Deal with a character between statements that may not start one (see `gap_stops`).
