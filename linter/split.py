@@ -484,6 +484,7 @@ _CLIENT_COMMANDS = {
 }
 _COMMAND_LETTERS = {letter: takes for letter, takes in _CLIENT_COMMANDS.values()}
 _COMMAND_INITIALS = frozenset(c for name in _CLIENT_COMMANDS for c in (name[0].lower(), name[0].upper()))
+_first_word_end = re.compile(r"[^ \t\r]*").match
 #: how much of a line a named command is looked for in, and how much of its line a command's
 #: argument is read from (the client copies at most 512 characters of it)
 _COMMAND_LINE = 4096
@@ -1331,9 +1332,7 @@ class _Splitter:
         elif c == "\\" and self.client:
             found = self._backslash(e)
             self.at_line_start = False
-            if found == _CMD_TEXT:
-                return _GAP_STATEMENT
-            return (_GAP_MORE, _GAP_NEXT, _GAP_NEXT, _GAP_MODE)[found - 1] if found != _CMD_MODE else _GAP_MODE
+            return {_CMD_TEXT: _GAP_STATEMENT, _CMD_MORE: _GAP_MORE, _CMD_DONE: _GAP_NEXT}.get(found, _GAP_MODE)
         elif c == "*" and self.exec_ver is not None:
             if n - e < 2 and not eof:
                 return _GAP_MORE
@@ -1516,9 +1515,7 @@ class _Splitter:
                 return False
             end = n
         line = buf[start:end].rstrip("\r")
-        word_end = start
-        while word_end < end and buf[word_end] not in " \t\r":
-            word_end += 1
+        word_end = _first_word_end(buf, start, end).end()  # type: ignore[union-attr]
         name = buf[start:word_end].lower()
         command = _CLIENT_COMMANDS.get(name)
         if command is None or name == "delimiter" or "\\g" in line or (self.delimiter and self.delimiter in line):

@@ -209,3 +209,19 @@ def generated(count: int, seed: int = 4) -> list[str]:
 def test_the_tables_are_the_servers(mariadb: MariaDB, tmp_path: Path, script: str) -> None:
     ours, _ = replay_text(script, tmp_path, default_schema="t_a")
     assert ours == client_tables(mariadb, script), script
+
+
+def test_the_engine_reports_the_notes_and_a_directive_silences_one(tmp_path: Path) -> None:
+    text = ("DELIMITER //\nBEGIN NOT ATOMIC\n  IF 1 THEN\n    CREATE TABLE a (id int PRIMARY KEY);\n  END IF;\n"
+            "  IF 1 THEN\n    -- innolint: ignore[replay-error] created by the installer every time\n"
+            "    CREATE TABLE b (id int PRIMARY KEY);\n  END IF;\nEND//\n")
+    tables, diagnostics = replay_text(text, tmp_path)
+    assert tables == {"a", "b"}
+    assert [(d.rule, d.severity, d.line) for d in diagnostics] == [("replay-error", "warning", 4),
+                                                                     ("replay-error", "warning", 8)]
+    from linter.checkapi import CheckContext
+    from linter.engine import lint_paths
+    from linter.target import Target
+
+    report = lint_paths([str(tmp_path / "schema.sql")], CheckContext(target=Target.parse("mariadb-10.11")))
+    assert [(d.rule, d.line) for d in report.diagnostics] == [("replay-error", 4)]
