@@ -63,7 +63,7 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
         lambda n: "INSERT INTO t VALUES " + "(1,'a;b'),\n" * n + "(2);\n", 100000, 1 << 16, None, None),
     # the constructs the splitter reads now
     "client commands": (
-        lambda n: f"CREATE TABLE t (a int){B}g {B}W {B}p\n{B}u db\nuse db2\n" * n, 2000, 1 << 12, "mariadb-10.11", None),
+        lambda n: f"CREATE TABLE t (a int){B}g {B}W {B}p\n{B}u db\nuse db2\n" * n, 1000, 1 << 12, "mariadb-10.11", None),
     "commands inside one statement": (
         lambda n: "CREATE TABLE t (a int" + f" {B}p {B}u db\n" * n + ");\n", 2000, 1 << 12, None, None),
     "a command's long parameters": (
@@ -73,8 +73,8 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
     "a long line after a command name": (lambda n: "use " + "x" * n + "\nSELECT 1;\n", 2000000, 1 << 12, None, None),
     "blanks after a line break in a statement": (
         lambda n: "SELECT 1\n" + " " * n + "FROM dual;\n", 2000000, 1 << 12, None, None),
-    "comments after a statement on its line": (lambda n: "SELECT 1;" + " /* c */" * n + "\n", 20000, 1 << 12, None, None),
-    "DELIMITER changes": (lambda n: "DELIMITER //\nSELECT 1//\nDELIMITER ;\nSELECT 2;\n" * n, 5000, 1 << 12, None, None),
+    "comments after a statement on its line": (lambda n: "SELECT 1;" + " /* c */" * n + "\n", 8000, 1 << 12, None, None),
+    "DELIMITER changes": (lambda n: "DELIMITER //\nSELECT 1//\nDELIMITER ;\nSELECT 2;\n" * n, 1000, 1 << 12, None, None),
     "executable comments that do not run": (
         lambda n: "/*!99999 SELECT 1; /* x */ */\nCREATE TABLE t (a int /*!99999 , b int */);\n" * n, 1000, 1 << 12,
         "mysql-8.0", None),
