@@ -246,12 +246,12 @@ def executable_reading(target: Target | None, bang: str, digits: str) -> tuple[s
 _DASH_COMMENT_FOLLOW = frozenset(_WS + "-")
 
 #: fast path between statements: a run of whole `--`/`#` comment lines (and the blank space after)
-_comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*)?|#[^\n]*)\n[ \t\n\r\f\v]*)+").match
+_comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
 _comment_texts = re.compile(r"(?:--|#)([^\n]*)").findall
 #: fast path between statements: a one-line statement wholly inside an executable comment, ended
 #: by `;` (mysqldump writes hundreds of thousands of `/*!40101 SET ... */;`)
 _exec_line = re.compile(
-    r"/\*(M?!)([0-9]{0,6})([^;'\"`#/*\-\n\\]*(?:`[^`\n]*`[^;'\"`#/*\-\n\\]*)*)\*/[ \t\r\f\v]*;"
+    r"/\*(M?!)([0-9]{0,6}+)([^;'\"`#/*\-\n\\]*+(?:`[^`\n]*+`[^;'\"`#/*\-\n\\]*+)*+)\*/[ \t\r\f\v]*+;"
 ).match
 
 #: Comments are kept for the directives they may hold (`-- innolint: ...`), within bounds: of the
@@ -298,11 +298,11 @@ _SCHEMA_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "USE"})
 _FAST_SQ = r"'[^'\\]*+(?:\\.[^'\\]*+)*+'"
 _FAST_DQ = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
 _FAST_TOKENS = rf"`[^`]*+`|{_FAST_SQ}|{_FAST_DQ}|-(?=[^-])|--(?=[^\- \t\n\r\f\v])|/(?=[^*])"
-_FAST_EXEC = rf"/\*M?![0-9]{{0,6}}[^*;'\"`\-#/\\]*+(?:(?:{_FAST_TOKENS}|\*(?!/))[^*;'\"`\-#/\\]*+)*+\*/"
+_FAST_EXEC = rf"/\*M?![0-9]{{0,6}}+[^*;'\"`\-#/\\]*+(?:(?:{_FAST_TOKENS}|\*(?!/))[^*;'\"`\-#/\\]*+)*+\*/"
 _FAST_WS = r"[ \t\n\r\f\v]*"
-_FAST_COMMENTS = rf"(?:(?:--(?:[ \t\r\f\v\-][^\n]*)?|\#[^\n]*)\n{_FAST_WS})*"
+_FAST_COMMENTS = rf"(?:(?:--(?:[ \t\r\f\v\-][^\n]*+)?|\#[^\n]*+)\n{_FAST_WS}+)*+"
 #: a one-line statement in an executable comment: `/*!40101 SET ... */;`
-_FAST_EXEC_LINE = r"[^;'\"`#/*\-\n\\]*(?:`[^`\n]*`[^;'\"`#/*\-\n\\]*)*"
+_FAST_EXEC_LINE = r"[^;'\"`#/*\-\n\\]*+(?:`[^`\n]*+`[^;'\"`#/*\-\n\\]*+)*+"
 _FAST_TAIL = r"[ \t\r\f\v]*\n"
 #: a fast-lane statement's text (group `ex`: its last executable comment); also, up to a point,
 #: whether that point is outside its quotes and comments (`_top_level`)
@@ -310,9 +310,9 @@ _FAST_BODY = rf"[^'\"`\-#/;\\]*+(?:(?:{_FAST_TOKENS}|(?P<ex>{_FAST_EXEC}))[^'\"`
 _FAST_MAIN = (
     rf"{_FAST_WS}(?P<lead>{_FAST_COMMENTS})"
     r"(?:"
-    r"(?P<x>/\*(?P<xv>M?![0-9]{0,6})"
-    rf"[ \t\r\f\v]*(?P<xt>(?P<xw>[A-Za-z_]*){_FAST_EXEC_LINE})\*/[ \t\r\f\v]*;)"
-    r"|(?P<s>(?![dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t])(?=[^ \t\n\r\f\v\-#/*;])(?P<w>[A-Za-z_]*)"
+    r"(?P<x>/\*(?P<xv>M?![0-9]{0,6}+)"
+    rf"[ \t\r\f\v]*+(?P<xt>(?P<xw>[A-Za-z_]*+){_FAST_EXEC_LINE})\*/[ \t\r\f\v]*+;)"
+    r"|(?P<s>(?![dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t])(?=[^ \t\n\r\f\v\-#/*;])(?P<w>[A-Za-z_]*+)"
     rf"{_FAST_BODY})(?P<semi>;)?"
     r")?"
     rf"(?P<nl>{_FAST_TAIL})?"
