@@ -81,7 +81,7 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
         lambda n: "/*!99999 SELECT 1; /* x */ */\nCREATE TABLE t (a int /*!99999 , b int */);\n" * n, 1000, 1 << 12,
         "mysql-8.0", None),
     "a one-line executable comment that does not close": (
-        lambda n: ("/*!40101 " + "a" * n + "\n;\n/*!40101 " + " " * n + "x\n;\n") * 4, 20000, 1 << 16, None, None),
+        lambda n: ("/*!40101 " + "a" * n + "\n;\n/*!40101 " + " " * n + "x\n;\n") * 4, 200000, 1 << 16, None, None),
     "nested comment openers in one that does not run": (
         lambda n: "/*!99999 " + "/*" * n + " */ */\nSELECT 1;\n", 20000, 1 << 12, "mysql-8.0", None),
     "executable comments in one statement": (
