@@ -32,16 +32,18 @@ from linter.suppressions import Suppression
 
 
 class Unit(Record):
-    """Files replayed into one model: a single file, or a migration directory in order."""
+    """Files replayed into one model: a single file, or a migration directory in order
+    (`migration_format`: the history's format, whose annotations the splitter obeys; None: plain
+    files, which the mysql client runs)."""
 
-    __match_args__ = ("files", "migration_markers", "is_migration_history")
+    __match_args__ = ("files", "migration_format", "is_migration_history")
     files: list[str]
-    migration_markers: bool
+    migration_format: str | None
     is_migration_history: bool
 
-    def __init__(self, files: list[str], migration_markers: bool = False, is_migration_history: bool = False) -> None:
+    def __init__(self, files: list[str], migration_format: str | None = None, is_migration_history: bool = False) -> None:
         self.files = files
-        self.migration_markers = migration_markers
+        self.migration_format = migration_format
         self.is_migration_history = is_migration_history
 
 
@@ -133,6 +135,7 @@ class Engine:
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
         schemas = replayer.model.schemas
+        target = (context or self.context).target
 
         def on_read(nbytes: int) -> None:
             result.bytes += nbytes
@@ -146,8 +149,9 @@ class Engine:
             try:
                 parse, apply, diagnostics = self._cache.parse, self._apply, result.diagnostics
                 # statements parse would skip by their first word are only counted, unless they hold a directive
-                stream = read_statements(path, migration_markers=unit.migration_markers, skip_words=SKIP_FIRST_WORDS,
-                                         skip_pattern=SKIP_PATTERN, unless="innolint:", on_read=on_read)
+                stream = read_statements(path, migration_format=unit.migration_format, target=target,
+                                         skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
+                                         on_read=on_read)
                 replay = replayer.apply
                 for statement in stream:
                     count += 1
@@ -171,6 +175,12 @@ class Engine:
                         )
             except InputError as error:
                 result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
+            if stream is not None:
+                result.diagnostics.extend(
+                    Diagnostic(rule=note.rule, severity=note.severity, path=path, line=note.line, column=note.column,  # type: ignore[arg-type]
+                               end_line=note.end_line or note.line, message=note.message, excerpt=note.excerpt or None)
+                    for note in stream.notes
+                )
             result.statements += count + (stream.skipped if stream is not None else 0)
             if progress is not None:
                 progress.file_done()
@@ -248,7 +258,8 @@ def units_for(
         keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False)
         and (readable is None or readable(path)),
     )
-    return [Unit(g.files, migration_markers=g.history is not None, is_migration_history=g.history is not None)
+    return [Unit(g.files, migration_format=g.history.format if g.history is not None else None,
+                 is_migration_history=g.history is not None)
             for g in groups]
 
 

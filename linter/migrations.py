@@ -16,7 +16,8 @@ Formats (names as in the configuration):
   the mysql/mariadb (or dialect-less) files and ignores the postgres/cockroach/sqlite ones.
 - goose, dbmate, timestamp: `<number or timestamp>_x.sql` (goose, dbmate, Rails/Laravel/Kratos
   style timestamps, `001_init.sql`), by the numbers of the prefix; goose and dbmate are told
-  apart by their `-- +goose Up` / `-- migrate:up` markers, whose Down sections the splitter skips.
+  apart by their `-- +goose Up` / `-- migrate:up` markers, whose Down sections the splitter skips
+  (each format's own markers only: `-- migrate:down` is a plain comment in a goose or Flyway file).
 - diesel: one directory per migration, `2018-01-14-171611_name/up.sql`; `down.sql` ignored.
 - lexical: every SQL file under the directory in path order (only when configured, or as the
   fallback of a configured directory whose names follow no format).
@@ -154,9 +155,11 @@ def _label(family: str, files: list[str]) -> str:
         return family
     for path in files:
         head = _head(path)
-        if "+goose " in head:
+        # the first annotation decides: a dbmate file may mention goose's in a comment, and the reverse
+        goose, dbmate = head.find("+goose "), head.find("migrate:up")
+        if goose >= 0 and (dbmate < 0 or goose < dbmate):
             return "goose"
-        if "migrate:up" in head:
+        if dbmate >= 0:
             return "dbmate"
     return "timestamp"
 

@@ -70,7 +70,9 @@ class Replayer:
             origin = "select"
         table = Table(
             schema=schema, name=op.name.name, body=body, defined=where, changed=where, temporary=op.temporary,
-            origin=origin, annotations=annotations, view_standin=executable == "50001", _own_body=own,
+            # a mysqldump view stand-in (`/*!50001 CREATE TABLE`) is a table until its view replaces it
+            # (`_CreateView`); one never replaced is a table the server has, and is linted
+            origin=origin, annotations=annotations, _own_body=own,
         )
         self._put(table)
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from linter.split import StatementStream, split_stream
+from linter.target import Target
 
 #: how much of a file the binary check looks at
 _SNIFF_BYTES = 8192
@@ -144,12 +145,14 @@ def _decode_chunks(
 
 
 def read_statements(
-    path: str, *, migration_markers: bool = False, skip_words: frozenset[str] | None = None,
-    skip_pattern: str = "", unless: str = "", on_read: Callable[[int], None] | None = None,
+    path: str, *, migration_format: str | None = None, target: Target | None = None,
+    skip_words: frozenset[str] | None = None, skip_pattern: str = "", unless: str = "",
+    on_read: Callable[[int], None] | None = None,
 ) -> StatementStream:
     """The statements of `path` ("-": standard input), streamed; InputError when it cannot be read.
-    `skip_words`, `skip_pattern` and `unless`: see `linter.split.split_stream`; `on_read`: see `iter_chunks`."""
-    return split_stream(iter_chunks(path, on_read=on_read), path, migration_markers=migration_markers,
+    `migration_format`, `target`, `skip_words`, `skip_pattern` and `unless`: see
+    `linter.split.split_stream`; `on_read`: see `iter_chunks`."""
+    return split_stream(iter_chunks(path, on_read=on_read), path, migration_format=migration_format, target=target,
                         skip_words=skip_words, skip_pattern=skip_pattern, unless=unless)
 
 

@@ -382,7 +382,12 @@ def last_line(text: str) -> int:
 
 
 def split(text: str, chunk: int | None = None, markers: bool = False) -> list[Statement]:
-    return list(split_stream(chunked(text, chunk), PATH, migration_markers=markers))
+    return list(split_stream(chunked(text, chunk), PATH, migration_format=_format(markers)))
+
+
+def _format(markers: bool) -> str | None:
+    """A migration format whose annotations the splitter obeys (goose), or a plain file."""
+    return "goose" if markers else None
 
 
 def check_split(text: str, chunk: int | None, markers: bool) -> list[Statement]:
@@ -412,7 +417,7 @@ def check_skip_lanes(text: str, chunk: int | None, markers: bool, whole: list[St
     minus statements that start with a skip word and do not hold `unless`, and it counts those."""
     from linter.parse import _SKIP_FIRST_WORDS
 
-    stream = split_stream(chunked(text, chunk), PATH, migration_markers=markers, skip_words=_SKIP_FIRST_WORDS,
+    stream = split_stream(chunked(text, chunk), PATH, migration_format=_format(markers), skip_words=_SKIP_FIRST_WORDS,
                           unless="innolint:")
     built = list(stream)
     assert len(built) + stream.skipped == len(whole), (len(built), stream.skipped, len(whole))
@@ -726,9 +731,11 @@ def check_lint_file(workdir: Workdir, data: bytes) -> Report:
         # every statement read was counted, and each not understood is a diagnostic
         from linter.source import read_statements
 
-        statements = list(read_statements(path))
+        stream = read_statements(path, target=CheckContext().target)
+        statements = list(stream)
         assert report.stats.statements == len(statements)
         failed = sum(1 for s in statements if isinstance(check_parse(s.text), ParseFailure))
+        failed += sum(1 for note in stream.notes if note.rule == "parse-error")  # what the splitter reports itself
         parse_errors = [d for d in report.diagnostics if d.rule == "parse-error"]
         if b"innolint" not in data.lower():  # else an `innolint: ignore` may hide some, on purpose
             assert len(parse_errors) == failed, (parse_errors, failed)

@@ -530,10 +530,10 @@ def test_undefined_tablespace_fix_defines_it(tmp_path: Path) -> None:
 
     context = CheckContext(target=Target.parse("mysql-8.0"))
     engine = Engine(context)
-    unit = Unit([str(history / "V1__orders.sql")], migration_markers=True, is_migration_history=True)
+    unit = Unit([str(history / "V1__orders.sql")], migration_format="flyway", is_migration_history=True)
     found = [f for f in engine.lint_unit(unit, context).findings if f.rule == "undefined-tablespace"]
     assert len(found) == 1 and found[0].fix == "CREATE TABLESPACE `ts_orders` ADD DATAFILE 'ts_orders.ibd' ENGINE=InnoDB;"
     (history / "V0__tablespace.sql").write_text(found[0].fix + "\n")
-    unit = Unit([str(history / "V0__tablespace.sql"), str(history / "V1__orders.sql")], migration_markers=True,
+    unit = Unit([str(history / "V0__tablespace.sql"), str(history / "V1__orders.sql")], migration_format="flyway",
                 is_migration_history=True)
     assert not [f for f in engine.lint_unit(unit, context).findings if f.rule == "undefined-tablespace"]

@@ -109,12 +109,20 @@ def test_engine_converted_to_innodb_later_is_flagged(tmp_path: Path) -> None:
     assert severities("CREATE TABLE t (a int) ENGINE=MyISAM;\nALTER TABLE t ENGINE=InnoDB;", tmp_path) == {"t": "warning"}
 
 
-def test_view_standin_is_not_linted(tmp_path: Path) -> None:
+def test_view_standin_is_not_linted_once_its_view_replaces_it(tmp_path: Path) -> None:
     sql = (
         "/*!50001 CREATE TABLE `v` (\n  `a` int\n) ENGINE=MyISAM */;\n"
         "/*!50001 CREATE TABLE `w` (\n  `a` int\n) */;\n"
+        "/*!50001 DROP TABLE IF EXISTS `v`*/;\n/*!50001 CREATE VIEW `v` AS select 1 AS `a` */;\n"
+        "/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50001 VIEW `w` AS select 1 AS `a` */;\n"
     )
     assert severities(sql, tmp_path) == {}
+
+
+def test_a_view_standin_no_view_replaces_is_a_table(tmp_path: Path) -> None:
+    # issue 14: the server has this table (InnoDB by default), so it is linted like any other
+    sql = "/*!50001 CREATE TABLE `w` (\n  `a` int\n) */;\n/*!50001 CREATE TABLE `m` (\n  `a` int\n) ENGINE=MyISAM */;\n"
+    assert severities(sql, tmp_path) == {"w": "warning"}
 
 
 def test_schema_is_reported(tmp_path: Path) -> None:

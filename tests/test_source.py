@@ -196,8 +196,9 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_migration_markers_are_passed_through(tmp_path: Path) -> None:
     path = write(tmp_path / "001.sql", "-- +goose Up\nCREATE TABLE a (id int);\n-- +goose Down\nDROP TABLE a;\n")
-    assert [s.text for s in read_statements(str(path), migration_markers=True)] == ["CREATE TABLE a (id int)"]
+    assert [s.text for s in read_statements(str(path), migration_format="goose")] == ["CREATE TABLE a (id int)"]
     assert len(list(read_statements(str(path)))) == 2
+    assert len(list(read_statements(str(path), migration_format="dbmate"))) == 2  # goose's annotations are not dbmate's
 
 
 def test_corpus_directory(tmp_path: Path) -> None:

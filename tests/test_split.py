@@ -20,18 +20,18 @@ def chunked(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
-def split(text: str, *, chunk: int | None = None, markers: bool = False) -> list[Statement]:
+def split(text: str, *, chunk: int | None = None, fmt: str | None = None) -> list[Statement]:
     chunks = [text] if chunk is None else chunked(text, chunk)
-    return list(split_stream(chunks, "f.sql", migration_markers=markers))
+    return list(split_stream(chunks, "f.sql", migration_format=fmt))
 
 
-def texts(text: str, *, chunk: int | None = None, markers: bool = False) -> list[str]:
-    return [s.text for s in split(text, chunk=chunk, markers=markers)]
+def texts(text: str, *, chunk: int | None = None, fmt: str | None = None) -> list[str]:
+    return [s.text for s in split(text, chunk=chunk, fmt=fmt)]
 
 
-def where(text: str, *, chunk: int | None = None, markers: bool = False) -> list[tuple[int, int, int]]:
+def where(text: str, *, chunk: int | None = None, fmt: str | None = None) -> list[tuple[int, int, int]]:
     """(line, column, end_line) of each statement."""
-    return [(s.line, s.column, s.end_line) for s in split(text, chunk=chunk, markers=markers)]
+    return [(s.line, s.column, s.end_line) for s in split(text, chunk=chunk, fmt=fmt)]
 
 
 def read(path: Path) -> str:
@@ -401,7 +401,7 @@ DROP PROCEDURE p;
 
 
 def test_goose_markers() -> None:
-    stmts = split(GOOSE, markers=True)
+    stmts = split(GOOSE, fmt="goose")
     assert [s.text for s in stmts] == [
         "CREATE TABLE a (id int)",
         "CREATE PROCEDURE p()\nBEGIN\n  SELECT 1;\n  SELECT 2;\nEND",
@@ -420,19 +420,19 @@ def test_goose_markers_are_plain_comments_without_the_option() -> None:
 
 def test_goose_statement_block_without_final_semicolon() -> None:
     src = "-- +goose Up\n-- +goose StatementBegin\nSELECT 1; SELECT 2\n-- +goose StatementEnd\nSELECT 3;"
-    assert texts(src, markers=True) == ["SELECT 1; SELECT 2", "SELECT 3"]
+    assert texts(src, fmt="goose") == ["SELECT 1; SELECT 2", "SELECT 3"]
 
 
 def test_dbmate_markers() -> None:
     src = "-- migrate:up\nCREATE TABLE a (id int);\nCREATE TABLE b (id int)\n\n-- migrate:down transaction:false\nDROP TABLE a;\n"
-    stmts = split(src, markers=True)
+    stmts = split(src, fmt="dbmate")
     # a statement left open by a missing `;` ends where the next section starts
     assert [(s.text, s.line) for s in stmts] == [("CREATE TABLE a (id int)", 2), ("CREATE TABLE b (id int)", 3)]
 
 
 def test_down_section_comments_do_not_leak_into_up() -> None:
     src = "-- migrate:down\n-- down note\nDROP TABLE a;\n-- migrate:up\n-- up note\nCREATE TABLE a (id int);\n"
-    (stmt,) = split(src, markers=True)
+    (stmt,) = split(src, fmt="dbmate")
     assert (stmt.text, stmt.comments) == ("CREATE TABLE a (id int)", ("up note",))
 
 
@@ -456,8 +456,8 @@ TRICKY = [
 @pytest.mark.parametrize("size", [1, 2, 3, 7, 64])
 def test_chunk_boundaries_anywhere_give_the_same_statements(index: int, size: int) -> None:
     src = TRICKY[index]
-    for markers in (False, True):
-        assert split(src, chunk=size, markers=markers) == split(src, markers=markers)
+    for fmt in (None, "goose", "dbmate"):
+        assert split(src, chunk=size, fmt=fmt) == split(src, fmt=fmt)
 
 
 def test_statements_are_yielded_before_the_input_ends() -> None:

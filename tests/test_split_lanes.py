@@ -32,11 +32,12 @@ def chunked(text: str, size: int | None) -> list[str]:
 
 def run(text: str, *, fast: bool, chunk: int | None = None, markers: bool = False,
         skip: frozenset[str] | None = None) -> tuple[list[Statement], int]:
+    """`markers`: as a goose migration (its annotations obeyed), else a plain file."""
     """Split `text`; with `skip`, also counting the statements SKIP_PATTERN matches, as the engine does."""
     old = split_module._Splitter.fast_lane
     split_module._Splitter.fast_lane = fast
     try:
-        stream = split_stream(chunked(text, chunk), "f.sql", migration_markers=markers, skip_words=skip,
+        stream = split_stream(chunked(text, chunk), "f.sql", migration_format="goose" if markers else None, skip_words=skip,
                               skip_pattern=SKIP_PATTERN if skip else "", unless=DIRECTIVE)
         return list(stream), stream.skipped
     finally:
