@@ -108,7 +108,7 @@ def test_a_key_added_by_a_later_migration_is_found_there(tmp_path: Path) -> None
     from linter.engine import Engine, Unit
 
     context = CheckContext(target=Target.parse("mysql-8.0"))
-    unit = Unit([str(history / "V1__t.sql"), str(history / "V2__index.sql")], migration_markers=True,
+    unit = Unit([str(history / "V1__t.sql"), str(history / "V2__index.sql")], migration_format="flyway",
                 is_migration_history=True)
     found = [f for f in Engine(context).lint_unit(unit, context).findings if f.rule == RULE]
     assert [(Path(f.path).name, f.line) for f in found] == [("V2__index.sql", 2)]

@@ -83,7 +83,7 @@ def test_the_finding_goes_to_the_statement_that_made_the_row_too_large(tmp_path:
     from linter.target import Target
 
     context = CheckContext(target=Target.parse(TARGET))
-    unit = Unit([str(history / "V1__create.sql"), str(history / "V2__more.sql")], migration_markers=True,
+    unit = Unit([str(history / "V1__create.sql"), str(history / "V2__more.sql")], migration_format="flyway",
                 is_migration_history=True)
     found = [f for f in Engine(context).lint_unit(unit, context).findings if f.rule == RULE]
     assert [(Path(f.path).name, f.line) for f in found] == [("V2__more.sql", 4)]
