@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from linter.split import StatementStream, split_stream
+from linter.split import Segment, StatementStream, split_stream
 from linter.target import Target
 
 #: how much of a file the binary check looks at
@@ -147,13 +147,13 @@ def _decode_chunks(
 def read_statements(
     path: str, *, migration_format: str | None = None, target: Target | None = None,
     skip_words: frozenset[str] | None = None, skip_pattern: str = "", unless: str = "",
-    on_read: Callable[[int], None] | None = None,
+    on_read: Callable[[int], None] | None = None, segment: Segment | None = None,
 ) -> StatementStream:
     """The statements of `path` ("-": standard input), streamed; InputError when it cannot be read.
-    `migration_format`, `target`, `skip_words`, `skip_pattern` and `unless`: see
+    `migration_format`, `target`, `skip_words`, `skip_pattern`, `unless` and `segment`: see
     `linter.split.split_stream`; `on_read`: see `iter_chunks`."""
     return split_stream(iter_chunks(path, on_read=on_read), path, migration_format=migration_format, target=target,
-                        skip_words=skip_words, skip_pattern=skip_pattern, unless=unless)
+                        skip_words=skip_words, skip_pattern=skip_pattern, unless=unless, segment=segment)
 
 
 def discover(paths: list[str], *, repository: str | None = None) -> tuple[list[str], list[tuple[str, str]]]:

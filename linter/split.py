@@ -98,6 +98,9 @@ class Segment(NamedTuple):
     delimiter: str = ";"
     notes: tuple[Note, ...] = ()
     part: str = "changeset"
+    #: Liquibase `dbms` filters the part must pass to run at all (read by `linter.liquibase`,
+    #: which knows the target's name there; the splitter does not look at them)
+    dbms: tuple[str, ...] = ()
 
 
 #: what a Segment's `split` may be
@@ -167,7 +170,8 @@ def split_stream(
 
     Liquibase and Atlas files are read as their tools read them (`_OWN_READINGS`): their
     directives become `Segment`s in the chunks; `segment`, how the whole file is split when the
-    history that holds it says so (a Liquibase `<sqlFile endDelimiter="//">`).
+    history that holds it says so (a Liquibase `<sqlFile endDelimiter="//">`). A `Note` among the
+    chunks is reported as it is.
     """
     splitter = _Splitter(path, migration_format, skip_words, unless, skip_pattern, target, max_statement)
     reading = _OWN_READINGS.get(migration_format)  # type: ignore[arg-type]
@@ -769,6 +773,9 @@ class _Splitter:
                 if self.out:
                     out, self.out = self.out, []
                     yield from out
+                continue
+            if chunk.__class__ is Note:  # a format's reading reports something at its place
+                self.notes.append(chunk)  # type: ignore[arg-type]
                 continue
             if not chunk:
                 continue
