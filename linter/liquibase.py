@@ -741,10 +741,13 @@ class Walker:
             self._parsed[real] = found
         return found
 
+    #: where paths not relative to their changelog are looked up (set by `history`)
+    search: list[str] = []
+
     def history(self, root: str, search: list[str]) -> Reach:
         history = Reach(root)
         self._seen: set[str] = set()
-        self._search = search
+        self.search = search
         self._follow(history, root, [])
         return history
 
@@ -773,7 +776,7 @@ class Walker:
         pending_include = False  # an include followed the changeset that placed it
         for entry in changelog.entries:
             if entry.tag == "include":
-                target = self._resolve(path, entry.attr("file") or "", entry.flag("relativeToChangelogFile"))
+                target = self.resolve(path, entry.attr("file") or "", entry.flag("relativeToChangelogFile"))
                 pending_include = pending_include or placed
                 if target is None:
                     self._missing(history, path, entry, entry.attr("file") or "")
@@ -813,7 +816,7 @@ class Walker:
     def _missing(self, history: Reach, path: str, entry: Node, name: str) -> None:
         history.notes.append(HistoryNote(path, entry.line, f"{entry.tag} {name!r}: no such file (Liquibase fails here)"))
 
-    def _resolve(self, changelog: str, name: str, relative: bool) -> str | None:
+    def resolve(self, changelog: str, name: str, relative: bool) -> str | None:
         """The file an include names: next to the changelog with relativeToChangelogFile, else on
         the search path (the classpath), else next to the changelog."""
         name = name.strip()
@@ -823,7 +826,7 @@ class Walker:
             if name.lower().startswith(prefix):
                 name = name[len(prefix) :]
         name = name.replace("\\", "/")
-        bases = [os.path.dirname(changelog)] if relative else [*self._search, os.path.dirname(changelog)]
+        bases = [os.path.dirname(changelog)] if relative else [*self.search, os.path.dirname(changelog)]
         for base in bases:
             candidate = os.path.normpath(os.path.join(base, name.lstrip("/")))
             if os.path.exists(candidate):
@@ -832,7 +835,7 @@ class Walker:
 
     def _include_all(self, history: Reach, path: str, entry: Node, chain: list[str]) -> None:
         name = entry.attr("path") or ""
-        directory = self._resolve(path, name, entry.flag("relativeToChangelogFile"))
+        directory = self.resolve(path, name, entry.flag("relativeToChangelogFile"))
         if directory is None or not os.path.isdir(directory):
             if (entry.attr("errorIfMissingOrEmpty") or "true").lower() != "false":
                 self._missing(history, path, entry, name)
@@ -860,7 +863,7 @@ class Walker:
 
     def _sql_file(self, history: Reach, path: str, changeset: Node, node: Node) -> None:
         name = node.attr("path") or ""
-        target = self._resolve(path, name, node.flag("relativeToChangelogFile"))
+        target = self.resolve(path, name, node.flag("relativeToChangelogFile"))
         if target is None:
             self._missing(history, path, node, name)
             return
