@@ -90,11 +90,14 @@ def safe_line(line: str) -> str:
 
 
 def _unprintable(value: object) -> bool:
+    if isinstance(value, tuple):  # Finding.schemas
+        return any(_unprintable(v) for v in value)
     return isinstance(value, str) and not value.isascii() and re.search(_SURROGATE, value) is not None
 
 
 def _repaired(item: Finding | Diagnostic) -> Finding | Diagnostic:
-    changes = {name: printable(value) for name, value in item.__dict__.items() if _unprintable(value)}
+    changes = {name: tuple(printable(v) for v in value) if isinstance(value, tuple) else printable(value)
+               for name, value in item.__dict__.items() if _unprintable(value)}
     return item.model_copy(update=changes) if changes else item
 
 
