@@ -113,3 +113,16 @@ def valid_unicode(report: Report) -> Report:
         update={"findings": [_repaired(f) for f in report.findings],
                 "diagnostics": [_repaired(d) for d in report.diagnostics]}
     )
+
+
+def copies_text(finding: Finding, shown: int = 3) -> str | None:
+    """What a grouped finding (`Finding.count` > 1) stands for, in one sentence for people, or
+    None: "The same in 2,000 tenant schemas (tenant_00001, tenant_00002, tenant_00003 and 1,997
+    more)." Names come from input: the caller shows the sentence through `human` or its format's
+    escaping."""
+    if finding.count <= 1:
+        return None
+    names = list(finding.schemas[:shown])
+    more = finding.count - len(names)
+    listed = ", ".join(names) + (f" and {more:,} more" if more > 0 else "")
+    return f"The same in {finding.count:,} tenant schemas ({listed})."
