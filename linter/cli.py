@@ -166,12 +166,14 @@ def _say(message: str) -> None:
 
 
 def _rules() -> int:
-    from checks import ALL_CHECKS, ENGINE_RULES
+    """Every rule with the severity its findings get (and, where evidence raises it, when)."""
+    from checks import ALL_CHECKS, ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR
 
     for check in ALL_CHECKS:
-        print(f"{check.id:<26} {check.severity:<8} {check.title}")
-    for rule, text in ENGINE_RULES.items():
-        print(f"{rule:<26} {'-':<8} {text}")
+        note = f" ({check.severity_note})" if check.severity_note else ""
+        print(f"{check.id:<26} {check.severity:<8} {check.title}{note}")
+    for rule, text in {**ENGINE_RULES, **USAGE_ERROR}.items():
+        print(f"{rule:<26} {ENGINE_SEVERITY.get(rule, '-'):<8} {text}")
     return EXIT_CLEAN
 
 
