@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="add or update one pull-request comment with the summary (default off)")
     github.add_argument("--sarif-file", default=None, help="also write SARIF 2.1.0 to this file")
     github.add_argument("--check-name", default="innolint", help="the check run's name (default innolint)")
+    github.add_argument("--check-status", metavar="N", type=int, default=None,
+                        help="the exit status of the `innolint check` that wrote REPORT: 2 or more concludes failure, "
+                        "and when it left no report one is made of this status and --check-log, so the check run, "
+                        "the summary and an annotation say why (what the action does)")
+    github.add_argument("--check-log", metavar="FILE", default=None,
+                        help="what `innolint check` printed on standard error (with --check-status)")
     github.add_argument("--comment-author", metavar="LOGIN", default=None,
                         help="edit only the innolint comment written by LOGIN (default: the token's own identity; "
                         "github-actions[bot] for an installation token: name your App's bot for an App token)")
@@ -247,10 +253,15 @@ def _check(args: argparse.Namespace) -> int:
                   f"baseline, {len(comparison.gone)} gone", file=sys.stderr)
     except usage_errors as error:
         _say(str(error))
+        _emit_usage_error(str(error), args.format, args.output)
         return EXIT_USAGE
     if not _emit(_render(report, args.format), args.output):
         return EXIT_USAGE
-    if any(d.rule == "io-error" for d in report.diagnostics):
+    unreadable = [d for d in report.diagnostics if d.rule == "io-error"]
+    if unreadable:
+        if args.format != "text" or args.output:  # the report went to a program: say on stderr why exit 2
+            for diagnostic in unreadable:
+                _say(f"error [io-error] {diagnostic.message}")
         return EXIT_USAGE
     if args.write_baseline:
         return EXIT_CLEAN  # every finding is now accepted
@@ -260,6 +271,18 @@ def _check(args: argparse.Namespace) -> int:
         if item.rule != "baseline-gone" and level != "none" and at_or_above(item.severity, level):
             return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _emit_usage_error(message: str, fmt: str, output: str | None) -> None:
+    """A run that could not start still writes its report in a machine format (json, sarif,
+    github), holding one `usage-error` diagnostic with the reason: what reads the report (the
+    action's publishing step, code scanning) then has the reason to show, not a missing file."""
+    if fmt == "text":
+        return
+    from linter.findings import Diagnostic, Report
+
+    report = Report(diagnostics=[Diagnostic(rule="usage-error", severity="error", path="", message=message)])
+    _emit(_render(report, fmt), output)
 
 
 def _tune_gc() -> None:
@@ -371,8 +394,9 @@ def _github(args: argparse.Namespace) -> int:
 
     from linter.file_access import REPORT_FILE_CAP, FileRefused, read_capped
     from linter.findings import Report
-    from linter.github_checks import PublishOptions, run
+    from linter.github_checks import GitHubEnvironment, PublishOptions, missing_report, run
 
+    problem = None
     try:
         if args.report == "-":
             raw = sys.stdin.buffer.read(REPORT_FILE_CAP + 1)
@@ -382,11 +406,15 @@ def _github(args: argparse.Namespace) -> int:
             raw = read_capped(args.report, REPORT_FILE_CAP, "report", expected="JSON report")
         report = Report.model_validate_json(raw.decode("utf-8"))
     except FileRefused as error:
-        _say(f"cannot read the report: {error}")
-        return EXIT_USAGE
+        problem = f"cannot read the report: {error}"
     except (UnicodeDecodeError, ValidationError) as error:
-        _say(f"cannot read the report {args.report}: {error}")
-        return EXIT_USAGE
+        problem = f"cannot read the report {args.report}: {error}"
+    if problem is not None:
+        _say(problem)
+        if args.check_status is None:
+            return EXIT_USAGE
+        report = missing_report(args.check_status, args.check_log, problem, GitHubEnvironment.from_environ())
+        args.check_status = max(args.check_status, EXIT_USAGE)  # no report: the check failed, whatever its exit
     options = PublishOptions(
         fail_level=args.fail_level,
         annotations=args.annotations,
@@ -395,6 +423,7 @@ def _github(args: argparse.Namespace) -> int:
         sarif_file=args.sarif_file,
         check_name=args.check_name,
         comment_author=args.comment_author,
+        check_status=args.check_status,
     )
     return run(report, options)
 

@@ -95,7 +95,6 @@ def _notification_descriptors() -> list[dict[str, Any]]:
     from checks import ENGINE_RULES, USAGE_ERROR
 
     descriptors = [{"id": rule, "shortDescription": {"text": text}} for rule, text in {**ENGINE_RULES, **USAGE_ERROR}.items()]
-    descriptors.append({"id": "io-error", "shortDescription": {"text": "An input that could not be read."}})
     descriptors.append({"id": "results-omitted", "shortDescription": {"text": "Results left out of this log."}})
     return descriptors
 
@@ -190,11 +189,9 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str) -> dict[str
 
 def _notification(diagnostic: Diagnostic, index: dict[str, int], root: str) -> dict[str, Any]:
     text = diagnostic.message + (f"\nStatement: {diagnostic.excerpt}" if diagnostic.excerpt else "")
-    notification: dict[str, Any] = {
-        "level": LEVEL[diagnostic.severity],
-        "message": {"text": text},
-        "locations": [_location(diagnostic, root)],
-    }
+    notification: dict[str, Any] = {"level": LEVEL[diagnostic.severity], "message": {"text": text}}
+    if diagnostic.path:  # a usage error is about the run, not a file
+        notification["locations"] = [_location(diagnostic, root)]
     if diagnostic.rule in index:
         notification["descriptor"] = {"id": diagnostic.rule, "index": index[diagnostic.rule]}
     else:
@@ -243,7 +240,7 @@ def build(report: Report, *, root: str | None = None, max_results: int | None = 
         "tool": {"driver": driver},
         "invocations": [
             {
-                "executionSuccessful": not any(d.rule == "io-error" for d in report.diagnostics),
+                "executionSuccessful": not any(d.rule in ("io-error", "usage-error") for d in report.diagnostics),
                 "toolExecutionNotifications": notifications,
             }
         ],
