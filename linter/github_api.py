@@ -59,7 +59,7 @@ class Policy:
     attempts: int = 5
     per_minute: int = CONTENT_PER_MINUTE
     per_hour: int = CONTENT_PER_HOUR
-    sleep: Callable[[float], None] = time.sleep
+    sleep: Callable[[float], None] = field(default=lambda seconds: _sleep(seconds))
     #: monotonic seconds (waiting, pacing)
     clock: Callable[[], float] = time.monotonic
     #: epoch seconds (x-ratelimit-reset is one)
@@ -228,6 +228,12 @@ class Calls:
             self._wait(wait, "rate-limit", f"innolint paces itself under GitHub's {self.policy.per_minute} "
                        f"content-creating requests a minute and {self.policy.per_hour} an hour", final)
         self._content.append(self.policy.clock())
+
+
+def _sleep(seconds: float) -> None:
+    """Where a default `Policy` waits: `time.sleep` (the tests put a recorder here, so that
+    nothing in them waits for real)."""
+    time.sleep(seconds)
 
 
 def _seconds(value: str | None) -> float | None:

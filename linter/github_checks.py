@@ -157,7 +157,7 @@ class PublishOptions:
     #: the exit status of `innolint check` (the action passes it): 2 and more conclude failure
     check_status: int | None = None
     #: where every finding can be read when a summary or the annotations leave some out
-    full_report: str = "The job summary, the SARIF file and `innolint check`"
+    full_report: str = "The job summary, the SARIF file or `innolint check`"
     #: requests that may carry annotations (`ANNOTATION_REQUESTS`)
     annotation_requests: int = ANNOTATION_REQUESTS
 
@@ -566,7 +566,7 @@ def run(
         write_step_summary(
             env.step_summary,
             lambda room: summary_report.render(report, limit=room, fail_level=options.fail_level, blob_url=env.blob_url,
-                                               root=root, full_report=options.full_report),
+                                               root=root),
         )
 
     if options.comment:

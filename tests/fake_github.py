@@ -204,15 +204,17 @@ class FakeGitHub:
             if minute >= self.per_minute or hour >= self.per_hour:
                 return 403, {"message": SECONDARY}, {"retry-after": "60"}
             self._content_times.append(now)
-        status, payload = self.route(method, path, query, body)
+        status, payload = self.route(method, path + ("?" + query if query else ""), body)
         if fault is not None and fault.drop == "after":
             return None  # done, but the answer never arrives
         return status, payload, {}
 
-    def route(self, method: str, path: str, query: str, body: Any) -> tuple[int, Any]:
+    def route(self, method: str, path: str, body: Any) -> tuple[int, Any]:
+        """The answer of the API itself (`path` may end in `?query`)."""
         denied = (403, {"message": "Resource not accessible by integration",
                         "documentation_url": "https://docs.github.com/rest/checks/runs#create-a-check-run"})
         api = self.api_url
+        path, _, query = path.partition("?")
         if not path.startswith(PREFIX):
             return 404, {"message": "Not Found"}
         rest = path[len(PREFIX):]
