@@ -243,12 +243,13 @@ def _check(args: argparse.Namespace) -> int:
             if progress is not None:
                 progress.finish()
         if args.write_baseline:
-            written = baseline.write(args.write_baseline, report.findings)
+            written = baseline.write(args.write_baseline, report.findings, report.diagnostics)
             _say(f"wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}")
         if known is not None:
-            comparison = baseline.compare(report.findings, known, args.baseline, _scope(args.paths, changes))
+            comparison = baseline.compare(report.findings, known, args.baseline, _scope(args.paths, changes),
+                                          report.diagnostics)
             report.findings = comparison.new
-            report.diagnostics = sorted([*report.diagnostics, *comparison.gone], key=lambda d: d.sort_key())
+            report.diagnostics = sorted([*comparison.new_diagnostics, *comparison.gone], key=lambda d: d.sort_key())
             print(f"innolint: {comparison.known} known finding{'s' if comparison.known != 1 else ''} hidden by the "
                   f"baseline, {len(comparison.gone)} gone", file=sys.stderr)
     except usage_errors as error:
