@@ -38,20 +38,16 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from checks import ENGINE_RULES
+from linter import fingerprints
 from linter.findings import Diagnostic, Finding
+from linter.fingerprints import TENANTS, Fingerprint, Key, Known, place
 
 #: the diagnostics this module reports; the text lives with the engine's rules (`checks.ENGINE_RULES`)
 #: so that a run without a baseline does not import this module
 BASELINE_RULES: dict[str, str] = {"baseline-gone": ENGINE_RULES["baseline-gone"]}
 BASELINE_VERSION = 1
 #: diagnostics a baseline does not accept: a run with them stops (exit 2) or they come from it
-NOT_RECORDED = frozenset({"io-error", "usage-error", "baseline-gone"})
-#: the schema of a finding that stands for tenant copies
-TENANTS = "{tenant}"
-
-Fingerprint = tuple[str, str, str, str]
-#: (where: the file or history directory, absolute; fingerprint)
-Key = tuple[str, Fingerprint]
+NOT_RECORDED = fingerprints.NOT_MATCHED
 
 
 class BaselineError(Exception):
@@ -75,7 +71,7 @@ class BaselineEntry(BaseModel):
 
     @property
     def fingerprint(self) -> Fingerprint:
-        return _key(self.rule, self.schema_, self.table, self.subject)
+        return fingerprints.make(self.rule, self.schema_, self.table, self.subject)
 
 
 class BaselineFile(BaseModel):
@@ -88,29 +84,9 @@ class BaselineFile(BaseModel):
     diagnostics: list[BaselineEntry] = Field(default_factory=lambda: [])
 
 
-def _key(rule: str, schema: str | None, table: str | None, subject: str | None) -> Fingerprint:
-    return (rule, (schema or "").lower(), (table or "").lower(), (subject or "").lower())
-
-
-def fingerprint(finding: Finding) -> Fingerprint:
-    """What a finding is about, not where: rule, schema (`{tenant}` for a tenant table), table, subject."""
-    schema = TENANTS if finding.schemas else finding.schema_
-    return _key(finding.rule, schema, finding.table, finding.subject)
-
-
-def diagnostic_fingerprint(diagnostic: Diagnostic) -> Fingerprint:
-    """A diagnostic by its rule and the statement it is about (its first line), not its line."""
-    return _key(diagnostic.rule, None, None, " ".join((diagnostic.excerpt or diagnostic.message).split()))
-
-
-def place(path: str) -> str:
-    """Where a finding is, for matching: the absolute file, or for a migration the history's
-    directory (findings move between the migrations of one history)."""
-    from linter.migrations import classify, detected_root
-
-    if not path or path == "-" or "://" in path:
-        return path
-    return detected_root(path) if classify(path) is not None else os.path.abspath(path)
+#: what a finding is about (`linter.fingerprints`), kept under the names tests and callers use
+fingerprint = fingerprints.of_finding
+diagnostic_fingerprint = fingerprints.of_diagnostic
 
 
 def _stored(path: str, base: str | None) -> str:
@@ -138,14 +114,14 @@ def build(findings: Iterable[Finding], diagnostics: Iterable[Diagnostic] = (), b
         counts: Counter[Key] = Counter()
         first: dict[Key, Finding | Diagnostic] = {}
         for item in items:
-            key = (place(item.path), _fingerprint(item))
+            key = fingerprints.key(item)
             counts[key] += item.count if isinstance(item, Finding) else 1
             first.setdefault(key, item)
         made = []
         for key, item in first.items():
             rule = key[1][0]
             original = (item.schema_ if not item.schemas else TENANTS, item.table, item.subject) \
-                if isinstance(item, Finding) else (None, None, " ".join((item.excerpt or item.message).split()))
+                if isinstance(item, Finding) else (None, None, fingerprints.statement_of(item))
             made.append(BaselineEntry(rule=rule, schema=original[0], table=original[1], subject=original[2],
                                       count=counts[key], path=_stored(item.path, base), message=item.message))
         made.sort(key=lambda e: (e.rule, e.path, e.fingerprint))
@@ -154,10 +130,6 @@ def build(findings: Iterable[Finding], diagnostics: Iterable[Diagnostic] = (), b
     ordered_findings = sorted(findings, key=Finding.sort_key)
     kept = sorted((d for d in diagnostics if d.rule not in NOT_RECORDED), key=Diagnostic.sort_key)
     return BaselineFile(findings=entries(ordered_findings), diagnostics=entries(kept))
-
-
-def _fingerprint(item: Finding | Diagnostic) -> Fingerprint:
-    return fingerprint(item) if isinstance(item, Finding) else diagnostic_fingerprint(item)
 
 
 def write(path: str, findings: Iterable[Finding], diagnostics: Iterable[Diagnostic] = ()) -> int:
@@ -213,36 +185,30 @@ def compare(
     `in_scope(path)`: whether this run linted the file an entry was recorded at; entries of files
     the run did not look at (a run on one directory, a changed-files run) are not called gone."""
     base = os.path.dirname(os.path.abspath(baseline_path))
-    remaining: Counter[Key] = Counter()
-    anywhere: Counter[Fingerprint] = Counter()  # entries written before entries carried their file
+    recorded = Known()
+    anywhere = Known()  # entries written before entries carried their file: matched in any file
     entries: dict[Key, BaselineEntry] = {}
     for entry in [*baseline.findings, *baseline.diagnostics]:
         if not entry.path:
-            anywhere[entry.fingerprint] += entry.count
+            anywhere.add(("", entry.fingerprint), entry.count)
             continue
         key = (place(_resolved(entry, base)), entry.fingerprint)
-        remaining[key] += entry.count
+        recorded.add(key, entry.count)
         entries.setdefault(key, entry)
     known = 0
 
     def accepted(item: Finding | Diagnostic) -> bool:
         nonlocal known
-        fingerprint_ = _fingerprint(item)
-        key = (place(item.path), fingerprint_)
-        copies = item.count if isinstance(item, Finding) else 1
-        for counter, slot in ((remaining, key), (anywhere, fingerprint_)):
-            if counter[slot] > 0:
-                # a tenant group is known when its definition's problem was recorded: a tenant
-                # added since with the same problem is the same problem
-                taken = min(counter[slot], copies) if not (isinstance(item, Finding) and item.schemas) else copies
-                counter[slot] = max(counter[slot] - taken, 0)
-                known += 1
-                return True
+        item_key = fingerprints.key(item)
+        if recorded.take(item, item_key) or anywhere.take(item, ("", item_key[1])):
+            known += 1
+            return True
         return False
 
     new = [f for f in sorted(findings, key=Finding.sort_key) if not accepted(f)]
     new_diagnostics = [d for d in sorted(diagnostics, key=Diagnostic.sort_key)
                        if d.rule in NOT_RECORDED or not accepted(d)]
+    remaining = recorded.remaining
     gone = []
     for key, count in remaining.items():
         entry = entries[key]
