@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = commands.add_parser("check", help="lint SQL files, directories of migrations, dumps, or - (stdin)")
-    check.add_argument("paths", nargs="*", default=["."], help="files, directories or - (default: .)")
+    check.add_argument("paths", nargs="*", default=[], help="files, directories or - (default: .; with "
+                       "--changed-only: none, only what git says the commit deletes)")
     check.add_argument("--format", choices=FORMATS, default="text")
     check.add_argument("--target", choices=TARGETS, default=None, help=f"server the schema runs on (default {DEFAULT_TARGET})")
     check.add_argument("--fail-level", choices=FAIL_LEVELS, default=None,
@@ -37,9 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     changed = check.add_mutually_exclusive_group()
     changed.add_argument("--changed-only", action="store_true",
                          help="the PATHS are changed files (pre-commit): lint their migration directories for "
-                         "context, report only findings located in them")
+                         "context, report the findings located in them and, in a git repository, every finding the "
+                         "change makes new against HEAD (staged deletions included)")
     changed.add_argument("--since", metavar="GIT_REF", default=None,
-                         help="like --changed-only, for the files changed against GIT_REF (and untracked ones) under PATHS")
+                         help="what the change since GIT_REF makes worse: the findings in the files changed against "
+                         "GIT_REF (and untracked ones) under PATHS, and every finding new against GIT_REF's tree")
     check.add_argument("--baseline", metavar="FILE", default=None,
                        help="hide the findings recorded in FILE; list those that are gone")
     check.add_argument("--write-baseline", metavar="FILE", default=None,
@@ -234,11 +237,10 @@ def _check(args: argparse.Namespace) -> int:
     try:
         resolver = _resolver(args)
         known = baseline.load(args.baseline) if args.baseline else None
-        changes = ChangeSet.from_git(args.since) if args.since else None
+        changes, targets = _changes(args, resolver)
         progress = _ProgressBar.for_stderr()
         try:
-            report = lint_paths(args.paths, options=RunOptions(resolver, changed_only=args.changed_only, changes=changes,
-                                                               progress=progress))
+            report = lint_paths(targets, options=RunOptions(resolver, changes=changes, progress=progress))
         finally:
             if progress is not None:
                 progress.finish()
@@ -246,7 +248,7 @@ def _check(args: argparse.Namespace) -> int:
             written = baseline.write(args.write_baseline, report.findings, report.diagnostics)
             _say(f"wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}")
         if known is not None:
-            comparison = baseline.compare(report.findings, known, args.baseline, _scope(args.paths, changes),
+            comparison = baseline.compare(report.findings, known, args.baseline, _scope(targets, changes),
                                           report.diagnostics)
             report.findings = comparison.new
             report.diagnostics = sorted([*comparison.new_diagnostics, *comparison.gone], key=lambda d: d.sort_key())
@@ -272,6 +274,31 @@ def _check(args: argparse.Namespace) -> int:
         if item.rule != "baseline-gone" and level != "none" and at_or_above(item.severity, level):
             return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _changes(args: argparse.Namespace, resolver):  # type: ignore[no-untyped-def]
+    """The change a run is about and the paths to lint: `--since REF` (git's diff against REF),
+    `--changed-only FILE...` (the files, and what the commit deletes), or none. When git knows the
+    tree before the change, the affected units are replayed there too (`linter.since`), so that
+    every finding the change makes new is reported wherever it is."""
+    from linter.migrations import ChangeSet
+
+    paths = list(args.paths) or ([] if args.changed_only else ["."])
+    if args.since:
+        changes = ChangeSet.from_git(args.since)
+    elif args.changed_only:
+        changes = ChangeSet.for_commit(paths)
+        import os
+
+        # a deletion is linted in its directory's context: the files left there
+        paths += sorted({os.path.dirname(d) for d in changes.deleted if os.path.isdir(os.path.dirname(d))})
+    else:
+        return None, paths
+    if changes.ref is not None:
+        from linter import since
+
+        changes.before = since.before(changes, paths, resolver)
+    return changes, paths
 
 
 def _emit_usage_error(message: str, fmt: str, output: str | None) -> None:

@@ -21,7 +21,7 @@ from linter.directives import annotation_verbs, comments_in_text, parse_directiv
 from linter.file_access import lexically_within, repository_root, special_file, within
 from linter.findings import Diagnostic, Finding, Report, RunStats
 from linter.grouping import group_copies
-from linter.migrations import ChangeSet, detected_root, downgrade, plan, tables_named_by
+from linter.migrations import ChangeSet, detected_root, plan, tables_named_by
 from linter.model import Location, SchemaModel, Table
 from linter.parse import ParseFailure
 from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
@@ -281,7 +281,7 @@ def lint_paths(
     if progress is not None:
         progress.start(sum(len(u.files) for u in units), sum(_size(f) for u in units for f in u.files))
     for unit in units:
-        if changes is not None and not any(changes.contains(path) for path in unit.files):
+        if changes is not None and not changes.affects(unit.files):
             continue  # nothing changed here
         settings = resolver.for_path(unit.files[0])
         unit_context = context if context is not None else settings.context()
@@ -362,14 +362,13 @@ def _settle(
     findings = group_copies(findings, result.model, context)
     if changes is None:
         return findings, diagnostics
-    findings = [f for f in findings if changes.contains(f.path)]
-    diagnostics = [d for d in diagnostics if changes.contains(d.path)]
+    legacy: Callable[[Finding], bool] | None = None
     if settings.value("legacy_downgrade"):
         touched = {id(table) for table in result.touched}
 
-        def legacy(finding: Finding) -> bool:
+        def untouched(finding: Finding) -> bool:
             table = result.model.find_table(finding.schema_, finding.table) if finding.table else None
             return table is not None and id(table) not in touched
 
-        findings = [f.model_copy(update={"severity": downgrade(f.severity)}) if legacy(f) else f for f in findings]
-    return findings, diagnostics
+        legacy = untouched
+    return changes.select(findings, diagnostics, legacy)

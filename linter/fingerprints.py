@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 
 from linter.findings import Diagnostic, Finding
 
@@ -77,8 +78,10 @@ class Known:
     a run with more reports the extra ones. A tenant group is known when its key is known at all:
     a tenant added since with the same problem is the same problem."""
 
-    def __init__(self) -> None:
+    def __init__(self, covers: Callable[[str], bool] = lambda path: True) -> None:
         self.remaining: Counter[Key] = Counter()
+        #: whether the items of a file were looked at (only those can be new against this)
+        self.covers = covers
 
     def add(self, item_key: Key, count: int = 1) -> None:
         self.remaining[item_key] += count
