@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from linter.findings import Diagnostic, Finding, Report, at_or_above
 from linter.github_api import ApiFailure, Calls
-from linter.report import human
+from linter.report import copies_text, human
 from linter.report import summary as summary_report
 from linter.report.github import escape_data, escape_property, render_commands, worst_first
 from linter.report.location import is_url, repo_path
@@ -186,6 +186,9 @@ def annotation(item: Item, root: str | None = None) -> dict[str, Any]:
     """One Checks API annotation: path from the repository root, lines, level, message, the fix."""
     line = max(item.line, 1)
     message = human(item.message)  # GitHub shows it to people: see linter.report.human
+    copies = copies_text(item) if isinstance(item, Finding) else None
+    if copies:
+        message += f"\n\n{human(copies)}"
     evidence = getattr(item, "evidence", None) or getattr(item, "excerpt", None)
     if evidence:
         message += f"\n\nEvidence: {human(evidence)}"
