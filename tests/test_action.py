@@ -408,3 +408,28 @@ def test_install_reuses_a_restored_environment(tmp_path: Path) -> None:
     assert broken.returncode != 0
     assert "::error title=innolint::Installing innolint from" in broken.stdout
     assert "Installing innolint failed" in (tmp_path / "summary").read_text()
+
+
+def test_the_readme_and_example_pin_a_commit(tmp_path: Path) -> None:
+    """The README's `uses:` and the example workflow's pin a full commit sha (no release is
+    tagged; a sha cannot be moved), and the README's steps are a valid workflow (actionlint)."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme[readme.index("## GitHub pull-request check\n"):]
+    snippet = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    steps = yaml.safe_load(snippet.replace("<owner>", "acme"))
+    (innolint,) = [s for s in steps if "innolint@" in s.get("uses", "")]
+    assert re.fullmatch(r"acme/innolint@[0-9a-f]{40}", innolint["uses"])
+    assert set(innolint["with"]) <= set(ACTION["inputs"])
+    example = yaml.safe_load((REPO_ROOT / "docs" / "github-workflow.yml").read_text())
+    uses = [s["uses"] for s in example["jobs"]["innolint"]["steps"] if "innolint@" in s.get("uses", "")]
+    assert len(uses) == 1 and re.fullmatch(r"[\w-]+/innolint@[0-9a-f]{40}", uses[0])
+    go_bin = _go_bin()
+    actionlint = shutil.which("actionlint") or (go_bin and os.path.join(go_bin, "actionlint"))
+    if not actionlint or not os.path.exists(actionlint):
+        pytest.skip("actionlint is not installed")
+    workflow = tmp_path / ".github" / "workflows" / "readme.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(yaml.safe_dump({"name": "readme", "on": {"pull_request": {}},
+                                        "jobs": {"lint": {"runs-on": "ubuntu-latest", "steps": steps}}}))
+    done = subprocess.run([actionlint, str(workflow)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -274,3 +274,27 @@ def test_the_hooks_file_pattern_is_the_clis() -> None:
 
     ratio = min(seconds(200_000) for _ in range(3)) / max(min(seconds(20_000) for _ in range(3)), 1e-6)
     assert ratio < 15, ratio
+
+
+def test_the_readme_snippet_works_as_it_says(hook_repo: Path, tmp_path: Path) -> None:
+    """The README's pre-commit snippet, with the two things it tells you to fill in: the
+    repository you keep innolint in and `git rev-parse HEAD` of it (no release is tagged)."""
+    import re
+
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme[readme.index("## pre-commit\n"):]
+    snippet = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    assert "repo: https://github.com/<owner>/innolint" in snippet and "rev: 0123456789abcdef" in snippet
+    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    config = re.sub(r"repo: \S+", f"repo: {hook_repo}", snippet)
+    config = re.sub(r"rev: \S+", f"rev: {rev}", config)
+    project = tmp_path / "project"
+    (project / "db").mkdir(parents=True)
+    (project / "db" / "V1__init.sql").write_text(BAD)
+    (project / ".pre-commit-config.yaml").write_text(config)
+    _git("init", "-q", cwd=project)
+    _git("add", "-A", cwd=project)
+    done = subprocess.run([*_pre_commit(), "run", "--color", "never"], cwd=project, capture_output=True, text=True,
+                          timeout=900)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1 and "db/V1__init.sql:2:1: warning [no-primary-key]" in output, output
