@@ -311,3 +311,30 @@ def test_a_grouped_finding_is_one_result_with_its_copies(validator, tmp_path) ->
     (result,) = log["runs"][0]["results"]
     assert result["properties"]["count"] == 2000 and result["properties"]["schemas"] == list(names)
     assert "The same in 2,000 tenant schemas (tenant_00001, tenant_00002, tenant_00003 and 1,997 more)." in result["message"]["text"]
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "json"])
+@pytest.mark.parametrize("bad", [["--config", "missing.toml"], ["--since", "no-such-ref"], ["--baseline", "nope.json"]])
+def test_a_run_that_cannot_start_still_writes_its_report(validator, tmp_path, fmt, bad) -> None:
+    """A usage error (configuration, git ref, baseline) exits 2 and still writes the report, with
+    one usage-error saying why: what reads the report (the action, code scanning) has a reason."""
+    (tmp_path / "schema.sql").write_text("CREATE TABLE t (a INT);\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)  # a repository without that ref
+    out = tmp_path / f"report.{fmt}"
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", fmt, "--output", str(out), *bad,
+                           "schema.sql"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.returncode == 2, done.stderr
+    data = json.loads(out.read_text())
+    if fmt == "sarif":
+        assert errors(validator, data) == []
+        (note,) = data["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        assert note["descriptor"]["id"] == "usage-error" and note["level"] == "error"
+        assert data["runs"][0]["invocations"][0]["executionSuccessful"] is False
+        text = note["message"]["text"]
+    else:
+        (diagnostic,) = data["diagnostics"]
+        assert diagnostic["rule"] == "usage-error" and diagnostic["severity"] == "error"
+        text = diagnostic["message"]
+    assert bad[1] in text
+    assert text in done.stderr
