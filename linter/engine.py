@@ -346,9 +346,9 @@ def _settle(
     result: UnitResult, settings: LoadedConfig, changes: ChangeSet | None, context: CheckContext
 ) -> tuple[list[Finding], list[Diagnostic]]:
     """What a unit reports: suppressions applied, disabled rules dropped, configured severities
-    set, tenant copies grouped (`linter.grouping`), and in changed-files mode only what lies in
-    the changed files, with findings on tables the change did not create or alter one level down
-    (legacy)."""
+    set, tenant copies grouped (`linter.grouping`), and in changed-files mode what lies in the
+    changed files (findings on tables the change did not create or alter one level down: legacy)
+    and what is new against the tree before the change (`ChangeSet.select`)."""
     disabled = settings.disabled_rules()
     outcome = suppressions.apply(
         result.findings, result.diagnostics, result.suppressions, known_rules=rule_ids(),

@@ -168,3 +168,11 @@ def test_a_run_that_could_not_start_is_said_in_full() -> None:
     text = summary.render(report)
     assert "| error | - | usage-error | innolint check stopped \\(exit 1\\) without writing its report: " \
            "RuntimeError: boom. Something else. |" in text
+
+
+def test_notes_count_in_the_cap() -> None:
+    many = [finding(line=i, message="m" * 500) for i in range(1, 3001)]
+    notes = ["innolint could add only 50 of 500 annotations: " + "x" * 5000] * 3
+    text = summary.render(Report(findings=many), limit=summary.CHECK_SUMMARY_LIMIT, notes=notes)
+    assert len(text.encode("utf-8")) <= summary.CHECK_SUMMARY_LIMIT
+    assert text.count("> innolint could add only 50 of 500 annotations") == 3

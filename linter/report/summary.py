@@ -131,12 +131,13 @@ def render(
     findings = worst_first(report.findings)
     diagnostics: list[Diagnostic] = sorted(report.diagnostics, key=lambda d: d.sort_key())
     note_reserve = 400
-    budget = _Budget(limit, note_reserve + len(header.encode("utf-8")))
+    quoted = [f"\n> {_bounded(note, 2000)}\n" for note in notes]  # forced in: kept out of the budget
+    budget = _Budget(limit, note_reserve + len(header.encode("utf-8")) + sum(len(q.encode("utf-8")) for q in quoted))
     if header:
         budget.add(header, force=True)
     budget.add(_headline(report, title, fail_level), force=True)
-    for note in notes:
-        budget.add(f"\n> {note}\n", force=True)
+    for note in quoted:
+        budget.add(note, force=True)
     if findings:
         budget.add(_rule_table(findings))
 
