@@ -51,6 +51,18 @@ ENGINE_RULES: dict[str, str] = {
     "baseline-gone": "A finding recorded in the baseline that is no longer found: the baseline can shrink.",
 }
 
+#: reported when a run cannot start (it ends with exit 2 and a report holding only this): not configurable
+USAGE_ERROR: dict[str, str] = {
+    "usage-error": "The run could not start: a configuration, baseline, git ref or option innolint could not use.",
+}
+
+#: the severity each engine rule is reported with (`innolint rules` prints it); io-error is a warning
+#: or info in an audit (a table the server would not show), usage-error always ends the run (exit 2)
+ENGINE_SEVERITY: dict[str, str] = {
+    "parse-error": "warning", "replay-error": "info", "io-error": "error", "unused-suppression": "info",
+    "invalid-suppression": "warning", "baseline-gone": "info", "usage-error": "error",
+}
+
 
 def check_by_id(rule: str) -> Check | None:
     return next((c for c in ALL_CHECKS if c.id == rule), None)

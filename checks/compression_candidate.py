@@ -25,6 +25,7 @@ from linter.checkapi import (
     Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, innodb_tables, qualified, quote,
 )
 from linter.findings import Finding, Severity
+from linter.grouping import grouped as copies_of
 from linter.model import Column, SchemaModel, Table, TableOptions
 from linter.record import FrozenRecord
 from linter.target import Target
@@ -189,7 +190,7 @@ class CompressionCandidate(Check):
             assert found is not None
             finding = self._table(group[0], found, None, None, min_size, context.target, model, group, tenants)
             if finding is not None:
-                yield finding
+                yield copies_of(finding, group)
 
     def _table(
         self, table: Table, found: list[Candidate], stats: TableStats | None, size: int | None, min_size: int,

@@ -16,6 +16,7 @@ from annotated_types import Ge, Gt, Le
 
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding
+from linter.grouping import grouped as copies_of
 from linter.model import Location, SchemaModel, Table
 from linter.target import Target
 from linter.tenants import (
@@ -161,8 +162,8 @@ class TenantTablespace(Check):
         convention = naming_convention(tenant_tables)
         regexp = schema_regexp(layout.schemas, layout.pattern)
         for group in group_by_definition(loose):
-            yield self._definition(group, layout, len(loose), len(tenant_tables), tenants, convention, regexp,
-                                   context.target)
+            yield copies_of(self._definition(group, layout, len(loose), len(tenant_tables), tenants, convention,
+                                             regexp, context.target), group)
 
     def _definition(
         self, group: list[Table], layout: TenantLayout, loose: int, stored: int, tenants: int,

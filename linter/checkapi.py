@@ -216,8 +216,12 @@ class Check:
 
     id: ClassVar[str]
     title: ClassVar[str]
+    #: the severity a finding gets without further evidence: what `innolint rules` prints and
+    #: SARIF's defaultConfiguration says
     severity: ClassVar[Severity]
     doc: ClassVar[RuleDoc]
+    #: when findings can be more severe than `severity`, what makes them so (one line; shown beside it)
+    severity_note: ClassVar[str] = ""
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterable[Finding]:
         raise NotImplementedError

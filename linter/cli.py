@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = commands.add_parser("check", help="lint SQL files, directories of migrations, dumps, or - (stdin)")
-    check.add_argument("paths", nargs="*", default=["."], help="files, directories or - (default: .)")
+    check.add_argument("paths", nargs="*", default=[], help="files, directories or - (default: .; with "
+                       "--changed-only: none, only what git says the commit deletes)")
     check.add_argument("--format", choices=FORMATS, default="text")
     check.add_argument("--target", choices=TARGETS, default=None, help=f"server the schema runs on (default {DEFAULT_TARGET})")
     check.add_argument("--fail-level", choices=FAIL_LEVELS, default=None,
@@ -37,9 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     changed = check.add_mutually_exclusive_group()
     changed.add_argument("--changed-only", action="store_true",
                          help="the PATHS are changed files (pre-commit): lint their migration directories for "
-                         "context, report only findings located in them")
+                         "context, report the findings located in them and, in a git repository, every finding the "
+                         "change makes new against HEAD (staged deletions included)")
     changed.add_argument("--since", metavar="GIT_REF", default=None,
-                         help="like --changed-only, for the files changed against GIT_REF (and untracked ones) under PATHS")
+                         help="what the change since GIT_REF makes worse: the findings in the files changed against "
+                         "GIT_REF (and untracked ones) under PATHS, and every finding new against GIT_REF's tree")
     check.add_argument("--baseline", metavar="FILE", default=None,
                        help="hide the findings recorded in FILE; list those that are gone")
     check.add_argument("--write-baseline", metavar="FILE", default=None,
@@ -63,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="add or update one pull-request comment with the summary (default off)")
     github.add_argument("--sarif-file", default=None, help="also write SARIF 2.1.0 to this file")
     github.add_argument("--check-name", default="innolint", help="the check run's name (default innolint)")
+    github.add_argument("--check-status", metavar="N", type=int, default=None,
+                        help="the exit status of the `innolint check` that wrote REPORT: 2 or more concludes failure, "
+                        "and when it left no report one is made of this status and --check-log, so the check run, "
+                        "the summary and an annotation say why (what the action does)")
+    github.add_argument("--check-log", metavar="FILE", default=None,
+                        help="what `innolint check` printed on standard error (with --check-status)")
     github.add_argument("--comment-author", metavar="LOGIN", default=None,
                         help="edit only the innolint comment written by LOGIN (default: the token's own identity; "
                         "github-actions[bot] for an installation token: name your App's bot for an App token)")
@@ -166,12 +175,14 @@ def _say(message: str) -> None:
 
 
 def _rules() -> int:
-    from checks import ALL_CHECKS, ENGINE_RULES
+    """Every rule with the severity its findings get (and, where evidence raises it, when)."""
+    from checks import ALL_CHECKS, ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR
 
     for check in ALL_CHECKS:
-        print(f"{check.id:<26} {check.severity:<8} {check.title}")
-    for rule, text in ENGINE_RULES.items():
-        print(f"{rule:<26} {'-':<8} {text}")
+        note = f" ({check.severity_note})" if check.severity_note else ""
+        print(f"{check.id:<26} {check.severity:<8} {check.title}{note}")
+    for rule, text in {**ENGINE_RULES, **USAGE_ERROR}.items():
+        print(f"{rule:<26} {ENGINE_SEVERITY.get(rule, '-'):<8} {text}")
     return EXIT_CLEAN
 
 
@@ -226,29 +237,34 @@ def _check(args: argparse.Namespace) -> int:
     try:
         resolver = _resolver(args)
         known = baseline.load(args.baseline) if args.baseline else None
-        changes = ChangeSet.from_git(args.since) if args.since else None
+        changes, targets = _changes(args, resolver)
         progress = _ProgressBar.for_stderr()
         try:
-            report = lint_paths(args.paths, options=RunOptions(resolver, changed_only=args.changed_only, changes=changes,
-                                                               progress=progress))
+            report = lint_paths(targets, options=RunOptions(resolver, changes=changes, progress=progress))
         finally:
             if progress is not None:
                 progress.finish()
         if args.write_baseline:
-            written = baseline.write(args.write_baseline, report.findings)
+            written = baseline.write(args.write_baseline, report.findings, report.diagnostics)
             _say(f"wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}")
         if known is not None:
-            comparison = baseline.compare(report.findings, known, args.baseline, _scope(args.paths, changes))
+            comparison = baseline.compare(report.findings, known, args.baseline, _scope(targets, changes),
+                                          report.diagnostics)
             report.findings = comparison.new
-            report.diagnostics = sorted([*report.diagnostics, *comparison.gone], key=lambda d: d.sort_key())
+            report.diagnostics = sorted([*comparison.new_diagnostics, *comparison.gone], key=lambda d: d.sort_key())
             print(f"innolint: {comparison.known} known finding{'s' if comparison.known != 1 else ''} hidden by the "
                   f"baseline, {len(comparison.gone)} gone", file=sys.stderr)
     except usage_errors as error:
         _say(str(error))
+        _emit_usage_error(str(error), args.format, args.output)
         return EXIT_USAGE
     if not _emit(_render(report, args.format), args.output):
         return EXIT_USAGE
-    if any(d.rule == "io-error" for d in report.diagnostics):
+    unreadable = [d for d in report.diagnostics if d.rule == "io-error"]
+    if unreadable:
+        if args.format != "text" or args.output:  # the report went to a program: say on stderr why exit 2
+            for diagnostic in unreadable:
+                _say(f"error [io-error] {diagnostic.message}")
         return EXIT_USAGE
     if args.write_baseline:
         return EXIT_CLEAN  # every finding is now accepted
@@ -258,6 +274,43 @@ def _check(args: argparse.Namespace) -> int:
         if item.rule != "baseline-gone" and level != "none" and at_or_above(item.severity, level):
             return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _changes(args: argparse.Namespace, resolver):  # type: ignore[no-untyped-def]
+    """The change a run is about and the paths to lint: `--since REF` (git's diff against REF),
+    `--changed-only FILE...` (the files, and what the commit deletes), or none. When git knows the
+    tree before the change, the affected units are replayed there too (`linter.since`), so that
+    every finding the change makes new is reported wherever it is."""
+    from linter.migrations import ChangeSet
+
+    paths = list(args.paths) or ([] if args.changed_only else ["."])
+    if args.since:
+        changes = ChangeSet.from_git(args.since)
+    elif args.changed_only:
+        changes = ChangeSet.for_commit(paths)
+        import os
+
+        # a deletion is linted in its directory's context: the files left there
+        paths += sorted({os.path.dirname(d) for d in changes.deleted if os.path.isdir(os.path.dirname(d))})
+    else:
+        return None, paths
+    if changes.ref is not None:
+        from linter import since
+
+        changes.before = since.before(changes, paths, resolver)
+    return changes, paths
+
+
+def _emit_usage_error(message: str, fmt: str, output: str | None) -> None:
+    """A run that could not start still writes its report in a machine format (json, sarif,
+    github), holding one `usage-error` diagnostic with the reason: what reads the report (the
+    action's publishing step, code scanning) then has the reason to show, not a missing file."""
+    if fmt == "text":
+        return
+    from linter.findings import Diagnostic, Report
+
+    report = Report(diagnostics=[Diagnostic(rule="usage-error", severity="error", path="", message=message)])
+    _emit(_render(report, fmt), output)
 
 
 def _tune_gc() -> None:
@@ -369,8 +422,9 @@ def _github(args: argparse.Namespace) -> int:
 
     from linter.file_access import REPORT_FILE_CAP, FileRefused, read_capped
     from linter.findings import Report
-    from linter.github_checks import PublishOptions, run
+    from linter.github_checks import GitHubEnvironment, PublishOptions, missing_report, run
 
+    problem = None
     try:
         if args.report == "-":
             raw = sys.stdin.buffer.read(REPORT_FILE_CAP + 1)
@@ -380,11 +434,15 @@ def _github(args: argparse.Namespace) -> int:
             raw = read_capped(args.report, REPORT_FILE_CAP, "report", expected="JSON report")
         report = Report.model_validate_json(raw.decode("utf-8"))
     except FileRefused as error:
-        _say(f"cannot read the report: {error}")
-        return EXIT_USAGE
+        problem = f"cannot read the report: {error}"
     except (UnicodeDecodeError, ValidationError) as error:
-        _say(f"cannot read the report {args.report}: {error}")
-        return EXIT_USAGE
+        problem = f"cannot read the report {args.report}: {error}"
+    if problem is not None:
+        _say(problem)
+        if args.check_status is None:
+            return EXIT_USAGE
+        report = missing_report(args.check_status, args.check_log, problem, GitHubEnvironment.from_environ())
+        args.check_status = max(args.check_status, EXIT_USAGE)  # no report: the check failed, whatever its exit
     options = PublishOptions(
         fail_level=args.fail_level,
         annotations=args.annotations,
@@ -393,6 +451,7 @@ def _github(args: argparse.Namespace) -> int:
         sarif_file=args.sarif_file,
         check_name=args.check_name,
         comment_author=args.comment_author,
+        check_status=args.check_status,
     )
     return run(report, options)
 

@@ -21,7 +21,8 @@ from linter.config import ConfigResolver, LoadedConfig, rule_ids
 from linter.directives import annotation_verbs, comments_in_text, parse_directives
 from linter.file_access import lexically_within, repository_root, special_file, within
 from linter.findings import Diagnostic, Finding, Report, RunStats
-from linter.migrations import ChangeSet, HistoryNote, detected_root, downgrade, plan, tables_named_by
+from linter.grouping import group_copies
+from linter.migrations import ChangeSet, HistoryNote, detected_root, plan, tables_named_by
 from linter.model import Location, SchemaModel, Table
 from linter.parse import ParseFailure
 from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
@@ -328,14 +329,14 @@ def lint_paths(
     if progress is not None:
         progress.start(sum(len(u.files) for u in units), sum(_size(f) for u in units for f in u.files))
     for unit in units:
-        if changes is not None and not any(changes.contains(path) for path in unit.files):
+        if changes is not None and not changes.affects(unit.files):
             continue  # nothing changed here
         settings = resolver.for_path((unit.files or [note.path for note in unit.notes])[0])
+        unit_context = context if context is not None else settings.context()
         result = engine.lint_unit(
-            unit, context if context is not None else settings.context(), disabled=settings.disabled_rules(),
-            changes=changes, progress=progress,
+            unit, unit_context, disabled=settings.disabled_rules(), changes=changes, progress=progress,
         )
-        findings, diagnostics = _settle(result, settings, changes)
+        findings, diagnostics = _settle(result, settings, changes, unit_context)
         report.findings.extend(findings)
         report.diagnostics.extend(diagnostics)
         stats.files += len(unit.files)
@@ -399,11 +400,12 @@ def _size(path: str) -> int:
 
 
 def _settle(
-    result: UnitResult, settings: LoadedConfig, changes: ChangeSet | None
+    result: UnitResult, settings: LoadedConfig, changes: ChangeSet | None, context: CheckContext
 ) -> tuple[list[Finding], list[Diagnostic]]:
     """What a unit reports: suppressions applied, disabled rules dropped, configured severities
-    set, and in changed-files mode only what lies in the changed files, with findings on tables
-    the change did not create or alter one level down (legacy)."""
+    set, tenant copies grouped (`linter.grouping`), and in changed-files mode what lies in the
+    changed files (findings on tables the change did not create or alter one level down: legacy)
+    and what is new against the tree before the change (`ChangeSet.select`)."""
     disabled = settings.disabled_rules()
     outcome = suppressions.apply(
         result.findings, result.diagnostics, result.suppressions, known_rules=rule_ids(),
@@ -414,16 +416,16 @@ def _settle(
                 for f in outcome.findings if f.rule not in disabled]
     diagnostics = [d if d.rule not in overrides else d.model_copy(update={"severity": overrides[d.rule]})
                    for d in outcome.diagnostics if d.rule not in disabled]
+    findings = group_copies(findings, result.model, context)
     if changes is None:
         return findings, diagnostics
-    findings = [f for f in findings if changes.contains(f.path)]
-    diagnostics = [d for d in diagnostics if changes.contains(d.path)]
+    legacy: Callable[[Finding], bool] | None = None
     if settings.value("legacy_downgrade"):
         touched = {id(table) for table in result.touched}
 
-        def legacy(finding: Finding) -> bool:
+        def untouched(finding: Finding) -> bool:
             table = result.model.find_table(finding.schema_, finding.table) if finding.table else None
             return table is not None and id(table) not in touched
 
-        findings = [f.model_copy(update={"severity": downgrade(f.severity)}) if legacy(f) else f for f in findings]
-    return findings, diagnostics
+        legacy = untouched
+    return changes.select(findings, diagnostics, legacy)

@@ -34,9 +34,24 @@ class Finding(BaseModel):
     #: what the finding is about within the table (a column, a key): part of the baseline
     #: fingerprint, so edits above a statement do not change it
     subject: str | None = None
+    #: One problem, one finding (`linter.grouping`): in a schema-per-tenant layout the same table
+    #: definition repeated in many tenant schemas has one problem, not one per tenant, so the
+    #: copies that share rule, severity, subject and definition become ONE finding.
+    #: `count`: how many tables this finding stands for (1: this table only).
+    #: `schemas`: the tenant schemas holding them, in input order, this finding's own `schema`
+    #: first, at most `GROUP_NAMES_KEPT` names (`count - len(schemas)` more are not named); empty
+    #: when the table is not in a tenant schema (a tenant table with no copy has its own name).
+    #: path, line, schema, table, message, evidence and fix are the first copy's: the fix names
+    #: that schema and is to be run in each of the `count` schemas. Renderers say "and N more".
+    count: int = Field(default=1, ge=1)
+    schemas: tuple[str, ...] = ()
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.rule)
+
+
+#: how many tenant schema names a grouped finding keeps (`Finding.schemas`); the rest are counted
+GROUP_NAMES_KEPT = 20
 
 
 class Diagnostic(BaseModel):
@@ -44,7 +59,7 @@ class Diagnostic(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    rule: str  # parse-error, io-error, unused-suppression, config-error
+    rule: str  # parse-error, replay-error, io-error, unused-suppression, usage-error, ...
     severity: Severity = "warning"
     path: str
     line: int = 0

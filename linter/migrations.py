@@ -61,6 +61,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from linter.findings import Diagnostic, Finding
+from linter.fingerprints import Known
 from linter.model import SchemaModel, Table
 from linter.record import FrozenRecord, Record
 from linter.split import Segment
@@ -845,21 +847,47 @@ Span = tuple[int, int]
 
 
 class ChangeSet(Record):
-    """The files a change touches, and within them the changed lines when known.
+    """The files a change touches, and within them the changed lines when known; the files it
+    deletes; and, when git can tell, what the tree looked like before (`before`).
 
     `--changed-only FILE...` knows only files (every line counts as changed); `--since REF` also
     knows the lines from `git diff`, so in a schema file edited in one place only the table
     edited there counts as new, and the other tables in that file are legacy.
+
+    "What the change makes worse": a change can make a finding appear in a file it did not touch
+    (deleting the migration that added the key V2 lacked; editing it). So a unit is linted when
+    it holds a changed file or lies in the directory of a deleted one (`affects`), and when
+    `before` holds the findings of the same units at REF (`linter.since`), every finding new
+    against them is reported wherever it is, besides those located in the changed files
+    (`select`).
     """
 
     __match_args__ = ("files", "root")
     files: dict[str, list[Span] | None]  # absolute path -> spans (None: all)
     #: the repository's top directory (real path), when git told it (`--since`)
     root: str | None
+    #: files the change deletes (or renames away), absolute
+    deleted: list[str]
+    #: renamed files: absolute old path -> absolute new path
+    renamed: dict[str, str]
+    #: the git revision the change is against (`--since REF`; HEAD for a commit), when known
+    ref: str | None
+    #: findings and diagnostics of the affected units at `ref` (`linter.since`), when computed
+    before: Known | None
+    #: report every finding of the affected units (the run that computes `before`)
+    report_all: bool
+    #: directories whose units are affected besides those holding a changed file
+    directories: set[str]
 
     def __init__(self, files: dict[str, list[Span] | None] | None = None, root: str | None = None) -> None:
         self.files = {} if files is None else files
         self.root = root
+        self.deleted = []
+        self.renamed = {}
+        self.ref = None
+        self.before = None
+        self.report_all = False
+        self.directories = set()
 
     @classmethod
     def from_files(cls, paths: Iterable[str]) -> ChangeSet:
@@ -867,6 +895,41 @@ class ChangeSet(Record):
 
     def contains(self, path: str) -> bool:
         return _absolute(path) in self.files
+
+    def affects(self, files: Iterable[str]) -> bool:
+        """Whether a unit (its files) is linted: it holds a changed file, or one of its files lies
+        in the history directory of a deleted file (or of any changed one, for `report_all`)."""
+        listed = list(files)
+        if any(self.contains(p) for p in listed):
+            return True
+        return bool(self.directories) and any(p != "-" and _absolute(detected_root(p)) in self.directories
+                                              for p in listed)
+
+    def select(
+        self, findings: list[Finding], diagnostics: list[Diagnostic], legacy: Callable[[Finding], bool] | None = None,
+    ) -> tuple[list[Finding], list[Diagnostic]]:
+        """What an affected unit reports: the findings and diagnostics located in changed files,
+        and with `before` every one new against it, wherever it is. A finding in a changed file
+        on a table the change did not touch (`legacy`) drops one level, unless it is new."""
+        if self.report_all:
+            return findings, diagnostics
+        from linter import fingerprints
+
+        before = self.before
+        kept: list[Finding] = []
+        for finding in findings:
+            new = before is not None and before.covers(finding.path) and not before.take(finding)
+            if new:
+                kept.append(finding)
+            elif self.contains(finding.path):
+                old = legacy is not None and legacy(finding)
+                kept.append(finding.model_copy(update={"severity": downgrade(finding.severity)}) if old else finding)
+        kept_diagnostics = [
+            d for d in diagnostics
+            if self.contains(d.path) or (before is not None and d.rule not in fingerprints.NOT_MATCHED
+                                         and before.covers(d.path) and not before.take(d))
+        ]
+        return kept, kept_diagnostics
 
     def statement_changed(self, path: str, line: int, end_line: int) -> bool:
         """Whether a change touches the statement on lines line..end_line of path."""
@@ -898,7 +961,58 @@ class ChangeSet(Record):
         for name in untracked.split(b"\0"):
             if name:
                 changes.files[_absolute(os.path.join(top, os.fsdecode(name)))] = None
+        gone = _git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status", "--diff-filter=DR",
+                     "-M", "--end-of-options", ref, "--"], cwd)
+        changes._note_deletions(gone, top)
+        changes.ref = ref
         return changes
+
+    @classmethod
+    def for_commit(cls, paths: Iterable[str], cwd: str | None = None) -> ChangeSet:
+        """`--changed-only FILE...` (what pre-commit runs): the named files, plus the files the
+        commit deletes, which pre-commit never names (`git diff --cached`: staged deletions and
+        the old names of staged renames), against HEAD. Outside a repository, or before its
+        first commit, the named files only. A named directory stands for every file a walk of it
+        finds."""
+        from linter.source import discover
+
+        named: list[str] = []
+        for path in paths:
+            named.extend(discover([path])[0] if os.path.isdir(path) else [path])
+        changes = cls.from_files(named)
+        try:
+            top = os.fsdecode(_git(["rev-parse", "--show-toplevel"], cwd)).rstrip("\n")
+            _git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], top)
+        except ChangeError:
+            return changes
+        gone = _git(["diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status",
+                     "--diff-filter=DR", "-M", "HEAD", "--"], top)
+        changes.root = os.path.realpath(top)
+        changes._note_deletions(gone, top)
+        changes.ref = "HEAD"
+        return changes
+
+    def _note_deletions(self, listing: bytes, top: str) -> None:
+        """Record `git diff -z --name-status --diff-filter=DR` (D path; R old new)."""
+        fields = listing.split(b"\0")
+        i = 0
+        while i < len(fields) and fields[i]:
+            status = fields[i][:1]
+            old = os.path.join(top, os.fsdecode(fields[i + 1]))
+            if status == b"R":
+                self.renamed[_absolute(old)] = _absolute(os.path.join(top, os.fsdecode(fields[i + 2])))
+                i += 3
+            else:
+                i += 2
+            self.deleted.append(os.path.abspath(old))
+            self.directories.add(_absolute(detected_root(old)))
+
+    @property
+    def places(self) -> list[str]:
+        """The history directories (or files) whose units the change affects, absolute: what
+        `linter.since` reads at REF."""
+        found = {_absolute(detected_root(p)) for p in self.files if p != "-"} | set(self.directories)
+        return sorted(found)
 
 
 def _name_status_targets(listing: bytes) -> list[str]:

@@ -78,45 +78,93 @@ def test_installs_from_its_own_checkout_into_its_own_venv() -> None:
     assert any(req.lower().startswith("pygithub") for req in extras.get("github", [])), "pyproject needs a `github` extra with PyGithub"
 
 
-def _run_lint_step(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """Run the action's "Run innolint" and "Publish" scripts with bash, as the runner would, against
-    this checkout: each with only its own `env:` (the check step never sees the token), the second
-    only when the first succeeded, with the first's `status` output. Their output together."""
+#: the inputs as the steps' env names them (`INNOLINT_PATHS: ${{ inputs.paths }}` -> INNOLINT_PATHS: paths)
+INPUT_OF_ENV = {
+    name: re.fullmatch(r"\$\{\{ inputs\.([\w-]+) \}\}", value).group(1)  # type: ignore[union-attr]
+    for step in ACTION["runs"]["steps"] for name, value in (step.get("env") or {}).items()
+    if re.fullmatch(r"\$\{\{ inputs\.([\w-]+) \}\}", str(value))
+}
+
+
+def _wrapper(tmp_path: Path) -> Path:
     wrapper = tmp_path / "innolint"
     wrapper.write_text(f'#!/bin/sh\nPYTHONPATH="{REPO_ROOT}" exec "{sys.executable}" -m linter.cli "$@"\n')
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    values = {
-        "INNOLINT": str(wrapper), "INNOLINT_PATHS": "db", "INNOLINT_CONFIG": "", "INNOLINT_TARGET": "",
-        "INNOLINT_FAIL_ON": "warning", "INNOLINT_ONLY_CHANGED": "auto", "INNOLINT_ANNOTATIONS": "workflow-commands",
-        "INNOLINT_SARIF_FILE": "", "INNOLINT_SUMMARY": "true", "INNOLINT_COMMENT": "false", "GITHUB_TOKEN": "",
+    return wrapper
+
+
+def run_action(tmp_path: Path, env: dict[str, str], *, install: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run action.yml's steps in order as GitHub's runner does, against this checkout.
+
+    Each `run:` step is written to a file and run with `bash --noprofile --norc -eo pipefail FILE`
+    (what `shell: bash` means on GitHub), with only its own `env:` (expressions evaluated: inputs,
+    earlier steps' outputs, github.action_path, runner.temp), in the workspace, with its own
+    `GITHUB_OUTPUT` file; the next step runs only when it succeeded (composite steps have no
+    `if:`). `uses:` steps are stood in for: setup-python gives this Python, actions/cache restores
+    nothing. The install step runs for real only with `install=True` (pip, slow); otherwise its
+    output points at a wrapper that runs this checkout. `env`: overrides of the inputs by the env
+    name a step gives them (INNOLINT_PATHS), `INNOLINT` for the innolint command, and the runner's
+    own variables (GITHUB_*). Returns every step's output together, with the last step's status."""
+    inputs = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
+    inputs.update({"paths": "db", "annotations": "workflow-commands", "github-token": ""})
+    for name, value in env.items():
+        if name in INPUT_OF_ENV:
+            inputs[INPUT_OF_ENV[name]] = value
+    runner = tmp_path / "runner"
+    runner.mkdir(exist_ok=True)
+    (tmp_path / "summary").touch()
+    outputs: dict[str, dict[str, str]] = {
+        "python": {"python-path": sys.executable, "python-version": "3.11.7"},
+        "install": {"innolint": env.get("INNOLINT") or str(_wrapper(tmp_path))},
     }
-    values.update({k: v for k, v in env.items() if k in values})
-    step_env = set(STEPS["lint"]["env"]) | set(STEPS["publish"]["env"])
-    assert set(values) | {"INNOLINT_STATUS"} == step_env, "the test's environment is out of step with action.yml"
-    (tmp_path / "runner").mkdir(exist_ok=True)
-    for name in ("output", "summary"):
-        (tmp_path / name).write_text("")
+    context = {
+        "github.action_path": str(REPO_ROOT), "github.action_repository": "", "github.action_ref": "",
+        "runner.temp": str(runner), "github.token": "",
+    }
+
+    def evaluate(value: str) -> str:
+        def one(match: re.Match[str]) -> str:
+            expression = match.group(1)
+            if expression.startswith("inputs."):
+                return inputs[expression[len("inputs."):]]
+            if m := re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression):
+                return outputs.get(m.group(1), {}).get(m.group(2), "")
+            assert expression in context, f"the emulator does not know ${{{{ {expression} }}}}"
+            return context[expression]
+        return re.sub(r"\$\{\{ ([^}]+?) \}\}", one, str(value))
+
     base = {
         **{k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")},
-        "RUNNER_TEMP": str(tmp_path / "runner"), "GITHUB_OUTPUT": str(tmp_path / "output"),
+        "RUNNER_TEMP": str(runner), "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64",
         "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"), "GITHUB_EVENT_NAME": "push",
         "GITHUB_WORKSPACE": str(tmp_path / "work"),
-        **{k: v for k, v in env.items() if k not in values},  # the runner's own GITHUB_* variables
+        **{k: v for k, v in env.items() if k not in INPUT_OF_ENV and k != "INNOLINT"},  # the runner's own variables
     }
     base.pop("GITHUB_TOKEN", None)
+    stdout, stderr, code = "", "", 0
+    for number, step in enumerate(ACTION["runs"]["steps"]):
+        step_id = step.get("id") or f"step{number}"
+        if "uses" in step or (step_id == "install" and not install):
+            continue
+        script = tmp_path / f"step-{step_id}.sh"
+        script.write_text(step["run"])
+        output_file = tmp_path / f"output-{step_id}"
+        output_file.write_text("")
+        own = {name: evaluate(value) for name, value in (step.get("env") or {}).items()}
+        done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=tmp_path / "work",
+                              env={**base, **own, "GITHUB_OUTPUT": str(output_file)}, capture_output=True, text=True,
+                              timeout=600)
+        stdout, stderr, code = stdout + done.stdout, stderr + done.stderr, done.returncode
+        outputs[step_id] = dict(line.split("=", 1) for line in output_file.read_text().splitlines() if "=" in line)
+        with open(tmp_path / "output", "a", encoding="utf-8") as handle:
+            handle.write(output_file.read_text())
+        if done.returncode != 0:
+            break
+    return subprocess.CompletedProcess(["action.yml"], code, stdout, stderr)
 
-    def step(name: str, extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
-        own = {key: values[key] for key in STEPS[name]["env"] if key in values}
-        return subprocess.run(["bash", "-c", STEPS[name]["run"]], cwd=tmp_path / "work", env={**base, **own, **extra},
-                              capture_output=True, text=True, timeout=300)
 
-    lint = step("lint", {})
-    if lint.returncode != 0:
-        return lint
-    outputs = dict(line.split("=", 1) for line in (tmp_path / "output").read_text().splitlines() if "=" in line)
-    publish = step("publish", {"INNOLINT_STATUS": outputs["status"]})
-    return subprocess.CompletedProcess(publish.args, publish.returncode, lint.stdout + publish.stdout,
-                                       lint.stderr + publish.stderr)
+#: the old name, for the tests written before the emulator ran every step
+_run_lint_step = run_action
 
 
 @pytest.fixture
@@ -217,3 +265,171 @@ def test_input_values_that_start_with_a_dash_stay_values(workspace: Path, key: s
         assert result.returncode == 0, output  # the configuration was read: the rule is off
     else:
         assert (workspace / "work" / value).is_file()
+
+
+# --- every failure leaves a visible reason (bash -eo pipefail, as GitHub runs `shell: bash`) ------
+
+def _crashing_innolint(tmp_path: Path) -> Path:
+    """innolint whose `check` dies with a traceback (exit 1, no report); `github` is the real one."""
+    spy = tmp_path / "crashing-innolint"
+    spy.write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = check ]; then exec "{sys.executable}" -c "raise RuntimeError(\'boom inside check\')"; fi\n'
+        f'PYTHONPATH="{REPO_ROOT}" exec "{sys.executable}" -m linter.cli "$@"\n')
+    spy.chmod(0o755)
+    return spy
+
+
+def _prepare(case: str, workspace: Path) -> dict[str, str]:
+    work = workspace / "work"
+    if case == "missing path":
+        return {"INNOLINT_PATHS": "db\nnot-there"}
+    if case == "empty directory":
+        (work / "empty" / "nested").mkdir(parents=True)
+        (work / "empty" / "README.md").write_text("no SQL here\n")
+        return {"INNOLINT_PATHS": "empty"}
+    if case == "binary file":
+        (work / "db" / "V2__blob.sql").write_bytes(b"\x00\x01\x02\xff" * 512)
+        return {}
+    if case == "configuration file not found":
+        return {"INNOLINT_CONFIG": "missing.toml"}
+    if case == "configuration that does not validate":
+        (work / ".innolint.toml").write_text('fail_level = "sometimes"\n')
+        return {}
+    if case == "unknown target":
+        return {"INNOLINT_TARGET": "mysql-9.9"}
+    if case == "crash":
+        return {"INNOLINT": str(_crashing_innolint(workspace))}
+    if case == "base branch not fetched":
+        return {"INNOLINT_ONLY_CHANGED": "true", "GITHUB_BASE_REF": "main", "GITHUB_EVENT_NAME": "pull_request"}
+    raise AssertionError(case)
+
+
+FAILURES = {
+    "missing path": (2, "not-there: no such file or directory"),
+    "empty directory": (2, "no SQL files in this directory"),
+    "binary file": (2, "binary file, not SQL"),
+    "configuration file not found": (2, "missing.toml: configuration file not found"),
+    "configuration that does not validate": (2, "fail_level"),
+    "unknown target": (2, "invalid choice: 'mysql-9.9'"),
+    "crash": (1, "RuntimeError: boom inside check"),
+    "base branch not fetched": (2, "could not fetch the base branch main"),
+}
+
+
+@pytest.mark.parametrize("fail_on", ["warning", "none"])
+@pytest.mark.parametrize("case", sorted(FAILURES))
+def test_every_failure_is_visible(workspace: Path, case: str, fail_on: str) -> None:
+    """The job fails, the check run is concluded failure with the reason in its summary, the job
+    summary says it, and an error annotation (a check-run annotation on the file, or an ::error
+    line) carries it: never an empty log. `fail-on: none` does not hide a run that could not lint."""
+    expected_status, reason = FAILURES[case]
+    env = _prepare(case, workspace)
+    api = FakeGitHub().start()
+    try:
+        event = workspace / "event.json"
+        event.write_text(json.dumps({"pull_request": {"number": 5, "head": {"sha": "a" * 40}}}))
+        result = run_action(workspace, {
+            "INNOLINT_ANNOTATIONS": "checks", "INNOLINT_FAIL_ON": fail_on, "GITHUB_TOKEN": "ghs_not_a_real_token_0123",
+            "GITHUB_REPOSITORY": "acme/shop", "GITHUB_EVENT_PATH": str(event), "GITHUB_API_URL": api.api_url,
+            "GITHUB_SHA": "b" * 40, "INNOLINT_ONLY_CHANGED": "false", **env,
+        })
+    finally:
+        api.stop()
+    log = result.stdout + result.stderr
+    assert result.returncode == expected_status, log
+    (run,) = api.runs.values()
+    assert run["status"] == "completed" and run["conclusion"] == "failure", run
+    assert reason in run["output"]["summary"].replace("\\", ""), run["output"]["summary"]
+    assert reason in (workspace / "summary").read_text().replace("\\", "")
+    annotated = [a["message"] for a in run["annotations"] if a["annotation_level"] == "failure"]
+    commands = [line for line in result.stdout.splitlines() if line.startswith("::error")]
+    assert any(reason in text for text in annotated) or any(reason in line for line in commands), log
+    assert reason in log  # and the step log itself
+
+
+def test_the_environment_key_follows_the_actions_sources(tmp_path: Path) -> None:
+    """The cache key hashes what pip installs: the same sources give the same key, a changed
+    check gives a new one (a moved tag or branch never reuses a stale environment)."""
+    copy = tmp_path / "action"
+    for part in ("linter", "checks"):
+        shutil.copytree(REPO_ROOT / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(REPO_ROOT / "pyproject.toml", copy / "pyproject.toml")
+    script = tmp_path / "version.sh"
+    script.write_text(STEPS["version"]["run"])
+
+    def key() -> str:
+        out = tmp_path / "out"
+        out.write_text("")
+        subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], check=True,
+                       env={**os.environ, "ACTION_PATH": str(copy), "PYTHON": sys.executable, "PYTHON_VERSION": "3.12.7",
+                            "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64", "GITHUB_OUTPUT": str(out)})
+        (line,) = out.read_text().splitlines()
+        assert line.startswith("key=innolint-venv-Linux-X64-py3.12.7-")
+        return line
+
+    first = key()
+    assert key() == first
+    (copy / "checks" / "no_primary_key.py").write_text((copy / "checks" / "no_primary_key.py").read_text() + "\n# changed\n")
+    assert key() != first
+    cache = next(step for step in ACTION["runs"]["steps"] if str(step.get("uses", "")).startswith("actions/cache@"))
+    assert cache["with"]["key"] == "${{ steps.version.outputs.key }}"
+    assert cache["with"]["path"] == "${{ runner.temp }}/innolint-venv" == STEPS["install"]["env"]["INNOLINT_VENV"]
+
+
+def test_install_reuses_a_restored_environment(tmp_path: Path) -> None:
+    """With the cache restored (a venv whose innolint answers --version), the install step installs
+    nothing; with a broken one it installs again (here into a venv that can import this checkout:
+    pip is pointed at an empty index so a real install would fail, which the ERR trap reports)."""
+    venv = tmp_path / "runner" / "innolint-venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(sys.executable)
+    innolint = venv / "bin" / "innolint"
+    innolint.write_text(f'#!/bin/sh\nPYTHONPATH="{REPO_ROOT}" exec "{sys.executable}" -m linter.cli "$@"\n')
+    innolint.chmod(0o755)
+    script = tmp_path / "install.sh"
+    script.write_text(STEPS["install"]["run"])
+    (tmp_path / "summary").write_text("")
+
+    def install(extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        (tmp_path / "out").write_text("")
+        return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], capture_output=True,
+                              text=True, timeout=300,
+                              env={**os.environ, "ACTION_PATH": str(tmp_path / "no-such-action"), "PYTHON": sys.executable,
+                                   "INNOLINT_VENV": str(venv), "GITHUB_OUTPUT": str(tmp_path / "out"),
+                                   "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"), "PIP_NO_INDEX": "1", **extra})
+
+    cached = install({})
+    assert cached.returncode == 0, cached.stderr
+    assert "the cached environment has innolint" in cached.stdout
+    assert (tmp_path / "out").read_text() == f"innolint={venv}/bin/innolint\n"
+    innolint.write_text("#!/bin/sh\nexit 1\n")  # a broken cache: installed again, and that fails visibly here
+    broken = install({})
+    assert broken.returncode != 0
+    assert "::error title=innolint::Installing innolint from" in broken.stdout
+    assert "Installing innolint failed" in (tmp_path / "summary").read_text()
+
+
+def test_the_readme_and_example_pin_a_commit(tmp_path: Path) -> None:
+    """The README's `uses:` and the example workflow's pin a full commit sha (no release is
+    tagged; a sha cannot be moved), and the README's steps are a valid workflow (actionlint)."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme[readme.index("## GitHub pull-request check\n"):]
+    snippet = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    steps = yaml.safe_load(snippet.replace("<owner>", "acme"))
+    (innolint,) = [s for s in steps if "innolint@" in s.get("uses", "")]
+    assert re.fullmatch(r"acme/innolint@[0-9a-f]{40}", innolint["uses"])
+    assert set(innolint["with"]) <= set(ACTION["inputs"])
+    example = yaml.safe_load((REPO_ROOT / "docs" / "github-workflow.yml").read_text())
+    uses = [s["uses"] for s in example["jobs"]["innolint"]["steps"] if "innolint@" in s.get("uses", "")]
+    assert len(uses) == 1 and re.fullmatch(r"[\w-]+/innolint@[0-9a-f]{40}", uses[0])
+    go_bin = _go_bin()
+    actionlint = shutil.which("actionlint") or (go_bin and os.path.join(go_bin, "actionlint"))
+    if not actionlint or not os.path.exists(actionlint):
+        pytest.skip("actionlint is not installed")
+    workflow = tmp_path / ".github" / "workflows" / "readme.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(yaml.safe_dump({"name": "readme", "on": {"pull_request": {}},
+                                        "jobs": {"lint": {"runs-on": "ubuntu-latest", "steps": steps}}}))
+    done = subprocess.run([actionlint, str(workflow)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -30,10 +30,15 @@ def test_fingerprint_ignores_lines_and_paths_and_case() -> None:
 
 
 def test_counts_tell_new_duplicates_apart(tmp_path: Path) -> None:
-    baseline = build([finding("users", 1, path="svc-a.sql"), finding("users", 1, path="svc-b.sql")])
-    assert [e.count for e in baseline.findings] == [2]
+    # issue 16: entries carry their file, so the same table in two services is two entries (it
+    # was one entry counting 2, and a third `users` anywhere matched it)
+    baseline = build([finding("users", 1, path="svc-a.sql"), finding("users", 1, path="svc-b.sql"),
+                      finding("users", 3, path="a.sql"), finding("users", 7, path="a.sql")])
+    assert [(e.path, e.count) for e in baseline.findings] == [("a.sql", 2), ("svc-a.sql", 1), ("svc-b.sql", 1)]
     result = compare([finding("users", 1), finding("users", 5), finding("users", 9)], baseline, "bl.json")
     assert result.known == 2 and [f.line for f in result.new] == [9]
+    moved = compare([finding("users", 1, path="svc-c.sql")], baseline, "bl.json")
+    assert moved.known == 0 and len(moved.new) == 1
 
 
 def test_gone_entries_are_info_diagnostics(tmp_path: Path) -> None:
@@ -133,3 +138,115 @@ def test_write_baseline_needs_a_full_run(tmp_path: Path) -> None:
     schema.write_text(NO_PK.format(name="a"))
     done = run("check", "--changed-only", "--write-baseline", str(tmp_path / "bl.json"), str(schema))
     assert done.returncode == 2 and "without --changed-only" in done.stderr
+
+
+# --- issue 16: a baseline that holds -------------------------------------------------------------
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.mark.parametrize("inputs", [
+    ["zoneminder"],  # a parse error (a comment holding `*/`)
+    ["kanboard", "phpbb", "roundcube"],
+    ["authelia", "golang-migrate", "dolphinscheduler"],
+])
+def test_write_then_check_exits_0(tmp_path: Path, inputs: list[str]) -> None:
+    """Right after --write-baseline, --baseline finds nothing new: findings, tenant groups and
+    diagnostics (parse errors, replay errors) are all recorded."""
+    paths = [str(CORPUS / name) for name in inputs if (CORPUS / name).exists()]
+    if not paths:
+        pytest.skip("corpus directories not here")
+    baseline = tmp_path / "bl.json"
+    first = run("check", "--format", "json", *paths)
+    assert first.returncode in (0, 1)
+    written = run("check", "--write-baseline", str(baseline), *paths)
+    assert written.returncode == 0, written.stderr
+    again = run("check", "--format", "json", "--fail-level", "info", "--baseline", str(baseline), *paths)
+    report = json.loads(again.stdout)
+    assert (report["findings"], report["diagnostics"], again.returncode) == ([], [], 0), again.stderr
+
+
+def test_parse_errors_are_recorded_and_a_new_one_is_reported(tmp_path: Path) -> None:
+    schema = tmp_path / "schema.sql"
+    schema.write_text(NO_PK.format(name="a") + "CREATE TABEL broken (x INT);\n")
+    baseline = tmp_path / "bl.json"
+    assert run("check", "--write-baseline", str(baseline), str(schema)).returncode == 0
+    data = json.loads(baseline.read_text())
+    assert [(e["rule"], e["path"]) for e in data["diagnostics"]] == [("parse-error", "schema.sql")]
+    assert run("check", "--baseline", str(baseline), str(schema)).returncode == 0
+    schema.write_text("-- moved down\n" + NO_PK.format(name="a") + "CREATE TABEL broken (x INT);\nCREATE TABEL other (y INT);\n")
+    again = run("check", "--format", "json", "--baseline", str(baseline), str(schema))
+    report = json.loads(again.stdout)
+    assert again.returncode == 1
+    assert [(d["rule"], d["line"]) for d in report["diagnostics"]] == [("parse-error", 4)]
+
+
+def test_same_named_tables_in_different_files_do_not_collide(tmp_path: Path) -> None:
+    (tmp_path / "billing").mkdir()
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "billing" / "schema.sql").write_text(NO_PK.format(name="users"))
+    (tmp_path / "shop" / "schema.sql").write_text("CREATE TABLE users (id INT PRIMARY KEY) ENGINE=InnoDB;\n")
+    baseline = tmp_path / "bl.json"
+    assert run("check", "--write-baseline", str(baseline), str(tmp_path)).returncode == 0
+    (tmp_path / "shop" / "schema.sql").write_text(NO_PK.format(name="users"))  # shop's users loses its key
+    done = run("check", "--format", "json", "--baseline", str(baseline), str(tmp_path))
+    assert done.returncode == 1
+    assert [(f["path"].rsplit("/", 2)[-2], f["table"]) for f in json.loads(done.stdout)["findings"]] == [("shop", "users")]
+
+
+def test_a_subset_from_anywhere_reports_no_other_entry_as_gone(tmp_path: Path) -> None:
+    """The baseline written at the repository root over two directories; then one file linted
+    from a subdirectory, by a relative path, plain and in changed-files mode: nothing is gone,
+    nothing is new, exit 0. Paths in the file are relative to the baseline's directory."""
+    for part, name in (("db", "orders"), ("legacy", "events")):
+        (tmp_path / part).mkdir()
+        (tmp_path / part / "schema.sql").write_text(NO_PK.format(name=name))
+    baseline = tmp_path / ".innolint-baseline.json"
+    assert run("check", "--write-baseline", ".innolint-baseline.json", "db", "legacy", cwd=tmp_path).returncode == 0
+    assert sorted(e["path"] for e in json.loads(baseline.read_text())["findings"]) == ["db/schema.sql", "legacy/schema.sql"]
+    for extra in ([], ["--changed-only"]):
+        done = run("check", "--format", "json", *extra, "--baseline", "../.innolint-baseline.json", "schema.sql",
+                   cwd=tmp_path / "db")
+        report = json.loads(done.stdout)
+        assert (report["findings"], report["diagnostics"], done.returncode) == ([], [], 0), (extra, done.stderr)
+    (tmp_path / "db" / "schema.sql").write_text("CREATE TABLE orders (id INT PRIMARY KEY);\n")
+    fixed = run("check", "--format", "json", "--baseline", "../.innolint-baseline.json", "schema.sql", cwd=tmp_path / "db")
+    gone = json.loads(fixed.stdout)["diagnostics"]
+    assert [(d["rule"], d["path"]) for d in gone] == [("baseline-gone", "schema.sql")]  # db's only, not legacy's
+
+
+def test_a_finding_that_moves_between_migrations_stays_known(tmp_path: Path) -> None:
+    history = tmp_path / "migrations"
+    history.mkdir()
+    (history / "V1__init.sql").write_text(
+        "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b INT, c INT, KEY ka (a), KEY kab (a, b)) ENGINE=InnoDB;\n")
+    baseline = tmp_path / "bl.json"
+    assert run("check", "--write-baseline", str(baseline), str(history)).returncode == 0
+    (history / "V2__widen.sql").write_text("ALTER TABLE t DROP INDEX kab, ADD INDEX kab (a, b, c);\n")
+    moved = run("check", "--format", "json", str(history))
+    assert [f["path"].rsplit("/", 1)[-1] for f in json.loads(moved.stdout)["findings"]] == ["V2__widen.sql"]
+    done = run("check", "--format", "json", "--baseline", str(baseline), str(history))
+    assert (json.loads(done.stdout)["findings"], done.returncode) == ([], 0), done.stdout
+
+
+def test_tenant_groups_are_recorded_by_definition(tmp_path: Path) -> None:
+    from tests.test_grouping import TENANT, dump
+
+    sql = tmp_path / "tenants.sql"
+    sql.write_text(dump([f"tenant_{n}" for n in range(1, 6)]))
+    baseline = tmp_path / "bl.json"
+    assert run("check", "--write-baseline", str(baseline), str(sql)).returncode == 0
+    entries = json.loads(baseline.read_text())["findings"]
+    nopk = [e for e in entries if e["rule"] == "no-primary-key"]
+    assert [(e["schema"], e["table"], e["count"]) for e in nopk] == [("{tenant}", "audit_log", 5)]
+    # two tenants more (and the first one dropped): the same problem, known
+    sql.write_text(dump([f"tenant_{n}" for n in range(2, 9)]))
+    grown = run("check", "--format", "json", "--baseline", str(baseline), str(sql))
+    assert (json.loads(grown.stdout)["findings"], grown.returncode) == ([], 0), grown.stdout
+    # a new table without a key in every tenant: new
+    sql.write_text(dump([f"tenant_{n}" for n in range(2, 9)]).replace(
+        TENANT.splitlines()[2], TENANT.splitlines()[2] + "\nCREATE TABLE `extra_log` (`a` INT) ENGINE=InnoDB;"))
+    more = run("check", "--format", "json", "--baseline", str(baseline), str(sql))
+    assert [(f["table"], f["count"]) for f in json.loads(more.stdout)["findings"] if f["rule"] == "no-primary-key"] \
+        == [("extra_log", 7)]
+    assert more.returncode == 1

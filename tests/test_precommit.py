@@ -162,3 +162,139 @@ def test_user_args_stay_options_beside_hostile_names(hook_repo: Path, hostile_pr
         assert f"{name}:2:1: warning [no-primary-key]" in output, output
     assert (project / "schema.sql").read_text() == GOOD  # --output=schema.sql was a file, not an option
     assert not (project / "baseline.sql").exists()
+
+
+# --- issue 16: the files innolint reads, and a commit that deletes the fix --------------------------
+
+def _project_with_hook(hook_repo: Path, root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    (root / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: innolint\n")
+    _git("init", "-q", cwd=root)
+    _git("add", "-A", cwd=root)
+    _git("commit", "-q", "-m", "base", cwd=root)
+    return root
+
+
+KEY_LATER = {
+    "db/migrations/V1__customers.sql": GOOD,
+    "db/migrations/V2__events.sql": BAD,
+    "db/migrations/V3__events_key.sql": "ALTER TABLE event_log ADD COLUMN id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST;\n",
+}
+
+
+def test_a_commit_that_only_deletes_the_fix_is_stopped(hook_repo: Path, tmp_path: Path) -> None:
+    """The only staged change deletes V3, which added the key V2 lacked: pre-commit passes no file
+    name for a deletion, yet the hook runs (always_run), asks git what the commit deletes, and
+    fails at V2, where the problem now is. The commit does not happen."""
+    project = _project_with_hook(hook_repo, tmp_path / "project", KEY_LATER)
+    subprocess.run([*_pre_commit(), "install"], cwd=project, check=True, capture_output=True, text=True, timeout=300)
+    _git("rm", "-q", "db/migrations/V3__events_key.sql", cwd=project)
+    done = subprocess.run(["git", *GIT_IDENTITY, "commit", "-m", "drop V3"], cwd=project, capture_output=True, text=True,
+                          timeout=900, env={**__import__("os").environ, "PRE_COMMIT_COLOR": "never"})
+    output = done.stdout + done.stderr
+    assert done.returncode != 0, output
+    assert "db/migrations/V2__events.sql:2:1: warning [no-primary-key]" in output, output
+    assert _git("log", "--oneline", cwd=project).count("\n") == 1  # still only the base commit
+    # a commit that edits V3 and keeps the key passes
+    (project / "db" / "migrations" / "V3__events_key.sql").write_text(
+        "-- the key event_log lacked\n" + KEY_LATER["db/migrations/V3__events_key.sql"])
+    _git("add", "-A", cwd=project)
+    again = subprocess.run(["git", *GIT_IDENTITY, "commit", "-q", "-m", "keep V3"], cwd=project, capture_output=True,
+                           text=True, timeout=900)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_an_edit_that_removes_the_fix_is_stopped_and_others_pass(hook_repo: Path, tmp_path: Path) -> None:
+    project = _project_with_hook(hook_repo, tmp_path / "project", KEY_LATER)
+    (project / "README.md").write_text("docs only\n")
+    _git("add", "-A", cwd=project)
+    docs = subprocess.run([*_pre_commit(), "run", "--color", "never"], cwd=project, capture_output=True, text=True,
+                          timeout=900)
+    assert docs.returncode == 0, docs.stdout + docs.stderr  # nothing SQL staged: the hook passes
+    (project / "db" / "migrations" / "V3__events_key.sql").write_text("-- the key broke the deploy\nSELECT 1;\n")
+    _git("add", "-A", cwd=project)
+    edited = subprocess.run([*_pre_commit(), "run", "--color", "never"], cwd=project, capture_output=True, text=True,
+                            timeout=900)
+    output = edited.stdout + edited.stderr
+    assert edited.returncode == 1, output
+    assert "V2__events.sql:2:1: warning [no-primary-key]" in output
+
+
+@pytest.mark.parametrize("names", [
+    ("schema.ddl", "dump/all.mysql", "zm_create.sql.in", "backup/mysql-schema.dump", "LEGACY.SQL"),
+    ("a/b/c/deep.Ddl", "x.MySQL", "templates/t.SQL.IN"),
+])
+def test_the_hook_reads_every_name_innolint_reads(hook_repo: Path, tmp_path: Path, names: tuple[str, ...]) -> None:
+    files = {name: BAD for name in names}
+    files["notes.txt"] = BAD  # not a SQL name for a hook (a .txt is SQL only when it starts like a dump)
+    files["README.md"] = "CREATE TABLE not_sql (a INT);\n"
+    project = _project_with_hook(hook_repo, tmp_path / "project", files)
+    done = subprocess.run([*_pre_commit(), "run", "--all-files", "--verbose", "--color", "never"], cwd=project,
+                          capture_output=True, text=True, timeout=900)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    for name in names:
+        assert f"{name}:2:1: warning [no-primary-key]" in output, (name, output)
+    assert "notes.txt" not in output and "README.md:" not in output
+
+
+def test_the_hooks_file_pattern_is_the_clis() -> None:
+    """The manifest's `files` matches exactly the names a directory walk reads as SQL, on
+    generated names; and it is linear (a long name costs what its length does)."""
+    import random
+    import re
+    import time
+
+    import yaml
+
+    from linter.source import SQL_SUFFIXES
+
+    (hook,) = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert "types" not in hook or hook["types"] == ["file"]
+    assert hook["always_run"] is True
+    pattern = re.compile(hook["files"])
+    rng = random.Random(16)
+    pieces = ["sql", "SQL", "in", "ddl", "mysql", "dump", "txt", "sql.in", "bak", "Sql", "my", "d"]
+    for _ in range(3000):
+        name = "/".join(rng.choice(["db", "x.sql", "a.b"]) for _ in range(rng.randint(0, 2)))
+        name += ("/" if name else "") + "f" + "".join("." + rng.choice(pieces) for _ in range(rng.randint(0, 3)))
+        assert bool(pattern.search(name)) == name.lower().endswith(SQL_SUFFIXES), name
+
+    def seconds(n: int) -> float:
+        name = "a." * n + "sqlx"
+        started = time.perf_counter()
+        for _ in range(20):
+            pattern.search(name)
+        return time.perf_counter() - started
+
+    ratio = min(seconds(200_000) for _ in range(3)) / max(min(seconds(20_000) for _ in range(3)), 1e-6)
+    assert ratio < 15, ratio
+
+
+def test_the_readme_snippet_works_as_it_says(hook_repo: Path, tmp_path: Path) -> None:
+    """The README's pre-commit snippet, with the two things it tells you to fill in: the
+    repository you keep innolint in and `git rev-parse HEAD` of it (no release is tagged)."""
+    import re
+
+    readme = (REPO_ROOT / "README.md").read_text()
+    section = readme[readme.index("## pre-commit\n"):]
+    snippet = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    assert "repo: https://github.com/<owner>/innolint" in snippet and "rev: 0123456789abcdef" in snippet
+    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    config = re.sub(r"repo: \S+", f"repo: {hook_repo}", snippet)
+    config = re.sub(r"rev: \S+", f"rev: {rev}", config)
+    project = tmp_path / "project"
+    (project / "db").mkdir(parents=True)
+    (project / "db" / "V1__init.sql").write_text(BAD)
+    (project / ".pre-commit-config.yaml").write_text(config)
+    _git("init", "-q", cwd=project)
+    _git("add", "-A", cwd=project)
+    done = subprocess.run([*_pre_commit(), "run", "--color", "never"], cwd=project, capture_output=True, text=True,
+                          timeout=900)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1 and "db/V1__init.sql:2:1: warning [no-primary-key]" in output, output

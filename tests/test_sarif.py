@@ -194,3 +194,147 @@ def test_check_format_sarif_end_to_end(validator, tmp_path) -> None:
     assert location["region"]["startLine"] == 3
     assert location["region"].get("endLine") == 6
     assert "ADD COLUMN" in finding["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"]
+
+
+# --- GitHub's limits and reading of SARIF (issue 16) -------------------------------------------------
+
+
+def test_at_most_25000_results_per_run_the_worst_kept(validator, tmp_path) -> None:
+    """GitHub code scanning takes at most 25,000 results per run (and shows the 5,000 most
+    severe): a 26,002-finding report keeps the 25,000 worst and says how many were left out."""
+    made = [Finding(rule="no-primary-key", severity=("error", "warning", "info")[i % 3], path="dump.sql", line=i + 1,
+                    table=f"t{i}", message=f"t{i} has no primary key") for i in range(26_002)]
+    log = sarif.build(Report(findings=made), root=str(tmp_path), max_results=sarif.GITHUB_RESULT_LIMIT)
+    results = log["runs"][0]["results"]
+    assert sarif.GITHUB_RESULT_LIMIT == 25_000 and len(results) == 25_000
+    levels = [r["level"] for r in results]
+    assert levels.count("error") == 8_668 and levels.count("warning") == 8_667 and levels.count("note") == 7_665
+    assert levels == sorted(levels, key=["error", "warning", "note"].index)  # the 1,002 left out are all info
+    (omitted,) = [n for n in log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+                  if n["descriptor"]["id"] == "results-omitted"]
+    assert omitted["message"]["text"].startswith("1002 less severe results were left out")
+    assert "lists every one" in omitted["message"]["text"]
+    small = dict(log, runs=[dict(log["runs"][0], results=results[:50])])  # the schema check, on a slice
+    assert errors(validator, small) == []
+
+
+def test_problem_severity_takes_githubs_words(tmp_path) -> None:
+    from checks import ALL_CHECKS
+
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    for check in ALL_CHECKS:
+        severity = rules[check.id]["properties"]["problem.severity"]
+        assert severity in ("error", "warning", "recommendation")
+        assert severity == {"info": "recommendation"}.get(check.severity, check.severity)
+    assert rules["compression-candidate"]["properties"]["problem.severity"] == "recommendation"
+
+
+def test_default_level_is_the_severity_without_evidence(tmp_path) -> None:
+    """uuid-primary-key without evidence of many inserts is info: SARIF's default says note, and
+    `innolint rules` prints info with what raises it."""
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["uuid-primary-key"]["defaultConfiguration"]["level"] == "note"
+    from tests.helpers import findings, lint_sql
+
+    plain = findings(lint_sql("CREATE TABLE payment (id CHAR(36) NOT NULL PRIMARY KEY, amount INT);", tmp_path),
+                     "uuid-primary-key")
+    assert [f.severity for f in plain] == ["info"]
+    listed = subprocess.run([sys.executable, "-m", "linter.cli", "rules"], capture_output=True, text=True,
+                            env={**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT)}, cwd=tmp_path)
+    line = next(row for row in listed.stdout.splitlines() if row.startswith("uuid-primary-key "))
+    assert line.split()[1] == "info" and "error when" in line
+    for row in listed.stdout.splitlines():
+        assert row.split()[1] in ("error", "warning", "info"), row  # engine rules too
+
+
+@pytest.mark.parametrize(("environ", "expected"), [
+    ({"INNOLINT_ACTION_REPOSITORY": "acme/innolint", "INNOLINT_ACTION_REF": "v1.2.0"},
+     "https://github.com/acme/innolint/blob/v1.2.0/docs/rules"),
+    ({"GITHUB_ACTION_REPOSITORY": "acme/innolint", "GITHUB_ACTION_REF": "0123abcd", "GITHUB_SERVER_URL": "https://ghe.example"},
+     "https://ghe.example/acme/innolint/blob/0123abcd/docs/rules"),
+    ({"INNOLINT_ACTION_PATH": "/home/runner/work/_actions/acme/innolint/main"},
+     "https://github.com/acme/innolint/blob/main/docs/rules"),
+    ({"INNOLINT_ACTION_PATH": "/home/runner/work/app/app/.github/actions/lint"}, None),  # a local action: unknown
+    ({"INNOLINT_ACTION_REPOSITORY": "../../evil", "INNOLINT_ACTION_REF": "main"}, None),
+    ({"INNOLINT_RULES_URL": "https://mirror.example/innolint/rules/"}, "https://mirror.example/innolint/rules"),
+])
+def test_rule_pages_come_from_one_place(environ, expected, tmp_path) -> None:
+    from linter.rules_doc import rule_page_url, rules_base_url
+
+    assert rules_base_url(environ) == expected
+    if expected:
+        assert rule_page_url("no-primary-key", environ) == f"{expected}/no-primary-key.md"
+        assert rule_page_url("parse-error", environ) == f"{expected}/README.md"  # engine rules: the list
+    else:
+        assert rule_page_url("no-primary-key", environ) is None
+
+
+def test_help_and_information_uris_from_the_action(validator, tmp_path, monkeypatch) -> None:
+    for name in ("INNOLINT_RULES_URL", "GITHUB_ACTION_REPOSITORY", "GITHUB_ACTION_REF", "INNOLINT_ACTION_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("INNOLINT_ACTION_REPOSITORY", "acme/innolint")
+    monkeypatch.setenv("INNOLINT_ACTION_REF", "v2")
+    log = sarif.build(sample(tmp_path), root=str(tmp_path))
+    assert errors(validator, log) == []
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://github.com/acme/innolint"
+    rules = {r["id"]: r for r in driver["rules"]}
+    assert rules["redundant-index"]["helpUri"] == "https://github.com/acme/innolint/blob/v2/docs/rules/redundant-index.md"
+    for page in (REPO_ROOT / "docs" / "rules").glob("*.md"):  # every address points at a page that exists
+        assert page.name == "README.md" or page.stem in rules
+
+
+def test_audit_locations_stay_server_uris(validator, tmp_path) -> None:
+    """An audit's finding is at mysql://host/schema/table: no repository path, no %SRCROOT%, no fix to a file."""
+    report = Report(findings=[Finding(rule="no-primary-key", severity="warning", path="mysql://db1:3306/shop/app_log",
+                                      line=1, schema="shop", table="app_log", message="no key",
+                                      fix="ALTER TABLE `shop`.`app_log` ADD COLUMN id INT;"),
+                              Finding(rule="no-primary-key", severity="warning", path="mysql://localhost/shop/a b",
+                                      line=1, schema="shop", table="a b", message="no key")])
+    log = sarif.build(report, root=str(tmp_path))
+    assert errors(validator, log) == []
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in log["runs"][0]["results"]]
+    assert uris == [{"uri": "mysql://db1:3306/shop/app_log"}, {"uri": "mysql://localhost/shop/a%20b"}]
+    assert all("fixes" not in r for r in log["runs"][0]["results"])
+    assert log["runs"][0]["results"][0]["properties"]["fix"].startswith("ALTER TABLE")
+
+
+def test_a_grouped_finding_is_one_result_with_its_copies(validator, tmp_path) -> None:
+    names = tuple(f"tenant_{n:05d}" for n in range(1, 21))
+    grouped = Finding(rule="no-primary-key", severity="warning", path=str(tmp_path / "dump.sql"), line=40,
+                      schema=names[0], table="audit_log", message="audit_log has no primary key", count=2000,
+                      schemas=names, fix="-- for each ...\nALTER TABLE x;")
+    log = sarif.build(Report(findings=[grouped]), root=str(tmp_path))
+    assert errors(validator, log) == []
+    (result,) = log["runs"][0]["results"]
+    assert result["properties"]["count"] == 2000 and result["properties"]["schemas"] == list(names)
+    assert "The same in 2,000 tenant schemas (tenant_00001, tenant_00002, tenant_00003 and 1,997 more)." in result["message"]["text"]
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "json"])
+@pytest.mark.parametrize("bad", [["--config", "missing.toml"], ["--since", "no-such-ref"], ["--baseline", "nope.json"]])
+def test_a_run_that_cannot_start_still_writes_its_report(validator, tmp_path, fmt, bad) -> None:
+    """A usage error (configuration, git ref, baseline) exits 2 and still writes the report, with
+    one usage-error saying why: what reads the report (the action, code scanning) has a reason."""
+    (tmp_path / "schema.sql").write_text("CREATE TABLE t (a INT);\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)  # a repository without that ref
+    out = tmp_path / f"report.{fmt}"
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", fmt, "--output", str(out), *bad,
+                           "schema.sql"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.returncode == 2, done.stderr
+    data = json.loads(out.read_text())
+    if fmt == "sarif":
+        assert errors(validator, data) == []
+        (note,) = data["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        assert note["descriptor"]["id"] == "usage-error" and note["level"] == "error"
+        assert data["runs"][0]["invocations"][0]["executionSuccessful"] is False
+        text = note["message"]["text"]
+    else:
+        (diagnostic,) = data["diagnostics"]
+        assert diagnostic["rule"] == "usage-error" and diagnostic["severity"] == "error"
+        text = diagnostic["message"]
+    assert bad[1] in text
+    assert text in done.stderr

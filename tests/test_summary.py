@@ -104,3 +104,75 @@ def test_row_and_fix_limits() -> None:
 def test_header_goes_first() -> None:
     text = summary.render(Report(), header="<!-- marker -->\n")
     assert text.startswith("<!-- marker -->\n## innolint")
+
+
+# --- reports people read (issue 16): short rows, one explanation per rule, links, fixes folded ------
+
+LONG_WHY = ("it has no PRIMARY KEY and no UNIQUE key of NOT NULL columns, so InnoDB clusters it on a hidden 6-byte "
+            "DB_ROW_ID taken from one server-wide counter under the dict_sys mutex; inserts into all such tables "
+            "contend on it. ") * 6  # about 1 KB, as the checks' messages are
+
+
+def test_thirty_findings_make_a_short_comment(monkeypatch) -> None:
+    monkeypatch.setenv("INNOLINT_RULES_URL", "https://github.example/acme/innolint/blob/v1/docs/rules")
+    rules = ["no-primary-key", "uuid-primary-key", "redundant-index"]
+    many = [finding(rule=rules[i % 3], line=i + 1, table=f"t{i}", message=f"t{i}: {LONG_WHY}",
+                    fix=f"ALTER TABLE `t{i}` ADD COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST;")
+            for i in range(30)]
+    text = summary.render(Report(findings=many), limit=summary.COMMENT_LIMIT)
+    assert len(text.encode()) < 16_000, len(text.encode())  # 30 x 1 KB of explanation is not repeated
+    assert LONG_WHY[:200] not in text
+    finding_rows = [r for r in rows(text) if r.startswith("| warning |")]
+    assert len(finding_rows) == 30 and all(len(r) < 400 for r in finding_rows)
+    # one explanation per rule, each with its page
+    explanations = [line for line in text.splitlines() if line.startswith("- **")]
+    assert [line.split("**")[1] for line in explanations] == rules
+    for rule in rules:
+        assert text.count(f"[Rule page](https://github.example/acme/innolint/blob/v1/docs/rules/{rule}.md)") == 1
+        assert f"[{rule}](https://github.example/acme/innolint/blob/v1/docs/rules/{rule}.md)" in finding_rows[rules.index(rule)]
+    # every fix behind its own <details>
+    assert text.count("<details>") == 20 and text.count("</details>") == 20
+    assert "Not shown here: 10 fixes" in text
+
+
+def test_one_line_keeps_the_first_sentence() -> None:
+    assert summary.one_line("t has no key. InnoDB clusters it.") == "t has no key."
+    assert summary.one_line("t: no key; InnoDB clusters it on a hidden id") == "t: no key …"
+    assert summary.one_line("version 8.0.30 fixes it") == "version 8.0.30 fixes it"  # no space after the dot
+    long = "word " * 100
+    cut = summary.one_line(long)
+    assert len(cut) <= summary.ROW_MESSAGE_CHARS and cut.endswith("…")
+
+
+def test_without_a_known_page_the_explanation_says_how_to_read_it(monkeypatch) -> None:
+    for name in ("INNOLINT_RULES_URL", "INNOLINT_ACTION_REPOSITORY", "GITHUB_ACTION_REPOSITORY", "INNOLINT_ACTION_PATH",
+                 "GITHUB_ACTION_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    text = summary.render(Report(findings=[finding()]))
+    assert "`innolint explain no-primary-key` says more." in text
+    assert "](http" not in text.split("### Rules")[1].split("###")[0]
+
+
+def test_a_grouped_finding_is_one_row() -> None:
+    grouped = finding(schema="tenant_00001", count=2000, schemas=("tenant_00001", "tenant_00002"))
+    text = summary.render(Report(findings=[grouped]))
+    (row,) = [r for r in rows(text) if r.startswith("| warning |")]
+    assert "tenant\\_00001.t \\(+1,999 tenant schemas\\)" in row
+    assert "tenant_00001.t and 1,999 more tenant schemas" in text  # the fix's label
+
+
+def test_a_run_that_could_not_start_is_said_in_full() -> None:
+    report = Report(diagnostics=[Diagnostic(rule="usage-error", severity="error", path="",
+                                            message="innolint check stopped (exit 1) without writing its report: "
+                                            "RuntimeError: boom. Something else.")])
+    text = summary.render(report)
+    assert "| error | - | usage-error | innolint check stopped \\(exit 1\\) without writing its report: " \
+           "RuntimeError: boom. Something else. |" in text
+
+
+def test_notes_count_in_the_cap() -> None:
+    many = [finding(line=i, message="m" * 500) for i in range(1, 3001)]
+    notes = ["innolint could add only 50 of 500 annotations: " + "x" * 5000] * 3
+    text = summary.render(Report(findings=many), limit=summary.CHECK_SUMMARY_LIMIT, notes=notes)
+    assert len(text.encode("utf-8")) <= summary.CHECK_SUMMARY_LIMIT
+    assert text.count("> innolint could add only 50 of 500 annotations") == 3

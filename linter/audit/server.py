@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
 from linter.checkapi import CheckContext, ColumnMeasurement, quote
 from linter.findings import Diagnostic, Finding, Report, RunStats
+from linter.grouping import group_copies
 from linter.model import Location, SchemaModel
 from linter.parse import ParseFailure
 from linter.replay import Replayer
@@ -382,10 +383,12 @@ def run_checks(audit: Audit, context: CheckContext, *, engine: Engine | None = N
         from linter.engine import Engine
 
         engine = Engine(context)
-    findings: list[Finding] = engine.run_checks(audit.model, audit.context(context), frozenset(disabled))
+    checked = audit.context(context)
+    findings: list[Finding] = engine.run_checks(audit.model, checked, frozenset(disabled))
     overrides = severities or {}
     findings = [f.model_copy(update={"severity": overrides[f.rule]}) if f.rule in overrides else f
                 for f in findings]
+    findings = group_copies(findings, audit.model, checked)  # one finding per tenant definition
     report = Report(findings=sorted(findings, key=Finding.sort_key),
                     diagnostics=sorted(audit.diagnostics, key=Diagnostic.sort_key))
     report.stats = RunStats(files=len({t.schema.lower() for t in audit.tables}),

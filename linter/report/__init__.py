@@ -90,11 +90,14 @@ def safe_line(line: str) -> str:
 
 
 def _unprintable(value: object) -> bool:
+    if isinstance(value, tuple):  # Finding.schemas
+        return any(_unprintable(v) for v in value)
     return isinstance(value, str) and not value.isascii() and re.search(_SURROGATE, value) is not None
 
 
 def _repaired(item: Finding | Diagnostic) -> Finding | Diagnostic:
-    changes = {name: printable(value) for name, value in item.__dict__.items() if _unprintable(value)}
+    changes = {name: tuple(printable(v) for v in value) if isinstance(value, tuple) else printable(value)
+               for name, value in item.__dict__.items() if _unprintable(value)}
     return item.model_copy(update=changes) if changes else item
 
 
@@ -110,3 +113,16 @@ def valid_unicode(report: Report) -> Report:
         update={"findings": [_repaired(f) for f in report.findings],
                 "diagnostics": [_repaired(d) for d in report.diagnostics]}
     )
+
+
+def copies_text(finding: Finding, shown: int = 3) -> str | None:
+    """What a grouped finding (`Finding.count` > 1) stands for, in one sentence for people, or
+    None: "The same in 2,000 tenant schemas (tenant_00001, tenant_00002, tenant_00003 and 1,997
+    more)." Names come from input: the caller shows the sentence through `human` or its format's
+    escaping."""
+    if finding.count <= 1:
+        return None
+    names = list(finding.schemas[:shown])
+    more = finding.count - len(names)
+    listed = ", ".join(names) + (f" and {more:,} more" if more > 0 else "")
+    return f"The same in {finding.count:,} tenant schemas ({listed})."

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from linter.findings import SEVERITY_RANK, Diagnostic, Finding, Report
-from linter.report import human, safe_line, valid_unicode
+from linter.report import copies_text, human, safe_line, valid_unicode
 from linter.report.location import repo_path
 
 #: annotations GitHub shows per step for each of error, warning and notice
@@ -57,6 +57,9 @@ def annotation_message(item: Item) -> str:
     # line breaks, where they start no command
     breaks = "\r\n"
     parts = [human(item.message, keep=breaks)]
+    copies = copies_text(item) if isinstance(item, Finding) else None
+    if copies:
+        parts.append(human(copies, keep=breaks))
     evidence = getattr(item, "evidence", None)
     if evidence:
         parts.append("Evidence: " + human(evidence, keep=breaks))

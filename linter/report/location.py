@@ -23,9 +23,16 @@ def repository_root(environ: dict[str, str] | None = None) -> str:
     return os.path.abspath(env.get("GITHUB_WORKSPACE") or os.getcwd())
 
 
+def is_url(path: str) -> bool:
+    """Whether a finding's path is a URL, not a file: the audit's `mysql://host:port/schema/table`."""
+    scheme, sep, _ = path.partition("://")
+    return bool(sep) and scheme.isascii() and scheme.isalpha() and len(scheme) > 1
+
+
 def repo_path(path: str, root: str | None = None) -> str:
-    """`path` relative to `root` with `/` separators; paths outside the root stay absolute."""
-    if path == STDIN_PATH or not path:
+    """`path` relative to `root` with `/` separators; paths outside the root stay absolute; a URL
+    (an audit's `mysql://...`) stays as it is."""
+    if path == STDIN_PATH or not path or is_url(path):
         return path
     base = os.path.abspath(root) if root is not None else repository_root()
     absolute = os.path.abspath(path)
@@ -39,7 +46,10 @@ def repo_path(path: str, root: str | None = None) -> str:
 
 
 def path_uri(path: str) -> str:
-    """A URI reference for a repo-relative or absolute path (SARIF `artifactLocation.uri`)."""
+    """A URI reference for a repo-relative or absolute path (SARIF `artifactLocation.uri`); a
+    URL is one already (only characters a URI may not hold are escaped)."""
+    if is_url(path):
+        return quote(path, safe=":/?#[]@!$&'()*+,;=%")
     if os.path.isabs(path):
         return Path(path).as_uri()
     return quote(path)

@@ -3,16 +3,22 @@
 What goes where, and why:
 - `tool.driver.rules`: every registered check, with its documentation from `RuleDoc` (the same
   source as `innolint explain` and docs/rules/RULE.md) as `help.text`/`help.markdown`, its title as
-  `shortDescription`, the "why" as `fullDescription`, its default severity as
-  `defaultConfiguration.level`, and `helpUri` to docs/rules/RULE.md when the repository's URL is
-  known (the package's `Project-URL`, or `$INNOLINT_RULES_URL`). GitHub shows `help.markdown` on
-  the alert page.
-- `results`: one per finding, worst first (GitHub keeps the first 5,000 results of a run and
-  rejects an upload with more than 25,000; `max_results` caps them and a notification says how many
-  were left out). Paths are relative to the repository root with `uriBaseId` `%SRCROOT%`: code
-  scanning matches alerts to files by that path. `partialFingerprints` is built from what the
-  finding is about (rule, schema, table, subject), not its line, so an alert survives edits above
-  it, as the baseline does.
+  `shortDescription`, the "why" as `fullDescription`, the severity its findings get without further
+  evidence as `defaultConfiguration.level` and `properties.problem.severity` (GitHub takes error,
+  warning or recommendation there: info is recommendation), and `helpUri`/`informationUri` when
+  `linter.rules_doc.rule_page_url` knows where the pages are. GitHub shows `help.markdown` on the
+  alert page.
+- `results`: one per finding, worst first. GitHub code scanning accepts at most 25,000 results per
+  run and shows the top 5,000 of them, prioritized by severity ("SARIF results exceed one or more
+  limits", docs.github.com/en/code-security/code-scanning/troubleshooting-sarif-uploads/
+  results-exceed-limit): `max_results` caps them, the worst kept, and a notification says how many
+  were left out and where every one is. A finding that stands for tenant copies (`Finding.count`)
+  is one result whose message says so, with `properties.count` and `properties.schemas`.
+  Paths are relative to the repository root with `uriBaseId` `%SRCROOT%`: code scanning matches
+  alerts to files by that path; an audit's `mysql://host/schema/table` stays that URI (it is no
+  file of the repository, and has no fix to apply to a file). `partialFingerprints` is built from
+  what the finding is about (rule, schema, table, subject), not its line, so an alert survives
+  edits above it, as the baseline does.
 - `fixes`: a finding's fix is SQL to run after the statement that caused it (an ALTER TABLE), not a
   rewrite of that statement, so the SARIF fix is an insertion of that SQL as new lines right after
   the statement's last line (a zero-length `deletedRegion` at the start of the next line). In a
@@ -31,37 +37,18 @@ import os
 from typing import Any
 
 from linter.findings import Diagnostic, Finding, Report
-from linter.report import valid_unicode
+from linter.report import copies_text, valid_unicode
 from linter.report.github import worst_first
-from linter.report.location import path_uri, repo_path, repository_root
+from linter.report.location import is_url, path_uri, repo_path, repository_root
+from linter.rules_doc import rules_base_url
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SRCROOT = "%SRCROOT%"
-#: results GitHub code scanning keeps per run (it rejects uploads with more than 25,000)
-GITHUB_RESULT_LIMIT = 5_000
-
-
-def rule_docs_base() -> str | None:
-    """Where docs/rules/RULE.md can be read on the web, if known.
-
-    `$INNOLINT_RULES_URL` wins (a GitHub Enterprise mirror); else the package's `Repository`,
-    `Source` or `Homepage` project URL plus `/blob/HEAD/docs/rules`.
-    """
-    explicit = os.environ.get("INNOLINT_RULES_URL")
-    if explicit:
-        return explicit.rstrip("/")
-    try:
-        from importlib.metadata import PackageNotFoundError, metadata
-
-        urls = metadata("innolint").get_all("Project-URL") or []
-    except (ImportError, PackageNotFoundError):
-        return None
-    found = dict((label.strip().lower(), url.strip()) for label, _, url in (u.partition(",") for u in urls))
-    for label in ("repository", "source", "homepage"):
-        if found.get(label, "").startswith(("https://", "http://")):
-            return found[label].rstrip("/") + "/blob/HEAD/docs/rules"
-    return None
+#: results GitHub code scanning accepts per run (it shows the top 5,000 of them by severity)
+GITHUB_RESULT_LIMIT = 25_000
+#: SARIF levels as GitHub's `problem.severity` property names them
+PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
 
 
 def _rule_name(rule_id: str) -> str:
@@ -80,7 +67,7 @@ def _plain_help(check: Any) -> str:
 def _rules(used: set[str], docs_base: str | None) -> list[dict[str, Any]]:
     """A descriptor for every registered check, plus any rule a finding names that is not one."""
     from checks import ALL_CHECKS
-    from linter.rules_doc import render_rule
+    from linter.rules_doc import render_rule, rule_page_url
 
     rules: list[dict[str, Any]] = []
     for check in ALL_CHECKS:
@@ -91,10 +78,12 @@ def _rules(used: set[str], docs_base: str | None) -> list[dict[str, Any]]:
             "fullDescription": {"text": check.doc.why},
             "help": {"text": _plain_help(check), "markdown": render_rule(check)},
             "defaultConfiguration": {"level": LEVEL[check.severity]},
-            "properties": {"tags": ["innodb", "mysql", "schema"], "precision": "high", "problem.severity": check.severity},
+            "properties": {"tags": ["innodb", "mysql", "schema"], "precision": "high",
+                           "problem.severity": PROBLEM_SEVERITY[check.severity]},
         }
-        if docs_base:
-            rule["helpUri"] = f"{docs_base}/{check.id}.md"
+        page = rule_page_url(check.id) if docs_base else None
+        if page:
+            rule["helpUri"] = page
         rules.append(rule)
     known = {rule["id"] for rule in rules}
     for rule_id in sorted(used - known):
@@ -103,10 +92,9 @@ def _rules(used: set[str], docs_base: str | None) -> list[dict[str, Any]]:
 
 
 def _notification_descriptors() -> list[dict[str, Any]]:
-    from checks import ENGINE_RULES
+    from checks import ENGINE_RULES, USAGE_ERROR
 
-    descriptors = [{"id": rule, "shortDescription": {"text": text}} for rule, text in ENGINE_RULES.items()]
-    descriptors.append({"id": "io-error", "shortDescription": {"text": "An input that could not be read."}})
+    descriptors = [{"id": rule, "shortDescription": {"text": text}} for rule, text in {**ENGINE_RULES, **USAGE_ERROR}.items()]
     descriptors.append({"id": "results-omitted", "shortDescription": {"text": "Results left out of this log."}})
     return descriptors
 
@@ -123,7 +111,7 @@ def _region(item: Finding | Diagnostic) -> dict[str, int] | None:
 def _artifact(path: str, root: str) -> dict[str, str]:
     relative = repo_path(path, root)
     location = {"uri": path_uri(relative)}
-    if not os.path.isabs(relative):
+    if not os.path.isabs(relative) and not is_url(relative):
         location["uriBaseId"] = SRCROOT
     return location
 
@@ -148,8 +136,8 @@ def fingerprint(finding: Finding) -> str:
 
 def _fix(finding: Finding, root: str) -> dict[str, Any] | None:
     """The fix SQL inserted as new lines after the statement, when we know where it ends."""
-    if not finding.fix or finding.path == "-":
-        return None
+    if not finding.fix or finding.path == "-" or is_url(finding.path):
+        return None  # no file to change: standard input, a live server
     last = max(finding.end_line, finding.line)
     if last < 1:
         return None
@@ -169,6 +157,9 @@ def _fix(finding: Finding, root: str) -> dict[str, Any] | None:
 
 def _result(finding: Finding, rule_index: dict[str, int], root: str) -> dict[str, Any]:
     text = finding.message
+    copies = copies_text(finding)
+    if copies:
+        text += f"\n\n{copies}"
     if finding.fix:
         text += f"\n\nFix:\n{finding.fix}"
     result: dict[str, Any] = {
@@ -189,6 +180,8 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str) -> dict[str
         "evidence": finding.evidence,
         "fix": finding.fix,
         "subject": finding.subject,
+        "count": finding.count if finding.count > 1 else None,
+        "schemas": list(finding.schemas) if finding.schemas else None,
     }
     result["properties"] = {k: v for k, v in properties.items() if v is not None}
     return result
@@ -196,11 +189,9 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str) -> dict[str
 
 def _notification(diagnostic: Diagnostic, index: dict[str, int], root: str) -> dict[str, Any]:
     text = diagnostic.message + (f"\nStatement: {diagnostic.excerpt}" if diagnostic.excerpt else "")
-    notification: dict[str, Any] = {
-        "level": LEVEL[diagnostic.severity],
-        "message": {"text": text},
-        "locations": [_location(diagnostic, root)],
-    }
+    notification: dict[str, Any] = {"level": LEVEL[diagnostic.severity], "message": {"text": text}}
+    if diagnostic.path:  # a usage error is about the run, not a file
+        notification["locations"] = [_location(diagnostic, root)]
     if diagnostic.rule in index:
         notification["descriptor"] = {"id": diagnostic.rule, "index": index[diagnostic.rule]}
     else:
@@ -219,7 +210,7 @@ def build(report: Report, *, root: str | None = None, max_results: int | None = 
     if max_results is not None and len(findings) > max_results:
         omitted = len(findings) - max_results
         findings = findings[:max_results]
-    docs_base = rule_docs_base()
+    docs_base = rules_base_url()
     rules = _rules({f.rule for f in findings}, docs_base)
     rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
     descriptors = _notification_descriptors()
@@ -230,7 +221,9 @@ def build(report: Report, *, root: str | None = None, max_results: int | None = 
         notifications.append(
             {
                 "level": "warning",
-                "message": {"text": f"{omitted} less severe results were left out (at most {max_results} per run)."},
+                "message": {"text": f"{omitted} less severe results were left out (at most {max_results} per run; "
+                                    "GitHub code scanning takes 25,000 and shows the 5,000 most severe). "
+                                    "`innolint check --format json` lists every one."},
                 "descriptor": {"id": "results-omitted", "index": descriptor_index["results-omitted"]},
             }
         )
@@ -247,7 +240,7 @@ def build(report: Report, *, root: str | None = None, max_results: int | None = 
         "tool": {"driver": driver},
         "invocations": [
             {
-                "executionSuccessful": not any(d.rule == "io-error" for d in report.diagnostics),
+                "executionSuccessful": not any(d.rule in ("io-error", "usage-error") for d in report.diagnostics),
                 "toolExecutionNotifications": notifications,
             }
         ],

@@ -114,20 +114,30 @@ def render(
     max_rows: int = 100,
     max_fixes: int = 20,
     header: str = "",
+    notes: Sequence[str] = (),
+    full_report: str = "`innolint check` or the SARIF file",
 ) -> str:
     """The summary as Markdown, at most `limit` UTF-8 bytes.
 
+    Short rows (severity, location, rule, table, the message's first sentence), then one
+    explanation per rule with a link to its page, then each fix behind a `<details>`: the long
+    explanation a finding's message carries is on the rule's page, not repeated in every row.
     `blob_url` (`https://github.com/o/r/blob/SHA`) turns locations into links; `header` is put
-    first verbatim (the PR comment's hidden marker).
+    first verbatim (the PR comment's hidden marker); `notes` (Markdown, already escaped) follow
+    the headline (what the publisher could not do, and why); `full_report` says where every
+    finding is when this summary leaves some out.
     """
     report = valid_unicode(report)
     findings = worst_first(report.findings)
     diagnostics: list[Diagnostic] = sorted(report.diagnostics, key=lambda d: d.sort_key())
     note_reserve = 400
-    budget = _Budget(limit, note_reserve + len(header.encode("utf-8")))
+    quoted = [f"\n> {_bounded(note, 2000)}\n" for note in notes]  # forced in: kept out of the budget
+    budget = _Budget(limit, note_reserve + len(header.encode("utf-8")) + sum(len(q.encode("utf-8")) for q in quoted))
     if header:
         budget.add(header, force=True)
     budget.add(_headline(report, title, fail_level), force=True)
+    for note in quoted:
+        budget.add(note, force=True)
     if findings:
         budget.add(_rule_table(findings))
 
@@ -140,6 +150,12 @@ def render(
                     break
                 shown_findings.append(finding)
         left_out["findings"] = len(findings) - len(shown_findings)
+
+    explained = list(dict.fromkeys(f.rule for f in shown_findings))
+    if explained and budget.add("\n### Rules\n\n"):
+        for rule in explained:
+            if not budget.add(_rule_explanation(rule)):
+                break
 
     with_fix = [f for f in shown_findings if f.fix][:max_fixes]
     fixes_shown = 0
@@ -165,7 +181,7 @@ def render(
     if omitted:
         budget.add(
             f"\n_Not shown here: {', '.join(omitted)} (this summary is kept short for GitHub). "
-            "`innolint check` or the SARIF file lists every one._\n",
+            f"{full_report} lists every one._\n",
             force=True,
         )
     return "".join(budget.parts)
@@ -205,6 +221,8 @@ def _rule_table(findings: Sequence[Finding]) -> str:
 
 def _location(item: Finding | Diagnostic, blob_url: str | None, root: str | None) -> str:
     path = repo_path(item.path, root)
+    if not path:
+        return "-"  # about the run, not a file (a usage error)
     text = md_text(f"{path}:{item.line}" if item.line >= 1 else path)
     if blob_url and path and path != "-" and not path.startswith("/"):
         anchor = f"#L{item.line}" if item.line >= 1 else ""
@@ -212,24 +230,74 @@ def _location(item: Finding | Diagnostic, blob_url: str | None, root: str | None
     return text
 
 
+#: the longest message a row shows; the rest is on the rule's page and in the annotation
+ROW_MESSAGE_CHARS = 160
+_SENTENCE_END = re.compile(r"[.;](?=\s)")
+
+
+def one_line(message: str, width: int = ROW_MESSAGE_CHARS) -> str:
+    """A message's first sentence (to its first `.` or `;` before a space), at most `width`
+    characters, cut at a word with `…` when longer."""
+    text = " ".join(message.split())
+    end = _SENTENCE_END.search(text)
+    if end is not None:
+        text = text[: end.start() + 1].rstrip(";") + ("" if text[end.start()] == "." else " …")
+    if len(text) <= width:
+        return text
+    cut = text.rfind(" ", 0, width - 1)
+    return text[: cut if cut > width // 2 else width - 1].rstrip(" ,:;") + "…"
+
+
+def _bounded(text: str, width: int) -> str:
+    """`text` on one line, cut at `width` characters with `…` (a diagnostic says its reason whole)."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _rule_cell(rule: str) -> str:
+    from linter.rules_doc import rule_page_url
+
+    page = rule_page_url(rule)
+    return f"[{md_text(rule)}]({page})" if page else md_text(rule)
+
+
 def _finding_row(finding: Finding, blob_url: str | None, root: str | None) -> str:
     table = ".".join(p for p in (finding.schema_, finding.table) if p) or ""
+    if finding.count > 1:
+        table += f" (+{finding.count - 1:,} tenant schemas)"
     return (
-        f"| {SEVERITY_LABEL[finding.severity]} | {_location(finding, blob_url, root)} | {md_text(finding.rule)} | "
-        f"{md_text(table)} | {md_text(finding.message)} |\n"
+        f"| {SEVERITY_LABEL[finding.severity]} | {_location(finding, blob_url, root)} | {_rule_cell(finding.rule)} | "
+        f"{md_text(table)} | {md_text(one_line(finding.message))} |\n"
     )
 
 
 def _diagnostic_row(diagnostic: Diagnostic, blob_url: str | None, root: str | None) -> str:
     return (
         f"| {SEVERITY_LABEL[diagnostic.severity]} | {_location(diagnostic, blob_url, root)} | "
-        f"{md_text(diagnostic.rule)} | {md_text(diagnostic.message)} |\n"
+        f"{md_text(diagnostic.rule)} | {md_text(_bounded(diagnostic.message, 600))} |\n"
     )
+
+
+def _rule_explanation(rule: str) -> str:
+    """One paragraph for a rule: its title, why it matters (first sentence), where to read more."""
+    from checks import ENGINE_RULES, check_by_id
+    from linter.rules_doc import rule_page_url
+
+    check = check_by_id(rule)
+    if check is not None:
+        text = f"{check.title}. {one_line(check.doc.why, 300)}"
+    else:
+        text = ENGINE_RULES.get(rule, rule)
+    page = rule_page_url(rule)
+    more = f" [Rule page]({page})" if page else f" `innolint explain {md_text(rule)}` says more."
+    return f"- **{md_text(rule)}**: {md_text(text)}{more}\n"
 
 
 def _fix_block(finding: Finding, root: str | None) -> str:
     place = f"{repo_path(finding.path, root)}:{finding.line}"
     table = ".".join(p for p in (finding.schema_, finding.table) if p)
+    if finding.count > 1:
+        table += f" and {finding.count - 1:,} more tenant schemas"
     label = html_text(f"{finding.rule} — {table} ({place})" if table else f"{finding.rule} ({place})")
     code = human((finding.fix or "").replace("\r\n", "\n"), keep="\n")  # shown, not run: no hidden characters
     return f"\n<details><summary>{label}</summary>\n\n{md_code_block(code)}\n\n</details>\n"

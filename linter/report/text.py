@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from linter.findings import Report
-from linter.report import human, safe_line, valid_unicode
+from linter.findings import Finding, Report
+from linter.report import copies_text, human, safe_line, valid_unicode
 
 
 def render(report: Report, *, show_info: bool = True) -> str:
@@ -18,6 +18,9 @@ def render(report: Report, *, show_info: bool = True) -> str:
         if item.severity == "info" and not show_info:
             continue
         lines.append(f"{human(item.path)}:{item.line}:{item.column}: {item.severity} [{item.rule}] {human(item.message)}")
+        copies = copies_text(item) if isinstance(item, Finding) else None
+        if copies:
+            lines.append(f"    copies: {human(copies)}")
         evidence = getattr(item, "evidence", None)
         if evidence:
             lines.append(f"    evidence: {human(evidence)}")
