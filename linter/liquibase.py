@@ -652,7 +652,8 @@ def _changelog_chunks(chunks: Iterable[str], path: str, target: Target | None) -
         if entry.flag("ignore"):
             continue
         if not dbms_runs(entry.attr("dbms"), target):
-            yield _skip_note(entry.line, label, entry.attr("dbms") or "", target)
+            if any(c.kind != "sqlFile" for c in changes_of(entry)):  # a sqlFile's own reading says it there
+                yield _skip_note(entry.line, label, entry.attr("dbms") or "", target)
             continue
         unread = sorted({c.kind for c in changes_of(entry) if c.kind not in _NOT_SCHEMA})
         if unread:

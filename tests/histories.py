@@ -374,3 +374,51 @@ def write_atlas(directory: Path, evolution: Evolution, seed: int, *, named: bool
     contents.sort(key=lambda item: order.index(item[0]))
     (directory / "atlas.sum").write_text(sum_text(contents), encoding="utf-8")
     return paths
+
+
+def write_liquibase(root: Path, evolution: Evolution, seed: int, *, master: str | None = "yaml",
+                    include: str = "all", relative: bool = False) -> tuple[Path | None, list[Path]]:
+    """A Spring Boot style Liquibase project: formatted SQL files, one per migration, in
+    `src/main/resources/db/changelog/changes/`, and a master changelog (`master`: "xml", "yaml",
+    "json" or None) that takes them with includeAll (`include="all"`) or one include each,
+    classpath-relative or (`relative`) relative to the changelog. Returns (master, files)."""
+    rng = random.Random(seed)
+    base = root / "src" / "main" / "resources" / "db" / "changelog"
+    changes = base / "changes"
+    changes.mkdir(parents=True, exist_ok=True)
+    authors = ["alice", "bob", "carol", "dave"]
+    files = []
+    for n, ops in enumerate(evolution.migrations, start=1):
+        path = changes / f"{n:03d}-{_SLUGS[(n - 1) % len(_SLUGS)].replace('_', '-')}.sql"
+        path.write_text(liquibase_sql(ops, rng.choice(authors), n, rng), encoding="utf-8")
+        files.append(path)
+    if master is None:
+        return None, files
+    names = [("changes/" + p.name) if relative else f"db/changelog/changes/{p.name}" for p in files]
+    folder = "changes/" if relative else "db/changelog/changes/"
+    flag = relative
+    if master == "xml":
+        items = ([f'    <includeAll path="{folder}" relativeToChangelogFile="{str(flag).lower()}"/>'] if include == "all"
+                 else [f'    <include file="{name}" relativeToChangelogFile="{str(flag).lower()}"/>' for name in names])
+        text = ('<?xml version="1.0" encoding="UTF-8"?>\n<databaseChangeLog\n'
+                '    xmlns="http://www.liquibase.org/xml/ns/dbchangelog"\n'
+                '    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"\n'
+                '    xsi:schemaLocation="http://www.liquibase.org/xml/ns/dbchangelog '
+                'http://www.liquibase.org/xml/ns/dbchangelog/dbchangelog-latest.xsd">\n' + "\n".join(items)
+                + "\n</databaseChangeLog>\n")
+        path = base / "db.changelog-master.xml"
+    elif master == "yaml":
+        items = ([f"  - includeAll:\n      path: {folder}\n      relativeToChangelogFile: {str(flag).lower()}"]
+                 if include == "all" else
+                 [f"  - include:\n      file: {name}\n      relativeToChangelogFile: {str(flag).lower()}" for name in names])
+        text = "databaseChangeLog:\n" + "\n".join(items) + "\n"
+        path = base / "db.changelog-master.yaml"
+    else:
+        import json
+
+        items = ([{"includeAll": {"path": folder, "relativeToChangelogFile": flag}}] if include == "all"
+                 else [{"include": {"file": name, "relativeToChangelogFile": flag}} for name in names])
+        text = json.dumps({"databaseChangeLog": items}, indent=2) + "\n"
+        path = base / "db.changelog-master.json"
+    path.write_text(text, encoding="utf-8")
+    return path, files
