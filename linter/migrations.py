@@ -580,6 +580,30 @@ def detected_root(path: str) -> str:
     return directory
 
 
+def place_of(path: str, inside: Callable[[str], bool] = lambda path: True) -> tuple[str, bool]:
+    """Where a file's history lies on disk, for reading it whole elsewhere (`linter.since` reads a
+    git revision's copy): (directory, whether everything below it counts). A Liquibase history is
+    the root changelog's directory and everything below it (its includes), any other the
+    directory `detected_root` names."""
+    changelog = _LiquibaseFinder(inside).root_of(path) if path.lower().endswith(".sql") else None
+    if changelog is not None:
+        return os.path.dirname(os.path.abspath(changelog)), True
+    return detected_root(path), False
+
+
+#: names of files that are not linted but decide how a history is read
+_COMPANIONS = (ATLAS_SUM, PRISMA_LOCK)
+
+
+def companion(path: str) -> bool:
+    """Whether a file decides how the history beside it is read, though it is not SQL: atlas.sum,
+    Prisma's lock file and schema (`*.prisma`, in the migrations' directory or the one above),
+    Liquibase changelogs. Where a history is read from another copy (`linter.since`), these are
+    copied with it."""
+    name = os.path.basename(path).lower()
+    return name in _COMPANIONS or name.endswith(".prisma") or name.endswith(_changelog_suffixes())
+
+
 def list_directory(root: str, *, recursive: bool) -> list[str]:
     """The SQL files of a history directory on disk (for --changed-only, which names only the
     changed files): direct children, diesel and Prisma migration directories, or everything below."""
