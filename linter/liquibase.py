@@ -117,6 +117,16 @@ def _skip_note(line: int, what: str, spec: str, target: Target | None) -> Note:
     return Note(line, 1, f"{what} for dbms:{spec} does not run on {name}{extra}: not replayed", "replay-error", "info")
 
 
+def parameters(entries: Iterable[tuple[str, str, str | None]], target: Target | None) -> dict[str, str]:
+    """Changelog parameters by name from (name, value, dbms filter) entries in the order they are
+    defined: the first definition that applies to the target holds, as in Liquibase."""
+    found: dict[str, str] = {}
+    for name, value, dbms in entries:
+        if name and dbms_runs(dbms, target):
+            found.setdefault(name, value)
+    return found
+
+
 def split_settings(split_statements: str | None, end_delimiter: str | None, line: int,
                    part: str = "changeset") -> tuple[Segment, list[Note]]:
     """The Segment that splits a change as Liquibase does, from its `splitStatements` and
@@ -184,11 +194,11 @@ def _line_pieces(chunks: Iterable[str]) -> Iterator[tuple[str, bool]]:
 class _Formatted:
     """The state of reading one formatted SQL file (see the module docstring)."""
 
-    def __init__(self, path: str, target: Target | None) -> None:
+    def __init__(self, path: str, target: Target | None, properties: dict[str, str] | None = None) -> None:
         self.path = path
         self.target = target
         self.line = 0
-        self.properties: dict[str, str] = {}
+        self.properties: dict[str, str] = dict(properties or {})
         self.unknown: set[str] = set()
         self.in_changeset = False
         self.running = False  # the current changeset runs on the target
@@ -266,8 +276,8 @@ class _Formatted:
             return self._changeset(text)
         if word == "property":
             name, value = _PROPERTY_NAME.search(text), _PROPERTY_VALUE.search(text)
-            if name is not None and value is not None:
-                self.properties[name.group(1)] = value.group(1)
+            if name is not None and value is not None and dbms_runs(_attribute(text, "dbms"), self.target):
+                self.properties.setdefault(name.group(1), value.group(1))  # the first definition holds
             return []
         if not self.in_changeset:
             return []  # a comment before the first changeset: Liquibase ignores it
@@ -337,8 +347,9 @@ def read_chunks(chunks: Iterable[str], path: str, *, target: Target | None = Non
     a formatted SQL file by its directives, a changelog by the SQL written in it, any other SQL
     file as one changeset (split as `segment` says: the settings of the `sqlFile` change that
     runs it, else Liquibase's default)."""
+    properties = parameters(segment.properties if segment is not None else (), target)
     if path.lower().endswith(CHANGELOG_SUFFIXES):
-        yield from _changelog_chunks(chunks, path, target)
+        yield from _changelog_chunks(chunks, path, target, properties)
         return
     pieces = _line_pieces(chunks)
     held: list[tuple[str, bool]] = []
@@ -363,7 +374,7 @@ def read_chunks(chunks: Iterable[str], path: str, *, target: Target | None = Non
         return
     import itertools
 
-    yield from _Formatted(path, target).read(itertools.chain(held, pieces))
+    yield from _Formatted(path, target, properties).read(itertools.chain(held, pieces))
 
 
 # --- changelogs --------------------------------------------------------------------------------
@@ -615,14 +626,6 @@ def looks_like_changelog(head: bytes) -> bool:
     return b"databaseChangeLog" in head
 
 
-#: changeset children that are not changes, and changes that do not change the schema's tables
-_NOT_SCHEMA = frozenset({
-    "comment", "preConditions", "precondition", "rollback", "validCheckSum", "modifySql", "tagDatabase", "empty",
-    "output", "stop", "insert", "update", "delete", "loadData", "loadUpdateData", "createProcedure",
-    "dropProcedure", "executeCommand", "customChange", "sql", "sqlFile", "id", "author",
-})
-
-
 def changes_of(changeset: Node) -> list[Change]:
     """The changes of a changeSet element, in order (YAML puts them under `changes`)."""
     found: list[Change] = []
@@ -634,62 +637,95 @@ def changes_of(changeset: Node) -> list[Change]:
     return found
 
 
-def _changelog_chunks(chunks: Iterable[str], path: str, target: Target | None) -> Iterator[str | Segment | Note]:
-    """The SQL written in a changelog (`sql` changes), each where it stands in the file, and
-    notes on what is not read (other change types, changesets not run on the target)."""
+def _changelog_chunks(chunks: Iterable[str], path: str, target: Target | None,
+                      properties: dict[str, str]) -> Iterator[str | Segment | Note]:
+    """The SQL of a changelog, each piece where it stands in the file: `sql` changes as written,
+    the change types that shape tables as the MySQL DDL Liquibase runs for them
+    (`linter.liquibase_changes`), each on its change's line; and notes on what is not read
+    (other change types, changesets not run on the target, changes MySQL refuses)."""
+    from linter.liquibase_changes import NO_TABLE_EFFECT, render
+
     text = "".join(chunks)
     changelog = read_changelog(path, text)
     if changelog.error is not None:
         yield Note(max(changelog.error.line, 1), 1, f"Liquibase changelog not read: {changelog.error}", "parse-error",
                    "warning")
         return
-    properties = changelog.properties
-    out_line, out_column = 1, 1
+    properties = dict(properties)
+
+    def expand(value: str) -> str:
+        return _EXPRESSION.sub(lambda m: properties.get(m.group(1), m.group(0)), value) if "${" in value else value
+
+    place = _Place()
     for entry in changelog.entries:
-        if entry.tag != "changeSet":
+        if entry.tag == "property":
+            if entry.attr("name") and dbms_runs(entry.attr("dbms"), target):
+                properties.setdefault(entry.attr("name") or "", expand(entry.attr("value") or ""))
+            continue
+        if entry.tag != "changeSet" or entry.flag("ignore"):
             continue
         label = f"changeset {entry.attr('author') or '?'}:{entry.attr('id') or '?'}"
-        if entry.flag("ignore"):
-            continue
+        changes = changes_of(entry)
         if not dbms_runs(entry.attr("dbms"), target):
-            if any(c.kind != "sqlFile" for c in changes_of(entry)):  # a sqlFile's own reading says it there
+            if any(c.kind != "sqlFile" for c in changes):  # a sqlFile's own reading says it there
                 yield _skip_note(entry.line, label, entry.attr("dbms") or "", target)
             continue
-        unread = sorted({c.kind for c in changes_of(entry) if c.kind not in _NOT_SCHEMA})
+        unread = []
+        for change in changes:
+            node = change.node
+            if change.kind == "sqlFile" or (change.kind in NO_TABLE_EFFECT and change.kind != "sql"):
+                continue
+            if not dbms_runs(node.attr("dbms"), target):
+                yield _skip_note(node.line, f"{label}: {change.kind} change", node.attr("dbms") or "", target)
+                continue
+            if change.kind == "sql":
+                if not node.text:
+                    continue
+                segment, notes = split_settings(node.attr("splitStatements"), node.attr("endDelimiter"), node.line)
+                yield from place.piece(segment._replace(notes=tuple(notes)),
+                                       [(line, column, expand(piece)) for line, column, piece in node.text])
+                continue
+            rendered = render(change.kind, node, expand)
+            if rendered is None:
+                unread.append(change.kind)
+            elif rendered.problem is not None:
+                yield Note(node.line, node.column, f"{label}: {rendered.problem}; innolint does not replay it",
+                           "parse-error", "warning")
+            else:
+                statements = "; ".join(rendered.statements) + ";"
+                yield from place.piece(Segment("packet", ";", (), "change"), [(node.line, node.column, statements)])
         if unread:
             yield Note(entry.line, entry.column, f"{label}: Liquibase change type{'s' if len(unread) > 1 else ''} "
-                       f"{', '.join(unread)} not read by innolint (Liquibase writes that SQL itself): the tables "
-                       "it creates or changes are unknown from here on", "parse-error", "warning")
-        for change in changes_of(entry):
-            if change.kind != "sql":
-                continue
-            node = change.node
-            if not dbms_runs(node.attr("dbms"), target):
-                yield _skip_note(node.line, f"{label}: sql change", node.attr("dbms") or "", target)
-                continue
-            if not node.text:
-                continue
-            segment, notes = split_settings(node.attr("splitStatements"), node.attr("endDelimiter"), node.line)
-            if out_column != 1:
-                yield "\n"
-                out_line, out_column = out_line + 1, 1
-            yield segment._replace(notes=tuple(notes))
-            for line, column, piece in node.text:
-                if "${" in piece:
-                    piece = _EXPRESSION.sub(lambda m: properties.get(m.group(1), m.group(0)), piece)
-                if line > out_line:
-                    yield "\n" * (line - out_line)
-                    out_line, out_column = line, 1
-                if line == out_line and column > out_column:
-                    yield " " * (column - out_column)
-                    out_column = column
-                yield piece
-                breaks = piece.count("\n")
-                if breaks:
-                    out_line += breaks
-                    out_column = len(piece) - piece.rfind("\n")
-                else:
-                    out_column += len(piece)
+                       f"{', '.join(sorted(set(unread)))} not read by innolint: the tables it creates or changes are "
+                       "unknown from here on", "parse-error", "warning")
+
+
+class _Place:
+    """Where the text given to the splitter stands, so that each piece goes at its line and column
+    (never backwards: a piece on a line already passed follows where the text stands)."""
+
+    def __init__(self) -> None:
+        self.line, self.column = 1, 1
+
+    def piece(self, segment: Segment, pieces: list[tuple[int, int, str]]) -> Iterator[str | Segment]:
+        if self.column != 1:
+            yield "\n"
+            self.line, self.column = self.line + 1, 1
+        yield segment
+        for line, column, text in pieces:
+            if line > self.line:
+                yield "\n" * (line - self.line)
+                self.line, self.column = line, 1
+            if line == self.line and column > self.column:
+                yield " " * (column - self.column)
+                self.column = column
+            yield text
+            breaks = text.count("\n")
+            if breaks:
+                self.line += breaks
+                self.column = len(text) - text.rfind("\n")
+            else:
+                self.column += len(text)
 
 
 # --- a history ----------------------------------------------------------------------------------
@@ -748,6 +784,7 @@ class Walker:
     def history(self, root: str, search: list[str]) -> Reach:
         history = Reach(root)
         self._seen: set[str] = set()
+        self._properties: list[tuple[str, str, str | None]] = []
         self.search = search
         self._follow(history, root, [])
         return history
@@ -773,6 +810,9 @@ class Walker:
                                              f"Liquibase changelog not read: {changelog.error}"))
             return
         chain = [*chain, real]
+        # changelog parameters: known to what is read after them (the first definition holds)
+        self._properties.extend((n.attr("name") or "", n.attr("value") or "", n.attr("dbms"))
+                                for n in changelog.entries if n.tag == "property")
         placed = False  # this changelog's own SQL placed in the order
         pending_include = False  # an include followed the changeset that placed it
         for entry in changelog.entries:
@@ -796,7 +836,7 @@ class Walker:
                     if change.kind == "sqlFile":
                         pending_include = pending_include or placed
                         self._sql_file(history, path, entry, change.node)
-                    elif change.kind not in ("comment",):
+                    elif change.kind != "comment":
                         if not placed:
                             self._member(history, path, None)
                             placed = True
@@ -812,6 +852,8 @@ class Walker:
         if real in self._seen:
             return  # Liquibase runs a changeset once (its id, author and file are recorded)
         self._seen.add(real)
+        if self._properties:
+            segment = (segment or Segment("packet", ";", (), "file"))._replace(properties=tuple(self._properties))
         history.members.append(Member(path, segment))
 
     def _missing(self, history: Reach, path: str, entry: Node, name: str) -> None:

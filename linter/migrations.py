@@ -381,7 +381,8 @@ def _liquibase_order(root: str, files: list[str], keep: Callable[[str], bool],
         history.files.append(path)
         if member.segment is not None:
             history.segments[path] = member.segment
-    reached = {os.path.realpath(p) for p in history.files}
+    # the changelogs it reads are its own too, holding SQL or not (a master of includes)
+    reached = {os.path.realpath(p) for p in [*history.files, *reach.changelogs]}
     return history, [p for p in files if os.path.realpath(p) not in reached]
 
 
@@ -442,10 +443,11 @@ class _LiquibaseFinder:
         return found
 
     def root_of(self, path: str) -> str | None:
-        """The outermost root changelog (within the levels searched) that reaches `path`."""
+        """The outermost root changelog (within the levels searched) that reaches `path`; a
+        changelog that none reaches is a root of its own."""
         real = os.path.realpath(path)
         directory = os.path.dirname(os.path.abspath(path))
-        best = None
+        best = path if path.lower().endswith(_changelog_suffixes()) else None
         for _ in range(_LIQUIBASE_LEVELS + 1):
             if not self.inside(directory):
                 break

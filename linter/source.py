@@ -225,22 +225,30 @@ SQL_SUFFIXES = (".sql", ".sql.in", ".ddl", ".mysql", ".dump")
 _DUMP_HEADER = re.compile(rb"^(?:\xef\xbb\xbf)?-- (?:MySQL|MariaDB) dump ", re.MULTILINE)
 
 
+#: Liquibase changelogs are taken when their start names Liquibase's root element
+_CHANGELOG_SUFFIXES = (".xml", ".yaml", ".yml", ".json")
+
+
 def _sql_name(name: str) -> bool | None:
-    """True: a SQL file by its name; None: a `.txt` file that is SQL if it starts like a dump;
-    False: not SQL."""
+    """True: a SQL file by its name; None: a `.txt` file that is SQL if it starts like a dump, or
+    an XML/YAML/JSON file that is a Liquibase changelog if it says so; False: not SQL."""
     lowered = name.lower()
     if lowered.endswith(SQL_SUFFIXES):
         return True
-    return None if lowered.endswith(".txt") else False
+    return None if lowered.endswith((".txt", *_CHANGELOG_SUFFIXES)) else False
 
 
 def _is_dump(path: str) -> bool:
-    """Whether a `.txt` file (a regular file inside the tree) starts like mysqldump output."""
+    """Whether a `.txt` file (a regular file inside the tree) starts like mysqldump output, or an
+    XML/YAML/JSON file is a Liquibase changelog (`databaseChangeLog` in its first 4 KiB)."""
     try:
         with open(path, "rb") as handle:
-            return _DUMP_HEADER.search(handle.read(4096)) is not None
+            head = handle.read(4096)
     except OSError:
         return True  # let reading it report the error
+    if path.lower().endswith(_CHANGELOG_SUFFIXES):
+        return b"databaseChangeLog" in head
+    return _DUMP_HEADER.search(head) is not None
 
 
 def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[str, str]]]:

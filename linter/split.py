@@ -98,9 +98,11 @@ class Segment(NamedTuple):
     delimiter: str = ";"
     notes: tuple[Note, ...] = ()
     part: str = "changeset"
-    #: Liquibase `dbms` filters the part must pass to run at all (read by `linter.liquibase`,
-    #: which knows the target's name there; the splitter does not look at them)
+    #: Liquibase `dbms` filters the part must pass to run at all, and the changelog parameters
+    #: defined before it as (name, value, dbms filter): read by `linter.liquibase`, which knows the
+    #: target's name there; the splitter does not look at them
     dbms: tuple[str, ...] = ()
+    properties: tuple[tuple[str, str, str | None], ...] = ()
 
 
 #: what a Segment's `split` may be

@@ -422,3 +422,97 @@ def write_liquibase(root: Path, evolution: Evolution, seed: int, *, master: str 
         path = base / "db.changelog-master.json"
     path.write_text(text, encoding="utf-8")
     return path, files
+
+
+# --- Liquibase change types (createTable, addColumn ...) -------------------------------------------------
+
+
+def _xml_type(written: str) -> str:
+    """A type as Liquibase changelogs spell it (BOOLEAN as tinyint(1): Liquibase's `boolean` is BIT(1))."""
+    return {"INTEGER": "int", "BOOLEAN": "tinyint(1)"}.get(written, written.lower())
+
+
+def _xml_column(col: Col, op: Op) -> str:
+    attrs = f'name="{col.name}" type="{_xml_type(col.type)}"'
+    if col.auto_increment:
+        attrs += ' autoIncrement="true"'
+    if col.default is not None:
+        key = ("defaultValueBoolean" if col.default in ("true", "false") else
+               "defaultValueComputed" if "(" in col.default or col.default.isupper() else "defaultValue")
+        attrs += f' {key}="{col.default}"'
+    constraints = []
+    if col.name in op.primary and len(op.primary) == 1:
+        constraints.append('primaryKey="true"')
+    single = [name for name, cols in op.uniques if cols == (col.name,)]
+    if single:
+        constraints.append(f'unique="true" uniqueConstraintName="{single[0]}"')
+    constraints.append(f'nullable="{"true" if col.nullable else "false"}"')
+    return f"            <column {attrs}>\n                <constraints {' '.join(constraints)}/>\n            </column>"
+
+
+def xml_changes(ops: list[Op]) -> list[str]:
+    """Each operation as Liquibase XML change elements (rename of an index has no change type:
+    an `<sql>` change, as people write it)."""
+    out = []
+    for op in ops:
+        t = op.table
+        if op.kind == "create":
+            columns = "\n".join(_xml_column(col, op) for col in op.columns)
+            out.append(f'        <createTable tableName="{t}">\n{columns}\n        </createTable>')
+            if len(op.primary) > 1:
+                out.append(f'        <addPrimaryKey tableName="{t}" columnNames="{", ".join(op.primary)}"/>')
+            for name, cols in op.uniques:
+                if len(cols) > 1:
+                    out.append(f'        <addUniqueConstraint tableName="{t}" columnNames="{", ".join(cols)}" '
+                               f'constraintName="{name}"/>')
+            for name, cols in op.indexes:
+                columns = "".join(f'<column name="{c}"/>' for c in cols)
+                out.append(f'        <createIndex tableName="{t}" indexName="{name}">{columns}</createIndex>')
+        elif op.kind == "add":
+            columns = "\n".join(_xml_column(col, op) for col in op.columns)
+            out.append(f'        <addColumn tableName="{t}">\n{columns}\n        </addColumn>')
+        elif op.kind == "drop_column":
+            out.append(f'        <dropColumn tableName="{t}" columnName="{op.name}"/>')
+        elif op.kind == "modify":
+            col = op.columns[0]
+            out.append(f'        <modifyDataType tableName="{t}" columnName="{col.name}" newDataType="{_xml_type(col.type)}"/>')
+        elif op.kind == "index":
+            columns = "".join(f'<column name="{c}"/>' for c in op.index_columns)
+            unique = ' unique="true"' if op.unique else ""
+            out.append(f'        <createIndex tableName="{t}" indexName="{op.name}"{unique}>{columns}</createIndex>')
+        elif op.kind == "drop_index":
+            out.append(f'        <dropIndex tableName="{t}" indexName="{op.name}"/>')
+        elif op.kind == "rename_index":
+            out.append(f"        <sql>ALTER TABLE `{t}` RENAME INDEX `{op.name}` TO `{op.new_name}`</sql>")
+        elif op.kind == "fk":
+            out.append(f'        <addForeignKeyConstraint baseTableName="{t}" baseColumnNames="{", ".join(op.index_columns)}" '
+                       f'constraintName="{op.name}" referencedTableName="{op.ref_table}" '
+                       f'referencedColumnNames="{", ".join(op.ref_columns)}" onDelete="RESTRICT" onUpdate="CASCADE"/>')
+        elif op.kind == "drop_fk":
+            out.append(f'        <dropForeignKeyConstraint baseTableName="{t}" constraintName="{op.name}"/>')
+    return out
+
+
+def write_liquibase_xml(directory: Path, evolution: Evolution, seed: int) -> Path:
+    """A JHipster-style changelog: a master including one XML changelog per migration, each a
+    changeset of change types (with a rollback)."""
+    changelog = directory / "changelog"
+    changelog.mkdir(parents=True, exist_ok=True)
+    includes = []
+    for n, ops in enumerate(evolution.migrations, start=1):
+        name = f"{n:014d}_{_SLUGS[(n - 1) % len(_SLUGS)]}.xml"
+        body = "\n".join(xml_changes(ops))
+        (changelog / name).write_text(
+            '<?xml version="1.0" encoding="utf-8"?>\n<databaseChangeLog\n'
+            '    xmlns="http://www.liquibase.org/xml/ns/dbchangelog"\n'
+            '    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"\n'
+            '    xsi:schemaLocation="http://www.liquibase.org/xml/ns/dbchangelog '
+            'http://www.liquibase.org/xml/ns/dbchangelog/dbchangelog-latest.xsd">\n'
+            f'    <changeSet id="{n}-{seed}" author="jhipster">\n{body}\n'
+            '        <rollback><sql>SELECT 1</sql></rollback>\n    </changeSet>\n</databaseChangeLog>\n', encoding="utf-8")
+        includes.append(f'    <include file="changelog/{name}" relativeToChangelogFile="true"/>')
+    master = directory / "master.xml"
+    master.write_text('<?xml version="1.0" encoding="utf-8"?>\n<databaseChangeLog '
+                      'xmlns="http://www.liquibase.org/xml/ns/dbchangelog">\n' + "\n".join(includes)
+                      + "\n</databaseChangeLog>\n", encoding="utf-8")
+    return master

@@ -269,15 +269,16 @@ def test_inline_sql_is_read_at_its_lines_and_other_change_types_are_reported(tmp
         '  <changeSet id="3" author="a">\n'
         '    <createTable tableName="customers"><column name="id" type="bigint"/></createTable>\n'
         '    <sql splitStatements="false"><![CDATA[CREATE PROCEDURE p() BEGIN SELECT 1; END]]></sql>\n'
+        '    <mergeColumns tableName="customers" column1Name="a" column2Name="b" finalColumnName="c"/>\n'
         '  </changeSet>\n'
         '</databaseChangeLog>\n'), "master.xml")
     found, notes = statements(changelog)
     assert [(line, text.split(" (")[0]) for line, text in found] == [
-        (6, "CREATE TABLE orders"), (7, "CREATE INDEX idx_note ON orders"),
+        (6, "CREATE TABLE orders"), (7, "CREATE INDEX idx_note ON orders"), (15, "CREATE TABLE `customers`"),
         (16, "CREATE PROCEDURE p() BEGIN SELECT 1; END")]
     assert "ENGINE=InnoDB" in found[0][1]
-    assert sorted((n.line, "createTable" in n.message or "does not run" in n.message) for n in notes) == [(11, True),
-                                                                                                         (14, True)]
+    assert sorted((n.line, "mergeColumns" in n.message or "does not run" in n.message) for n in notes) == [
+        (11, True), (14, True)]
 
 
 def test_sql_files_and_their_settings_come_from_the_changelog(tmp_path: Path) -> None:
@@ -383,3 +384,86 @@ def test_a_new_migration_lands_in_the_include_all_directory_and_runs_last(tmp_pa
     Path(path).write_text(text)
     again = detect(str(changelog.parent))  # type: ignore[union-attr]
     assert again is not None and again.files[-1] == path
+
+
+# --- change types ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_changelog_of_change_types_replays_without_errors(tmp_path: Path, seed: int) -> None:
+    evolution = H.evolve(seed)
+    H.write_liquibase_xml(tmp_path / "liquibase", evolution, seed)
+    report = lint(tmp_path)
+    assert problems(report) == [], problems(report)
+    assert report.stats.tables == len({op.table for ops in evolution.migrations for op in ops if op.kind == "create"})
+
+
+@pytest.mark.mariadb
+def test_change_types_replay_as_mariadb_runs_the_same_changes(mariadb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from linter.engine import Engine, units_for
+    from tests import differential as D
+
+    server = D.ServerRunner(mariadb, jobs=1, prefix="lbx")
+    try:
+        for seed in SEEDS:
+            evolution = H.evolve(seed)
+            master = H.write_liquibase_xml(tmp_path / f"s{seed}", evolution, seed)
+            files = sorted(str(p) for p in master.parent.rglob("*.xml"))
+            (unit,) = units_for(files)
+            result = Engine(D.innolint_context(), checks=[]).lint_unit(unit)
+            assert [d.message for d in result.diagnostics if d.rule in PROBLEMS] == []
+            (loaded,) = server.load([lambda main, other, e=evolution: H.truth(e)])
+            assert loaded.errors == []
+            differences = [d for d in D.compare(loaded.view, D.model_view(result.model, "main", "other"))
+                           if not _only_foreign_key_indexes(d)]
+            assert differences == [], f"seed {seed}: " + "; ".join(map(str, differences))
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    ('<createTable tableName="t"><column name="id" type="uuid"><constraints primaryKey="true"/></column>'
+     '<column name="ok" type="boolean" defaultValueBoolean="true"/><column name="body" type="clob"/>'
+     '<column name="amount" type="currency"/><column name="n" type="java.sql.Types.BIGINT"/></createTable>',
+     "CREATE TABLE `t` (`id` CHAR(36) NOT NULL, `ok` BIT(1) DEFAULT 1, `body` LONGTEXT, `amount` DECIMAL(19, 4), "
+     "`n` BIGINT, PRIMARY KEY (`id`));"),
+    ('<addColumn tableName="t"><column name="a" type="varchar(20)" afterColumn="id"><constraints nullable="false" '
+     'unique="true" uniqueConstraintName="ux_a"/></column></addColumn>',
+     "ALTER TABLE `t` ADD `a` VARCHAR(20) NOT NULL AFTER `id`; ALTER TABLE `t` ADD CONSTRAINT `ux_a` UNIQUE (`a`);"),
+    ('<createTable tableName="c"><column name="p_id" type="bigint"><constraints nullable="false" '
+     'foreignKeyName="fk_c_p" references="p(id)" deleteCascade="true"/></column></createTable>',
+     "CREATE TABLE `c` (`p_id` BIGINT NOT NULL, CONSTRAINT `fk_c_p` FOREIGN KEY (`p_id`) REFERENCES `p` (`id`) "
+     "ON DELETE CASCADE);"),
+    ('<renameColumn tableName="t" oldColumnName="a" newColumnName="b" columnDataType="int"/>',
+     "ALTER TABLE `t` CHANGE `a` `b` INT;"),
+])
+def test_change_types_render_as_liquibase_writes_them_for_mysql(tmp_path: Path, change: str, expected: str) -> None:
+    path = _file(tmp_path, f'<databaseChangeLog><changeSet id="1" author="a">{change}</changeSet></databaseChangeLog>',
+                 "c.xml")
+    found, notes = statements(path)
+    assert notes == [] and "; ".join(text for _, text in found) + ";" == expected
+
+
+def test_a_change_mysql_refuses_is_said_and_not_replayed(tmp_path: Path) -> None:
+    path = _file(tmp_path, '<databaseChangeLog><changeSet id="1" author="a">\n'
+                           '<renameColumn tableName="t" oldColumnName="a" newColumnName="b"/>\n'
+                           '<addNotNullConstraint tableName="t" columnName="b"/>\n</changeSet></databaseChangeLog>', "c.xml")
+    found, notes = statements(path)
+    assert found == [] and [(n.line, "columnDataType" in n.message) for n in notes] == [(2, True), (3, True)]
+
+
+def test_changelog_parameters_of_the_master_reach_the_included_files(tmp_path: Path) -> None:
+    (tmp_path / "master.xml").write_text(
+        '<databaseChangeLog>\n  <property name="idType" value="varchar(36)" dbms="mysql, mariadb"/>\n'
+        '  <property name="idType" value="uuid" dbms="postgresql"/>\n'
+        '  <include file="one.xml" relativeToChangelogFile="true"/>\n'
+        '  <include file="two.sql" relativeToChangelogFile="true"/>\n</databaseChangeLog>\n')
+    (tmp_path / "one.xml").write_text('<databaseChangeLog><changeSet id="1" author="a"><createTable tableName="t">'
+                                      '<column name="id" type="${idType}"/></createTable></changeSet></databaseChangeLog>')
+    (tmp_path / "two.sql").write_text("--liquibase formatted sql\n--changeset a:2\nCREATE TABLE u (id ${idType});\n")
+    report = lint(tmp_path)
+    assert problems(report) == []
+    history, _ = order(str(tmp_path / "master.xml"), [])
+    assert history is not None
+    texts = [text for path in history.files for _, text in statements(Path(path), segment=history.segments.get(path))[0]]
+    assert texts == ["CREATE TABLE `t` (`id` VARCHAR(36))", "CREATE TABLE u (id varchar(36))"]
