@@ -407,12 +407,14 @@ def test_cli_audit_as_least_privileged_user(shop: Shop, auditor: str, tmp_path: 
 def test_cli_target_is_detected_from_the_server(shop: Shop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    code = main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={SCHEMA}"])
+    # the whole messages and fixes are shown with --verbose (and info findings with --show-info)
+    code = main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={SCHEMA}", "--verbose",
+                 "--show-info"])
     out, _ = capsys.readouterr()
     assert code == 1
     assert "Fix (MariaDB 10.11)" in out  # advice for the server it read, not the mysql-8.0 default
     code = main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={SCHEMA}",
-                 "--target", "mysql-8.0", "--fail-level", "none"])
+                 "--target", "mysql-8.0", "--fail-level", "none", "--show-fixes", "--show-info"])
     out, _ = capsys.readouterr()
     assert code == 0 and "UUID_TO_BIN(UUID(), 1)" in out
 
