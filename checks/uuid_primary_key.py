@@ -300,13 +300,16 @@ def _workload(rule: str, table: Table, context: CheckContext) -> Workload:
         fetched = stats.count_fetch or 0
         measured = _describe_stats(stats)
         if stats.count_insert >= min_inserts and stats.count_insert >= ratio * fetched:
-            return Workload("error", f"insert-heavy by the stats file: {measured}")
-        return Workload("info", f"not insert-heavy by the stats file: {measured}")
+            return Workload("error", f"insert-heavy by {context.stats_label}: {measured}")
+        return Workload("info", f"not insert-heavy by {context.stats_label}: {measured}")
     hint = _name_hint(table.name) or _append_only_hint(table)
     sized = f" ({_describe_stats(stats)})" if stats is not None else ""
     if hint:
         return Workload("warning", f"likely insert-heavy: {hint}{sized}")
-    return Workload("info", f"no evidence of an insert-heavy workload{sized}; mark it with `-- innolint: insert-heavy`, the insert_heavy config or --stats")
+    how = "`-- innolint: insert-heavy` or the insert_heavy config"
+    if context.stats_source != "server":  # an audit read what the server has: no file to add
+        how = "`-- innolint: insert-heavy`, the insert_heavy config or --stats"
+    return Workload("info", f"no evidence of an insert-heavy workload{sized}; mark it with {how}")
 
 
 def _describe_stats(stats: TableStats) -> str:

@@ -169,11 +169,15 @@ class CheckContext(Record):
     stats: dict[str, TableStats] = field(default_factory=dict)
     #: measured column compression (`innolint audit --sample N`) per "schema.table.column", lower-case
     measurements: dict[str, ColumnMeasurement] = field(default_factory=dict)
+    #: where `stats` came from: "file" (a stats file, `--stats`) or "server" (`innolint audit`
+    #: read it live), so a message names the evidence the user actually gave
+    stats_source: str = "file"
 
     def __init__(
         self, target: Target | None = None, options: dict[str, dict[str, Any]] | None = None,
         insert_heavy: tuple[str, ...] = (), tenant_schema_pattern: str | None = None,
         stats: dict[str, TableStats] | None = None, measurements: dict[str, ColumnMeasurement] | None = None,
+        stats_source: str = "file",
     ) -> None:
         self.target = Target.parse(DEFAULT_TARGET) if target is None else target
         self.options = {} if options is None else options
@@ -181,6 +185,12 @@ class CheckContext(Record):
         self.tenant_schema_pattern = tenant_schema_pattern
         self.stats = {} if stats is None else stats
         self.measurements = {} if measurements is None else measurements
+        self.stats_source = stats_source
+
+    @property
+    def stats_label(self) -> str:
+        """The workload evidence as a message names it."""
+        return "the server's counters" if self.stats_source == "server" else "the stats file"
 
     def option(self, rule: str, name: str, default: Any) -> Any:
         return self.options.get(rule, {}).get(name, default)

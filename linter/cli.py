@@ -585,7 +585,7 @@ def _audit(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from linter.audit.connection import AuditConnectionError, AuditQueryError, DsnError, WriteRefused, connect
-    from linter.audit.server import AuditOptions, detect_target, read_server, run_checks
+    from linter.audit.server import AuditOptions, SchemaNotFound, detect_target, read_server, run_checks
     from linter.config import ConfigError
     from linter.engine import Engine
     from linter.findings import at_or_above
@@ -621,7 +621,8 @@ def _audit(args: argparse.Namespace) -> int:
         if args.export_stats:
             with open(args.export_stats, "w", encoding="utf-8") as handle:
                 handle.write(audit.stats_file().to_json())
-    except (ConfigError, DsnError, AuditConnectionError, AuditQueryError, WriteRefused, OSError) as error:
+    except (ConfigError, DsnError, AuditConnectionError, AuditQueryError, WriteRefused, SchemaNotFound,
+            OSError) as error:
         _say(str(error))
         return EXIT_USAGE
     if not _emit(_render(report, args.format, args, lambda path: settings.fail_level, inputs="schema"),
