@@ -107,6 +107,21 @@ def build_parser() -> argparse.ArgumentParser:
     _selection_arguments(audit)
     _text_arguments(audit)
 
+    fix = commands.add_parser(
+        "fix", help="write the fixes of the current findings as a new migration",
+        description="Lint the migration history in DIR and write the fixes of its findings as the next migration, "
+        "in the directory's own format (Flyway's next version, a golang-migrate up/down pair, a goose or dbmate "
+        "file with its down section, a diesel directory...). Each fix is replayed after the history first: only "
+        "fixes that make their finding go are applied; the others are listed in the file as comments. The down "
+        "migration restores the tables as they were. Nothing is written outside DIR, nothing is overwritten.",
+    )
+    fix.add_argument("--migration", metavar="DIR", required=True, help="the migration directory to add to")
+    fix.add_argument("--target", choices=TARGETS, default=None, help=f"server the schema runs on (default {DEFAULT_TARGET})")
+    fix.add_argument("--min-severity", choices=("error", "warning", "info"), default=None,
+                     help="fix findings at or above this severity (default: the fail level, else warning)")
+    fix.add_argument("--dry-run", action="store_true", help="print the files instead of writing them")
+    _config_arguments(fix)
+    _selection_arguments(fix)
     rules = commands.add_parser("rules", help="list the rules (--format json: for tools)")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.add_argument("--config", metavar="FILE", default=None,
@@ -173,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _audit(args)
     if args.command == "config":
         return _config(args)
+    if args.command == "fix":
+        return _fix(args)
     return _check(args)
 
 
@@ -537,6 +554,42 @@ def toml_key(key: str) -> str:
     import re
 
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else toml_value(key)
+
+
+def _fix(args: argparse.Namespace) -> int:
+    """`innolint fix --migration DIR`: linter.fix_migration does the work; exit 0 when every
+    chosen finding is fixed (or there is none), 1 when some are only listed, 2 on usage errors."""
+    from linter.config import ConfigError
+    from linter.fix_migration import FixError, build, directory_names, output_for, write
+    from linter.report import human
+
+    try:
+        resolver = _resolver(args)
+        level = args.min_severity or resolver.for_path(args.migration).fail_level
+        plan = build(args.migration, resolver, min_severity="info" if level == "none" else level)
+        if not plan.fixes:
+            _say(f"{args.migration}: nothing to fix at or above {level}")
+            return EXIT_CLEAN
+        output = output_for(plan, directory_names(args.migration))
+        if args.dry_run:
+            for name, text in output.files.items():
+                print(f"==> {human(name)} <==")
+                sys.stdout.write(text)
+            written = list(output.files)
+        else:
+            written = write(args.migration, output)
+    except (ConfigError, FixError, OSError) as error:
+        _say(str(error))
+        return EXIT_USAGE
+    applied, listed = len(plan.applied), len(plan.listed)
+    verb = "would write" if args.dry_run else "wrote"
+    _say(f"{verb} {', '.join(written)}: {applied} fix{'es' if applied != 1 else ''} applied, "
+         f"{listed} finding{'s' if listed != 1 else ''} listed for review")
+    for note in plan.down_notes:
+        _say(f"down migration: {note}")
+    for finding in plan.new_findings:
+        _say(f"note: after the fixes, {finding.rule}: {finding.summary or finding.message}")
+    return EXIT_FINDINGS if listed else EXIT_CLEAN
 
 
 def _github(args: argparse.Namespace) -> int:
