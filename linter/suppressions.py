@@ -139,21 +139,27 @@ def scan(path: str) -> FileDirectives:
 def place_comments(statement_suppressions: Iterable[Suppression], ignore_lines: list[tuple[int, tuple[str, ...]]]) -> None:
     """Give each statement's `ignore` suppression the line of its comment: the last comment
     with the same rules, not taken yet, on or before the statement's last line (a comment before
-    the statement, inside it, or after its end on its last line). Taken in the statements' order,
-    so two identical comments go to their own statements."""
-    free: dict[tuple[str, ...], list[int]] = {}
+    the statement, inside it, or after its end on its last line). The statements come in file
+    order, so per rule list one pointer walks the comments' lines and a stack holds those passed
+    and not yet taken: linear in comments and statements."""
+    lines_by_rules: dict[tuple[str, ...], list[int]] = {}
     for line, rules in ignore_lines:
-        free.setdefault(rules, []).append(line)
+        lines_by_rules.setdefault(rules, []).append(line)
+    passed: dict[tuple[str, ...], list[int]] = {}
+    next_index: dict[tuple[str, ...], int] = {}
     for suppression in statement_suppressions:
-        lines = free.get(suppression.rules)
+        lines = lines_by_rules.get(suppression.rules)
         if not lines:
             continue
+        stack = passed.setdefault(suppression.rules, [])
+        index = next_index.get(suppression.rules, 0)
         last = max(suppression.end_line, suppression.line)
-        candidates = [line for line in lines if line <= last]
-        if candidates:
-            chosen = max(candidates)
-            lines.remove(chosen)
-            suppression.comment_line = chosen
+        while index < len(lines) and lines[index] <= last:
+            stack.append(lines[index])
+            index += 1
+        next_index[suppression.rules] = index
+        if stack:
+            suppression.comment_line = stack.pop()
 
 
 def _scan(handle: BinaryIO, path: str, found: FileDirectives) -> FileDirectives:

@@ -287,3 +287,24 @@ def test_goose_file_comment_lines(tmp_path: Path) -> None:
           + "\n-- +goose Down\nDROP TABLE a;\n")
     report = lint(db)
     assert [(rule, line) for rule, line, _ in _suppression_diagnostics(report)] == [("unused-suppression", 3)]
+
+
+def test_placing_comments_is_linear(tmp_path: Path) -> None:
+    """Thousands of identical suppressions: each placed on its own comment, in time linear in
+    their number (n against 10n in the same run)."""
+    import time
+
+    from linter.suppressions import Suppression, place_comments
+
+    def run(n: int) -> float:
+        sups = [Suppression("x.sql", 3 * i + 2, ("no-primary-key",), "r", False, end_line=3 * i + 3) for i in range(n)]
+        lines = [(3 * i + 1, ("no-primary-key",)) for i in range(n)]
+        start = time.perf_counter()
+        place_comments(sups, lines)
+        took = time.perf_counter() - start
+        assert [s.comment_line for s in sups] == [3 * i + 1 for i in range(n)]
+        return took
+
+    small = min(sum(run(2_000) for _ in range(10)) / 10 for _ in range(3))  # n: ten runs, divided by ten
+    large = min(run(20_000) for _ in range(3))
+    assert large < small * 15 + 0.01, f"n {small:.4f}s, 10n {large:.4f}s"
