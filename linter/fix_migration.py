@@ -225,6 +225,7 @@ class _Verifier:
         from linter.source import InputError, iter_chunks
 
         self.context = context
+        self.format = history.format
         self.disabled = settings.disabled_rules()
         self.engine = Engine(context)
         self.scratch = tempfile.mkdtemp(prefix="innolint-fix-")
@@ -237,7 +238,7 @@ class _Verifier:
                 raise FixError(str(error)) from None
             parts.append("\nDELIMITER ;\n")
         # goose and dbmate files end in a Down section: the candidate starts an Up one of its own
-        parts.append("-- +goose Up\n-- migrate:up\n" if history.format in ("goose", "dbmate") else "")
+        parts.append({"goose": "-- +goose Up\n", "dbmate": "-- migrate:up\n"}.get(history.format, ""))
         self.history_text = "".join(parts)
         self.offset = self.history_text.count("\n")
         first = self._lint([])
@@ -247,7 +248,7 @@ class _Verifier:
     def _lint(self, lines: list[str]):  # type: ignore[no-untyped-def]
         with open(self.path, "w", encoding="utf-8") as handle:
             handle.write(self.history_text + "\n".join(lines) + "\n")
-        unit = Unit([self.path], migration_markers=True, is_migration_history=True)
+        unit = Unit([self.path], migration_format=self.format, is_migration_history=True)
         return self.engine.lint_unit(unit, self.context, disabled=self.disabled)
 
     def close(self) -> None:
@@ -436,15 +437,11 @@ def _name(table: Table) -> str:
 
 
 def _column(column: Column, target: Target) -> str:
-    from checks.compression_candidate import column_definition, modify_column_sql
+    """The column's whole definition, with what a MODIFY would otherwise drop (compression, and
+    on MariaDB the column's CHECKs): the one way the fixes write it."""
+    from checks.compression_candidate import kept_definition
 
-    if column.compressed and target.is_mariadb:
-        return column_definition(column, compressed=True)
-    if column.compressed:
-        dictionary = f" WITH COMPRESSION_DICTIONARY {quote(column.compression_dictionary)}" \
-            if column.compression_dictionary else ""
-        return column_definition(column, column_format="COLUMN_FORMAT COMPRESSED" + dictionary)
-    return modify_column_sql(column, target)
+    return kept_definition(column, target)
 
 
 def _index(index: Index, target: Target) -> str:
