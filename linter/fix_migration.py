@@ -38,7 +38,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from linter.checkapi import CheckContext, quote
@@ -137,7 +137,8 @@ def history_of(directory: str, resolver: ConfigResolver) -> History:
 # --- planning --------------------------------------------------------------------------------------
 
 def statements_of(fix: str) -> list[str]:
-    """The statements of a fix's SQL (comments after a statement on its line stay with it)."""
+    """The statements of a fix's SQL, without the comments around them (`render` writes those
+    back as comments)."""
     return [s.text.strip() for s in split_stream([fix], "<fix>") if s.text.strip()]
 
 
@@ -155,8 +156,7 @@ def classify(finding: Finding) -> Fix:
     return Fix(finding, statements)
 
 
-def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warning",
-          on_round: Callable[[int], None] | None = None) -> FixPlan:
+def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warning") -> FixPlan:
     """Lint DIR's history, choose the fixes, check them by replay, compute the down."""
     history = history_of(directory, resolver)
     settings = resolver.for_path(history.files[0])
@@ -172,19 +172,18 @@ def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warn
         return result
     verifier = _Verifier(history, context, settings)
     try:
-        _verify(result, verifier, len(fixes), on_round)
+        _verify(result, verifier, len(fixes))
     finally:
         verifier.close()
     return result
 
 
-def _verify(result: FixPlan, verifier: _Verifier, rounds: int, on_round: Callable[[int], None] | None) -> None:
-    """Drop the fixes the replay rejects until every applied fix makes its finding go; then the
-    down, and its own replay."""
+def _verify(result: FixPlan, verifier: _Verifier, rounds: int) -> None:
+    """Drop the fixes the replay rejects until every applied fix makes its finding go (each round
+    drops at least one, so `rounds` = the number of fixes is enough); then the down, and its own
+    replay."""
     before_keys = {_key(f) for f in verifier.before_findings}
-    for round_number in range(rounds + 1):
-        if on_round is not None:
-            on_round(round_number)
+    for _ in range(rounds + 1):
         failed = verifier.replay(result.applied).failed
         if not failed:
             break

@@ -18,7 +18,6 @@ import os
 import random
 import re
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -172,12 +171,6 @@ def applied_order(directory: Path, fmt: str) -> list[Path]:
     history, _ = order(str(directory), files, {"flyway-undo": "flyway"}.get(fmt, fmt))
     assert history is not None
     return [Path(p) for p in history.files]
-
-
-@dataclass
-class Run:
-    before: dict
-    created: list[Path]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
