@@ -64,12 +64,5 @@ ENGINE_SEVERITY: dict[str, str] = {
 }
 
 
-#: the severity each engine rule reports at (configurable like a check's)
-ENGINE_SEVERITY: dict[str, str] = {
-    "parse-error": "warning", "replay-error": "info", "io-error": "error", "unused-suppression": "info",
-    "invalid-suppression": "warning", "baseline-gone": "info",
-}
-
-
 def check_by_id(rule: str) -> Check | None:
     return next((c for c in ALL_CHECKS if c.id == rule), None)

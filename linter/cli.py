@@ -254,7 +254,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _explain(rule: str) -> int:
-    from checks import ENGINE_RULES, ENGINE_SEVERITY, check_by_id
+    from checks import ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR, check_by_id
     from linter.config import rule_ids
     from linter.report.text import rule_link
     from linter.rules_doc import render_rule
@@ -267,8 +267,9 @@ def _explain(rule: str) -> int:
         if link.startswith("http"):
             print(f"Online: {link}")
         return EXIT_CLEAN
-    if rule in ENGINE_RULES:  # the engine's own diagnostics have no RuleDoc, only their line
-        print(f"# {rule}\n\nDefault severity: **{ENGINE_SEVERITY[rule]}**\n\n{ENGINE_RULES[rule]}")
+    engine = {**ENGINE_RULES, **USAGE_ERROR}
+    if rule in engine:  # the engine's own diagnostics have no RuleDoc, only their line
+        print(f"# {rule}\n\nDefault severity: **{ENGINE_SEVERITY[rule]}**\n\n{engine[rule]}")
         return EXIT_CLEAN
     _say(f"unknown rule {rule!r}{did_you_mean(rule, rule_ids())}; `innolint rules` lists them")
     return EXIT_USAGE

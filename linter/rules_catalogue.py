@@ -3,10 +3,11 @@
 One object per rule, checks first, then the engine's own diagnostics:
 `id`, `title`, `kind` ("check" or "engine"), `default_severity` (the rule's own),
 `severity` (as used: what the configuration for the current directory, or `--config`, sets),
-`enabled` (as used), `options` (each with `name`, `description`, `type` as JSON Schema,
-`default` and `value` as used; a check's `severity` option takes the severities), `docs`
-(docs/rules/RULE.md in innolint's repository, for checks) and `docs_url` (that page on the web
-when the project's URL is known, else null).
+`severity_note` (when evidence raises it, or null), `enabled` (as used), `options` (each with
+`name`, `description`, `type` as JSON Schema, `default` and `value` as used; a check's `severity`
+option takes the severities), `docs` (the page in innolint's repository: docs/rules/RULE.md, the
+engine's rules on docs/rules/README.md) and `docs_url` (that page on the web,
+`linter.rules_doc.rule_page_url`, or null when innolint does not know where it is).
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ CATALOGUE_VERSION = 1
 
 def catalogue(loaded: LoadedConfig) -> dict[str, Any]:
     from checks import ENGINE_RULES, ENGINE_SEVERITY, check_by_id
-    from linter.report.sarif import rule_docs_base
+    from linter.rules_doc import RULES_DIR, rule_page_url
 
-    base = rule_docs_base()
     disabled = loaded.disabled_rules()
     overrides = loaded.severity_overrides()
     rules = []
@@ -37,10 +37,11 @@ def catalogue(loaded: LoadedConfig) -> dict[str, Any]:
             "kind": "check" if check is not None else "engine",
             "default_severity": default,
             "severity": overrides.get(rule) or (getattr(settings, "severity", None) or default),
+            "severity_note": check.severity_note if check is not None and check.severity_note else None,
             "enabled": rule not in disabled,
             "options": _options(check, settings) if check is not None else [],
-            "docs": f"docs/rules/{rule}.md" if check is not None else None,
-            "docs_url": f"{base}/{rule}.md" if check is not None and base is not None else None,
+            "docs": f"{RULES_DIR}/{rule if check is not None else 'README'}.md",
+            "docs_url": rule_page_url(rule),
         }
         rules.append(entry)
     return {"version": CATALOGUE_VERSION, "rules": rules}

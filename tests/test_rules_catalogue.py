@@ -38,7 +38,8 @@ def test_every_rule_with_its_defaults_types_and_page(capsys: pytest.CaptureFixtu
             # the default is a value of the option's type
             jsonschema.validate(option["default"], option["type"])
     for engine in ENGINE_RULES:
-        assert by_id[engine]["kind"] == "engine" and by_id[engine]["options"] == [] and by_id[engine]["docs"] is None
+        assert by_id[engine]["kind"] == "engine" and by_id[engine]["options"] == []
+        assert by_id[engine]["docs"] == "docs/rules/README.md"
     assert by_id["io-error"]["default_severity"] == "error" and by_id["replay-error"]["default_severity"] == "info"
 
 
@@ -66,13 +67,13 @@ def test_docs_url_when_the_project_url_is_known(capsys: pytest.CaptureFixture[st
     monkeypatch.setenv("INNOLINT_RULES_URL", "https://example.org/docs/rules")
     by_id = {rule["id"]: rule for rule in catalogue(capsys)["rules"]}
     assert by_id["uuid-primary-key"]["docs_url"] == "https://example.org/docs/rules/uuid-primary-key.md"
-    assert by_id["parse-error"]["docs_url"] is None
+    assert by_id["parse-error"]["docs_url"] == "https://example.org/docs/rules/README.md"
 
 
 def test_rules_text_lists_every_rule_with_its_severity(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == list(rule_ids())
+    assert [line.split()[0] for line in lines] == [*rule_ids(), "usage-error"]
     assert all(line.split()[1] in ("error", "warning", "info") for line in lines)
 
 

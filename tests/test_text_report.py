@@ -179,7 +179,7 @@ def test_show_fixes_and_verbose(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "DB_ROW_ID taken from one server-wide counter" in verbose  # the whole message
     assert "    evidence: no PRIMARY KEY and no UNIQUE key" in verbose
     assert "    fix: ALTER TABLE" in verbose and "    statement: CREATE TABLE x (" in verbose
-    assert "    rule: innolint explain no-primary-key" in verbose and "    rule: innolint explain parse-error" in verbose
+    assert f"    rule: {text.rule_link('no-primary-key')}" in verbose and f"    rule: {text.rule_link('parse-error')}" in verbose
     wrapped = [line for line in verbose.splitlines() if line.startswith("    ") and not line.startswith(("    fix:", "         "))]
     assert len(wrapped) > 4 and all(len(line) <= 104 for line in wrapped if "statement:" not in line)
 
@@ -187,7 +187,13 @@ def test_show_fixes_and_verbose(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_verbose_links_the_rule_page_when_the_url_is_known(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INNOLINT_RULES_URL", "https://example.org/innolint/docs/rules/")
     assert text.rule_link("no-primary-key") == "https://example.org/innolint/docs/rules/no-primary-key.md"
-    assert text.rule_link("parse-error") == "innolint explain parse-error"  # no page: the command
+    assert text.rule_link("parse-error") == "https://example.org/innolint/docs/rules/README.md"  # the engine's list
+    monkeypatch.delenv("INNOLINT_RULES_URL")
+    for name in ("INNOLINT_ACTION_REPOSITORY", "GITHUB_ACTION_REPOSITORY", "INNOLINT_ACTION_PATH", "GITHUB_ACTION_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    if text.rule_link("no-primary-key").startswith("innolint"):  # no project URL installed: the command
+        assert text.rule_link("parse-error") == "innolint explain parse-error"
+    monkeypatch.setenv("INNOLINT_RULES_URL", "https://example.org/innolint/docs/rules/")
     out = text.render(Report(findings=[finding()]), text.TextOptions(verbose=True))
     assert "    rule: https://example.org/innolint/docs/rules/no-primary-key.md" in out
 

@@ -188,17 +188,11 @@ def _wrapped(text: str, first: str, rest: str) -> list[str]:
 
 
 def rule_link(rule: str) -> str:
-    """Where to read about a rule: its page on the web when the project's URL is known
-    (`linter.report.sarif.rule_docs_base`), else the command that prints it."""
-    from checks import check_by_id
+    """Where to read about a rule: its page on the web when innolint knows where its repository
+    is (`linter.rules_doc.rule_page_url`), else the command that prints it."""
+    from linter.rules_doc import rule_page_url
 
-    if check_by_id(rule) is not None:
-        from linter.report.sarif import rule_docs_base  # imported for --verbose only
-
-        base = rule_docs_base()
-        if base is not None:
-            return f"{base}/{rule}.md"
-    return f"innolint explain {rule}"
+    return rule_page_url(rule) or f"innolint explain {rule}"
 
 
 def statistics_rows(items: list[Finding | Diagnostic]) -> list[dict[str, object]]:
