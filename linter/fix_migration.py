@@ -13,8 +13,9 @@ migration format is refused: a file added there would be linted as a database of
 What goes in, and how it is checked before anything is written:
 - The findings of the history at or above `min_severity`, for the rules the run selects. A
   finding whose fix is executable SQL (ALTER, CREATE, DROP, RENAME, UPDATE, OPTIMIZE) is
-  applied; one without a fix, or whose fix is advice or queries that print statements (a SELECT),
-  is listed in the file as comments for review, never executed.
+  applied; one without a fix, whose fix is advice or queries that print statements (a SELECT),
+  or that stands for copies in many tenant schemas (its fix is the first tenant's), is listed in
+  the file as comments for review, never executed.
 - The candidate is replayed after the history, in process: a fix whose statements the replay
   rejects (a key already dropped by another fix) or whose finding is still there afterwards (a
   fix that must come before the statement it repairs, like a missing CREATE TABLESPACE) moves to
@@ -147,6 +148,9 @@ def classify(finding: Finding) -> Fix:
     (the queries that print per-tenant statements)."""
     if not finding.fix:
         return Fix(finding, [], "no mechanical fix: see the finding's message")
+    if finding.count > 1:  # one finding for a definition repeated in tenant schemas: its fix is the first's
+        return Fix(finding, statements_of(finding.fix),
+                   f"the same in {finding.count:,} tenant schemas: run the fix in each of them")
     statements = statements_of(finding.fix)
     words = [s.split(None, 1)[0].upper() if s.split() else "" for s in statements]
     if not statements:

@@ -421,3 +421,17 @@ def test_fix_migration_on_corpus_histories(mariadb: MariaDB, tmp_path: Path, nam
     if downs:
         load(mariadb, database, downs[0].read_text())
         assert snapshot(mariadb, database) == snapshot_before
+
+
+def test_a_finding_grouped_across_tenants_is_listed(tmp_path: Path) -> None:
+    """One finding for a definition repeated in tenant schemas carries the first tenant's fix:
+    run once, it would leave the others; it is listed for each schema to be fixed, not run."""
+    directory = tmp_path / "db"
+    directory.mkdir()
+    tenants = "".join(f"CREATE DATABASE t{n}; USE t{n}; CREATE TABLE events (at DATETIME NOT NULL, m VARCHAR(9)); "
+                      f"CREATE TABLE users (id INT PRIMARY KEY); CREATE TABLE items (id INT PRIMARY KEY);\n"
+                      for n in range(1, 6))
+    (directory / "V1__tenants.sql").write_text(tenants)
+    plan = build(str(directory), ConfigResolver(search=False))
+    [fix] = [f for f in plan.fixes if f.finding.rule == "no-primary-key"]
+    assert fix.finding.count == 5 and not fix.applied and "5 tenant schemas" in fix.advice
