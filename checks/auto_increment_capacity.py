@@ -145,6 +145,7 @@ class AutoIncrementCapacity(Check):
             "error_share": "share of the type's maximum from which the finding is an error (default 0.85)",
         },
         option_types={"warning_share": Annotated[float, Gt(0), Le(1)], "error_share": Annotated[float, Gt(0), Le(1)]},
+        option_defaults={"warning_share": DEFAULT_WARNING_SHARE, "error_share": DEFAULT_ERROR_SHARE},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
@@ -217,8 +218,10 @@ class AutoIncrementCapacity(Check):
                    f"{found.value:,} ({found.source}); maximum {limit:,}; {found.share:.1%} used"
         if stats is not None and stats.rows is not None:
             evidence += f"; ~{stats.rows:,} rows"
+        summary = (f"{table.name}.{column.name} {column.type} {sign}: AUTO_INCREMENT at {found.share:.1%} of its "
+                   f"maximum ({found.value:,} of {limit:,})")
         return self.finding(table, " ".join(message), severity=severity, where=table.place(column), evidence=evidence,
-                            fix=fix, subject=column.name.lower())
+                            fix=fix, subject=column.name.lower(), summary=summary)
 
 
 def _is_key(table: Table, column: Column) -> bool:

@@ -351,6 +351,7 @@ class CharsetPortability(Check):
                        f"(default: none), e.g. [\"mysql-8.0\", \"mariadb-10.11\"]; one of {', '.join(TARGETS)}",
         },
         option_types={"targets": list[TargetName]},  # type: ignore[valid-type]
+        option_defaults={"targets": []},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
@@ -371,5 +372,20 @@ class CharsetPortability(Check):
                 yield self.finding(
                     table, sentences(problem.message, why), severity=problem.severity, where=statement_of(table),
                     evidence=problem.evidence, fix=f"ALTER TABLE {qualified(table)} {clauses};" if clauses else None,
-                    subject=problem.kind,
+                    subject=problem.kind, summary=_summary(table, problem),
                 )
+
+
+def _summary(table: Table, problem: CharsetProblem) -> str | None:
+    """The problem's point in one line (None: the message's first sentence says it)."""
+    columns = ", ".join(problem.columns[:3]) + (f" and {len(problem.columns) - 3} more" if len(problem.columns) > 3 else "")
+    return {
+        "unknown-charset": f"{table.name}: {problem.evidence} does not exist on a target server",
+        "unknown-collation": f"{table.name}: {problem.evidence} "
+                             + ("does not exist on a target server" if problem.severity == "error"
+                                else "is missing from earlier releases of a target"),
+        "utf8mb3": f"{table.name}: {columns} store{'' if len(problem.columns) > 1 else 's'} text in utf8mb3 "
+                   "(3 bytes per character: no emoji)",
+        "implicit-charset": f"{table.name}: no character set written, and the targets' defaults differ",
+        "implicit-collation": f"{table.name}: no collation written, and the targets' default collations differ",
+    }.get(problem.kind)

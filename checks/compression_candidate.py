@@ -156,6 +156,7 @@ class CompressionCandidate(Check):
             "min_size": Annotated[int | str, AfterValidator(size_bytes)],
             "min_varchar_length": Annotated[int, Ge(1)],
         },
+        option_defaults={"min_size": "1GiB", "min_varchar_length": DEFAULT_MIN_VARCHAR_LENGTH},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
@@ -229,8 +230,12 @@ class CompressionCandidate(Check):
                         f"avg_row_length {stats.avg_row_length if stats.avg_row_length is not None else '?'}"
         if tenants is not None and group is not None:
             evidence += f"; tenant layout: {tenants.how}"
+        names = ", ".join(c.column.name for c in found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+        summary = f"{table.name}: {len(found)} large column{'s' if len(found) != 1 else ''} with no compression ({names})"
+        if group is not None and len(group) > 1:
+            summary += f", in {len(group):,} tenant schemas"
         return self.finding(table, message, severity=severity, where=table.defined, evidence=evidence, fix=fix,
-                            subject=found[0].column.name.lower())
+                            subject=found[0].column.name.lower(), summary=summary)
 
 
 # --- which tables and columns ------------------------------------------------------------------------

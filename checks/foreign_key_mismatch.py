@@ -309,7 +309,9 @@ class ForeignKeyMismatch(Check):
             return self.finding(
                 child, f"{child.name}: foreign key {name} has {len(fk.columns)} columns and references "
                 f"{len(fk.ref_columns)}: {_refusal(target, count=True)}", severity=refused_severity,
-                where=child.place(fk), evidence=reference, subject=(fk.name or "").lower())
+                where=child.place(fk), evidence=reference, subject=(fk.name or "").lower(),
+                summary=f"{child.name}: foreign key {name} has {len(fk.columns)} columns and references "
+                f"{len(fk.ref_columns)}")
         pairs = [(child.column(c), parent.column(p)) for c, p in zip(fk.columns, fk.ref_columns)]
         if any(c is None or p is None for c, p in pairs):
             return None  # a column the input never defined: replay reports it
@@ -353,8 +355,19 @@ class ForeignKeyMismatch(Check):
         evidence = "; ".join([reference] + [f"{m.child.name} {_type_sql(m.child)}{_collation_note(m.child, child, target, model)}"
                                             f" vs {m.parent.name} {_type_sql(m.parent)}"
                                             f"{_collation_note(m.parent, parent, target, model)}" for m in mismatches])
+        if mismatches:
+            first = mismatches[0]
+            point = (f"{first.child.name} {_type_sql(first.child)} references {parent.name}.{first.parent.name} "
+                     f"{_type_sql(first.parent)}" + (f" (and {len(mismatches) - 1} more)" if len(mismatches) > 1 else ""))
+        elif usable is None:
+            point = f"no index of {parent.name} starts with ({', '.join(fk.ref_columns)})"
+        else:
+            point = f"{parent.name} ({', '.join(fk.ref_columns)}) is not a PRIMARY KEY or UNIQUE key"
+        refused_here = refused or usable is None or strict
+        summary = f"{child.name}: foreign key {name}: {point}" + (f"; {target.label} refuses it" if refused_here else "")
         return self.finding(child, f"{child.name}: foreign key {name}: " + " ".join(messages), severity=severity,
-                            where=where, evidence=evidence, fix=fix or None, subject=(fk.name or "").lower())
+                            where=where, evidence=evidence, fix=fix or None, subject=(fk.name or "").lower(),
+                            summary=summary)
 
 
 def _refusal(target: Target, *, count: bool = False, types: bool = False, index: bool = False) -> str:

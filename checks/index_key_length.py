@@ -335,7 +335,11 @@ class IndexKeyLength(Check):
             for index, problem, found in seen[key]:
                 fix = f"ALTER TABLE {qualified(table)} {', '.join(found[0])};" if found else None
                 message = sentences(problem.message, found[1] if found else "")
+                point = {"refused": f"too long for {context.target.label}, which refuses it",
+                         "truncated": f"too long: {context.target.label} silently cuts it to a prefix",
+                         "hashed": f"too long: {context.target.label} silently makes it a hash"}.get(problem.kind)
                 yield self.finding(
                     table, message, severity=problem.severity, where=statement_of(table, index),
                     evidence=problem.evidence, fix=fix, subject=f"{problem.kind}:{index_name(index)}",
+                    summary=f"{table.name}: {_key_label(index)} {point}" if point else None,
                 )

@@ -276,6 +276,7 @@ class LinkTablePrimaryKey(Check):
         return self.finding(
             table, " ".join(message), severity=severity, where=table.defined, evidence=evidence,
             fix=_fix(link), subject=",".join(names),
+            summary=f"{table.name}: link table clustered on surrogate {quote(surrogate)}, not on ({pair})",
         )
 
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from annotated_types import Ge
 
+from checks.uuid_primary_key import DEFAULT_STATS_INSERT_RATIO, DEFAULT_STATS_MIN_INSERTS
 from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
 from linter.findings import Finding
 from linter.model import Index, SchemaModel, Table
@@ -56,6 +57,7 @@ class NoPrimaryKey(Check):
             "insert-heavy (default 0.1)",
         },
         option_types={"stats_min_inserts": Annotated[int, Ge(0)], "stats_insert_ratio": Annotated[float, Ge(0)]},
+        option_defaults={"stats_min_inserts": DEFAULT_STATS_MIN_INSERTS, "stats_insert_ratio": DEFAULT_STATS_INSERT_RATIO},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
@@ -89,16 +91,19 @@ class NoPrimaryKey(Check):
             )
             fix = None
             evidence += f"; Prisma implicit many-to-many relation ({owned.where})"
-        return self.finding(table, message, severity="info", evidence=evidence, fix=fix, subject="unique-clustered")
+        return self.finding(table, message, severity="info", evidence=evidence, fix=fix, subject="unique-clustered",
+                            summary=f"{table.name}: no PRIMARY KEY; InnoDB clusters it on UNIQUE key {index.name}")
 
     def _row_id(self, table: Table, context: CheckContext, severity: str) -> Finding:
         evidence = _why_no_key_clusters(table)
         if table.key_dropped is not None:
             how = f"ALTER TABLE at line {table.key_dropped.line} dropped its PRIMARY KEY and added none"
+            short = f"the ALTER TABLE at line {table.key_dropped.line} dropped its PRIMARY KEY"
         elif table.origin == "select":
-            how = "CREATE TABLE ... SELECT copies no keys"
+            how = short = "CREATE TABLE ... SELECT copies no keys"
         else:
             how = "it has no PRIMARY KEY and no UNIQUE key of NOT NULL columns"
+            short = "no PRIMARY KEY and no NOT NULL UNIQUE key"
         message = (
             f"{table.name}: {how}, so InnoDB clusters it on a hidden 6-byte DB_ROW_ID taken from one server-wide "
             "counter under the dict_sys mutex; inserts into all such tables contend on it (Percona: at most 87% "
@@ -111,7 +116,11 @@ class NoPrimaryKey(Check):
         if workload:
             message += " " + workload
             evidence += "; " + workload
-        return self.finding(table, message, severity=severity, evidence=evidence, fix=fix, subject="row-id")  # type: ignore[arg-type]
+        summary = f"{table.name}: {short}: clustered on the hidden row id"
+        if severity == "error" and workload:
+            summary += " (insert-heavy)"
+        return self.finding(table, message, severity=severity, evidence=evidence, fix=fix, subject="row-id",  # type: ignore[arg-type]
+                            summary=summary)
 
 
 def _by_workload(rule: str, table: Table, context: CheckContext, severity: str) -> tuple[str, str]:
@@ -125,8 +134,8 @@ def _by_workload(rule: str, table: Table, context: CheckContext, severity: str) 
     size = f"{_human(stats.data_length)} clustered index" if stats.data_length is not None else "size unknown"
     rows = f"~{stats.rows:,} rows" if stats.rows is not None else "rows unknown"
     if stats.count_insert is not None:
-        min_inserts = int(context.option(rule, "stats_min_inserts", 10_000))
-        ratio = float(context.option(rule, "stats_insert_ratio", 0.1))
+        min_inserts = int(context.option(rule, "stats_min_inserts", DEFAULT_STATS_MIN_INSERTS))
+        ratio = float(context.option(rule, "stats_insert_ratio", DEFAULT_STATS_INSERT_RATIO))
         counted = f"{stats.count_insert:,} rows inserted and {stats.count_fetch or 0:,} fetched since start-up"
         if stats.count_insert >= min_inserts and stats.count_insert >= ratio * (stats.count_fetch or 0):
             return "error", f"Workload: insert-heavy ({counted}; {rows}, {size})."

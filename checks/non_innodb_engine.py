@@ -162,6 +162,7 @@ class NonInnodbEngine(Check):
             message += " It has no PRIMARY KEY: as InnoDB it would be clustered on a hidden row id (see no-primary-key)."
         fix = f"ALTER TABLE {qualified(table)} {', '.join(clauses)};" if clauses else None
         evidence = f"ENGINE={table.engine}; {innodb} other table{'s' if innodb > 1 else ''} in the schema are InnoDB"
+        summary = f"{table.name} is {name} among {innodb} InnoDB table{'s' if innodb > 1 else ''}: no transactions"
         return self.finding(table, message, severity="info" if mostly else self.severity, where=statement_of(table),
-                            evidence=evidence, fix=fix, subject=f"engine:{name}")
+                            evidence=evidence, fix=fix, subject=f"engine:{name}", summary=summary)
 

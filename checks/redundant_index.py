@@ -271,6 +271,13 @@ class RedundantIndex(Check):
         name, other = _describe(r), _describe(k)
         clustered = table.clustered_index
         clustered_columns = ", ".join(quote(c) for c in clustered.column_names) if clustered is not None else ""
+        redundant, covering = quote(r.name or ""), "PRIMARY KEY" if k.kind == "primary" else quote(k.name or "")
+        if found.how == "prefix":
+            summary = f"{table.name}: index {redundant} is a left prefix of {covering}"
+        elif found.redundant.parts == found.covered_by.parts:
+            summary = f"{table.name}: index {redundant} duplicates {covering}"
+        else:
+            summary = f"{table.name}: index {redundant} is the same as {covering} as InnoDB stores it"
         if found.how == "prefix":
             message = (f"{table.name}: {name} is a left prefix of {other}: every lookup and range scan it serves, "
                        f"{quote(k.name or '')} serves too.")
@@ -306,6 +313,7 @@ class RedundantIndex(Check):
         return self.finding(
             table, message, where=latest_place([(table, r), (table, k)]), evidence=evidence,
             fix=f"ALTER TABLE {qualified(table)} DROP INDEX {quote(r.name or '')};", subject=(r.name or "").lower(),
+            summary=summary,
         )
 
 

@@ -338,8 +338,15 @@ class RowSizeLimit(Check):
             if clauses is None:
                 message = sentences(message, "innolint finds no column it can move off-page: split the table (rarely read "
                                              "columns to a 1:1 side table).")
+            summary = {
+                "column-length": f"{table.name}.{problem.columns[0]}: longer than its type allows",
+                "server-row": f"{table.name}: the row is over the server's 65,535-byte row limit",
+                "innodb-create": f"{table.name}: a row can pass InnoDB's record limit: the server refuses the table",
+                "innodb-rows": f"{table.name}: a full row passes InnoDB's record limit: INSERTs of long rows fail",
+            }.get(problem.kind)
             yield self.finding(
                 table, message, severity=problem.severity, where=statement_of(table), evidence=problem.evidence,
                 fix=fix, subject=problem.kind if problem.kind != "column-length" else f"column-length:{problem.columns[0]}",
+                summary=summary,
             )
 

@@ -145,6 +145,7 @@ class TenantTablespace(Check):
             ),
         },
         option_types={"min_schemas": Annotated[int, Ge(2)], "similarity": Annotated[float, Gt(0), Le(1)]},
+        option_defaults={"min_schemas": DEFAULT_MIN_SCHEMAS, "similarity": DEFAULT_SIMILARITY},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
@@ -189,15 +190,18 @@ class TenantTablespace(Check):
             f"mean moving one file. {_PERCONA_NUMBERS}."
         )
         evidence = f"tenant layout: {layout.how}; this definition of {first.name}: {len(group):,} copies, {clause}"
+        summary = (f"{first.name}: {len(group):,} tenant schema{'s' if len(group) != 1 else ''} hold this table one "
+                   "file each, not in a general tablespace per tenant")
         if first.options.partitioning:
             message += (
                 " It is partitioned: every partition is a file, and MySQL 8.0.13+ cannot place partitions in a "
                 "general tablespace, so only unpartitioning it (or fewer partitions) reduces its files."
             )
             return self.finding(first, message, severity="info", where=first.defined, evidence=evidence,
-                                subject=first.name.lower())
+                                subject=first.name.lower(), summary=summary)
         fix = self._fix(first, convention, regexp, target)
-        return self.finding(first, message, where=first.defined, evidence=evidence, fix=fix, subject=first.name.lower())
+        return self.finding(first, message, where=first.defined, evidence=evidence, fix=fix, subject=first.name.lower(),
+                            summary=summary)
 
     def _fix(self, table: Table, convention: tuple[str, str], regexp: str, target: Target) -> str:
         """CREATE TABLESPACE and ALTER TABLE for the first tenant, then two queries that print
@@ -249,6 +253,8 @@ class TenantTablespace(Check):
         return self.finding(
             first, message, severity="info", where=first.defined, evidence=f"tenant layout: {layout.how}",
             subject="tenant-layout",
+            summary=f"{tenants:,} tenant schemas hold {len(tenant_tables):,} InnoDB tables, one file each "
+            f"({target.label} has no general tablespaces)",
         )
 
 
@@ -340,8 +346,10 @@ class CrossTenantTablespace(Check):
         evidence = (
             f"tablespace {quote(space)} holds {_tables(len(owner_tables))} of {owner} and {_tables(len(tables))} of {schema}"
         )
+        summary = (f"{first.qualified_name}: {_tables(len(tables))} of tenant {schema} in tablespace {quote(space)}, "
+                   f"{'named after' if named else 'shared with'} tenant {owner}")
         return self.finding(first, message, where=first.defined, evidence=evidence, fix="\n".join(lines),
-                            subject=space)
+                            subject=space, summary=summary)
 
 
 def _tables(n: int) -> str:
@@ -403,6 +411,8 @@ class UndefinedTablespace(Check):
             yield self.finding(
                 table, message, where=table.defined, evidence=f"tablespace {space}: not created before use",
                 fix=_create_tablespace(table.options.tablespace or space), subject=space,
+                summary=f"{table.name}: TABLESPACE {quote(table.options.tablespace or space)} is not created by an "
+                "earlier statement of this migration history",
             )
 
 

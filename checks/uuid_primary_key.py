@@ -26,6 +26,11 @@ from linter.target import Target
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
+#: with workload counters: a table that took at least this many inserts, and inserts at least this
+#: share of its fetches, is insert-heavy (no-primary-key counts it the same way)
+DEFAULT_STATS_MIN_INSERTS = 10_000
+DEFAULT_STATS_INSERT_RATIO = 0.1
+
 RULE = "uuid-primary-key"
 
 _TEXT_TYPES = frozenset({"CHAR", "VARCHAR"})
@@ -162,6 +167,8 @@ class UuidPrimaryKey(Check):
             "stats_min_inserts": Annotated[int, Ge(0)],
             "stats_insert_ratio": Annotated[float, Ge(0)],
         },
+        option_defaults={"time_ordered_columns": [], "stats_min_inserts": DEFAULT_STATS_MIN_INSERTS,
+                         "stats_insert_ratio": DEFAULT_STATS_INSERT_RATIO},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
@@ -241,6 +248,9 @@ class UuidPrimaryKey(Check):
             + (f"; model file {said.where}: {said.generator or 'no default'}" if said is not None else ""),
             fix=fix,
             subject=column.name,
+            summary=f"{table.name} is clustered on random UUIDs: "
+            f"{'PRIMARY KEY' if key.kind == 'primary' else f'UNIQUE key {key.name}'} leads with "
+            f"{quote(column.name)} ({found.shape})",
         )
 
 
@@ -336,18 +346,21 @@ def _workload(rule: str, table: Table, context: CheckContext) -> Workload:
         return Workload("error", "insert-heavy by the `-- innolint: insert-heavy` comment on its CREATE TABLE")
     stats = context.table_stats(table)
     if stats is not None and stats.count_insert is not None:
-        min_inserts = int(context.option(rule, "stats_min_inserts", 10_000))
-        ratio = float(context.option(rule, "stats_insert_ratio", 0.1))
+        min_inserts = int(context.option(rule, "stats_min_inserts", DEFAULT_STATS_MIN_INSERTS))
+        ratio = float(context.option(rule, "stats_insert_ratio", DEFAULT_STATS_INSERT_RATIO))
         fetched = stats.count_fetch or 0
         measured = _describe_stats(stats)
         if stats.count_insert >= min_inserts and stats.count_insert >= ratio * fetched:
-            return Workload("error", f"insert-heavy by the stats file: {measured}")
-        return Workload("info", f"not insert-heavy by the stats file: {measured}")
+            return Workload("error", f"insert-heavy by {context.stats_label}: {measured}")
+        return Workload("info", f"not insert-heavy by {context.stats_label}: {measured}")
     hint = _name_hint(table.name) or _append_only_hint(table)
     sized = f" ({_describe_stats(stats)})" if stats is not None else ""
     if hint:
         return Workload("warning", f"likely insert-heavy: {hint}{sized}")
-    return Workload("info", f"no evidence of an insert-heavy workload{sized}; mark it with `-- innolint: insert-heavy`, the insert_heavy config or --stats")
+    how = "`-- innolint: insert-heavy` or the insert_heavy config"
+    if context.stats_source != "server":  # an audit read what the server has: no file to add
+        how = "`-- innolint: insert-heavy`, the insert_heavy config or --stats"
+    return Workload("info", f"no evidence of an insert-heavy workload{sized}; mark it with {how}")
 
 
 def _describe_stats(stats: TableStats) -> str:

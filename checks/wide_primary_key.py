@@ -165,6 +165,7 @@ class WidePrimaryKey(Check):
             "max_key_bytes": "the widest clustered key, in bytes as a secondary index holds it, not flagged (default 100)",
         },
         option_types={"max_key_bytes": Annotated[int, Ge(ROW_ID_BYTES)]},
+        option_defaults={"max_key_bytes": DEFAULT_MAX_KEY_BYTES},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
@@ -198,6 +199,8 @@ class WidePrimaryKey(Check):
         kind = "PRIMARY KEY" if key.kind == "primary" else f"UNIQUE key {quote(key.name or '')} (it has no PRIMARY KEY)"
         width = found.width.stored_bytes
         shown = ", ".join(f"{quote(index.name or '')} {n:,}" for index, n in found.per_index if n)
+        summary = (f"{table.name} is clustered on a {width:,}-byte "
+                   f"{'PRIMARY KEY' if key.kind == 'primary' else 'UNIQUE key'} ({columns})")
         message = [
             f"{table.name} is clustered on {kind} ({columns}): up to {width:,} bytes ({_explain(found.width)}). "
             f"Every secondary index entry holds it: {_count(found.per_index)} up to {found.total:,} bytes of it per "
@@ -215,7 +218,7 @@ class WidePrimaryKey(Check):
                 "codes), or drop secondary indexes that add little."
             )
             return self.finding(table, " ".join(message), severity="info", where=_place(table, found),
-                                evidence=_evidence(found), subject=(key.name or "").lower())
+                                evidence=_evidence(found), subject=(key.name or "").lower(), summary=summary)
         fix, note = _fix(table, key, context.target)
         message.append(note)
         if key.kind == "unique":
@@ -227,7 +230,7 @@ class WidePrimaryKey(Check):
             "scattered pages."
         )
         return self.finding(table, " ".join(m for m in message if m), where=_place(table, found),
-                            evidence=_evidence(found), fix=fix, subject=(key.name or "").lower())
+                            evidence=_evidence(found), fix=fix, subject=(key.name or "").lower(), summary=summary)
 
 
 def _count(per_index: Sequence[tuple[Index, int]]) -> str:

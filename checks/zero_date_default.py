@@ -189,8 +189,11 @@ class ZeroDateDefault(Check):
                 seen[key] = [(column, problem) for column in table.columns.values()
                              if (problem := zero_date_problem(table, column, context.target, first)) is not None]
             for column, problem in seen[key]:
+                point = ("TIMESTAMP NOT NULL without a DEFAULT gets the zero date" if problem.implicit
+                         else f"DEFAULT {column.default} is a zero date")
+                refused = f"; {context.target.label} refuses it" if problem.severity == "error" else ""
                 yield self.finding(
                     table, problem.message, severity=problem.severity, where=statement_of(table, column),
                     evidence=problem.evidence, fix=zero_date_fix(table, column, context.target),
-                    subject=f"default:{column.name}",
+                    subject=f"default:{column.name}", summary=f"{table.name}.{column.name}: {point}{refused}",
                 )

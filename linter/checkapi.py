@@ -27,7 +27,7 @@ _set = object.__setattr__
 class RuleDoc(FrozenRecord):
     """A check's own documentation: `innolint explain RULE` and docs/rules/RULE.md come from it."""
 
-    __match_args__ = ("why", "evidence", "bad", "good", "fix", "options", "option_types")
+    __match_args__ = ("why", "evidence", "bad", "good", "fix", "options", "option_types", "option_defaults")
     why: str
     evidence: str
     bad: str
@@ -39,10 +39,13 @@ class RuleDoc(FrozenRecord):
     #: not a wrong result or a crash in the middle of a run. `severity` takes the type every rule
     #: gives it (linter.config_model.RuleSettings) and needs none here.
     option_types: dict[str, Any]
+    #: option name -> the value the check uses when the configuration sets none (`innolint
+    #: config` prints it, `innolint rules --format json` lists it); `severity`'s is the check's own
+    option_defaults: dict[str, Any]
 
     def __init__(
         self, why: str, evidence: str, bad: str, good: str, fix: str, options: dict[str, str] | None = None,
-        option_types: dict[str, Any] | None = None,
+        option_types: dict[str, Any] | None = None, option_defaults: dict[str, Any] | None = None,
     ) -> None:
         _set(self, "why", why)
         _set(self, "evidence", evidence)
@@ -51,6 +54,7 @@ class RuleDoc(FrozenRecord):
         _set(self, "fix", fix)
         _set(self, "options", {} if options is None else options)
         _set(self, "option_types", {} if option_types is None else option_types)
+        _set(self, "option_defaults", {} if option_defaults is None else option_defaults)
         mismatch = (set(self.options) - {"severity"}) ^ set(self.option_types)
         if mismatch:
             raise ValueError(f"options without a type, or types without an option: {sorted(mismatch)}")
@@ -166,6 +170,9 @@ class CheckContext(Record):
     stats: dict[str, TableStats] = field(default_factory=dict)
     #: measured column compression (`innolint audit --sample N`) per "schema.table.column", lower-case
     measurements: dict[str, ColumnMeasurement] = field(default_factory=dict)
+    #: where `stats` came from: "file" (a stats file, `--stats`) or "server" (`innolint audit`
+    #: read it live), so a message names the evidence the user actually gave
+    stats_source: str = "file"
     #: what the application's model files beside the input say about its tables' keys (Prisma's
     #: `@id @default(uuid())`, Laravel's HasUuids; Prisma's many-to-many relation tables): set per
     #: unit by the engine when such files are found (`linter.orm_evidence`), else None. Checks ask
@@ -176,7 +183,7 @@ class CheckContext(Record):
         self, target: Target | None = None, options: dict[str, dict[str, Any]] | None = None,
         insert_heavy: tuple[str, ...] = (), tenant_schema_pattern: str | None = None,
         stats: dict[str, TableStats] | None = None, measurements: dict[str, ColumnMeasurement] | None = None,
-        app_evidence: AppEvidence | None = None,
+        stats_source: str = "file", app_evidence: AppEvidence | None = None,
     ) -> None:
         self.target = Target.parse(DEFAULT_TARGET) if target is None else target
         self.options = {} if options is None else options
@@ -184,7 +191,13 @@ class CheckContext(Record):
         self.tenant_schema_pattern = tenant_schema_pattern
         self.stats = {} if stats is None else stats
         self.measurements = {} if measurements is None else measurements
+        self.stats_source = stats_source
         self.app_evidence = app_evidence
+
+    @property
+    def stats_label(self) -> str:
+        """The workload evidence as a message names it."""
+        return "the server's counters" if self.stats_source == "server" else "the stats file"
 
     def option(self, rule: str, name: str, default: Any) -> Any:
         return self.options.get(rule, {}).get(name, default)
@@ -237,7 +250,10 @@ class Check:
         evidence: str | None = None,
         fix: str | None = None,
         subject: str | None = None,
+        summary: str | None = None,
     ) -> Finding:
+        """`message` says everything (JSON, SARIF, `--verbose`); `summary` is its point in one
+        sentence of at most ~100 characters besides the names, for the one line a terminal shows."""
         place = where or table.where
         return Finding(
             rule=self.id,
@@ -249,6 +265,7 @@ class Check:
             schema=table.schema,
             table=table.name,
             message=message,
+            summary=summary,
             evidence=evidence,
             fix=fix,
             subject=subject,

@@ -35,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="exit 1 when a finding is at or above this severity (default warning)")
     check.add_argument("--output", "-o", default=None, help="write the report to this file instead of stdout")
     _config_arguments(check)
+    _selection_arguments(check)
+    _text_arguments(check)
     changed = check.add_mutually_exclusive_group()
     changed.add_argument("--changed-only", action="store_true",
                          help="the PATHS are changed files (pre-commit): lint their migration directories for "
@@ -102,14 +104,62 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also write the workload and size evidence as a stats file for `check --stats`")
     audit.add_argument("--sample", metavar="N", type=int, default=0,
                        help="measure compression on at most N values of each candidate column (default 0: off)")
+    _selection_arguments(audit)
+    _text_arguments(audit)
 
-    commands.add_parser("rules", help="list the checks")
+    fix = commands.add_parser(
+        "fix", help="write the fixes of the current findings as a new migration",
+        description="Lint the migration history in DIR and write the fixes of its findings as the next migration, "
+        "in the directory's own format (Flyway's next version, a golang-migrate up/down pair, a goose or dbmate "
+        "file with its down section, a diesel directory...). Each fix is replayed after the history first: only "
+        "fixes that make their finding go are applied; the others are listed in the file as comments. The down "
+        "migration restores the tables as they were. Nothing is written outside DIR, nothing is overwritten.",
+    )
+    fix.add_argument("--migration", metavar="DIR", required=True, help="the migration directory to add to")
+    fix.add_argument("--target", choices=TARGETS, default=None, help=f"server the schema runs on (default {DEFAULT_TARGET})")
+    fix.add_argument("--min-severity", choices=("error", "warning", "info"), default=None,
+                     help="fix findings at or above this severity (default: the fail level, else warning)")
+    fix.add_argument("--dry-run", action="store_true", help="print the files instead of writing them")
+    _config_arguments(fix)
+    _selection_arguments(fix)
+    rules = commands.add_parser("rules", help="list the rules (--format json: for tools)")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.add_argument("--config", metavar="FILE", default=None,
+                       help="the severities and options as used with this configuration (default: the nearest one)")
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("rule")
     config = commands.add_parser("config", help="print the effective configuration for a path and where each value came from")
-    config.add_argument("path", nargs="?", default=".", help="a file or directory (default: .)")
+    config.add_argument("path", nargs="?", default=".",
+                        help="a file or directory (default: .; -: what applies to standard input)")
     _config_arguments(config)
+    _selection_arguments(config)
     return parser
+
+
+def _selection_arguments(parser: argparse.ArgumentParser) -> None:
+    """--select / --extend-select / --ignore, as ruff has them: rule ids or prefixes ending at a
+    `-` (`uuid`, `tenant`), comma-separated or repeated; they beat the configuration's `enabled`."""
+    for flag, text in (
+        ("--select", "run only these rules (ids or prefixes, comma-separated); parse, replay and I/O errors stay"),
+        ("--extend-select", "run these rules too, even if the configuration disables them"),
+        ("--ignore", "never run these rules"),
+    ):
+        parser.add_argument(flag, metavar="RULES", action="append", default=None, help=text)
+
+
+def _text_arguments(parser: argparse.ArgumentParser) -> None:
+    """What `--format text` shows (linter.report.text.TextOptions)."""
+    parser.add_argument("--show-fixes", action="store_true", help="print each finding's fix under it")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="print each finding whole: message, evidence, fix, statement, the rule's page")
+    parser.add_argument("--show-info", action="store_true",
+                        help="list info findings too (default: counted in one line, unless the fail level is info)")
+    parser.add_argument("--statistics", action="store_true", help="print one line per rule with its count instead")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="print the findings only: no summary line, no notes on stderr")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the text report (default auto: on a terminal; NO_COLOR turns it off, "
+                        "FORCE_COLOR on); never in an --output file")
 
 
 def _config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -129,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(files_last(parser, argv))
     if args.command == "rules":
-        return _rules()
+        return _rules(args)
     if args.command == "explain":
         return _explain(args.rule)
     if args.command == "github":
@@ -138,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _audit(args)
     if args.command == "config":
         return _config(args)
+    if args.command == "fix":
+        return _fix(args)
     return _check(args)
 
 
@@ -174,10 +226,25 @@ def _say(message: str) -> None:
     print("innolint: " + human(message, keep="\n"), file=sys.stderr)
 
 
-def _rules() -> int:
-    """Every rule with the severity its findings get (and, where evidence raises it, when)."""
+def _rules(args: argparse.Namespace) -> int:
+    """The rules: a table for people, with the severity its findings get (and, where evidence
+    raises it, when), or (--format json) for tools, with the severities and options as the
+    configuration for the current directory (or --config) sets them."""
     from checks import ALL_CHECKS, ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR
+    from linter.config import ConfigError
 
+    if args.format == "json":
+        import json
+
+        from linter.rules_catalogue import catalogue
+
+        try:
+            loaded = _resolver(args).for_path(".")
+            print(json.dumps(catalogue(loaded), indent=1))
+        except ConfigError as error:
+            _say(str(error))
+            return EXIT_USAGE
+        return EXIT_CLEAN
     for check in ALL_CHECKS:
         note = f" ({check.severity_note})" if check.severity_note else ""
         print(f"{check.id:<26} {check.severity:<8} {check.title}{note}")
@@ -187,26 +254,50 @@ def _rules() -> int:
 
 
 def _explain(rule: str) -> int:
-    from checks import check_by_id
+    from checks import ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR, check_by_id
+    from linter.config import rule_ids
+    from linter.report.text import rule_link
     from linter.rules_doc import render_rule
+    from linter.suggest import did_you_mean
 
     check = check_by_id(rule)
-    if check is None:
-        _say(f"unknown rule {rule!r}; `innolint rules` lists them")
-        return EXIT_USAGE
-    print(render_rule(check))
-    return EXIT_CLEAN
+    if check is not None:
+        print(render_rule(check))
+        link = rule_link(rule)
+        if link.startswith("http"):
+            print(f"Online: {link}")
+        return EXIT_CLEAN
+    engine = {**ENGINE_RULES, **USAGE_ERROR}
+    if rule in engine:  # the engine's own diagnostics have no RuleDoc, only their line
+        print(f"# {rule}\n\nDefault severity: **{ENGINE_SEVERITY[rule]}**\n\n{engine[rule]}")
+        return EXIT_CLEAN
+    _say(f"unknown rule {rule!r}{did_you_mean(rule, rule_ids())}; `innolint rules` lists them")
+    return EXIT_USAGE
 
 
 def _resolver(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    """The configuration resolver, with the command line's values beating every file."""
+    """The configuration resolver, with the command line's values beating every file. Raises
+    ConfigError for an unknown rule in --select/--ignore."""
     from linter.config import ConfigResolver
 
-    overrides = {}
+    overrides: dict[str, object] = {}
     for key, flag in (("target", "--target"), ("fail_level", "--fail-level"), ("stats", "--stats")):
         if getattr(args, key, None) is not None:
             overrides[key] = (getattr(args, key), flag)
-    return ConfigResolver(args.config, overrides=overrides)
+    selection = _selection(args)
+    if selection is not None:
+        overrides["selection"] = (selection, selection.flags)
+    return ConfigResolver(args.config, overrides=overrides)  # type: ignore[arg-type]
+
+
+def _selection(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The rule selection of --select / --extend-select / --ignore, or None when none is given."""
+    select, extend, ignore = (getattr(args, name, None) for name in ("select", "extend_select", "ignore"))
+    if select is None and extend is None and ignore is None:
+        return None
+    from linter.selection import RuleSelection
+
+    return RuleSelection.from_flags(select, extend, ignore)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -226,6 +317,10 @@ def _check(args: argparse.Namespace) -> int:
         if collecting:
             gc.enable()
 
+    problem = _output_problem(args)
+    if problem is not None:
+        _say(problem)
+        return EXIT_USAGE
     if args.write_baseline and (args.changed_only or args.since):
         print("innolint: --write-baseline records every finding: run it without --changed-only/--since", file=sys.stderr)
         return EXIT_USAGE
@@ -238,7 +333,7 @@ def _check(args: argparse.Namespace) -> int:
         resolver = _resolver(args)
         known = baseline.load(args.baseline) if args.baseline else None
         changes, targets = _changes(args, resolver)
-        progress = _ProgressBar.for_stderr()
+        progress = None if args.quiet else _ProgressBar.for_stderr()
         try:
             report = lint_paths(targets, options=RunOptions(resolver, changes=changes, progress=progress))
         finally:
@@ -252,13 +347,14 @@ def _check(args: argparse.Namespace) -> int:
                                           report.diagnostics)
             report.findings = comparison.new
             report.diagnostics = sorted([*comparison.new_diagnostics, *comparison.gone], key=lambda d: d.sort_key())
-            print(f"innolint: {comparison.known} known finding{'s' if comparison.known != 1 else ''} hidden by the "
-                  f"baseline, {len(comparison.gone)} gone", file=sys.stderr)
+            if not args.quiet:
+                print(f"innolint: {comparison.known} known finding{'s' if comparison.known != 1 else ''} hidden by "
+                      f"the baseline, {len(comparison.gone)} gone", file=sys.stderr)
     except usage_errors as error:
         _say(str(error))
         _emit_usage_error(str(error), args.format, args.output)
         return EXIT_USAGE
-    if not _emit(_render(report, args.format), args.output):
+    if not _emit(_render(report, args.format, args, lambda path: resolver.for_path(path).fail_level), args.output):
         return EXIT_USAGE
     unreadable = [d for d in report.diagnostics if d.rule == "io-error"]
     if unreadable:
@@ -398,23 +494,103 @@ def _scope(paths: list[str], changes):  # type: ignore[no-untyped-def]
 
 
 def _config(args: argparse.Namespace) -> int:
-    import json
+    """The effective configuration for a path as TOML that reads back (under `[tool.innolint]`,
+    rules as dotted keys), each value's origin in a comment after it; a key without a value is
+    written as a comment."""
     import os
 
     from linter.config import ConfigError
+    from linter.report import human
 
+    if args.path != "-" and not os.path.exists(args.path):
+        _say(f"{args.path}: no such file or directory")
+        return EXIT_USAGE
     try:
         loaded = _resolver(args).for_path(args.path)
+        rows = loaded.explain()
     except ConfigError as error:
         _say(str(error))
         return EXIT_USAGE
-    print(f"# effective configuration for {os.path.abspath(args.path)}")
-    print(f"# read from: {loaded.source_label if loaded.source else 'no configuration file (defaults)'}")
-    rows = [(f"{key} = {json.dumps(value)}", source) for key, value, source in loaded.explain()]
-    width = max(len(text) for text, _ in rows)
-    for text, source in rows:
-        print(f"{text:<{width}}  # {source}")
+    source = loaded.source_label if loaded.source else "no configuration file: every value is a default"
+    print(f"# effective configuration for {human(os.path.abspath(args.path))}")
+    print(f"# read from: {human(source)}")
+    print("# (valid TOML: save it as .innolint.toml, or paste it into pyproject.toml)")
+    print("[tool.innolint]")
+    unset = {"tenant_schema_pattern": "tenant schemas are found by their likeness", "stats": "no workload statistics"}
+    lines = [(f"{key} = {toml_value(value)}" if value is not None
+              else f"# {key} is not set" + (f": {unset[key]}" if key in unset else ""), human(where))
+             for key, value, where in rows]
+    width = max(len(text) for text, _ in lines)
+    for text, where in lines:
+        print(f"{text:<{width}}  # {where}")
     return EXIT_CLEAN
+
+
+def toml_value(value: object) -> str:
+    """A value as TOML: strings as basic strings with every control character escaped (TOML
+    allows none but tab raw), lists and tables inline."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        out = []
+        for char in value:
+            if char in '"\\':
+                out.append("\\" + char)
+            elif ord(char) < 0x20 or ord(char) == 0x7F:
+                out.append(f"\\u{ord(char):04x}")
+            else:
+                out.append(char)
+        return '"' + "".join(out) + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items() if v is not None) + "}"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def toml_key(key: str) -> str:
+    """A bare key when TOML allows one, else a quoted key."""
+    import re
+
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else toml_value(key)
+
+
+def _fix(args: argparse.Namespace) -> int:
+    """`innolint fix --migration DIR`: linter.fix_migration does the work; exit 0 when every
+    chosen finding is fixed (or there is none), 1 when some are only listed, 2 on usage errors."""
+    from linter.config import ConfigError
+    from linter.fix_migration import FixError, build, directory_names, output_for, write
+    from linter.report import human
+
+    try:
+        resolver = _resolver(args)
+        level = args.min_severity or resolver.for_path(args.migration).fail_level
+        plan = build(args.migration, resolver, min_severity="info" if level == "none" else level)
+        if not plan.fixes:
+            _say(f"{args.migration}: nothing to fix at or above {level}")
+            return EXIT_CLEAN
+        output = output_for(plan, directory_names(args.migration))
+        if args.dry_run:
+            for name, text in output.files.items():
+                print(f"==> {human(name)} <==")
+                sys.stdout.write(text)
+            written = list(output.files)
+        else:
+            written = write(args.migration, output)
+    except (ConfigError, FixError, OSError) as error:
+        _say(str(error))
+        return EXIT_USAGE
+    applied, listed = len(plan.applied), len(plan.listed)
+    verb = "would write" if args.dry_run else "wrote"
+    _say(f"{verb} {', '.join(written)}: {applied} fix{'es' if applied != 1 else ''} applied, "
+         f"{listed} finding{'s' if listed != 1 else ''} listed for review")
+    for note in plan.down_notes:
+        _say(f"down migration: {note}")
+    for finding in plan.new_findings:
+        _say(f"note: after the fixes, {finding.rule}: {finding.summary or finding.message}")
+    return EXIT_FINDINGS if listed else EXIT_CLEAN
 
 
 def _github(args: argparse.Namespace) -> int:
@@ -463,13 +639,17 @@ def _audit(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from linter.audit.connection import AuditConnectionError, AuditQueryError, DsnError, WriteRefused, connect
-    from linter.audit.server import AuditOptions, detect_target, read_server, run_checks
+    from linter.audit.server import AuditOptions, SchemaNotFound, detect_target, read_server, run_checks
     from linter.config import ConfigError
     from linter.engine import Engine
     from linter.findings import at_or_above
     from linter.target import Target
 
     started = time.perf_counter()
+    problem = _output_problem(args)
+    if problem is not None:
+        _say(problem)
+        return EXIT_USAGE
     if args.sample < 0:
         print("innolint: --sample takes a number of values, 0 or more", file=sys.stderr)
         return EXIT_USAGE
@@ -495,10 +675,12 @@ def _audit(args: argparse.Namespace) -> int:
         if args.export_stats:
             with open(args.export_stats, "w", encoding="utf-8") as handle:
                 handle.write(audit.stats_file().to_json())
-    except (ConfigError, DsnError, AuditConnectionError, AuditQueryError, WriteRefused, OSError) as error:
+    except (ConfigError, DsnError, AuditConnectionError, AuditQueryError, WriteRefused, SchemaNotFound,
+            OSError) as error:
         _say(str(error))
         return EXIT_USAGE
-    if not _emit(_render(report, args.format), args.output):
+    if not _emit(_render(report, args.format, args, lambda path: settings.fail_level, inputs="schema"),
+                 args.output):
         return EXIT_USAGE
     level = settings.fail_level
     severities = [f.severity for f in report.findings] + [d.severity for d in report.diagnostics]
@@ -522,7 +704,24 @@ def _emit(output: str, path: str | None) -> bool:
     return True
 
 
-def _render(report, fmt: str) -> str:  # type: ignore[no-untyped-def]
+def _output_problem(args: argparse.Namespace) -> str | None:
+    """Why the output flags do not go together, or None."""
+    if args.statistics and args.format not in ("text", "json"):
+        return f"--statistics prints text or JSON, not --format {args.format}"
+    return None
+
+
+def _render(report, fmt: str, args: argparse.Namespace | None = None, fail_level=None,  # type: ignore[no-untyped-def]
+            inputs: str = "file") -> str:
+    """The report in `fmt`, as `args` asks (the text flags, --statistics; None: the defaults);
+    `fail_level(path)`: the fail level of a file's configuration (info findings are listed when
+    it is info: they decide the exit code)."""
+    if args is not None and args.statistics and fmt == "json":
+        import json
+
+        from linter.report.text import statistics_rows
+
+        return json.dumps(statistics_rows([*report.findings, *report.diagnostics]), indent=1) + "\n"
     if fmt == "sarif":
         from linter.report import sarif
 
@@ -537,7 +736,17 @@ def _render(report, fmt: str) -> str:  # type: ignore[no-untyped-def]
         return json_report.render(report)
     from linter.report import text
 
-    return text.render(report)
+    if args is None:
+        return text.render(report)
+    show_info = args.show_info or any(item.severity == "info" and fail_level is not None
+                                      and fail_level(item.path) == "info"
+                                      for item in [*report.findings, *report.diagnostics])
+    options = text.TextOptions(
+        verbose=args.verbose, show_fixes=args.show_fixes, show_info=show_info, quiet=args.quiet,
+        statistics=args.statistics, inputs=inputs,
+        colour=not args.output and text.use_colour(sys.stdout, args.color),
+    )
+    return text.render(report, options)
 
 
 if __name__ == "__main__":

@@ -192,9 +192,14 @@ class LoadedConfig:
         return getattr(rules, _field_name(rule), None)
 
     def disabled_rules(self) -> frozenset[str]:
+        """The rules not to run: those the file disables, then --select/--extend-select/--ignore
+        (`linter.selection`), which beat it."""
         if self._config is None:
-            return frozenset()  # the defaults enable every rule
-        return frozenset(rule for rule in rule_ids() if (s := self.rule(rule)) is not None and not s.enabled)
+            configured: frozenset[str] = frozenset()  # the defaults enable every rule
+        else:
+            configured = frozenset(rule for rule in rule_ids() if (s := self.rule(rule)) is not None and not s.enabled)
+        selection = self.overrides.get("selection")
+        return configured if selection is None else selection[0].disabled(configured)
 
     def severity_overrides(self) -> dict[str, str]:
         """rule -> severity, for rules whose check does not take `severity` as its own option
@@ -302,25 +307,42 @@ class LoadedConfig:
 
     # -- `innolint config` -------------------------------------------------------------------
     def explain(self) -> list[tuple[str, Any, str]]:
-        """(key, effective value, where it came from) for every key, rules last."""
+        """(key, effective value, where it came from) for every key, rules last (dotted keys:
+        `rules.no-primary-key.severity`). Values the configuration leaves unset are what applies
+        then: a rule's own severity, a check's option defaults (`RuleDoc.option_defaults`). None:
+        the key has no value (`stats` without a stats file)."""
+        from checks import ENGINE_SEVERITY, check_by_id
+        from linter.config_model import ConfigBase  # the model: `innolint config` only
+
         rows: list[tuple[str, Any, str]] = []
         data = self.config.model_dump(by_alias=True, mode="json")
         set_here = self.config.model_fields_set
-        from linter.config_model import ConfigBase  # the model: `innolint config` only
-
         for key in ConfigBase.model_fields:
             if key in self.overrides:
                 rows.append((key, self.overrides[key][0], self.overrides[key][1]))
             else:
                 rows.append((key, data[key], self.source_label if key in set_here else "default"))
         rules = self.config.rules  # type: ignore[attr-defined]
+        disabled = self.disabled_rules()
+        selection = self.overrides.get("selection")
         for rule in rule_ids():
             settings = getattr(rules, _field_name(rule))
             explicit = rule in rules.model_fields_set or _field_name(rule) in rules.model_fields_set
+            check = check_by_id(rule)
+            values = settings.model_dump(mode="json")
             for name, info in type(settings).model_fields.items():
                 alias = info.alias or name
-                where = self.source_label if explicit and name in settings.model_fields_set else "default"
-                rows.append((f"rules.{rule}.{alias}", settings.model_dump(mode="json")[name], where))
+                configured = explicit and name in settings.model_fields_set
+                where = self.source_label if configured else "default"
+                value = values[name]
+                if alias == "enabled" and (rule not in disabled) != value:
+                    value, where = rule not in disabled, selection[1] if selection else where
+                elif value is None and not configured:
+                    if alias == "severity":
+                        value = check.severity if check is not None else ENGINE_SEVERITY.get(rule)
+                    elif check is not None:
+                        value = check.doc.option_defaults.get(alias)
+                rows.append((f"rules.{rule}.{alias}", value, where))
         return rows
 
 

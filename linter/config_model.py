@@ -12,13 +12,13 @@ completes rule ids and option names in editors.
 
 from __future__ import annotations
 
-import difflib
 from functools import lru_cache
 from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from linter.config import DEFAULTS, ConfigError, _field_name, rule_ids
+from linter.suggest import did_you_mean
 from linter.target import TARGETS
 
 TargetName = Literal[TARGETS]  # type: ignore[valid-type]
@@ -185,9 +185,7 @@ def render_errors(error: ValidationError, source: str, prefix: str = "") -> str:
             allowed = _allowed_keys(model, loc[:-1])
             what = "rule" if loc[:-1] == ["rules"] else "key"
             message = f"unknown {what} {loc[-1]!r}"
-            close = difflib.get_close_matches(loc[-1], allowed, n=1)
-            if close:
-                message += f" (did you mean {close[0]!r}?)"
+            message += did_you_mean(loc[-1], allowed)
             message += f"; allowed: {', '.join(allowed)}"
             if what == "rule":
                 message += " (`innolint rules` lists them)"

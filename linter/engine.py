@@ -164,7 +164,9 @@ class Engine:
             if progress is not None:
                 progress.read(nbytes, sum(len(s.tables) for s in schemas.values()))
         for path in unit.files:
-            result.suppressions.extend(suppressions.from_file(path))
+            directives = suppressions.scan(path)
+            result.suppressions.extend(directives.file_wide)
+            first_of_file = len(result.suppressions)
             tracked = changes is not None and changes.contains(path)
             count = 0
             stream = None
@@ -203,6 +205,7 @@ class Engine:
                                end_line=note.end_line or note.line, message=note.message, excerpt=note.excerpt or None)
                     for note in stream.notes
                 )
+            suppressions.place_comments(result.suppressions[first_of_file:], directives.ignore_lines)
             result.statements += count + (stream.skipped if stream is not None else 0)
             if progress is not None:
                 progress.file_done()

@@ -29,6 +29,10 @@ class Finding(BaseModel):
     schema_: str | None = Field(default=None, alias="schema")
     table: str | None = None
     message: str
+    #: the message's point in one short sentence (names included), for one line of terminal
+    #: output: `message` explains, with numbers and trade-offs; None: the text report cuts the
+    #: message at its first sentence
+    summary: str | None = None
     evidence: str | None = None
     fix: str | None = None
     #: what the finding is about within the table (a column, a key): part of the baseline

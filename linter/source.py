@@ -161,7 +161,8 @@ def discover(paths: list[str], *, repository: str | None = None) -> tuple[list[s
 
     A file is taken whatever its name (the user named it); a directory is walked for `*.sql`
     (any case) in sorted order, following symbolic links but never into a directory twice, so a
-    link loop ends the walk of that branch instead of the run; "-" is standard input. A
+    link loop ends the walk of that branch instead of the run, and skipping what git ignores
+    (`linter.gitignore`); "-" is standard input. A
     directory without any SQL file is an error: silence would read as "no findings". A file
     reached twice (named and inside a named directory) is read once. Never raises.
 
@@ -256,10 +257,13 @@ def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[st
 
     Nothing outside `top` is read or walked: a file or directory whose real path leaves it is an
     error for a SQL name and a linked directory, and skipped unread for a `.txt` (a link to a
-    licence or a README outside is common and says nothing about SQL)."""
+    licence or a README outside is common and says nothing about SQL). What git ignores is
+    skipped unread, without a word (it is not the repository's own)."""
     from linter.file_access import outside
+    from linter.gitignore import ignored_under
 
     tree = os.path.realpath(top)
+    ignored = ignored_under(top, tree)
     found: list[tuple[str, os.stat_result]] = []
     errors: list[tuple[str, str]] = []
     visited: set[tuple[int, int]] = set()
@@ -280,10 +284,15 @@ def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[st
             dirnames[:] = []
             continue
         visited.add(key)
+        relative = os.path.relpath(dirpath, top).replace(os.sep, "/")
+        ignored.enter(dirpath, relative)
+        prefix = "" if relative == "." else relative + "/"
         # every directory entered resolves inside the tree (checked here before it is entered), so
         # only a symbolic link can lead out: real paths are resolved for links only
         kept = []
         for name in sorted(dirnames):
+            if name == ".git" or ignored.directory(prefix + name):
+                continue
             sub = os.path.join(dirpath, name)
             refused = outside(sub, tree, "directory", top) if os.path.islink(sub) else None
             if refused is None:
@@ -293,7 +302,7 @@ def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[st
         dirnames[:] = kept
         for name in sorted(filenames):
             sql = _sql_name(name)
-            if sql is False:
+            if sql is False or ignored.file(prefix + name):
                 continue
             file_path = os.path.join(dirpath, name)
             refused = outside(file_path, tree, "file", top) if os.path.islink(file_path) else None

@@ -12,6 +12,9 @@ rule.
 where no statement carries it, so files are scanned for it separately: a byte search for
 `innolint:` that does not grow with the file.
 
+A diagnostic about a suppression (unused, invalid) points at the comment's own line, found by
+the same scan, so an editor jumps to the comment to edit or remove, not to the statement.
+
 The reason is required unless `require_suppression_reason = false`: a suppression without one is
 not honoured and is reported (`invalid-suppression`), so the finding stays visible. A suppression
 that hides nothing is reported as `unused-suppression` (info), rule by rule.
@@ -29,6 +32,7 @@ from linter.directives import comments_in_text, parse_directives
 from linter.findings import Diagnostic, Finding
 from linter.record import Record
 from linter.split import Statement
+from linter.suggest import did_you_mean
 
 #: the diagnostics this module reports (configurable like any rule)
 SUPPRESSION_RULES: dict[str, str] = {
@@ -45,7 +49,7 @@ _MAX_CARRY = 1 << 20
 class Suppression(Record):
     """One ignore directive and what it hid."""
 
-    __match_args__ = ("path", "line", "rules", "reason", "file_wide", "end_line", "used")
+    __match_args__ = ("path", "line", "rules", "reason", "file_wide", "end_line", "used", "comment_line")
     path: str
     line: int  # the statement's first line (ignore) or the comment's line (ignore-file)
     rules: tuple[str, ...]  # empty: every rule
@@ -53,10 +57,12 @@ class Suppression(Record):
     file_wide: bool
     end_line: int  # the statement's last line (a parse error may point inside it)
     used: set[str]  # rules it hid something for
+    #: the line of the comment itself (0: not found, e.g. standard input: the statement's line)
+    comment_line: int
 
     def __init__(
         self, path: str, line: int, rules: tuple[str, ...], reason: str, file_wide: bool, end_line: int = 0,
-        used: set[str] | None = None,
+        used: set[str] | None = None, comment_line: int = 0,
     ) -> None:
         self.path = path
         self.line = line
@@ -65,6 +71,7 @@ class Suppression(Record):
         self.file_wide = file_wide
         self.end_line = end_line
         self.used = set() if used is None else used
+        self.comment_line = comment_line
 
     def covers(self, path: str, line: int, rule: str) -> bool:
         if path != self.path:
@@ -91,12 +98,31 @@ def from_statement(statement: Statement) -> list[Suppression]:
     ]
 
 
+class FileDirectives(Record):
+    """What a scan of one file found: its `ignore-file` suppressions, and the line and rules of
+    every `ignore` comment (to place the statements' suppressions on their comments)."""
+
+    __match_args__ = ("file_wide", "ignore_lines")
+    file_wide: list[Suppression]
+    ignore_lines: list[tuple[int, tuple[str, ...]]]
+
+    def __init__(self, file_wide: list[Suppression] | None = None,
+                 ignore_lines: list[tuple[int, tuple[str, ...]]] | None = None) -> None:
+        self.file_wide = [] if file_wide is None else file_wide
+        self.ignore_lines = [] if ignore_lines is None else ignore_lines
+
+
 def from_file(path: str) -> list[Suppression]:
-    """The `ignore-file` directives anywhere in a file, with their lines. Reads the file in
-    chunks and looks only at lines holding `innolint:` in a comment. Standard input and pipes
-    are not read here, since they can be read only once: their `ignore-file` directives are
-    not seen."""
-    found: list[Suppression] = []
+    """The `ignore-file` directives anywhere in a file, with their lines (see `scan`)."""
+    return scan(path).file_wide
+
+
+def scan(path: str) -> FileDirectives:
+    """The `ignore-file` directives anywhere in a file, and where its `ignore` comments are.
+    Reads the file in chunks and looks only at lines holding `innolint:` in a comment. Standard
+    input and pipes are not read here, since they can be read only once: their `ignore-file`
+    directives are not seen, and their `ignore` diagnostics point at the statement."""
+    found = FileDirectives()
     try:
         if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
             return found  # a pipe can be read once only: the engine's read is that one
@@ -110,8 +136,34 @@ def from_file(path: str) -> list[Suppression]:
             return found  # the engine's own read reports it
 
 
-def _scan(handle: BinaryIO, path: str, found: list[Suppression]) -> list[Suppression]:
-    """Find the `ignore-file` directives in an open file, chunk by chunk."""
+def place_comments(statement_suppressions: Iterable[Suppression], ignore_lines: list[tuple[int, tuple[str, ...]]]) -> None:
+    """Give each statement's `ignore` suppression the line of its comment: the last comment
+    with the same rules, not taken yet, on or before the statement's last line (a comment before
+    the statement, inside it, or after its end on its last line). The statements come in file
+    order, so per rule list one pointer walks the comments' lines and a stack holds those passed
+    and not yet taken: linear in comments and statements."""
+    lines_by_rules: dict[tuple[str, ...], list[int]] = {}
+    for line, rules in ignore_lines:
+        lines_by_rules.setdefault(rules, []).append(line)
+    passed: dict[tuple[str, ...], list[int]] = {}
+    next_index: dict[tuple[str, ...], int] = {}
+    for suppression in statement_suppressions:
+        lines = lines_by_rules.get(suppression.rules)
+        if not lines:
+            continue
+        stack = passed.setdefault(suppression.rules, [])
+        index = next_index.get(suppression.rules, 0)
+        last = max(suppression.end_line, suppression.line)
+        while index < len(lines) and lines[index] <= last:
+            stack.append(lines[index])
+            index += 1
+        next_index[suppression.rules] = index
+        if stack:
+            suppression.comment_line = stack.pop()
+
+
+def _scan(handle: BinaryIO, path: str, found: FileDirectives) -> FileDirectives:
+    """Find the directives in an open file, chunk by chunk."""
     line_base, carry = 1, b""
     while True:
         chunk = handle.read(_CHUNK)
@@ -133,7 +185,10 @@ def _scan(handle: BinaryIO, path: str, found: list[Suppression]) -> list[Suppres
             for comment in _COMMENT_WITH_DIRECTIVE.findall(text):
                 for directive in parse_directives([comment]):
                     if directive.verb == "ignore-file":
-                        found.append(Suppression(path, line, directive.rules, directive.reason, file_wide=True))
+                        found.file_wide.append(Suppression(path, line, directive.rules, directive.reason,
+                                                           file_wide=True, comment_line=line))
+                    elif directive.verb == "ignore":
+                        found.ignore_lines.append((line, directive.rules))
             position = complete.find(b"innolint:", end)
         line_base += complete.count(b"\n")
         if not chunk:
@@ -169,9 +224,10 @@ def apply(
     for suppression in suppressions:
         unknown = [r for r in suppression.rules if r not in known]
         if unknown:
+            named = ", ".join(rule + did_you_mean(rule, known) for rule in unknown)
             problems.append(_diagnostic(
                 "invalid-suppression", "warning", suppression,
-                f"{suppression.label}: unknown rule{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+                f"{suppression.label}: unknown rule{'s' if len(unknown) > 1 else ''} {named} "
                 "(`innolint rules` lists them)",
             ))
         if require_reason and not suppression.reason:
@@ -209,4 +265,6 @@ def apply(
 
 
 def _diagnostic(rule: str, severity: str, suppression: Suppression, message: str) -> Diagnostic:
-    return Diagnostic(rule=rule, severity=severity, path=suppression.path, line=suppression.line, message=message)  # type: ignore[arg-type]
+    """At the comment's line when known, else at the statement's."""
+    return Diagnostic(rule=rule, severity=severity, path=suppression.path,  # type: ignore[arg-type]
+                      line=suppression.comment_line or suppression.line, message=message)

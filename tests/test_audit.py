@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from linter.audit.server import (
     Audit,
     AuditOptions,
     Progress,
+    SchemaNotFound,
     detect_target,
     mariadb_json,
     read_server,
@@ -274,10 +276,11 @@ def test_no_primary_key_severity_from_a_stats_file(tmp_path: Path, stats: TableS
 def test_uuid_primary_key_is_classified_by_inserts_against_fetches(audit: Audit) -> None:
     found = _by_table(_report(audit), "uuid-primary-key")
     assert found["session_token"].severity == "error"
-    assert "insert-heavy by the stats file: 12,000 rows inserted" in found["session_token"].message
+    # the evidence is named as the user gave it: the server's counters, not a stats file
+    assert "insert-heavy by the server's counters: 12,000 rows inserted" in found["session_token"].message
     # the name says "sessions" (a hint: warning without evidence), the counters say read-mostly
     assert found["user_sessions"].severity == "info"
-    assert "not insert-heavy by the stats file: 300 rows inserted, 3,000 fetched, 0.10 inserts per fetch" in \
+    assert "not insert-heavy by the server's counters: 300 rows inserted, 3,000 fetched, 0.10 inserts per fetch" in \
         found["user_sessions"].message
     # the thresholds are the rule's options
     strict = _by_table(_report(audit, **{"uuid-primary-key": {"stats_insert_ratio": 0.05,
@@ -366,6 +369,9 @@ def test_exported_stats_give_check_the_same_evidence(audit: Audit, shop: Shop, t
     for rule in ("no-primary-key", "uuid-primary-key"):
         assert {t: f.severity for t, f in _by_table(offline, rule).items()} == \
             {t: f.severity for t, f in _by_table(live, rule).items()}
+    # each names the evidence it was given
+    assert "by the stats file" in _by_table(offline, "uuid-primary-key")["session_token"].message
+    assert "stats file" not in " ".join(f.message + (f.evidence or "") for f in live.findings)
 
 
 # --- the command line, least privilege, read-only --------------------------------------------------
@@ -407,12 +413,14 @@ def test_cli_audit_as_least_privileged_user(shop: Shop, auditor: str, tmp_path: 
 def test_cli_target_is_detected_from_the_server(shop: Shop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    code = main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={SCHEMA}"])
+    # the whole messages and fixes are shown with --verbose (and info findings with --show-info)
+    code = main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={SCHEMA}", "--verbose",
+                 "--show-info"])
     out, _ = capsys.readouterr()
     assert code == 1
     assert "Fix (MariaDB 10.11)" in out  # advice for the server it read, not the mysql-8.0 default
     code = main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={SCHEMA}",
-                 "--target", "mysql-8.0", "--fail-level", "none"])
+                 "--target", "mysql-8.0", "--fail-level", "none", "--show-fixes", "--show-info"])
     out, _ = capsys.readouterr()
     assert code == 0 and "UUID_TO_BIN(UUID(), 1)" in out
 
@@ -459,14 +467,51 @@ def test_the_audit_sends_only_reads(shop: Shop) -> None:
     assert int(status["Com_select"]) > 0 and int(status["Com_show_create_table"]) == 8
 
 
-def test_progress_on_a_terminal_and_a_missing_schema(shop: Shop) -> None:
+def test_progress_on_a_terminal_and_an_empty_schema(shop: Shop) -> None:
+    shop.server.sql("CREATE DATABASE IF NOT EXISTS audit_empty")
     terminal = _Terminal()
     with _connect(shop.server) as connection:
-        found = read_server(connection, [SCHEMA, "no_such_schema"], AuditOptions(progress=True), stderr=terminal)
+        found = read_server(connection, [SCHEMA, "audit_empty"], AuditOptions(progress=True), stderr=terminal)
     assert terminal.getvalue().endswith("] 8/8 tables\n")
-    assert [(d.rule, d.path) for d in found.diagnostics] == [("io-error", "mysql://localhost/no_such_schema")]
+    assert [(d.rule, d.path) for d in found.diagnostics] == [("io-error", "mysql://localhost/audit_empty")]
     assert "no base table this user can see" in found.diagnostics[0].message
 
+
+@pytest.mark.parametrize(("schemas", "says"), [
+    (["no_such_schema"], "no schema no_such_schema on this server"),
+    ([SCHEMA, "audit_shp"], f"no schema audit_shp (did you mean '{SCHEMA}'?) on this server"),
+    (["a", "b"], "no schema a, b on this server"),
+])
+def test_a_missing_schema_is_a_usage_error(shop: Shop, schemas: list[str], says: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with _connect(shop.server) as connection, pytest.raises(SchemaNotFound, match=re.escape(says)):
+        read_server(connection, schemas, AuditOptions(), stderr=io.StringIO())
+    code = main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={','.join(schemas)}"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and says in err
+
+
+def test_a_schema_without_privilege_is_missing_for_that_user(shop: Shop, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    shop.server.sql("CREATE DATABASE IF NOT EXISTS audit_private; CREATE TABLE IF NOT EXISTS audit_private.t (id INT); "
+                    "CREATE USER IF NOT EXISTS narrow@'127.0.0.1' IDENTIFIED BY 'n4rrow-pw'; "
+                    f"GRANT SELECT ON `{SCHEMA}`.* TO narrow@'127.0.0.1'")
+    monkeypatch.setenv("NARROW_PW", "n4rrow-pw")
+    dsn = f"mysql://narrow@127.0.0.1:{shop.server.port}/?schemas=audit_private"
+    assert main(["audit", "--dsn", dsn, "--password-env", "NARROW_PW"]) == 2
+    err = capsys.readouterr().err
+    assert "no schema audit_private" in err and "on this server (or no privilege on it)" in err
+
+
+def test_audit_text_speaks_of_schemas_not_files(shop: Shop, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={SCHEMA}", "--verbose",
+          "--show-info"])
+    out = capsys.readouterr().out
+    assert "; 1 schema, 8 statements, 8 tables in " in out.splitlines()[-1]
+    assert " file" not in out.replace("file-per-table", "").replace("innodb_file_per_table", "")
+    assert "--stats" not in out
 
 # --- small pieces ----------------------------------------------------------------------------------
 

@@ -359,3 +359,95 @@ def test_target_from_the_nearest_file_reaches_the_checks(tmp_path: Path) -> None
     _, report = check(str(tmp_path))
     fixes = {f["table"]: f["fix"] for f in report["findings"] if f["rule"] == "no-primary-key"}
     assert "INVISIBLE" not in fixes["a"] and "INVISIBLE" in fixes["b"]
+
+
+# --- `innolint config` prints TOML that reads back --------------------------------------------------
+
+def _config_toml(*args: str, cwd: Path = ROOT) -> tuple[int, str, str]:
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "config", *args], capture_output=True, text=True,
+                          cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("files", [
+    {},
+    {".innolint.toml": 'target = "mariadb-10.11"\nexclude = ["vendor/**", "a\\"b\\\\c"]\n'
+                       'tenant_schema_pattern = "tenant_[0-9]+"\n[rules.compression-candidate]\nmin_size = "512MiB"\n'},
+    {"pyproject.toml": '[tool.innolint]\nfail_level = "error"\ninsert_heavy = ["*_log", "shop.events"]\n'
+                       '[[tool.innolint.migrations]]\npath = "db"\nformat = "flyway"\n'
+                       '[tool.innolint.rules.no-primary-key]\nseverity = "error"\nstats_min_inserts = 5\n'
+                       '[tool.innolint.rules.uuid-primary-key]\ntime_ordered_columns = ["id_v7", "tab\\tname"]\n'
+                       '[tool.innolint.rules.parse-error]\nenabled = false\n'},
+])
+def test_config_prints_valid_toml_with_effective_values(tmp_path: Path, files: dict[str, str]) -> None:
+    import tomllib
+
+    from linter.config_model import validate as validate_model
+
+    for name, text in files.items():
+        write(tmp_path / name, text)
+    (tmp_path / "db").mkdir()
+    code, out, err = _config_toml(str(tmp_path))
+    assert code == 0, err
+    parsed = tomllib.loads(out)["tool"]["innolint"]
+    assert "null" not in out
+    validate_model(parsed, "printed")  # every printed key and value is one the configuration accepts
+    expected = ConfigResolver().for_path(str(tmp_path)).explain()
+    printed = dict(parsed)
+    rules = printed.pop("rules")
+    for key, value, _ in expected:
+        if key.startswith("rules."):
+            _, rule, option = key.split(".")
+            got = rules[rule].get(option)
+        else:
+            got = printed.get(key)
+        assert got == (list(value) if isinstance(value, tuple) else value), key
+    # defaults are values, not null: the rule's severity and the checks' option defaults
+    assert rules["no-primary-key"]["enabled"] in (True, False)
+    assert rules["wide-primary-key"]["max_key_bytes"] == 100
+    assert rules["redundant-index"]["severity"] == "warning" and rules["io-error"]["severity"] == "error"
+    assert rules["compression-candidate"]["min_size"] in ("1GiB", 512 << 20)
+    # and the file it came from is named in the comment of each value it sets
+    if files:
+        name = next(iter(files))
+        assert any(line.split(" = ")[0] in ("target", "fail_level") and name in line.split("#")[-1]
+                   for line in out.splitlines())
+
+
+def test_config_printed_is_a_configuration_that_gives_the_same(tmp_path: Path) -> None:
+    write(tmp_path / ".innolint.toml", 'target = "mysql-5.7"\n[rules.wide-primary-key]\nmax_key_bytes = 200\n')
+    code, out, _ = _config_toml(str(tmp_path), "--select", "no,wide", "--ignore", "wide-primary-key")
+    assert code == 0
+    saved = write(tmp_path / "copy" / "printed.toml", out)
+    again = ConfigResolver(str(saved)).for_path(str(tmp_path))
+    assert again.target == "mysql-5.7" and again.rule("wide-primary-key").max_key_bytes == 200  # type: ignore[union-attr]
+    assert again.disabled_rules() == ConfigResolver(
+        overrides={"selection": (__import__("linter.selection").selection.RuleSelection(["no", "wide"], (), ["wide-primary-key"]), "--select")}
+    ).for_path(str(tmp_path)).disabled_rules()
+    lines = out.splitlines()
+    assert any(line.startswith("rules.wide-primary-key.enabled = false") and "# --select/--ignore" in line
+               for line in lines)
+    assert any(line.startswith("rules.no-primary-key.enabled = true") and line.endswith("# default") for line in lines)
+
+
+def test_config_escapes_what_toml_cannot_hold(tmp_path: Path) -> None:
+    import tomllib
+
+    write(tmp_path / ".innolint.toml", 'exclude = ["a\\u001bb\\u007f", "emoji \U0001F600", "new\\nline"]\n')
+    code, out, _ = _config_toml(str(tmp_path))
+    assert code == 0
+    assert tomllib.loads(out)["tool"]["innolint"]["exclude"] == ["a\x1bb\x7f", "emoji \U0001F600", "new\nline"]
+    assert "\x1b" not in out and "\x7f" not in out
+
+
+@pytest.mark.parametrize("path", ["no/such/dir", "missing.sql", "--"])
+def test_config_on_a_missing_path_is_a_usage_error(tmp_path: Path, path: str) -> None:
+    args = ("--", "--x.sql") if path == "--" else (path,)
+    code, out, err = _config_toml(*args, cwd=tmp_path)
+    assert code == 2 and out == ""
+    assert f"innolint: {args[-1]}: no such file or directory" in err
+
+
+def test_config_with_an_unknown_rule_selected(tmp_path: Path) -> None:
+    code, _, err = _config_toml(str(tmp_path), "--select", "no-primary-ky")
+    assert code == 2 and "did you mean 'no-primary-key'?" in err

@@ -92,7 +92,8 @@ def runner_command(line: str) -> str | None:
 
 @pytest.mark.parametrize("name", hostile_names(), ids=lambda n: repr(n)[:40])
 def test_text_output_has_no_hidden_characters_and_no_commands(name: str) -> None:
-    output = text.render(hostile_report(name))
+    # --verbose shows every field (message, evidence, fix, statement); --color adds our own escapes only
+    output = text.render(hostile_report(name), text.TextOptions(verbose=True))
     assert hidden_characters(output) == []
     assert [line for line in output.splitlines() if runner_command(line)] == []
     # a name starts no line of its own: only a fix keeps its line breaks (it is SQL to copy, and
@@ -100,7 +101,15 @@ def test_text_output_has_no_hidden_characters_and_no_commands(name: str) -> None
     lines = output.splitlines()
     top = [line for line in lines if not line.startswith("    ")]
     assert len(top) == 3 and top[0].startswith(human(name) + ":1:1: error") and top[1].startswith(human(name) + ":3:1:")
-    assert len(lines) == 7 + name.count("\n") * 2
+    assert len([line for line in lines if line.startswith("    fix: ")]) == 1
+    assert len([line for line in lines if line.startswith("         ")]) == 1 + name.count("\n") * 2
+    # the default: one line per item and the summary, whatever the name holds
+    short = text.render(hostile_report(name)).splitlines()
+    assert [line.split(": ")[0] for line in short[:2]] == [human(name) + ":1:1", human(name) + ":3:1"]
+    assert len(short) == 3 and not [line for line in short if runner_command(line)]
+    coloured = text.render(hostile_report(name), text.TextOptions(verbose=True, colour=True))
+    assert hidden_characters(coloured.replace("\x1b", "")) == []
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == output
 
 
 @pytest.mark.parametrize("name", hostile_names(), ids=lambda n: repr(n)[:40])

@@ -139,7 +139,7 @@ class Audit:
     def context(self, base: CheckContext) -> CheckContext:
         """`base` (target, options from the configuration) with this server's evidence."""
         return replace(base, stats=index_stats(self.stats_file().tables),
-                       measurements=dict(self.measurements))
+                       measurements=dict(self.measurements), stats_source="server")
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -170,6 +170,26 @@ def list_tables(connection: ReadOnlyConnection, schemas: Sequence[str]) -> list[
     sql += " ORDER BY TABLE_SCHEMA, TABLE_NAME"
     return [ServerTable(str(schema), str(name), engine, _int(rows), _int(data), _int(index), _int(avg), _int(auto))
             for schema, name, engine, rows, data, index, avg, auto in connection.query(sql, args)]
+
+
+class SchemaNotFound(Exception):
+    """A schema named in the DSN that the server does not have (or does not show this user): a
+    usage error, like a file named on the command line that does not exist."""
+
+
+def check_schemas_exist(connection: ReadOnlyConnection, schemas: Sequence[str], origin: str) -> None:
+    """Raise SchemaNotFound for the named schemas information_schema.SCHEMATA does not list (it
+    lists the schemas the user has any privilege on), with the closest existing name."""
+    if not schemas:
+        return
+    from linter.suggest import did_you_mean
+
+    existing = [str(row[0]) for row in connection.query("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA")]
+    known = {name.lower() for name in existing}
+    missing = [name for name in schemas if name.lower() not in known]
+    if missing:
+        named = ", ".join(name + did_you_mean(name, existing) for name in missing)
+        raise SchemaNotFound(f"{origin}: no schema {named} on this server (or no privilege on it)")
 
 
 def read_workload(connection: ReadOnlyConnection, schemas: Sequence[str]) -> Workload:
@@ -335,6 +355,7 @@ def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
     origin = origin_of(connection)
     version = connection.server_version()
     notes: list[str] = []
+    check_schemas_exist(connection, schemas, origin)
     tables = list_tables(connection, schemas)
     diagnostics: list[Diagnostic] = []
     seen = {t.schema.lower() for t in tables}
@@ -342,8 +363,8 @@ def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
         if name.lower() not in seen:
             diagnostics.append(Diagnostic(
                 rule="io-error", severity="warning", path=f"{origin}/{name}",
-                message=f"schema {name} has no base table this user can see (missing, empty, or no "
-                        "SELECT grant on it)"))
+                message=f"schema {name} has no base table this user can see (empty, or no SELECT grant on "
+                        "its tables)"))
     model, read_problems, statements = _build_model(
         connection, tables, origin, engine, Progress(len(tables), err, options.progress))
     diagnostics += read_problems

@@ -1,0 +1,685 @@
+"""`innolint fix --migration DIR`: the fixes of the current findings as a new migration of DIR,
+in the directory's own format, with a down migration that restores the schema where the format
+has one.
+
+Why a new migration and not edits: applied migrations are history (a checksum in Flyway, a row
+in every tool's version table); the schema changes by adding the next one. So the fixes go into
+the file that runs next: Flyway's next `V` version (and its `U` undo when the directory keeps undo
+files), a golang-migrate or authelia up/down pair, a goose file with its `Up` and `Down`
+sections, a dbmate file with `migrate:up` and `migrate:down`, a diesel directory with up.sql and
+down.sql, a plain numbered file for timestamp-named histories. A directory whose names follow no
+migration format is refused: a file added there would be linted as a database of its own.
+
+What goes in, and how it is checked before anything is written:
+- The findings of the history at or above `min_severity`, for the rules the run selects. A
+  finding whose fix is executable SQL (ALTER, CREATE, DROP, RENAME, UPDATE, OPTIMIZE) is
+  applied; one without a fix, whose fix is advice or queries that print statements (a SELECT),
+  or that stands for copies in many tenant schemas (its fix is the first tenant's), is listed in
+  the file as comments for review, never executed.
+- The candidate is replayed after the history, in process: a fix whose statements the replay
+  rejects (a key already dropped by another fix) or whose finding is still there afterwards (a
+  fix that must come before the statement it repairs, like a missing CREATE TABLESPACE) moves to
+  the comments, and the replay runs again until every applied fix makes its finding go.
+- The down migration is computed from the model, not from the up's text: for each table whose
+  definition the up changes, the statements that give it back its definition before the up
+  (foreign keys dropped first and added last, the servers refusing to change a column a
+  foreign key uses), and tablespaces the up created are dropped. It is replayed too: history, up,
+  down must give the history's own tables; a table it cannot restore (a generated column, whose
+  expression the model does not keep) is named in a comment. Data an UPDATE converted is not
+  converted back: the down says so.
+
+Writing: only inside DIR (files opened relative to DIR's descriptor, O_CREAT|O_EXCL|O_NOFOLLOW),
+never over an existing file; a pair is written whole or not at all. Names from input appear in
+comments only through `linter.report.human` (no line break can end a comment and start SQL).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from linter.checkapi import CheckContext, quote
+from linter.config import ConfigResolver, LoadedConfig
+from linter.engine import Engine, RunOptions, Unit, lint_paths
+from linter.findings import Diagnostic, Finding, at_or_above
+from linter.migrations import History, _numbers, plan
+from linter.model import Column, ForeignKey, Index, IndexColumn, SchemaModel, Table, generated_key_name
+from linter.report import human
+from linter.report.text import headline
+from linter.source import discover
+from linter.split import split_stream
+from linter.target import Target
+
+#: first words of the statements a fix may execute in a migration
+_EXECUTABLE = frozenset({"ALTER", "CREATE", "DROP", "RENAME", "UPDATE", "OPTIMIZE"})
+#: the migration's name after its version
+DESCRIPTION = "innolint_fixes"
+
+
+class FixError(Exception):
+    """The fix cannot be written (not a migration directory, a file in the way): a usage error."""
+
+
+def _key(finding: Finding) -> tuple[str, str, str, str]:
+    """What a finding is about, wherever it is reported: its identity before and after a fix."""
+    return (finding.rule, (finding.schema_ or "").lower(), (finding.table or "").lower(), (finding.subject or "").lower())
+
+
+@dataclass
+class Fix:
+    """One finding and what the migration does with it: `statements` run, or `advice` (why not)."""
+
+    finding: Finding
+    statements: list[str]
+    advice: str = ""
+
+    @property
+    def applied(self) -> bool:
+        return not self.advice
+
+
+@dataclass
+class FixPlan:
+    """What `fix --migration` writes: the fixes, the down statements, and what the replay saw."""
+
+    history: History
+    target: Target
+    fixes: list[Fix]
+    down: list[str] = field(default_factory=list)
+    #: what the down cannot restore (comments), and notes for the user
+    down_notes: list[str] = field(default_factory=list)
+    #: findings the applied fixes bring that were not there (the user should look)
+    new_findings: list[Finding] = field(default_factory=list)
+    #: parse errors in the history: a fix computed from a model with gaps
+    history_problems: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def applied(self) -> list[Fix]:
+        return [f for f in self.fixes if f.applied]
+
+    @property
+    def listed(self) -> list[Fix]:
+        return [f for f in self.fixes if not f.applied]
+
+
+# --- finding the history ---------------------------------------------------------------------------
+
+def history_of(directory: str, resolver: ConfigResolver) -> History:
+    """The migration history DIR holds, as the engine groups it; FixError when DIR is none."""
+    if not os.path.isdir(directory):
+        raise FixError(f"{directory}: not a directory")
+    files, errors = discover([directory])
+    if errors:
+        raise FixError(errors[0][1])
+    root = os.path.realpath(directory)
+    settings = resolver.for_path(directory)
+
+    def configured(path: str) -> tuple[str, str] | None:
+        absolute = os.path.realpath(path)
+        inside = [(r, f) for r, f in resolver.for_path(path).migration_dirs()
+                  if absolute.startswith(r.rstrip(os.sep) + os.sep)]
+        return max(inside, key=lambda item: len(item[0])) if inside else None
+
+    groups = plan(files, configured=configured, detect=lambda path: settings.value("detect_migrations"),
+                  keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False))
+    for group in groups:
+        if group.history is not None and os.path.realpath(group.history.root) == root:
+            return group.history
+    raise FixError(
+        f"{directory}: not a migration directory (no file names follow Flyway, golang-migrate, goose, dbmate, "
+        "diesel, authelia or a numbered scheme): a new file there would be linted as a database of its own. "
+        "Configure it as [[tool.innolint.migrations]] to choose its format")
+
+
+# --- planning --------------------------------------------------------------------------------------
+
+def statements_of(fix: str) -> list[str]:
+    """The statements of a fix's SQL, without the comments around them (`render` writes those
+    back as comments)."""
+    return [s.text.strip() for s in split_stream([fix], "<fix>") if s.text.strip()]
+
+
+def classify(finding: Finding) -> Fix:
+    """A fix to run, or advice to list: no fix, nothing executable, or a statement that only reads
+    (the queries that print per-tenant statements)."""
+    if not finding.fix:
+        return Fix(finding, [], "no mechanical fix: see the finding's message")
+    if finding.count > 1:  # one finding for a definition repeated in tenant schemas: its fix is the first's
+        return Fix(finding, statements_of(finding.fix),
+                   f"the same in {finding.count:,} tenant schemas: run the fix in each of them")
+    statements = statements_of(finding.fix)
+    words = [s.split(None, 1)[0].upper() if s.split() else "" for s in statements]
+    if not statements:
+        return Fix(finding, [], "the fix is advice, not SQL")
+    if any(word not in _EXECUTABLE for word in words):
+        return Fix(finding, statements, "the fix holds queries that print statements to run (review and run them)")
+    return Fix(finding, statements)
+
+
+def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warning") -> FixPlan:
+    """Lint DIR's history, choose the fixes, check them by replay, compute the down."""
+    history = history_of(directory, resolver)
+    settings = resolver.for_path(history.files[0])
+    report = lint_paths([directory], options=RunOptions(resolver))
+    in_history = {os.path.realpath(p) for p in history.files}
+    findings = [f for f in report.findings if os.path.realpath(f.path) in in_history
+                and at_or_above(f.severity, min_severity)]
+    problems = [d for d in report.diagnostics if d.rule == "parse-error" and os.path.realpath(d.path) in in_history]
+    context = settings.context()
+    fixes = [classify(f) for f in findings]
+    result = FixPlan(history, context.target, fixes, history_problems=problems)
+    if not result.applied:
+        return result
+    verifier = _Verifier(history, context, settings)
+    try:
+        _verify(result, verifier, len(fixes))
+    finally:
+        verifier.close()
+    return result
+
+
+def _verify(result: FixPlan, verifier: _Verifier, rounds: int) -> None:
+    """Drop the fixes the replay rejects until every applied fix makes its finding go (each round
+    drops at least one, so `rounds` = the number of fixes is enough); then the down, and its own
+    replay."""
+    before_keys = {_key(f) for f in verifier.before_findings}
+    for _ in range(rounds + 1):
+        failed = verifier.replay(result.applied).failed
+        if not failed:
+            break
+        for fix in result.applied:
+            if id(fix) in failed:
+                fix.advice = failed[id(fix)]
+        if not result.applied:
+            return
+    final = verifier.replay(result.applied)
+    result.new_findings = [f for f in final.findings if _key(f) not in before_keys]
+    down, notes = down_statements(verifier.before, final.model, result.target)
+    if any(s.split(None, 1)[0].upper() == "UPDATE" for fix in result.applied for s in fix.statements):
+        notes.insert(0, "the up migration converts data (UPDATE): this down restores the definitions, not the "
+                        "values as they were")
+    restored = verifier.replay(result.applied, down=down)
+    for table in _changed_tables(verifier.before, restored.model):
+        notes.append(f"{table}: this down does not restore its definition exactly; restore it by hand")
+    result.down, result.down_notes = down, notes
+
+
+@dataclass
+class _Replayed:
+    model: SchemaModel
+    findings: list[Finding]
+    #: id(fix) -> why it failed
+    failed: dict[int, str]
+
+
+class _Verifier:
+    """Replays the history with candidate fixes, in scratch files outside DIR.
+
+    The history's files and then the candidate are copied into one scratch file, in the order
+    they run (a `DELIMITER ;` between them, as each runs on its own): within one file the model
+    knows which statement comes first, so a fix that only works before the statement it repairs
+    (a CREATE TABLESPACE the history used before creating it) is seen to leave its finding."""
+
+    def __init__(self, history: History, context: CheckContext, settings: LoadedConfig) -> None:
+        from linter.source import InputError, iter_chunks
+
+        self.context = context
+        self.format = history.format
+        self.disabled = settings.disabled_rules()
+        self.engine = Engine(context)
+        self.scratch = tempfile.mkdtemp(prefix="innolint-fix-")
+        self.path = os.path.join(self.scratch, "replay.sql")
+        parts = []
+        for path in history.files:
+            try:
+                parts.extend(iter_chunks(path))
+            except InputError as error:
+                raise FixError(str(error)) from None
+            parts.append("\nDELIMITER ;\n")
+        # goose and dbmate files end in a Down section: the candidate starts an Up one of its own
+        parts.append({"goose": "-- +goose Up\n", "dbmate": "-- migrate:up\n"}.get(history.format, ""))
+        self.history_text = "".join(parts)
+        self.offset = self.history_text.count("\n")
+        first = self._lint([])
+        self.before = first.model
+        self.before_findings = first.findings
+
+    def _lint(self, lines: list[str]):  # type: ignore[no-untyped-def]
+        with open(self.path, "w", encoding="utf-8") as handle:
+            handle.write(self.history_text + "\n".join(lines) + "\n")
+        unit = Unit([self.path], migration_format=self.format, is_migration_history=True)
+        return self.engine.lint_unit(unit, self.context, disabled=self.disabled)
+
+    def close(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def replay(self, applied: list[Fix], down: list[str] | None = None) -> _Replayed:
+        lines: list[str] = []
+        spans: list[tuple[int, int, Fix]] = []
+        for fix in applied:
+            start = self.offset + len(lines) + 1
+            for statement in fix.statements:
+                lines.extend(_terminated(statement).split("\n"))
+            spans.append((start, self.offset + len(lines), fix))
+        for statement in down or ():
+            lines.extend(_terminated(statement).split("\n"))
+        result = self._lint(lines)
+        failed: dict[int, str] = {}
+        for diagnostic in result.diagnostics:
+            if diagnostic.rule in ("parse-error", "replay-error"):
+                for start, end, fix in spans:
+                    if start <= diagnostic.line <= end:
+                        failed[id(fix)] = f"not applied: replayed after the history, {diagnostic.message}"
+        if down is None:
+            remaining = {_key(f) for f in result.findings}
+            for fix in applied:
+                if id(fix) not in failed and _key(fix.finding) in remaining:
+                    failed[id(fix)] = ("not applied: replayed after the history, its finding stays (the fix belongs "
+                                       "before the statement it repairs, or another fix undoes it)")
+        return _Replayed(result.model, result.findings, failed)
+
+
+def _terminated(statement: str) -> str:
+    """A statement ending with `;` (a comment after it on its last line stays after the `;`)."""
+    text = statement.rstrip()
+    return text if text.endswith(";") else text + ";"
+
+
+# --- the down migration: from the models ---------------------------------------------------------
+
+def _tables(model: SchemaModel) -> dict[tuple[str, str], Table]:
+    return {((t.schema or "").lower(), t.name.lower()): t for t in model.tables()}
+
+
+def server_indexes(table: Table) -> list[Index]:
+    """The table's keys as the server has them: with the index InnoDB creates for a foreign key
+    that no key starts with (named after the constraint when the DDL names it, else after its
+    first column, as for an unnamed key; checked on MariaDB 10.11). The server drops such an index
+    by itself when a key that serves the foreign key is added, and refuses to drop it otherwise, so
+    the down must know it is there."""
+    indexes = list(table.indexes)
+    for fk in table.foreign_keys:
+        wanted = [c.lower() for c in fk.columns]
+        if not wanted or any([p.name.lower() for p in i.columns[: len(wanted)] if not p.expression] == wanted
+                             for i in indexes):
+            continue
+        generated = re.fullmatch(re.escape(table.name) + r"_ibfk_\d+", fk.name or "", re.IGNORECASE)
+        taken = [i.name or "" for i in indexes]
+        name = fk.name if fk.name and not generated and fk.name.lower() not in {t.lower() for t in taken} else \
+            generated_key_name(IndexColumn(fk.columns[0]), taken)
+        indexes.append(Index(name, "index", tuple(IndexColumn(c) for c in fk.columns)))
+    return indexes
+
+
+def _same(a: Table, b: Table) -> bool:
+    options = ("row_format", "key_block_size", "compression", "page_compressed", "tablespace", "other")
+    return (list(a.columns.values()) == list(b.columns.values())
+            and sorted(server_indexes(a), key=lambda i: i.name or "") == sorted(server_indexes(b), key=lambda i: i.name or "")
+            and sorted(a.foreign_keys, key=lambda f: f.name or "") == sorted(b.foreign_keys, key=lambda f: f.name or "")
+            and all(getattr(a.options, o) == getattr(b.options, o) for o in options))
+
+
+def _changed_tables(before: SchemaModel, after: SchemaModel) -> list[str]:
+    old, new = _tables(before), _tables(after)
+    names = []
+    for key in sorted(set(old) | set(new)):
+        if key not in old or key not in new or not _same(old[key], new[key]):
+            table = old.get(key) or new[key]
+            names.append(human(table.qualified_name))
+    return names
+
+
+def down_statements(before: SchemaModel, after: SchemaModel, target: Target) -> tuple[list[str], list[str]]:
+    """The statements that take the `after` model's tables back to `before`, and notes on what
+    they cannot restore."""
+    old, new = _tables(before), _tables(after)
+    notes: list[str] = []
+    changed = [key for key in sorted(set(old) & set(new)) if not _same(old[key], new[key])]
+    for key in sorted(set(old) ^ set(new)):
+        notes.append(f"{human((old.get(key) or new[key]).qualified_name)}: created or dropped by the up "
+                     "migration; the down leaves it")
+    # columns whose definition the down changes: every foreign key on them goes first, comes back last
+    touched: set[tuple[tuple[str, str], str]] = set()
+    for key in changed:
+        was, now = old[key], new[key]
+        for name in set(was.columns) | set(now.columns):
+            if was.columns.get(name) != now.columns.get(name):
+                touched.add((key, name))
+    drop_fks: list[str] = []
+    add_fks: list[str] = []
+    for key, table in new.items():
+        was = old.get(key)
+        for fk in table.foreign_keys:
+            parent = ((fk.ref_schema if fk.ref_schema is not None else table.schema) or "").lower(), fk.ref_table.lower()
+            kept = was is not None and fk in was.foreign_keys
+            uses_touched = any((key, c.lower()) in touched for c in fk.columns) or any(
+                (parent, c.lower()) in touched for c in fk.ref_columns)
+            if not kept or uses_touched:
+                drop_fks.append(f"ALTER TABLE {_name(table)} DROP FOREIGN KEY {quote(fk.name or '')};")
+                if kept:
+                    add_fks.append(f"ALTER TABLE {_name(table)} ADD {_foreign_key(table, fk)};")
+        if was is not None:
+            for fk in was.foreign_keys:
+                if fk not in table.foreign_keys:
+                    add_fks.append(f"ALTER TABLE {_name(was)} ADD {_foreign_key(was, fk)};")
+    alters = []
+    for key in changed:
+        actions, problems = _table_actions(old[key], new[key], target)
+        notes.extend(problems)
+        if actions:
+            alters.append(f"ALTER TABLE {_name(old[key])} {', '.join(actions)};")
+    spaces = [f"DROP TABLESPACE {quote(t.name)};" for name, t in sorted(after.tablespaces.items())
+              if name not in before.tablespaces]
+    return drop_fks + alters + add_fks + spaces, notes
+
+
+def _table_actions(was: Table, now: Table, target: Target) -> tuple[list[str], list[str]]:
+    actions: list[str] = []
+    notes: list[str] = []
+    old_indexes = {(i.name or "").lower(): i for i in server_indexes(was)}
+    new_indexes = {(i.name or "").lower(): i for i in server_indexes(now)}
+    for name, index in new_indexes.items():
+        if old_indexes.get(name) != index:
+            actions.append("DROP PRIMARY KEY" if index.kind == "primary" else f"DROP INDEX {quote(index.name or '')}")
+    for name, column in now.columns.items():
+        if name not in was.columns:
+            actions.append(f"DROP COLUMN {quote(column.name)}")
+    # the order the ALTER leaves, simulated: a column is placed (AFTER ...) only where it would
+    # otherwise not follow the column it followed before the up
+    current = [n for n in now.columns if n in was.columns]
+    previous = None
+    for name, column in was.columns.items():
+        place = "FIRST" if previous is None else f"AFTER {quote(was.columns[previous].name)}"
+        moved = name in current and (current[current.index(name) - 1] if current.index(name) else None) != previous
+        if name not in current or moved:
+            if name in current:
+                current.remove(name)
+            current.insert(current.index(previous) + 1 if previous is not None else 0, name)
+        if column.generated is not None and (name not in now.columns or now.columns[name] != column or moved):
+            notes.append(f"{human(was.qualified_name)}.{human(column.name)}: a generated column; its expression is "
+                         "not known here, so the down cannot write it")
+        elif name not in now.columns:
+            actions.append(f"ADD COLUMN {_column(column, target)} {place}")
+        elif now.columns[name] != column or moved:
+            actions.append(f"MODIFY COLUMN {_column(column, target)}" + (f" {place}" if moved else ""))
+        previous = name
+    for name, index in old_indexes.items():
+        if new_indexes.get(name) != index:
+            actions.append("ADD " + _index(index, target))
+    actions.extend(_options(was, now, target))
+    return actions, notes
+
+
+def _options(was: Table, now: Table, target: Target) -> list[str]:
+    a, b = was.options, now.options
+    found = []
+    if a.compression != b.compression:
+        found.append(f"COMPRESSION='{a.compression or 'None'}'")
+    if a.row_format != b.row_format:
+        found.append(f"ROW_FORMAT={a.row_format or 'DEFAULT'}")
+    if a.key_block_size != b.key_block_size:
+        found.append(f"KEY_BLOCK_SIZE={a.key_block_size or 0}")
+    if a.page_compressed != b.page_compressed:
+        found.append(f"PAGE_COMPRESSED={1 if a.page_compressed else 0}")
+    if a.tablespace != b.tablespace and target.has_general_tablespaces:
+        found.append(f"TABLESPACE {quote(a.tablespace or 'innodb_file_per_table')}")
+    for key in sorted(set(a.other) | set(b.other)):
+        if a.other.get(key) != b.other.get(key) and a.other.get(key) is not None:
+            found.append(f"{key}={a.other[key]}")
+    return found
+
+
+def _name(table: Table) -> str:
+    return f"{quote(table.schema)}.{quote(table.name)}" if table.schema else quote(table.name)
+
+
+def _column(column: Column, target: Target) -> str:
+    """The column's whole definition, with what a MODIFY would otherwise drop (compression, and
+    on MariaDB the column's CHECKs): the one way the fixes write it."""
+    from checks.compression_candidate import kept_definition
+
+    return kept_definition(column, target)
+
+
+def _index(index: Index, target: Target) -> str:
+    parts = []
+    for part in index.columns:
+        if part.expression:
+            text = part.name if part.name.startswith("(") else f"({part.name})"
+        else:
+            text = quote(part.name) + (f"({part.prefix})" if part.prefix is not None else "")
+        parts.append(text + (" DESC" if part.descending else ""))
+    head = {"primary": "PRIMARY KEY", "unique": "UNIQUE KEY", "index": "KEY", "fulltext": "FULLTEXT KEY",
+            "spatial": "SPATIAL KEY"}[index.kind]
+    name = "" if index.kind == "primary" else f" {quote(index.name or '')}"
+    hidden = (" IGNORED" if target.is_mariadb else " INVISIBLE") if index.invisible else ""
+    return f"{head}{name} ({', '.join(parts)}){hidden}"
+
+
+def _foreign_key(table: Table, fk: ForeignKey) -> str:
+    parent = quote(fk.ref_table) if fk.ref_schema is None or fk.ref_schema == table.schema else \
+        f"{quote(fk.ref_schema)}.{quote(fk.ref_table)}"
+    text = (f"CONSTRAINT {quote(fk.name or '')} FOREIGN KEY ({', '.join(quote(c) for c in fk.columns)}) "
+            f"REFERENCES {parent} ({', '.join(quote(c) for c in fk.ref_columns)})")
+    if fk.on_delete:
+        text += f" ON DELETE {fk.on_delete}"
+    if fk.on_update:
+        text += f" ON UPDATE {fk.on_update}"
+    return text
+
+
+# --- the files -------------------------------------------------------------------------------------
+
+@dataclass
+class Output:
+    """The files to write, relative to DIR (a diesel migration is a directory of two files)."""
+
+    files: dict[str, str]
+    directory: str | None = None  # a new sub-directory to create first (diesel)
+
+
+def render(fix_plan: FixPlan, version_label: str = "") -> tuple[str, str | None]:
+    """The up SQL and the down SQL (None when the format has no down), without format markers."""
+    applied, listed = fix_plan.applied, fix_plan.listed
+    target = fix_plan.target.label
+    lines = [f"-- innolint fix: {len(applied)} fix{'es' if len(applied) != 1 else ''} for the findings of this "
+             f"migration history ({target}).",
+             "-- Each was replayed after the history: its finding is gone. Review before committing: an ALTER that",
+             "-- rebuilds a large table locks or copies it (pt-online-schema-change and gh-ost do it online)."]
+    if fix_plan.history_problems:
+        lines.append(f"-- Note: {len(fix_plan.history_problems)} statement(s) of the history could not be read "
+                     "(innolint check lists them): the fixes were computed without them.")
+    root = fix_plan.history.root
+    for fix in applied:
+        lines += ["", _about(fix, root)]
+        lines += [_terminated(s) for s in fix.statements]
+        # the fix's own comments (an alternative, what a statement does), as comments
+        lines += [human(line.strip()) for line in (fix.finding.fix or "").split("\n") if line.strip().startswith("--")]
+    if listed:
+        lines += ["", "-- Not applied: listed for review, nothing below runs."]
+        for fix in listed:
+            lines += ["", _about(fix, root), f"--   ({human(fix.advice)})"]
+            text = fix.finding.fix or ""
+            lines += [("--   " + line).rstrip() for line in human(text, keep="\n").split("\n") if text]
+    up = "\n".join(lines) + "\n"
+    if not applied:
+        return up, None
+    down_lines = [f"-- innolint fix, down: restores what {version_label or 'the up migration'} changed."]
+    down_lines += [f"-- Note: {human(note)}" for note in fix_plan.down_notes]
+    down_lines += fix_plan.down
+    return up, "\n".join(down_lines) + "\n"
+
+
+def _about(fix: Fix, root: str) -> str:
+    finding = fix.finding
+    where = f"{os.path.relpath(finding.path, root)}:{finding.line}"
+    return f"-- [{finding.rule}] {human(where)}: {human(headline(finding))}"
+
+
+_TIMESTAMP = re.compile(r"\d{14}")
+
+
+def next_version(versions: Iterable[str], now: float | None = None) -> str:
+    """The version after the highest of `versions`, written the same way: its last number plus
+    one with the same width and separators; for 14-digit timestamps (YYYYMMDDhhmmss) the current
+    UTC time when that is later."""
+    written = list(versions)
+    if not written:
+        return "1"
+    highest = max(written, key=lambda v: (_numbers(v), v))
+    if _TIMESTAMP.fullmatch(highest):
+        stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime(now if now is not None else time.time()))
+        return stamp if int(stamp) > int(highest) else str(int(highest) + 1)
+    match = re.search(r"(\d+)$", highest)
+    if match is None:
+        return highest + "1"
+    number = match.group(1)
+    return highest[: match.start()] + str(int(number) + 1).zfill(len(number))
+
+
+def _version_of(path: str, pattern: str) -> str | None:
+    found = re.match(pattern, os.path.basename(path))
+    return found.group(1) if found else None
+
+
+def output_for(fix_plan: FixPlan, names: list[str], now: float | None = None) -> Output:
+    """The new files for the history's format. `names`: every file name now in DIR (down and
+    undo migrations too), so the new version is above all of them."""
+    history = fix_plan.history
+    fmt = history.format
+    up, _ = render(fix_plan)
+    if fmt == "flyway":
+        version = next_version([v for n in names if (v := _version_of(n, r"^[VvUu](\d+(?:[._]\d+)*)__"))])
+        label = f"V{version}"
+        up, down = render(fix_plan, label)
+        files = {f"V{version}__{DESCRIPTION}.sql": up}
+        if down is not None and any(re.match(r"^[Uu]\d", n) for n in names):
+            files[f"U{version}__{DESCRIPTION}.sql"] = down
+        return Output(files)
+    if fmt in ("golang-migrate", "authelia"):
+        pattern = r"^V(\d+)\." if fmt == "authelia" else r"^(\d+)_"
+        version = next_version([v for n in names if (v := _version_of(n, pattern))])
+        up, down = render(fix_plan, f"version {version}")
+        if fmt == "authelia":
+            stem = f"V{version}.InnolintFixes"
+        else:
+            dialects = {m.group(1).lower() for n in names if (m := re.search(r"\.(mysql|mariadb)\.(?:up|down)\.sql$", n, re.I))}
+            stem = f"{version}_{DESCRIPTION}" + (f".{dialects.pop()}" if len(dialects) == 1 else "")
+        files = {f"{stem}.up.sql": up}
+        if down is not None:
+            files[f"{stem}.down.sql"] = down
+        return Output(files)
+    if fmt == "diesel":
+        versions = [m.group(1) for n in names if (m := re.match(r"^(\d+(?:[._-]\d+)*)_", n))]
+        highest = max(versions, key=_numbers) if versions else ""
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}-\d{6}", highest):
+            version = time.strftime("%Y-%m-%d-%H%M%S", time.gmtime(now if now is not None else time.time()))
+            if _numbers(version) <= _numbers(highest):
+                version = next_version([highest])
+        else:
+            version = next_version(versions)
+        up, down = render(fix_plan, version)
+        directory = f"{version}_{DESCRIPTION}"
+        files = {f"{directory}/up.sql": up}
+        files[f"{directory}/down.sql"] = down if down is not None else "-- innolint fix: nothing to undo\n"
+        return Output(files, directory)
+    # numbered files: goose, dbmate, timestamp; lexical histories whose names start with a number
+    numbered = [m for n in names if (m := re.match(r"^(\d+(?:[._-]\d+(?=[._-]))*)([_-])", n))]
+    if not numbered:
+        raise FixError(f"{history.root}: the history's files are not numbered, so no new name is sure to run last")
+    last = max(numbered, key=lambda m: (_numbers(m.group(1)), m.group(1)))
+    version = next_version([m.group(1) for m in numbered], now)
+    separator = last.group(2)
+    up, down = render(fix_plan, f"version {version}")
+    name = f"{version}{separator}{DESCRIPTION}.sql"
+    if fmt == "goose":
+        return Output({name: _goose(up, down)})
+    if fmt == "dbmate":
+        return Output({name: f"-- migrate:up\n{up}\n-- migrate:down\n{down or ''}"})
+    return Output({name: up})
+
+
+def _goose(up: str, down: str | None) -> str:
+    """goose runs the Up section, and the Down one to roll back."""
+    return "-- +goose Up\n" + _goose_section(up) + "\n-- +goose Down\n" + _goose_section(down or "")
+
+
+def _goose_section(text: str) -> str:
+    """`text` with each statement of several lines (a name or a comment holding a line break)
+    inside StatementBegin/StatementEnd, since goose ends a statement at a line ending in `;`;
+    comments where they were."""
+    out: list[str] = []
+    consumed = 0
+    lines = text.split("\n")
+    for statement in split_stream([text], "<fix>"):
+        start, end = statement.line - 1, statement.end_line - 1
+        out.extend(lines[consumed:start])
+        block = lines[start:end + 1]
+        if end > start:
+            out.append("-- +goose StatementBegin")
+            out.extend(block)
+            out.append("-- +goose StatementEnd")
+        else:
+            out.extend(block)
+        consumed = end + 1
+    out.extend(lines[consumed:])
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def write(directory: str, output: Output) -> list[str]:
+    """Create the files inside DIR, none over an existing one; all or none. Returns their paths."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for name in output.files:
+        if name.startswith(("/", "..")) or "\0" in name or ".." in name.split("/"):
+            raise FixError(f"{name}: not a file name inside {directory}")
+    top = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    created: list[tuple[int, str]] = []
+    made_directory = False
+    try:
+        for name in output.files:
+            if os.path.lexists(os.path.join(directory, name)):
+                raise FixError(f"{os.path.join(directory, name)}: exists already; innolint never overwrites a file")
+        parent = top
+        if output.directory is not None:
+            try:
+                os.mkdir(output.directory, dir_fd=top)
+            except FileExistsError:
+                raise FixError(f"{os.path.join(directory, output.directory)}: exists already") from None
+            made_directory = True
+            parent = os.open(output.directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0),
+                             dir_fd=top)
+        try:
+            for name, text in output.files.items():
+                base = name.rsplit("/", 1)[-1]
+                try:
+                    fd = os.open(base, flags, 0o644, dir_fd=parent)
+                except FileExistsError:
+                    raise FixError(f"{os.path.join(directory, name)}: exists already; innolint never overwrites "
+                                   "a file") from None
+                created.append((parent, base))
+                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                    handle.write(text)
+        except BaseException:
+            for fd_parent, base in created:
+                os.unlink(base, dir_fd=fd_parent)
+            if made_directory:
+                os.rmdir(output.directory, dir_fd=top)  # type: ignore[arg-type]
+            raise
+        finally:
+            if parent != top:
+                os.close(parent)
+    finally:
+        os.close(top)
+    return [os.path.join(directory, name) for name in output.files]
+
+
+def directory_names(directory: str) -> list[str]:
+    """Every name in DIR (files and sub-directories), for choosing the next version."""
+    return sorted(os.listdir(directory))
+
