@@ -186,7 +186,7 @@ _simple = re.compile(
     rf"""USE{_SP}+{_NAME}{_SP}*
     |CREATE{_SP}+(?:DATABASE|SCHEMA)(?:{_SP}+IF{_SP}+NOT{_SP}+EXISTS)?{_SP}+{_NAME}
         (?:{_SP}+[A-Za-z0-9_]+(?:{_SP}*={_SP}*(?:[A-Za-z0-9_]+|'[A-Za-z0-9_]*'))?)*{_SP}*
-    |DROP{_SP}+TABLE(?:{_SP}+IF{_SP}+EXISTS)?{_SP}+((?:{_NAME}\.)?{_NAME}(?:{_SP}*,{_SP}*(?:{_NAME}\.)?{_NAME})*){_SP}*
+    |DROP{_SP}+TABLE({_SP}+IF{_SP}+EXISTS)?{_SP}+((?:{_NAME}\.)?{_NAME}(?:{_SP}*,{_SP}*(?:{_NAME}\.)?{_NAME})*){_SP}*
     |ALTER{_SP}+TABLE{_SP}+(?:{_NAME}\.)?{_NAME}{_SP}+(?:DISABLE|ENABLE){_SP}+KEYS{_SP}*""",
     re.X | re.I | re.A,
 ).fullmatch
@@ -197,13 +197,14 @@ def _simple_statement(text: str) -> ops.Operation | None:
     m = _simple(text)
     if m is None:
         return None
-    use, database, drop = m.group(1, 2, 3)
+    use, database, if_exists, drop = m.group(1, 2, 3, 4)
     if use is not None:
         return ops.SchemaStatement("use", use)
     if database is not None:
         return ops.SchemaStatement("create", database)
     if drop is not None:
-        return ops.DropTable(tuple(ops.Name(schema or None, name) for schema, name in _drop_names(drop)), False)
+        names = tuple(ops.Name(schema or None, name) for schema, name in _drop_names(drop))
+        return ops.DropTable(names, False, if_exists is not None)
     return _KEYS_ONLY
 
 
@@ -292,8 +293,15 @@ class _Cursor:
         found = f" near {token.text!r}" if token is not None else " at the end of the statement"
         raise ParseFailure(reason + found, self.line_offset())
 
-    def accept_if_exists(self) -> None:
-        self.accept("IF", "EXISTS") or self.accept("IF", "NOT", "EXISTS")
+    def accept_if_exists(self) -> bool:
+        """`IF EXISTS` or `IF NOT EXISTS` at the cursor, taken: whether there was one."""
+        return self.accept("IF", "EXISTS") or self.accept("IF", "NOT", "EXISTS")
+
+    def expect_end(self, what: str) -> None:
+        """Nothing may follow here: a word after the end (often a `;` left out before the next
+        statement, which the server then reads as part of this one) fails the statement."""
+        if not self.done:
+            self.fail(f"unexpected text after {what}")
 
     # -- names and values
     def name(self) -> str:
@@ -407,7 +415,7 @@ def _first_line(message: str) -> str:
 # --------------------------------------------------------------------------------------------
 def _parse_create(c: _Cursor) -> ops.Operation:
     c.expect("CREATE")
-    c.accept("OR", "REPLACE")
+    or_replace = c.accept("OR", "REPLACE")
     # view and routine prefixes: ALGORITHM=x DEFINER=x SQL SECURITY x
     while True:
         if c.word() in ("ALGORITHM", "DEFINER") and c.at_type(TokenType.EQ, 1):
@@ -426,7 +434,11 @@ def _parse_create(c: _Cursor) -> ops.Operation:
     word = c.word()
     if word == "TABLE":
         c.advance()
-        return _parse_create_table(c, temporary)
+        created = _parse_create_table(c, temporary)
+        if or_replace:
+            created = ops.CreateTable(created.name, created.body, created.temporary, created.if_not_exists, created.like,
+                                      created.as_select, or_replace=True, refused=created.refused)
+        return created
     if word in ("UNIQUE", "FULLTEXT", "SPATIAL", "INDEX", "ONLINE", "OFFLINE"):
         return _parse_create_index(c)
     if word in ("DATABASE", "SCHEMA"):
@@ -453,40 +465,96 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     if_not_exists = c.accept("IF", "NOT", "EXISTS")
     name = c.qualified()
     if c.accept("LIKE"):
-        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=c.qualified())
+        like = c.qualified()
+        c.expect_end("CREATE TABLE ... LIKE")
+        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=like)
     if c.at_type(TokenType.L_PAREN) and c.word(1) == "LIKE":
         inner = c.sub(c.group())
         inner.expect("LIKE")
-        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=inner.qualified())
+        like = inner.qualified()
+        c.expect_end("CREATE TABLE ... (LIKE ...)")
+        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=like)
     body = TableBody()
+    refused = None
     if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH"):
-        _read_elements(c, _split_top_level(c.group()), body)
+        refused = _read_elements(c, _split_top_level(c.group()), body)
         pairs = _plain_options(c.text, c.tokens[c.i - 1].end + 1)
         if pairs is not None:
             apply_options(body.options, pairs)
-            return ops.CreateTable(name, body, temporary, if_not_exists)
+            return ops.CreateTable(name, body, temporary, if_not_exists, refused=refused)
     options, as_select = _read_table_options(c, stop_at_select=True)
     body.options = options
-    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select)
+    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused)
 
 
-def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> None:
-    """Column definitions, keys and constraints of a CREATE TABLE body, into `body`."""
+def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> str | None:
+    """Column definitions, keys and constraints of a CREATE TABLE body, into `body`, in the order
+    written (keys declared on a column count where the column is: the server names keys, and
+    InnoDB picks the clustered index among equals, in that order). Returns why the server
+    refuses the definition (a duplicate column or key name), or None."""
     column_elements: list[list[Token]] = []
+    order: list[tuple[Index, bool] | ForeignKey | int] = []  # keys (with: named?), foreign keys, columns by number
     for element in elements:
         head = element[0]
         if head.token_type != TokenType.IDENTIFIER and _head(head) in _KEY_WORDS:
-            _read_key(c.sub(element), body)
+            read = TableBody()
+            named, _ = _read_key(c.sub(element), read)
+            order += [(index, named) for index in read.indexes]
+            order += read.foreign_keys
+            body.checks += read.checks
         else:
+            order.append(len(column_elements))
             column_elements.append(element)
-    for column, inline in _parse_columns(c, column_elements):
-        body.columns[column.name.lower()] = column
-        for item in inline:
-            if isinstance(item, Index):
-                body.indexes.append(item)
-            else:
-                body.foreign_keys.append(item)
+    columns = _parse_columns(c, column_elements)
+    keys: list[tuple[Index, bool]] = []
+    refused = None
+    for item in order:
+        if isinstance(item, int):
+            column, inline = columns[item]
+            key = column.name.lower()
+            if key in body.columns and refused is None:
+                refused = f"duplicate column name {column.name} (error 1060)"
+            body.columns[key] = column
+            for declared in inline:
+                if isinstance(declared, Index):
+                    keys.append((declared, declared.kind == "primary"))  # UNIQUE on a column: unnamed
+                else:
+                    body.foreign_keys.append(declared)
+        elif isinstance(item, ForeignKey):
+            body.foreign_keys.append(item)
+        else:
+            keys.append(item)
+    problem = _name_keys(keys, body.indexes)
     _primary_key_first(body)
+    return refused or problem
+
+
+def _name_keys(keys: list[tuple[Index, bool]], out: list[Index]) -> str | None:
+    """Give unnamed keys the server's names, into `out`: the first column's name, or with `_2`,
+    `_3` ... when a key before it has that name. Returns why the server refuses the keys (a name
+    used twice, two primary keys), or None."""
+    seen: set[str] = set()
+    problem = None
+    for index, named in keys:
+        name = index.name or ""
+        key = name.lower()
+        if index.kind == "primary":
+            if "primary" in seen and problem is None:
+                problem = "multiple primary key defined (error 1068)"
+            key = "primary"
+        elif named:
+            if key in seen and problem is None:
+                problem = f"duplicate key name {name} (error 1061)"
+        else:
+            number = 1
+            while key in seen or key == "primary":
+                number += 1
+                key = f"{name}_{number}".lower()
+            if number > 1:
+                index = Index(f"{name}_{number}", index.kind, index.columns, index.invisible)
+        seen.add(key)
+        out.append(index)
+    return problem
 
 
 def _primary_key_first(body: TableBody) -> None:
@@ -504,26 +572,30 @@ def _primary_key_first(body: TableBody) -> None:
 
 
 # -- keys and constraints ----------------------------------------------------------------------
-def _read_key(c: _Cursor, body: TableBody) -> None:
+def _read_key(c: _Cursor, body: TableBody) -> tuple[bool, bool]:
     """One key or constraint element: PRIMARY KEY, [UNIQUE] KEY/INDEX, FULLTEXT, SPATIAL,
-    FOREIGN KEY, CHECK, PERIOD FOR."""
+    FOREIGN KEY, CHECK, PERIOD FOR. Returns whether the key was given a name (else it has its
+    first column's, as the server names it before making it unique) and whether MariaDB's
+    IF NOT EXISTS came with it."""
     constraint_name: str | None = None
+    if_not_exists = False
     if c.accept("CONSTRAINT"):
+        if_not_exists = c.accept_if_exists()
         if c.word() not in ("PRIMARY", "UNIQUE", "FOREIGN", "CHECK"):
             constraint_name = c.name()
     word = c.word()
     if word == "CHECK":
         body.checks += 1
-        return
+        return True, if_not_exists
     if word == "PERIOD":  # MariaDB system versioning / application periods
-        return
+        return True, if_not_exists
     if word == "FOREIGN":
         c.expect("FOREIGN", "KEY")
-        c.accept_if_exists()
+        if_not_exists = c.accept_if_exists() or if_not_exists
         index_name = None if c.at_type(TokenType.L_PAREN) else c.name()
         columns = tuple(part.name for part in _key_parts(c))
         body.foreign_keys.append(_references(c, constraint_name or index_name, columns))
-        return
+        return True, if_not_exists
     kind: IndexKind
     if c.accept("PRIMARY", "KEY"):
         kind = "primary"
@@ -536,7 +608,7 @@ def _read_key(c: _Cursor, body: TableBody) -> None:
     else:
         c.advance()  # KEY or INDEX
         kind = "index"
-    c.accept_if_exists()
+    if_not_exists = c.accept_if_exists() or if_not_exists
     name = constraint_name
     if not c.at_type(TokenType.L_PAREN) and c.word() != "USING":
         name = c.name()
@@ -544,11 +616,13 @@ def _read_key(c: _Cursor, body: TableBody) -> None:
         c.advance()
     parts = _key_parts(c)
     invisible = _index_options_invisible(c)
+    named = name is not None
     if kind == "primary":
         name = "PRIMARY"
     elif name is None and parts:
-        name = parts[0].name  # MySQL names an unnamed key after its first column
+        name = parts[0].name  # MySQL names an unnamed key after its first column (then _2, _3 ...)
     body.indexes.append(Index(name, kind, parts, invisible))
+    return named, if_not_exists
 
 
 def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
@@ -1063,19 +1137,19 @@ def _index_columns(parts: str) -> tuple[IndexColumn, ...]:
                   for quoted, bare, prefix, order in _part_fields(parts)])
 
 
-def _plain_key(m: re.Match[str]) -> Index:
-    """The key a `_KEY` match defines, as `_read_key` reads it."""
+def _plain_key(m: re.Match[str]) -> tuple[Index, bool]:
+    """The key a `_KEY` match defines, and whether it was given a name, as `_read_key` reads it."""
     constraint, primary, kind, name, parts = m.group("constraint", "primary", "kind", "name", "parts")
     columns = _index_columns(parts)
     if primary is not None:
-        return Index("PRIMARY", "primary", columns)
+        return Index("PRIMARY", "primary", columns), True
     if name is not None:
         name = _unquote(name)
     elif constraint is not None:
         name = _unquote(constraint)
-    else:
-        name = columns[0].name  # MySQL names an unnamed key after its first column
-    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns)
+    else:  # MySQL names an unnamed key after its first column (then _2, _3 ...: `_name_keys`)
+        return Index(columns[0].name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns), False
+    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns), True
 
 
 def _plain_foreign_key(m: re.Match[str]) -> ForeignKey:
@@ -1109,22 +1183,23 @@ def _plain_create_table(text: str) -> ops.CreateTable | None:
     read = _plain_body(text, head.end())
     if read is None:
         return None
-    body, end = read
+    body, end, refused = read
     pairs = _plain_options(text, end)
     if pairs is None:
         return None
     apply_options(body.options, pairs)
     if_not_exists, schema, table = head.groups()
     name = ops.Name(_unquote(schema) if schema is not None else None, _unquote(table))
-    return ops.CreateTable(name, body, False, if_not_exists is not None)
+    return ops.CreateTable(name, body, False, if_not_exists is not None, refused=refused)
 
 
-def _plain_body(text: str, pos: int) -> tuple[TableBody, int] | None:
-    """The body of a CREATE TABLE from `pos` (after its `(`) and the offset after its `)`, when
-    every element is of a plain form; else None."""
+def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None:
+    """The body of a CREATE TABLE from `pos` (after its `(`), the offset after its `)` and why the
+    server refuses it (as `_read_elements` says), when every element is of a plain form; else None."""
     body = TableBody()
-    columns, indexes = body.columns, body.indexes
-    inline: list[Index] = []  # the keys columns declare come after the body's own keys
+    columns = body.columns
+    keys: list[tuple[Index, bool]] = []  # in the order written, with: given a name?
+    refused = None
     end = ","
     while end == ",":
         m = _COLUMN.match(text, pos)
@@ -1132,23 +1207,26 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int] | None:
             read = _plain_column(m)
             if read is None:
                 return None
-            column, keys = read
-            columns[column.name.lower()] = column
-            if keys:
-                inline += keys
+            column, declared = read
+            key = column.name.lower()
+            if key in columns and refused is None:
+                refused = f"duplicate column name {column.name} (error 1060)"
+            columns[key] = column
+            for index in declared:  # PRIMARY KEY (named so) or UNIQUE (unnamed) on the column
+                keys.append((index, index.kind == "primary"))
         else:
             m = _KEY.match(text, pos)
             if m is not None and (end := m.group("end")) is not None:
-                indexes.append(_plain_key(m))
+                keys.append(_plain_key(m))
             else:
                 m = _FOREIGN_KEY.match(text, pos)
                 if m is None or (end := m.group("end")) is None:
                     return None
                 body.foreign_keys.append(_plain_foreign_key(m))
         pos = m.end()
-    indexes += inline
+    problem = _name_keys(keys, body.indexes)
     _primary_key_first(body)
-    return body, pos
+    return body, pos, refused or problem
 
 
 #: words the token path reads as something other than an option's name (`_read_option_pairs`)
@@ -1359,7 +1437,7 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
     elif c.accept("SPATIAL"):
         kind = "spatial"
     c.expect("INDEX")
-    c.accept_if_exists()
+    if_not_exists = c.accept_if_exists()
     name = c.name()
     if c.accept("USING"):
         c.advance()
@@ -1367,7 +1445,7 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
     table = c.qualified()
     parts = _key_parts(c)
     invisible = _index_options_invisible(c)
-    return ops.CreateIndex(table, Index(name, kind, parts, invisible))
+    return ops.CreateIndex(table, Index(name, kind, parts, invisible), if_not_exists)
 
 
 def _parse_create_tablespace(c: _Cursor) -> ops.CreateTablespace:
@@ -1415,7 +1493,7 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
     if word == "ALGORITHM" or word == "SQL":
         return ops.Skipped("ALTER VIEW")
     c.expect("TABLE")
-    c.accept_if_exists()
+    if_exists = c.accept_if_exists()
     name = c.qualified()
     if c.accept("WAIT"):
         c.advance()
@@ -1426,7 +1504,7 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
         return _KEYS_ONLY
     for element in _split_top_level(rest):
         actions.extend(_alter_action(c, c.sub(element)))
-    return ops.AlterTable(name, tuple(actions))
+    return ops.AlterTable(name, tuple(actions), if_exists)
 
 
 def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
@@ -1435,68 +1513,73 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         c.advance()
         if c.word() in _KEY_WORDS and not (c.word() == "CHECK" and False):
             body = TableBody()
-            _read_key(c, body)
-            return [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
+            named, if_not_exists = _read_key(c, body)
+            return ([ops.AddIndex(i, if_not_exists, named) for i in body.indexes]
+                    + [ops.AddForeignKey(f, if_not_exists) for f in body.foreign_keys])
         if c.word() == "PARTITION":
             return []
         c.accept("COLUMN")
-        c.accept_if_exists()
+        if_not_exists = c.accept_if_exists()
+        position: ops.Position = None
         if c.at_type(TokenType.L_PAREN):
             elements = _split_top_level(c.group())
         else:
-            elements = [_without_position(c.tokens[c.i :])]
+            definition, position = _without_position(parent, c.tokens[c.i :])
+            elements = [definition]
         if not elements or not elements[0]:
             c.fail("expected a name")
-        body = TableBody()
-        _read_elements(parent, elements, body)
-        actions: list[ops.AlterAction] = [ops.AddColumn(col) for col in body.columns.values()]
-        actions += [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
-        return actions
+        columns, keys = _alter_elements(parent, elements)
+        actions: list[ops.AlterAction] = [ops.AddColumn(col, if_not_exists, position) for col in columns]
+        return actions + keys
     if word == "DROP":
         c.advance()
         if c.accept("PRIMARY", "KEY"):
             return [ops.DropIndex("PRIMARY")]
         if c.accept("INDEX") or c.accept("KEY"):
-            c.accept_if_exists()
-            return [ops.DropIndex(c.name())]
+            if_exists = c.accept_if_exists()
+            return [ops.DropIndex(_last_name(c, "DROP INDEX"), if_exists)]
         if c.accept("FOREIGN", "KEY"):
-            c.accept_if_exists()
-            return [ops.DropForeignKey(c.name())]
+            if_exists = c.accept_if_exists()
+            return [ops.DropForeignKey(_last_name(c, "DROP FOREIGN KEY"), if_exists)]
         if c.accept("CONSTRAINT"):
-            c.accept_if_exists()
-            return [ops.DropConstraint(c.name())]
+            if_exists = c.accept_if_exists()
+            return [ops.DropConstraint(_last_name(c, "DROP CONSTRAINT"), if_exists)]
         if c.word() in ("CHECK", "PARTITION", "PERIOD", "SYSTEM"):
             return []
         c.accept("COLUMN")
-        c.accept_if_exists()
-        return [ops.DropColumn(c.name())]
+        if_exists = c.accept_if_exists()
+        name = c.name()
+        c.accept("RESTRICT") or c.accept("CASCADE")
+        c.expect_end("DROP COLUMN")
+        return [ops.DropColumn(name, if_exists)]
     if word in ("MODIFY", "CHANGE"):
         c.advance()
         c.accept("COLUMN")
-        c.accept_if_exists()
+        if_exists = c.accept_if_exists()
         old_name = None
         if word == "CHANGE":
             old_name = c.name()
-        definition = _without_position(c.tokens[c.i :])
+        definition, position = _without_position(parent, c.tokens[c.i :])
         if not definition:
             c.fail("expected a column definition")
-        body = TableBody()
-        _read_elements(parent, [definition], body)
-        column = next(iter(body.columns.values()))
-        actions = [ops.ChangeColumn(old_name or column.name, column)]
-        return actions + [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
+        columns, keys = _alter_elements(parent, [definition])
+        if len(columns) != 1:
+            c.fail("expected a column definition")
+        return [ops.ChangeColumn(old_name or columns[0].name, columns[0], if_exists, position), *keys]
     if word == "RENAME":
         c.advance()
         if c.accept("COLUMN"):
             old = c.name()
             c.expect("TO")
-            return [ops.RenameColumn(old, c.name())]
+            return [ops.RenameColumn(old, _last_name(c, "RENAME COLUMN"))]
         if c.accept("INDEX") or c.accept("KEY"):
             old = c.name()
             c.expect("TO")
-            return [ops.RenameIndex(old, c.name())]
+            return [ops.RenameIndex(old, _last_name(c, "RENAME INDEX"))]
         c.accept("TO") or c.accept("AS")
-        return [ops.RenameTo(c.qualified())]
+        target = c.qualified()
+        c.expect_end("RENAME TO")
+        return [ops.RenameTo(target)]
     if word == "ALTER":
         c.advance()
         if c.word() in ("INDEX", "KEY", "CHECK", "CONSTRAINT"):
@@ -1525,13 +1608,44 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
     return [ops.SetOptions(tuple(pairs))]
 
 
-def _without_position(tokens: list[Token]) -> list[Token]:
-    """A column definition without a trailing FIRST / AFTER col."""
+def _without_position(c: _Cursor, tokens: list[Token]) -> tuple[list[Token], ops.Position]:
+    """A column definition without its trailing FIRST / AFTER col, and that position."""
     if len(tokens) >= 2 and tokens[-2].text.upper() == "AFTER" and tokens[-2].token_type not in _UNQUOTED:
-        return tokens[:-2]
+        return tokens[:-2], ("AFTER", c._raw(tokens[-1]))
     if tokens and tokens[-1].text.upper() == "FIRST" and tokens[-1].token_type not in _UNQUOTED:
-        return tokens[:-1]
-    return tokens
+        return tokens[:-1], "FIRST"
+    return tokens, None
+
+
+def _alter_elements(c: _Cursor, elements: list[list[Token]]) -> tuple[list[Column], list[ops.AlterAction]]:
+    """The column definitions of ADD / MODIFY / CHANGE COLUMN, in order, and the keys and foreign
+    keys they declare as ALTER actions (a UNIQUE on a column is an unnamed key)."""
+    columns: list[Column] = []
+    column_elements: list[list[Token]] = []
+    actions: list[ops.AlterAction] = []
+    for element in elements:
+        if element[0].token_type != TokenType.IDENTIFIER and _head(element[0]) in _KEY_WORDS:
+            read = TableBody()
+            named, if_not_exists = _read_key(c.sub(element), read)
+            actions += [ops.AddIndex(i, if_not_exists, named) for i in read.indexes]
+            actions += [ops.AddForeignKey(f, if_not_exists) for f in read.foreign_keys]
+        else:
+            column_elements.append(element)
+    for column, inline in _parse_columns(c, column_elements):
+        columns.append(column)
+        for item in inline:
+            if isinstance(item, Index):
+                actions.append(ops.AddIndex(item, False, item.kind == "primary"))
+            else:
+                actions.append(ops.AddForeignKey(item))
+    return columns, actions
+
+
+def _last_name(c: _Cursor, what: str) -> str:
+    """A name that ends the action or statement."""
+    name = c.name()
+    c.expect_end(what)
+    return name
 
 
 # --------------------------------------------------------------------------------------------
@@ -1543,17 +1657,34 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
     word = c.word()
     if word == "TABLE" or word == "TABLES":
         c.advance()
-        c.accept_if_exists()
-        names = [c.sub(element).qualified() for element in _split_top_level(c.tokens[c.i :])
-                 if element[0].text.upper() not in ("RESTRICT", "CASCADE")]
-        return ops.DropTable(tuple(names), temporary)
+        if_exists = c.accept_if_exists()
+        names = []
+        for element in _split_top_level(c.tokens[c.i :]):
+            part = c.sub(element)
+            names.append(part.qualified())
+            if part.accept("RESTRICT") or part.accept("CASCADE"):
+                part.expect_end("DROP TABLE")
+            elif not part.done and part.word() in ("WAIT", "NOWAIT"):
+                continue  # MariaDB: DROP TABLE t WAIT n / NOWAIT
+            else:
+                part.expect_end("a table name")
+        return ops.DropTable(tuple(names), temporary, if_exists)
     if word == "INDEX":
         c.advance()
         c.accept("ONLINE") or c.accept("OFFLINE")
-        c.accept_if_exists()
+        if_exists = c.accept_if_exists()
         name = c.name()
         c.expect("ON")
-        return ops.DropIndexStatement(c.qualified(), name)
+        table = c.qualified()
+        if c.accept("WAIT"):  # MariaDB: ... [WAIT n | NOWAIT] [ALGORITHM [=] x] [LOCK [=] x]
+            c.advance()
+        c.accept("NOWAIT")
+        while c.word() in ("ALGORITHM", "LOCK"):
+            c.advance()
+            c.accept_type(TokenType.EQ)
+            c.advance()
+        c.expect_end("DROP INDEX ... ON table")
+        return ops.DropIndexStatement(table, name, if_exists)
     if word in ("DATABASE", "SCHEMA"):
         c.advance()
         c.accept_if_exists()
@@ -1573,10 +1704,15 @@ def _parse_rename(c: _Cursor) -> ops.Operation:
     if c.word() == "USER":
         return ops.Skipped("RENAME USER")
     c.accept("TABLE") or c.accept("TABLES")
+    if_exists = c.accept_if_exists()
     pairs: list[tuple[ops.Name, ops.Name]] = []
     for element in _split_top_level(c.tokens[c.i :]):
         part = c.sub(element)
         old = part.qualified()
+        if part.accept("WAIT"):
+            part.advance()
+        part.accept("NOWAIT")
         part.expect("TO")
         pairs.append((old, part.qualified()))
-    return ops.RenameTable(tuple(pairs))
+        part.expect_end("RENAME TABLE ... TO name")
+    return ops.RenameTable(tuple(pairs), if_exists)

@@ -146,13 +146,15 @@ class _Template:
             return op  # the very same definition: share the whole body
         own = _with(options, shape.ai, tablespace)  # type: ignore[arg-type]
         shared = TableBody(body.columns, body.indexes, body.foreign_keys, own, body.checks)
-        return ops.CreateTable(op.name, shared, op.temporary, op.if_not_exists, op.like, op.as_select)
+        return ops.CreateTable(op.name, shared, op.temporary, op.if_not_exists, op.like, op.as_select, op.or_replace,
+                               op.refused)
 
     def same_definition(self, other: ops.CreateTable) -> bool:
         op = self.op
         assert isinstance(op, ops.CreateTable)
-        if (op.name, op.temporary, op.if_not_exists, op.like, op.as_select) != (
-            other.name, other.temporary, other.if_not_exists, other.like, other.as_select
+        if (op.name, op.temporary, op.if_not_exists, op.like, op.as_select, op.or_replace, op.refused) != (
+            other.name, other.temporary, other.if_not_exists, other.like, other.as_select, other.or_replace,
+            other.refused,
         ):
             return False
         a, b = op.body, other.body
