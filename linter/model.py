@@ -325,12 +325,13 @@ class BodyDraft:
 
     __slots__ = (
         "columns", "column_ids", "after", "before", "indexes", "index_ids", "primary", "uses",
-        "foreign_keys", "fk_ids", "fk_names", "fk_uses", "fk_numbers", "fk_heap", "table", "_next",
+        "foreign_keys", "fk_ids", "fk_names", "fk_uses", "fk_numbers", "fk_heap", "table", "checked_columns", "_next",
     )
 
     def __init__(self, body: TableBody, table: str) -> None:
         self._next = 1  # ids: 0 is the head and tail of the column list
         self.table = table
+        self.checked_columns = 0  # columns with CHECK constraints of their own
         self.columns: dict[int, Column] = {}
         self.column_ids: dict[str, int] = {}
         self.after: dict[int, int] = {0: 0}  # id -> the next column's id (0: the end)
@@ -380,6 +381,7 @@ class BodyDraft:
         at = self._id()
         self.columns[at] = column
         self.column_ids[key or column.name.lower()] = at
+        self.checked_columns += bool(column.checks)
         self._link(at, previous)
         return at
 
@@ -407,34 +409,40 @@ class BodyDraft:
         """Take a column's name away (it is dropped, or renamed: `attach_column` gives it one)."""
         return self.column_ids.pop(key)
 
-    def attach_column(self, at: int, column: Column, old_key: str) -> None:
-        """The column with id `at` becomes `column` (a new definition, maybe a new name): the
-        keys and foreign keys on it follow a new name."""
-        self.columns[at] = column
-        key = column.name.lower()
-        self.column_ids[key] = at
-        if key == old_key:
-            return
-        name = column.name
-        used = self.uses.pop(old_key, None)
-        if used:
-            self.uses[key] = used
-            for index_id in used:
-                index = self.indexes[index_id]
-                index.columns = tuple(
-                    replace(p, name=name) if not p.expression and p.name.lower() == old_key else p for p in index.columns
-                )
-        used = self.fk_uses.pop(old_key, None)
-        if used:
-            self.fk_uses[key] = used
-            for fk_id in used:
-                fk = self.foreign_keys[fk_id]
-                fk.columns = tuple(name if c.lower() == old_key else c for c in fk.columns)
+    def attach_columns(self, changed: list[tuple[int, str, Column]]) -> None:
+        """Each detached column (id, old key) becomes its new definition, maybe with a new name;
+        the keys and foreign keys on the renamed ones follow, all renames at once (two columns
+        may swap names)."""
+        renamed = {old: column.name for at, old, column in changed if column.name != self.columns[at].name}
+        uses = {old: self.uses.pop(old, {}) for old in renamed}
+        fk_uses = {old: self.fk_uses.pop(old, {}) for old in renamed}
+        for at, old, column in changed:
+            if column.checks or self.columns[at].checks:
+                self.checked_columns += bool(column.checks) - bool(self.columns[at].checks)
+            self.columns[at] = column
+            self.column_ids[column.name.lower()] = at
+        indexes: dict[int, None] = {}
+        foreign_keys: dict[int, None] = {}
+        for old, name in renamed.items():
+            key = name.lower()
+            self.uses.setdefault(key, {}).update(uses[old])
+            self.fk_uses.setdefault(key, {}).update(fk_uses[old])
+            indexes.update(uses[old])
+            foreign_keys.update(fk_uses[old])
+        for index_id in indexes:
+            index = self.indexes[index_id]
+            index.columns = tuple(
+                replace(p, name=renamed[p.name.lower()]) if not p.expression and p.name.lower() in renamed else p
+                for p in index.columns
+            )
+        for fk_id in foreign_keys:
+            fk = self.foreign_keys[fk_id]
+            fk.columns = tuple(renamed.get(c.lower(), c) for c in fk.columns)
 
     def remove_column(self, at: int, old_key: str) -> list[Index]:
         """Drop a detached column; it leaves every key on it, and a key left with no column goes
         (returned)."""
-        del self.columns[at]
+        self.checked_columns -= bool(self.columns.pop(at).checks)
         self._unlink(at)
         emptied: list[Index] = []
         for index_id in self.uses.pop(old_key, {}):

@@ -65,9 +65,9 @@ class ParseFailure(Exception):
 
 # Statements that are not schema DDL, by their first word: recognised and skipped on purpose.
 _SKIP_FIRST_WORDS = frozenset(
-    """INSERT REPLACE UPDATE DELETE SET LOCK UNLOCK GRANT REVOKE SELECT CALL COMMIT BEGIN START
+    """INSERT REPLACE UPDATE DELETE SET LOCK UNLOCK GRANT REVOKE SELECT COMMIT BEGIN START
     ROLLBACK SAVEPOINT RELEASE SOURCE FLUSH ANALYZE OPTIMIZE REPAIR CHECK CHECKSUM TRUNCATE LOAD
-    SHOW DESCRIBE DESC EXPLAIN DO PREPARE EXECUTE DEALLOCATE HANDLER INSTALL UNINSTALL RESET PURGE
+    SHOW DESCRIBE DESC EXPLAIN DO PREPARE DEALLOCATE HANDLER INSTALL UNINSTALL RESET PURGE
     CHANGE STOP KILL SHUTDOWN BINLOG CACHE XA WITH VALUES TABLE HELP SIGNAL RESIGNAL DECLARE IF
     WHILE REPEAT LOOP LEAVE ITERATE RETURN CLOSE OPEN FETCH PRINT GO BACKUP RESTORE IMPORT""".split()
 )
@@ -142,13 +142,123 @@ def parse_statement(text: str) -> ops.Operation:
 
 _TOO_DEEP = "nested too deeply to parse"
 
+# -- statements innolint cannot follow ---------------------------------------------------------
+#: statements that run SQL innolint does not see: they may change the schema (ops.Unfollowed)
+_UNFOLLOWED_WORDS = frozenset({"EXECUTE", "CALL"})
+
+
+def _unfollowed(text: str, word: str) -> ops.Unfollowed:
+    if word == "EXECUTE" and re.match(r"EXECUTE[ \t\r\n]+IMMEDIATE(?![A-Za-z0-9_$])", text, re.I):
+        return ops.Unfollowed("EXECUTE IMMEDIATE")
+    return ops.Unfollowed(word)
+
+
+# -- a `;` left out ---------------------------------------------------------------------------
+# The client sends everything up to the next `;` as one statement, so a `;` left out at a line's
+# end glues two statements together, and the server refuses the text with a syntax error: neither
+# runs. Such text is reported where the second statement starts, never read as the first alone
+# (the CREATE TABLE after `DROP TABLE IF EXISTS t1` would be lost in silence). A line inside one
+# statement starting with one of these words is taken for that start; for a statement skipped on
+# purpose (SET, INSERT ...) only the DDL words count. Compound statements (routines, triggers,
+# events, and the BEGIN / IF / WHILE ... blocks of the splitter) hold statements on purpose.
+_DDL_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE", "INSERT"})
+_SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"})
+#: in an ALTER TABLE, a line may start an action with DROP, ALTER or RENAME: those count only
+#: when followed by one of these
+_STATEMENT_OBJECTS = frozenset(
+    {"TABLE", "TABLES", "DATABASE", "SCHEMA", "VIEW", "PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "USER"}
+)
+_COMPOUND_WORDS = frozenset({"BEGIN", "IF", "WHILE", "REPEAT", "LOOP", "DECLARE", "CASE", "FOR"})
+_COMPOUND_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE", "AGGREGATE"})
+#: a cheap first look (one C-level scan): a line starting with a statement word, maybe in a string
+_glue_candidate = re.compile(r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT)(?![A-Za-z0-9_$])", re.I).search
+#: at a line's start: the word, and the word after it (after TEMPORARY / IF ...)
+_glue_word = re.compile(
+    r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT)(?![A-Za-z0-9_$])"
+    r"(?:[ \t\r\n]++(?:TEMPORARY[ \t\r\n]++)?([A-Za-z_]++))?", re.I
+).match
+#: where the scan must look: a line start, a quote, a comment's first character
+_glue_stop = re.compile(r"[\n'\"`#/-]").search
+#: a whole quoted string or name from its opening quote (possessive: each character read once)
+_glue_quoted = {
+    "'": re.compile(r"'(?:[^'\\]++|\\.|'')*+'", re.S).match,
+    '"': re.compile(r'"(?:[^"\\]++|\\.|"")*+"', re.S).match,
+    "`": re.compile(r"`(?:[^`]++|``)*+`").match,
+}
+
+
+def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter: bool = False) -> ParseFailure | None:
+    """The failure to report when a line of `text`, outside quotes and comments, starts another
+    statement (one of `words`): a `;` was left out before it. Linear: the scan steps over each
+    quote and comment once, and runs at all only when a cheap search finds such a line."""
+    if _glue_candidate(text) is None:
+        return None
+    pos = 0
+    while True:
+        m = _glue_stop(text, pos)
+        if m is None:
+            return None
+        at = m.start()
+        c = text[at]
+        if c == "\n":
+            pos = at + 1
+            w = _glue_word(text, pos)
+            if w is not None:
+                word, following = w.group(1).upper(), (w.group(2) or "").upper()
+                if word in words and not (alter and word in ("DROP", "ALTER", "RENAME") and following not in _STATEMENT_OBJECTS):
+                    start = (word + " " + following).strip() if following in _STATEMENT_OBJECTS or word in ("CREATE", "INSERT") else word
+                    return ParseFailure(
+                        f"a `;` seems to be missing before `{start}` here: the server reads this text as one statement "
+                        "and refuses it (syntax error), so none of it runs", text.count("\n", 0, pos))
+        elif c in "'\"`":
+            quoted = _glue_quoted[c](text, at)
+            if quoted is None:
+                return None  # an unclosed quote: the rest is inside it
+            pos = quoted.end()
+        elif c == "#" or (c == "-" and text.startswith("--", at) and (at + 2 == len(text) or text[at + 2] in " \t\r\n\f\v")):
+            end = text.find("\n", at)
+            if end < 0:
+                return None
+            pos = end  # the newline after the comment starts a line
+        elif c == "/" and text.startswith("/*", at):
+            end = text.find("*/", at + 2)
+            if end < 0:
+                return None
+            pos = end + 2
+        else:
+            pos = at + 1
+
 
 def _parse_statement(text: str) -> ops.Operation:
     first_word = _FIRST_WORD.match(text)
     word = first_word.group().upper() if first_word is not None else ""
     if word in _SKIP_FIRST_WORDS:
-        # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long)
+        # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long), unless a
+        # line in it starts a DDL statement: then a `;` was left out and the server refuses both
+        if "\n" in text and word not in _COMPOUND_WORDS:
+            glued = glued_statement(text, _SKIPPED_GLUE_WORDS)
+            if glued is not None:
+                raise glued
         return ops.Skipped(word)
+    if word in _UNFOLLOWED_WORDS:
+        return _unfollowed(text, word)
+    if "\n" not in text or word not in _DDL_GLUE_WORDS:
+        return _parse_ddl(text, word)  # (a statement that starts with no known word is not two glued ones)
+    try:
+        op = _parse_ddl(text, word)
+    except ParseFailure:
+        glued = glued_statement(text, _DDL_GLUE_WORDS, alter=word == "ALTER")
+        if glued is not None:
+            raise glued from None  # the reason the statement does not read: say that one
+        raise
+    if not (op.__class__ is ops.Skipped and op.kind.rpartition(" ")[2] in _COMPOUND_OBJECTS):  # type: ignore[attr-defined]
+        glued = glued_statement(text, _DDL_GLUE_WORDS, alter=word == "ALTER")
+        if glued is not None:
+            raise glued
+    return op
+
+
+def _parse_ddl(text: str, word: str) -> ops.Operation:
     simple = _simple_statement(text)
     if simple is not None:
         return simple
@@ -301,6 +411,9 @@ class _Cursor:
         """Nothing may follow here: a word after the end (often a `;` left out before the next
         statement, which the server then reads as part of this one) fails the statement."""
         if not self.done:
+            if self.word() in _DDL_GLUE_WORDS:
+                self.fail(f"a `;` seems to be missing after {what}: the server reads this text as one statement and "
+                          "refuses it (syntax error), so none of it runs;")
             self.fail(f"unexpected text after {what}")
 
     # -- names and values
@@ -1386,25 +1499,34 @@ def _partition_text(c: _Cursor) -> str:
     return c.text[start.start : end.end + 1]
 
 
-_PARTITION_BY = re.compile(r"\b(?:SUB)?PARTITION\s+BY\s+(?:LINEAR\s+)?(?:RANGE|LIST|HASH|KEY)(?:\s+COLUMNS)?"
-                           r"(?:\s+ALGORITHM\s*=\s*\d+)?\s*\(", re.IGNORECASE)
-_PARTITION_NAME = re.compile(r"`((?:[^`]|``)+)`|([A-Za-z_$][\w$]*)(\s*\()?")
+_PARTITION_BY = re.compile(r"\b(?:SUB)?PARTITION\s++BY\s++(?:LINEAR\s++)?(?:RANGE|LIST|HASH|KEY)(?:\s++COLUMNS)?"
+                           r"(?:\s++ALGORITHM\s*+=\s*+\d++)?\s*+\(", re.IGNORECASE)
+_PARTITION_NAME = re.compile(r"`((?:[^`]++|``)++)`|([A-Za-z_$][\w$]*+)(\s*+\()?")
+_PARENTHESIS = re.compile(r"[()]")
 
 
 def partition_names(text: str) -> tuple[str, ...]:
     """The identifiers inside the PARTITION BY and SUBPARTITION BY expressions of a partitioning
-    clause, leaving out function names (`YEAR(d)` gives `d`)."""
-    found: list[str] = []
-    for match in _PARTITION_BY.finditer(text):
-        depth, end = 1, match.end()
-        while end < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[end], 0)
-            end += 1
-        for ident in _PARTITION_NAME.finditer(text[match.end() : end - 1]):
-            name = (ident.group(1) or "").replace("``", "`") or ident.group(2)
-            if ident.group(3) is None and name not in found:
-                found.append(name)
-    return tuple(found)
+    clause, leaving out function names (`YEAR(d)` gives `d`). Linear: each expression is read
+    once, and the next clause is looked for after it (an unclosed expression runs to the end)."""
+    found: dict[str, None] = {}
+    pos = 0
+    while True:
+        match = _PARTITION_BY.search(text, pos)
+        if match is None:
+            return tuple(found)
+        start = pos = match.end()
+        depth = 1
+        end = len(text)
+        for parenthesis in _PARENTHESIS.finditer(text, start):
+            depth += 1 if parenthesis.group() == "(" else -1
+            if not depth:
+                end = parenthesis.start()
+                break
+        for ident in _PARTITION_NAME.finditer(text, start, end):
+            if ident.group(3) is None:
+                found[(ident.group(1) or "").replace("``", "`") or ident.group(2)] = None
+        pos = max(pos, end + 1)
 
 
 def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | tuple[tuple[str, str | None], ...]) -> None:

@@ -35,7 +35,10 @@ from dataclasses import fields, replace
 
 from linter import ops
 from linter.model import TableBody, TableOptions
-from linter.parse import _KEYS_ONLY_LINE, _SKIP_FIRST_WORDS, ParseFailure, parse_statement
+from linter.parse import (
+    _COMPOUND_WORDS, _KEYS_ONLY_LINE, _SKIP_FIRST_WORDS, _SKIPPED_GLUE_WORDS, ParseFailure, glued_statement,
+    parse_statement,
+)
 
 #: statements skipped on purpose by their first word (INSERT, SET, LOCK ...), as parse_statement does
 SKIP_FIRST_WORDS: frozenset[str] = _SKIP_FIRST_WORDS
@@ -220,6 +223,10 @@ class ParseCache:
             if len(self._words) < 512:
                 self._words[word] = skipped  # type: ignore[assignment]
         if skipped is not None:
+            if "\n" in text and skipped.kind not in _COMPOUND_WORDS:  # type: ignore[attr-defined]
+                glued = glued_statement(text, _SKIPPED_GLUE_WORDS)  # a `;` left out before a DDL line
+                if glued is not None:
+                    return glued
             return skipped  # type: ignore[return-value]
         if word == "CREATE" and text.startswith(_CREATE_TABLE):
             return self._create_table(text)
@@ -243,7 +250,7 @@ class ParseCache:
             cache.move_to_end(text)
             return found
         found = self._parse(text)
-        if isinstance(found, (ops.Skipped, ops.SchemaStatement)) or len(text) > _MAX_CACHED_TEXT:
+        if isinstance(found, (ops.Skipped, ops.SchemaStatement, ops.Unfollowed)) or len(text) > _MAX_CACHED_TEXT:
             return found  # skipped: dumps hold millions of distinct INSERTs; schemas: one each
         cache[text] = found
         if len(cache) > self.ddl_size:

@@ -116,6 +116,8 @@ class Replayer:
     # -- statements -----------------------------------------------------------------------
     def _CreateTable(self, op: ops.CreateTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         name = op.name
+        if op.refused is not None:
+            return f"CREATE TABLE {self._label(name)}: {op.refused}; the server refuses this statement"
         schema_name = name.schema if name.schema is not None else self.current_schema
         schema = self.model.schema(schema_name)
         key = name.name.lower() if self._fold else name.name
@@ -311,6 +313,7 @@ class _Alter:
         self.draft: BodyDraft | None = None
         # columns: old keys consumed (dropped or changed), the new names, and what to do in order
         self.consumed: set[str] = set()
+        self.new_names: list[str] = []  # the names it gives columns, in order (checked once all are known)
         self.new_columns: set[str] = set()
         self.drops: list[str] = []
         self.changes: list[tuple[str, Column]] = []
@@ -341,10 +344,10 @@ class _Alter:
                 return problem
         return None
 
-    def _column_free(self, key: str) -> bool:
-        """Whether the new table has no column of this name yet."""
+    def _column_kept(self, key: str) -> bool:
+        """Whether the table has a column of this name that this statement does not drop or change."""
         assert self.draft is not None
-        return (key not in self.draft.column_ids or key in self.consumed) and key not in self.new_columns
+        return key in self.draft.column_ids and key not in self.consumed
 
     def _in_new_table(self, key: str) -> bool:
         assert self.draft is not None
@@ -358,10 +361,9 @@ class _Alter:
 
     def _AddColumn(self, action: ops.AddColumn) -> str | None:
         key = action.column.name.lower()
-        if not self._column_free(key):
-            if action.if_not_exists:
-                return None
-            return f"duplicate column name {action.column.name} (error 1060)"
+        if action.if_not_exists and (self._column_kept(key) or key in self.new_columns):
+            return None
+        self.new_names.append(action.column.name)
         self.new_columns.add(key)
         self.steps.append((True, key, action.column, action.position))
         return None
@@ -372,8 +374,7 @@ class _Alter:
         old = old_name.lower()
         self.consumed.add(old)
         key = column.name.lower()
-        if not self._column_free(key):
-            return f"duplicate column name {column.name} (error 1060)"
+        self.new_names.append(column.name)
         self.new_columns.add(key)
         self.changes.append((old, column))
         if position is not None:
@@ -494,8 +495,10 @@ class _Alter:
         if at is not None and at not in self.index_gone and self.draft.indexes[at].kind in ("unique", "primary"):
             return self._DropIndex(ops.DropIndex(action.name))
         # else a CHECK constraint: the model keeps CHECK constraints by count, not by name, so
-        # a name it cannot find is taken for one
-        return None
+        # a name it cannot find is taken for one when the table has any
+        if self.table.body.checks or self.draft.checked_columns or action.if_exists:
+            return None
+        return f"cannot drop constraint {action.name}: it does not exist (error 1091)"
 
     def _SetOptions(self, action: ops.SetOptions) -> str | None:
         self.options.append(action.options)
@@ -510,6 +513,12 @@ class _Alter:
         """What the server checks once it has read every action: the table the statement builds."""
         draft = self.draft
         if draft is not None:
+            given: set[str] = set()
+            for name in self.new_names:  # a swap of two names is fine, a name kept or given twice is not
+                key = name.lower()
+                if key in given or self._column_kept(key):
+                    return f"duplicate column name {name} (error 1060)"
+                given.add(key)
             if self.drops and len(draft.column_ids) - len(self.drops) + sum(1 for s in self.steps if s[0]) <= 0:
                 return "a table keeps at least one column: use DROP TABLE (error 1090)"
             added: set[str] = set()
@@ -548,9 +557,8 @@ class _Alter:
                 for emptied in draft.remove_column(draft.detach_column(key), key):
                     if emptied.kind == "primary":
                         table.key_dropped = where
-            detached = [(draft.detach_column(old), old, column) for old, column in self.changes]
-            for at, old, column in detached:
-                draft.attach_column(at, replace(column), old)
+            detached = [(draft.detach_column(old), old, replace(column)) for old, column in self.changes]
+            draft.attach_columns(detached)
             for is_add, key, column, position in self.steps:
                 if position is None:
                     previous = draft.last_column()

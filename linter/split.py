@@ -284,6 +284,10 @@ def _fast_lane(skip_words: frozenset[str] | None, skip_pattern: str) -> _FastLan
     return lane
 
 
+#: a line of a statement skipped by its first word that starts a DDL statement: a `;` may have been
+#: left out before it (the server then refuses both), so the statement is built for the parser to
+#: say so (`linter.parse.glued_statement` decides, outside quotes and comments)
+_ddl_line = re.compile(r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE)(?![A-Za-z0-9_$])", re.I).search
 #: a line that may be a DELIMITER command: the fast lane lets newlines through inside statements,
 #: so it stops before the first of these (searched once per buffer, not once per statement)
 _delimiter_line = re.compile(r"\n[ \t]*[dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t]").search
@@ -769,7 +773,7 @@ class _Splitter:
                 known = skip_known.get(word)
                 if known is None:
                     known = self._known(word)
-                if known:
+                if known and (start < 0 or _ddl_line(buf, start, semi) is None):
                     self.skipped += 1
                     comments = None
                     if remember:
