@@ -168,7 +168,9 @@ _SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"
 _STATEMENT_OBJECTS = frozenset(
     {"TABLE", "TABLES", "DATABASE", "SCHEMA", "VIEW", "PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "USER"}
 )
-_COMPOUND_WORDS = frozenset({"BEGIN", "IF", "WHILE", "REPEAT", "LOOP", "DECLARE", "CASE", "FOR"})
+#: (and SOURCE: the mysql client's `source file` command ends at its line's end without a `;`, so
+#: the line after it is a statement of its own; the splitter reads client commands)
+_COMPOUND_WORDS = frozenset({"BEGIN", "IF", "WHILE", "REPEAT", "LOOP", "DECLARE", "CASE", "FOR", "SOURCE"})
 _COMPOUND_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE", "AGGREGATE"})
 #: a cheap first look (one C-level scan): a line starting with a statement word, maybe in a string
 _glue_candidate = re.compile(r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT)(?![A-Za-z0-9_$])", re.I).search
@@ -642,10 +644,18 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
     return refused or problem
 
 
+#: the most keys a table may have (MySQL's and MariaDB's MAX_INDEXES: error 1069)
+MAX_KEYS = 64
+
+
 def _name_keys(keys: list[tuple[Index, bool]], out: list[Index]) -> str | None:
     """Give unnamed keys the server's names, into `out`: the first column's name, or with `_2`,
     `_3` ... when a key before it has that name. Returns why the server refuses the keys (a name
-    used twice, two primary keys), or None."""
+    used twice, two primary keys, more than MAX_KEYS), or None. (The server's search for a free
+    name is quadratic in the keys of one name; at most MAX_KEYS are named.)"""
+    if len(keys) > MAX_KEYS:
+        out += [index for index, _ in keys]
+        return f"too many keys: {len(keys)}, the server allows {MAX_KEYS} (error 1069)"
     seen: set[str] = set()
     problem = None
     for index, named in keys:
@@ -1062,7 +1072,7 @@ _NUMBER = r"[0-9]+(?:\.[0-9]+)?"
 #: whitespace and line comments before an element: there the tokenizer attaches a comment to the
 #: `(` or `,` before it, or to the element's first token, where neither path reads it (a comment
 #: after an element's last token goes with that token, into sqlglot's DEFAULT text: never skipped)
-_GAP = rf"(?:{_S}|--(?={_S})[^\n]*|\#[^\n]*)*"
+_GAP = rf"(?:{_S}++|--(?={_S})[^\n]*+|\#[^\n]*+)*+"
 #: the `,` or `)` after an element, when the body is read from its text (absent for a token slice)
 _END = rf"(?:{_S}*(?P<end>[,)]){_GAP})?"
 #: every word of a tokenizer keyword, the key words of a body, the attributes `_strip_column` takes

@@ -24,7 +24,7 @@ from linter import ops
 from linter.model import (
     BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel, Table, Tablespace,
 )
-from linter.parse import apply_options
+from linter.parse import MAX_KEYS, apply_options
 from linter.target import DEFAULT_TARGET, Target
 
 #: ALTER actions that need the body's draft (the others change options or the table's name)
@@ -195,7 +195,8 @@ class Replayer:
             dropped.append(table)
         if not missing or op.if_exists:
             return None  # DROP TABLE IF EXISTS before CREATE is the norm in dumps: not a problem
-        what = f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: unknown table {', '.join(missing)}"
+        what = (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: unknown table {', '.join(missing)} "
+                "(not defined earlier in the input)")
         if self.target.has_atomic_drop_table:
             for table in dropped:
                 self._put(table)
@@ -411,6 +412,8 @@ class _Alter:
 
     def _AddIndex(self, action: ops.AddIndex) -> str | None:
         assert self.draft is not None
+        if len(self.draft.indexes) - len(self.index_gone) + len(self.index_adds) >= MAX_KEYS:
+            return f"too many keys: the server allows {MAX_KEYS} (error 1069)"
         index = action.index
         if index.kind == "primary":
             if (self.draft.primary and self.draft.primary not in self.index_gone) or self.adds_primary:
@@ -557,8 +560,8 @@ class _Alter:
                 for emptied in draft.remove_column(draft.detach_column(key), key):
                     if emptied.kind == "primary":
                         table.key_dropped = where
-            detached = [(draft.detach_column(old), old, replace(column)) for old, column in self.changes]
-            draft.attach_columns(detached)
+            if self.changes:
+                draft.attach_columns([(draft.detach_column(old), old, replace(column)) for old, column in self.changes])
             for is_add, key, column, position in self.steps:
                 if position is None:
                     previous = draft.last_column()
