@@ -62,7 +62,7 @@ def _tenant_tables(model: SchemaModel, layout: TenantLayout) -> tuple[list[Table
     loose: list[Table] = []
     tenants = 0
     for name in layout.schemas:
-        schema = model.schemas.get(name.lower())
+        schema = model.find_schema(name)
         if schema is None:
             continue
         tables = [t for t in schema.tables.values() if _stored_innodb(t)]

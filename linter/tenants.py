@@ -56,7 +56,7 @@ class TenantLayout(FrozenRecord):
         """Every table of every tenant schema, in input order."""
         found: list[Table] = []
         for name in self.schemas:
-            schema = model.schemas.get(name.lower())
+            schema = model.find_schema(name)
             if schema is not None:
                 found.extend(schema.tables.values())
         return found
