@@ -41,9 +41,12 @@ ALL_CHECKS: tuple[Check, ...] = (
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)
 ENGINE_RULES: dict[str, str] = {
     "parse-error": "A statement that innolint could not understand, or input it cannot follow as the server would "
-                   "(an unterminated quote, a statement over the size cap, `source file`): reported, never dropped.",
-    "replay-error": "A statement that names a table, column or key the input never defined (info), or DDL run only "
-                    "under a condition, in a loop or a handler, after which the schema is uncertain (warning).",
+                   "(an unterminated quote, a statement over the size cap, a `;` left out between two statements, "
+                   "`source file`): reported, never dropped.",
+    "replay-error": "A statement the server would refuse given the schema so far (a table, column or key never "
+                    "defined, or defined twice: the model keeps what the server keeps) (info), one whose effect "
+                    "innolint cannot follow (dynamic SQL, CALL) (info), or DDL run only under a condition, in a loop "
+                    "or a handler, after which the schema is uncertain (warning).",
     "io-error": "A path that could not be read: missing, unreadable, binary, a symlink loop.",
     **SUPPRESSION_RULES,
     # reported by linter.baseline, which is not imported here: its pydantic models are built only

@@ -47,7 +47,7 @@ def change_columns(
         if key in changes:
             continue
         changes[key] = (current, definition)
-        for child, fk in by_parent.get(table_key(current.schema, current.name), ()):
+        for child, fk in by_parent.get(table_key(model, current.schema, current.name), ()):
             for own, referenced in zip(fk.columns, fk.ref_columns):
                 column = child.column(own)
                 if referenced.lower() == name.lower() and column is not None:
@@ -76,14 +76,14 @@ def change_columns(
             parent = model.find_table(fk.ref_schema if fk.ref_schema is not None else owner.schema, fk.ref_table)
             if parent is None:
                 continue
-            parent_key = table_key(parent.schema, parent.name)
+            parent_key = table_key(model, parent.schema, parent.name)
             changed_parent = any(id(parent) == t for t, _ in changing)
             if parent is owner or (changed_parent and parent_key not in done):
                 deferred.append(f"ADD {foreign_key_sql(owner, parent, fk)}")
             else:
                 actions.append(f"ADD {foreign_key_sql(owner, parent, fk)}")
         lines.append(f"ALTER TABLE {qualified(owner)} {', '.join(actions)};")
-        done.add(table_key(owner.schema, owner.name))
+        done.add(table_key(model, owner.schema, owner.name))
         if deferred:
             later.append(f"ALTER TABLE {qualified(owner)} {', '.join(deferred)};")
     referencing = [f"{owner.name}.{definition.name}" for key, (owner, definition) in changes.items() if key not in root_keys]

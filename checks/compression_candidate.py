@@ -186,7 +186,7 @@ class CompressionCandidate(Check):
             finding = self._table(table, found, stats, size, min_size, context.target, model, measured=measured)
             if finding is not None:
                 yield finding
-        for group in group_by_definition(grouped):
+        for group in group_by_definition(model, grouped):
             found = per_body[group[0].body.definition_id]
             assert found is not None
             finding = self._table(group[0], found, None, None, min_size, context.target, model, group, tenants)

@@ -122,6 +122,8 @@ class EntityIndex:
     to product)."""
 
     def __init__(self, model: SchemaModel) -> None:
+        #: how the server compares table names (`SchemaModel.key`: lower_case_table_names)
+        self.key = model.key
         tables = [t for t in model.tables() if not t.view_standin]
         names = {t.name: _tokens(t.name) for t in tables}
         starts: dict[tuple[str, ...], int] = {}
@@ -218,7 +220,7 @@ class LinkTablePrimaryKey(Check):
         for table in model.tables():
             if table.view_standin or table.temporary:
                 continue
-            key = (table.body.definition_id, table.name.lower())
+            key = (table.body.definition_id, model.key(table.name))
             if key not in seen:
                 seen[key] = find_link(table, entities, referenced)
             link = seen[key]
@@ -316,7 +318,7 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
         return None
     if set(_tokens(table.name)) & _LOG_TOKENS:
         return None
-    if (table.name.lower(), surrogate.name.lower()) in referenced:
+    if (entities.key(table.name), surrogate.name.lower()) in referenced:
         return None  # other tables point at its rows: they have an identity of their own
     if _points_elsewhere(table, surrogate, entities):
         return None  # the key is another table's id (a 1:1 extension), not a surrogate
@@ -387,7 +389,7 @@ def _reference(
     name = column.name.lower()
     for n, fk in enumerate(table.foreign_keys):
         if name in (c.lower() for c in fk.columns):
-            own = fk.ref_table.lower() == table.name.lower()
+            own = entities.key(fk.ref_table) == entities.key(table.name)
             return Reference(column.name, table.name if own else fk.ref_table, "FOREIGN KEY", True, n)
     key_type = column.type in _INTEGER_TYPES or (
         column.type in _STRING_KEY_TYPES and (column.length is None or column.length <= 64)
@@ -470,14 +472,16 @@ def _indexed_together(table: Table, references: set[str]) -> bool:
 
 
 def _referenced_columns(model: SchemaModel) -> set[tuple[str, str]]:
-    """(table, column), lower-case, that some foreign key of another table points at."""
+    """(table, column) that some foreign key of another table points at: the table's name as the
+    model compares it (`SchemaModel.key`), the column's in lower case."""
     found: set[tuple[str, str]] = set()
     for table in model.tables():
         for fk in table.foreign_keys:
-            if fk.ref_table.lower() == table.name.lower():
+            referenced = model.key(fk.ref_table)
+            if referenced == model.key(table.name):
                 continue
             for column in fk.ref_columns:
-                found.add((fk.ref_table.lower(), column.lower()))
+                found.add((referenced, column.lower()))
     return found
 
 

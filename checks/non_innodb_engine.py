@@ -130,7 +130,7 @@ class NonInnodbEngine(Check):
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         by_schema: dict[str | None, list[Table]] = {}
         for table in user_tables(model):
-            by_schema.setdefault(table.schema.lower() if table.schema else None, []).append(table)
+            by_schema.setdefault(model.key(table.schema) if table.schema else None, []).append(table)
         for key, tables in by_schema.items():
             innodb = sum(1 for t in tables if t.is_innodb)
             if not innodb:

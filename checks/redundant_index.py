@@ -257,7 +257,7 @@ class RedundantIndex(Check):
             if not _two_keys_start_alike(table.indexes):
                 continue  # a duplicate or a prefix starts with the same column as the key it repeats
             needs = [(f"foreign key {quote(fk.name or '')}", fk.columns) for fk in table.foreign_keys]
-            for child, fk in referencing.get(table_key(table.schema, table.name), ()):
+            for child, fk in referencing.get(table_key(model, table.schema, table.name), ()):
                 needs.append((f"foreign key {quote(fk.name or '')} of {child.name}", fk.ref_columns))
             memo = (table.body.definition_id, tuple((label, tuple(columns)) for label, columns in needs))
             found = decided.get(memo)

@@ -62,7 +62,7 @@ def _tenant_tables(model: SchemaModel, layout: TenantLayout) -> tuple[list[Table
     loose: list[Table] = []
     tenants = 0
     for name in layout.schemas:
-        schema = model.schemas.get(name.lower())
+        schema = model.find_schema(name)
         if schema is None:
             continue
         tables = [t for t in schema.tables.values() if _stored_innodb(t)]
@@ -162,7 +162,7 @@ class TenantTablespace(Check):
             return
         convention = naming_convention(tenant_tables)
         regexp = schema_regexp(layout.schemas, layout.pattern)
-        for group in group_by_definition(loose):
+        for group in group_by_definition(model, loose):
             yield copies_of(self._definition(group, layout, len(loose), len(tenant_tables), tenants, convention,
                                              regexp, context.target), group)
 
@@ -235,7 +235,7 @@ class TenantTablespace(Check):
 
     def _mariadb(self, layout: TenantLayout, tenant_tables: list[Table], target: Target) -> Finding:
         first = tenant_tables[0]
-        tenants = len({(t.schema or "").lower() for t in tenant_tables})
+        tenants = len({t.schema for t in tenant_tables})  # a schema's tables carry its one stored name
         message = (
             f"{tenants:,} tenant schemas ({some_names(list(layout.schemas))}) hold {len(tenant_tables):,} InnoDB "
             f"tables: {len(tenant_tables):,} .ibd files with file-per-table. {_PERCONA_NUMBERS}. {target.label} has "

@@ -16,7 +16,9 @@ from typing import Annotated, Literal
 
 from annotated_types import Ge
 
-from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, qualified, quote
+from linter.checkapi import (
+    Check, CheckContext, RuleDoc, TableStats, foreign_keys_by_parent, innodb_tables, qualified, quote, table_key,
+)
 from linter.findings import Finding, Severity
 from linter.globs import name_match
 from linter.model import Column, Index, SchemaModel, Table
@@ -199,7 +201,7 @@ class UuidPrimaryKey(Check):
                 continue
             if len(key.columns) > 1 and _is_foreign_key_column(table, column):
                 continue  # rows of one parent sit together; the parent's own key is the one to fix
-            pointing = referrers.get((table.schema or "").lower() + "." + table.name.lower(), [])
+            pointing = referrers.get(table_key(model, table.schema, table.name), [])
             yield self._finding(table, key, found, context, pointing, said)
 
     def _finding(
@@ -452,13 +454,7 @@ def _free_name(table: Table, wanted: str) -> str:
     return next(c for c in candidates if table.column(c) is None)
 
 
-def _referrers(model: SchemaModel) -> dict[str, list[str]]:
-    """"schema.table" (lower-case, schema "" when unknown) -> the tables whose foreign keys point at it."""
-    found: dict[str, list[str]] = {}
-    for table in model.tables():
-        for fk in table.foreign_keys:
-            schema = fk.ref_schema if fk.ref_schema is not None else table.schema
-            key = (schema or "").lower() + "." + fk.ref_table.lower()
-            if table.name not in found.setdefault(key, []):
-                found[key].append(table.name)
-    return found
+def _referrers(model: SchemaModel) -> dict[tuple[str, str], list[str]]:
+    """A table (`table_key`) -> the names of the tables whose foreign keys point at it."""
+    return {key: list(dict.fromkeys(table.name for table, _ in pairs))
+            for key, pairs in foreign_keys_by_parent(model).items()}

@@ -279,9 +279,10 @@ def innodb_tables(model: SchemaModel) -> Iterator[Table]:
             yield table
 
 
-def table_key(schema: str | None, name: str) -> tuple[str, str]:
-    """A table's key in `foreign_keys_by_parent`: (schema, name), lower-case, '' for no schema."""
-    return ((schema or "").lower(), name.lower())
+def table_key(model: SchemaModel, schema: str | None, name: str) -> tuple[str, str]:
+    """A table's key in `foreign_keys_by_parent`: (schema, name) as the model compares them
+    (`SchemaModel.key`: the server's lower_case_table_names), '' for no schema."""
+    return (model.key(schema) if schema else "", model.key(name))
 
 
 def foreign_keys_by_parent(model: SchemaModel) -> dict[tuple[str, str], list[tuple[Table, ForeignKey]]]:
@@ -291,7 +292,7 @@ def foreign_keys_by_parent(model: SchemaModel) -> dict[tuple[str, str], list[tup
     for table in model.tables():
         for fk in table.foreign_keys:
             schema = fk.ref_schema if fk.ref_schema is not None else table.schema
-            found.setdefault(table_key(schema, fk.ref_table), []).append((table, fk))
+            found.setdefault(table_key(model, schema, fk.ref_table), []).append((table, fk))
     return found
 
 

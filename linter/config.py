@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from linter.globs import path_match
-from linter.target import DEFAULT_TARGET, Target
+from linter.target import DEFAULT_LOWER_CASE_TABLE_NAMES, DEFAULT_TARGET, Target
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -38,6 +38,7 @@ PYPROJECT = "pyproject.toml"
 #: `linter.config_model.ConfigBase` takes its defaults from here
 DEFAULTS: dict[str, Any] = {
     "target": DEFAULT_TARGET,
+    "lower_case_table_names": DEFAULT_LOWER_CASE_TABLE_NAMES,
     "fail_level": "warning",
     "include": (),
     "exclude": (),
@@ -246,7 +247,7 @@ class LoadedConfig:
             from linter.checkapi import CheckContext
 
             self._context = CheckContext(
-                target=Target.parse(self.target),
+                target=Target.parse(self.target, self.value("lower_case_table_names")),
                 options=self.rule_options(),
                 insert_heavy=tuple(self.value("insert_heavy")),
                 tenant_schema_pattern=self.value("tenant_schema_pattern"),

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from linter.config import DEFAULTS, ConfigError, _field_name, rule_ids
 from linter.suggest import did_you_mean
-from linter.target import TARGETS
+from linter.target import DEFAULT_LOWER_CASE_TABLE_NAMES, TARGETS
 
 TargetName = Literal[TARGETS]  # type: ignore[valid-type]
 FailLevel = Literal["error", "warning", "info", "none"]
@@ -106,6 +106,12 @@ class ConfigBase(BaseModel):
         default=DEFAULTS["legacy_downgrade"],
         description="in --changed-only/--since runs, findings on tables the change did not create or alter "
         "drop one severity level",
+    )
+    lower_case_table_names: Literal[0, 1, 2] = Field(
+        default=DEFAULT_LOWER_CASE_TABLE_NAMES,
+        description="the server's lower_case_table_names: 0 (Linux's default) compares database and table names "
+        "as written, so t1 and T1 are two tables; 1 (Windows) stores and compares them in lower case; 2 (macOS) "
+        "stores them as written and compares them in lower case",
     )
 
     @field_validator("tenant_schema_pattern")

@@ -147,7 +147,7 @@ class Engine:
         """Replay the unit's files in order and run the checks (`context`: this unit's, else the
         engine's; `disabled`: rule ids not to run; `changes`: note the tables changed statements touch;
         `progress`: told of every block read)."""
-        replayer = Replayer()
+        replayer = Replayer(target=(context or self.context).target)
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
         schemas = replayer.model.schemas

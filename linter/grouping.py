@@ -63,7 +63,7 @@ def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
     # one pass over the tables with findings: which definition each belongs to, in input order
     definition: dict[int, int] = {}
     order: dict[int, int] = {}
-    for number, group in enumerate(group_by_definition(list(tenant_tables.values()))):
+    for number, group in enumerate(group_by_definition(model, list(tenant_tables.values()))):
         for rank, table in enumerate(group):
             definition[id(table)] = number
             order[id(table)] = rank

@@ -302,7 +302,7 @@ def _pair(charset: str | None, collation: str | None) -> tuple[str, str | None] 
 
 def schema_of(model: SchemaModel, table: Table) -> Schema | None:
     """The table's schema in the model (its CREATE DATABASE charset), if the input names one."""
-    return model.schemas.get(table.schema.lower() if table.schema else None)
+    return model.find_schema(table.schema)
 
 
 def table_charset(table: Table, target: Target, schema: Schema | None = None) -> ResolvedCharset:

@@ -8,11 +8,13 @@ here as properties, so that each check asks the same question the same way.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from linter.record import FrozenRecord, Record
+from linter.target import stored_table_name, table_name_key
 
 IndexKind = Literal["primary", "unique", "index", "fulltext", "spatial"]
 
@@ -269,16 +271,28 @@ def _generated_key_name(first: IndexColumn, used: set[str]) -> str:
     return "not_specified"  # the server's own answer after 99 tries
 
 
-def name_unnamed_keys(indexes: list[Index], taken: Collection[str] = ()) -> None:
+def name_unnamed_keys(indexes: list[Index], taken: Collection[str] = ()) -> str | None:
     """Give every key of `indexes` that has no name (None) the name the server would, in order:
-    the list is a CREATE TABLE's keys in declaration order, or the keys one ALTER adds, with
-    `taken` the names the table already has."""
+    the list is a CREATE TABLE's keys in declaration order, with `taken` the names the table
+    already has (none for a CREATE). Returns why the server refuses such keys, or None: a name
+    given to a key before (a generated one included: `KEY (a), KEY a (b)`, error 1061), a
+    second primary key (error 1068)."""
     used = {name.lower() for name in taken}
+    problem = None
     for index in indexes:
-        if index.name is None and index.columns:
-            index.name = _generated_key_name(index.columns[0], used)
+        if index.kind == "primary":
+            if "primary" in used and problem is None:
+                problem = "multiple primary key defined (error 1068)"
+            used.add("primary")
+            continue
+        if index.name is None:
+            if index.columns:
+                index.name = _generated_key_name(index.columns[0], used)
+        elif index.name.lower() in used and problem is None:
+            problem = f"duplicate key name {index.name} (error 1061)"
         if index.name is not None:
             used.add(index.name.lower())
+    return problem
 
 
 def generated_foreign_key_name(table: str, taken: Collection[str]) -> str:
@@ -287,23 +301,43 @@ def generated_foreign_key_name(table: str, taken: Collection[str]) -> str:
     ... ADD FOREIGN KEY, the table's constraints; for a CREATE TABLE, only the unnamed ones
     before it in the statement (MariaDB 10.11 numbers those 1, 2, ... even past a written
     `<table>_ibfk_5`: tests/test_model_names.py; MySQL's manual describes the same scheme)."""
-    prefix = f"{table}_ibfk_".lower()
     highest = 0
     for name in taken:
-        lowered = name.lower()
-        if lowered.startswith(prefix) and lowered[len(prefix):].isdigit():
-            highest = max(highest, int(lowered[len(prefix):]))
-    return f"{table}_ibfk_{highest + 1}"
+        number = foreign_key_number(table, name)
+        if number is not None and number > highest:
+            highest = number
+    return foreign_key_name(table, highest + 1)
+
+
+def foreign_key_name(table: str, number: int) -> str:
+    """The name the server gives the foreign key of `table` it numbers `number`: `<table>_ibfk_<n>`."""
+    return f"{table}_ibfk_{number}"
+
+
+def foreign_key_number(table: str, name: str) -> int | None:
+    """n when `name` has the form `<table>_ibfk_<n>` (case-insensitive), else None. (Numbers of
+    19 digits and more are left out: no server numbers that far, and reading a very long one
+    costs more than linear time.)"""
+    lowered = name.lower()
+    prefix = table.lower() + "_ibfk_"
+    number = lowered[len(prefix):]
+    if lowered.startswith(prefix) and number.isascii() and number.isdigit() and len(number) < 19:
+        return int(number)
+    return None
 
 
 class TableBody(Record):
     """What a CREATE TABLE defines, apart from where. Shared between identical tables (tenant
-    dumps repeat the same definition thousands of times), so it is copied before any change."""
+    dumps repeat the same definition thousands of times), so it is copied before any change.
 
-    __slots__ = __match_args__ = ("columns", "indexes", "foreign_keys", "options", "checks")
-    columns: dict[str, Column]  # keyed by lower-case name, in order
-    indexes: list[Index]
-    foreign_keys: list[ForeignKey]
+    Readers see `columns` (an ordered dict by lower-case name), `indexes` and `foreign_keys` (lists).
+    The replay edits a body through its `draft()` instead: an ALTER then costs what it changes, not
+    the size of the table (renaming a column of a dict keyed by name, or dropping a key from a
+    list, rebuilds or scans the whole of it). The three views are rebuilt from the draft when read
+    after a change, once per read-after-change."""
+
+    __slots__ = ("_columns", "_indexes", "_foreign_keys", "options", "checks", "_draft", "_stale")
+    __match_args__ = ("columns", "indexes", "foreign_keys", "options", "checks")
     options: TableOptions
     checks: int  # number of CHECK constraints
 
@@ -311,11 +345,69 @@ class TableBody(Record):
         self, columns: dict[str, Column] | None = None, indexes: list[Index] | None = None,
         foreign_keys: list[ForeignKey] | None = None, options: TableOptions | None = None, checks: int = 0,
     ) -> None:
-        self.columns = {} if columns is None else columns
-        self.indexes = [] if indexes is None else indexes
-        self.foreign_keys = [] if foreign_keys is None else foreign_keys
+        self._columns = {} if columns is None else columns
+        self._indexes = [] if indexes is None else indexes
+        self._foreign_keys = [] if foreign_keys is None else foreign_keys
         self.options = TableOptions() if options is None else options
         self.checks = checks
+        self._draft: BodyDraft | None = None
+        self._stale = False
+
+    # -- the views readers see (rebuilt from the draft after a change) --------------------------
+    @property
+    def columns(self) -> dict[str, Column]:
+        """Keyed by lower-case name (column names are case-insensitive), in table order."""
+        if self._stale:
+            self._settle()
+        return self._columns
+
+    @columns.setter
+    def columns(self, value: dict[str, Column]) -> None:
+        self._settle()
+        self._columns = value
+        self._draft = None
+
+    @property
+    def indexes(self) -> list[Index]:
+        """The primary key first, then the others in the order they were created."""
+        if self._stale:
+            self._settle()
+        return self._indexes
+
+    @indexes.setter
+    def indexes(self, value: list[Index]) -> None:
+        self._settle()
+        self._indexes = value
+        self._draft = None
+
+    @property
+    def foreign_keys(self) -> list[ForeignKey]:
+        if self._stale:
+            self._settle()
+        return self._foreign_keys
+
+    @foreign_keys.setter
+    def foreign_keys(self, value: list[ForeignKey]) -> None:
+        self._settle()
+        self._foreign_keys = value
+        self._draft = None
+
+    def _settle(self) -> None:
+        if self._stale:
+            self._columns, self._indexes, self._foreign_keys = self._draft.views()  # type: ignore[union-attr]
+            self._stale = False
+
+    def draft(self, table: str) -> BodyDraft:
+        """The editable form of this body (built once, O(size); the body must be the table's
+        own: `Table.writable`). Every change through it marks the views for rebuilding.
+        `table`: the table's name, for the names the server gives unnamed foreign keys."""
+        if self._draft is None:
+            self._settle()
+            self._draft = BodyDraft(self, table)
+        elif self._draft.table != table:  # renamed since: its `<table>_ibfk_<n>` names were renamed with it
+            self._draft.rename_table(table)
+        self._stale = True
+        return self._draft
 
     @property
     def definition_id(self) -> int:
@@ -335,6 +427,247 @@ class TableBody(Record):
             options=replace(self.options, other=dict(self.options.other)),
             checks=self.checks,
         )
+
+
+class BodyDraft:
+    """A table body in a form every ALTER action edits in time proportional to what it changes.
+
+    Columns are a doubly linked list of ids (FIRST / AFTER move or insert in O(1); a rename changes
+    one name entry, not the order), keys and foreign keys dicts by id in creation order, each with
+    a map from lower-case name to id (names of columns, keys and constraints are case-insensitive),
+    and a map from each column to the keys and foreign keys that use it (a renamed or dropped
+    column updates those alone). Foreign keys carry the names the server gave those created
+    without one (`<table>_ibfk_<n>`: the replay names them, `generated_foreign_key_name`); the
+    numbers in use are kept for the next one. The body's views are rebuilt from this when read.
+
+    Edits are applied by `linter.replay` after it has checked the whole ALTER against the table:
+    the methods here assume what they are told exists and never fail.
+    """
+
+    __slots__ = (
+        "columns", "column_ids", "after", "before", "indexes", "index_ids", "primary", "uses",
+        "foreign_keys", "fk_ids", "fk_names", "fk_uses", "fk_numbers", "fk_heap", "table", "checked_columns", "_next",
+    )
+
+    def __init__(self, body: TableBody, table: str) -> None:
+        self._next = 1  # ids: 0 is the head and tail of the column list
+        self.table = table
+        self.checked_columns = 0  # columns with CHECK constraints of their own
+        self.columns: dict[int, Column] = {}
+        self.column_ids: dict[str, int] = {}
+        self.after: dict[int, int] = {0: 0}  # id -> the next column's id (0: the end)
+        self.before: dict[int, int] = {0: 0}
+        for key, column in body._columns.items():
+            self.insert_column(column, self.before[0], key)
+        self.indexes: dict[int, Index] = {}
+        self.index_ids: dict[str, int] = {}
+        self.primary = 0  # the primary key's id, 0: none
+        self.uses: dict[str, dict[int, None]] = {}  # lower-case column -> ids of keys on it
+        for index in body._indexes:
+            self.add_index(index)
+        self.foreign_keys: dict[int, ForeignKey] = {}
+        self.fk_ids: dict[str, int] = {}
+        self.fk_names: dict[int, str] = {}  # id -> its lower-case name, given or generated
+        self.fk_uses: dict[str, dict[int, None]] = {}
+        self.fk_numbers: dict[int, int] = {}  # n of the `_ibfk_<n>` names in use -> how many
+        self.fk_heap: list[int] = []  # those n, negated (a max-heap; entries of gone names linger)
+        for fk in body._foreign_keys:
+            self.add_foreign_key(fk)
+
+    def _id(self) -> int:
+        self._next += 1
+        return self._next
+
+    def views(self) -> tuple[dict[str, Column], list[Index], list[ForeignKey]]:
+        columns, after = self.columns, self.after
+        ordered: dict[str, Column] = {}
+        at = after[0]
+        while at:
+            column = columns[at]
+            ordered[column.name.lower()] = column
+            at = after[at]
+        indexes = list(self.indexes.values())
+        if self.primary and indexes[0] is not self.indexes[self.primary]:
+            primary = self.indexes[self.primary]
+            indexes = [primary, *(i for i in indexes if i is not primary)]
+        return ordered, indexes, list(self.foreign_keys.values())
+
+    # -- columns ---------------------------------------------------------------------------
+    def column(self, key: str) -> Column | None:
+        at = self.column_ids.get(key)
+        return self.columns[at] if at is not None else None
+
+    def insert_column(self, column: Column, previous: int, key: str | None = None) -> int:
+        """Add a column after the column with id `previous` (0: first); its id."""
+        at = self._id()
+        self.columns[at] = column
+        self.column_ids[key or column.name.lower()] = at
+        self.checked_columns += bool(column.checks)
+        self._link(at, previous)
+        return at
+
+    def _link(self, at: int, previous: int) -> None:
+        following = self.after[previous]
+        self.after[previous] = at
+        self.after[at] = following
+        self.before[following] = at
+        self.before[at] = previous
+
+    def _unlink(self, at: int) -> None:
+        previous, following = self.before.pop(at), self.after.pop(at)
+        self.after[previous] = following
+        self.before[following] = previous
+
+    def last_column(self) -> int:
+        return self.before[0]
+
+    def move_column(self, at: int, previous: int) -> None:
+        if at != previous:
+            self._unlink(at)
+            self._link(at, previous)
+
+    def detach_column(self, key: str) -> int:
+        """Take a column's name away (it is dropped, or renamed: `attach_column` gives it one)."""
+        return self.column_ids.pop(key)
+
+    def attach_columns(self, changed: list[tuple[int, str, Column]]) -> None:
+        """Each detached column (id, old key) becomes its new definition, maybe with a new name;
+        the keys and foreign keys on the renamed ones follow, all renames at once (two columns
+        may swap names)."""
+        renamed = {old: column.name for at, old, column in changed if column.name != self.columns[at].name}
+        uses = {old: self.uses.pop(old, {}) for old in renamed}
+        fk_uses = {old: self.fk_uses.pop(old, {}) for old in renamed}
+        for at, old, column in changed:
+            if column.checks or self.columns[at].checks:
+                self.checked_columns += bool(column.checks) - bool(self.columns[at].checks)
+            self.columns[at] = column
+            self.column_ids[column.name.lower()] = at
+        indexes: dict[int, None] = {}
+        foreign_keys: dict[int, None] = {}
+        for old, name in renamed.items():
+            key = name.lower()
+            self.uses.setdefault(key, {}).update(uses[old])
+            self.fk_uses.setdefault(key, {}).update(fk_uses[old])
+            indexes.update(uses[old])
+            foreign_keys.update(fk_uses[old])
+        for index_id in indexes:
+            index = self.indexes[index_id]
+            index.columns = tuple(
+                replace(p, name=renamed[p.name.lower()]) if not p.expression and p.name.lower() in renamed else p
+                for p in index.columns
+            )
+        for fk_id in foreign_keys:
+            fk = self.foreign_keys[fk_id]
+            fk.columns = tuple(renamed.get(c.lower(), c) for c in fk.columns)
+
+    def remove_column(self, at: int, old_key: str, where: Location) -> list[Index]:
+        """Drop a detached column; it leaves every key on it (which `where`, the statement, then
+        changed: `Index.where`), and a key left with no column goes (returned)."""
+        self.checked_columns -= bool(self.columns.pop(at).checks)
+        self._unlink(at)
+        emptied: list[Index] = []
+        for index_id in self.uses.pop(old_key, {}):
+            index = self.indexes[index_id]
+            index.columns = tuple(p for p in index.columns if p.expression or p.name.lower() != old_key)
+            index.where = where
+            if not index.columns:
+                emptied.append(index)
+                self.remove_index(index_id)
+        return emptied
+
+    # -- keys ------------------------------------------------------------------------------
+    def add_index(self, index: Index) -> int:
+        at = self._id()
+        self.indexes[at] = index
+        self.index_ids[(index.name or "").lower()] = at
+        if index.kind == "primary":
+            self.primary = at
+        for part in index.columns:
+            if not part.expression:
+                self.uses.setdefault(part.name.lower(), {})[at] = None
+        return at
+
+    def remove_index(self, at: int) -> Index:
+        index = self.indexes.pop(at)
+        key = (index.name or "").lower()
+        if self.index_ids.get(key) == at:
+            del self.index_ids[key]
+        if self.primary == at:
+            self.primary = 0
+        for part in index.columns:
+            used = self.uses.get(part.name.lower())
+            if used is not None:
+                used.pop(at, None)
+        return index
+
+    def rename_index(self, at: int, name: str) -> None:
+        index = self.indexes[at]
+        key = (index.name or "").lower()
+        if self.index_ids.get(key) == at:
+            del self.index_ids[key]
+        index.name = name
+        self.index_ids[name.lower()] = at
+
+    # -- foreign keys ------------------------------------------------------------------------
+    # The server names a foreign key added without a name `<table>_ibfk_<n>` (n: one more than
+    # the highest in use: `next_fk_number`), and renames every `<old>_ibfk_...` with its table
+    # (linter.replay renames them in the model). Names of that form are kept here by their number
+    # (`_IBFK` + n), which a max-heap finds the highest of.
+    def fk_key(self, name: str) -> str:
+        """The key a foreign key of this name has in `fk_ids`."""
+        number = foreign_key_number(self.table, name)
+        return name.lower() if number is None else _IBFK + str(number)
+
+    def rename_table(self, table: str) -> None:
+        """The table now has this name (its foreign keys' names already follow it): key them anew."""
+        self.table = table
+        foreign_keys = list(self.foreign_keys.items())
+        self.foreign_keys, self.fk_ids, self.fk_names, self.fk_numbers, self.fk_heap = {}, {}, {}, {}, []
+        self.fk_uses = {}
+        for _, fk in foreign_keys:
+            self.add_foreign_key(fk)
+
+    def next_fk_number(self) -> int:
+        """The n of the name the server gives the next foreign key added without one."""
+        numbers, heap = self.fk_numbers, self.fk_heap
+        while heap and -heap[0] not in numbers:
+            heapq.heappop(heap)
+        return 1 - heap[0] if heap else 1
+
+    def add_foreign_key(self, fk: ForeignKey, key: str | None = None) -> int:
+        """Add a foreign key (named: the model holds the server's names) under `key` (default: its name's)."""
+        at = self._id()
+        self.foreign_keys[at] = fk
+        if key is None:
+            key = self.fk_key(fk.name or "")
+        if key.startswith(_IBFK):
+            number = int(key[len(_IBFK):])
+            self.fk_numbers[number] = self.fk_numbers.get(number, 0) + 1
+            heapq.heappush(self.fk_heap, -number)
+        self.fk_ids[key] = at
+        self.fk_names[at] = key
+        for column in fk.columns:
+            self.fk_uses.setdefault(column.lower(), {})[at] = None
+        return at
+
+    def remove_foreign_key(self, at: int) -> None:
+        fk = self.foreign_keys.pop(at)
+        key = self.fk_names.pop(at)
+        if self.fk_ids.get(key) == at:
+            del self.fk_ids[key]
+        if key.startswith(_IBFK):
+            number = int(key[len(_IBFK):])
+            left = self.fk_numbers.pop(number) - 1
+            if left:
+                self.fk_numbers[number] = left
+        for column in fk.columns:
+            used = self.fk_uses.get(column.lower())
+            if used is not None:
+                used.pop(at, None)
+
+
+#: the key of a foreign key named as the server names unnamed ones (`BodyDraft.fk_key`)
+_IBFK = "\0ibfk_"
 
 
 class Table(Record):
@@ -498,55 +831,86 @@ class CompressionDictionary(Record):
 
 
 class Schema(Record):
-    __slots__ = __match_args__ = ("name", "tables", "defined", "charset", "collation")
+    __slots__ = __match_args__ = ("name", "tables", "defined", "charset", "collation", "temporary")
     name: str | None  # None: tables whose database the input never names
-    tables: dict[str, Table]  # keyed by lower-case table name
+    tables: dict[str, Table]  # keyed by `SchemaModel.key` of the table's name
     defined: Location | None
     #: CREATE DATABASE ... DEFAULT CHARACTER SET / COLLATE as written (None: not given): the
     #: default of the tables that give none, before the server's own (linter.innodb_sizes)
     charset: str | None
     collation: str | None
+    #: TEMPORARY tables, a namespace of their own: one may have the name of a table in `tables`,
+    #: and then hides it from the statements that follow. They vanish when the session ends, so
+    #: they are not part of the schema that checks see (`SchemaModel.tables`)
+    temporary: dict[str, Table]
 
     def __init__(
         self, name: str | None, tables: dict[str, Table] | None = None, defined: Location | None = None,
-        charset: str | None = None, collation: str | None = None,
+        charset: str | None = None, collation: str | None = None, temporary: dict[str, Table] | None = None,
     ) -> None:
         self.name = name
         self.tables = {} if tables is None else tables
         self.defined = defined
         self.charset = charset
         self.collation = collation
+        self.temporary = {} if temporary is None else temporary
 
 
 class SchemaModel(Record):
-    """Every schema, table, tablespace and compression dictionary after the whole input."""
+    """Every schema, table, tablespace and compression dictionary after the whole input.
 
-    __slots__ = __match_args__ = ("schemas", "tablespaces", "dictionaries", "is_migration_history")
-    schemas: dict[str | None, Schema]
+    Database and table names are compared as the server's `lower_case_table_names` says
+    (`linter.target.table_name_key`): by default (0, Linux) as written, so `t1` and `T1` are two
+    tables. Column, key and constraint names are always case-insensitive."""
+
+    __slots__ = __match_args__ = (
+        "schemas", "tablespaces", "dictionaries", "is_migration_history", "lower_case_table_names",
+    )
+    schemas: dict[str | None, Schema]  # keyed by `key` of the schema's name
     tablespaces: dict[str, Tablespace]  # lower-case name
     dictionaries: dict[str, CompressionDictionary]
     #: True when the input is a migration history (CREATE TABLESPACE is expected before use)
     is_migration_history: bool
+    #: the server's lower_case_table_names: 0 (names as written), 1 (stored in lower case), 2
+    #: (stored as written, compared in lower case)
+    lower_case_table_names: int
 
     def __init__(
         self, schemas: dict[str | None, Schema] | None = None, tablespaces: dict[str, Tablespace] | None = None,
         dictionaries: dict[str, CompressionDictionary] | None = None, is_migration_history: bool = False,
+        lower_case_table_names: int = 0,
     ) -> None:
         self.schemas = {} if schemas is None else schemas
         self.tablespaces = {} if tablespaces is None else tablespaces
         self.dictionaries = {} if dictionaries is None else dictionaries
         self.is_migration_history = is_migration_history
+        self.lower_case_table_names = lower_case_table_names
+
+    def key(self, name: str) -> str:
+        """How database and table names are looked up (`linter.target.table_name_key`)."""
+        return table_name_key(name, self.lower_case_table_names)
+
+    def stored(self, name: str) -> str:
+        """The name the server keeps for a database or table created as `name`."""
+        return stored_table_name(name, self.lower_case_table_names)
 
     def schema(self, name: str | None) -> Schema:
-        key = name.lower() if name else None
+        """The schema of this name, made if it is not there yet."""
+        key = table_name_key(name, self.lower_case_table_names) if name else None
         found = self.schemas.get(key)
         if found is None:
-            found = self.schemas[key] = Schema(name)
+            found = self.schemas[key] = Schema(stored_table_name(name, self.lower_case_table_names) if name else None)
         return found
 
+    def find_schema(self, name: str | None) -> Schema | None:
+        return self.schemas.get(table_name_key(name, self.lower_case_table_names) if name else None)
+
     def tables(self) -> list[Table]:
+        """Every (not temporary) table."""
         return [t for s in self.schemas.values() for t in s.tables.values()]
 
     def find_table(self, schema: str | None, name: str) -> Table | None:
-        found = self.schemas.get(schema.lower() if schema else None)
-        return found.tables.get(name.lower()) if found else None
+        """The (not temporary) table of this name."""
+        lctn = self.lower_case_table_names
+        found = self.schemas.get(table_name_key(schema, lctn) if schema else None)
+        return found.tables.get(table_name_key(name, lctn)) if found else None

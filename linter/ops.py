@@ -31,24 +31,37 @@ class Name(FrozenRecord):
 
 
 # --- ALTER TABLE actions ------------------------------------------------------------------
-class AddColumn(FrozenRecord):
-    __slots__ = __match_args__ = ("column",)
-    column: Column
+#: where ADD / MODIFY / CHANGE COLUMN puts a column: None (ADD: at the end; MODIFY/CHANGE: where it
+#: is), FIRST, or AFTER a column (by its name in the table the ALTER builds)
+Position = Literal["FIRST"] | tuple[Literal["AFTER"], str] | None
 
-    def __init__(self, column: Column) -> None:
+
+class AddColumn(FrozenRecord):
+    __slots__ = __match_args__ = ("column", "if_not_exists", "position")
+    column: Column
+    if_not_exists: bool  # MariaDB: ADD COLUMN IF NOT EXISTS (skipped when the column exists)
+    position: Position
+
+    def __init__(self, column: Column, if_not_exists: bool = False, position: Position = None) -> None:
         _set(self, "column", column)
+        _set(self, "if_not_exists", if_not_exists)
+        _set(self, "position", position)
 
 
 class ChangeColumn(FrozenRecord):
     """MODIFY (old_name == column.name) or CHANGE old new-definition."""
 
-    __slots__ = __match_args__ = ("old_name", "column")
+    __slots__ = __match_args__ = ("old_name", "column", "if_exists", "position")
     old_name: str
     column: Column
+    if_exists: bool  # MariaDB: MODIFY / CHANGE COLUMN IF EXISTS
+    position: Position
 
-    def __init__(self, old_name: str, column: Column) -> None:
+    def __init__(self, old_name: str, column: Column, if_exists: bool = False, position: Position = None) -> None:
         _set(self, "old_name", old_name)
         _set(self, "column", column)
+        _set(self, "if_exists", if_exists)
+        _set(self, "position", position)
 
 
 class RenameColumn(FrozenRecord):
@@ -62,11 +75,13 @@ class RenameColumn(FrozenRecord):
 
 
 class DropColumn(FrozenRecord):
-    __slots__ = __match_args__ = ("name",)
+    __slots__ = __match_args__ = ("name", "if_exists")
     name: str
+    if_exists: bool
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, if_exists: bool = False) -> None:
         _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
 
 
 class SetColumnDefault(FrozenRecord):
@@ -80,19 +95,25 @@ class SetColumnDefault(FrozenRecord):
 
 
 class AddIndex(FrozenRecord):
-    __slots__ = __match_args__ = ("index",)
+    __slots__ = __match_args__ = ("index", "if_not_exists")
+    #: a key the DDL does not name has the name None: the replay names it as the server does
+    #: (`linter.model.generated_key_name`: `a`, `a_2`, `a_3` ...)
     index: Index
+    if_not_exists: bool  # MariaDB: ADD KEY IF NOT EXISTS
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: Index, if_not_exists: bool = False) -> None:
         _set(self, "index", index)
+        _set(self, "if_not_exists", if_not_exists)
 
 
 class DropIndex(FrozenRecord):
-    __slots__ = __match_args__ = ("name",)
+    __slots__ = __match_args__ = ("name", "if_exists")
     name: str  # "PRIMARY" for DROP PRIMARY KEY
+    if_exists: bool
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, if_exists: bool = False) -> None:
         _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
 
 
 class RenameIndex(FrozenRecord):
@@ -106,29 +127,35 @@ class RenameIndex(FrozenRecord):
 
 
 class AddForeignKey(FrozenRecord):
-    __slots__ = __match_args__ = ("foreign_key",)
+    __slots__ = __match_args__ = ("foreign_key", "if_not_exists")
     foreign_key: ForeignKey
+    if_not_exists: bool
 
-    def __init__(self, foreign_key: ForeignKey) -> None:
+    def __init__(self, foreign_key: ForeignKey, if_not_exists: bool = False) -> None:
         _set(self, "foreign_key", foreign_key)
+        _set(self, "if_not_exists", if_not_exists)
 
 
 class DropForeignKey(FrozenRecord):
-    __slots__ = __match_args__ = ("name",)
+    __slots__ = __match_args__ = ("name", "if_exists")
     name: str
+    if_exists: bool
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, if_exists: bool = False) -> None:
         _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
 
 
 class DropConstraint(FrozenRecord):
     """DROP CONSTRAINT name: a foreign key, a unique key or a check of that name."""
 
-    __slots__ = __match_args__ = ("name",)
+    __slots__ = __match_args__ = ("name", "if_exists")
     name: str
+    if_exists: bool
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, if_exists: bool = False) -> None:
         _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
 
 
 class SetOptions(FrozenRecord):
@@ -157,17 +184,23 @@ AlterAction = (
 
 # --- statements ----------------------------------------------------------------------------
 class CreateTable(FrozenRecord):
-    __slots__ = __match_args__ = ("name", "body", "temporary", "if_not_exists", "like", "as_select")
+    __slots__ = __match_args__ = (
+        "name", "body", "temporary", "if_not_exists", "like", "as_select", "or_replace", "refused",
+    )
     name: Name
     body: TableBody  # shared by every table created from this operation: copy before changing
     temporary: bool
     if_not_exists: bool
     like: Name | None  # CREATE TABLE t LIKE other
     as_select: bool  # CREATE TABLE t [(...)] AS SELECT ...
+    or_replace: bool  # MariaDB: CREATE OR REPLACE TABLE (drops a table of that name first)
+    #: why the server refuses this definition whatever the schema (a column or key name used
+    #: twice): the replay then creates nothing and reports it
+    refused: str | None
 
     def __init__(
         self, name: Name, body: TableBody, temporary: bool = False, if_not_exists: bool = False,
-        like: Name | None = None, as_select: bool = False,
+        like: Name | None = None, as_select: bool = False, or_replace: bool = False, refused: str | None = None,
     ) -> None:
         _set(self, "name", name)
         _set(self, "body", body)
@@ -175,54 +208,70 @@ class CreateTable(FrozenRecord):
         _set(self, "if_not_exists", if_not_exists)
         _set(self, "like", like)
         _set(self, "as_select", as_select)
+        _set(self, "or_replace", or_replace)
+        _set(self, "refused", refused)
 
 
 class AlterTable(FrozenRecord):
-    __slots__ = __match_args__ = ("name", "actions")
+    """ALTER TABLE: the server applies all its actions or none (one failing action fails it whole)."""
+
+    __slots__ = __match_args__ = ("name", "actions", "if_exists")
     name: Name
     actions: tuple[AlterAction, ...]
+    if_exists: bool  # MariaDB: ALTER TABLE IF EXISTS
 
-    def __init__(self, name: Name, actions: tuple[AlterAction, ...]) -> None:
+    def __init__(self, name: Name, actions: tuple[AlterAction, ...], if_exists: bool = False) -> None:
         _set(self, "name", name)
         _set(self, "actions", actions)
+        _set(self, "if_exists", if_exists)
 
 
 class DropTable(FrozenRecord):
-    __slots__ = __match_args__ = ("names", "temporary")
+    __slots__ = __match_args__ = ("names", "temporary", "if_exists")
     names: tuple[Name, ...]
     temporary: bool
+    if_exists: bool
 
-    def __init__(self, names: tuple[Name, ...], temporary: bool = False) -> None:
+    def __init__(self, names: tuple[Name, ...], temporary: bool = False, if_exists: bool = False) -> None:
         _set(self, "names", names)
         _set(self, "temporary", temporary)
+        _set(self, "if_exists", if_exists)
 
 
 class RenameTable(FrozenRecord):
-    __slots__ = __match_args__ = ("pairs",)
-    pairs: tuple[tuple[Name, Name], ...]
+    """RENAME TABLE a TO b, ...: pairs applied in order, all or none."""
 
-    def __init__(self, pairs: tuple[tuple[Name, Name], ...]) -> None:
+    __slots__ = __match_args__ = ("pairs", "if_exists")
+    pairs: tuple[tuple[Name, Name], ...]
+    if_exists: bool  # MariaDB: RENAME TABLE IF EXISTS (a missing table is left out)
+
+    def __init__(self, pairs: tuple[tuple[Name, Name], ...], if_exists: bool = False) -> None:
         _set(self, "pairs", pairs)
+        _set(self, "if_exists", if_exists)
 
 
 class CreateIndex(FrozenRecord):
-    __slots__ = __match_args__ = ("table", "index")
+    __slots__ = __match_args__ = ("table", "index", "if_not_exists")
     table: Name
     index: Index
+    if_not_exists: bool
 
-    def __init__(self, table: Name, index: Index) -> None:
+    def __init__(self, table: Name, index: Index, if_not_exists: bool = False) -> None:
         _set(self, "table", table)
         _set(self, "index", index)
+        _set(self, "if_not_exists", if_not_exists)
 
 
 class DropIndexStatement(FrozenRecord):
-    __slots__ = __match_args__ = ("table", "name")
+    __slots__ = __match_args__ = ("table", "name", "if_exists")
     table: Name
     name: str
+    if_exists: bool
 
-    def __init__(self, table: Name, name: str) -> None:
+    def __init__(self, table: Name, name: str, if_exists: bool = False) -> None:
         _set(self, "table", table)
         _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
 
 
 class CreateTablespace(FrozenRecord):
@@ -283,6 +332,18 @@ class CreateView(FrozenRecord):
         _set(self, "name", name)
 
 
+class Unfollowed(FrozenRecord):
+    """A statement that may change the schema in a way innolint cannot follow: dynamic SQL
+    (EXECUTE of a prepared statement, EXECUTE IMMEDIATE) and CALL of a stored procedure. The
+    replay reports that the schema after it is uncertain, instead of skipping it in silence."""
+
+    __slots__ = __match_args__ = ("kind",)
+    kind: str  # EXECUTE, EXECUTE IMMEDIATE, CALL
+
+    def __init__(self, kind: str) -> None:
+        _set(self, "kind", kind)
+
+
 class Skipped(FrozenRecord):
     """A statement that is not schema DDL (INSERT, SET, GRANT, routines...): skipped on purpose."""
 
@@ -296,5 +357,5 @@ class Skipped(FrozenRecord):
 Operation = (
     CreateTable | AlterTable | DropTable | RenameTable | CreateIndex | DropIndexStatement
     | CreateTablespace | DropTablespace | CreateCompressionDictionary | SchemaStatement | CreateView
-    | Skipped
+    | Unfollowed | Skipped
 )

@@ -65,9 +65,9 @@ class ParseFailure(Exception):
 
 # Statements that are not schema DDL, by their first word: recognised and skipped on purpose.
 _SKIP_FIRST_WORDS = frozenset(
-    """INSERT REPLACE UPDATE DELETE SET LOCK UNLOCK GRANT REVOKE SELECT CALL COMMIT BEGIN START
+    """INSERT REPLACE UPDATE DELETE SET LOCK UNLOCK GRANT REVOKE SELECT COMMIT BEGIN START
     ROLLBACK SAVEPOINT RELEASE SOURCE FLUSH ANALYZE OPTIMIZE REPAIR CHECK CHECKSUM TRUNCATE LOAD
-    SHOW DESCRIBE DESC EXPLAIN DO PREPARE EXECUTE DEALLOCATE HANDLER INSTALL UNINSTALL RESET PURGE
+    SHOW DESCRIBE DESC EXPLAIN DO PREPARE DEALLOCATE HANDLER INSTALL UNINSTALL RESET PURGE
     CHANGE STOP KILL SHUTDOWN BINLOG CACHE XA WITH VALUES TABLE HELP SIGNAL RESIGNAL DECLARE IF
     WHILE REPEAT LOOP LEAVE ITERATE RETURN CLOSE OPEN FETCH PRINT GO BACKUP RESTORE IMPORT""".split()
 )
@@ -142,13 +142,125 @@ def parse_statement(text: str) -> ops.Operation:
 
 _TOO_DEEP = "nested too deeply to parse"
 
+# -- statements innolint cannot follow ---------------------------------------------------------
+#: statements that run SQL innolint does not see: they may change the schema (ops.Unfollowed)
+_UNFOLLOWED_WORDS = frozenset({"EXECUTE", "CALL"})
+
+
+def _unfollowed(text: str, word: str) -> ops.Unfollowed:
+    if word == "EXECUTE" and re.match(r"EXECUTE[ \t\r\n]+IMMEDIATE(?![A-Za-z0-9_$])", text, re.I):
+        return ops.Unfollowed("EXECUTE IMMEDIATE")
+    return ops.Unfollowed(word)
+
+
+# -- a `;` left out ---------------------------------------------------------------------------
+# The client sends everything up to the next `;` as one statement, so a `;` left out at a line's
+# end glues two statements together, and the server refuses the text with a syntax error: neither
+# runs. Such text is reported where the second statement starts, never read as the first alone
+# (the CREATE TABLE after `DROP TABLE IF EXISTS t1` would be lost in silence). A line inside one
+# statement starting with one of these words is taken for that start; for a statement skipped on
+# purpose (SET, INSERT ...) only the DDL words count. Compound statements (routines, triggers,
+# events, and the BEGIN / IF / WHILE ... blocks of the splitter) hold statements on purpose.
+_DDL_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE", "INSERT"})
+_SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"})
+#: in an ALTER TABLE, a line may start an action with DROP, ALTER or RENAME: those count only
+#: when followed by one of these
+_STATEMENT_OBJECTS = frozenset(
+    {"TABLE", "TABLES", "DATABASE", "SCHEMA", "VIEW", "PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "USER"}
+)
+#: (and SOURCE: the mysql client's `source file` command ends at its line's end without a `;`, so
+#: the line after it is a statement of its own; the splitter reads client commands)
+_COMPOUND_WORDS = frozenset({"BEGIN", "IF", "WHILE", "REPEAT", "LOOP", "DECLARE", "CASE", "FOR", "SOURCE"})
+_COMPOUND_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE", "AGGREGATE"})
+#: a cheap first look (one C-level scan): a line starting with a statement word, maybe in a string
+_glue_candidate = re.compile(r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT)(?![A-Za-z0-9_$])", re.I).search
+#: at a line's start: the word, and the word after it (after TEMPORARY / IF ...)
+_glue_word = re.compile(
+    r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT)(?![A-Za-z0-9_$])"
+    r"(?:[ \t\r\n]++(?:TEMPORARY[ \t\r\n]++)?([A-Za-z_]++))?", re.I
+).match
+#: where the scan must look: a line start, a quote, a comment's first character
+_glue_stop = re.compile(r"[\n'\"`#/-]").search
+#: a whole quoted string or name from its opening quote (possessive: each character read once)
+_glue_quoted = {
+    "'": re.compile(r"'(?:[^'\\]++|\\.|'')*+'", re.S).match,
+    '"': re.compile(r'"(?:[^"\\]++|\\.|"")*+"', re.S).match,
+    "`": re.compile(r"`(?:[^`]++|``)*+`").match,
+}
+
+
+def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter: bool = False) -> ParseFailure | None:
+    """The failure to report when a line of `text`, outside quotes and comments, starts another
+    statement (one of `words`): a `;` was left out before it. Linear: the scan steps over each
+    quote and comment once, and runs at all only when a cheap search finds such a line."""
+    if _glue_candidate(text) is None:
+        return None
+    pos = 0
+    while True:
+        m = _glue_stop(text, pos)
+        if m is None:
+            return None
+        at = m.start()
+        c = text[at]
+        if c == "\n":
+            pos = at + 1
+            w = _glue_word(text, pos)
+            if w is not None:
+                word, following = w.group(1).upper(), (w.group(2) or "").upper()
+                if word in words and not (alter and word in ("DROP", "ALTER", "RENAME") and following not in _STATEMENT_OBJECTS):
+                    start = (word + " " + following).strip() if following in _STATEMENT_OBJECTS or word in ("CREATE", "INSERT") else word
+                    return ParseFailure(
+                        f"a `;` seems to be missing before `{start}` here: the server reads this text as one statement "
+                        "and refuses it (syntax error), so none of it runs", text.count("\n", 0, pos))
+        elif c in "'\"`":
+            quoted = _glue_quoted[c](text, at)
+            if quoted is None:
+                return None  # an unclosed quote: the rest is inside it
+            pos = quoted.end()
+        elif c == "#" or (c == "-" and text.startswith("--", at) and (at + 2 == len(text) or text[at + 2] in " \t\r\n\f\v")):
+            end = text.find("\n", at)
+            if end < 0:
+                return None
+            pos = end  # the newline after the comment starts a line
+        elif c == "/" and text.startswith("/*", at):
+            end = text.find("*/", at + 2)
+            if end < 0:
+                return None
+            pos = end + 2
+        else:
+            pos = at + 1
+
 
 def _parse_statement(text: str) -> ops.Operation:
     first_word = _FIRST_WORD.match(text)
     word = first_word.group().upper() if first_word is not None else ""
     if word in _SKIP_FIRST_WORDS:
-        # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long)
+        # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long), unless a
+        # line in it starts a DDL statement: then a `;` was left out and the server refuses both
+        if "\n" in text and word not in _COMPOUND_WORDS:
+            glued = glued_statement(text, _SKIPPED_GLUE_WORDS)
+            if glued is not None:
+                raise glued
         return ops.Skipped(word)
+    if word in _UNFOLLOWED_WORDS:
+        return _unfollowed(text, word)
+    if "\n" not in text or word not in _DDL_GLUE_WORDS:
+        return _parse_ddl(text, word)  # (a statement that starts with no known word is not two glued ones)
+    try:
+        op = _parse_ddl(text, word)
+    except ParseFailure:
+        glued = glued_statement(text, _DDL_GLUE_WORDS, alter=word == "ALTER")
+        if glued is not None:
+            raise glued from None  # the reason the statement does not read: say that one
+        raise
+    if not (op.__class__ is ops.Skipped and op.kind.rpartition(" ")[2] in _COMPOUND_OBJECTS):  # type: ignore[attr-defined]
+        glued = glued_statement(text, _DDL_GLUE_WORDS, alter=word == "ALTER")
+        if glued is not None:
+            raise glued
+    return op
+
+
+def _parse_ddl(text: str, word: str) -> ops.Operation:
     simple = _simple_statement(text)
     if simple is not None:
         return simple
@@ -186,7 +298,7 @@ _simple = re.compile(
     rf"""USE{_SP}+{_NAME}{_SP}*
     |CREATE{_SP}+(?:DATABASE|SCHEMA)(?:{_SP}+IF{_SP}+NOT{_SP}+EXISTS)?{_SP}+{_NAME}
         (?:{_SP}+[A-Za-z0-9_]+(?:{_SP}*={_SP}*(?:[A-Za-z0-9_]+|'[A-Za-z0-9_]*'))?)*{_SP}*
-    |DROP{_SP}+TABLE(?:{_SP}+IF{_SP}+EXISTS)?{_SP}+((?:{_NAME}\.)?{_NAME}(?:{_SP}*,{_SP}*(?:{_NAME}\.)?{_NAME})*){_SP}*
+    |DROP{_SP}+TABLE({_SP}+IF{_SP}+EXISTS)?{_SP}+((?:{_NAME}\.)?{_NAME}(?:{_SP}*,{_SP}*(?:{_NAME}\.)?{_NAME})*){_SP}*
     |ALTER{_SP}+TABLE{_SP}+(?:{_NAME}\.)?{_NAME}{_SP}+(?:DISABLE|ENABLE){_SP}+KEYS{_SP}*""",
     re.X | re.I | re.A,
 ).fullmatch
@@ -197,14 +309,15 @@ def _simple_statement(text: str) -> ops.Operation | None:
     m = _simple(text)
     if m is None:
         return None
-    use, database, drop = m.group(1, 2, 3)
+    use, database, if_exists, drop = m.group(1, 2, 3, 4)
     if use is not None:
         return ops.SchemaStatement("use", use)
     if database is not None:
         tail = text[m.end(2) + 1 : m.end()].replace("=", " ").replace("'", " ")
         return ops.SchemaStatement("create", database, *_database_options(tail.split()))
     if drop is not None:
-        return ops.DropTable(tuple(ops.Name(schema or None, name) for schema, name in _drop_names(drop)), False)
+        names = tuple(ops.Name(schema or None, name) for schema, name in _drop_names(drop))
+        return ops.DropTable(names, False, if_exists is not None)
     return _KEYS_ONLY
 
 
@@ -306,8 +419,18 @@ class _Cursor:
         found = f" near {token.text!r}" if token is not None else " at the end of the statement"
         raise ParseFailure(reason + found, self.line_offset())
 
-    def accept_if_exists(self) -> None:
-        self.accept("IF", "EXISTS") or self.accept("IF", "NOT", "EXISTS")
+    def accept_if_exists(self) -> bool:
+        """`IF EXISTS` or `IF NOT EXISTS` at the cursor, taken: whether there was one."""
+        return self.accept("IF", "EXISTS") or self.accept("IF", "NOT", "EXISTS")
+
+    def expect_end(self, what: str) -> None:
+        """Nothing may follow here: a word after the end (often a `;` left out before the next
+        statement, which the server then reads as part of this one) fails the statement."""
+        if not self.done:
+            if self.word() in _DDL_GLUE_WORDS:
+                self.fail(f"a `;` seems to be missing after {what}: the server reads this text as one statement and "
+                          "refuses it (syntax error), so none of it runs;")
+            self.fail(f"unexpected text after {what}")
 
     # -- names and values
     def name(self) -> str:
@@ -421,7 +544,7 @@ def _first_line(message: str) -> str:
 # --------------------------------------------------------------------------------------------
 def _parse_create(c: _Cursor) -> ops.Operation:
     c.expect("CREATE")
-    c.accept("OR", "REPLACE")
+    or_replace = c.accept("OR", "REPLACE")
     # view and routine prefixes: ALGORITHM=x DEFINER=x SQL SECURITY x
     while True:
         if c.word() in ("ALGORITHM", "DEFINER") and c.at_type(TokenType.EQ, 1):
@@ -440,7 +563,11 @@ def _parse_create(c: _Cursor) -> ops.Operation:
     word = c.word()
     if word == "TABLE":
         c.advance()
-        return _parse_create_table(c, temporary)
+        created = _parse_create_table(c, temporary)
+        if or_replace:
+            created = ops.CreateTable(created.name, created.body, created.temporary, created.if_not_exists, created.like,
+                                      created.as_select, or_replace=True, refused=created.refused)
+        return created
     if word in ("UNIQUE", "FULLTEXT", "SPATIAL", "INDEX", "ONLINE", "OFFLINE"):
         return _parse_create_index(c)
     if word in ("DATABASE", "SCHEMA"):
@@ -469,55 +596,83 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     if_not_exists = c.accept("IF", "NOT", "EXISTS")
     name = c.qualified()
     if c.accept("LIKE"):
-        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=c.qualified())
+        like = c.qualified()
+        c.expect_end("CREATE TABLE ... LIKE")
+        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=like)
     if c.at_type(TokenType.L_PAREN) and c.word(1) == "LIKE":
         inner = c.sub(c.group())
         inner.expect("LIKE")
-        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=inner.qualified())
+        like = inner.qualified()
+        c.expect_end("CREATE TABLE ... (LIKE ...)")
+        return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=like)
     body = TableBody()
+    refused = None
     if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH"):
-        _read_elements(c, _split_top_level(c.group()), body)
-        name_unnamed_keys(body.indexes)
+        refused = _read_elements(c, _split_top_level(c.group()), body)
         pairs = _plain_options(c.text, c.tokens[c.i - 1].end + 1)
         if pairs is not None:
             apply_options(body.options, pairs)
-            return ops.CreateTable(name, body, temporary, if_not_exists)
+            return ops.CreateTable(name, body, temporary, if_not_exists, refused=refused)
     options, as_select = _read_table_options(c, stop_at_select=True)
     body.options = options
-    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select)
+    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused)
 
 
-def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> None:
-    """Column definitions, keys and constraints of a CREATE TABLE body, into `body`. Keys and
-    foreign keys keep their declaration order, those a column declares (`a INT UNIQUE`) in the
-    column's place: the server names unnamed keys in that order and clusters on the first
-    eligible UNIQUE key in it."""
+def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> str | None:
+    """Column definitions, keys and constraints of a CREATE TABLE body, into `body`, in the order
+    written (keys declared on a column, `a INT UNIQUE`, count where the column is: the server
+    names unnamed keys, and InnoDB picks the clustered index among equals, in that order).
+    Returns why the server refuses the definition (a duplicate column or key name), or None."""
     column_elements: list[list[Token]] = []
-    declared: list[TableBody | None] = []  # per element: its keys, or None for a column
+    order: list[Index | ForeignKey | int] = []  # keys, foreign keys, columns by number
     for element in elements:
         head = element[0]
         if head.token_type != TokenType.IDENTIFIER and _head(head) in _KEY_WORDS:
-            keys = TableBody()
-            _read_key(c.sub(element), keys)
-            declared.append(keys)
+            read = TableBody()
+            _read_key(c.sub(element), read)
+            order += read.indexes
+            order += read.foreign_keys
+            body.checks += read.checks
         else:
+            order.append(len(column_elements))
             column_elements.append(element)
-            declared.append(None)
-    columns = iter(_parse_columns(c, column_elements))
-    for keys in declared:
-        if keys is not None:
-            body.indexes += keys.indexes
-            body.foreign_keys += keys.foreign_keys
-            body.checks += keys.checks
-            continue
-        column, inline = next(columns)
-        body.columns[column.name.lower()] = column
-        for item in inline:
-            if isinstance(item, Index):
-                body.indexes.append(item)
-            else:
-                body.foreign_keys.append(item)
+    columns = _parse_columns(c, column_elements)
+    keys: list[Index] = []
+    refused = None
+    for item in order:
+        if isinstance(item, int):
+            column, inline = columns[item]
+            key = column.name.lower()
+            if key in body.columns and refused is None:
+                refused = f"duplicate column name {column.name} (error 1060)"
+            body.columns[key] = column
+            for declared in inline:
+                if isinstance(declared, Index):
+                    keys.append(declared)  # UNIQUE on a column: unnamed
+                else:
+                    body.foreign_keys.append(declared)
+        elif isinstance(item, ForeignKey):
+            body.foreign_keys.append(item)
+        else:
+            keys.append(item)
+    problem = _name_keys(keys, body.indexes)
     _primary_key_first(body)
+    return refused or problem
+
+
+#: the most keys a table may have (MySQL's and MariaDB's MAX_INDEXES: error 1069)
+MAX_KEYS = 64
+
+
+def _name_keys(keys: list[Index], out: list[Index]) -> str | None:
+    """The keys of a CREATE TABLE in declaration order, into `out`, those without a name named as
+    the server names them (`linter.model.name_unnamed_keys`). Returns why the server refuses the
+    keys (a name used twice, two primary keys, more than MAX_KEYS), or None. (The server's search
+    for a free name is quadratic in the keys of one name; a table has at most MAX_KEYS.)"""
+    out += keys
+    if len(keys) > MAX_KEYS:
+        return f"too many keys: {len(keys)}, the server allows {MAX_KEYS} (error 1069)"
+    return name_unnamed_keys(out)
 
 
 def _primary_key_first(body: TableBody) -> None:
@@ -535,26 +690,28 @@ def _primary_key_first(body: TableBody) -> None:
 
 
 # -- keys and constraints ----------------------------------------------------------------------
-def _read_key(c: _Cursor, body: TableBody) -> None:
+def _read_key(c: _Cursor, body: TableBody) -> bool:
     """One key or constraint element: PRIMARY KEY, [UNIQUE] KEY/INDEX, FULLTEXT, SPATIAL,
-    FOREIGN KEY, CHECK, PERIOD FOR."""
+    FOREIGN KEY, CHECK, PERIOD FOR. Returns whether MariaDB's IF NOT EXISTS came with it."""
     constraint_name: str | None = None
+    if_not_exists = False
     if c.accept("CONSTRAINT"):
+        if_not_exists = c.accept_if_exists()
         if c.word() not in ("PRIMARY", "UNIQUE", "FOREIGN", "CHECK"):
             constraint_name = c.name()
     word = c.word()
     if word == "CHECK":
         body.checks += 1
-        return
+        return if_not_exists
     if word == "PERIOD":  # MariaDB system versioning / application periods
-        return
+        return if_not_exists
     if word == "FOREIGN":
         c.expect("FOREIGN", "KEY")
-        c.accept_if_exists()
+        if_not_exists = c.accept_if_exists() or if_not_exists
         index_name = None if c.at_type(TokenType.L_PAREN) else c.name()
         columns = tuple(part.name for part in _key_parts(c))
         body.foreign_keys.append(_references(c, constraint_name or index_name, columns))
-        return
+        return if_not_exists
     kind: IndexKind
     if c.accept("PRIMARY", "KEY"):
         kind = "primary"
@@ -567,7 +724,7 @@ def _read_key(c: _Cursor, body: TableBody) -> None:
     else:
         c.advance()  # KEY or INDEX
         kind = "index"
-    c.accept_if_exists()
+    if_not_exists = c.accept_if_exists() or if_not_exists
     name = constraint_name
     if not c.at_type(TokenType.L_PAREN) and c.word() != "USING":
         name = c.name()
@@ -580,6 +737,7 @@ def _read_key(c: _Cursor, body: TableBody) -> None:
     # an unnamed key keeps None: the server names it after its first column, with _2, _3 when
     # that name is taken (linter.model.name_unnamed_keys, for the CREATE TABLE or in replay)
     body.indexes.append(Index(name, kind, parts, invisible))
+    return if_not_exists
 
 
 def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
@@ -928,7 +1086,7 @@ _NUMBER = r"[0-9]+(?:\.[0-9]+)?"
 #: whitespace and line comments before an element: there the tokenizer attaches a comment to the
 #: `(` or `,` before it, or to the element's first token, where neither path reads it (a comment
 #: after an element's last token goes with that token, into sqlglot's DEFAULT text: never skipped)
-_GAP = rf"(?:{_S}|--(?={_S})[^\n]*|\#[^\n]*)*"
+_GAP = rf"(?:{_S}++|--(?={_S})[^\n]*+|\#[^\n]*+)*+"
 #: the `,` or `)` after an element, when the body is read from its text (absent for a token slice)
 _END = rf"(?:{_S}*(?P<end>[,)]){_GAP})?"
 #: every word of a tokenizer keyword, the key words of a body, the attributes `_strip_column` takes
@@ -1122,7 +1280,7 @@ def _index_columns(parts: str) -> tuple[IndexColumn, ...]:
 
 
 def _plain_key(m: re.Match[str]) -> Index:
-    """The key a `_KEY` match defines, as `_read_key` reads it."""
+    """The key a `_KEY` match defines, as `_read_key` reads it (unnamed: None, `_name_keys`)."""
     constraint, primary, kind, name, parts = m.group("constraint", "primary", "kind", "name", "parts")
     columns = _index_columns(parts)
     if primary is not None:
@@ -1169,21 +1327,23 @@ def _plain_create_table(text: str) -> ops.CreateTable | None:
     read = _plain_body(text, head.end())
     if read is None:
         return None
-    body, end = read
+    body, end, refused = read
     pairs = _plain_options(text, end)
     if pairs is None:
         return None
     apply_options(body.options, pairs)
     if_not_exists, schema, table = head.groups()
     name = ops.Name(_unquote(schema) if schema is not None else None, _unquote(table))
-    return ops.CreateTable(name, body, False, if_not_exists is not None)
+    return ops.CreateTable(name, body, False, if_not_exists is not None, refused=refused)
 
 
-def _plain_body(text: str, pos: int) -> tuple[TableBody, int] | None:
-    """The body of a CREATE TABLE from `pos` (after its `(`) and the offset after its `)`, when
-    every element is of a plain form; else None."""
+def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None:
+    """The body of a CREATE TABLE from `pos` (after its `(`), the offset after its `)` and why the
+    server refuses it (as `_read_elements` says), when every element is of a plain form; else None."""
     body = TableBody()
-    columns, indexes = body.columns, body.indexes
+    columns = body.columns
+    keys: list[Index] = []  # in the order written, those a column declares in its place
+    refused = None
     end = ","
     while end == ",":
         m = _COLUMN.match(text, pos)
@@ -1191,23 +1351,26 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int] | None:
             read = _plain_column(m)
             if read is None:
                 return None
-            column, keys = read
-            columns[column.name.lower()] = column
-            if keys:  # in the column's place: declaration order (`_read_elements`)
-                indexes += keys
+            column, declared = read
+            key = column.name.lower()
+            if key in columns and refused is None:
+                refused = f"duplicate column name {column.name} (error 1060)"
+            columns[key] = column
+            if declared:  # PRIMARY KEY or UNIQUE (unnamed) on the column, in its place
+                keys += declared
         else:
             m = _KEY.match(text, pos)
             if m is not None and (end := m.group("end")) is not None:
-                indexes.append(_plain_key(m))
+                keys.append(_plain_key(m))
             else:
                 m = _FOREIGN_KEY.match(text, pos)
                 if m is None or (end := m.group("end")) is None:
                     return None
                 body.foreign_keys.append(_plain_foreign_key(m))
         pos = m.end()
-    name_unnamed_keys(indexes)
+    problem = _name_keys(keys, body.indexes)
     _primary_key_first(body)
-    return body, pos
+    return body, pos, refused or problem
 
 
 #: words the token path reads as something other than an option's name (`_read_option_pairs`)
@@ -1373,25 +1536,34 @@ def _partition_text(c: _Cursor) -> str:
     return c.text[start.start : end.end + 1]
 
 
-_PARTITION_BY = re.compile(r"\b(?:SUB)?PARTITION\s+BY\s+(?:LINEAR\s+)?(?:RANGE|LIST|HASH|KEY)(?:\s+COLUMNS)?"
-                           r"(?:\s+ALGORITHM\s*=\s*\d+)?\s*\(", re.IGNORECASE)
-_PARTITION_NAME = re.compile(r"`((?:[^`]|``)+)`|([A-Za-z_$][\w$]*)(\s*\()?")
+_PARTITION_BY = re.compile(r"\b(?:SUB)?PARTITION\s++BY\s++(?:LINEAR\s++)?(?:RANGE|LIST|HASH|KEY)(?:\s++COLUMNS)?"
+                           r"(?:\s++ALGORITHM\s*+=\s*+\d++)?\s*+\(", re.IGNORECASE)
+_PARTITION_NAME = re.compile(r"`((?:[^`]++|``)++)`|([A-Za-z_$][\w$]*+)(\s*+\()?")
+_PARENTHESIS = re.compile(r"[()]")
 
 
 def partition_names(text: str) -> tuple[str, ...]:
     """The identifiers inside the PARTITION BY and SUBPARTITION BY expressions of a partitioning
-    clause, leaving out function names (`YEAR(d)` gives `d`)."""
-    found: list[str] = []
-    for match in _PARTITION_BY.finditer(text):
-        depth, end = 1, match.end()
-        while end < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[end], 0)
-            end += 1
-        for ident in _PARTITION_NAME.finditer(text[match.end() : end - 1]):
-            name = (ident.group(1) or "").replace("``", "`") or ident.group(2)
-            if ident.group(3) is None and name not in found:
-                found.append(name)
-    return tuple(found)
+    clause, leaving out function names (`YEAR(d)` gives `d`). Linear: each expression is read
+    once, and the next clause is looked for after it (an unclosed expression runs to the end)."""
+    found: dict[str, None] = {}
+    pos = 0
+    while True:
+        match = _PARTITION_BY.search(text, pos)
+        if match is None:
+            return tuple(found)
+        start = pos = match.end()
+        depth = 1
+        end = len(text)
+        for parenthesis in _PARENTHESIS.finditer(text, start):
+            depth += 1 if parenthesis.group() == "(" else -1
+            if not depth:
+                end = parenthesis.start()
+                break
+        for ident in _PARTITION_NAME.finditer(text, start, end):
+            if ident.group(3) is None:
+                found[(ident.group(1) or "").replace("``", "`") or ident.group(2)] = None
+        pos = max(pos, end + 1)
 
 
 def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | tuple[tuple[str, str | None], ...]) -> None:
@@ -1424,7 +1596,7 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
     elif c.accept("SPATIAL"):
         kind = "spatial"
     c.expect("INDEX")
-    c.accept_if_exists()
+    if_not_exists = c.accept_if_exists()
     name = c.name()
     if c.accept("USING"):
         c.advance()
@@ -1432,7 +1604,7 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
     table = c.qualified()
     parts = _key_parts(c)
     invisible = _index_options_invisible(c)
-    return ops.CreateIndex(table, Index(name, kind, parts, invisible))
+    return ops.CreateIndex(table, Index(name, kind, parts, invisible), if_not_exists)
 
 
 def _parse_create_tablespace(c: _Cursor) -> ops.CreateTablespace:
@@ -1480,7 +1652,7 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
     if word == "ALGORITHM" or word == "SQL":
         return ops.Skipped("ALTER VIEW")
     c.expect("TABLE")
-    c.accept_if_exists()
+    if_exists = c.accept_if_exists()
     name = c.qualified()
     if c.accept("WAIT"):
         c.advance()
@@ -1491,7 +1663,7 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
         return _KEYS_ONLY
     for element in _split_top_level(rest):
         actions.extend(_alter_action(c, c.sub(element)))
-    return ops.AlterTable(name, tuple(actions))
+    return ops.AlterTable(name, tuple(actions), if_exists)
 
 
 def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
@@ -1500,68 +1672,73 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         c.advance()
         if c.word() in _KEY_WORDS and not (c.word() == "CHECK" and False):
             body = TableBody()
-            _read_key(c, body)
-            return [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
+            if_not_exists = _read_key(c, body)
+            return ([ops.AddIndex(i, if_not_exists) for i in body.indexes]
+                    + [ops.AddForeignKey(f, if_not_exists) for f in body.foreign_keys])
         if c.word() == "PARTITION":
             return []
         c.accept("COLUMN")
-        c.accept_if_exists()
+        if_not_exists = c.accept_if_exists()
+        position: ops.Position = None
         if c.at_type(TokenType.L_PAREN):
             elements = _split_top_level(c.group())
         else:
-            elements = [_without_position(c.tokens[c.i :])]
+            definition, position = _without_position(parent, c.tokens[c.i :])
+            elements = [definition]
         if not elements or not elements[0]:
             c.fail("expected a name")
-        body = TableBody()
-        _read_elements(parent, elements, body)
-        actions: list[ops.AlterAction] = [ops.AddColumn(col) for col in body.columns.values()]
-        actions += [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
-        return actions
+        columns, keys = _alter_elements(parent, elements)
+        actions: list[ops.AlterAction] = [ops.AddColumn(col, if_not_exists, position) for col in columns]
+        return actions + keys
     if word == "DROP":
         c.advance()
         if c.accept("PRIMARY", "KEY"):
             return [ops.DropIndex("PRIMARY")]
         if c.accept("INDEX") or c.accept("KEY"):
-            c.accept_if_exists()
-            return [ops.DropIndex(c.name())]
+            if_exists = c.accept_if_exists()
+            return [ops.DropIndex(_last_name(c, "DROP INDEX"), if_exists)]
         if c.accept("FOREIGN", "KEY"):
-            c.accept_if_exists()
-            return [ops.DropForeignKey(c.name())]
+            if_exists = c.accept_if_exists()
+            return [ops.DropForeignKey(_last_name(c, "DROP FOREIGN KEY"), if_exists)]
         if c.accept("CONSTRAINT"):
-            c.accept_if_exists()
-            return [ops.DropConstraint(c.name())]
+            if_exists = c.accept_if_exists()
+            return [ops.DropConstraint(_last_name(c, "DROP CONSTRAINT"), if_exists)]
         if c.word() in ("CHECK", "PARTITION", "PERIOD", "SYSTEM"):
             return []
         c.accept("COLUMN")
-        c.accept_if_exists()
-        return [ops.DropColumn(c.name())]
+        if_exists = c.accept_if_exists()
+        name = c.name()
+        c.accept("RESTRICT") or c.accept("CASCADE")
+        c.expect_end("DROP COLUMN")
+        return [ops.DropColumn(name, if_exists)]
     if word in ("MODIFY", "CHANGE"):
         c.advance()
         c.accept("COLUMN")
-        c.accept_if_exists()
+        if_exists = c.accept_if_exists()
         old_name = None
         if word == "CHANGE":
             old_name = c.name()
-        definition = _without_position(c.tokens[c.i :])
+        definition, position = _without_position(parent, c.tokens[c.i :])
         if not definition:
             c.fail("expected a column definition")
-        body = TableBody()
-        _read_elements(parent, [definition], body)
-        column = next(iter(body.columns.values()))
-        actions = [ops.ChangeColumn(old_name or column.name, column)]
-        return actions + [ops.AddIndex(i) for i in body.indexes] + [ops.AddForeignKey(f) for f in body.foreign_keys]
+        columns, keys = _alter_elements(parent, [definition])
+        if len(columns) != 1:
+            c.fail("expected a column definition")
+        return [ops.ChangeColumn(old_name or columns[0].name, columns[0], if_exists, position), *keys]
     if word == "RENAME":
         c.advance()
         if c.accept("COLUMN"):
             old = c.name()
             c.expect("TO")
-            return [ops.RenameColumn(old, c.name())]
+            return [ops.RenameColumn(old, _last_name(c, "RENAME COLUMN"))]
         if c.accept("INDEX") or c.accept("KEY"):
             old = c.name()
             c.expect("TO")
-            return [ops.RenameIndex(old, c.name())]
+            return [ops.RenameIndex(old, _last_name(c, "RENAME INDEX"))]
         c.accept("TO") or c.accept("AS")
-        return [ops.RenameTo(c.qualified())]
+        target = c.qualified()
+        c.expect_end("RENAME TO")
+        return [ops.RenameTo(target)]
     if word == "ALTER":
         c.advance()
         if c.word() in ("INDEX", "KEY", "CHECK", "CONSTRAINT"):
@@ -1590,13 +1767,44 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
     return [ops.SetOptions(tuple(pairs))]
 
 
-def _without_position(tokens: list[Token]) -> list[Token]:
-    """A column definition without a trailing FIRST / AFTER col."""
+def _without_position(c: _Cursor, tokens: list[Token]) -> tuple[list[Token], ops.Position]:
+    """A column definition without its trailing FIRST / AFTER col, and that position."""
     if len(tokens) >= 2 and tokens[-2].text.upper() == "AFTER" and tokens[-2].token_type not in _UNQUOTED:
-        return tokens[:-2]
+        return tokens[:-2], ("AFTER", c._raw(tokens[-1]))
     if tokens and tokens[-1].text.upper() == "FIRST" and tokens[-1].token_type not in _UNQUOTED:
-        return tokens[:-1]
-    return tokens
+        return tokens[:-1], "FIRST"
+    return tokens, None
+
+
+def _alter_elements(c: _Cursor, elements: list[list[Token]]) -> tuple[list[Column], list[ops.AlterAction]]:
+    """The column definitions of ADD / MODIFY / CHANGE COLUMN, in order, and the keys and foreign
+    keys they declare as ALTER actions (a UNIQUE on a column is an unnamed key)."""
+    columns: list[Column] = []
+    column_elements: list[list[Token]] = []
+    actions: list[ops.AlterAction] = []
+    for element in elements:
+        if element[0].token_type != TokenType.IDENTIFIER and _head(element[0]) in _KEY_WORDS:
+            read = TableBody()
+            if_not_exists = _read_key(c.sub(element), read)
+            actions += [ops.AddIndex(i, if_not_exists) for i in read.indexes]
+            actions += [ops.AddForeignKey(f, if_not_exists) for f in read.foreign_keys]
+        else:
+            column_elements.append(element)
+    for column, inline in _parse_columns(c, column_elements):
+        columns.append(column)
+        for item in inline:
+            if isinstance(item, Index):
+                actions.append(ops.AddIndex(item))
+            else:
+                actions.append(ops.AddForeignKey(item))
+    return columns, actions
+
+
+def _last_name(c: _Cursor, what: str) -> str:
+    """A name that ends the action or statement."""
+    name = c.name()
+    c.expect_end(what)
+    return name
 
 
 # --------------------------------------------------------------------------------------------
@@ -1608,17 +1816,34 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
     word = c.word()
     if word == "TABLE" or word == "TABLES":
         c.advance()
-        c.accept_if_exists()
-        names = [c.sub(element).qualified() for element in _split_top_level(c.tokens[c.i :])
-                 if element[0].text.upper() not in ("RESTRICT", "CASCADE")]
-        return ops.DropTable(tuple(names), temporary)
+        if_exists = c.accept_if_exists()
+        names = []
+        for element in _split_top_level(c.tokens[c.i :]):
+            part = c.sub(element)
+            names.append(part.qualified())
+            if part.accept("RESTRICT") or part.accept("CASCADE"):
+                part.expect_end("DROP TABLE")
+            elif not part.done and part.word() in ("WAIT", "NOWAIT"):
+                continue  # MariaDB: DROP TABLE t WAIT n / NOWAIT
+            else:
+                part.expect_end("a table name")
+        return ops.DropTable(tuple(names), temporary, if_exists)
     if word == "INDEX":
         c.advance()
         c.accept("ONLINE") or c.accept("OFFLINE")
-        c.accept_if_exists()
+        if_exists = c.accept_if_exists()
         name = c.name()
         c.expect("ON")
-        return ops.DropIndexStatement(c.qualified(), name)
+        table = c.qualified()
+        if c.accept("WAIT"):  # MariaDB: ... [WAIT n | NOWAIT] [ALGORITHM [=] x] [LOCK [=] x]
+            c.advance()
+        c.accept("NOWAIT")
+        while c.word() in ("ALGORITHM", "LOCK"):
+            c.advance()
+            c.accept_type(TokenType.EQ)
+            c.advance()
+        c.expect_end("DROP INDEX ... ON table")
+        return ops.DropIndexStatement(table, name, if_exists)
     if word in ("DATABASE", "SCHEMA"):
         c.advance()
         c.accept_if_exists()
@@ -1638,10 +1863,15 @@ def _parse_rename(c: _Cursor) -> ops.Operation:
     if c.word() == "USER":
         return ops.Skipped("RENAME USER")
     c.accept("TABLE") or c.accept("TABLES")
+    if_exists = c.accept_if_exists()
     pairs: list[tuple[ops.Name, ops.Name]] = []
     for element in _split_top_level(c.tokens[c.i :]):
         part = c.sub(element)
         old = part.qualified()
+        if part.accept("WAIT"):
+            part.advance()
+        part.accept("NOWAIT")
         part.expect("TO")
         pairs.append((old, part.qualified()))
-    return ops.RenameTable(tuple(pairs))
+        part.expect_end("RENAME TABLE ... TO name")
+    return ops.RenameTable(tuple(pairs), if_exists)

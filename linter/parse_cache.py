@@ -35,7 +35,10 @@ from dataclasses import fields, replace
 
 from linter import ops
 from linter.model import TableBody, TableOptions
-from linter.parse import _KEYS_ONLY_LINE, _SKIP_FIRST_WORDS, ParseFailure, parse_statement
+from linter.parse import (
+    _COMPOUND_WORDS, _KEYS_ONLY_LINE, _SKIP_FIRST_WORDS, _SKIPPED_GLUE_WORDS, ParseFailure, glued_statement,
+    parse_statement,
+)
 
 #: statements skipped on purpose by their first word (INSERT, SET, LOCK ...), as parse_statement does
 SKIP_FIRST_WORDS: frozenset[str] = _SKIP_FIRST_WORDS
@@ -146,13 +149,15 @@ class _Template:
             return op  # the very same definition: share the whole body
         own = _with(options, shape.ai, tablespace)  # type: ignore[arg-type]
         shared = TableBody(body.columns, body.indexes, body.foreign_keys, own, body.checks)
-        return ops.CreateTable(op.name, shared, op.temporary, op.if_not_exists, op.like, op.as_select)
+        return ops.CreateTable(op.name, shared, op.temporary, op.if_not_exists, op.like, op.as_select, op.or_replace,
+                               op.refused)
 
     def same_definition(self, other: ops.CreateTable) -> bool:
         op = self.op
         assert isinstance(op, ops.CreateTable)
-        if (op.name, op.temporary, op.if_not_exists, op.like, op.as_select) != (
-            other.name, other.temporary, other.if_not_exists, other.like, other.as_select
+        if (op.name, op.temporary, op.if_not_exists, op.like, op.as_select, op.or_replace, op.refused) != (
+            other.name, other.temporary, other.if_not_exists, other.like, other.as_select, other.or_replace,
+            other.refused,
         ):
             return False
         a, b = op.body, other.body
@@ -218,6 +223,10 @@ class ParseCache:
             if len(self._words) < 512:
                 self._words[word] = skipped  # type: ignore[assignment]
         if skipped is not None:
+            if "\n" in text and skipped.kind not in _COMPOUND_WORDS:  # type: ignore[attr-defined]
+                glued = glued_statement(text, _SKIPPED_GLUE_WORDS)  # a `;` left out before a DDL line
+                if glued is not None:
+                    return glued
             return skipped  # type: ignore[return-value]
         if word == "CREATE" and text.startswith(_CREATE_TABLE):
             return self._create_table(text)
@@ -241,7 +250,7 @@ class ParseCache:
             cache.move_to_end(text)
             return found
         found = self._parse(text)
-        if isinstance(found, (ops.Skipped, ops.SchemaStatement)) or len(text) > _MAX_CACHED_TEXT:
+        if isinstance(found, (ops.Skipped, ops.SchemaStatement, ops.Unfollowed)) or len(text) > _MAX_CACHED_TEXT:
             return found  # skipped: dumps hold millions of distinct INSERTs; schemas: one each
         cache[text] = found
         if len(cache) > self.ddl_size:

@@ -473,6 +473,10 @@ def _fast_lane(skip_words: frozenset[str] | None, skip_pattern: str) -> _FastLan
     return lane
 
 
+#: a line of a statement skipped by its first word that starts a DDL statement: a `;` may have been
+#: left out before it (the server then refuses both), so the statement is built for the parser to
+#: say so (`linter.parse.glued_statement` decides, outside quotes and comments)
+_ddl_line = re.compile(r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE)(?![A-Za-z0-9_$])", re.I).search
 #: a line that may be a DELIMITER command: the fast lane lets newlines through inside statements,
 #: so it stops before the first of these (searched once per buffer, not once per statement)
 _delimiter_line = re.compile(r"\n[ \t]*[dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t]").search
@@ -1241,13 +1245,14 @@ class _Splitter:
                 # run of spans never met again, only one in `_SPAN_SAMPLE` is kept (a hit resets it)
                 misses += 1
                 remember = misses <= _SPAN_TRIES or not misses % _SPAN_SAMPLE
-            if info & _SKIP_WORD and end <= directive and at != held and not sets_mode:
-                    self.skipped += 1
-                    comments = None
-                    if remember:
-                        self._remember(key, buf, at, end, end, counted + 1, None, at, False, (), None, 0)
-                    pos = end
-                    continue
+            if info & _SKIP_WORD and end <= directive and at != held and not sets_mode and (
+                    start < 0 or _ddl_line(buf, start, semi) is None):
+                self.skipped += 1
+                comments = None
+                if remember:
+                    self._remember(key, buf, at, end, end, counted + 1, None, at, False, (), None, 0)
+                pos = end
+                continue
             if start >= 0:
                 ex = m.start(g_ex)  # type: ignore[union-attr]
                 unwrapped = buf[start:semi] if ex < 0 else _unwrapped(buf, start, semi, ex, m.end(g_ex),  # type: ignore[union-attr]

@@ -23,8 +23,9 @@ that hides nothing is reported as `unused-suppression` (info), rule by rule.
 from __future__ import annotations
 
 import os
-import re
 import stat
+import sys
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from typing import BinaryIO
 
@@ -41,7 +42,6 @@ SUPPRESSION_RULES: dict[str, str] = {
     "or naming an unknown rule.",
 }
 
-_COMMENT_WITH_DIRECTIVE = re.compile(r"(?:--|#|/\*)[^\n]*?innolint:[^\n]*")
 _CHUNK = 1 << 20
 _MAX_CARRY = 1 << 20
 
@@ -176,13 +176,15 @@ def _scan(handle: BinaryIO, path: str, found: FileDirectives) -> FileDirectives:
         else:
             complete, carry = data, b""
         position = complete.find(b"innolint:")
+        line, counted = line_base, 0  # lines counted up to `counted` (once: not from 0 for each directive)
         while position != -1:
             start = complete.rfind(b"\n", 0, position) + 1
             end = complete.find(b"\n", position)
             end = len(complete) if end == -1 else end
             text = complete[start:end].decode("utf-8", "replace")
-            line = line_base + complete.count(b"\n", 0, start)
-            for comment in _COMMENT_WITH_DIRECTIVE.findall(text):
+            line += complete.count(b"\n", counted, start)
+            counted = start
+            for comment in comments_in_text(text):
                 for directive in parse_directives([comment]):
                     if directive.verb == "ignore-file":
                         found.file_wide.append(Suppression(path, line, directive.rules, directive.reason,
@@ -239,16 +241,10 @@ def apply(
             continue
         honoured.append(suppression)
 
-    def hidden(rule: str, path: str, line: int) -> bool:
-        hit = False
-        for suppression in honoured:
-            if suppression.covers(path, line, rule):
-                suppression.used.add(rule)
-                hit = True
-        return hit
-
-    kept_findings = [f for f in findings if not hidden(f.rule, f.path, f.line)]
-    kept_diagnostics = [d for d in diagnostics if not hidden(d.rule, d.path, d.line)]
+    index = _Index(honoured)
+    kept_findings = [f for f in findings if not index.hides(f.rule, f.path, f.line)]
+    kept_diagnostics = [d for d in diagnostics if not index.hides(d.rule, d.path, d.line)]
+    index.mark_used([*findings, *diagnostics])
     for suppression in honoured:
         if suppression.rules:
             unused = [r for r in suppression.rules if r not in suppression.used and r in known and r not in disabled]
@@ -262,6 +258,75 @@ def apply(
                 f"{suppression.label} matches no finding{what} {scope}; remove it",
             ))
     return Outcome(kept_findings, [*kept_diagnostics, *problems])
+
+
+_EVERY_RULE = ""  # the key of suppressions without `[...]`, which name every rule (no rule is named "")
+_WHOLE_FILE = (-1, sys.maxsize)  # the lines an ignore-file covers
+
+
+class _Index:
+    """The honoured suppressions by path and rule, as sorted disjoint line ranges, so that
+    matching F findings against S suppressions costs O((F + S) log(F + S)), not F x S: each
+    finding is one binary search in its (path, rule) ranges and in its path's every-rule ranges;
+    each suppression learns what it hid by a binary search per rule it names (for `ignore`
+    without `[...]`, per rule found in its file: at most the registered rules)."""
+
+    def __init__(self, suppressions: list[Suppression]) -> None:
+        self.suppressions = suppressions
+        spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
+        for suppression in suppressions:
+            span = _span(suppression)
+            for rule in suppression.rules or (_EVERY_RULE,):
+                spans.setdefault((suppression.path, rule), []).append(span)
+        #: (path, rule) -> (starts, ends) of the merged ranges, sorted
+        self.ranges = {key: _merged(found) for key, found in spans.items()}
+
+    def hides(self, rule: str, path: str, line: int) -> bool:
+        return _inside(self.ranges.get((path, rule)), line) or _inside(self.ranges.get((path, _EVERY_RULE)), line)
+
+    def mark_used(self, items: Sequence[Finding | Diagnostic]) -> None:
+        """Record in each suppression the rules it hid something for (all that cover an item)."""
+        lines: dict[tuple[str, str], list[int]] = {}
+        rules_in: dict[str, set[str]] = {}
+        for item in items:
+            lines.setdefault((item.path, item.rule), []).append(item.line)
+            rules_in.setdefault(item.path, set()).add(item.rule)
+        for found in lines.values():
+            found.sort()
+        for suppression in self.suppressions:
+            start, end = _span(suppression)
+            for rule in suppression.rules or sorted(rules_in.get(suppression.path, ())):
+                found = lines.get((suppression.path, rule))
+                if found:
+                    at = bisect_left(found, start)
+                    if at < len(found) and found[at] <= end:
+                        suppression.used.add(rule)
+
+
+def _span(suppression: Suppression) -> tuple[int, int]:
+    if suppression.file_wide:
+        return _WHOLE_FILE
+    return suppression.line, max(suppression.line, suppression.end_line)
+
+
+def _merged(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end in sorted(spans):
+        if ends and start <= ends[-1]:
+            ends[-1] = max(ends[-1], end)
+        else:
+            starts.append(start)
+            ends.append(end)
+    return starts, ends
+
+
+def _inside(ranges: tuple[list[int], list[int]] | None, line: int) -> bool:
+    if ranges is None:
+        return False
+    starts, ends = ranges
+    at = bisect_right(starts, line) - 1
+    return at >= 0 and line <= ends[at]
 
 
 def _diagnostic(rule: str, severity: str, suppression: Suppression, message: str) -> Diagnostic:

@@ -16,26 +16,58 @@ TARGETS: tuple[str, ...] = (
 )
 DEFAULT_TARGET = "mysql-8.0"
 
+#: the server variable lower_case_table_names: how database and table names are stored and compared.
+#: 0: as written, case-sensitive (the default on Linux, where names are file names on a
+#: case-sensitive file system); 1: stored and compared in lower case (Windows' default);
+#: 2: stored as written, compared in lower case (macOS' default). Column, key and constraint
+#: names are case-insensitive whatever it is.
+LOWER_CASE_TABLE_NAMES = (0, 1, 2)
+DEFAULT_LOWER_CASE_TABLE_NAMES = 0
+
+
+def table_name_key(name: str, lower_case_table_names: int) -> str:
+    """What the server compares a database or table name by: the one place that folds them."""
+    return name if lower_case_table_names == 0 else name.lower()
+
+
+def stored_table_name(name: str, lower_case_table_names: int) -> str:
+    """The name the server keeps for a database or table created as `name`."""
+    return name.lower() if lower_case_table_names == 1 else name
+
 
 class Target(FrozenRecord):
-    __slots__ = __match_args__ = ("flavor", "version", "name")
+    __slots__ = __match_args__ = ("flavor", "version", "name", "lower_case_table_names")
     flavor: Flavor
     version: tuple[int, int]
     name: str
+    #: the server's lower_case_table_names (`table_name_key`)
+    lower_case_table_names: int
 
-    def __init__(self, flavor: Flavor, version: tuple[int, int], name: str) -> None:
+    def __init__(
+        self, flavor: Flavor, version: tuple[int, int], name: str,
+        lower_case_table_names: int = DEFAULT_LOWER_CASE_TABLE_NAMES,
+    ) -> None:
         _set(self, "flavor", flavor)
         _set(self, "version", version)
         _set(self, "name", name)
+        _set(self, "lower_case_table_names", lower_case_table_names)
 
     @classmethod
-    def parse(cls, name: str) -> Target:
+    def parse(cls, name: str, lower_case_table_names: int = DEFAULT_LOWER_CASE_TABLE_NAMES) -> Target:
         """'mysql-8.0' -> Target('mysql', (8, 0)); 'mariadb-11.x' counts as 11.0 and later."""
         if name not in TARGETS:
             raise ValueError(f"unknown target {name!r}; expected one of: {', '.join(TARGETS)}")
+        if lower_case_table_names not in LOWER_CASE_TABLE_NAMES:
+            raise ValueError(f"lower_case_table_names must be 0, 1 or 2, not {lower_case_table_names!r}")
         flavor, _, version = name.partition("-")
         major, _, minor = version.partition(".")
-        return cls(flavor, (int(major), 0 if minor == "x" else int(minor)), name)  # type: ignore[arg-type]
+        return cls(flavor, (int(major), 0 if minor == "x" else int(minor)), name, lower_case_table_names)  # type: ignore[arg-type]
+
+    @property
+    def has_atomic_drop_table(self) -> bool:
+        """MySQL 8 (atomic DDL): a DROP TABLE naming a missing table (without IF EXISTS) drops
+        none of them. MySQL 5.7 and MariaDB drop the others and report the missing ones."""
+        return self.is_mysql8
 
     @property
     def is_mariadb(self) -> bool:

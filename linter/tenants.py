@@ -21,6 +21,7 @@ from typing import Any
 
 from linter.model import SchemaModel, Table, TableBody, TableOptions
 from linter.record import FrozenRecord
+from linter.target import table_name_key
 from linter.user_regex import compile_user_regex
 
 #: tablespaces InnoDB always has: never "defined" by a CREATE TABLESPACE, never a tenant's own
@@ -37,26 +38,31 @@ _MAX_CLUSTERS = 64
 class TenantLayout(FrozenRecord):
     """The tenant schemas of one input, in input order, and how they were recognised."""
 
-    __match_args__ = ("schemas", "how", "pattern")  # `keys` follows from `schemas`
+    __match_args__ = ("schemas", "how", "pattern", "lower_case_table_names")  # `keys` follows from `schemas`
     schemas: tuple[str, ...]
     how: str  # for evidence: "100 schemas with the same tables (92 identical, 8 nearly)"
     pattern: str | None  # the configured tenant_schema_pattern, when it was used
-    keys: frozenset[str]  # lower-case names, for is_tenant
+    #: how the model compares database names (`SchemaModel.lower_case_table_names`)
+    lower_case_table_names: int
+    keys: frozenset[str]  # the names as compared (`linter.target.table_name_key`), for is_tenant
 
-    def __init__(self, schemas: tuple[str, ...], how: str, pattern: str | None = None) -> None:
+    def __init__(
+        self, schemas: tuple[str, ...], how: str, pattern: str | None = None, lower_case_table_names: int = 0,
+    ) -> None:
         object.__setattr__(self, "schemas", schemas)
         object.__setattr__(self, "how", how)
         object.__setattr__(self, "pattern", pattern)
-        object.__setattr__(self, "keys", frozenset(name.lower() for name in schemas))
+        object.__setattr__(self, "lower_case_table_names", lower_case_table_names)
+        object.__setattr__(self, "keys", frozenset(table_name_key(name, lower_case_table_names) for name in schemas))
 
     def is_tenant(self, schema: str | None) -> bool:
-        return schema is not None and schema.lower() in self.keys
+        return schema is not None and table_name_key(schema, self.lower_case_table_names) in self.keys
 
     def tables(self, model: SchemaModel) -> list[Table]:
         """Every table of every tenant schema, in input order."""
         found: list[Table] = []
         for name in self.schemas:
-            schema = model.schemas.get(name.lower())
+            schema = model.find_schema(name)
             if schema is not None:
                 found.extend(schema.tables.values())
         return found
@@ -85,7 +91,7 @@ def detect_tenants(
         regex = compile_user_regex(pattern)  # linear time: the pattern may come from a pull request
         matched = [s.name for s in named if s.name is not None and regex.fullmatch(s.name)]
         if matched:
-            chosen.update(n.lower() for n in matched)
+            chosen.update(model.key(n) for n in matched)
             reasons.append(f"{len(matched)} schemas matching tenant_schema_pattern {pattern!r}")
     by_set: dict[frozenset[str], list[str]] = {}
     for schema in named:
@@ -102,14 +108,14 @@ def detect_tenants(
     for representative, group, exact in clusters:
         if len(group) < min_schemas:
             continue
-        chosen.update(n.lower() for n in group)
+        chosen.update(model.key(n) for n in group)
         nearly = len(group) - exact
         detail = f"{exact} identical, {nearly} nearly" if nearly else "all identical"
         reasons.append(f"{len(group)} schemas with the same {len(representative)} tables ({detail})")
     if not chosen:
         return None
-    ordered = tuple(s.name for s in named if s.name is not None and s.name.lower() in chosen)
-    return TenantLayout(ordered, "; ".join(reasons), pattern)
+    ordered = tuple(s.name for s in named if s.name is not None and model.key(s.name) in chosen)
+    return TenantLayout(ordered, "; ".join(reasons), pattern, model.lower_case_table_names)
 
 
 def layout_for(model: SchemaModel, context: Any) -> TenantLayout | None:
@@ -146,12 +152,13 @@ def _float_option(value: Any, default: float) -> float:
 _OPTION_FIELDS = tuple(f.name for f in fields(TableOptions) if f.name not in ("auto_increment", "other"))
 
 
-def definition_signature(table: Table) -> Hashable:
+def definition_signature(model: SchemaModel, table: Table) -> Hashable:
     """The table's structure, comparable between schemas: its name, columns, keys, foreign keys
     and options, without the AUTO_INCREMENT counter (it differs between tenants), with a
     foreign key to the table's own schema written as an unqualified one, and a tablespace named
-    after the table's own schema (one general tablespace per tenant) written as `{schema}`."""
-    return (table.name.lower(), _body_signature(table.body, table.schema))
+    after the table's own schema (one general tablespace per tenant) written as `{schema}`.
+    Table and database names as the model compares them (`SchemaModel.key`)."""
+    return (model.key(table.name), _body_signature(model, table.body, table.schema))
 
 
 def own_tablespace_shape(tablespace: str | None, schema: str | None) -> str | None:
@@ -165,15 +172,16 @@ def own_tablespace_shape(tablespace: str | None, schema: str | None) -> str | No
     return tablespace[:at] + "{schema}" + tablespace[at + len(schema):]
 
 
-def _body_signature(body: TableBody, schema: str | None) -> Hashable:
-    own = schema.lower() if schema else None
+def _body_signature(model: SchemaModel, body: TableBody, schema: str | None) -> Hashable:
+    own = model.key(schema) if schema else None
     options = body.options
     return (
         # the definitions (`_values`: what == compares), not where each part was written
         tuple(c._values() for c in body.columns.values()),
         tuple(i._values() for i in body.indexes),
         tuple(
-            (f.name, f.columns, None if (f.ref_schema or "").lower() == own else f.ref_schema, f.ref_table.lower(), f.ref_columns)
+            (f.name, f.columns, None if (model.key(f.ref_schema) if f.ref_schema else None) == own else f.ref_schema,
+             model.key(f.ref_table), f.ref_columns)
             for f in body.foreign_keys
         ),
         tuple(own_tablespace_shape(options.tablespace, schema) if name == "tablespace" else getattr(options, name)
@@ -183,7 +191,7 @@ def _body_signature(body: TableBody, schema: str | None) -> Hashable:
     )
 
 
-def group_by_definition(tables: list[Table]) -> list[list[Table]]:
+def group_by_definition(model: SchemaModel, tables: list[Table]) -> list[list[Table]]:
     """Tables grouped by definition (`definition_signature`), each group in input order, the
     groups in the order of their first table.
 
@@ -200,8 +208,8 @@ def group_by_definition(tables: list[Table]) -> list[list[Table]]:
         qualified = qualified_fk.get(key_id)
         if qualified is None:
             qualified = qualified_fk[key_id] = any(f.ref_schema for f in body.foreign_keys)
-        key = (table.name.lower(), key_id, own_tablespace_shape(body.options.tablespace, table.schema),
-               table.schema.lower() if qualified and table.schema else None)
+        key = (model.key(table.name), key_id, own_tablespace_shape(body.options.tablespace, table.schema),
+               model.key(table.schema) if qualified and table.schema else None)
         bucket = buckets.get(key)
         if bucket is None:
             buckets[key] = [table]
@@ -210,7 +218,7 @@ def group_by_definition(tables: list[Table]) -> list[list[Table]]:
     groups: dict[Hashable, list[Table]] = {}
     merged = False
     for members in buckets.values():
-        signature = definition_signature(members[0])
+        signature = definition_signature(model, members[0])
         if signature in groups:
             groups[signature].extend(members)
             merged = True

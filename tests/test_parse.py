@@ -242,12 +242,15 @@ def test_qualified_names_and_use() -> None:
 
 
 def test_replay_alter_actions() -> None:
+    # Keys and AFTER name the columns of the table the ALTER builds (a1, c2): MariaDB refuses the
+    # same statement with `ADD PRIMARY KEY (a)` or `AFTER c` (errors 1072 and 1054; tests/test_replay.py).
+    # The order is MariaDB 10.11's for this statement (SHOW CREATE TABLE): FIRST and AFTER apply.
     t = table(
         "CREATE TABLE t (a int, b int, c int, KEY kb (b))",
-        "ALTER TABLE t ADD PRIMARY KEY (a), DROP INDEX kb, MODIFY COLUMN b bigint NOT NULL AFTER c,"
+        "ALTER TABLE t ADD PRIMARY KEY (a1), DROP INDEX kb, MODIFY COLUMN b bigint NOT NULL AFTER c2,"
         " CHANGE c c2 varchar(10), RENAME COLUMN a TO a1, ADD COLUMN z text FIRST, ADD UNIQUE KEY uz (c2)",
     )
-    assert list(t.columns) == ["a1", "b", "c2", "z"]  # order of positions is not modelled
+    assert list(t.columns) == ["z", "a1", "c2", "b"]
     assert t.primary_key is not None and t.primary_key.column_names == ("a1",)
     assert t.column("b").type == "BIGINT" and not t.column("b").nullable  # type: ignore[union-attr]
     assert [i.name for i in t.indexes] == ["PRIMARY", "uz"]
@@ -353,3 +356,84 @@ def test_column_checks_are_kept_on_the_column_as_sql() -> None:
     assert isinstance(altered, ops.AlterTable)
     [change] = altered.actions
     assert isinstance(change, ops.ChangeColumn) and change.column.checks == ("CHECK (LENGTH(a) < 10)",)
+
+
+# -- what the replay needs to follow the server --------------------------------------------------
+def test_keys_on_a_column_count_where_the_column_is() -> None:
+    # InnoDB clusters on the first NOT NULL UNIQUE key in the order written, a column's UNIQUE
+    # included (MariaDB 10.11: INNODB_SYS_INDEXES gives `a` the clustered type for both tables)
+    t = table("CREATE TABLE t (a int NOT NULL UNIQUE, b int NOT NULL, UNIQUE KEY (b))")
+    assert [i.name for i in t.indexes] == ["a", "b"] and t.clustered_index.name == "a"  # type: ignore[union-attr]
+    t = table("CREATE TABLE t (b int NOT NULL, UNIQUE KEY (b), a int NOT NULL UNIQUE)")
+    assert t.clustered_index.name == "b"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("body", "names"), [
+    ("a int UNIQUE, b int, KEY (a), UNIQUE (a)", ["a", "a_2", "a_3"]),  # as MariaDB names them
+    ("a int, b int, KEY (a), KEY a_2 (b), KEY (a)", ["a", "a_2", "a_3"]),
+    ("`primary` int, KEY (`primary`)", ["primary_2"]),
+    ("a int PRIMARY KEY, KEY (a), KEY PRIMARY_2 (a)", ["PRIMARY", "a", "PRIMARY_2"]),
+])
+def test_unnamed_keys_get_the_server_names(body: str, names: list[str]) -> None:
+    assert [i.name for i in table(f"CREATE TABLE t ({body})").indexes] == names
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("CREATE TABLE t (a int, b int, A int)", "duplicate column name A (error 1060)"),
+    ("CREATE TABLE t (a int, KEY k (a), KEY K (a))", "duplicate key name K (error 1061)"),
+    ("CREATE TABLE t (a int, KEY (a), KEY a (a))", "duplicate key name a (error 1061)"),
+    ("CREATE TABLE t (a int PRIMARY KEY, b int, PRIMARY KEY (b))", "multiple primary key defined (error 1068)"),
+    ("CREATE TABLE `t` (\n  `a` int,\n  `a` bigint\n) ENGINE=InnoDB", "duplicate column name a (error 1060)"),
+    ("CREATE TABLE t (a int, " + ", ".join("KEY (a)" for _ in range(65)) + ")", "too many keys: 65"),
+])
+def test_a_definition_the_server_refuses_is_not_created(text: str, why: str) -> None:
+    op = parse_statement(text)
+    assert isinstance(op, ops.CreateTable) and op.refused is not None and op.refused.startswith(why)
+    replayer = Replayer()
+    assert why in (replayer.apply(op, Location("t.sql", 1)) or "")
+    assert replayer.model.tables() == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("ALTER TABLE t ADD COLUMN IF NOT EXISTS c int FIRST",
+     ops.AlterTable(ops.Name(None, "t"), (ops.AddColumn(parse_statement("ALTER TABLE t ADD c int").actions[0].column,  # type: ignore[attr-defined]
+                                                         True, "FIRST"),))),
+    ("alter table IF EXISTS t drop column if exists c, drop index if exists k, drop foreign key if exists f",
+     ops.AlterTable(ops.Name(None, "t"), (ops.DropColumn("c", True), ops.DropIndex("k", True),
+                                          ops.DropForeignKey("f", True)), if_exists=True)),
+    ("DROP TABLE IF EXISTS a, b.c", ops.DropTable((ops.Name(None, "a"), ops.Name("b", "c")), False, True)),
+    ("DROP TEMPORARY TABLE a", ops.DropTable((ops.Name(None, "a"),), True, False)),
+    ("RENAME TABLE IF EXISTS a TO b", ops.RenameTable(((ops.Name(None, "a"), ops.Name(None, "b")),), True)),
+    ("DROP INDEX IF EXISTS k ON t ALGORITHM = INPLACE LOCK = NONE", ops.DropIndexStatement(ops.Name(None, "t"), "k", True)),
+    ("EXECUTE stmt USING @a", ops.Unfollowed("EXECUTE")),
+    ("execute\nimmediate 'DROP TABLE t'", ops.Unfollowed("EXECUTE IMMEDIATE")),
+    ("CALL p(1)", ops.Unfollowed("CALL")),
+    ("PREPARE stmt FROM 'DROP TABLE t'", ops.Skipped("PREPARE")),
+])
+def test_what_the_server_would_skip_or_cannot_follow_is_in_the_operation(text: str, expected: ops.Operation) -> None:
+    assert parse_statement(text) == expected
+
+
+def test_positions_and_unnamed_keys_of_alter_actions() -> None:
+    op = parse_statement("ALTER TABLE t ADD c int AFTER `b b`, MODIFY d int FIRST, CHANGE e f int, ADD KEY (c), ADD KEY k (c)")
+    assert isinstance(op, ops.AlterTable)
+    positions = [getattr(a, "position", None) for a in op.actions]
+    assert positions == [("AFTER", "b b"), "FIRST", None, None, None]
+    assert [a.index.name for a in op.actions if isinstance(a, ops.AddIndex)] == [None, "k"]  # None: named in replay
+
+
+def test_create_or_replace_replaces() -> None:
+    t = table("CREATE TABLE t (a int)", "CREATE OR REPLACE TABLE t (b int)")
+    assert list(t.columns) == ["b"] and t.defined.line == 2
+
+
+@pytest.mark.parametrize("text", [
+    "DROP TABLE t1 CREATE TABLE t2 (a int)",
+    "RENAME TABLE a TO b CREATE TABLE c (a int)",
+    "DROP INDEX k ON t CREATE TABLE c (a int)",
+    "ALTER TABLE t DROP COLUMN a DROP TABLE u",
+    "CREATE TABLE t LIKE u DROP TABLE v",
+])
+def test_text_after_the_end_of_a_statement_fails_it(text: str) -> None:
+    with pytest.raises(ParseFailure, match="seems to be missing"):
+        parse_statement(text)

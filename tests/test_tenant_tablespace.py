@@ -104,7 +104,7 @@ def test_group_by_definition_ignores_auto_increment_and_schema() -> None:
         "CREATE TABLE b.fk (id int, t_id int, FOREIGN KEY (t_id) REFERENCES b.t (id))",  # own schema: same
         "CREATE TABLE c.fk (id int, t_id int, FOREIGN KEY (t_id) REFERENCES a.t (id))",  # another schema: differs
     )
-    groups = group_by_definition(model.tables())
+    groups = group_by_definition(model, model.tables())
     assert [[t.qualified_name for t in g] for g in groups] == [["a.t", "b.t"], ["a.fk", "b.fk"], ["c.t"], ["c.fk"]]
 
 
