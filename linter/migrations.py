@@ -248,7 +248,7 @@ def order(
     For Liquibase `root` is the root changelog (or a directory to find it in), and the history
     holds every file it reaches that passes `keep` and lies `inside` the tree, given or not."""
     files = list(files)
-    if fmt == "liquibase" or (fmt == "auto" and root.lower().endswith(_changelog_suffixes())):
+    if fmt == "liquibase" or (fmt == "auto" and _is_changelog(root)):
         return _liquibase_order(root, files, keep, inside)
     if fmt == "lexical":
         forward = sorted((p for p in files if not _is_down(p)), key=lambda p: os.path.relpath(p, root))
@@ -281,6 +281,15 @@ def order(
     if family == "prisma":
         others = _prisma(history, others)
     return _with_baseline(history, others, keep), [p for p in others if p != history.baseline]
+
+
+def _is_changelog(path: str) -> bool:
+    """Whether `path` is a Liquibase changelog: an XML/YAML/JSON file that names Liquibase's root
+    element. Any other file, `.json` included, is read as SQL when it is named (a file named
+    explicitly is always read): never a changelog that quietly holds nothing."""
+    from linter.liquibase import looks_like_changelog
+
+    return path.lower().endswith(_changelog_suffixes()) and looks_like_changelog(_head_bytes(path, 4096))
 
 
 def _changelog_suffixes() -> tuple[str, ...]:

@@ -467,3 +467,13 @@ def test_changelog_parameters_of_the_master_reach_the_included_files(tmp_path: P
     assert history is not None
     texts = [text for path in history.files for _, text in statements(Path(path), segment=history.segments.get(path))[0]]
     assert texts == ["CREATE TABLE `t` (`id` VARCHAR(36))", "CREATE TABLE u (id varchar(36))"]
+
+
+@pytest.mark.parametrize("name", ["schema.json", "tables.xml", "ddl.yaml", "--stats=stats.json", "x.YML"])
+def test_a_named_file_with_a_changelog_suffix_that_is_not_one_is_read_as_sql(tmp_path: Path, name: str) -> None:
+    """Only a file naming `databaseChangeLog` is a changelog; any other file named on the command
+    line is read as SQL (a file named explicitly is always read), never taken as an empty history."""
+    path = tmp_path / name
+    path.write_text("CREATE TABLE t_no_key (a int);\nCREATE TABLE t_keyed (a int PRIMARY KEY);\n")
+    report = lint(path)
+    assert [(f.rule, f.table, f.line) for f in report.findings] == [("no-primary-key", "t_no_key", 1)]
