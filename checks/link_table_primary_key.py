@@ -17,6 +17,7 @@ from functools import lru_cache
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding, Severity
 from linter.model import Column, Index, SchemaModel, Table
+from linter.orm_evidence import LinkEvidence
 from linter.record import FrozenRecord
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
@@ -185,7 +186,10 @@ class LinkTablePrimaryKey(Check):
             "(a one-to-one extension), a parent_* column (a hierarchy), and pairs known from names alone whose "
             "columns are all nullable (nothing says a row links anything). Tables already clustered on a "
             "composite key get nothing. Non-InnoDB tables (MyISAM ...) get an info: it applies once they move to "
-            "InnoDB; a template placeholder engine (`@ZM_MYSQL_ENGINE@`) counts as InnoDB, the installers' default."
+            "InnoDB; a template placeholder engine (`@ZM_MYSQL_ENGINE@`) counts as InnoDB, the installers' default. "
+            "A Prisma model with two relation fields (schema.prisma beside the migrations) is a link table even "
+            "without foreign keys in the DDL (relationMode = \"prisma\"), and the advice is given in Prisma's "
+            "terms (@@id on the relation columns)."
         ),
         bad=(
             "CREATE TABLE user_group (\n  id INT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,\n"
@@ -210,6 +214,7 @@ class LinkTablePrimaryKey(Check):
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         entities = EntityIndex(model)
         referenced = _referenced_columns(model)
+        evidence = context.app_evidence
         # tenant dumps repeat one definition per schema: the answer depends on the body and the name only
         seen: dict[tuple[int, str], Link | None] = {}
         for table in model.tables():
@@ -219,10 +224,15 @@ class LinkTablePrimaryKey(Check):
             if key not in seen:
                 seen[key] = find_link(table, entities, referenced)
             link = seen[key]
+            declared = evidence.link(table) if evidence is not None else None
+            if declared is not None and declared.implicit:
+                declared = None  # Prisma's own relation table: no surrogate key to replace
+            if link is None and declared is not None:
+                link = link_from_model(table, declared)
             if link is not None:
-                yield self._finding(link if link.table is table else replace(link, table=table))
+                yield self._finding(link if link.table is table else replace(link, table=table), declared)
 
-    def _finding(self, link: Link) -> Finding:
+    def _finding(self, link: Link, declared: LinkEvidence | None = None) -> Finding:
         table = link.table
         names = [r.column for r in link.columns]
         pair = ", ".join(quote(n) for n in names)
@@ -246,6 +256,13 @@ class LinkTablePrimaryKey(Check):
                 f"No UNIQUE key covers ({pair}): duplicate pairs must go first; this lists them: "
                 f"{_duplicates_query(table, names)}"
             )
+        if declared is not None and declared.source == "prisma":
+            columns = ", ".join(declared.columns)
+            message.append(
+                f"The model {declared.model} ({declared.where}) relates {declared.models[0]} and {declared.models[1]}: "
+                f"in Prisma, give it @@id([{columns}]) in place of its own id and let `prisma migrate dev` write the "
+                "migration (an ALTER of your own is drift to Prisma)."
+            )
         severity: Severity = "warning"
         if not _clusters(table):
             severity = "info"
@@ -266,6 +283,31 @@ class LinkTablePrimaryKey(Check):
 
 
 # -- detection ----------------------------------------------------------------------------------
+def link_from_model(table: Table, declared: LinkEvidence) -> Link | None:
+    """The link an application's model declares (a Prisma model with two relation fields), when
+    the table is clustered on its own single-column key: the relation columns count as strong
+    references even where the DDL has no foreign key (Prisma's relationMode = "prisma")."""
+    primary = table.primary_key
+    if primary is None or len(primary.columns) != 1 or primary.columns[0].expression:
+        return None
+    surrogate = table.column(primary.columns[0].name)
+    if surrogate is None or surrogate.name.lower() in {c.lower() for c in declared.columns}:
+        return None
+    references = []
+    for order, (column, target) in enumerate(zip(declared.columns, declared.models)):
+        found = table.column(column)
+        if found is None:
+            return None
+        references.append(Reference(found.name, target, f"{declared.source} relation, {declared.where}", True, order))
+    unique = _unique_on_pair(table, primary, {r.column.lower() for r in references})
+    if unique == "repeats":
+        return None
+    others = tuple(f"{c.name}" for c in table.columns.values()
+                   if c is not surrogate and c.name.lower() not in {r.column.lower() for r in references})
+    return Link(table, tuple(references), surrogate, unique if isinstance(unique, Index) else None, others)
+
+
+
 def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, str]]) -> Link | None:
     """The link this table makes, if it is a many-to-many link table clustered on a surrogate key."""
     primary = table.primary_key

@@ -11,6 +11,7 @@ from checks.uuid_primary_key import DEFAULT_STATS_INSERT_RATIO, DEFAULT_STATS_MI
 from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
 from linter.findings import Finding
 from linter.model import Index, SchemaModel, Table
+from linter.orm_evidence import LinkEvidence
 
 
 class NoPrimaryKey(Check):
@@ -32,7 +33,9 @@ class NoPrimaryKey(Check):
             "cluster and why the others cannot (a prefix length, a nullable or a virtual column). With workload "
             "and size evidence (a stats file, or `innolint audit` on the live server) the severity follows what the "
             "table does: error when it takes many inserts (the row-id mutex is an insert bottleneck), info when it "
-            "is empty and takes none, the configured severity otherwise; the message quotes the numbers."
+            "is empty and takes none, the configured severity otherwise; the message quotes the numbers. A table "
+            "the application's ORM owns (Prisma's implicit many-to-many tables, read from schema.prisma beside the "
+            "migrations) gets its advice in the ORM's terms and no ALTER, which the ORM's next migration would undo."
         ),
         bad="CREATE TABLE event_log (\n  created_at DATETIME NOT NULL,\n  message TEXT\n) ENGINE=InnoDB;",
         good=(
@@ -64,23 +67,32 @@ class NoPrimaryKey(Check):
                 continue
             clustered = table.clustered_index
             if clustered is not None:
-                yield self._clustered_on_unique(table, clustered)
+                link = context.app_evidence.link(table) if context.app_evidence is not None else None
+                yield self._clustered_on_unique(table, clustered, link if link is not None and link.implicit else None)
                 continue
             yield self._row_id(table, context, severity)
 
-    def _clustered_on_unique(self, table: Table, index: Index) -> Finding:
+    def _clustered_on_unique(self, table: Table, index: Index, owned: LinkEvidence | None = None) -> Finding:
         columns = ", ".join(quote(c) for c in index.column_names)
-        return self.finding(
-            table,
+        message = (
             f"{table.name} has no PRIMARY KEY; InnoDB clusters it on UNIQUE key {index.name} ({columns}), so there is "
             "no hidden row id and no row-id contention. An explicit PRIMARY KEY still states the intent and is what "
-            "pt-online-schema-change, gh-ost and row-based replication look for.",
-            severity="info",
-            evidence=f"UNIQUE {index.name} ({columns}): every column NOT NULL, no prefix: InnoDB's clustered index",
-            fix=f"ALTER TABLE {qualified(table)} DROP INDEX {quote(index.name or '')}, ADD PRIMARY KEY ({columns});",
-            subject="unique-clustered",
-            summary=f"{table.name}: no PRIMARY KEY; InnoDB clusters it on UNIQUE key {index.name}",
+            "pt-online-schema-change, gh-ost and row-based replication look for."
         )
+        fix: str | None = f"ALTER TABLE {qualified(table)} DROP INDEX {quote(index.name or '')}, ADD PRIMARY KEY ({columns});"
+        evidence = f"UNIQUE {index.name} ({columns}): every column NOT NULL, no prefix: InnoDB's clustered index"
+        if owned is not None:  # the ORM owns the table: an ALTER here is undone by its next migration
+            first, second = owned.models
+            message += (
+                f" The table is Prisma's implicit many-to-many table for {first} and {second} (their relation fields, "
+                f"{owned.where}): Prisma writes it with this UNIQUE key and no primary key on MySQL, and an ALTER of "
+                "your own is drift that the next `prisma migrate dev` undoes. To declare a key, make the relation "
+                f"explicit: a model relating {first} and {second} with @@id on its two relation columns."
+            )
+            fix = None
+            evidence += f"; Prisma implicit many-to-many relation ({owned.where})"
+        return self.finding(table, message, severity="info", evidence=evidence, fix=fix, subject="unique-clustered",
+                            summary=f"{table.name}: no PRIMARY KEY; InnoDB clusters it on UNIQUE key {index.name}")
 
     def _row_id(self, table: Table, context: CheckContext, severity: str) -> Finding:
         evidence = _why_no_key_clusters(table)

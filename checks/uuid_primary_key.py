@@ -22,6 +22,7 @@ from linter.checkapi import (
 from linter.findings import Finding, Severity
 from linter.globs import name_match
 from linter.model import Column, Index, SchemaModel, Table
+from linter.orm_evidence import KeyEvidence
 from linter.record import FrozenRecord
 from linter.target import Target
 
@@ -124,7 +125,12 @@ class UuidPrimaryKey(Check):
             "UNHEX(REPLACE(UUID(),'-','')). Not random: UUID_TO_BIN(UUID(), 1) (the swap flag puts the "
             "timestamp's high part first), MariaDB's UUID type (stores UUID() values in that order too; "
             "UUID_v4() defaults stay random), UUID_v7(), a column or table COMMENT that says UUIDv7, ULID or "
-            "time-ordered, a `-- innolint: time-ordered` comment, or the `time_ordered_columns` option. A "
+            "time-ordered, a `-- innolint: time-ordered` comment, or the `time_ordered_columns` option. The "
+            "application's model file beside the migrations (Prisma's schema.prisma, a Laravel model) decides "
+            "where it says how the key is filled: `@default(uuid())`, `cuid(2)`, `nanoid()` or a newUniqueId() "
+            "returning Str::uuid() are random (a Prisma `VARCHAR(191)` id so filled is flagged); `uuid(7)`, "
+            "`cuid()`, `ulid()`, `autoincrement()`, Laravel's HasUuids, HasVersion4Uuids and HasUlids are "
+            "time-ordered (not flagged); the finding names the file and line. A "
             "composite key led by a foreign-key column is left to the parent table's own finding. Severity "
             "follows the evidence that the table takes many inserts: error when the config's insert_heavy "
             "patterns, a `-- innolint: insert-heavy` comment or the stats file (--stats) say so; warning when "
@@ -181,35 +187,56 @@ class UuidPrimaryKey(Check):
             if column is None or column.auto_increment:
                 continue
             found = uuid_key(table, column, ordered_patterns)
+            said = model_file_key(context, table, column)
+            if said is not None and said.ordered is not None:
+                if said.ordered:
+                    continue  # the application's model says its values arrive in order
+                if found is None and column.type in _TEXT_TYPES | _BINARY_TYPES:
+                    written = f"{column.type}({column.length})" if column.length is not None else column.type
+                    found = UuidKey(column, f"{written} filled with {said.kind}", "text" if column.type in _TEXT_TYPES
+                                    else "binary", None)
+                elif found is not None:  # the application fills the key itself: a DEFAULT or COMMENT does not
+                    found = UuidKey(found.column, found.shape, found.form, None)
             if found is None or found.ordered is not None:
                 continue
             if len(key.columns) > 1 and _is_foreign_key_column(table, column):
                 continue  # rows of one parent sit together; the parent's own key is the one to fix
             pointing = referrers.get(table_key(model, table.schema, table.name), [])
-            yield self._finding(table, key, found, context, pointing)
+            yield self._finding(table, key, found, context, pointing, said)
 
     def _finding(
-        self, table: Table, key: Index, found: UuidKey, context: CheckContext, pointing: list[str]
+        self, table: Table, key: Index, found: UuidKey, context: CheckContext, pointing: list[str],
+        said: KeyEvidence | None = None,
     ) -> Finding:
         column = found.column
         workload = _workload(self.id, table, context)
         key_sql = ", ".join(quote(c) for c in key.column_names)
         kind = "PRIMARY KEY" if key.kind == "primary" else f"UNIQUE key {key.name} (InnoDB clusters on it)"
         size = {"text": f"{column.length or 36}-byte", "binary": "16-byte", "native": "16-byte"}[found.form]
+        if said is not None and found.form == "text" and (column.length or 0) > 36:
+            size = "text (36 bytes for a UUID)"
+        what = "random UUIDs" if said is None or "UUID" in said.kind else "random ids"
         parts = [
-            f"{table.name} is clustered on random UUIDs: {kind} ({key_sql}) leads with {quote(column.name)} ({found.shape}). "
+            f"{table.name} is clustered on {what}: {kind} ({key_sql}) leads with {quote(column.name)} ({found.shape}). "
             "InnoDB stores rows in key order, so each insert lands on a random page: pages split and end ~66% full "
             "instead of ~15 KB of 16 KB (Percona: 3M rows took 1 GB instead of 644 MB, +60%), and once the table "
             "outgrows the buffer pool every insert costs a page read and a write.",
         ]
-        if found.form == "text":
+        if found.form == "text" and said is None:
             parts.append(
                 "As text even UUID() (version 1) values sort randomly: they start with time_low, the fastest-changing "
                 "part of the timestamp."
             )
         parts.append(f"Every secondary index entry repeats this {size} key (8 bytes as BIGINT).")
+        if said is not None:
+            parts.append(f"The application's model says so: {said.says()}.")
         parts.append(f"Workload: {workload.evidence}.")
-        fix, note = _fix(table, key, found, context.target)
+        fix: str | None
+        if said is not None and said.ordered is False:
+            # the application fills the key: a column DEFAULT never runs, the fix is in the model
+            fix, note = None, _model_fix(said)
+        else:
+            fix, note = _fix(table, key, found, context.target)
         parts.append(note)
         if pointing:
             shown = ", ".join(pointing[:5]) + (f" and {len(pointing) - 5} more" if len(pointing) > 5 else "")
@@ -219,7 +246,8 @@ class UuidPrimaryKey(Check):
             " ".join(p for p in parts if p),
             severity=workload.severity,
             where=table.defined,
-            evidence=f"leading key column {column.name} {found.shape}; {workload.evidence}",
+            evidence=f"leading key column {column.name} {found.shape}; {workload.evidence}"
+            + (f"; model file {said.where}: {said.generator or 'no default'}" if said is not None else ""),
             fix=fix,
             subject=column.name,
             summary=f"{table.name} is clustered on random UUIDs: "
@@ -257,6 +285,29 @@ def uuid_key(table: Table, column: Column, ordered_patterns: tuple[str, ...] = (
     if not shape:
         return None
     return UuidKey(column, shape, form, _why_ordered(table, column, form, default, ordered_patterns))
+
+
+def model_file_key(context: CheckContext, table: Table, column: Column) -> KeyEvidence | None:
+    """What the application's model file says about this key column's values, if it names it
+    (`CheckContext.app_evidence`): random, time-ordered, or not said."""
+    evidence = context.app_evidence.key(table) if context.app_evidence is not None else None
+    if evidence is None or column.name.lower() not in {c.lower() for c in evidence.columns}:
+        return None
+    return evidence
+
+
+def _model_fix(said: KeyEvidence) -> str:
+    """The fix when the application fills the key: in its model (a column DEFAULT never runs, and
+    for an ORM that writes the migrations an ALTER of one's own is drift its next migration undoes)."""
+    if said.source == "prisma":
+        return (f"Fix in the model {said.model}: a time-ordered @default (`uuid(7)` where your Prisma version has "
+                "it; `cuid()` values start with the time), or `Int @id @default(autoincrement())` with the UUID as "
+                "an @unique field; let `prisma migrate dev` write the migration (an ALTER of your own is drift to "
+                "Prisma). Rows already there keep their order; new ones append.")
+    if said.source == "laravel":
+        return (f"Fix in the model {said.model}: Laravel's HasUuids trait (time-ordered UUIDs) instead of a "
+                "newUniqueId() that returns random ones; rows already there keep their order, new ones append.")
+    return "Fix where the application makes the key: a time-ordered generator (UUIDv7, ULID)."
 
 
 def _why_ordered(table: Table, column: Column, form: str, default: str, patterns: tuple[str, ...]) -> str | None:

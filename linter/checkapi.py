@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from linter.findings import Finding, Severity
 from linter.globs import name_match
 from linter.model import Column, ForeignKey, Index, Location, SchemaModel, Table
+from linter.orm_evidence import AppEvidence
 from linter.record import FrozenRecord, Record
 from linter.target import DEFAULT_TARGET, Target
 
@@ -172,12 +173,17 @@ class CheckContext(Record):
     #: where `stats` came from: "file" (a stats file, `--stats`) or "server" (`innolint audit`
     #: read it live), so a message names the evidence the user actually gave
     stats_source: str = "file"
+    #: what the application's model files beside the input say about its tables' keys (Prisma's
+    #: `@id @default(uuid())`, Laravel's HasUuids; Prisma's many-to-many relation tables): set per
+    #: unit by the engine when such files are found (`linter.orm_evidence`), else None. Checks ask
+    #: `app_evidence.key(table)` / `.link(table)`, typed records that name the file and line.
+    app_evidence: AppEvidence | None = None
 
     def __init__(
         self, target: Target | None = None, options: dict[str, dict[str, Any]] | None = None,
         insert_heavy: tuple[str, ...] = (), tenant_schema_pattern: str | None = None,
         stats: dict[str, TableStats] | None = None, measurements: dict[str, ColumnMeasurement] | None = None,
-        stats_source: str = "file",
+        stats_source: str = "file", app_evidence: AppEvidence | None = None,
     ) -> None:
         self.target = Target.parse(DEFAULT_TARGET) if target is None else target
         self.options = {} if options is None else options
@@ -186,6 +192,7 @@ class CheckContext(Record):
         self.stats = {} if stats is None else stats
         self.measurements = {} if measurements is None else measurements
         self.stats_source = stats_source
+        self.app_evidence = app_evidence
 
     @property
     def stats_label(self) -> str:

@@ -26,7 +26,8 @@ FailLevel = Literal["error", "warning", "info", "none"]
 SeverityName = Literal["error", "warning", "info"]
 #: migration directory formats; "auto" detects one from the file names (linter.migrations)
 MigrationFormat = Literal[
-    "auto", "flyway", "golang-migrate", "authelia", "goose", "dbmate", "timestamp", "diesel", "lexical"
+    "auto", "flyway", "golang-migrate", "authelia", "goose", "dbmate", "timestamp", "diesel", "prisma", "atlas",
+    "liquibase", "lexical"
 ]
 
 

@@ -9,6 +9,7 @@ history) has been replayed.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -21,31 +22,45 @@ from linter.directives import annotation_verbs, comments_in_text, parse_directiv
 from linter.file_access import lexically_within, repository_root, special_file, within
 from linter.findings import Diagnostic, Finding, Report, RunStats
 from linter.grouping import group_copies
-from linter.migrations import ChangeSet, detected_root, plan, tables_named_by
+from linter.migrations import ChangeSet, HistoryNote, detected_root, plan, tables_named_by
 from linter.model import Location, SchemaModel, Table
 from linter.parse import ParseFailure
 from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
 from linter.replay import Replayer
 from linter.source import InputError, discover, read_statements
-from linter.split import Statement
+from linter.orm_evidence import AppEvidence
+from linter.split import Segment, Statement
 from linter.suppressions import Suppression
 
 
 class Unit(Record):
     """Files replayed into one model: a single file, or a migration directory in order
     (`migration_format`: the history's format, whose annotations the splitter obeys; None: plain
-    files, which the mysql client runs)."""
+    files, which the mysql client runs). From a history also: `segments`, how a file is split when
+    the history says so (`linter.split.Segment`); `notes`, what is reported about the history
+    (`linter.migrations.HistoryNote`); `evidence`, what the application's model files say about
+    its tables' keys (`linter.orm_evidence`), given to the checks in their context."""
 
-    __match_args__ = ("files", "migration_format", "is_migration_history")
+    __match_args__ = ("files", "migration_format", "is_migration_history", "segments", "notes", "evidence")
     files: list[str]
     migration_format: str | None
     is_migration_history: bool
+    segments: dict[str, Segment]
+    notes: list[HistoryNote]
+    evidence: AppEvidence | None
 
-    def __init__(self, files: list[str], migration_format: str | None = None, is_migration_history: bool = False) -> None:
+    def __init__(
+        self, files: list[str], migration_format: str | None = None, is_migration_history: bool = False,
+        segments: dict[str, Segment] | None = None, notes: list[HistoryNote] | None = None,
+        evidence: AppEvidence | None = None,
+    ) -> None:
         self.files = files
         self.migration_format = migration_format
         self.is_migration_history = is_migration_history
+        self.segments = {} if segments is None else segments
+        self.notes = [] if notes is None else notes
+        self.evidence = evidence
 
 
 class UnitResult(Record):
@@ -136,7 +151,13 @@ class Engine:
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
         schemas = replayer.model.schemas
+        if unit.evidence is not None:
+            context = dataclasses.replace(context or self.context, app_evidence=unit.evidence)
         target = (context or self.context).target
+        result.diagnostics.extend(
+            Diagnostic(rule=note.rule, severity=note.severity, path=note.path, line=note.line, message=note.message)  # type: ignore[arg-type]
+            for note in unit.notes
+        )
 
         def on_read(nbytes: int) -> None:
             result.bytes += nbytes
@@ -154,7 +175,7 @@ class Engine:
                 # statements parse would skip by their first word are only counted, unless they hold a directive
                 stream = read_statements(path, migration_format=unit.migration_format, target=target,
                                          skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
-                                         on_read=on_read)
+                                         on_read=on_read, segment=unit.segments.get(path))
                 replay = replayer.apply
                 for statement in stream:
                     count += 1
@@ -240,12 +261,14 @@ def _excerpt(text: str, width: int = 100) -> str:
 
 def units_for(
     files: Iterable[str], resolver: ConfigResolver | None = None, changes: ChangeSet | None = None,
-    readable: Callable[[str], bool] | None = None,
+    readable: Callable[[str], bool] | None = None, inside: Callable[[str], bool] | None = None,
 ) -> list[Unit]:
     """Group files into units: a migration directory is one unit replayed in order, any other
     file its own unit (linter.migrations decides, following the configuration). With `changes`,
     a history holding a changed file is read whole from disk, so the change is linted in context;
-    `readable` then decides (and reports) which of the files found there may be read."""
+    `readable` decides (and reports) which of the files found beside the given ones may be read,
+    and `inside` whether a path lies in the tree at all (without reporting: where a Liquibase
+    changelog and an application's model files are looked for)."""
     resolver = resolver or ConfigResolver(search=False)
 
     def configured(path: str) -> tuple[str, str] | None:
@@ -254,6 +277,9 @@ def units_for(
                   if absolute.startswith(root.rstrip(os.sep) + os.sep)]
         return max(inside, key=lambda item: len(item[0])) if inside else None
 
+    from linter.orm_evidence import evidence_for
+
+    inside = inside or (lambda path: True)
     groups = plan(
         list(files),
         configured=configured,
@@ -261,10 +287,19 @@ def units_for(
         expand=changes.contains if changes is not None else None,
         keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False)
         and (readable is None or readable(path)),
+        inside=inside,
     )
-    return [Unit(g.files, migration_format=g.history.format if g.history is not None else None,
-                 is_migration_history=g.history is not None)
-            for g in groups]
+    units = []
+    for group in groups:
+        history = group.history
+        unit = Unit(group.files, migration_format=history.format if history is not None else None,
+                    is_migration_history=history is not None)
+        if history is not None:
+            unit.segments = history.segments
+            unit.notes = history.notes
+        unit.evidence = evidence_for(group, inside)
+        units.append(unit)
+    return units
 
 
 def lint_paths(
@@ -287,7 +322,9 @@ def lint_paths(
     files = [f for f in files if not resolver.for_path(f).is_excluded(f, named=os.path.abspath(f) in named)]
     changes = ChangeSet.from_files(files) if options.changed_only else options.changes
     stats = RunStats()
-    units = units_for(files, resolver, changes, readable=_inside_trees(repository, files, errors))
+    trees = _trees(repository, files, paths)
+    units = units_for(files, resolver, changes, readable=_readable(trees, errors),
+                      inside=lambda path: any(within(os.path.realpath(path), tree) for tree in trees))
     report = Report()
     for path, message in errors:
         report.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=message))
@@ -297,7 +334,7 @@ def lint_paths(
     for unit in units:
         if changes is not None and not changes.affects(unit.files):
             continue  # nothing changed here
-        settings = resolver.for_path(unit.files[0])
+        settings = resolver.for_path((unit.files or [note.path for note in unit.notes])[0])
         unit_context = context if context is not None else settings.context()
         result = engine.lint_unit(
             unit, unit_context, disabled=settings.disabled_rules(), changes=changes, progress=progress,
@@ -318,14 +355,23 @@ def lint_paths(
     return report
 
 
-def _inside_trees(repository: str, files: list[str], refused: list[tuple[str, str]]) -> Callable[[str], bool]:
-    """Whether a file found beside a changed one (its migration directory, read for context)
-    may be read: a regular file whose real path lies in the repository or, for files the user
-    named outside the repository, in their own migration directory (a configured migration
-    directory lies inside its configuration's repository: `linter.config`). Refusals are added to
-    `refused` as (path, message)."""
-    trees = [repository] + sorted({os.path.realpath(detected_root(f)) for f in files
-                                   if f != "-" and not lexically_within(f, repository)})
+def _trees(repository: str, files: list[str], named: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+    """The trees a run may read files from besides the ones it was given: the repository, the
+    directories the user named outside it, and for files found outside it their migration
+    directory, or the directory above it when it is called `migrations` (where Prisma's
+    schema.prisma sits; a configured migration directory lies inside its configuration's
+    repository: `linter.config`)."""
+    outside = {os.path.realpath(detected_root(f)) for f in files if f != "-" and not lexically_within(f, repository)}
+    trees = {os.path.dirname(tree) if os.path.basename(tree) == "migrations" else tree for tree in outside}
+    trees.update(os.path.realpath(p) for p in named
+                 if p != "-" and os.path.isdir(p) and not lexically_within(p, repository))
+    return [repository] + sorted(trees)
+
+
+def _readable(trees: list[str], refused: list[tuple[str, str]]) -> Callable[[str], bool]:
+    """Whether a file found beside a given one (its migration history, read for context) may be
+    read: a regular file whose real path lies in one of `trees`. Refusals are added to `refused`
+    as (path, message)."""
 
     def readable(path: str) -> bool:
         real = os.path.realpath(path)

@@ -58,6 +58,9 @@ class Replayer:
         self._key_checks: dict[int, tuple[object, object, str | None]] = {}
         #: (path, kind) of the statements innolint cannot follow already reported: once per file
         self._unfollowed: set[tuple[str, str]] = set()
+        #: how many more missing names may be looked for in another case (`_case_hint`): each
+        #: look reads the whole schema, so a file of missing names stays linear
+        self._case_looks = 100
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
@@ -88,6 +91,24 @@ class Replayer:
             if found is not None:
                 return found
         return schema.tables.get(key)
+
+    def _case_hint(self, name: ops.Name) -> str:
+        """What to add when `name` names no table: where names are case-sensitive
+        (lower_case_table_names=0) and a table differs from it only in case, that table. Such a
+        history (`User` created, `user` altered) runs only on a server that folds names (the
+        Windows and macOS defaults); the configuration's lower_case_table_names says which is meant."""
+        schema = self._schema(name)
+        if self._fold or schema is None or self._case_looks <= 0:
+            return ""
+        self._case_looks -= 1
+        folded = name.name.lower()
+        other = next((t for t in schema.tables.values() if t.name.lower() == folded), None)
+        if other is None:
+            return ""
+        return (f"; table {other.name} (created at {_at(other.defined)}) differs only in case: with "
+                "lower_case_table_names=0 (Linux's default) they are two tables and this statement fails; the history "
+                "runs as written only where names are case-insensitive (lower_case_table_names = 1 or 2 in the "
+                "configuration, if that is the server it runs on)")
 
     def _taken(self, name: ops.Name, temporary: bool) -> Table | None:
         """The table already holding `name` in the namespace of a new (temporary or not) table."""
@@ -136,7 +157,7 @@ class Replayer:
         if op.like is not None:
             source = self._find(op.like)
             if source is None:
-                return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input"
+                return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input{self._case_hint(op.like)}"
             body = source.body.copy()  # LIKE copies columns, keys and options, not foreign keys
             body.foreign_keys = []
             origin, own = "like", True
@@ -171,7 +192,7 @@ class Replayer:
         if table is None:
             if op.if_exists:
                 return None
-            return f"ALTER TABLE {self._label(op.name)}: table is not defined earlier in the input"
+            return f"ALTER TABLE {self._label(op.name)}: table is not defined earlier in the input{self._case_hint(op.name)}"
         return self._alter(table, op.actions, where, f"ALTER TABLE {self._label(op.name)}")
 
     def _alter(self, table: Table, actions: tuple[ops.AlterAction, ...], where: Location, statement: str) -> str | None:
@@ -216,7 +237,7 @@ class Replayer:
             if table is None:
                 if op.if_exists:
                     continue
-                problem = f"table {self._label(old)} is not defined earlier in the input"
+                problem = f"table {self._label(old)} is not defined earlier in the input{self._case_hint(old)}"
                 break
             taken = self._taken(new, table.temporary)
             if taken is not None:
@@ -244,14 +265,14 @@ class Replayer:
     def _CreateIndex(self, op: ops.CreateIndex, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.table)
         if table is None:
-            return f"CREATE INDEX {op.index.name} ON {self._label(op.table)}: table is not defined earlier in the input"
+            return f"CREATE INDEX {op.index.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
         return self._alter(table, (ops.AddIndex(op.index, op.if_not_exists),), where,
                            f"CREATE INDEX {op.index.name} ON {self._label(op.table)}")
 
     def _DropIndexStatement(self, op: ops.DropIndexStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.table)
         if table is None:
-            return f"DROP INDEX {op.name} ON {self._label(op.table)}: table is not defined earlier in the input"
+            return f"DROP INDEX {op.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
         return self._alter(table, (ops.DropIndex(op.name, op.if_exists),), where,
                            f"DROP INDEX {op.name} ON {self._label(op.table)}")
 

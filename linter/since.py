@@ -37,7 +37,7 @@ from typing import Any
 
 from linter import fingerprints
 from linter.fingerprints import Known
-from linter.migrations import ChangeError, ChangeSet, _absolute, _git, classify, detected_root
+from linter.migrations import ChangeError, ChangeSet, _absolute, _git, classify, companion, detected_root, place_of
 from linter.source import SQL_SUFFIXES
 
 #: git's modes for what is read: regular files (and executable ones); links are followed by hand
@@ -122,8 +122,12 @@ def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str]
                       if _absolute(path).startswith(root.rstrip(os.sep) + os.sep)] if resolver is not None else []
         if configured:
             recursive.add(os.path.realpath(max(configured, key=len)))
-        elif classify(path) is not None or _absolute(path) in deleted:
-            found.add(detected_root(path))
+            continue
+        place, whole = place_of(path) if os.path.exists(path) else (detected_root(path), False)
+        if whole:  # a Liquibase history: its root changelog's directory and below
+            recursive.add(os.path.realpath(place))
+        elif classify(path) is not None or _absolute(path) in deleted or place != os.path.dirname(os.path.abspath(path)):
+            found.add(place)
         else:
             found.add(os.path.abspath(path))
     found |= set(changes.directories)
@@ -153,6 +157,12 @@ def _materialize(ref: str, top: str, wanted: list[str], tree: str, recursive: se
     if not prefixes:
         return []
     listing = _git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", ref, "--", *prefixes], top)
+    # Prisma's schema files sit beside its `migrations` directory: that directory's own files too
+    beside = sorted({os.path.relpath(os.path.dirname(place), top) + "/" for place in wanted
+                     if os.path.basename(place) == "migrations" and _inside(os.path.dirname(place), top)
+                     and os.path.dirname(place) != top})
+    if beside:
+        listing += b"\0" + _git(["ls-tree", "-z", "--full-tree", "--end-of-options", ref, "--", *beside], top)
     places = set(wanted)
     blobs: dict[str, tuple[bytes, bytes]] = {}  # relative path -> (mode, oid)
     for entry in listing.split(b"\0"):
@@ -171,11 +181,22 @@ def _materialize(ref: str, top: str, wanted: list[str], tree: str, recursive: se
         return head in places or detected_root(head) in places or any(
             head.startswith(root + os.sep) for root in recursive)
 
+    def decides(relative: str) -> bool:
+        """A file that is not linted but decides how a history read here is read (atlas.sum, a
+        Liquibase changelog, Prisma's lock and schema files beside or above the migrations)."""
+        head = os.path.join(top, relative)
+        directory = os.path.dirname(head)
+        return companion(relative) and (directory in places or any(
+            os.path.join(directory, "migrations") == place for place in places) or any(
+            head.startswith(root + os.sep) for root in recursive))
+
     named: list[str] = []  # what the working tree's walk would read, as paths of the temporary tree
     contents: dict[str, bytes] = {}  # relative path -> oid of the regular file to write there
     links: dict[str, str] = {}  # relative path of a link -> relative path of the file it leads to
     for relative, (mode, oid) in blobs.items():
         if not belongs(relative):
+            if mode in _REGULAR and decides(relative):
+                contents[relative] = oid  # written, not linted
             continue
         if mode in _REGULAR:
             contents[relative] = oid

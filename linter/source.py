@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from linter.split import StatementStream, split_stream
+from linter.split import Segment, StatementStream, split_stream
 from linter.target import Target
 
 #: how much of a file the binary check looks at
@@ -147,13 +147,13 @@ def _decode_chunks(
 def read_statements(
     path: str, *, migration_format: str | None = None, target: Target | None = None,
     skip_words: frozenset[str] | None = None, skip_pattern: str = "", unless: str = "",
-    on_read: Callable[[int], None] | None = None,
+    on_read: Callable[[int], None] | None = None, segment: Segment | None = None,
 ) -> StatementStream:
     """The statements of `path` ("-": standard input), streamed; InputError when it cannot be read.
-    `migration_format`, `target`, `skip_words`, `skip_pattern` and `unless`: see
+    `migration_format`, `target`, `skip_words`, `skip_pattern`, `unless` and `segment`: see
     `linter.split.split_stream`; `on_read`: see `iter_chunks`."""
     return split_stream(iter_chunks(path, on_read=on_read), path, migration_format=migration_format, target=target,
-                        skip_words=skip_words, skip_pattern=skip_pattern, unless=unless)
+                        skip_words=skip_words, skip_pattern=skip_pattern, unless=unless, segment=segment)
 
 
 def discover(paths: list[str], *, repository: str | None = None) -> tuple[list[str], list[tuple[str, str]]]:
@@ -226,22 +226,30 @@ SQL_SUFFIXES = (".sql", ".sql.in", ".ddl", ".mysql", ".dump")
 _DUMP_HEADER = re.compile(rb"^(?:\xef\xbb\xbf)?-- (?:MySQL|MariaDB) dump ", re.MULTILINE)
 
 
+#: Liquibase changelogs are taken when their start names Liquibase's root element
+_CHANGELOG_SUFFIXES = (".xml", ".yaml", ".yml", ".json")
+
+
 def _sql_name(name: str) -> bool | None:
-    """True: a SQL file by its name; None: a `.txt` file that is SQL if it starts like a dump;
-    False: not SQL."""
+    """True: a SQL file by its name; None: a `.txt` file that is SQL if it starts like a dump, or
+    an XML/YAML/JSON file that is a Liquibase changelog if it says so; False: not SQL."""
     lowered = name.lower()
     if lowered.endswith(SQL_SUFFIXES):
         return True
-    return None if lowered.endswith(".txt") else False
+    return None if lowered.endswith((".txt", *_CHANGELOG_SUFFIXES)) else False
 
 
 def _is_dump(path: str) -> bool:
-    """Whether a `.txt` file (a regular file inside the tree) starts like mysqldump output."""
+    """Whether a `.txt` file (a regular file inside the tree) starts like mysqldump output, or an
+    XML/YAML/JSON file is a Liquibase changelog (`databaseChangeLog` in its first 4 KiB)."""
     try:
         with open(path, "rb") as handle:
-            return _DUMP_HEADER.search(handle.read(4096)) is not None
+            head = handle.read(4096)
     except OSError:
         return True  # let reading it report the error
+    if path.lower().endswith(_CHANGELOG_SUFFIXES):
+        return b"databaseChangeLog" in head
+    return _DUMP_HEADER.search(head) is not None
 
 
 def _walk_sql(top: str) -> tuple[list[tuple[str, os.stat_result]], list[tuple[str, str]]]:

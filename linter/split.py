@@ -81,6 +81,34 @@ class Note(NamedTuple):
     excerpt: str = ""
 
 
+class Segment(NamedTuple):
+    """A part of a file that a migration tool reads on its own (a Liquibase changeset, a file with
+    Atlas's `-- atlas:delimiter`), put into the chunks given to `split_stream` by that format's
+    reading of the file (`linter.liquibase`, `linter.atlas`) where the part starts, always at the
+    start of a line. What is still open there ends as at the end of input (a statement without its
+    delimiter, an unclosed quote: the tool sends the part's text as it is), and the part is split
+    as `split` says: "packet", at each `;` except inside a compound statement (a stored program
+    keeps its `;`s: Liquibase's splitter skips BEGIN ... END, as the server's multi-statement
+    reading does); "whole", one statement (Liquibase's `splitStatements:false`, the text sent as
+    it is); "delimiter", at `delimiter` (Liquibase's `endDelimiter`, Atlas's delimiter), like the
+    client's DELIMITER. `notes` are reported at their place (a changeset not run on the target);
+    `part` names the part in what the splitter reports ("changeset")."""
+
+    split: str = "packet"
+    delimiter: str = ";"
+    notes: tuple[Note, ...] = ()
+    part: str = "changeset"
+    #: Liquibase `dbms` filters the part must pass to run at all, and the changelog parameters
+    #: defined before it as (name, value, dbms filter): read by `linter.liquibase`, which knows the
+    #: target's name there; the splitter does not look at them
+    dbms: tuple[str, ...] = ()
+    properties: tuple[tuple[str, str, str | None], ...] = ()
+
+
+#: what a Segment's `split` may be
+_SEGMENT_SPLITS = frozenset({"packet", "whole", "delimiter"})
+
+
 #: the most characters of one statement the splitter holds (1 MiB). Real DDL is far smaller (the
 #: shared corpus's largest CREATE TABLE has 4.2 KB; a table at InnoDB's limits, 1017 columns with
 #: comments or 8192 partitions as mysqldump writes them, stays under 0.6 MB), while the parser's
@@ -111,12 +139,16 @@ _MARKER_FORMATS = frozenset({"goose", "dbmate"})
 #: db`, `use db` alone on a line ...) are the client's, not SQL; migration tools send the text to
 #: the server themselves
 _CLIENT_FORMATS = frozenset({None, "lexical", "timestamp"})
+#: migration formats whose tools read a file otherwise than as text to split (directive lines,
+#: parts read on their own): their reading (module, function) turns the chunks into text and
+#: Segments, and is imported only when such a file is read
+_OWN_READINGS = {"liquibase": ("linter.liquibase", "read_chunks"), "atlas": ("linter.atlas", "read_chunks")}
 
 
 def split_stream(
     chunks: Iterable[str], path: str, *, migration_format: str | None = None, target: Target | None = None,
     skip_words: frozenset[str] | None = None, skip_pattern: str = "", unless: str = "",
-    max_statement: int = MAX_STATEMENT_CHARS,
+    max_statement: int = MAX_STATEMENT_CHARS, segment: Segment | None = None,
 ) -> StatementStream:
     """Yield the statements of the text made of `chunks`, each as soon as it is complete.
 
@@ -137,9 +169,26 @@ def split_stream(
     `skip_pattern`: a regex matching the whole text of other one-line statements that may be
     counted the same way (mysqldump's `ALTER TABLE `t` DISABLE KEYS`); it must not match `;`,
     quotes, comments or a newline.
+
+    Liquibase and Atlas files are read as their tools read them (`_OWN_READINGS`): their
+    directives become `Segment`s in the chunks; `segment`, how the whole file is split when the
+    history that holds it says so (a Liquibase `<sqlFile endDelimiter="//">`). A `Note` among the
+    chunks is reported as it is.
     """
     splitter = _Splitter(path, migration_format, skip_words, unless, skip_pattern, target, max_statement)
+    reading = _OWN_READINGS.get(migration_format)  # type: ignore[arg-type]
+    if reading is not None:
+        import importlib
+
+        chunks = getattr(importlib.import_module(reading[0]), reading[1])(chunks, path, target=target, segment=segment)
+    elif segment is not None:
+        chunks = _prefixed(segment, chunks)
     return StatementStream(splitter, chunks)
+
+
+def _prefixed(segment: Segment, chunks: Iterable[str]) -> Iterator[str | Segment]:
+    yield segment
+    yield from chunks
 
 
 class StatementStream(Iterator[Statement]):
@@ -554,7 +603,7 @@ _GAP_NEXT, _GAP_STATEMENT, _GAP_MODE, _GAP_MORE = range(4)
 _Matcher = Callable[[str, int], "re.Match[str] | None"]
 
 
-def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int) -> _Matcher:
+def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int, packet: bool = False) -> _Matcher:
     """The regex that consumes statement text that cannot end or change the statement.
 
     It swallows plain text and complete quoted strings in one C-level call and stops where
@@ -563,12 +612,14 @@ def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int) -> _
     DELIMITER. Every look-ahead needs a real character, so the match also stops before anything
     whose meaning the next chunk could change. `delimiter` is "" inside a goose block (no
     delimiter, no DELIMITER command). With `client`, a backslash (a client command) stops it too;
-    `quoting` says how strings read (`_QUOTINGS`).
+    `quoting` says how strings read (`_QUOTINGS`); with `packet` (a `Segment` split as a packet),
+    a `;` stops it though there is no delimiter.
     """
     d0 = delimiter[:1]
     stops = set("'\"`-#/") | {d0} - {""}
     if delimiter:
         stops.add("\n")
+    if delimiter or packet:
         stops.add(";")  # ends a statement of a multi-statement (see `linter.compound`)
     if in_exec:
         stops.add("*")
@@ -588,7 +639,7 @@ def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int) -> _
     return re.compile("(?:" + "|".join(alts) + ")*", re.S).match
 
 
-_run_cache: dict[tuple[str, bool, bool, int], _Matcher] = {}
+_run_cache: dict[tuple[str, bool, bool, int, bool], _Matcher] = {}
 #: builds a Statement from a tuple without the keyword-argument machinery of its constructor
 _new_statement = tuple.__new__
 
@@ -663,6 +714,8 @@ class _Splitter:
         # client state
         self.delimiter = ";"
         self.block = False  # inside goose StatementBegin/StatementEnd: no delimiter at all
+        self.packet = False  # and, in a Segment split as a packet, a `;` ends a statement (not a compound one)
+        self.part = "file"  # what is being read, for notes: the file, or a Segment's part
         self.down = False  # inside a goose/dbmate Down section: nothing is emitted
         self.modes = Modes()  # the session's sql_mode, as far as it is followed
         self.quoting = 0  # how strings read: see `_QUOTINGS` (`linter.sqlmode`)
@@ -721,6 +774,15 @@ class _Splitter:
     def run(self, chunks: Iterable[str]) -> Iterator[Statement]:
         first = True
         for chunk in chunks:
+            if chunk.__class__ is Segment:
+                self._segment(chunk)  # type: ignore[arg-type]
+                if self.out:
+                    out, self.out = self.out, []
+                    yield from out
+                continue
+            if chunk.__class__ is Note:  # a format's reading reports something at its place
+                self.notes.append(chunk)  # type: ignore[arg-type]
+                continue
             if not chunk:
                 continue
             if self.stopped:  # the client quit: the rest is read (a pipe must be drained) and counted
@@ -741,6 +803,35 @@ class _Splitter:
         self._finish()
         yield from self.out
         self.out = []
+
+    def _segment(self, segment: Segment) -> None:
+        """A part read on its own starts (see `Segment`): what is open ends as at the end of input,
+        and the part is split as the segment says."""
+        if segment.split not in _SEGMENT_SPLITS or (segment.split == "delimiter" and not segment.delimiter):
+            raise ValueError(f"bad segment {segment!r}")
+        if self.buf or self.in_stmt or self.pending is not None:
+            self.eof = True
+            self._scan()
+            self._finish()
+            self.eof = False
+        self._line_at(self.pos)
+        self.cnt_pos -= self.pos
+        self.line_start -= self.pos
+        self.buf = self.buf[self.pos :] if self.pos < len(self.buf) else ""
+        self.pos = 0
+        self.mode = _CODE
+        self.in_stmt = False
+        self.exec_ver = None
+        self.compound = None
+        self.packet_open = self.rejecting = False
+        self.at_line_start = True
+        self._clear_comments()
+        self.block = segment.split != "delimiter"
+        self.packet = segment.split == "packet"
+        self.delimiter = segment.delimiter if segment.split == "delimiter" else ";"
+        self.part = segment.part
+        self._set_matchers()
+        self.notes.extend(segment.notes)
 
     def _feed(self, chunk: str) -> None:
         """Drop what has been dealt with from the buffer (keeping statement and comment text) and append `chunk`."""
@@ -818,7 +909,7 @@ class _Splitter:
             line, column = self.skip_at
             self._flush_pending()
             self.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not run "
-                                   "on the target) and the rest of the file with it", end_line=self.cur_line))
+                                   f"on the target) and the rest of the {self.part} with it", end_line=self.cur_line))
             if self.in_stmt:
                 self._piece(_blank(buf[self.seg_start :]))
                 self.seg_start = len(buf)
@@ -830,10 +921,11 @@ class _Splitter:
                 self._flush_pending()
                 blank = len(buf) - len(buf.rstrip(_WS))
                 end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
-                self.notes.append(Note(line, column, f"{what} not closed: the rest of the file is inside it, and the "
+                self.notes.append(Note(line, column, f"{what} not closed: the rest of the {self.part} is inside it, and the "
                                        "server rejects the statement it is in", end_line=max(line, end_line)))
         if self.in_stmt:
-            self._end_stmt(len(buf))
+            # a goose block or a Segment sent whole: the server takes a last `;` as the end of the statement
+            self._end_stmt(len(buf), strip_semicolon=self.block and not self.packet)
         self._flush_pending()
 
     # --- positions and state ------------------------------------------------------------------
@@ -862,7 +954,7 @@ class _Splitter:
     def _set_matchers(self) -> None:
         """Follow a change of delimiter, goose block or executable comment."""
         delimiter = "" if self.block else self.delimiter
-        key = (delimiter, self.exec_ver is not None, self.client, self.quoting)
+        key = (delimiter, self.exec_ver is not None, self.client, self.quoting, self.packet)
         match = _run_cache.get(key)
         if match is None:
             match = _run_cache[key] = _run_pattern(*key)
@@ -1677,7 +1769,7 @@ class _Splitter:
                 if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
                     self.pos = p
                     return False
-            if c == ";" and delimiter and delimiter != ";":  # a `;` that is not the delimiter: see `linter.compound`
+            if c == ";" and (self.packet or delimiter and delimiter != ";"):  # not the delimiter: see `linter.compound`
                 compound = self.compound
                 if compound is None:
                     head = compound_head(self._text_prefix(p))
