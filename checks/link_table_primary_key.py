@@ -382,11 +382,17 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
     else:
         if set(_tokens(table.name)) & _LOG_TOKENS:
             return None  # a log or history without a UNIQUE key on the pair: the pair repeats
-        references = [r for r in references if not _deployment_id(r)] if len(references) > 2 else references
+        if len(references) > 2:
+            placed = [r for r in references if _deployment_id(r)]
+            others.extend(f"{r.column} (where the row lives)" for r in placed)
+            references = [r for r in references if r not in placed]
     if not 2 <= len(references) <= 3:
         return None
-    if len(references) == 3 and not isinstance(unique, Index) and not _indexed_together(table, {r.column.lower() for r in references}):
-        return None  # three references and no key on the three: a row with several foreign keys, not a triple
+    if (len(references) == 3 and not isinstance(unique, Index) and sum(_optional(table, r) for r in references) >= 2
+            and not _indexed_together(table, {r.column.lower() for r in references})):
+        # an exclusive arc: a row refers to one of several things (the others NULL or 0), and no key says
+        # the three belong together
+        return None
     qualified = [r for r in references if set(_tokens(r.column)) & {"parent", "child"}]
     if qualified and len(references) > 2:
         return None  # a tree edge placed in some context, not a pair
@@ -412,7 +418,7 @@ def _pair_evidence(table: Table, references: Sequence[Reference], unique: Index 
     fks = [r for r in references if r.how == "FOREIGN KEY"]
     together = _indexed_together(table, names)
     each = all(_leads_index(table, r.column) for r in references)
-    if not strong and not (together and each):
+    if not strong and not (together or each):
         return None  # names that match no table, and no key that says they are a pair
     if not fks and not together and not each and len(strong) < len(references):
         return None  # a name that matches no table, and no key that pairs it with one that does
@@ -428,6 +434,14 @@ def _pair_evidence(table: Table, references: Sequence[Reference], unique: Index 
     elif each:
         why.append("each indexed")
     return ", ".join(why)
+
+
+def _optional(table: Table, reference: Reference) -> bool:
+    """A side that may be absent: NULL-able, or defaulting to 0 or '' (the NULL of schemas without NULLs)."""
+    column = table.column(reference.column)
+    if column is None:
+        return False
+    return column.nullable or (column.default or "").strip("'\"") in ("0", "")  and column.default is not None
 
 
 def _leads_index(table: Table, column: str) -> bool:
