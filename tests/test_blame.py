@@ -61,7 +61,9 @@ CAUSES: dict[str, list[Cause]] = {
         Cause("CREATE TABLE t (id INT NOT NULL, v INT, PRIMARY KEY (id)) ENGINE=InnoDB;\n",
               "ALTER TABLE t DROP PRIMARY KEY;\n"),
         Cause("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v INT) ENGINE=InnoDB;\n",
-              "ALTER TABLE t DROP CONSTRAINT `PRIMARY`, ADD COLUMN w INT;\n".replace("CONSTRAINT `PRIMARY`", "PRIMARY KEY")),
+              "ALTER TABLE t DROP PRIMARY KEY, ADD COLUMN w INT;\n"),
+        # dropping the key's only column drops the key
+        Cause("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v INT) ENGINE=InnoDB;\n", "ALTER TABLE t DROP COLUMN id;\n"),
     ],
     "uuid-primary-key": [
         Cause("CREATE TABLE t (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT) ENGINE=InnoDB;\n",
@@ -194,3 +196,29 @@ def test_the_finding_is_at_the_statement_that_caused_it(tmp_path: Path, rule: st
     changed = _run([second], rule, cause.target, changed_only=True)
     assert changed and {(Path(f.path).name, f.line) for f in changed} == {(second.name, 2)}
     assert _run([first], rule, cause.target, changed_only=True) == []
+
+
+#: rules whose finding is about the whole table as it is now, so that any later ALTER of it may be
+#: the cause (a column added makes the row longer): the unrelated-ALTER test leaves them out
+WHOLE_TABLE: dict[str, str] = {
+    "row-size-limit": "every column counts toward the row size: the table's last ALTER may be what made it too long",
+    "charset-portability": "the table's character set and each column's count: its last ALTER in a later file is "
+                           "where the finding goes (checks/scope.py)",
+}
+LATER = [(rule, n) for rule, causes in CAUSES.items() if rule not in WHOLE_TABLE for n in range(len(causes))]
+
+
+@pytest.mark.parametrize(("rule", "n"), LATER, ids=[f"{r}-{n}" for r, n in LATER])
+def test_a_later_unrelated_change_does_not_take_the_blame(tmp_path: Path, rule: str, n: int) -> None:
+    """Migration 3 changes something else (a new table, a comment on every table the change
+    touched): the finding stays with migration 2, and `--changed-only` on migration 3 reports nothing."""
+    cause = CAUSES[rule][n]
+    first, second = _history(tmp_path, "flyway", cause)
+    touched = sorted({word.strip("`;(") for line in cause.cause.splitlines()
+                      for word in line.split()[2:3] if line.upper().startswith("ALTER TABLE")})
+    third = first.parent / "V3__other.sql"
+    third.write_text("CREATE TABLE unrelated_v3 (id INT PRIMARY KEY);\n"
+                     + "".join(f"ALTER TABLE {name} COMMENT 'checked';\n" for name in touched), encoding="utf-8")
+    found = _run([first.parent], rule, cause.target, changed_only=False)
+    assert found and {(Path(f.path).name, f.line) for f in found} == {(second.name, 2)}
+    assert _run([third], rule, cause.target, changed_only=True) == []
