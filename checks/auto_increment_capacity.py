@@ -17,7 +17,7 @@ from typing import Annotated
 from annotated_types import Gt, Le
 
 from checks.column_types import change_columns
-from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, foreign_keys_by_parent
+from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent
 from linter.findings import Finding, Severity
 from linter.model import Column, ForeignKey, SchemaModel, Table
 from linter.record import FrozenRecord
@@ -220,7 +220,9 @@ class AutoIncrementCapacity(Check):
             evidence += f"; ~{stats.rows:,} rows"
         summary = (f"{table.name}.{column.name} {column.type} {sign}: AUTO_INCREMENT at {found.share:.1%} of its "
                    f"maximum ({found.value:,} of {limit:,})")
-        return self.finding(table, " ".join(message), severity=severity, where=table.place(column), evidence=evidence,
+        # the cause: the statement that gave the column its type, or the ALTER that set AUTO_INCREMENT=
+        where = cause_place(table, (column,), ("auto_increment",))
+        return self.finding(table, " ".join(message), severity=severity, where=where, evidence=evidence,
                             fix=fix, subject=column.name.lower(), summary=summary)
 
 

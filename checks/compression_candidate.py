@@ -22,7 +22,7 @@ from annotated_types import Ge
 from pydantic import AfterValidator
 
 from linter.checkapi import (
-    Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, innodb_tables, qualified, quote,
+    Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, cause_place, innodb_tables, qualified, quote,
 )
 from linter.findings import Finding, Severity
 from linter.grouping import grouped as copies_of
@@ -234,7 +234,9 @@ class CompressionCandidate(Check):
         summary = f"{table.name}: {len(found)} large column{'s' if len(found) != 1 else ''} with no compression ({names})"
         if group is not None and len(group) > 1:
             summary += f", in {len(group):,} tenant schemas"
-        return self.finding(table, message, severity=severity, where=table.defined, evidence=evidence, fix=fix,
+        # the cause: the ALTER that added a large column, or that took the table's compression away
+        where = cause_place(table, [c.column for c in found], ("row_format", "key_block_size", "compression", "page_compressed"))
+        return self.finding(table, message, severity=severity, where=where, evidence=evidence, fix=fix,
                             subject=found[0].column.name.lower(), summary=summary)
 
 

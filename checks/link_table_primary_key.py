@@ -14,11 +14,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from checks.compression_candidate import kept_definition
+from linter.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
 from linter.findings import Finding, Severity
-from linter.model import Column, Index, SchemaModel, Table
+from linter.model import Column, ForeignKey, Index, SchemaModel, Table
 from linter.orm_evidence import LinkEvidence
 from linter.record import FrozenRecord
+from linter.target import Target
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
@@ -103,61 +105,92 @@ class Link(FrozenRecord):
     surrogate: Column
     unique: Index | None
     others: tuple[str, ...]  # the other columns and what they are, for the evidence
+    #: the single-column key InnoDB clusters on: the PRIMARY KEY, or with none a UNIQUE key
+    clustered: Index | None
+    #: why the columns are the pair (a UNIQUE key on them, foreign keys, names, indexes)
+    why: str
 
     def __init__(
         self, table: Table, columns: tuple[Reference, ...], surrogate: Column, unique: Index | None,
-        others: tuple[str, ...],
+        others: tuple[str, ...], clustered: Index | None = None, why: str = "",
     ) -> None:
         _set(self, "table", table)
         _set(self, "columns", columns)
         _set(self, "surrogate", surrogate)
         _set(self, "unique", unique)
         _set(self, "others", others)
+        _set(self, "clustered", clustered)
+        _set(self, "why", why)
 
 
 class EntityIndex:
     """Table names of the input by entity, so that `product_id` and `RoleId` can be matched to the
     tables they name: `products` answers to product, and a table whose name starts with a prefix
     that at least three tables share (`oc_`, `t_ds_`, `ums_`) answers without it too (`oc_product`
-    to product)."""
+    to product). Kept per schema: a multi-database dump holds several applications, and a
+    `user_id` is matched to the `users` of its own schema first; a table of another schema counts
+    only as a name (`user_id` in one application is not a reference to another's `users`)."""
 
     def __init__(self, model: SchemaModel) -> None:
         #: how the server compares table names (`SchemaModel.key`: lower_case_table_names)
         self.key = model.key
         tables = [t for t in model.tables() if not t.view_standin]
-        names = {t.name: _tokens(t.name) for t in tables}
-        starts: dict[tuple[str, ...], int] = {}
-        for tokens in names.values():
+        starts: dict[tuple[str | None, tuple[str, ...]], int] = {}
+        named: list[tuple[str | None, str, tuple[str, ...]]] = []
+        for table in tables:
+            schema = self.key(table.schema) if table.schema else None
+            tokens = _tokens(table.name)
+            named.append((schema, table.name, tokens))
             for n in range(1, min(3, len(tokens))):
-                starts[tuple(tokens[:n])] = starts.get(tuple(tokens[:n]), 0) + 1
-        self._by_entity: dict[str, set[tuple[int, str]]] = {}
-        for name, tokens in names.items():
+                starts[(schema, tuple(tokens[:n]))] = starts.get((schema, tuple(tokens[:n])), 0) + 1
+        #: (schema key or None, entity) -> {(words skipped, table name)}
+        self._by_entity: dict[tuple[str | None, str], set[tuple[int, str]]] = {}
+        self._schemas_of: dict[str, set[str | None]] = {}
+        for schema, name, tokens in named:
             for skip in range(min(3, len(tokens))):
-                if skip == 0 or starts.get(tuple(tokens[:skip]), 0) >= 3:
-                    self._by_entity.setdefault(_entity(tokens[skip:]), set()).add((skip, name))
-        self._by_key_column: dict[str, set[str]] = {}
+                if skip == 0 or starts.get((schema, tuple(tokens[:skip])), 0) >= 3:
+                    entity = _entity(tokens[skip:])
+                    self._by_entity.setdefault((schema, entity), set()).add((skip, name))
+                    self._schemas_of.setdefault(entity, set()).add(schema)
+        self._by_key_column: dict[tuple[str | None, str], set[str]] = {}
         for table in tables:
             primary = table.primary_key
             if primary is not None and len(primary.columns) == 1 and primary.columns[0].name.lower() != "id":
-                self._by_key_column.setdefault(primary.columns[0].name.lower(), set()).add(table.name)
+                schema = self.key(table.schema) if table.schema else None
+                self._by_key_column.setdefault((schema, primary.columns[0].name.lower()), set()).add(table.name)
 
-    def resolve(self, tokens: Sequence[str], column: str, own: str, *, whole: bool = False) -> str | None:
-        """The table a column named with these tokens (its id suffix removed) points at: one named
-        after the words, else one whose key column has this very name, else (unless `whole`) one
-        named after the last words (`zone_country_id` -> countries)."""
-        found = self._named(tokens, own)
+    def resolve(
+        self, tokens: Sequence[str], column: str, table: Table, *, whole: bool = False,
+    ) -> tuple[str, bool] | None:
+        """The table a column named with these tokens (its id words removed) points at, and whether
+        it is in the column's own schema: one named after the words, else one whose key column has
+        this very name, else (unless `whole`) one named after the last words (`zone_country_id` ->
+        countries, `owner_user_id` -> users). The table's own schema first, then any other."""
+        schema = self.key(table.schema) if table.schema else None
+        found = self._resolve(tokens, column, table.name, schema, whole)
+        if found is not None:
+            return found, True
+        entity = _entity(tokens)
+        for other in sorted(self._schemas_of.get(entity, set()) - {schema}, key=lambda s: s or ""):
+            found = self._named(tokens, table.name, other)
+            if found is not None:
+                return (f"{other}.{found}" if other else found), False
+        return None
+
+    def _resolve(self, tokens: Sequence[str], column: str, own: str, schema: str | None, whole: bool) -> str | None:
+        found = self._named(tokens, own, schema)
         if found is not None:
             return found
-        for name in sorted(self._by_key_column.get(column.lower(), set()) - {own}):
+        for name in sorted(self._by_key_column.get((schema, column.lower()), set()) - {own}):
             return name
         for skip in range(1, 0 if whole else len(tokens)):
-            found = self._named(tokens[skip:], own)
+            found = self._named(tokens[skip:], own, schema)
             if found is not None:
                 return found
         return None
 
-    def _named(self, tokens: Sequence[str], own: str) -> str | None:
-        found = min((c for c in self._by_entity.get(_entity(tokens), ()) if c[1] != own), default=None)
+    def _named(self, tokens: Sequence[str], own: str, schema: str | None) -> str | None:
+        found = min((c for c in self._by_entity.get((schema, _entity(tokens)), ()) if c[1] != own), default=None)
         return found[1] if found else None
 
 
@@ -174,19 +207,27 @@ class LinkTablePrimaryKey(Check):
             "The trade: inserts go in random key order and secondary indexes grow (each carries the wider key)."
         ),
         evidence=(
-            "A table with a single-column surrogate PRIMARY KEY (AUTO_INCREMENT or application-assigned) plus two, "
-            "rarely three, columns that point at other tables (a FOREIGN KEY, column-level REFERENCES, or an "
-            "`<entity>_id` name matched to a table of the input; a column whose name matches no table counts when "
-            "a UNIQUE key or a composite index pairs it with one that does), and otherwise only bookkeeping "
-            "columns (timestamps, created_by, sort order, soft delete) and at most two small attributes (role, "
-            "permission, flag). Not link tables: logs and histories (names with log/history/audit, a validity "
-            "period, a UNIQUE key that adds a date or a soft-delete column to the pair), translation tables "
-            "(keyed by language), tables carrying payload (EAV values, names, amounts), rows other tables "
-            "reference by their id (they have an identity of their own), a key that is itself another table's id "
-            "(a one-to-one extension), a parent_* column (a hierarchy), and pairs known from names alone whose "
-            "columns are all nullable (nothing says a row links anything). Tables already clustered on a "
-            "composite key get nothing. Non-InnoDB tables (MyISAM ...) get an info: it applies once they move to "
-            "InnoDB; a template placeholder engine (`@ZM_MYSQL_ENGINE@`) counts as InnoDB, the installers' default. "
+            "A table whose identity is the pair (rarely three) of references it links, clustered on a single surrogate "
+            "column: an AUTO_INCREMENT or SERIAL id, an application-assigned BIGINT, or with no PRIMARY KEY the "
+            "surrogate UNIQUE key InnoDB clusters on. References are columns with a FOREIGN KEY, or named after an "
+            "entity (`user_id`, `id_user`, `userid`, `UserID`, `owner_user_id`) and matched to a table of the table's "
+            "own schema (a table of another schema of a multi-database dump counts only as a name), or named so and "
+            "paired by keys when their tables are not in the input. Structure decides first: a UNIQUE key on the pair "
+            "makes it the row's identity (then any small column describes the pair, and a log or history name does "
+            "not matter); without one, foreign keys, names matched to tables, an index on the pair or on each side. "
+            "The other columns must describe the pair: bookkeeping (timestamps, created_by/updated_by, sort order, "
+            "soft delete), a role or flag, a counter or limit, a place, a percentage or weight, a title, a server or "
+            "node id, a GUID, a copy of a linked entity's name. Not link tables: content (names, descriptions, values, "
+            "documents, hashes, amounts) or a column of its own that rows are looked up by; a UNIQUE key on one "
+            "reference alone (each row belongs to one object, whatever the tenant or environment column beside it); "
+            "a UNIQUE key that adds a date or flag to the pair, a validity period, or a log/history name without a "
+            "UNIQUE pair (the pair repeats); translation tables; rows other tables reference (an identity of their "
+            "own); a key that is another table's id (1:1); a tree (a parent reference to its own table); an exclusive "
+            "arc (three references, two of them optional, no key on the three); pairs known from names alone whose "
+            "columns are all nullable. Non-InnoDB tables (MyISAM ...) get an info; a template placeholder engine "
+            "(`@ZM_MYSQL_ENGINE@`) counts as InnoDB. The message says which columns are the pair, why, and what the "
+            "other columns are. The finding sits at the statement that made the table so: the ALTER that added the "
+            "surrogate key, a side of the pair, its foreign key or the UNIQUE key on it. "
             "A Prisma model with two relation fields (schema.prisma beside the migrations) is a link table even "
             "without foreign keys in the DDL (relationMode = \"prisma\"), and the advice is given in Prisma's "
             "terms (@@id on the relation columns)."
@@ -206,8 +247,11 @@ class LinkTablePrimaryKey(Check):
         fix=(
             "`ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (a, b), ADD KEY (id)`: column order from the existing "
             "UNIQUE key on the pair (which the new key replaces), else the foreign-key order; the surrogate column "
-            "stays indexed (AUTO_INCREMENT needs it), and `KEY (b)` is added when no index starts with b. When no "
-            "UNIQUE key covers the pair, duplicate pairs must go first: the message gives the query that lists them."
+            "stays indexed (AUTO_INCREMENT needs it), and `KEY (b)` is added when no index starts with b. A table "
+            "clustered on a surrogate UNIQUE key (no PRIMARY KEY) gets `ADD PRIMARY KEY (a, b)` only. Nullable link "
+            "columns are made NOT NULL by a MODIFY COLUMN that keeps the rest of their definition; the message gives "
+            "the query that counts the NULLs first. When no UNIQUE key covers the pair, duplicate pairs must go "
+            "first: the message gives the query that lists them."
         ),
     )
 
@@ -216,11 +260,12 @@ class LinkTablePrimaryKey(Check):
         referenced = _referenced_columns(model)
         evidence = context.app_evidence
         # tenant dumps repeat one definition per schema: the answer depends on the body and the name only
-        seen: dict[tuple[int, str], Link | None] = {}
+        # (and the schema, whose tables the names are matched to)
+        seen: dict[tuple[int, str, str], Link | None] = {}
         for table in model.tables():
             if table.view_standin or table.temporary:
                 continue
-            key = (table.body.definition_id, model.key(table.name))
+            key = (table.body.definition_id, model.key(table.name), model.key(table.schema or ""))
             if key not in seen:
                 seen[key] = find_link(table, entities, referenced)
             link = seen[key]
@@ -230,31 +275,35 @@ class LinkTablePrimaryKey(Check):
             if link is None and declared is not None:
                 link = link_from_model(table, declared)
             if link is not None:
-                yield self._finding(link if link.table is table else replace(link, table=table), declared)
+                yield self._finding(link if link.table is table else replace(link, table=table), context, declared)
 
-    def _finding(self, link: Link, declared: LinkEvidence | None = None) -> Finding:
+    def _finding(self, link: Link, context: CheckContext, declared: LinkEvidence | None = None) -> Finding:
         table = link.table
         names = [r.column for r in link.columns]
         pair = ", ".join(quote(n) for n in names)
         sides = " and ".join(r.target or r.column for r in link.columns)
         surrogate = link.surrogate.name
         how = "AUTO_INCREMENT" if link.surrogate.auto_increment else "application-assigned"
+        clustered_on = (f"its surrogate {how} key {quote(surrogate)}" if _by_primary(link)
+                        else f"UNIQUE key {link.clustered.name if link.clustered else ''} on its surrogate {how} "
+                             f"{quote(surrogate)} (it has no PRIMARY KEY)")
         message = [
-            f"{table.name} links {sides} through ({pair}) but is clustered on its surrogate {how} key "
-            f"{quote(surrogate)}: the rows of one {names[0]} lie wherever their ids fell, one page read per row "
+            f"{table.name} links {sides} through ({pair}) but is clustered on {clustered_on}: the rows of one "
+            f"{names[0]} lie wherever their ids fell, one page read per row "
             "(Percona: 300 selects/s x 100 links = up to 30,000 page reads/s). Clustered on "
             f"PRIMARY KEY ({pair}) with KEY ({quote(surrogate)}) they sit together (~588 page reads/s for the same "
-            "load). The trade: inserts go in random key order and secondary indexes carry the wider key."
+            "load). The trade: inserts go in random key order and secondary indexes carry the wider key.",
+            f"The pair is the table's identity: {link.why}"
+            + (f"; its other columns describe the pair ({', '.join(link.others)})." if link.others
+               else "; it has no other columns."),
         ]
         nullable = [n for n in names if (c := table.column(n)) is not None and c.nullable]
         if nullable:
+            where = " OR ".join(f"{quote(n)} IS NULL" for n in nullable)
             message.append(
-                f"ADD PRIMARY KEY makes {', '.join(nullable)} NOT NULL and fails while any row holds NULL there."
-            )
-        if link.unique is None:
-            message.append(
-                f"No UNIQUE key covers ({pair}): duplicate pairs must go first; this lists them: "
-                f"{_duplicates_query(table, names)}"
+                f"{', '.join(nullable)} may be NULL: the fix makes {'them' if len(nullable) > 1 else 'it'} NOT NULL, "
+                f"which fails while a row holds NULL there; this counts them first: "
+                f"SELECT COUNT(*) FROM {qualified(table)} WHERE {where};"
             )
         if declared is not None and declared.source == "prisma":
             columns = ", ".join(declared.columns)
@@ -262,6 +311,11 @@ class LinkTablePrimaryKey(Check):
                 f"The model {declared.model} ({declared.where}) relates {declared.models[0]} and {declared.models[1]}: "
                 f"in Prisma, give it @@id([{columns}]) in place of its own id and let `prisma migrate dev` write the "
                 "migration (an ALTER of your own is drift to Prisma)."
+            )
+        if link.unique is None:
+            message.append(
+                f"No UNIQUE key covers ({pair}): duplicate pairs must go first; this lists them: "
+                f"{_duplicates_query(table, names)}"
             )
         severity: Severity = "warning"
         if not _clusters(table):
@@ -271,15 +325,29 @@ class LinkTablePrimaryKey(Check):
             )
         evidence = (
             "link columns " + ", ".join(f"{r.column} -> {r.target or '?'} ({r.how})" for r in link.columns)
-            + f"; current key PRIMARY KEY ({quote(surrogate)}) {how}"
+            + (f"; current key PRIMARY KEY ({quote(surrogate)}) {how}" if _by_primary(link)
+               else f"; no PRIMARY KEY, clustered on UNIQUE {link.clustered.name if link.clustered else ''} "
+                    f"({quote(surrogate)}) {how}")
             + (f"; UNIQUE {link.unique.name} on the pair" if link.unique is not None else "; no UNIQUE key on the pair")
             + (f"; other columns: {', '.join(link.others)}" if link.others else "")
         )
+        # the cause: the statement that made the surrogate the clustered key, added a side of the pair,
+        # its foreign key or the UNIQUE key on it (an ALTER in a later migration reports it there)
+        parts: list[Column | Index | ForeignKey] = [p for p in (link.clustered, link.unique) if p is not None]
+        for name in names:
+            column = table.column(name)
+            if column is not None:
+                parts.append(column)
+            parts.extend(fk for fk in table.foreign_keys if name.lower() in (c.lower() for c in fk.columns))
         return self.finding(
-            table, " ".join(message), severity=severity, where=table.defined, evidence=evidence,
-            fix=_fix(link), subject=",".join(names),
+            table, " ".join(message), severity=severity, where=cause_place(table, parts, key_dropped=not _by_primary(link)),
+            evidence=evidence, fix=_fix(link, context.target), subject=",".join(names),
             summary=f"{table.name}: link table clustered on surrogate {quote(surrogate)}, not on ({pair})",
         )
+
+
+def _by_primary(link: Link) -> bool:
+    return link.clustered is None or link.clustered.kind == "primary"
 
 
 # -- detection ----------------------------------------------------------------------------------
@@ -299,24 +367,29 @@ def link_from_model(table: Table, declared: LinkEvidence) -> Link | None:
         if found is None:
             return None
         references.append(Reference(found.name, target, f"{declared.source} relation, {declared.where}", True, order))
-    unique = _unique_on_pair(table, primary, {r.column.lower() for r in references})
-    if unique == "repeats":
+    names = {r.column.lower() for r in references}
+    unique = _unique_on_pair(table, primary, names)
+    if unique in ("repeats", "one-sided"):
         return None
-    others = tuple(f"{c.name}" for c in table.columns.values()
-                   if c is not surrogate and c.name.lower() not in {r.column.lower() for r in references})
-    return Link(table, tuple(references), surrogate, unique if isinstance(unique, Index) else None, others)
-
+    others = tuple(c.name for c in table.columns.values() if c is not surrogate and c.name.lower() not in names)
+    return Link(table, tuple(references), surrogate, unique if isinstance(unique, Index) else None, others,
+                clustered=primary, why=f"the model {declared.model} ({declared.where}) relates {' and '.join(declared.models)}")
 
 
 def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, str]]) -> Link | None:
-    """The link this table makes, if it is a many-to-many link table clustered on a surrogate key."""
-    primary = table.primary_key
-    if primary is None or len(primary.columns) != 1 or primary.columns[0].expression:
-        return None  # no key is no-primary-key's business; a composite key is already clustered on something
-    surrogate = table.column(primary.columns[0].name)
+    """The link this table makes, if it is a many-to-many link table clustered on a surrogate key.
+
+    The idea, not a naming habit: the table's identity is the pair (rarely three) of references it
+    links, its other columns only describe the pair, and InnoDB clusters it on something else: a
+    single surrogate column (the PRIMARY KEY, or with no PRIMARY KEY the UNIQUE key InnoDB
+    clusters on). The evidence is structural first (a UNIQUE key on the pair, foreign keys, both
+    references indexed), names second (`<entity>_id`, `id_<entity>`, `<entity>Id` matched to a
+    table of the table's own schema)."""
+    clustered = table.clustered_index
+    if clustered is None or len(clustered.columns) != 1 or clustered.columns[0].expression:
+        return None  # the hidden row id is no-primary-key's business; a composite key clusters on something
+    surrogate = table.column(clustered.columns[0].name)
     if surrogate is None or not _surrogate_like(surrogate):
-        return None
-    if set(_tokens(table.name)) & _LOG_TOKENS:
         return None
     if (entities.key(table.name), surrogate.name.lower()) in referenced:
         return None  # other tables point at its rows: they have an identity of their own
@@ -324,8 +397,8 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
         return None  # the key is another table's id (a 1:1 extension), not a surrogate
     prefix = _common_prefix(table)
     references: list[Reference] = []
+    rest: list[tuple[Column, tuple[str, ...]]] = []
     others: list[str] = []
-    attributes = 0
     for position, column in enumerate(table.columns.values()):
         if column is surrogate:
             continue
@@ -339,33 +412,164 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
             continue
         reference = _reference(table, column, tokens, prefix, position, entities)
         if reference is not None:
-            if reference.target == table.name or "parent" in tokens or "child" in tokens:
-                return None  # a hierarchy: each row has one parent
+            if reference.how != "FOREIGN KEY" and set(_stem(tokens)) <= {"parent", "child"}:
+                return None  # `parent_id`: a tree pointer, not a side of a pair
+            if reference.target is not None and entities.key(reference.target) == entities.key(table.name):
+                return None  # a tree: each row points at another row of its own table
             references.append(reference)
             continue
-        if _is_small_attribute(column, tokens):
-            attributes += 1
-            others.append(f"{column.name} (attribute)")
-            continue
-        return None  # payload: an entity, an EAV value, a translation
-    if attributes > 2 or not 2 <= len(references) <= 3 or not any(r.strong for r in references):
-        return None
+        rest.append((column, tokens))
     by_name = {r.column.lower(): r for r in references}
-    unique = _unique_on_pair(table, primary, set(by_name))
-    if unique == "repeats":
-        return None  # the UNIQUE key adds a date or a flag to the pair: the pair repeats by design
+    unique = _unique_on_pair(table, clustered, set(by_name))
+    if unique == "repeats" or unique == "one-sided":
+        return None  # the pair repeats by design, or a UNIQUE key says each row belongs to one object
     if isinstance(unique, Index):
-        ordered = tuple(by_name[n.lower()] for n in unique.column_names)
-        if len(ordered) < len(references) and not all(r.strong for r in ordered):
-            return None
-        return Link(table, ordered, surrogate, unique, tuple(others))
-    declared = any(r.how == "FOREIGN KEY" for r in references) or _indexed_together(table, set(by_name))
-    if not declared and not all(r.strong for r in references):
+        pair = tuple(by_name[n.lower()] for n in unique.column_names)
+        if not any(r.strong for r in pair) and len(pair) < len(references):
+            return None  # a pair of unknown names beside a known reference: a mapping, not a link
+        # references the UNIQUE key leaves out describe the pair (a server id, an owner ...)
+        for extra in references:
+            if extra not in pair:
+                rest.append((table.column(extra.column), _tokens(extra.column)))  # type: ignore[arg-type]
+        references = list(pair)
+    else:
+        if set(_tokens(table.name)) & _LOG_TOKENS:
+            return None  # a log or history without a UNIQUE key on the pair: the pair repeats
+        if len(references) > 2:
+            placed = [r for r in references if _deployment_id(r)]
+            others.extend(f"{r.column} (where the row lives)" for r in placed)
+            references = [r for r in references if r not in placed]
+    if not 2 <= len(references) <= 3:
+        return None
+    if (len(references) == 3 and not isinstance(unique, Index) and sum(_optional(table, r) for r in references) >= 2
+            and not _indexed_together(table, {r.column.lower() for r in references})):
+        # an exclusive arc: a row refers to one of several things (the others NULL or 0), and no key says
+        # the three belong together
+        return None
+    qualified = [r for r in references if set(_tokens(r.column)) & {"parent", "child"}]
+    if qualified and len(references) > 2:
+        return None  # a tree edge placed in some context, not a pair
+    described = _described(table, rest, references, identified=isinstance(unique, Index))
+    if described is None:
+        return None  # payload: an entity, an EAV value
+    others.extend(described)
+    evidence = _pair_evidence(table, references, unique if isinstance(unique, Index) else None)
+    if evidence is None:
+        return None
+    ordered = tuple(references) if isinstance(unique, Index) else tuple(sorted(references, key=lambda r: r.order))
+    return Link(table, ordered, surrogate, unique if isinstance(unique, Index) else None, tuple(others), clustered,
+                evidence)
+
+
+def _pair_evidence(table: Table, references: Sequence[Reference], unique: Index | None) -> str | None:
+    """Why these columns are the pair the table is about, or None when nothing says so: a UNIQUE key
+    on them, foreign keys or names matched to tables, both indexed."""
+    names = {r.column.lower() for r in references}
+    strong = [r for r in references if r.strong]
+    if unique is not None:
+        return f"UNIQUE key {unique.name} on them"
+    fks = [r for r in references if r.how == "FOREIGN KEY"]
+    together = _indexed_together(table, names)
+    each = all(_leads_index(table, r.column) for r in references)
+    if not strong and not (together or each):
+        return None  # names that match no table, and no key that says they are a pair
+    if not fks and not together and not each and len(strong) < len(references):
         return None  # a name that matches no table, and no key that pairs it with one that does
-    if not declared and all(c.nullable for r in references if (c := table.column(r.column)) is not None):
+    if not fks and not together and all(c.nullable for r in references if (c := table.column(r.column)) is not None):
         return None  # names alone, and every one optional: nothing says a row links anything
-    ordered = tuple(sorted(references, key=lambda r: r.order))
-    return Link(table, ordered, surrogate, None, tuple(others))
+    why = []
+    if fks:
+        why.append("foreign keys" if len(fks) > 1 else "a foreign key")
+    if len(strong) > len(fks):
+        why.append("names matching tables")
+    if together:
+        why.append("an index on the pair")
+    elif each:
+        why.append("each indexed")
+    return ", ".join(why)
+
+
+def _optional(table: Table, reference: Reference) -> bool:
+    """A side that may be absent: NULL-able, or defaulting to 0 or '' (the NULL of schemas without NULLs)."""
+    column = table.column(reference.column)
+    if column is None:
+        return False
+    return column.nullable or (column.default or "").strip("'\"") in ("0", "")  and column.default is not None
+
+
+def _leads_index(table: Table, column: str) -> bool:
+    return any(i.column_names and i.column_names[0].lower() == column.lower() for i in table.indexes)
+
+
+#: words of id columns that say where a row lives or runs (a server, a shard), not what it links
+_DEPLOYMENT_TOKENS = frozenset({
+    "server", "node", "host", "instance", "shard", "site", "region", "zone", "worker", "cluster", "datacenter",
+    "dc", "partition", "env", "environment", "tenant",
+})
+
+
+def _deployment_id(reference: Reference) -> bool:
+    """A column known only by its name (no foreign key, no table) that names a server, node or shard."""
+    return not reference.strong and bool(set(_tokens(reference.column)) & _DEPLOYMENT_TOKENS)
+
+
+#: words of columns that hold an entity's own content, not a description of a pair
+_PAYLOAD_TOKENS = frozenset({
+    "name", "description", "desc", "value", "val", "content", "contents", "text", "body", "data", "comment",
+    "comments", "note", "notes", "message", "html", "json", "xml", "payload", "config", "settings", "params",
+    "price", "amount", "cost", "total", "subtotal", "tax", "quantity", "qty", "balance", "answer", "summary",
+    # a hash, token or secret is the identity of some content of its own
+    "hash", "digest", "checksum", "signature", "token", "secret", "password", "key", "url", "path", "email",
+})
+#: words of small columns that describe a link: counters and limits, a place, a share, a label
+_DESCRIBING_TOKENS = frozenset({
+    "count", "counter", "counts", "hits", "uses", "used", "usage", "views", "clicks", "visits", "limit", "limits",
+    "max", "min", "maximum", "minimum", "quota", "threshold", "capacity", "allowance", "remaining",
+    "location", "loc", "lat", "lng", "lon", "latitude", "longitude", "x", "y", "z", "room", "slot", "seat",
+    "percent", "percentage", "pct", "ratio", "share", "fraction", "factor", "score", "rating", "weight", "weighting",
+    "title", "label", "alias", "nickname", "color", "colour", "icon", "guid", "uuid", "external",
+    "server", "node", "host", "instance", "shard", "site", "region", "zone", "worker", "cluster",
+})
+
+
+def _described(
+    table: Table, rest: Sequence[tuple[Column, tuple[str, ...]]], references: Sequence[Reference], *, identified: bool,
+) -> list[str] | None:
+    """What the columns besides the pair and the bookkeeping are, or None when one of them is payload.
+
+    They may describe the pair: a role, a flag, a counter or limit, a place, a share or weight, a
+    title, a server or node id, a GUID, a copy of a linked entity's name (`user_name` beside
+    `user_id`). With a UNIQUE key on the pair (`identified`) the pair is the row's identity by
+    declaration, so any small column describes it unless it holds content; without one, only the
+    small attributes and describing columns named as such, at most two."""
+    stems = {_entity(_stem(_tokens(r.column))) for r in references}
+    found: list[str] = []
+    for column, tokens in rest:
+        words = set(tokens)
+        if column.is_large:
+            return None  # a document or a blob: content
+        if _leads_index(table, column.name):
+            return None  # rows are looked up by it: something of its own besides the pair
+        small = (column.type not in ("CHAR", "VARCHAR", "BINARY", "VARBINARY") or (column.length or 0) <= 255)
+        if not small:
+            return None
+        copy = len(tokens) >= 2 and _entity(tokens[:-1]) in stems and tokens[-1] in ("name", "title", "label", "code")
+        if copy:
+            found.append(f"{column.name} (copy of the linked entity's {tokens[-1]})")
+            continue
+        if _is_small_attribute(column, tokens):
+            found.append(f"{column.name} (attribute)")
+            continue
+        if words & _DESCRIBING_TOKENS and not words & _PAYLOAD_TOKENS - {"title"}:
+            found.append(f"{column.name} (describes the pair)")
+            continue
+        if identified and not words & _PAYLOAD_TOKENS:
+            found.append(f"{column.name} (describes the pair)")
+            continue
+        return None
+    if len(found) > (6 if identified else 2):
+        return None  # this much besides the pair makes it an entity
+    return found
 
 
 def _surrogate_like(column: Column) -> bool:
@@ -383,28 +587,53 @@ def _common_prefix(table: Table) -> str | None:
     return None
 
 
+_ID_WORDS = ("id", "uuid", "guid", "no", "key", "code")
+
+
+def _stem(tokens: Sequence[str]) -> tuple[str, ...]:
+    """The entity words of a reference's name: `user_id`, `UserID`, `userId` -> (user,); `id_user`
+    -> (user,); `userid` -> (user,); `parent_category_id` -> (parent, category); else the words."""
+    if len(tokens) >= 2 and tokens[-1] in ("id", "uuid", "guid", "no"):
+        return tuple(tokens[:-1])
+    if len(tokens) >= 2 and tokens[0] == "id":
+        return tuple(tokens[1:])
+    if len(tokens) == 1 and len(tokens[0]) > 4 and tokens[0].endswith("id") and not tokens[0].endswith("uid"):
+        return (tokens[0][:-2],)
+    return tuple(tokens)
+
+
+def _id_named(tokens: Sequence[str]) -> bool:
+    """Named like a reference: `<entity>_id`, `id_<entity>`, `<entity>id` (UserID, userid, user_uuid)."""
+    return _stem(tokens) != tuple(tokens)
+
+
 def _reference(
     table: Table, column: Column, tokens: Sequence[str], prefix: str | None, position: int, entities: EntityIndex
 ) -> Reference | None:
     name = column.name.lower()
     for n, fk in enumerate(table.foreign_keys):
         if name in (c.lower() for c in fk.columns):
-            own = entities.key(fk.ref_table) == entities.key(table.name)
+            own = (entities.key(fk.ref_table) == entities.key(table.name)
+                   and (fk.ref_schema is None or table.schema is None or entities.key(fk.ref_schema) == entities.key(table.schema)))
             return Reference(column.name, table.name if own else fk.ref_table, "FOREIGN KEY", True, n)
-    key_type = column.type in _INTEGER_TYPES or (
-        column.type in _STRING_KEY_TYPES and (column.length is None or column.length <= 64)
+    words = tokens[1:] if prefix and len(tokens) > 1 else tokens
+    id_named = _id_named(words)
+    # a key a reference can be: an integer, or an id string (a UUID, a code): up to 255 characters when
+    # the name says it is an id, 64 otherwise
+    key_type = column.type in _INTEGER_TYPES or column.type == "UUID" or (
+        column.type in _STRING_KEY_TYPES and (column.length is None or column.length <= (255 if id_named else 64))
     )
-    if not key_type or len(tokens) < 2 and not prefix:
+    if not key_type or len(tokens) < 2 and not prefix and not id_named:
         return None
     order = 1000 + position
-    words = tokens[1:] if prefix and len(tokens) > 1 else tokens
-    id_named = len(words) >= 2 and words[-1] in ("id", "uuid", "guid", "no")
-    stem = words[:-1] if id_named else words
+    stem = _stem(words) if id_named else tuple(words)
     if id_named or prefix:
-        target = entities.resolve(stem, column.name, table.name)
+        target = entities.resolve(stem, column.name, table)
         if target is not None:
-            return Reference(column.name, target, "name", True, order)
-    if id_named and (column.type in _INTEGER_TYPES or column.length in (16, 32, 36) or column.type == "UUID"):
+            name_found, strong = target
+            return Reference(column.name, name_found, "name" if strong else "name, in another schema", strong, order)
+    if id_named and (column.type in _INTEGER_TYPES or column.length in (16, 32, 36) or column.type == "UUID"
+                     or column.type in _STRING_KEY_TYPES):
         return Reference(column.name, None, "name only", False, order)
     if prefix and len(words) == 1 and column.type in _INTEGER_TYPES:
         return Reference(column.name, None, "name only", False, order)  # `etp_page`: an entity word
@@ -419,7 +648,8 @@ def _points_elsewhere(table: Table, column: Column, entities: EntityIndex) -> bo
     tokens = _tokens(column.name)
     if len(tokens) < 2 or tokens[-1] not in ("id", "uuid", "guid"):
         return False
-    return entities.resolve(tokens[:-1], column.name, table.name, whole=True) is not None
+    found = entities.resolve(tokens[:-1], column.name, table, whole=True)
+    return found is not None and found[1]
 
 
 def _is_bookkeeping(column: Column, tokens: Sequence[str]) -> bool:
@@ -448,20 +678,29 @@ def _is_small_attribute(column: Column, tokens: Sequence[str]) -> bool:
     return small_type and bool(set(tokens) & _ATTRIBUTE_TOKENS)
 
 
-def _unique_on_pair(table: Table, primary: Index, references: set[str]) -> Index | str | None:
-    """The UNIQUE key whose columns are all link columns (at least two), "repeats" when a UNIQUE
-    key holds the link columns plus something else, or None."""
-    repeats = False
+def _unique_on_pair(table: Table, clustered: Index, references: set[str]) -> Index | str | None:
+    """The UNIQUE key whose columns are all link columns (at least two); "one-sided" when a UNIQUE
+    key holds exactly one link column (each row belongs to one object: one-to-many, whatever the
+    other columns are: a tenant, an environment); "repeats" when a UNIQUE key holds the link
+    columns plus something else (a date, a soft-delete flag: the pair comes back); or None."""
+    repeats = one_sided = False
+    found: Index | None = None
     for index in table.indexes:
-        if index.kind != "unique" or index is primary or any(p.prefix or p.expression for p in index.columns):
+        if index.kind not in ("unique", "primary") or index is clustered or any(p.prefix or p.expression for p in index.columns):
             continue
         names = {n.lower() for n in index.column_names}
         inside = names & references
-        if len(inside) < 2:
-            continue
-        if names <= references:
-            return index
-        repeats = True
+        if len(inside) == 1:
+            one_sided = True
+        elif len(inside) >= 2:
+            if names <= references:
+                found = found or index
+            else:
+                repeats = True
+    if one_sided:
+        return "one-sided"
+    if found is not None:
+        return found
     return "repeats" if repeats else None
 
 
@@ -491,13 +730,22 @@ def _clusters(table: Table) -> bool:
 
 
 # -- the fix -------------------------------------------------------------------------------------
-def _fix(link: Link) -> str:
+def _fix(link: Link, target: Target) -> str:
+    """DROP PRIMARY KEY (when the surrogate is the PRIMARY KEY), drop the UNIQUE key the new key
+    replaces, make nullable link columns NOT NULL (explicitly, with their whole definition: ADD
+    PRIMARY KEY would do it silently), ADD PRIMARY KEY on the pair, and keep the surrogate and
+    the second column indexed."""
     table = link.table
     names = [r.column for r in link.columns]
     pair = ", ".join(quote(n) for n in names)
-    actions = ["DROP PRIMARY KEY"]
+    actions = ["DROP PRIMARY KEY"] if _by_primary(link) else []
     if link.unique is not None and link.unique.name:
         actions.append(f"DROP INDEX {quote(link.unique.name)}")
+    for name in names:
+        column = table.column(name)
+        if column is not None and column.nullable:
+            default = None if (column.default or "").upper() == "NULL" else column.default
+            actions.append(f"MODIFY COLUMN {kept_definition(replace(column, nullable=False, default=default), target)}")
     actions.append(f"ADD PRIMARY KEY ({pair})")
     kept = [i for i in table.indexes if i.kind != "primary" and i is not link.unique]
 

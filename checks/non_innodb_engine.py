@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import sentences, statement_of, user_tables
+from checks.scope import sentences, user_tables
 from checks.index_key_length import key_fix, key_problem
 from checks.row_size_limit import fix_clauses, row_problem
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
@@ -163,6 +163,6 @@ class NonInnodbEngine(Check):
         fix = f"ALTER TABLE {qualified(table)} {', '.join(clauses)};" if clauses else None
         evidence = f"ENGINE={table.engine}; {innodb} other table{'s' if innodb > 1 else ''} in the schema are InnoDB"
         summary = f"{table.name} is {name} among {innodb} InnoDB table{'s' if innodb > 1 else ''}: no transactions"
-        return self.finding(table, message, severity="info" if mostly else self.severity, where=statement_of(table),
+        return self.finding(table, message, severity="info" if mostly else self.severity, where=table.option_place("engine"),
                             evidence=evidence, fix=fix, subject=f"engine:{name}", summary=summary)
 

@@ -197,10 +197,11 @@ class TenantTablespace(Check):
                 " It is partitioned: every partition is a file, and MySQL 8.0.13+ cannot place partitions in a "
                 "general tablespace, so only unpartitioning it (or fewer partitions) reduces its files."
             )
-            return self.finding(first, message, severity="info", where=first.defined, evidence=evidence,
-                                subject=first.name.lower(), summary=summary)
+            return self.finding(first, message, severity="info", where=first.option_place("tablespace"),
+                                evidence=evidence, subject=first.name.lower(), summary=summary)
         fix = self._fix(first, convention, regexp, target)
-        return self.finding(first, message, where=first.defined, evidence=evidence, fix=fix, subject=first.name.lower(),
+        return self.finding(first, message, where=first.option_place("tablespace"), evidence=evidence, fix=fix,
+                            subject=first.name.lower(),
                             summary=summary)
 
     def _fix(self, table: Table, convention: tuple[str, str], regexp: str, target: Target) -> str:
@@ -348,7 +349,7 @@ class CrossTenantTablespace(Check):
         )
         summary = (f"{first.qualified_name}: {_tables(len(tables))} of tenant {schema} in tablespace {quote(space)}, "
                    f"{'named after' if named else 'shared with'} tenant {owner}")
-        return self.finding(first, message, where=first.defined, evidence=evidence, fix="\n".join(lines),
+        return self.finding(first, message, where=first.option_place("tablespace"), evidence=evidence, fix="\n".join(lines),
                             subject=space, summary=summary)
 
 
@@ -398,7 +399,8 @@ class UndefinedTablespace(Check):
                 continue
             assert space is not None
             defined = model.tablespaces.get(space)
-            if defined is not None and not _later(defined.defined, table.defined):
+            used = table.option_place("tablespace")  # the statement that put the table there
+            if defined is not None and not _later(defined.defined, used):
                 continue
             later = (
                 f" (CREATE TABLESPACE comes later, at line {defined.defined.line})" if defined is not None else ""
@@ -409,7 +411,7 @@ class UndefinedTablespace(Check):
                 "the statement fails because the tablespace does not exist."
             )
             yield self.finding(
-                table, message, where=table.defined, evidence=f"tablespace {space}: not created before use",
+                table, message, where=used, evidence=f"tablespace {space}: not created before use",
                 fix=_create_tablespace(table.options.tablespace or space), subject=space,
                 summary=f"{table.name}: TABLESPACE {quote(table.options.tablespace or space)} is not created by an "
                 "earlier statement of this migration history",

@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 from annotated_types import Ge
 
 from linter.checkapi import (
-    Check, CheckContext, RuleDoc, TableStats, foreign_keys_by_parent, innodb_tables, qualified, quote, table_key,
+    Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent, innodb_tables, qualified, quote, table_key,
 )
 from linter.findings import Finding, Severity
 from linter.globs import name_match
@@ -245,7 +245,7 @@ class UuidPrimaryKey(Check):
             table,
             " ".join(p for p in parts if p),
             severity=workload.severity,
-            where=table.defined,
+            where=cause_place(table, (key, column), key_dropped=key.kind != "primary"),
             evidence=f"leading key column {column.name} {found.shape}; {workload.evidence}"
             + (f"; model file {said.where}: {said.generator or 'no default'}" if said is not None else ""),
             fix=fix,

@@ -78,7 +78,7 @@ def names_a_table(table: Table, column: str, entities: EntityIndex) -> bool:
     if len(tokens) < 2 or "id" not in (tokens[0], tokens[-1]):
         return False
     words = tokens[:-1] if tokens[-1] == "id" else tokens[1:]
-    return entities.resolve(words, column, table.name, whole=True) is not None
+    return entities.resolve(words, column, table, whole=True) is not None
 
 
 def clustered_by_parent(table: Table, key: Index, entities: EntityIndex) -> str | None:

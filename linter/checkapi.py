@@ -338,3 +338,17 @@ def latest_place(parts: Iterable[tuple[Table, Column | Index | ForeignKey]]) -> 
     if any(item.where is not None for _, item in listed):
         return max((table.place(item) for table, item in listed), key=_input_order)
     return listed[0][0].place(listed[0][1])
+
+
+def cause_place(
+    table: Table, items: Iterable[Column | Index | ForeignKey] = (), options: Iterable[str] = (), *,
+    key_dropped: bool = False,
+) -> Location:
+    """Where a finding about `table` belongs when these parts of it cause it: the latest of the
+    statements that gave the items their present form (`Table.place`) and that set the named table
+    options (`Table.option_place`), and with `key_dropped` that dropped the PRIMARY KEY, so that the ALTER that made the table what it is reports it
+    under `--changed-only`; the table's CREATE TABLE when none came later."""
+    places = [table.place(item) for item in items] + [table.option_place(option) for option in options]
+    if key_dropped and table.key_dropped is not None:
+        places.append(table.key_dropped)
+    return max(places, key=_input_order) if places else table.where

@@ -673,7 +673,7 @@ _IBFK = "\0ibfk_"
 class Table(Record):
     __slots__ = __match_args__ = (
         "schema", "name", "body", "defined", "changed", "temporary", "origin", "key_dropped", "annotations",
-        "view_standin", "_own_body",
+        "view_standin", "_own_body", "options_where",
     )
     schema: str | None
     name: str
@@ -690,12 +690,16 @@ class Table(Record):
     #: a mysqldump view stand-in (`/*!50001 CREATE TABLE`), replaced by a view later in the dump
     view_standin: bool
     _own_body: bool
+    #: table option (a TableOptions field name: "engine", "tablespace", "auto_increment" ..., or
+    #: the upper-case key of another option) -> the ALTER TABLE that last set it; an option not
+    #: here is as the CREATE TABLE wrote it (`option_place` answers either way)
+    options_where: dict[str, Location]
 
     def __init__(
         self, schema: str | None, name: str, body: TableBody, defined: Location, changed: Location,
         temporary: bool = False, origin: Literal["create", "like", "select"] = "create",
         key_dropped: Location | None = None, annotations: frozenset[str] = frozenset(), view_standin: bool = False,
-        _own_body: bool = False,
+        _own_body: bool = False, options_where: dict[str, Location] | None = None,
     ) -> None:
         self.schema = schema
         self.name = name
@@ -708,6 +712,7 @@ class Table(Record):
         self.annotations = annotations
         self.view_standin = view_standin
         self._own_body = _own_body
+        self.options_where = {} if options_where is None else options_where
 
     # -- mutation: copy-on-write of the shared body -------------------------------------------
     def writable(self) -> TableBody:
@@ -804,6 +809,11 @@ class Table(Record):
         INDEX) that added or changed it, else the table's CREATE TABLE. A finding caused by the
         item belongs there (so `--changed-only` reports it with the migration that did it)."""
         return item.where or self.defined
+
+    def option_place(self, option: str) -> Location:
+        """Where a table option (a TableOptions field name: "engine", "tablespace" ...) got its
+        present value: the ALTER TABLE that set it, else the table's CREATE TABLE."""
+        return self.options_where.get(option) or self.defined
 
 
 class Tablespace(Record):

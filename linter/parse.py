@@ -1566,6 +1566,11 @@ def partition_names(text: str) -> tuple[str, ...]:
         pos = max(pos, end + 1)
 
 
+def option_field(key: str) -> str:
+    """The TableOptions field a DDL option key sets ("TYPE" -> "engine"), else the key itself."""
+    return _OPTION_FIELDS.get(key, key)
+
+
 def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | tuple[tuple[str, str | None], ...]) -> None:
     """Set table options from (KEY, value) pairs as read from DDL."""
     for key, value in pairs:

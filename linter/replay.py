@@ -25,7 +25,7 @@ from linter.model import (
     BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel, Table, Tablespace,
     foreign_key_name, generated_foreign_key_name, generated_key_name,
 )
-from linter.parse import MAX_KEYS, apply_options
+from linter.parse import MAX_KEYS, apply_options, option_field
 from linter.target import DEFAULT_TARGET, Target
 
 #: ALTER actions that need the body's draft (the others change options or the table's name)
@@ -627,6 +627,8 @@ class _Alter:
             body = table.writable()
             for pairs in self.options:
                 apply_options(body.options, pairs)
+                for key, _ in pairs:
+                    table.options_where[option_field(key)] = where
         if self.rename_to is not None:
             self.replayer._rename(table, self.rename_to, where)
         table.changed = where

@@ -204,7 +204,9 @@ def test_nullable_link_column_gets_a_note() -> None:
         "user_id INT UNSIGNED NOT NULL, group_id INT UNSIGNED, "
         "FOREIGN KEY (user_id) REFERENCES user (id), FOREIGN KEY (group_id) REFERENCES `group` (id)"
     ))
-    assert "ADD PRIMARY KEY makes group_id NOT NULL and fails while any row holds NULL there." in finding.message
+    assert ("group_id may be NULL: the fix makes it NOT NULL, which fails while a row holds NULL there; this counts "
+            "them first: SELECT COUNT(*) FROM `user_group` WHERE `group_id` IS NULL;") in finding.message
+    assert "MODIFY COLUMN `group_id` INT UNSIGNED NOT NULL, ADD PRIMARY KEY (`user_id`, `group_id`)" in (finding.fix or "")
 
 
 @pytest.mark.parametrize(("engine", "severity"), [("MyISAM", "info"), ("Aria", "info"), ("@ZM_MYSQL_ENGINE@", "warning")])
@@ -296,7 +298,8 @@ def test_names_alone_with_every_column_optional_are_not_enough() -> None:
 
 def test_names_matching_no_table_without_a_key_pairing_them_are_not_links() -> None:
     assert not run(link_table("user_id INT NOT NULL, widget_id INT NOT NULL"), entities=("CREATE TABLE user (id INT PRIMARY KEY)",))
-    assert not run(link_table("widget_id INT NOT NULL, gadget_id INT NOT NULL, UNIQUE KEY (widget_id, gadget_id)"), entities=())
+    # a UNIQUE key on the pair says it is the row's identity, whether or not the entities are in the input
+    assert run(link_table("widget_id INT NOT NULL, gadget_id INT NOT NULL, UNIQUE KEY (widget_id, gadget_id)"), entities=())
 
 
 def test_one_or_four_references_are_not_links() -> None:
