@@ -26,17 +26,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Literal
 
-from checks.scope import definition_key, foreign_key_columns, sentences, statement_of, user_tables
+from checks.scope import Problem, definition_key, foreign_key_columns, sentences, statement_of, user_tables
 from checks.index_key_length import key_problem
 from checks.row_size_limit import row_problem
 from linter import innodb_sizes as sizes
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.findings import Finding, Severity
 from linter.model import Column, Schema, SchemaModel, Table, TableBody
-from linter.record import FrozenRecord
 from linter.target import TARGETS, Target
 
-_set = object.__setattr__
 TargetName = Literal[TARGETS]  # type: ignore[valid-type]
 
 #: utf8mb4 collations on every target (MySQL 5.7+ and MariaDB 10.6+; MariaDB's list verified):
@@ -57,23 +55,6 @@ def unknown_collation_error(collation: str) -> str:
 
 def unknown_charset_error(charset: str) -> str:
     return f"ERROR 1115 (42000): Unknown character set: '{charset}'"
-
-
-class CharsetProblem(FrozenRecord):
-    __slots__ = __match_args__ = ("kind", "severity", "message", "evidence", "columns")
-    #: utf8mb3, unknown-collation, unknown-charset, implicit-charset, implicit-collation
-    kind: str
-    severity: Severity
-    message: str
-    evidence: str
-    columns: tuple[str, ...]
-
-    def __init__(self, kind: str, severity: Severity, message: str, evidence: str, columns: tuple[str, ...]) -> None:
-        _set(self, "kind", kind)
-        _set(self, "severity", severity)
-        _set(self, "message", message)
-        _set(self, "evidence", evidence)
-        _set(self, "columns", columns)
 
 
 def _text_columns(table: Table) -> list[Column]:
@@ -97,17 +78,18 @@ def _label(targets: list[Target]) -> str:
     return ", ".join(t.label for t in targets)
 
 
-def charset_problems(table: Table, targets: list[Target], schema: Schema | None = None) -> list[CharsetProblem]:
+def charset_problems(table: Table, targets: list[Target], schema: Schema | None = None) -> list[Problem]:
     """The one decision: what is not portable about the table's character sets on these targets
-    (the configured one first), at most one problem of each kind."""
-    problems: list[CharsetProblem] = []
+    (the configured one first), at most one problem of each kind: utf8mb3, unknown-collation,
+    unknown-charset, implicit-charset, implicit-collation."""
+    problems: list[Problem] = []
     written = _written(table, schema)
     # a character set or collation a target does not have: the statement fails there
     for where, charset, collation in written:
         if charset and charset.lower() != "default":
             refusing = [t for t in targets if not sizes.charset_known(charset, t)]
             if refusing:
-                problems.append(CharsetProblem(
+                problems.append(Problem(
                     "unknown-charset", "error",
                     f"{table.name}: the {where} character set {charset} does not exist on {_label(refusing)}: "
                     f"{unknown_charset_error(charset)}", f"{where}: CHARACTER SET {charset}", ()))
@@ -121,8 +103,8 @@ def charset_problems(table: Table, targets: list[Target], schema: Schema | None 
                 text = (f"does not exist on {_label(refusing)}: {unknown_collation_error(collation)}" if refusing else
                         f"exists on {_label(unsure)} only from MariaDB 11.4.5 (an alias of utf8mb4_uca1400_nopad_ai_ci); "
                         f"earlier releases refuse it: {unknown_collation_error(collation)}")
-                problems.append(CharsetProblem("unknown-collation", severity, f"{table.name}: the {where} collation "
-                                               f"{collation} {text}", f"{where}: COLLATE {collation}", ()))
+                problems.append(Problem("unknown-collation", severity, f"{table.name}: the {where} collation "
+                                        f"{collation} {text}", f"{where}: COLLATE {collation}", ()))
                 break
     # utf8mb3 text
     first = targets[0]
@@ -130,7 +112,7 @@ def charset_problems(table: Table, targets: list[Target], schema: Schema | None 
                if (r := sizes.column_charset(c, table, first, schema)) is not None and r.charset == "utf8mb3"]
     if utf8mb3:
         deprecated = any(t.is_mysql8 for t in targets)
-        problems.append(CharsetProblem(
+        problems.append(Problem(
             "utf8mb3", "warning",
             f"{table.name}: {_columns(utf8mb3)} store{'' if len(utf8mb3) > 1 else 's'} text in utf8mb3 ('utf8'): at most 3 bytes per character, so a "
             "4-byte character (emoji, some CJK) fails under strict mode with ERROR 1366 (22007): Incorrect string value "
@@ -158,7 +140,7 @@ def charset_problems(table: Table, targets: list[Target], schema: Schema | None 
                     defaults[t.label] = default
         varies = len(set(defaults.values())) > 1 or any("11.0 to 11.5" in v for v in defaults.values())
         if level == "server default" and varies:
-            problems.append(CharsetProblem(
+            problems.append(Problem(
                 "implicit-charset", "warning",
                 f"{table.name} names no character set (nor does its schema), so its text columns take the server's "
                 "default, which differs between the targets: " + "; ".join(f"{k}: {v}" for k, v in defaults.items())
@@ -167,7 +149,7 @@ def charset_problems(table: Table, targets: list[Target], schema: Schema | None 
                 f"no DEFAULT CHARSET on the table or its CREATE DATABASE; text columns: {_columns(implicit)}",
                 tuple(implicit)))
         elif level != "server default" and varies:
-            problems.append(CharsetProblem(
+            problems.append(Problem(
                 "implicit-collation", "info",
                 f"{table.name}: DEFAULT CHARSET {resolved[first.name].charset} without a COLLATE takes each server's "
                 "default collation for it, which differs between the targets: "
@@ -287,7 +269,7 @@ def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], n
     return f"{', '.join(clauses)}{extra}", ""
 
 
-def fix_for(problem: CharsetProblem, table: Table, schema: Schema | None, targets: list[Target],
+def fix_for(problem: Problem, table: Table, schema: Schema | None, targets: list[Target],
             locked: frozenset[str] = frozenset()) -> tuple[str | None, str]:
     """The fix of one problem (ALTER TABLE clauses), and a sentence for the message when there is
     none or it needs one.
@@ -360,7 +342,7 @@ class CharsetPortability(Check):
             if name not in (t.name for t in targets):
                 targets.append(Target.parse(name))
         joined = foreign_key_columns(model)
-        seen: dict[tuple[object, ...], list[tuple[CharsetProblem, str | None, str]]] = {}
+        seen: dict[tuple[object, ...], list[tuple[Problem, str | None, str]]] = {}
         for table in user_tables(model):
             schema = sizes.schema_of(model, table)
             locked = frozenset(joined.get(id(table), ()))
@@ -376,7 +358,7 @@ class CharsetPortability(Check):
                 )
 
 
-def _summary(table: Table, problem: CharsetProblem) -> str | None:
+def _summary(table: Table, problem: Problem) -> str | None:
     """The problem's point in one line (None: the message's first sentence says it)."""
     columns = ", ".join(problem.columns[:3]) + (f" and {len(problem.columns) - 3} more" if len(problem.columns) > 3 else "")
     return {

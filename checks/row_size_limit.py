@@ -17,15 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import definition_key, foreign_key_columns, sentences, statement_of, user_tables
+from checks.scope import Problem, definition_key, foreign_key_columns, sentences, statement_of, user_tables
 from linter import innodb_sizes as sizes
 from linter.checkapi import Check, CheckContext, RuleDoc, qualified
-from linter.findings import Finding, Severity
+from linter.findings import Finding
 from linter.model import Column, Schema, SchemaModel, Table, TableBody
-from linter.record import FrozenRecord
 from linter.target import Target
-
-_set = object.__setattr__
 
 SERVER_ROW_ERROR = (
     "ERROR 1118 (42000): Row size too large. The maximum row size for the used table type, not counting BLOBs, is "
@@ -49,35 +46,17 @@ def column_length_error(column: str, limit: int) -> str:
     return f"ERROR 1074 (42000): Column length too big for column '{column}' (max = {limit}); use BLOB or TEXT instead"
 
 
-class RowProblem(FrozenRecord):
-    """What the server does with the table's rows, when it is a problem."""
-
-    __slots__ = __match_args__ = ("kind", "severity", "message", "evidence", "columns")
-    #: column-length (ERROR 1074), server-row (65,535), innodb-create (refused at CREATE),
-    #: innodb-rows (created, but full rows fail)
-    kind: str
-    severity: Severity
-    message: str
-    evidence: str
-    #: the columns at fault (column-length) or the largest ones (for the evidence and the fix)
-    columns: tuple[str, ...]
-
-    def __init__(self, kind: str, severity: Severity, message: str, evidence: str, columns: tuple[str, ...]) -> None:
-        _set(self, "kind", kind)
-        _set(self, "severity", severity)
-        _set(self, "message", message)
-        _set(self, "evidence", evidence)
-        _set(self, "columns", columns)
-
-
 def _server(target: Target) -> str:
     return target.label
 
 
-def row_problem(table: Table, target: Target, schema: Schema | None = None, *, innodb: bool | None = None) -> RowProblem | None:
+def row_problem(table: Table, target: Target, schema: Schema | None = None, *, innodb: bool | None = None) -> Problem | None:
     """The one decision: whether the server refuses the table's rows (and how), or InnoDB cannot
     store its longest rows; None when every row fits. `innodb`: judge it as an InnoDB table
-    (default: as its engine says), which non-innodb-engine asks of an ENGINE=InnoDB conversion."""
+    (default: as its engine says), which non-innodb-engine asks of an ENGINE=InnoDB conversion.
+    Kinds: column-length (ERROR 1074), server-row (65,535), innodb-create (refused at CREATE),
+    innodb-rows (created, but full rows fail); the columns: those at fault (column-length) or the
+    largest ones (for the evidence and the fix)."""
     innodb = table.is_innodb if innodb is None else innodb
     label = _server(target)
     for column in table.columns.values():
@@ -89,7 +68,7 @@ def row_problem(table: Table, target: Target, schema: Schema | None = None, *, i
             refusal = (f"{label} refuses it under strict sql_mode, the default (without it the column silently "
                        "becomes a TEXT/BLOB type, Note 1246)" if column.type.upper() in ("VARCHAR", "VARBINARY")
                        else f"{label} refuses it whatever the sql_mode")
-            return RowProblem(
+            return Problem(
                 "column-length", "error",
                 f"{table.name}.{column.name}: {column.type}({column.length}) is longer than the type allows "
                 f"({limit:,} {unit}{how}); {refusal}: {column_length_error(column.name, limit)}",
@@ -100,7 +79,7 @@ def row_problem(table: Table, target: Target, schema: Schema | None = None, *, i
     largest = _largest_columns(table, target, schema)
     unknown = f"; not counted (size unknown): {', '.join(size.unknown)}" if size.unknown else ""
     if size.server_bytes > sizes.MAX_ROW_BYTES:
-        return RowProblem(
+        return Problem(
             "server-row", "error",
             f"{table.name}: the row is {size.server_bytes:,} bytes, over the server's 65,535-byte row limit (BLOB and "
             f"TEXT count 9 to 12 bytes); every server refuses it, whatever the engine: {SERVER_ROW_ERROR}",
@@ -117,7 +96,7 @@ def row_problem(table: Table, target: Target, schema: Schema | None = None, *, i
                f"in the record), limit {limit:,}; largest: {_listed(largest)}{unknown}")
     if size.create_check_bytes >= limit:
         off = "ON (the default since MariaDB 10.2.2)" if target.is_mariadb else "ON (the default since MySQL 5.7.7)"
-        return RowProblem(
+        return Problem(
             "innodb-create", "error",
             f"{table.name}: a row can need {size.create_check_bytes:,} bytes in InnoDB's {fmt.upper()} record, over the "
             f"{limit:,}-byte limit (half a 16K page); {label} refuses the table with innodb_strict_mode={off}: "
@@ -134,7 +113,7 @@ def row_problem(table: Table, target: Target, schema: Schema | None = None, *, i
         if not target.is_mariadb and not sizes.has_large_prefix(fmt):
             later = (" Recent MySQL 8.0 releases and 8.4 count the 768-byte prefix of COMPACT/REDUNDANT at CREATE "
                      "and refuse the table itself.")
-        return RowProblem(
+        return Problem(
             "innodb-rows", "warning",
             f"{table.name}: {label} creates the table ({why}), but a row whose columns are filled needs "
             f"{size.worst_bytes:,} bytes in the {fmt.upper()} record, over the {limit:,}-byte limit: an INSERT or "
@@ -318,7 +297,7 @@ class RowSizeLimit(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
-        seen: dict[tuple[object, ...], tuple[RowProblem | None, list[str] | None]] = {}
+        seen: dict[tuple[object, ...], tuple[Problem | None, list[str] | None]] = {}
         joined = foreign_key_columns(model)
         for table in user_tables(model):
             if not table.columns:  # CREATE ... LIKE of an unknown table, CREATE ... SELECT: columns unknown

@@ -24,10 +24,36 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from linter.findings import Severity
 from linter.model import Column, Index, Location, Schema, SchemaModel, Table
+from linter.record import FrozenRecord
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
 #: the server's own schemas
 SYSTEM_SCHEMAS = frozenset({"mysql", "sys", "information_schema", "performance_schema"})
+
+
+class Problem(FrozenRecord):
+    """A rule's decision about a whole table (row-size-limit, charset-portability): what the server
+    does with it (`kind`, listed where each rule decides), how severe, the message, the evidence,
+    and the columns at fault (those its fix changes). index-key-length's and zero-date-default's
+    decisions carry other things (the prefixes MariaDB cuts a key to; whether a default is
+    implicit) and have records of their own."""
+
+    __slots__ = __match_args__ = ("kind", "severity", "message", "evidence", "columns")
+    kind: str
+    severity: Severity
+    message: str
+    evidence: str
+    columns: tuple[str, ...]
+
+    def __init__(self, kind: str, severity: Severity, message: str, evidence: str, columns: tuple[str, ...]) -> None:
+        _set(self, "kind", kind)
+        _set(self, "severity", severity)
+        _set(self, "message", message)
+        _set(self, "evidence", evidence)
+        _set(self, "columns", columns)
 
 
 def is_system_schema(name: str | None) -> bool:

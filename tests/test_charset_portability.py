@@ -5,13 +5,14 @@ what a dump states explicitly."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from linter.findings import Finding
 from tests.ddl_outcome import TableDDL, drop_databases, run
+from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB
 
@@ -229,19 +230,16 @@ def test_targets_come_from_the_configuration(tmp_path: Path) -> None:
 
 def test_time_grows_linearly_with_the_columns(tmp_path: Path) -> None:
     """Half the text columns utf8mb3 in a latin1 table (a MODIFY each): 10x the columns take at most
-    ~15x the time (one run, best of three)."""
-    import time
+    ~15x the time (tests/complexity.py)."""
 
-    def seconds(n: int) -> float:
+    def linting(n: int) -> Callable[[], object]:
         columns = ", ".join(f"c{i} VARCHAR(2)" + (" CHARACTER SET utf8" if i % 2 else "") for i in range(n))
         sql = f"CREATE TABLE t (id INT PRIMARY KEY, {columns}) CHARSET latin1"
-        best = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            found = lint(sql, tmp_path, TARGET, **BOTH)
-            best = min(best, time.perf_counter() - started)
-        assert [f.subject for f in found] == ["utf8mb3"] and found[0].fix
-        return best
 
-    small, large = seconds(90), seconds(900)
-    assert large < 15 * small, (small, large)
+        def work() -> None:
+            found = lint(sql, tmp_path, TARGET, **BOTH)
+            assert [f.subject for f in found] == ["utf8mb3"] and found[0].fix
+
+        return work
+
+    assert_linear(linting, 90)

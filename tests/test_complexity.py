@@ -14,8 +14,6 @@ drifts). Each was quadratic or worse before (the numbers are in the commit messa
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,37 +26,7 @@ from linter.model import Location
 from linter.parse import ParseFailure, glued_statement, parse_statement, partition_names
 from linter.parse_cache import ParseCache
 from linter.replay import Replayer
-
-LIMIT = 15
-
-
-def _best(run: Callable[[], object], repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        gc.disable()
-        try:
-            started = time.perf_counter()
-            run()
-            best = min(best, time.perf_counter() - started)
-        finally:
-            gc.enable()
-    return best
-
-
-def assert_linear(make: Callable[[int], Callable[[], object]], n: int) -> None:
-    """`make(size)` prepares the work and returns it (preparing is not timed). The machine's
-    speed drifts within seconds, so a ratio over the limit is measured once more (a quadratic
-    cost gives ~100x, and does so twice)."""
-    small_run, large_run = make(n), make(10 * n)
-    said = ""
-    for _ in range(2):
-        small = _best(small_run)
-        large = _best(large_run)
-        if large <= LIMIT * max(small, 1e-3):
-            return
-        said += f"n={n}: {small:.4f} s, 10n: {large:.4f} s ({large / small:.1f}x); "
-    raise AssertionError(said)
+from tests.complexity import assert_linear
 
 
 # -- replay ------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 import fnmatch
 import random
 import re
-import time
 from collections.abc import Callable
 
 import pytest
@@ -18,10 +17,7 @@ import pytest
 from linter.config import ConfigError, glob_match, validate
 from linter.globs import name_match, path_match
 from linter.user_regex import UnsafeRegex, UserRegex, compile_user_regex
-
-#: time may grow at most this much from n to 10n characters
-MAX_GROWTH = 15.0
-
+from tests.complexity import assert_linear
 
 def _reference_path_regex(pattern: str) -> re.Pattern[str]:
     """The regex translation glob_match used before (the reference semantics; it backtracks, so
@@ -91,33 +87,6 @@ def test_path_glob_cases(pattern: str, path: str, matches: bool) -> None:
     assert glob_match(pattern, path) is matches
 
 
-def _growth(run: Callable[[int], object], n: int, repeat: int = 5) -> tuple[float, float]:
-    """Seconds of run(n) and of run(10n), best of `repeat`, measured by turns with the garbage
-    collector paused (its passes over the rest of a full test run's heap are noise here).
-
-    run(n) is timed as ten runs in a row, divided by ten: both sizes then do the same amount of
-    work for as long, so the machine's state (caches, a shared CPU's bursts: a plain Python loop
-    here costs 1.6x more per character at 150K than at 30K characters) weighs on both alike."""
-    import gc
-
-    small, large = [], []
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            started = time.perf_counter()
-            for _ in range(10):
-                run(n)
-            small.append((time.perf_counter() - started) / 10)
-            started = time.perf_counter()
-            run(10 * n)
-            large.append(time.perf_counter() - started)
-    finally:
-        if collecting:
-            gc.enable()
-    return min(small), min(large)
-
-
 HOSTILE_GLOBS = ["db/" + "**a" * 8 + "**b", "**/" * 6 + "x", "*a*a*a*a*a*a*a*a*b", "db/*" + "?*" * 10 + "z"]
 
 
@@ -125,8 +94,8 @@ HOSTILE_GLOBS = ["db/" + "**a" * 8 + "**b", "**/" * 6 + "x", "*a*a*a*a*a*a*a*a*b
 def test_glob_time_is_linear_in_the_name(pattern: str) -> None:
     names = {size: "db/" + "a" * size for size in (2000, 20_000)}
     assert not path_match(pattern, names[2000])
-    small, large = _growth(lambda size: (path_match(pattern, names[size]), name_match(pattern, names[size])), 2000)
-    assert large <= MAX_GROWTH * small + 0.01, f"{pattern}: n {small:.4f}s, 10n {large:.4f}s"
+    assert_linear(lambda size: lambda: (path_match(pattern, names[size]), name_match(pattern, names[size])), 2000,
+                  what=pattern)
 
 
 def test_the_reported_exclude_is_linear_through_the_configuration(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -137,8 +106,7 @@ def test_the_reported_exclude_is_linear_through_the_configuration(tmp_path) -> N
     loaded = ConfigResolver().for_path(str(tmp_path / "x.sql"))
     paths = {size: str(tmp_path / "db" / ("a" * size + ".sql")) for size in (60, 600)}
     assert not loaded.is_excluded(paths[60], named=True)
-    small, large = _growth(lambda size: loaded.is_excluded(paths[size], named=True), 60)
-    assert large <= MAX_GROWTH * small + 0.01, f"n {small:.5f}s, 10n {large:.5f}s"
+    assert_linear(lambda size: lambda: loaded.is_excluded(paths[size], named=True), 60)
 
 
 # --- user regexes ---------------------------------------------------------------------------
@@ -229,8 +197,7 @@ def test_user_regex_time_is_linear_in_the_text(pattern: str, n: int) -> None:
     compiled = UserRegex(pattern)
     texts = {size: "a" * size + "!" for size in (n, 10 * n)}  # the classic: a near miss at the end
     assert not compiled.fullmatch(texts[n])
-    small, large = _growth(lambda size: compiled.fullmatch(texts[size]), n)
-    assert large <= MAX_GROWTH * small + 0.01, f"{pattern}: n {small:.4f}s, 10n {large:.4f}s"
+    assert_linear(lambda size: lambda: compiled.fullmatch(texts[size]), n, what=pattern)
 
 
 @pytest.mark.parametrize("shape", ["1{}x", "{}1x", "1.{}x", "1{}Gi x"])
@@ -240,12 +207,14 @@ def test_size_option_time_is_linear(shape: str) -> None:
 
     values = {size: shape.format(" " * size) for size in (20_000, 200_000)}
 
-    def refuse(size: int) -> None:
-        with pytest.raises(ValueError):
-            size_bytes(values[size])
+    def refuse(size: int) -> Callable[[], None]:
+        def run() -> None:
+            with pytest.raises(ValueError):
+                size_bytes(values[size])
 
-    small, large = _growth(refuse, 20_000)
-    assert large <= MAX_GROWTH * small + 0.01, f"n {small:.4f}s, 10n {large:.4f}s"
+        return run
+
+    assert_linear(refuse, 20_000, what=shape)
     assert size_bytes(" 512 MiB ") == 512 << 20 and size_bytes("2GB") == 2 << 30 and size_bytes("1.5k") == 1536
     assert size_bytes("100") == 100 and size_bytes("7B") == 7 and size_bytes("3iB") == 3 and size_bytes("1 t") == 1 << 40
     for bad in ("", "GiB", "1 GiBx", "1.2.3G", "-1G", "1 X"):

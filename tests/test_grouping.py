@@ -3,11 +3,10 @@ the count and the schema names, for every rule, in the engine and the audit's pa
 
 from __future__ import annotations
 
-import gc
 import json
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from linter.grouping import group_copies
 from linter.model import Location, SchemaModel
 from linter.parse import parse_statement
 from linter.replay import Replayer
+from tests.complexity import assert_linear
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,31 +162,20 @@ def _model_and_findings(tenants: int) -> tuple[SchemaModel, list[Finding]]:
 
 def test_grouping_grows_linearly() -> None:
     """n and 10n tenants (250 and 2,500 findings) in the same run: the time may grow at most ~15x
-    (a quadratic step would make it ~100x). Measured by turns in CPU time (n a hundred times, then
-    10n ten times, seven rounds, the best of each), with the collector paused. The sizes stay small
-    on purpose: past the CPU caches (thousands of tenants, and a test process whose heap holds the
-    whole suite) plain dictionary lookups alone grow 15-20x for 10x the data."""
-    small, large = _model_and_findings(50), _model_and_findings(500)
+    (a quadratic step would make it ~100x), measured as tests/complexity.py measures. The sizes
+    stay small on purpose: past the CPU caches (thousands of tenants, and a test process whose heap
+    holds the whole suite) plain dictionary lookups alone grow 15-20x for 10x the data."""
 
-    def once(model: SchemaModel, made: list[Finding], repeat: int) -> float:
-        started = time.process_time()  # this process's CPU: other processes' load does not count
-        for _ in range(repeat):
+    def grouping(tenants: int) -> Callable[[], object]:
+        model, made = _model_and_findings(tenants)
+
+        def work() -> None:
             result = group_copies(made, model, CheckContext())
-        elapsed = time.process_time() - started
-        assert len(result) == 5 and {f.count for f in result} == {len(made) // 5}
-        return elapsed / repeat
+            assert len(result) == 5 and {f.count for f in result} == {len(made) // 5}
 
-    best_small = best_large = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(7):
-            best_small = min(best_small, once(*small, 100))
-            best_large = min(best_large, once(*large, 10))
-    finally:
-        gc.enable()
-    ratio = best_large / max(best_small, 1e-5)
-    assert ratio < 15, ratio
+        return work
+
+    assert_linear(grouping, 50)
 
 
 @pytest.mark.mariadb

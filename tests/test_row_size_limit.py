@@ -9,7 +9,7 @@ the INSERT fails as the warning says."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,7 @@ from linter.findings import Finding
 from linter.innodb_sizes import row_size
 from linter.target import Target
 from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, drop_databases, run
+from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB
 from tests.test_innodb_sizes import table_of
@@ -263,19 +264,16 @@ def test_mysql_sql_mode_refuses_the_same(server: MariaDB, tmp_path: Path) -> Non
 
 def test_time_grows_linearly_with_the_columns(tmp_path: Path) -> None:
     """A table that needs many columns moved off-page: the fix's search is a bisection, not a
-    column-at-a-time loop, so 10x the columns take at most ~15x the time (measured in one run,
-    best of three). 340 columns is about the most InnoDB can hold as TEXT (21 bytes each)."""
-    import time
+    column-at-a-time loop, so 10x the columns (34 and 340) take at most ~15x the time
+    (tests/complexity.py). 340 columns is about the most InnoDB can hold as TEXT (21 bytes each)."""
 
-    def seconds(n: int) -> float:
+    def linting(n: int) -> Callable[[], object]:
         ddl = table(["VARCHAR(60) NOT NULL", "CHAR(60)"], n, charset="utf8mb4").sql()  # 241 bytes each in the row
-        best = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            found = lint(ddl, tmp_path)
-            best = min(best, time.perf_counter() - started)
-        assert found and found[0].fix and "MODIFY COLUMN" in found[0].fix
-        return best
 
-    small, large = seconds(40), seconds(340)
-    assert large < 15 * small, (small, large)
+        def work() -> None:
+            found = lint(ddl, tmp_path)
+            assert found and found[0].fix and "MODIFY COLUMN" in found[0].fix
+
+        return work
+
+    assert_linear(linting, 34)

@@ -13,7 +13,6 @@ Former blow-ups, with the times measured on the project's 2-core machine before 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import pytest
@@ -21,6 +20,7 @@ import pytest
 from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN
 from linter.split import split_stream
 from linter.target import Target
+from tests.complexity import Make, assert_linear
 
 B = "\\"
 
@@ -29,25 +29,21 @@ def _chunks(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
-def _split_once(chunks: list[str], target: str | None, fmt: str | None) -> float:
-    """The processor time of one split of `chunks`, as the engine splits (skip words, a target):
-    processor time, not wall time, so that other processes on the machine do not count."""
-    started = time.process_time()
-    stream = split_stream(iter(chunks), "f.sql", migration_format=fmt, target=Target.parse(target) if target else None,
-                          skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:")
-    for _ in stream:
-        pass
-    return time.process_time() - started
+def _splitting(make: Callable[[int], str], chunk: int, target: str | None, fmt: str | None) -> Make:
+    """The work of splitting the text for a size, as the engine splits (skip words, a target)."""
 
+    def prepare(n: int) -> Callable[[], object]:
+        chunks = _chunks(make(n), chunk)
+        parsed = Target.parse(target) if target else None
 
-def _costs(small: str, large: str, chunk: int, target: str | None, fmt: str | None) -> tuple[float, float]:
-    """The best of three splits of each text, taken by turns (a slow phase of the machine hits both)."""
-    pieces = [_chunks(small, chunk), _chunks(large, chunk)]
-    best = [float("inf"), float("inf")]
-    for _ in range(3):
-        for i, chunks in enumerate(pieces):
-            best[i] = min(best[i], _split_once(chunks, target, fmt))
-    return best[0], best[1]
+        def split() -> None:
+            for _ in split_stream(iter(chunks), "f.sql", migration_format=fmt, target=parsed,
+                                  skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:"):
+                pass
+
+        return split
+
+    return prepare
 
 
 #: name -> (text for size n, n, chunk size, target, migration format)
@@ -133,5 +129,4 @@ UNLOCK TABLES;
 @pytest.mark.parametrize("name", sorted(GENERATORS))
 def test_ten_times_the_input_costs_at_most_fifteen_times_the_time(name: str) -> None:
     make, n, chunk, target, fmt = GENERATORS[name]
-    small, large = _costs(make(n), make(10 * n), chunk, target, fmt)
-    assert large <= 15 * small + 0.002, f"{name}: {small:.4f} s for n={n}, {large:.4f} s for 10n ({large / small:.1f}x)"
+    assert_linear(_splitting(make, chunk, target, fmt), n, what=name)

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from linter.findings import Finding
 from linter.split import Statement
 from linter.suppressions import apply, from_file, from_statement
+from tests.complexity import assert_linear
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -292,19 +294,18 @@ def test_goose_file_comment_lines(tmp_path: Path) -> None:
 def test_placing_comments_is_linear(tmp_path: Path) -> None:
     """Thousands of identical suppressions: each placed on its own comment, in time linear in
     their number (n against 10n in the same run)."""
-    import time
-
     from linter.suppressions import Suppression, place_comments
 
-    def run(n: int) -> float:
+    def placing(n: int) -> Callable[[], object]:
         sups = [Suppression("x.sql", 3 * i + 2, ("no-primary-key",), "r", False, end_line=3 * i + 3) for i in range(n)]
         lines = [(3 * i + 1, ("no-primary-key",)) for i in range(n)]
-        start = time.perf_counter()
-        place_comments(sups, lines)
-        took = time.perf_counter() - start
-        assert [s.comment_line for s in sups] == [3 * i + 1 for i in range(n)]
-        return took
 
-    small = min(sum(run(2_000) for _ in range(10)) / 10 for _ in range(3))  # n: ten runs, divided by ten
-    large = min(run(20_000) for _ in range(3))
-    assert large < small * 15 + 0.01, f"n {small:.4f}s, 10n {large:.4f}s"
+        def work() -> None:
+            for s in sups:
+                s.comment_line = None
+            place_comments(sups, lines)
+            assert [s.comment_line for s in sups] == [3 * i + 1 for i in range(n)]
+
+        return work
+
+    assert_linear(placing, 2_000)

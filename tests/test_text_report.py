@@ -11,6 +11,7 @@ import pty
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ import pytest
 from linter.cli import main
 from linter.findings import Diagnostic, Finding, Report, RunStats
 from linter.report import text
+from tests.complexity import assert_linear
 from tests.helpers import CORPUS, ROOT, lint_sql
 
 LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning|info) \[(?P<rule>[a-z-]+)\] (?P<point>.+)$")
@@ -123,17 +125,11 @@ def test_first_sentence_is_cut_outside_names_and_numbers(message: str, first: st
 
 
 def test_first_sentence_is_linear() -> None:
-    import time
-
-    def timed(n: int) -> float:
+    def cutting(n: int) -> Callable[[], object]:
         text_in = "(`" * n + "x" * n
-        start = time.perf_counter()
-        for _ in range(3):
-            text.first_sentence(text_in)
-        return time.perf_counter() - start
+        return lambda: text.first_sentence(text_in)
 
-    small, large = min(timed(20_000) for _ in range(3)), min(timed(200_000) for _ in range(3))
-    assert large < small * 15
+    assert_linear(cutting, 20_000)
 
 
 # --- info findings -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ the fix runs and the finding is gone."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ import pytest
 from checks.zero_date_default import zero_parts
 from linter.findings import Finding
 from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, drop_databases, run
+from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB
 
@@ -133,19 +134,15 @@ def test_a_default_set_by_a_later_alter(tmp_path: Path) -> None:
 
 def test_time_grows_linearly_with_the_columns(tmp_path: Path) -> None:
     """Many TIMESTAMP NOT NULL columns (each an implicit zero default on MySQL 5.7): 10x the
-    columns take at most ~15x the time (one run, best of three)."""
-    import time
+    columns take at most ~15x the time (tests/complexity.py)."""
 
-    def seconds(n: int) -> float:
+    def linting(n: int) -> Callable[[], object]:
         columns = ", ".join(f"t{i} TIMESTAMP NOT NULL" for i in range(n))
         sql = f"CREATE TABLE t (id INT PRIMARY KEY, first TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, {columns})"
-        best = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            found = lint(sql, tmp_path, "mysql-5.7")
-            best = min(best, time.perf_counter() - started)
-        assert len(found) == n
-        return best
 
-    small, large = seconds(100), seconds(1000)
-    assert large < 15 * small, (small, large)
+        def work() -> None:
+            assert len(lint(sql, tmp_path, "mysql-5.7")) == n
+
+        return work
+
+    assert_linear(linting, 100)

@@ -1,0 +1,129 @@
+"""The one way the tests measure how a cost grows: the same work at n and at 10n in the same run,
+and the time may grow at most 15x (the brief's bound; a quadratic cost grows ~100x).
+
+Why it is measured this way (each point was a flaky failure on the 2-core CI machine):
+- processor time of this process (`time.process_time`), not wall time: other processes (a
+  parallel test run, the MariaDB fixture) do not count. Every measured cost here is in-process;
+- the garbage collector paused: its passes scan the whole heap (the rest of the suite's
+  objects), so they grow with what the test process holds, not with the work measured;
+- a floor on each timed block: the large work runs `loops` times in a row, with `loops` doubled
+  until the block takes `FLOOR` seconds, and the small work runs 10 x `loops` times. Both blocks
+  then do the same amount of work for as long, so the machine's state (caches, clock boosts)
+  weighs on both alike, and a timer tick or a context switch is a small part of either;
+- by turns (small, large, small, large...), `REPEAT` blocks of each: a slow phase of the
+  machine hits both sizes; the ratio is the lower of the best times' and the median of adjacent
+  blocks' (see `Growth.ratio`);
+- a ratio over the limit is measured again, up to `RETRIES` times, the blocks of all rounds
+  kept: noise passes, a super-linear cost stays over the limit in every round.
+
+Set INNOLINT_COMPLEXITY_LOG to a file name to have each measurement appended to it (a line per
+test: the ratio, both times and n), to see how close to the limit the suite runs.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: time may grow at most this much for 10x the input (the brief)
+LIMIT = 15.0
+#: the least processor time, in seconds, a timed block takes (a few milliseconds at the least)
+FLOOR = 0.02
+#: the most runs in one timed block (a work that takes no time at all is not measured forever)
+MAX_LOOPS = 1 << 16
+#: the timed blocks of each size per round
+REPEAT = 3
+#: how many times a ratio over the limit is measured again before the test fails
+RETRIES = 3
+
+#: `make(size)` prepares the work for `size` (untimed) and returns it, to be run many times
+Make = Callable[[int], Callable[[], object]]
+
+
+@dataclass
+class Growth:
+    """Processor time of one run of the work at n and at 10n, as timed in adjacent blocks."""
+
+    n: int
+    loops: int
+    pairs: list[tuple[float, float]] = field(default_factory=list)
+
+    @property
+    def small(self) -> float:
+        return min(small for small, _ in self.pairs)
+
+    @property
+    def large(self) -> float:
+        return min(large for _, large in self.pairs)
+
+    @property
+    def ratio(self) -> float:
+        """The lower of two estimates, each blind to one kind of noise: the best time of each size
+        (a block slowed by interference), and the median ratio of a large block to the small one
+        just before it (the machine's speed drifting between blocks: a shared core, a clock
+        change). A super-linear cost is over the limit by both."""
+        best = self.large / max(self.small, 1e-9)
+        adjacent = statistics.median(large / max(small, 1e-9) for small, large in self.pairs)
+        return min(best, adjacent)
+
+    def __str__(self) -> str:
+        return (f"{self.small:.5f} s for n={self.n}, {self.large:.5f} s for 10n={10 * self.n} "
+                f"({self.ratio:.1f}x; {len(self.pairs)} blocks of {10 * self.loops} and {self.loops} runs)")
+
+
+def _block(work: Callable[[], object], loops: int) -> float:
+    """Processor seconds of `loops` runs of `work` in a row."""
+    started = time.process_time()
+    for _ in range(loops):
+        work()
+    return time.process_time() - started
+
+
+def _loops(large: Callable[[], object]) -> int:
+    """How many runs of the large work make a block of at least FLOOR seconds."""
+    loops = 1
+    while loops < MAX_LOOPS and _block(large, loops) < FLOOR:
+        loops *= 2
+    return loops
+
+
+def measure(make: Make, n: int, *, rounds: int = 1 + RETRIES, limit: float = LIMIT) -> Growth:
+    """The growth from n to 10n, measured again (keeping all blocks) while it is over `limit`."""
+    small_work, large_work = make(n), make(10 * n)
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        small_work()  # a first run of each: imports, caches, lazily built tables
+        growth = Growth(n, _loops(large_work))
+        for _ in range(rounds):
+            for _ in range(REPEAT):
+                small = _block(small_work, 10 * growth.loops) / (10 * growth.loops)
+                growth.pairs.append((small, _block(large_work, growth.loops) / growth.loops))
+            if growth.ratio <= limit:
+                break
+    finally:
+        if collecting:
+            gc.enable()
+    _log(growth)
+    return growth
+
+
+def assert_linear(make: Make, n: int, *, limit: float = LIMIT, what: str = "") -> Growth:
+    """Fail when 10x the input takes more than `limit` times the time (see the module's docstring
+    for how it is measured); the message gives both times and n."""
+    growth = measure(make, n, limit=limit)
+    assert growth.ratio <= limit, f"{what + ': ' if what else ''}{growth}: over {limit:g}x in every round"
+    return growth
+
+
+def _log(growth: Growth) -> None:
+    path = os.environ.get("INNOLINT_COMPLEXITY_LOG")
+    if path:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").rsplit(" (", 1)[0]
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(f"{growth.ratio:6.2f}x  {test}  {growth}\n")
