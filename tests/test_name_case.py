@@ -20,6 +20,7 @@ from linter.config import ConfigResolver
 from linter.engine import RunOptions, lint_paths
 from linter.findings import Report
 from linter.target import Target
+from tests.complexity import assert_linear
 from tests.mariadb import MariaDB
 
 #: (the name CREATE TABLE wrote, the name a later migration writes)
@@ -120,12 +121,10 @@ def test_the_server_with_case_sensitive_names_refuses_each_later_statement(maria
 def test_many_missing_names_stay_linear(tmp_path: Path) -> None:
     """Each hint reads the whole schema; after the first hundred the plain message is given, so a
     file of n tables and n statements on missing names costs n, not n squared."""
-    from tests.test_complexity import assert_linear
-
     def make(n: int):  # type: ignore[no-untyped-def]
         path = tmp_path / f"many_{n}.sql"
         path.write_text("".join(f"CREATE TABLE T{i} (id int PRIMARY KEY);\n" for i in range(n))
                         + "".join(f"ALTER TABLE t{i} ADD COLUMN c int;\n" for i in range(n)))
         return lambda: _lint([path], None)
 
-    assert_linear(make, 1000)
+    assert_linear(make, 1000, what="missing names with a table differing in case")
