@@ -127,4 +127,4 @@ def test_many_missing_names_stay_linear(tmp_path: Path) -> None:
                         + "".join(f"ALTER TABLE t{i} ADD COLUMN c int;\n" for i in range(n)))
         return lambda: _lint([path], None)
 
-    assert_linear(make, 1000, what="missing names with a table differing in case")
+    assert_linear(make, 200, what="missing names with a table differing in case")
