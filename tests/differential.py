@@ -903,7 +903,7 @@ def generate(seed: int) -> Script:
 # --- what is compared -------------------------------------------------------------------------
 
 #: type names as information_schema.COLUMNS.DATA_TYPE spells them
-_TYPE_SYNONYMS = {"integer": "int", "bool": "tinyint", "boolean": "tinyint", "serial": "bigint", "dec": "decimal",
+_TYPE_SYNONYMS = {"json": "longtext", "integer": "int", "bool": "tinyint", "boolean": "tinyint", "serial": "bigint", "dec": "decimal",
                   "numeric": "decimal", "fixed": "decimal", "character": "char", "real": "double"}
 _CHAR_TYPES = frozenset({"char", "varchar"})
 
@@ -1144,7 +1144,7 @@ class ServerRunner:
     def _read_once(self, databases: list[str], names: list[tuple[str, str]]) -> list[View]:
         listed = ", ".join(f"'{db}'" for db in databases)
         tables = self._sql(f"SELECT TABLE_SCHEMA, TABLE_NAME, ENGINE FROM information_schema.TABLES "
-                                 f"WHERE TABLE_SCHEMA IN ({listed}) AND TABLE_TYPE = 'BASE TABLE'")
+                                 f"WHERE TABLE_SCHEMA IN ({listed}) AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')")
         columns = self._sql(
             "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, COLUMN_TYPE, "
             f"IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA IN ({listed}) "
