@@ -651,7 +651,7 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
     periods: dict[str, tuple[str, str]] = {}
     for element in elements:
         head = element[0]
-        if head.token_type != TokenType.IDENTIFIER and _head(head) in _KEY_WORDS:
+        if _is_key_element(element):
             if _head(head) == "PERIOD":
                 _read_period(c.sub(element), periods)
                 continue
@@ -689,6 +689,18 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
     whole_column_prefixes(body.indexes, body.columns.get)
     _primary_key_first(body)
     return refused or problem
+
+
+def _is_key_element(element: list[Token]) -> bool:
+    """Whether a body element is a key or constraint, not a column: it starts with a key word
+    (PERIOD only with FOR after it: `period INT` is a column named period)."""
+    head = element[0]
+    if head.token_type == TokenType.IDENTIFIER:
+        return False
+    word = _head(head)
+    if word == "PERIOD":
+        return len(element) > 1 and element[1].text.upper() == "FOR"
+    return word in _KEY_WORDS
 
 
 def _read_period(c: _Cursor, periods: dict[str, tuple[str, str]]) -> None:
@@ -894,6 +906,7 @@ class _ColumnExtras:
 def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _ColumnExtras]:
     """The tokens of one column definition that sqlglot can parse, and what was taken out."""
     extras = _ColumnExtras()
+    element = _joined_pairs(element)
     name = element[0]
     # the name as a quoted identifier: sqlglot reads some bare words as keywords (EXCLUDE)
     out = [name if name.token_type == TokenType.IDENTIFIER else
@@ -1032,6 +1045,27 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
         out.append(token)
         i += 1
     return out, extras
+
+
+#: keyword pairs sqlglot reads as one token, which a comment between the two words splits
+_PAIRS = {tuple(k.split()): v for k, v in _TOKENIZER.KEYWORDS.items() if k.count(" ") == 1}
+
+
+def _joined_pairs(element: list[Token]) -> list[Token]:
+    """The tokens of a column definition with keyword pairs split by a comment (`PRIMARY /* x */
+    KEY`, which the server reads as PRIMARY KEY) made one token again, as sqlglot expects them."""
+    if not any(token.comments for token in element):
+        return element
+    out: list[Token] = []
+    for token in element:
+        if out and token.token_type not in _UNQUOTED and out[-1].token_type not in _UNQUOTED:
+            pair = _PAIRS.get((out[-1].text.upper(), token.text.upper()))
+            if pair is not None:
+                first = out[-1]
+                out[-1] = Token(pair, f"{first.text} {token.text}", first.line, first.col, first.start, token.end)
+                continue
+        out.append(token)
+    return out
 
 
 def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
@@ -1853,7 +1887,7 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
     word = c.word()
     if word == "ADD":
         c.advance()
-        if c.word() in _KEY_WORDS and not (c.word() == "CHECK" and False):
+        if c.word() in _KEY_WORDS and not (c.word() == "PERIOD" and c.word(1) != "FOR"):
             body = TableBody()
             if_not_exists = _read_key(c, body)
             return ([ops.AddIndex(i, if_not_exists) for i in body.indexes]
@@ -1985,7 +2019,7 @@ def _alter_elements(c: _Cursor, elements: list[list[Token]]) -> tuple[list[Colum
     column_elements: list[list[Token]] = []
     actions: list[ops.AlterAction] = []
     for element in elements:
-        if element[0].token_type != TokenType.IDENTIFIER and _head(element[0]) in _KEY_WORDS:
+        if _is_key_element(element):
             read = TableBody()
             if_not_exists = _read_key(c.sub(element), read)
             actions += [ops.AddIndex(i, if_not_exists) for i in read.indexes]
