@@ -791,9 +791,9 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
         columns = tuple(part.name for part in parts)
         body.foreign_keys.append(_references(c, constraint_name or index_name, columns))
         # the key the server makes for it unless a key begins with its columns, named after the
-        # FOREIGN KEY's index name, else the constraint's (MariaDB's order; MySQL 8.0.16+ prefers
-        # the constraint's), else as an unnamed key
-        body.indexes.append(Index(index_name or constraint_name, "index", parts, generated=True))
+        # constraint, else the FOREIGN KEY's index name, else as an unnamed key (MariaDB 10.11 and
+        # MySQL 8.0.16+ alike: tests/test_model_oracle.py)
+        body.indexes.append(Index(constraint_name or index_name, "index", parts, generated=True))
         return if_not_exists
     kind: IndexKind
     if c.accept("PRIMARY", "KEY"):
@@ -1202,8 +1202,9 @@ def _column(
             column.nullable = False
         elif isinstance(kind_, exp.UniqueColumnConstraint):
             inline.append(Index(None, "unique", (IndexColumn(name),)))  # named as the server does, later
-        elif isinstance(kind_, exp.Reference):
+        elif isinstance(kind_, exp.Reference):  # MariaDB makes it a foreign key, with its key
             inline.append(_reference(name, kind_))
+            inline.append(Index(None, "index", (IndexColumn(name),), generated=True))
         elif isinstance(kind_, exp.CheckColumnConstraint) and kind_.this is not None:
             named = constraint.this if isinstance(constraint, exp.ColumnConstraint) else None
             check = f"CHECK ({_sql(kind_.this)})"
@@ -1569,7 +1570,7 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
                     return None
                 foreign_key = _plain_foreign_key(m)
                 body.foreign_keys.append(foreign_key)
-                index_name = m.group("name") or m.group("constraint")  # as `_read_key` names it
+                index_name = m.group("constraint") or m.group("name")  # as `_read_key` names it
                 keys.append(Index(_unquote(index_name) if index_name is not None else None, "index",
                                   _index_columns(m.group("parts")), generated=True))
         pos = m.end()

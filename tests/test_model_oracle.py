@@ -226,23 +226,26 @@ def key_names(g: Gen) -> Case:
 
 def foreign_keys(g: Gen) -> Case:
     """A foreign key without a name is `<table>_ibfk_<n>`; one whose columns no key begins with
-    gets a key, named after its FOREIGN KEY index name, else its constraint name, else as an
-    unnamed key; a later key beginning with its columns replaces it (the server drops it); it
+    gets a key, named after its constraint, else its FOREIGN KEY index name (`CONSTRAINT c FOREIGN
+    KEY i`: the key is `c`), else as an unnamed key; a later key beginning with its columns replaces it (the server drops it); it
     outlives DROP FOREIGN KEY, and DROP INDEX of it replays."""
     t, (a, b) = g.table(), g.names(2)
     child = _bare(t)
     name = g.pick(("", "CONSTRAINT fk_x ", "CONSTRAINT "))
     index = g.pick(("", " ix_y"))
     existing = g.pick(("", f", KEY ({a})", f", KEY ({b}, {a})", f", KEY ({a}, {b})", f", UNIQUE ({a})"))
+    inline = g.chance(0.25)  # `a INT REFERENCES parent (id)`: MariaDB makes it a foreign key too
+    if inline:
+        name = index = ""
     statements = [
         "CREATE TABLE parent (id INT NOT NULL PRIMARY KEY, k2 INT NOT NULL, UNIQUE (id, k2))",
-        f"CREATE TABLE {t} (id INT NOT NULL PRIMARY KEY, {a} INT, {b} INT{existing}, "
-        f"{name}FOREIGN KEY{index} ({a}) REFERENCES parent (id))",
+        f"CREATE TABLE {t} (id INT NOT NULL PRIMARY KEY, {a} INT{' REFERENCES parent (id)' if inline else ''}, "
+        f"{b} INT{existing}" + ("" if inline else f", {name}FOREIGN KEY{index} ({a}) REFERENCES parent (id)") + ")",
     ]
     how = g.rng.randrange(4)
     # the constraint's name: CONSTRAINT's, else the FOREIGN KEY index name, else generated
     fk = "fk_x" if "fk_x" in name else "ix_y" if index else f"{child}_ibfk_1"
-    generated = "ix_y" if index else "fk_x" if "fk_x" in name else _bare(a)
+    generated = fk if fk != f"{child}_ibfk_1" else _bare(a)
     if how == 0:
         statements.append(f"ALTER TABLE {t} DROP FOREIGN KEY `{fk}`")
         if not existing:
