@@ -22,8 +22,8 @@ from dataclasses import replace
 
 from linter import ops
 from linter.model import (
-    LARGE_TYPES, PREFIX_LENGTH_TYPES, BodyDraft, Column, CompressionDictionary, ForeignKey, Index, IndexColumn,
-    Location, Schema, SchemaModel, Table, TableBody, Tablespace, foreign_key_name, generated_foreign_key_name,
+    PREFIX_LENGTH_TYPES, BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel,
+    Table, Tablespace, foreign_key_name, generated_foreign_key_name,
     generated_key_name, whole_column_prefixes, without_redundant_generated_keys,
 )
 from linter.parse import MAX_KEYS, apply_options
@@ -151,8 +151,6 @@ class Replayer:
             problem = _missing_key_columns(body)
             if problem:
                 problem += "; the server refuses this statement (error 1072)"
-            else:
-                problem = _blob_keys(body, self.target)
             if len(self._key_checks) >= 100_000:
                 self._key_checks.clear()
             self._key_checks[id(columns)] = (columns, indexes, problem)
@@ -587,10 +585,6 @@ class _Alter:
                 for part in index.columns:
                     if not part.expression and not self._in_new_table(part.name.lower()):
                         return f"key column {part.name} does not exist in the table (error 1072)"
-                    column = self._new_column(part.name.lower()) if not part.expression else None
-                    problem = _blob_key(index, part, column, self.replayer.target)
-                    if problem is not None:
-                        return problem
             problem = self._readded_columns()
             if problem is not None:
                 return problem
@@ -764,27 +758,6 @@ def _missing_key_columns(body: object) -> str | None:
         if name.lower() not in columns
     ]
     return "; ".join(missing) or None
-
-
-def _blob_key(index: Index, part: IndexColumn, column: Column | None, target: Target) -> str | None:
-    """Why the server refuses a key part on a whole TEXT/BLOB (or JSON) column, or None: MySQL
-    refuses any such key but FULLTEXT (error 1170); MariaDB only a PRIMARY KEY (a UNIQUE one is a
-    hash-based "long unique", a plain KEY gets a prefix)."""
-    if column is None or part.expression or part.prefix is not None or column.type not in LARGE_TYPES:
-        return None
-    if index.kind in ("fulltext", "spatial") or (target.is_mariadb and index.kind != "primary"):
-        return None
-    return f"BLOB/TEXT column {column.name} used in key specification without a key length (error 1170)"
-
-
-def _blob_keys(body: TableBody, target: Target) -> str | None:
-    """`_blob_key` for every key of a CREATE TABLE: the refusal message, or None."""
-    for index in body.indexes:
-        for part in index.columns:
-            problem = _blob_key(index, part, body.columns.get(part.name.lower()), target)
-            if problem is not None:
-                return f"{problem}; the server refuses this statement"
-    return None
 
 
 def _keep_primary_not_null(draft: BodyDraft) -> None:

@@ -371,7 +371,10 @@ class Outcome:
     refused: list[int]  # the server's error codes
 
 
-def _judge(case: Case, text: str, spans: list[tuple[int, int]], loaded: D.Loaded, linted: D.Linted) -> Outcome:
+def _judge(case: Case, text: str, spans: list[tuple[int, int]], loaded: D.Loaded, linted: D.Linted,
+           refused_keys: list[int]) -> Outcome:
+    """`refused_keys`: lines where index-key-length says the server refuses a key (a refusal that
+    check reports, as a finding, rather than the replay)."""
     def statement_at(line: int) -> int | None:
         return next((n for n, (first, last) in enumerate(spans) if first <= line <= last), None)
 
@@ -379,13 +382,16 @@ def _judge(case: Case, text: str, spans: list[tuple[int, int]], loaded: D.Loaded
     diagnosed: dict[int | None, list[str]] = {}
     for line, end_line, rule, message in linted.diagnostics:
         diagnosed.setdefault(statement_at(line), []).append(f"{rule}: {message}")
+    refused_key = {statement_at(line) for line in refused_keys}
     problems: list[str] = []
     for n in range(len(case.statements)):
-        if n in rejected and n not in diagnosed:
+        if n in rejected and n not in diagnosed and not (rejected[n] == 1170 and n in refused_key):
             problems.append(f"statement {n + 1}: the server refuses it (error {rejected[n]}), innolint applies it")
         if n not in rejected and n in diagnosed and n not in case.may_diagnose:
             problems.append(f"statement {n + 1}: the server accepts it, innolint says {diagnosed[n]}")
     differences = D.compare(_spatial_prefixes_dropped(loaded.view), linted.view)
+    if refused_key & set(rejected):  # the model keeps the table the server refused; the finding says so
+        differences = [d for d in differences if d.kind != "only-innolint"]
     if differences and not (case.may_diagnose & set(diagnosed)):
         problems += [str(d) for d in differences]
     values = any("VALUES" in s for s in case.statements)
@@ -398,18 +404,32 @@ def _judge(case: Case, text: str, spans: list[tuple[int, int]], loaded: D.Loaded
 def outcomes(mariadb: MariaDB) -> list[Outcome]:
     cases = generate()
     texts = [case.text() for case in cases]
+    from checks.index_key_length import IndexKeyLength
+
     server = D.ServerRunner(mariadb, jobs=4, prefix="mo")
     lint = D.InnolintRunner(server.lower_case_table_names)
+    key_check = IndexKeyLength()
     try:
         loaded = server.load([lambda main, other, text=text: text.replace("{main}", main) for text, _ in texts])
         results = []
         for case, (text, spans), on_server in zip(cases, texts, loaded):
             linted = lint.lint(text.replace("{main}", "d1"), "d1", "d2")
-            results.append(_judge(case, text, spans, on_server, linted))
+            refused = [f.line for f in key_check.run(_model_of(lint, text), lint.context) if f.subject.startswith("refused")]
+            results.append(_judge(case, text, spans, on_server, linted, refused))
     finally:
         server.close()
         lint.close()
     return results
+
+
+def _model_of(lint: D.InnolintRunner, text: str) -> object:
+    """innolint's model of a script (the runner's engine, no checks)."""
+    from linter.engine import Unit
+
+    path = f"{lint._dir}/model.sql"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text.replace("{main}", "d1"))
+    return lint.engine.lint_unit(Unit([path]), lint.context).model
 
 
 def _by_kind() -> Iterator[str]:
@@ -438,3 +458,41 @@ def test_the_server_refused_what_the_classes_say_it_refuses(outcomes: list[Outco
     codes = {code for o in outcomes for code in o.refused}
     assert {1170, 1089} <= codes
     assert {code for o in outcomes if o.case.kind == "long-unique" for code in o.refused} == {1170}
+    # (those 1170s are index-key-length's "refused" findings in innolint: `_judge`)
+
+
+@pytest.mark.parametrize("definition", [
+    "body TEXT NOT NULL, title VARCHAR(20), UNIQUE KEY (body)",
+    "g POINT NOT NULL, UNIQUE KEY ug (g)",
+    "blob_data LONGBLOB NOT NULL UNIQUE, n INT",
+    "doc JSON NOT NULL, UNIQUE (doc)",
+    "code VARCHAR(8) NOT NULL, UNIQUE (code(8)), other TEXT",
+])
+def test_no_primary_keys_fix_runs_and_clusters_the_table(mariadb: MariaDB, definition: str) -> None:
+    """no-primary-key's fix for a table whose UNIQUE key cannot be its PRIMARY KEY (a whole
+    TEXT/BLOB/JSON or spatial column: the server refuses that, error 1170) adds a key column
+    instead; the fix runs on the server and InnoDB then clusters the table on PRIMARY."""
+    from checks.no_primary_key import NoPrimaryKey
+    from linter.model import Location
+    from linter.parse import parse_statement
+    from linter.replay import Replayer
+
+    text = f"CREATE TABLE t ({definition})"
+    replayer = Replayer(target=D.innolint_context().target)
+    assert replayer.apply(parse_statement(text), Location("t.sql", 1)) is None
+    findings = [f for f in NoPrimaryKey().run(replayer.model, D.innolint_context()) if f.fix]
+    database = "mo_fix"
+    mariadb.sql(f"DROP DATABASE IF EXISTS {database}; CREATE DATABASE {database}")
+    try:
+        mariadb.sql(text, database)
+        if "code(8)" in definition:  # a whole-length prefix is no prefix: InnoDB clusters on it already
+            assert findings == [] or all(f.subject != "row-id" for f in findings)
+            return
+        assert len(findings) == 1 and "ADD COLUMN" in (findings[0].fix or ""), findings
+        mariadb.sql(findings[0].fix or "", database)
+        clustered = mariadb.sql(
+            "SELECT i.NAME FROM information_schema.INNODB_SYS_TABLES t JOIN information_schema.INNODB_SYS_INDEXES i "
+            f"ON i.TABLE_ID = t.TABLE_ID WHERE t.NAME = '{database}/t' AND i.TYPE & 1")
+        assert clustered == [("PRIMARY",)]
+    finally:
+        mariadb.sql(f"DROP DATABASE IF EXISTS {database}")
