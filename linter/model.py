@@ -300,6 +300,10 @@ def _generated_prefix(a: Index, b: Index) -> bool:
                for x, y in zip(a.columns, b.columns))
 
 
+#: past this many keys (four times the 64 a table may have) no pair is compared: the cost stays linear
+_MOST_KEYS_COMPARED = 256
+
+
 def without_redundant_generated_keys(keys: list[Index]) -> list[Index]:
     """The keys the server keeps of `keys` (in the order the server lists them while creating the
     table: a CREATE TABLE's in declaration order; an ALTER's, the table's then the added ones): a
@@ -307,8 +311,8 @@ def without_redundant_generated_keys(keys: list[Index]) -> list[Index]:
     columns begin a longer generated one (sql_table.cc, mysql_prepare_create_table and
     foreign_key_prefix; MariaDB 10.11: tests/test_model_oracle.py). Quadratic in the keys, which
     are at most MAX_KEYS."""
-    if not any(k.generated for k in keys):
-        return keys
+    if len(keys) > _MOST_KEYS_COMPARED or not any(k.generated for k in keys):
+        return keys  # (so many keys that the server refuses the table anyway: error 1069)
     ignored: set[int] = set()
     for i, key in enumerate(keys):
         for j in range(i):
