@@ -10,7 +10,7 @@ from annotated_types import Ge
 from checks.uuid_primary_key import DEFAULT_STATS_INSERT_RATIO, DEFAULT_STATS_MIN_INSERTS
 from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
 from linter.findings import Finding
-from linter.model import Index, SchemaModel, Table
+from linter.model import LARGE_TYPES, SPATIAL_TYPES, Index, SchemaModel, Table
 from linter.orm_evidence import LinkEvidence
 
 
@@ -172,6 +172,10 @@ def _why_no_key_clusters(table: Table) -> str:
                 why.append(f"{part.name} is nullable")
             elif column.generated == "virtual":
                 why.append(f"{part.name} is a virtual column")
+            elif column.type in LARGE_TYPES:
+                why.append(f"{part.name} is a whole {column.type} (a hash-based long unique on MariaDB)")
+            elif column.type in SPATIAL_TYPES:
+                why.append(f"{part.name} is {column.type} (the server stores the key as a prefix)")
         reasons.append(f"UNIQUE {index.name} cannot cluster: {', '.join(why)}")
     if not reasons:
         return "no PRIMARY KEY and no UNIQUE key"
@@ -186,7 +190,9 @@ def _promotable_key(table: Table) -> tuple[Index, str] | None:
             continue
         parts_ok = all(p.prefix is None and not p.expression for p in index.columns)
         columns = [table.column(p.name) for p in index.columns]
-        if parts_ok and all(c is not None and c.generated != "virtual" for c in columns):
+        # a whole TEXT/BLOB/JSON or spatial column cannot be a PRIMARY KEY part (error 1170)
+        if parts_ok and all(c is not None and c.generated != "virtual" and c.type not in LARGE_TYPES
+                            and c.type not in SPATIAL_TYPES for c in columns):
             nullable = [c.name for c in columns if c is not None and c.nullable]
             note = (
                 f"ADD PRIMARY KEY makes {', '.join(nullable)} NOT NULL and fails while any row holds NULL there."

@@ -9,7 +9,7 @@ here as properties, so that each check asks the same question the same way.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -22,6 +22,15 @@ IndexKind = Literal["primary", "unique", "index", "fulltext", "spatial"]
 LARGE_TYPES = frozenset(
     {"TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "TINYBLOB", "BLOB", "MEDIUMBLOB", "LONGBLOB", "JSON"}
 )
+#: Spatial types: a UNIQUE key on one is stored as a prefix key (MariaDB 10.11: `a(8)` on GEOMETRY,
+#: `a(25)` on POINT), so it never clusters the table (tests/test_model_oracle.py).
+SPATIAL_TYPES = frozenset(
+    {"GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON",
+     "GEOMETRYCOLLECTION"}
+)
+#: Types whose key prefix counts characters (or bytes) of the column's declared length: a prefix
+#: as long as the column is the whole column, and the server drops it (`whole_column_prefixes`).
+PREFIX_LENGTH_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
 #: Engines for which InnoDB's clustered-index rules apply. None means the server default (InnoDB).
 INNODB_ENGINES = frozenset({"innodb", "xtradb"})
 
@@ -154,17 +163,21 @@ class Index(Record):
     #: the statement that added the key (ALTER TABLE ... ADD, CREATE INDEX) or last changed its
     #: columns (a DROP COLUMN); None: the table's CREATE TABLE
     where: Location | None = None
+    #: the server made this key for a foreign key whose columns no key began with; it drops it
+    #: again when a later key begins with its columns (`without_redundant_generated_keys`)
+    generated: bool = False
     __match_args__ = ("name", "kind", "columns", "invisible")  # == and repr: the definition, not where
 
     def __init__(
         self, name: str | None, kind: IndexKind, columns: tuple[IndexColumn, ...], invisible: bool = False,
-        where: Location | None = None,
+        where: Location | None = None, generated: bool = False,
     ) -> None:
         self.name = name
         self.kind = kind
         self.columns = columns
         self.invisible = invisible
         self.where = where
+        self.generated = generated
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -247,6 +260,71 @@ class TableOptions(Record):
 
 #: MySQL 8 names an unnamed key whose first part is an expression (a functional key part) this
 _FUNCTIONAL_KEY_NAME = "functional_index"
+
+
+def is_whole_column(prefix: int, column: Column) -> bool:
+    """Whether a key prefix of `prefix` covers the whole of `column`: CHAR/VARCHAR/BINARY/VARBINARY
+    of exactly that length. The server then drops the prefix (SHOW CREATE TABLE and
+    information_schema.STATISTICS show none), and such a UNIQUE key can cluster the table."""
+    return column.type in PREFIX_LENGTH_TYPES and column.length == prefix
+
+
+def whole_column_prefixes(indexes: list[Index], column: Callable[[str], Column | None]) -> None:
+    """Drop, in place, the prefix of every key part that covers its whole column (`is_whole_column`),
+    as the server does when it creates the key. `column`: the table's column of a name."""
+    for index in indexes:
+        if any(p.prefix is not None for p in index.columns):
+            parts = tuple(
+                IndexColumn(p.name, None, p.descending) if p.prefix is not None and not p.expression
+                and (found := column(p.name)) is not None and is_whole_column(p.prefix, found) else p
+                for p in index.columns
+            )
+            if parts != index.columns:
+                index.columns = parts
+
+
+def _generated_prefix(a: Index, b: Index) -> bool:
+    """The server's foreign_key_prefix, negated: whether one of `a`, `b` is a generated key whose
+    parts begin the other's (column names case-insensitively, prefix lengths alike); of two
+    generated keys, the shorter."""
+    if a.generated:
+        if b.generated and len(a.columns) > len(b.columns):
+            a, b = b, a
+    elif not b.generated:
+        return False
+    else:
+        a, b = b, a
+    if len(a.columns) > len(b.columns):
+        return False
+    return all(x.name.lower() == y.name.lower() and x.prefix == y.prefix and x.expression == y.expression
+               for x, y in zip(a.columns, b.columns))
+
+
+#: past this many keys (four times the 64 a table may have) no pair is compared: the cost stays linear
+_MOST_KEYS_COMPARED = 256
+
+
+def without_redundant_generated_keys(keys: list[Index]) -> list[Index]:
+    """The keys the server keeps of `keys` (in the order the server lists them while creating the
+    table: a CREATE TABLE's in declaration order; an ALTER's, the table's then the added ones): a
+    key it generated for a foreign key goes when another key begins with its columns, or its
+    columns begin a longer generated one (sql_table.cc, mysql_prepare_create_table and
+    foreign_key_prefix; MariaDB 10.11: tests/test_model_oracle.py). Quadratic in the keys, which
+    are at most MAX_KEYS."""
+    if len(keys) > _MOST_KEYS_COMPARED or not any(k.generated for k in keys):
+        return keys  # (so many keys that the server refuses the table anyway: error 1069)
+    ignored: set[int] = set()
+    for i, key in enumerate(keys):
+        for j in range(i):
+            other = keys[j]
+            if j in ignored or not _generated_prefix(key, other):
+                continue
+            if not other.generated or (key.generated and len(key.columns) < len(other.columns)):
+                ignored.add(i)
+            else:
+                ignored.add(j)
+            break
+    return [k for n, k in enumerate(keys) if n not in ignored]
 
 
 def generated_key_name(first: IndexColumn, taken: Collection[str]) -> str:
@@ -497,6 +575,10 @@ class BodyDraft:
         at = self.column_ids.get(key)
         return self.columns[at] if at is not None else None
 
+    def column_by_name(self, name: str) -> Column | None:
+        """The column of this name, in any case."""
+        return self.column(name.lower())
+
     def insert_column(self, column: Column, previous: int, key: str | None = None) -> int:
         """Add a column after the column with id `previous` (0: first); its id."""
         at = self._id()
@@ -560,12 +642,18 @@ class BodyDraft:
             fk = self.foreign_keys[fk_id]
             fk.columns = tuple(renamed.get(c.lower(), c) for c in fk.columns)
 
-    def remove_column(self, at: int, old_key: str, where: Location) -> list[Index]:
+    def remove_column(self, at: int, old_key: str, where: Location, keep_keys: bool = False) -> list[Index]:
         """Drop a detached column; it leaves every key on it (which `where`, the statement, then
-        changed: `Index.where`), and a key left with no column goes (returned)."""
+        changed: `Index.where`), and a key left with no column goes (returned). `keep_keys`: a
+        column of the same name is added by the same statement, and the keys stay on that name
+        (the server finds key parts by column name)."""
         self.checked_columns -= bool(self.columns.pop(at).checks)
         self._unlink(at)
         emptied: list[Index] = []
+        if keep_keys:
+            for index_id in self.uses.get(old_key, {}):
+                self.indexes[index_id].where = where
+            return emptied
         for index_id in self.uses.pop(old_key, {}):
             index = self.indexes[index_id]
             index.columns = tuple(p for p in index.columns if p.expression or p.name.lower() != old_key)
@@ -776,14 +864,21 @@ class Table(Record):
 
     def can_cluster(self, index: Index) -> bool:
         """Whether InnoDB could use this UNIQUE key as the clustered index: every key part a
-        whole (not prefix), NOT NULL, stored (not virtual) column."""
+        whole (not prefix), NOT NULL, stored (not virtual) column. A whole TEXT/BLOB/JSON column
+        is no such part: MariaDB enforces that UNIQUE through a hidden hash column (a "long
+        unique", USING HASH) and InnoDB keeps the row id (MySQL refuses the key: error 1170);
+        nor is a spatial column, whose UNIQUE key the server stores as a prefix key."""
         if index.kind not in ("unique", "primary") or not index.columns:
             return False
         for part in index.columns:
-            if part.prefix is not None or part.expression:
+            if part.expression:
                 return False
             column = self.column(part.name)
             if column is None or column.nullable or column.generated == "virtual":
+                return False
+            if part.prefix is not None and not is_whole_column(part.prefix, column):
+                return False
+            if column.type in LARGE_TYPES or column.type in SPATIAL_TYPES:
                 return False
         return True
 

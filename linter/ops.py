@@ -65,13 +65,15 @@ class ChangeColumn(FrozenRecord):
 
 
 class RenameColumn(FrozenRecord):
-    __slots__ = __match_args__ = ("old_name", "new_name")
+    __slots__ = __match_args__ = ("old_name", "new_name", "if_exists")
     old_name: str
     new_name: str
+    if_exists: bool  # MariaDB: RENAME COLUMN IF EXISTS
 
-    def __init__(self, old_name: str, new_name: str) -> None:
+    def __init__(self, old_name: str, new_name: str, if_exists: bool = False) -> None:
         _set(self, "old_name", old_name)
         _set(self, "new_name", new_name)
+        _set(self, "if_exists", if_exists)
 
 
 class DropColumn(FrozenRecord):
@@ -117,13 +119,15 @@ class DropIndex(FrozenRecord):
 
 
 class RenameIndex(FrozenRecord):
-    __slots__ = __match_args__ = ("old_name", "new_name")
+    __slots__ = __match_args__ = ("old_name", "new_name", "if_exists")
     old_name: str
     new_name: str
+    if_exists: bool  # MariaDB: RENAME KEY IF EXISTS
 
-    def __init__(self, old_name: str, new_name: str) -> None:
+    def __init__(self, old_name: str, new_name: str, if_exists: bool = False) -> None:
         _set(self, "old_name", old_name)
         _set(self, "new_name", new_name)
+        _set(self, "if_exists", if_exists)
 
 
 class AddForeignKey(FrozenRecord):
@@ -176,9 +180,32 @@ class RenameTo(FrozenRecord):
         _set(self, "target", target)
 
 
+class PartitionToTable(FrozenRecord):
+    """MariaDB 10.7+: ALTER TABLE t CONVERT PARTITION p TO TABLE target: the partition's rows become
+    a new table of t's columns and keys, not partitioned."""
+
+    __slots__ = __match_args__ = ("target",)
+    target: Name
+
+    def __init__(self, target: Name) -> None:
+        _set(self, "target", target)
+
+
+class TableToPartition(FrozenRecord):
+    """MariaDB 10.7+: ALTER TABLE t CONVERT TABLE source TO PARTITION p ...: source becomes a
+    partition of t, and is gone as a table."""
+
+    __slots__ = __match_args__ = ("source",)
+    source: Name
+
+    def __init__(self, source: Name) -> None:
+        _set(self, "source", source)
+
+
 AlterAction = (
     AddColumn | ChangeColumn | RenameColumn | DropColumn | SetColumnDefault | AddIndex | DropIndex
-    | RenameIndex | AddForeignKey | DropForeignKey | DropConstraint | SetOptions | RenameTo
+    | RenameIndex | AddForeignKey | DropForeignKey | DropConstraint | SetOptions | RenameTo | PartitionToTable
+    | TableToPartition
 )
 
 

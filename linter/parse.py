@@ -39,7 +39,10 @@ from sqlglot.errors import ErrorLevel, ParseError, TokenError
 from sqlglot.tokens import Token, TokenType
 
 from linter import ops
-from linter.model import Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions, name_unnamed_keys
+from linter.model import (
+    Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions, name_unnamed_keys, whole_column_prefixes,
+    without_redundant_generated_keys,
+)
 
 _DIALECT = MySQL()
 # One tokenizer, parser and SQL generator for the whole run: each resets its state at every call,
@@ -83,6 +86,19 @@ _SPATIAL_TYPES = frozenset(
 # Types sqlglot does not know, and the type it is told instead (the model keeps the real name).
 _STAND_IN_TYPES = {name: (TokenType.GEOMETRY, "GEOMETRY") for name in _SPATIAL_TYPES}
 _STAND_IN_TYPES.update({"INET4": (TokenType.TEXT, "TEXT"), "INET6": (TokenType.TEXT, "TEXT")})
+# integer synonyms sqlglot reads as names (INT3) or not at all (MIDDLEINT)
+_STAND_IN_TYPES.update({"INT3": (TokenType.MEDIUMINT, "MEDIUMINT"), "MIDDLEINT": (TokenType.MEDIUMINT, "MEDIUMINT"),
+                        "INT1": (TokenType.TINYINT, "TINYINT"), "INT2": (TokenType.SMALLINT, "SMALLINT"),
+                        "INT4": (TokenType.INT, "INT"), "INT8": (TokenType.BIGINT, "BIGINT")})
+#: types a CAST in a default may name that sqlglot does not know (the default keeps its own text)
+_CAST_STAND_INS = frozenset({"INET4", "INET6", "UUID"})
+#: MariaDB's data type schemas: `mariadb_schema.DATE` is DATE whatever the sql_mode, and
+#: `oracle_schema.DATE` is Oracle's DATE, a DATETIME (MariaDB 10.11: tests/test_model_oracle.py)
+_TYPE_SCHEMAS = {"MARIADB_SCHEMA": {}, "ORACLE_SCHEMA": {"DATE": "DATETIME"}}
+#: a column of CHARACTER SET binary (or COLLATE binary) is of the binary type of its kind (the
+#: server shows `varbinary(10)` for `VARCHAR(10) CHARACTER SET binary`)
+_BINARY_TYPES = {"CHAR": "BINARY", "VARCHAR": "VARBINARY", "TINYTEXT": "TINYBLOB", "TEXT": "BLOB",
+                 "MEDIUMTEXT": "MEDIUMBLOB", "LONGTEXT": "LONGBLOB"}
 # Type aliases, so checks compare one spelling.
 _TYPE_ALIASES = {
     "INTEGER": "INT", "INT4": "INT", "INT8": "BIGINT", "INT1": "TINYINT", "INT2": "SMALLINT",
@@ -341,6 +357,8 @@ class _Cursor:
     def __init__(self, tokens: list[Token], text: str) -> None:
         self.tokens = tokens
         self.text = text
+        #: the system-versioning ROW END column a CREATE TABLE defines (`_system_versioned_keys`)
+        self.row_end: str | None = None
         self.i = 0
         self.first_line = tokens[0].line if tokens else 1
 
@@ -607,14 +625,19 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
         return ops.CreateTable(name, TableBody(), temporary, if_not_exists, like=like)
     body = TableBody()
     refused = None
-    if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH"):
+    if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH", "VALUES"):
         refused = _read_elements(c, _split_top_level(c.group()), body)
         pairs = _plain_options(c.text, c.tokens[c.i - 1].end + 1)
         if pairs is not None:
             apply_options(body.options, pairs)
+            _system_versioned_keys(c, body)
             return ops.CreateTable(name, body, temporary, if_not_exists, refused=refused)
+    if c.word() == "TABLE":  # MySQL 8.0.19+: CREATE TABLE t TABLE s (MariaDB refuses it)
+        c.fail("CREATE TABLE ... TABLE (MySQL 8.0.19+) is not followed by innolint: the table's columns and keys "
+               "are unknown;")
     options, as_select = _read_table_options(c, stop_at_select=True)
     body.options = options
+    _system_versioned_keys(c, body)
     return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused)
 
 
@@ -625,9 +648,13 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
     Returns why the server refuses the definition (a duplicate column or key name), or None."""
     column_elements: list[list[Token]] = []
     order: list[Index | ForeignKey | int] = []  # keys, foreign keys, columns by number
+    periods: dict[str, tuple[str, str]] = {}
     for element in elements:
         head = element[0]
-        if head.token_type != TokenType.IDENTIFIER and _head(head) in _KEY_WORDS:
+        if _is_key_element(element):
+            if _head(head) == "PERIOD":
+                _read_period(c.sub(element), periods)
+                continue
             read = TableBody()
             _read_key(c.sub(element), read)
             order += read.indexes
@@ -655,9 +682,60 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
             body.foreign_keys.append(item)
         else:
             keys.append(item)
+    if periods:
+        keys = [_without_overlaps(key, periods, body.columns) for key in keys]
+    keys = without_redundant_generated_keys(keys)
     problem = _name_keys(keys, body.indexes)
+    whole_column_prefixes(body.indexes, body.columns.get)
     _primary_key_first(body)
     return refused or problem
+
+
+def _is_key_element(element: list[Token]) -> bool:
+    """Whether a body element is a key or constraint, not a column: it starts with a key word
+    (PERIOD only with FOR after it: `period INT` is a column named period)."""
+    head = element[0]
+    if head.token_type == TokenType.IDENTIFIER:
+        return False
+    word = _head(head)
+    if word == "PERIOD":
+        return len(element) > 1 and element[1].text.upper() == "FOR"
+    return word in _KEY_WORDS
+
+
+def _read_period(c: _Cursor, periods: dict[str, tuple[str, str]]) -> None:
+    """`PERIOD FOR name (start, end)`: an application-time period (MariaDB), by its lower-case
+    name; SYSTEM_TIME's is left out (it names no key part)."""
+    c.expect("PERIOD")
+    c.expect("FOR")
+    name = c.name()
+    if c.at_type(_L_PAREN):
+        columns = [c.sub(part).name() for part in _split_top_level(c.group())]
+        if len(columns) == 2 and name.upper() != "SYSTEM_TIME":
+            periods[name.lower()] = (columns[0], columns[1])
+
+
+def _without_overlaps(key: Index, periods: dict[str, tuple[str, str]], columns: dict[str, Column]) -> Index:
+    """A key part naming a period (`UNIQUE (id, p WITHOUT OVERLAPS)`) is the period's end and start
+    columns, in that order (MariaDB 10.11's information_schema.STATISTICS)."""
+    parts: list[IndexColumn] = []
+    for part in key.columns:
+        period = periods.get(part.name.lower()) if not part.expression else None
+        if period is not None and part.name.lower() not in columns:
+            parts += [IndexColumn(period[1]), IndexColumn(period[0])]
+        else:
+            parts.append(part)
+    return Index(key.name, key.kind, tuple(parts), key.invisible)
+
+
+def _system_versioned_keys(c: _Cursor, body: TableBody) -> None:
+    """A system-versioned table's PRIMARY and UNIQUE keys end with its ROW END column (MariaDB
+    appends it; a hidden row_end of an implicit period is not shown, and is left out here)."""
+    if c.row_end is None or "WITH SYSTEM VERSIONING" not in body.options.other:
+        return
+    for index in body.indexes:
+        if index.kind in ("primary", "unique") and all(p.name.lower() != c.row_end.lower() for p in index.columns):
+            index.columns = (*index.columns, IndexColumn(c.row_end))
 
 
 #: the most keys a table may have (MySQL's and MariaDB's MAX_INDEXES: error 1069)
@@ -709,8 +787,13 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
         c.expect("FOREIGN", "KEY")
         if_not_exists = c.accept_if_exists() or if_not_exists
         index_name = None if c.at_type(TokenType.L_PAREN) else c.name()
-        columns = tuple(part.name for part in _key_parts(c))
+        parts = _key_parts(c)
+        columns = tuple(part.name for part in parts)
         body.foreign_keys.append(_references(c, constraint_name or index_name, columns))
+        # the key the server makes for it unless a key begins with its columns, named after the
+        # constraint, else the FOREIGN KEY's index name, else as an unnamed key (MariaDB 10.11 and
+        # MySQL 8.0.16+ alike: tests/test_model_oracle.py)
+        body.indexes.append(Index(constraint_name or index_name, "index", parts, generated=True))
         return if_not_exists
     kind: IndexKind
     if c.accept("PRIMARY", "KEY"):
@@ -802,10 +885,15 @@ def _references(c: _Cursor, name: str | None, columns: tuple[str, ...]) -> Forei
 class _ColumnExtras:
     """What is taken out of a column definition before sqlglot sees it."""
 
-    __slots__ = ("type_name", "compressed", "dictionary", "srid", "persistent", "unsigned", "binary", "national")
+    __slots__ = ("type_name", "compressed", "dictionary", "srid", "persistent", "unsigned", "binary", "national",
+                 "row", "default_text")
 
     def __init__(self) -> None:
         self.type_name = ""
+        #: MariaDB system versioning: "start" / "end" for `[GENERATED ALWAYS] AS ROW START|END`
+        self.row: str | None = None
+        #: the DEFAULT expression as written, when sqlglot was shown a stand-in inside it
+        self.default_text: str | None = None
         self.binary = False  # the BINARY attribute: the _bin collation of the column's charset
         self.national = False  # NATIONAL CHAR/VARCHAR: MySQL's predefined utf8 character set
         self.compressed: str | None = None
@@ -818,23 +906,49 @@ class _ColumnExtras:
 def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _ColumnExtras]:
     """The tokens of one column definition that sqlglot can parse, and what was taken out."""
     extras = _ColumnExtras()
-    out = [element[0]]
+    element = _joined_pairs(element)
+    name = element[0]
+    # the name as a quoted identifier: sqlglot reads some bare words as keywords (EXCLUDE)
+    out = [name if name.token_type == TokenType.IDENTIFIER else
+           Token(TokenType.IDENTIFIER, c._raw(name), name.line, name.col, name.start, name.end)]
     i = 1
     # the type: drop NATIONAL, stand in for types sqlglot lacks
     if i < len(element) and element[i].text.upper() == "NATIONAL":
         extras.national = True
         i += 1
+    if (i + 2 < len(element) and element[i + 1].token_type == TokenType.DOT
+            and element[i].text.upper() in _TYPE_SCHEMAS and element[i].token_type != TokenType.IDENTIFIER):
+        renames = _TYPE_SCHEMAS[element[i].text.upper()]
+        i += 2
+        renamed = renames.get(element[i].text.upper())
+        if renamed is not None:
+            token = element[i]
+            element = [*element[:i], Token(getattr(TokenType, renamed), renamed, token.line, token.col, token.start,
+                                           token.end), *element[i + 1 :]]
     if i < len(element):
         type_token = element[i]
         type_name = type_token.text.upper()
         if type_name == "LONG" and type_token.token_type not in _UNQUOTED:
-            # LONG and LONG VARCHAR are MEDIUMTEXT, LONG VARBINARY is MEDIUMBLOB (old ODBC names)
+            # LONG, LONG VARCHAR and LONG CHAR VARYING are MEDIUMTEXT, LONG VARBINARY and LONG BYTE
+            # MEDIUMBLOB (old ODBC names)
             following = element[i + 1].text.upper() if i + 1 < len(element) else ""
-            if following in ("VARCHAR", "VARBINARY"):
+            if following in ("VARCHAR", "VARBINARY", "BYTE", "CHAR VARYING", "CHARACTER VARYING"):
                 i += 1
-            type_name = "MEDIUMBLOB" if following == "VARBINARY" else "MEDIUMTEXT"
+            type_name = "MEDIUMBLOB" if following in ("VARBINARY", "BYTE") else "MEDIUMTEXT"
             type_token = Token(getattr(TokenType, type_name), type_name, type_token.line, type_token.col,
                                type_token.start, element[i].end)
+        elif type_name == "NCHAR" and i + 1 < len(element) and element[i + 1].text.upper() in ("VARCHAR", "VARYING"):
+            # NCHAR VARCHAR / NCHAR VARYING: NATIONAL VARCHAR
+            i += 1
+            extras.national = True
+            type_name = "VARCHAR"
+            type_token = Token(TokenType.VARCHAR, "VARCHAR", type_token.line, type_token.col, type_token.start,
+                               element[i].end)
+        elif type_name == "CHAR" and i + 1 < len(element) and element[i + 1].text.upper() == "VARYING":
+            i += 1  # NATIONAL CHAR VARYING
+            type_name = "VARCHAR"
+            type_token = Token(TokenType.VARCHAR, "VARCHAR", type_token.line, type_token.col, type_token.start,
+                               element[i].end)
         if type_name in ("CHAR VARYING", "CHARACTER VARYING"):
             type_name = "VARCHAR"
         type_name = type_name.split()[0] if type_name else type_name
@@ -856,6 +970,11 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
         elif token_type == TokenType.R_PAREN:
             depth -= 1
         if depth > 0 or token_type in _UNQUOTED:
+            if (depth > 0 and token.text.upper() in _CAST_STAND_INS and out and out[-1].text.upper() == "AS"
+                    and token_type not in _UNQUOTED):
+                # CAST(... AS INET6): sqlglot knows no such type; the default keeps its text
+                extras.default_text = _default_text(c, element)
+                token = Token(TokenType.TEXT, "TEXT", token.line, token.col, token.start, token.end)
             out.append(token)
             i += 1
             continue
@@ -865,8 +984,19 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
             i += 1
             continue
         elif word == "BINARY":
-            extras.binary = True
+            if out and out[-1].text.upper() in ("SET", "CHARSET", "COLLATE"):  # CHARACTER SET binary
+                out.append(Token(TokenType.VAR, "binary", token.line, token.col, token.start, token.end))
+            else:
+                extras.binary = True
             i += 1
+            continue
+        elif word == "GENERATED" and i + 4 < n and element[i + 3].text.upper() == "ROW":
+            extras.row = element[i + 4].text.lower()  # GENERATED ALWAYS AS ROW START|END
+            i += 5
+            continue
+        elif word == "AS" and i + 2 < n and element[i + 1].text.upper() == "ROW":
+            extras.row = element[i + 2].text.lower()  # AS ROW START|END
+            i += 3
             continue
         elif word == "ZEROFILL":  # implies UNSIGNED (the server prints both)
             extras.unsigned = True
@@ -917,14 +1047,36 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
     return out, extras
 
 
+#: keyword pairs sqlglot reads as one token, which a comment between the two words splits
+_PAIRS = {tuple(k.split()): v for k, v in _TOKENIZER.KEYWORDS.items() if k.count(" ") == 1}
+
+
+def _joined_pairs(element: list[Token]) -> list[Token]:
+    """The tokens of a column definition with keyword pairs split by a comment (`PRIMARY /* x */
+    KEY`, which the server reads as PRIMARY KEY) made one token again, as sqlglot expects them."""
+    if not any(token.comments for token in element):
+        return element
+    out: list[Token] = []
+    for token in element:
+        if out and token.token_type not in _UNQUOTED and out[-1].token_type not in _UNQUOTED:
+            pair = _PAIRS.get((out[-1].text.upper(), token.text.upper()))
+            if pair is not None:
+                first = out[-1]
+                out[-1] = Token(pair, f"{first.text} {token.text}", first.line, first.col, first.start, token.end)
+                continue
+        out.append(token)
+    return out
+
+
 def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
     """Column definitions: those of a plain form read from their text (`_plain_column_element`),
     the others through sqlglot, all of them in one parse."""
     if not elements:
         return []
+    elements = [_unqualified(element) for element in elements]
     plain = [_plain_column_element(c.text, element) for element in elements]
     if None not in plain:
-        return plain  # type: ignore[return-value]
+        return _auto_increment_not_null(plain)  # type: ignore[arg-type]
     if any(plain):
         rest = [i for i, done in enumerate(plain) if done is None]
         try:
@@ -932,8 +1084,26 @@ def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column
         except ParseFailure:
             pass  # the whole table through sqlglot below, for the very diagnostic it gives
         else:
-            return [done if done is not None else next(parsed) for done in plain]
-    return _parse_columns_sqlglot(c, elements)
+            return _auto_increment_not_null([done if done is not None else next(parsed) for done in plain])
+    return _auto_increment_not_null(_parse_columns_sqlglot(c, elements))
+
+
+def _unqualified(element: list[Token]) -> list[Token]:
+    """A column definition without the table (`t.a INT`) or database and table (`db.t.a INT`)
+    its name may be qualified with (the server accepts both)."""
+    k = 0
+    while k < 2 and len(element) > k * 2 + 2 and element[k * 2 + 1].token_type == TokenType.DOT:
+        k += 1
+    return element[k * 2 :] if k else element
+
+
+def _auto_increment_not_null(columns: list[tuple[Column, Sequence[Index | ForeignKey]]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
+    """An AUTO_INCREMENT column is NOT NULL on the server whatever the DDL says (`a INT NULL
+    AUTO_INCREMENT` too), so a UNIQUE key on it can cluster the table (tests/test_model_oracle.py)."""
+    for column, _ in columns:
+        if column.auto_increment:
+            column.nullable = False
+    return columns
 
 
 def _parse_columns_sqlglot(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, list[Index | ForeignKey]]]:
@@ -1032,15 +1202,45 @@ def _column(
             column.nullable = False
         elif isinstance(kind_, exp.UniqueColumnConstraint):
             inline.append(Index(None, "unique", (IndexColumn(name),)))  # named as the server does, later
-        elif isinstance(kind_, exp.Reference):
+        elif isinstance(kind_, exp.Reference):  # MariaDB makes it a foreign key, with its key
             inline.append(_reference(name, kind_))
+            inline.append(Index(None, "index", (IndexColumn(name),), generated=True))
         elif isinstance(kind_, exp.CheckColumnConstraint) and kind_.this is not None:
             named = constraint.this if isinstance(constraint, exp.ColumnConstraint) else None
             check = f"CHECK ({_sql(kind_.this)})"
             if isinstance(named, exp.Identifier):
                 check = f"CONSTRAINT {_sql(named)} {check}"
             column.checks += (check,)
+    if extras.row is not None:  # a system-versioning row start/end column is NOT NULL
+        column.nullable = False
+        if extras.row == "end":
+            c.row_end = column.name
+    if extras.default_text is not None:
+        column.default = extras.default_text
+    binary = _BINARY_TYPES.get(column.type)
+    if binary is not None and "binary" in ((column.charset or "").lower(), (column.collation or "").lower()):
+        column.type, column.charset, column.collation = binary, None, None
     return column, inline
+
+
+def _default_text(c: _Cursor, element: list[Token]) -> str | None:
+    """The DEFAULT expression of a column definition as written: a parenthesized expression, or a
+    word with its argument list (`CAST(...)`), or one token."""
+    for k, token in enumerate(element):
+        if token.text.upper() == "DEFAULT" and token.token_type not in _UNQUOTED and k + 1 < len(element):
+            start = k + 1
+            end = start
+            if element[start].token_type != _L_PAREN and start + 1 < len(element) and element[start + 1].token_type == _L_PAREN:
+                end = start + 1
+            if element[end].token_type == _L_PAREN:
+                depth = 0
+                for j in range(end, len(element)):
+                    depth += {_L_PAREN: 1, _R_PAREN: -1}.get(element[j].token_type, 0)
+                    if depth == 0:
+                        end = j
+                        break
+            return c.text[element[start].start : element[end].end + 1]
+    return None
 
 
 def _column_base(
@@ -1061,7 +1261,9 @@ def _column_base(
     inline: list[Index | ForeignKey] = []
     if type_name == "SERIAL":  # BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE
         column.type, column.unsigned, column.nullable, column.auto_increment = "BIGINT", True, False, True
-        inline.append(Index(name, "unique", (IndexColumn(name),)))
+        # unnamed: named as the server does, in declaration order (`KEY (id), id SERIAL`: the
+        # KEY is `id`, SERIAL's UNIQUE `id_2`)
+        inline.append(Index(None, "unique", (IndexColumn(name),)))
     return column, inline
 
 
@@ -1366,9 +1568,17 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
                 m = _FOREIGN_KEY.match(text, pos)
                 if m is None or (end := m.group("end")) is None:
                     return None
-                body.foreign_keys.append(_plain_foreign_key(m))
+                foreign_key = _plain_foreign_key(m)
+                body.foreign_keys.append(foreign_key)
+                index_name = m.group("constraint") or m.group("name")  # as `_read_key` names it
+                keys.append(Index(_unquote(index_name) if index_name is not None else None, "index",
+                                  _index_columns(m.group("parts")), generated=True))
         pos = m.end()
-    problem = _name_keys(keys, body.indexes)
+    for column in columns.values():
+        if column.auto_increment:
+            column.nullable = False
+    problem = _name_keys(without_redundant_generated_keys(keys), body.indexes)
+    whole_column_prefixes(body.indexes, columns.get)
     _primary_key_first(body)
     return body, pos, refused or problem
 
@@ -1482,7 +1692,11 @@ def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[
         if c.at("PARTITION", "BY"):
             pairs.append(("PARTITION", _partition_text(c)))
             continue
-        if stop_at_select and (word in ("AS", "SELECT", "WITH", "IGNORE", "REPLACE") or c.at_type(TokenType.L_PAREN)):
+        if c.accept("WITH", "SYSTEM", "VERSIONING"):  # before `WITH` of a CREATE ... SELECT
+            pairs.append(("WITH SYSTEM VERSIONING", None))
+            continue
+        if stop_at_select and (word in ("AS", "SELECT", "WITH", "IGNORE", "REPLACE", "VALUES")
+                               or c.at_type(TokenType.L_PAREN)):
             c.skip_rest()
             return pairs, True
         c.accept("DEFAULT")
@@ -1492,9 +1706,6 @@ def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[
             key = "DATA DIRECTORY"
         elif c.accept("INDEX", "DIRECTORY"):
             key = "INDEX DIRECTORY"
-        elif c.accept("WITH", "SYSTEM", "VERSIONING"):
-            pairs.append(("WITH SYSTEM VERSIONING", None))
-            continue
         elif c.accept("START", "TRANSACTION"):
             continue
         else:
@@ -1571,6 +1782,9 @@ def option_field(key: str) -> str:
     return _OPTION_FIELDS.get(key, key)
 
 
+_PARTITION_ENGINE = re.compile(r"\bENGINE\s*+=?\s*+[`'\"]?+(\w++)", re.IGNORECASE)
+
+
 def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | tuple[tuple[str, str | None], ...]) -> None:
     """Set table options from (KEY, value) pairs as read from DDL."""
     for key, value in pairs:
@@ -1578,6 +1792,10 @@ def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | t
         if key == "PARTITION":
             options.partitioning = value
             options.partition_names = partition_names(value or "")
+            if options.engine is None:  # ENGINE given only on the partitions is the table's
+                engine = _PARTITION_ENGINE.search(value or "")
+                if engine is not None:
+                    options.engine = engine.group(1)
         elif field == "key_block_size" or field == "auto_increment":
             setattr(options, field, int(value) if value and value.isdigit() else None)
         elif field == "page_compressed":
@@ -1675,13 +1893,13 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
     word = c.word()
     if word == "ADD":
         c.advance()
-        if c.word() in _KEY_WORDS and not (c.word() == "CHECK" and False):
+        if c.word() in _KEY_WORDS and not (c.word() == "PERIOD" and c.word(1) != "FOR"):
             body = TableBody()
             if_not_exists = _read_key(c, body)
             return ([ops.AddIndex(i, if_not_exists) for i in body.indexes]
                     + [ops.AddForeignKey(f, if_not_exists) for f in body.foreign_keys])
-        if c.word() == "PARTITION":
-            return []
+        if c.word() == "PARTITION" or c.at("SYSTEM", "VERSIONING"):
+            return []  # (ADD SYSTEM VERSIONING: its row_end joins the unique keys hidden)
         c.accept("COLUMN")
         if_not_exists = c.accept_if_exists()
         position: ops.Position = None
@@ -1706,6 +1924,9 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
             if_exists = c.accept_if_exists()
             return [ops.DropForeignKey(_last_name(c, "DROP FOREIGN KEY"), if_exists)]
         if c.accept("CONSTRAINT"):
+            if c.accept("PRIMARY", "KEY"):  # MariaDB: DROP CONSTRAINT PRIMARY KEY
+                c.expect_end("DROP CONSTRAINT PRIMARY KEY")
+                return [ops.DropIndex("PRIMARY")]
             if_exists = c.accept_if_exists()
             return [ops.DropConstraint(_last_name(c, "DROP CONSTRAINT"), if_exists)]
         if c.word() in ("CHECK", "PARTITION", "PERIOD", "SYSTEM"):
@@ -1733,13 +1954,15 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
     if word == "RENAME":
         c.advance()
         if c.accept("COLUMN"):
+            if_exists = c.accept("IF", "EXISTS")
             old = c.name()
             c.expect("TO")
-            return [ops.RenameColumn(old, _last_name(c, "RENAME COLUMN"))]
+            return [ops.RenameColumn(old, _last_name(c, "RENAME COLUMN"), if_exists)]
         if c.accept("INDEX") or c.accept("KEY"):
+            if_exists = c.accept("IF", "EXISTS")
             old = c.name()
             c.expect("TO")
-            return [ops.RenameIndex(old, _last_name(c, "RENAME INDEX"))]
+            return [ops.RenameIndex(old, _last_name(c, "RENAME INDEX"), if_exists)]
         c.accept("TO") or c.accept("AS")
         target = c.qualified()
         c.expect_end("RENAME TO")
@@ -1758,6 +1981,20 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         if c.accept("DROP", "DEFAULT"):
             return [ops.SetColumnDefault(column, None)]
         return []
+    if word == "CONVERT" and c.word(1) == "PARTITION":  # CONVERT PARTITION p TO TABLE target
+        c.advance(2)
+        c.name()
+        c.expect("TO")
+        c.expect("TABLE")
+        target = c.qualified()
+        c.expect_end("CONVERT PARTITION ... TO TABLE")
+        return [ops.PartitionToTable(target)]
+    if word == "CONVERT" and c.word(1) == "TABLE":  # CONVERT TABLE source TO PARTITION p VALUES ...
+        c.advance(2)
+        source = c.qualified()
+        c.expect("TO")
+        c.skip_rest()
+        return [ops.TableToPartition(source)]
     if word == "CONVERT":
         c.expect("CONVERT", "TO")
         pairs, _ = _read_option_pairs(c.sub(c.tokens[c.i :]), stop_at_select=False)
@@ -1788,7 +2025,7 @@ def _alter_elements(c: _Cursor, elements: list[list[Token]]) -> tuple[list[Colum
     column_elements: list[list[Token]] = []
     actions: list[ops.AlterAction] = []
     for element in elements:
-        if element[0].token_type != TokenType.IDENTIFIER and _head(element[0]) in _KEY_WORDS:
+        if _is_key_element(element):
             read = TableBody()
             if_not_exists = _read_key(c.sub(element), read)
             actions += [ops.AddIndex(i, if_not_exists) for i in read.indexes]

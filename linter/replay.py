@@ -22,8 +22,9 @@ from dataclasses import replace
 
 from linter import ops
 from linter.model import (
-    BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel, Table, Tablespace,
-    foreign_key_name, generated_foreign_key_name, generated_key_name,
+    PREFIX_LENGTH_TYPES, BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel,
+    Table, Tablespace, foreign_key_name, generated_foreign_key_name,
+    generated_key_name, whole_column_prefixes, without_redundant_generated_keys,
 )
 from linter.parse import MAX_KEYS, apply_options, option_field
 from linter.target import DEFAULT_TARGET, Target
@@ -169,11 +170,13 @@ class Replayer:
             problem = known[2]
         else:
             problem = _missing_key_columns(body)
+            if problem:
+                problem += "; the server refuses this statement (error 1072)"
             if len(self._key_checks) >= 100_000:
                 self._key_checks.clear()
             self._key_checks[id(columns)] = (columns, indexes, problem)
         if problem:
-            return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement (error 1072)"
+            return f"CREATE TABLE {name.name}: {problem}"
         if existing is not None:  # CREATE OR REPLACE
             del space[key]
         table = space[sys.intern(key)] = Table(
@@ -363,6 +366,13 @@ class _Alter:
         self.fk_number = 0  # the next generated foreign key number (0: not computed yet)
         self.options: list[tuple[tuple[str, str | None], ...]] = []
         self.rename_to: ops.Name | None = None
+        #: CONVERT PARTITION ... TO TABLE: the tables made; CONVERT TABLE ... TO PARTITION: those taken in
+        self.partition_tables: list[ops.Name] = []
+        self.partition_sources: list[Table] = []
+        #: columns dropped and added again by name in this statement: key parts stay on the name,
+        #: with the prefix the new column needs (index id, column key, prefix)
+        self.readded: set[str] = set()
+        self.readded_prefixes: list[tuple[int, str, int | None]] = []
 
     # -- reading the statement ------------------------------------------------------------
     def plan(self, actions: tuple[ops.AlterAction, ...]) -> str | None:
@@ -422,7 +432,7 @@ class _Alter:
     def _RenameColumn(self, action: ops.RenameColumn) -> str | None:
         column = self._old_column(action.old_name)
         if column is None:
-            return f"unknown column {action.old_name} (error 1054)"
+            return None if action.if_exists else f"unknown column {action.old_name} (error 1054)"
         return self._change(action.old_name, replace(column, name=action.new_name), None, False, defines=False)
 
     def _SetColumnDefault(self, action: ops.SetColumnDefault) -> str | None:
@@ -455,6 +465,9 @@ class _Alter:
             self.adds_primary = True
             self.index_adds.append(index)
             return None
+        if index.generated and any(
+                without_redundant_generated_keys([kept, index]) == [kept] for kept in self._kept_indexes()):
+            return None  # a key begins with the foreign key's columns: the server makes none for it
         if index.name is None:  # the name the server gives it (ALTER TABLE t ADD KEY (a))
             if not index.columns:
                 return "a key needs at least one column"
@@ -464,6 +477,12 @@ class _Alter:
         self.index_names.add(index.name.lower())  # type: ignore[union-attr]
         self.index_adds.append(index)
         return None
+
+    def _kept_indexes(self) -> list[Index]:
+        """The keys the new table has so far: the table's not dropped, and those added."""
+        assert self.draft is not None
+        kept = [index for at, index in self.draft.indexes.items() if at not in self.index_gone]
+        return kept + self.index_adds
 
     def _index_names(self) -> list[str]:
         """The names of the keys the new table has so far: the table's, less those this statement
@@ -486,7 +505,7 @@ class _Alter:
         assert self.draft is not None
         at = self.draft.index_ids.get(action.old_name.lower())
         if at is None or at in self.index_gone:
-            return f"key {action.old_name} does not exist (error 1176)"
+            return None if action.if_exists else f"key {action.old_name} does not exist (error 1176)"
         self.index_gone.add(at)
         key = action.new_name.lower()
         if not self._index_free(key):
@@ -545,6 +564,22 @@ class _Alter:
         self.rename_to = action.target
         return None
 
+    def _PartitionToTable(self, action: ops.PartitionToTable) -> str | None:
+        if not self.table.options.partitioning:
+            return "the table is not partitioned (error 1505)"
+        taken = self.replayer._taken(action.target, False)
+        if taken is not None:
+            return f"table {self.replayer._label(action.target)} already exists (created at {_at(taken.defined)}) (error 1050)"
+        self.partition_tables.append(action.target)
+        return None
+
+    def _TableToPartition(self, action: ops.TableToPartition) -> str | None:
+        source = self.replayer._find(action.source)
+        if source is None:
+            return f"table {self.replayer._label(action.source)} is not defined earlier in the input (error 1146)"
+        self.partition_sources.append(source)
+        return None
+
     # -- checking the whole -----------------------------------------------------------------
     def check(self) -> str | None:
         """What the server checks once it has read every action: the table the statement builds."""
@@ -571,6 +606,9 @@ class _Alter:
                 for part in index.columns:
                     if not part.expression and not self._in_new_table(part.name.lower()):
                         return f"key column {part.name} does not exist in the table (error 1072)"
+            problem = self._readded_columns()
+            if problem is not None:
+                return problem
             for fk, _ in self.fk_adds:
                 for name in fk.columns:
                     if not self._in_new_table(name.lower()):
@@ -579,6 +617,56 @@ class _Alter:
             taken = self.replayer._taken(self.rename_to, self.table.temporary)
             if taken is not None and taken is not self.table:
                 return f"table {self.replayer._label(self.rename_to)} already exists (created at {_at(taken.defined)})"
+        return None
+
+    def _new_column(self, key: str) -> Column | None:
+        """The column of this name in the table the statement builds."""
+        assert self.draft is not None
+        for is_add, step_key, column, _ in self.steps:
+            if is_add and step_key == key:
+                return column
+        for _, column, _ in self.changes:
+            if column.name.lower() == key:
+                return column
+        return self.draft.column(key) if key not in self.consumed else None
+
+    def _readded_columns(self) -> str | None:
+        """DROP COLUMN a, ADD COLUMN a in one statement: the server finds key parts by column name,
+        so the keys on the old `a` stay on the new one, with the old key part's length: a longer
+        CHAR/VARCHAR becomes a prefix of the old length, a shorter one or another type of another
+        length is refused (error 1089; MariaDB 10.11, tests/test_model_oracle.py)."""
+        assert self.draft is not None
+        added = {key: column for is_add, key, column, _ in self.steps if is_add}
+        for key in self.drops:
+            new = added.get(key)
+            old = self.draft.column(key)
+            if new is None or old is None or not self.draft.uses.get(key):
+                continue
+            self.readded.add(key)
+            for index_id in self.draft.uses[key]:
+                if index_id in self.index_gone:
+                    continue
+                for part in self.draft.indexes[index_id].columns:
+                    if part.expression or part.name.lower() != key:
+                        continue
+                    same = (old.type == new.type and old.params == new.params) or (
+                        old.type == new.type and not old.params and not new.params)
+                    if same:
+                        continue
+                    if old.type in PREFIX_LENGTH_TYPES and new.type == old.type and old.length and new.length \
+                            and (old.charset or "").lower() == (new.charset or "").lower():
+                        length = part.prefix if part.prefix is not None else old.length
+                        if new.length > length:
+                            self.readded_prefixes.append((index_id, key, length))
+                            continue
+                        if new.length == length:
+                            self.readded_prefixes.append((index_id, key, None))
+                            continue
+                        return (f"column {new.name} is dropped and added again shorter than the key part on it "
+                                f"({length}): incorrect prefix key (error 1089)")
+                    return (f"column {new.name} is dropped and added again as {new.type}, where a key keeps the "
+                            f"old {old.type}'s key part length: the server refuses the statement unless the two "
+                            "have the same key length (error 1089), which innolint cannot tell")
         return None
 
     # -- applying it ------------------------------------------------------------------------
@@ -591,7 +679,7 @@ class _Alter:
                     table.key_dropped = where
                 draft.remove_index(at)
             for key in self.drops:
-                for emptied in draft.remove_column(draft.detach_column(key), key, where):
+                for emptied in draft.remove_column(draft.detach_column(key), key, where, key in self.readded):
                     if emptied.kind == "primary":
                         table.key_dropped = where
             if self.changes:
@@ -610,14 +698,24 @@ class _Alter:
                     draft.insert_column(replace(column, where=where), previous)
                 else:
                     draft.move_column(draft.column_ids[key], previous)
+            for index_id, key, prefix in self.readded_prefixes:
+                index = draft.indexes[index_id]
+                index.columns = tuple(replace(p, prefix=prefix) if not p.expression and p.name.lower() == key else p
+                                      for p in index.columns)
             for at, name in self.index_renames:
                 if at in draft.indexes:  # (not emptied by a column dropped above)
                     draft.rename_index(at, name)
             for index in self.index_adds:
-                draft.add_index(replace(index, where=where))
+                added = replace(index, where=where)
+                whole_column_prefixes([added], draft.column_by_name)
+                draft.add_index(added)
                 if index.kind == "primary":
                     table.key_dropped = None
-            if self.changes or self.adds_primary:
+            if self.index_adds and any(index.generated for index in draft.indexes.values()):
+                kept = {id(index) for index in without_redundant_generated_keys(list(draft.indexes.values()))}
+                for at in [at for at, index in draft.indexes.items() if id(index) not in kept]:
+                    draft.remove_index(at)
+            if self.changes or self.adds_primary or self.readded:
                 _keep_primary_not_null(draft)
             for at in self.fk_drops:
                 draft.remove_foreign_key(at)
@@ -629,6 +727,15 @@ class _Alter:
                 apply_options(body.options, pairs)
                 for key, _ in pairs:
                     table.options_where[option_field(key)] = where
+        for source in self.partition_sources:
+            self.replayer._remove(source)
+        for target in self.partition_tables:
+            body = table.body.copy()
+            body.foreign_keys = []
+            body.options = replace(body.options, partitioning=None, partition_names=())
+            schema = self.replayer.model.schema(target.schema if target.schema is not None else self.replayer.current_schema)
+            self.replayer._put(Table(schema=schema.name, name=self.replayer.model.stored(target.name), body=body,
+                                     defined=where, changed=where, _own_body=True))
         if self.rename_to is not None:
             self.replayer._rename(table, self.rename_to, where)
         table.changed = where

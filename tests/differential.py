@@ -903,7 +903,7 @@ def generate(seed: int) -> Script:
 # --- what is compared -------------------------------------------------------------------------
 
 #: type names as information_schema.COLUMNS.DATA_TYPE spells them
-_TYPE_SYNONYMS = {"integer": "int", "bool": "tinyint", "boolean": "tinyint", "serial": "bigint", "dec": "decimal",
+_TYPE_SYNONYMS = {"json": "longtext", "integer": "int", "bool": "tinyint", "boolean": "tinyint", "serial": "bigint", "dec": "decimal",
                   "numeric": "decimal", "fixed": "decimal", "character": "char", "real": "double"}
 _CHAR_TYPES = frozenset({"char", "varchar"})
 
@@ -1144,7 +1144,7 @@ class ServerRunner:
     def _read_once(self, databases: list[str], names: list[tuple[str, str]]) -> list[View]:
         listed = ", ".join(f"'{db}'" for db in databases)
         tables = self._sql(f"SELECT TABLE_SCHEMA, TABLE_NAME, ENGINE FROM information_schema.TABLES "
-                                 f"WHERE TABLE_SCHEMA IN ({listed}) AND TABLE_TYPE = 'BASE TABLE'")
+                                 f"WHERE TABLE_SCHEMA IN ({listed}) AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')")
         columns = self._sql(
             "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, COLUMN_TYPE, "
             f"IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA IN ({listed}) "
@@ -1746,12 +1746,6 @@ def _dropped_prefixes(case: Case) -> list[tuple[ColumnFacts | None, int]]:
     return found
 
 
-def _full_length_prefix(case: Case) -> bool:
-    """innolint keeps a key prefix as long as the column, which the server drops (the key part is
-    the whole column: a UNIQUE key on it can cluster the table)."""
-    return any(column is not None and column.length == prefix for column, prefix in _dropped_prefixes(case))
-
-
 def _prefix_after_column_change(case: Case) -> bool:
     """A column under a prefix key changed to a type that takes no prefix, or to a length at most
     the prefix: the server drops the prefix, innolint keeps it."""
@@ -1784,21 +1778,6 @@ def _duplicate_index_names(case: Case) -> bool:
         if len(names) != len(set(names)):
             return True
     return False
-
-
-def _long_unique(case: Case) -> bool:
-    """A UNIQUE key on a whole TEXT/BLOB column is MariaDB's hash-based long unique: it cannot
-    cluster the table (InnoDB keeps the hidden row id); innolint clusters on it."""
-    for difference in _differing(case, "clustered"):
-        if difference.server and difference.innolint and difference.server.clustered is None \
-                and difference.innolint.clustered is not None:
-            types = {c.name.lower(): c.type for c in difference.innolint.columns}
-            if any(types.get(column) in _BLOB_TYPES and prefix is None
-                   for column, prefix in difference.innolint.clustered[1]):
-                return True
-    return False
-
-
 
 
 def _column_order(case: Case) -> bool:
@@ -1879,15 +1858,11 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("inline-unique-key-order", "a UNIQUE written on a column (or SERIAL) is the first unique key on "
                "the server and the one InnoDB clusters on without a PRIMARY KEY; innolint puts it after the "
                "table's keys and clusters on another", _inline_unique_order),
-    KnownClass("full-length-prefix", "a key prefix as long as the column is no prefix on the server (its "
-               "UNIQUE key can cluster the table); innolint keeps it", _full_length_prefix),
     KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
                "no prefix, or no longer than the prefix: the server drops the prefix, innolint keeps it",
                _prefix_after_column_change),
     KnownClass("blob-key-without-length", "a KEY on a TEXT/BLOB column without a length gets a prefix from the "
                "server; innolint has the whole column", _blob_key_prefix),
-    KnownClass("long-unique-clusters", "a UNIQUE key on a whole TEXT/BLOB column is a hash (long unique) key "
-               "that cannot cluster the table; innolint clusters on it", _long_unique),
     KnownClass("duplicate-generated-index-name", "unnamed keys on the same first column are named a, a_2 by the "
                "server; innolint names both a", _duplicate_index_names),
     KnownClass("column-position", "ADD/MODIFY/CHANGE COLUMN ... FIRST / AFTER x moves the column; innolint "
