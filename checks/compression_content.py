@@ -154,6 +154,8 @@ class TableContent:
         self.compressed: list[tuple[Column, str]] = []
         #: neighbours saying values are serialised without saying how
         self.serialized: list[tuple[Column, str]] = []
+        #: the words of each large column's name: what a neighbour's name may start with
+        self._large_words = {tuple(words(c.name)): c.name.lower() for c in table.columns.values() if _large(c)}
         widths, heights = [], []
         for column in table.columns.values():
             flat = _flat(column.name)
@@ -172,6 +174,23 @@ class TableContent:
             self._format(column, flat, tokens)
         if widths and heights:
             self.media.append(f"dimensions in {widths[0]} and {heights[0]}")
+        self._by_column = {kind: self._index(found) for kind, found in (
+            ("formats", self.formats), ("compressed", self.compressed), ("serialized", self.serialized))}
+
+    def _index(self, found: list[tuple[Column, str]]) -> tuple[dict[str, list[tuple[Column, str]]], list[tuple[Column, str]]]:
+        """(neighbours by the large column they are named after, neighbours named after none):
+        read once, so each column's lookup is constant time (a table may have 1,000 columns)."""
+        named: dict[str, list[tuple[Column, str]]] = {}
+        general = []
+        for item in found:
+            tokens = words(item[0].name)
+            about = [self._large_words[tuple(tokens[:n])] for n in range(1, len(tokens))
+                     if tuple(tokens[:n]) in self._large_words]
+            for name in about:
+                named.setdefault(name, []).append(item)
+            if not about:
+                general.append(item)
+        return named, general
 
     def _mime(self, column: Column) -> None:
         values = [v for v in _listed(column) if "/" in v]
@@ -211,26 +230,22 @@ class TableContent:
         head = tokens[:-1]
         if all(t in _GENERIC_WORDS or t in _FORMAT_WORDS for t in head):
             return True
-        return any(words(c.name) == head for c in self.table.columns.values() if _large(c))
+        return tuple(head) in self._large_words
 
-    def mine(self, found: list[tuple[Column, str]], column: Column) -> list[tuple[Column, str]]:
-        """Of the neighbours in `found`, those that describe `column`: the ones named after it
-        (`payload_format` for `payload`), else those named after no other large column."""
-        named = [item for item in found if _about(item[0], column)]
-        if named:
-            return named
-        others = [c for c in self.table.columns.values() if c is not column and _large(c)]
-        return [item for item in found if not any(_about(item[0], other) for other in others)]
+    def mine(self, kind: str, column: Column) -> list[tuple[Column, str]]:
+        """Of the neighbours of `kind` (formats, compressed, serialized), those that describe
+        `column`: the ones named after it (`payload_format` for `payload`), else those named
+        after no large column."""
+        named, general = self._by_column[kind]
+        return named.get(column.name.lower()) or general
+
+    def named(self, kind: str, column: Column) -> list[tuple[Column, str]]:
+        """Only the neighbours of `kind` named after `column`."""
+        return self._by_column[kind][0].get(column.name.lower(), [])
 
 
 def _large(column: Column) -> bool:
     return column.type in BINARY_TYPES or column.type in ("TEXT", "MEDIUMTEXT", "LONGTEXT", "JSON")
-
-
-def _about(neighbour: Column, column: Column) -> bool:
-    """`payload_format` is about `payload`; `dataEncoding` about `data`."""
-    own = words(column.name)
-    return bool(own) and words(neighbour.name)[: len(own)] == own and neighbour is not column
 
 
 def _skip_word(tokens: list[str]) -> str | None:
@@ -262,7 +277,7 @@ def content_of(column: Column, table: TableContent) -> Content:
     said = _value_words([column.comment.lower()]) if column.comment else set()
     if said & _COMPRESSED_FORMATS and not json:
         return Content(None, f"its COMMENT says {sorted(said & _COMPRESSED_FORMATS)[0]!r}: compressed already")
-    compressed = table.mine(table.compressed, column)
+    compressed = table.mine("compressed", column)
     if compressed and not json:
         return Content(None, compressed[0][1])
     if json:
@@ -270,7 +285,7 @@ def content_of(column: Column, table: TableContent) -> Content:
     if said & _TEXT_FORMATS:
         return Content(0, f"its COMMENT says {sorted(said & _TEXT_FORMATS)[0]!r}")
     broad = binary or _content_named(tokens)  # a bare `format` beside it is about it
-    formats = [f for f in table.mine(table.formats, column) if broad or _about(f[0], column)]
+    formats = table.mine("formats", column) if broad else table.named("formats", column)
     text_format = [why for neighbour, why in formats if _value_words(_listed(neighbour)) & _TEXT_FORMATS]
     if text_format:
         return Content(0, f"serialised documents: {text_format[0]}")
@@ -288,7 +303,7 @@ def content_of(column: Column, table: TableContent) -> Content:
         return Content(None, f"{table.secret}: random bytes and their base64 do not compress")
     if formats:
         return Content(1, f"serialised objects: {formats[0][1]}")
-    serialized = [f for f in table.mine(table.serialized, column) if broad or _about(f[0], column)]
+    serialized = table.mine("serialized", column) if broad else table.named("serialized", column)
     if document is not None:
         if serialized and binary:
             return Content(0, f"named like documents ({document}), serialised ({serialized[0][0].name} beside it)")
