@@ -602,23 +602,18 @@ def test_migrations_adding_the_neighbour_later_change_the_ranking(tmp_path: Path
 
 def test_classification_time_grows_linearly_with_the_columns() -> None:
     """Large columns each with a format neighbour named after it, beside a bare `format` and
-    `serialized`: 10x the columns take at most ~15x the time (best of three). Neighbours are indexed
-    once per table, so no column looks at every other one."""
-    import time
+    `serialized`: 10x the columns take at most ~15x the time (measured as the glob tests do).
+    Neighbours are indexed once per table, so no column looks at every other one."""
+    from tests.test_globs import MAX_GROWTH, _growth
 
-    def seconds(n: int) -> float:
+    tables = {}
+    for n in (300, 3000):
         columns = ", ".join(f"c{i} LONGBLOB, c{i}_format VARCHAR(8) DEFAULT 'json', note{i} TEXT" for i in range(n))
-        table = _table(f"CREATE TABLE t (id INT PRIMARY KEY, format VARCHAR(9), serialized TINYINT, {columns})")
-        best = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            found, _ = classified(table)
-            best = min(best, time.perf_counter() - started)
+        tables[n] = _table(f"CREATE TABLE t (id INT PRIMARY KEY, format VARCHAR(9), serialized TINYINT, {columns})")
+        found, _ = classified(tables[n])
         assert len(found) == 2 * n and found[0].rank == 0
-        return best
-
-    small, large = seconds(300), seconds(3000)
-    assert large < 15 * small, (small, large)
+    small, large = _growth(lambda n: classified(tables[n]), 300)
+    assert large <= MAX_GROWTH * small, (small, large)
 
 
 def _table(sql: str) -> Any:
