@@ -2,10 +2,13 @@
 
 Which tables: InnoDB tables with large variable-length columns (TEXT family, BLOB family, JSON,
 very long VARCHAR) and no compression at any level yet (ROW_FORMAT=COMPRESSED, KEY_BLOCK_SIZE,
-COMPRESSION=, PAGE_COMPRESSED, or a compressed column). Columns are ranked by expected payoff:
-documents first (JSON, and names such as payload, body, data, content, meta, config, message),
-then types declared for long values (MEDIUMTEXT, LONGTEXT); columns whose content is already
-compressed or random (image, avatar, file, zip, encrypted, hash, token ...) are skipped.
+COMPRESSION=, PAGE_COMPRESSED, or a compressed column). Columns are ranked by expected payoff,
+read from the column's name together with its table's name and its neighbours
+(checks.compression_content): documents first (JSON; a format column saying xml/json; names such
+as payload, body, data, config), then types declared for long values; bytes of stored files
+(a content-type, file-name or extension column) rank uncertain; stored images and media (width and
+height, an images table), secrets (password, token, keys, a table of credentials) and values the
+application compresses itself are left out, and the message says so and why.
 
 What the message says and the fix does depends on the target, because the three servers compress
 differently: Percona Server has column compression with a dictionary, MariaDB column COMPRESSED
@@ -29,6 +32,7 @@ from linter.grouping import grouped as copies_of
 from linter.model import Column, SchemaModel, Table, TableOptions
 from linter.record import FrozenRecord
 from linter.target import Target
+from checks.compression_content import TableContent, content_of
 from linter.tenants import TenantLayout, group_by_definition, layout_for, some_names, sql_string
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
@@ -37,23 +41,6 @@ DEFAULT_MIN_SIZE = 1 << 30  # 1 GiB
 DEFAULT_MIN_VARCHAR_LENGTH = 4096
 #: values shorter than this do not compress (zlib's header and the per-value overhead eat the gain)
 SMALL_VALUE_BYTES = 256
-
-#: name words of columns holding documents: text that repeats keys and words, so compresses well
-_DOCUMENT_WORDS = frozenset(
-    """json payload body data content contents meta metadata config configuration configs message messages
-    document documents doc html xml yaml settings options attributes properties props params parameters
-    context request response serialized extra""".split()
-)
-#: name words of columns whose content is already compressed or random: compression cannot win
-_SKIP_WORDS = frozenset(
-    """image images img photo photos picture pic pics thumbnail thumb avatar icon logo file files attachment
-    zip gz gzip zlib bz2 lz4 zstd compressed encrypted encryption cipher ciphertext crypt hash hashed digest
-    checksum token tokens signature salt secret password jpeg jpg png gif webp pdf mp3 mp4 video audio""".split()
-)
-#: a name ending in one of these holds documents too: userdata, jsonpayload
-_DOCUMENT_SUFFIXES = ("json", "data", "payload", "content", "config")
-_SKIP_SUFFIXES = ("hash", "token", "image", "photo", "avatar")
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 _LONG_TEXT = frozenset({"MEDIUMTEXT", "LONGTEXT"})
 _LONG_BLOB = frozenset({"MEDIUMBLOB", "LONGBLOB"})
@@ -123,8 +110,14 @@ class CompressionCandidate(Check):
             "bytes do not compress (header overhead)."
         ),
         evidence=(
-            "The candidate columns ranked by expected payoff (JSON and document-like names first; image, file, "
-            "hash, token, encrypted ... skipped), and with a stats file the table's size and an estimated saving "
+            "The candidate columns ranked by expected payoff, read from the column's name with its table's name "
+            "and its neighbouring columns: documents first (JSON, a format/encoding column saying xml, json or "
+            "serialized, document-like names); bytes next to a content type (mime_type, content_type), a file name "
+            "or an extension are stored files, uncertain (PDF, Office and archives are compressed already); bytes "
+            "with width and height columns, in an images/photos/media table or typed image/*, video/*, audio/* are "
+            "left out, as are secrets (password, token, key, a table of credentials or ciphers) and values a "
+            "compressed/gzip flag or encoding says the application compresses. The message names the evidence for "
+            "each column and lists the large columns left out with the reason. With a stats file the table's size and an estimated saving "
             "range. Without stats: info, and only for tables with a high or medium payoff column. With stats: "
             "warning above min_size, nothing below it (too small to matter). Tables or columns already compressed "
             "are never flagged. In a schema-per-tenant layout, one finding per distinct table definition. With "
@@ -163,14 +156,14 @@ class CompressionCandidate(Check):
         min_size = parse_size(context.option(self.id, "min_size", DEFAULT_MIN_SIZE), DEFAULT_MIN_SIZE)
         min_varchar = _int(context.option(self.id, "min_varchar_length", DEFAULT_MIN_VARCHAR_LENGTH),
                            DEFAULT_MIN_VARCHAR_LENGTH)
-        per_body: dict[int, list[Candidate] | None] = {}
+        per_body: dict[int, tuple[list[Candidate], list[tuple[Column, str]]]] = {}
         tenants = layout_for(model, context)
         grouped: list[Table] = []
         for table in innodb_tables(model):
             key = table.body.definition_id  # tenant copies of one definition: classified once
             if key not in per_body:
-                per_body[key] = candidates(table, min_varchar)
-            found = per_body[key]
+                per_body[key] = classified(table, min_varchar)
+            found, left = per_body[key]
             if not found:
                 continue
             measured = _measurements(table, found, context)
@@ -183,20 +176,21 @@ class CompressionCandidate(Check):
             if size is None and tenants is not None and tenants.is_tenant(table.schema):
                 grouped.append(table)
                 continue
-            finding = self._table(table, found, stats, size, min_size, context.target, model, measured=measured)
+            finding = self._table(table, found, stats, size, min_size, context.target, model, measured=measured,
+                                  left=left)
             if finding is not None:
                 yield finding
         for group in group_by_definition(model, grouped):
-            found = per_body[group[0].body.definition_id]
-            assert found is not None
-            finding = self._table(group[0], found, None, None, min_size, context.target, model, group, tenants)
+            found, left = per_body[group[0].body.definition_id]
+            finding = self._table(group[0], found, None, None, min_size, context.target, model, group, tenants,
+                                  left=left)
             if finding is not None:
                 yield copies_of(finding, group)
 
     def _table(
         self, table: Table, found: list[Candidate], stats: TableStats | None, size: int | None, min_size: int,
         target: Target, model: SchemaModel, group: list[Table] | None = None, tenants: TenantLayout | None = None,
-        measured: dict[str, ColumnMeasurement] | None = None,
+        measured: dict[str, ColumnMeasurement] | None = None, left: list[tuple[Column, str]] | None = None,
     ) -> Finding | None:
         best = found[0].rank
         severity: Severity = "info"
@@ -220,8 +214,11 @@ class CompressionCandidate(Check):
         fix, advice = _advice(table, found, target, model, small_values=small)
         if measured:
             fix, advice = _measured_advice(table, found, target, model, measured, fix, advice)
+        skipped = ""
+        if left:
+            skipped = " Left out: " + "; ".join(f"{column.name} ({why})" for column, why in left) + "."
         message = (
-            f"{table.name}: large columns with no compression: {columns}.{sizing} {advice}{copies}"
+            f"{table.name}: large columns with no compression: {columns}.{skipped}{sizing} {advice}{copies}"
         )
         evidence = f"candidates: {', '.join(c.column.name for c in found)}; no ROW_FORMAT=COMPRESSED, KEY_BLOCK_SIZE, " \
                    f"COMPRESSION or PAGE_COMPRESSED, no compressed column"
@@ -258,42 +255,38 @@ def table_compression(options: TableOptions) -> str | None:
 def candidates(table: Table, min_varchar_length: int = DEFAULT_MIN_VARCHAR_LENGTH) -> list[Candidate] | None:
     """The table's columns worth compressing, best payoff first; None when the table is already
     compressed (at table, page or column level) or has none."""
-    if table_compression(table.options) is not None:
-        return None
-    columns = table.columns.values()
-    if any(c.compressed for c in columns):
-        return None  # compression chosen column by column already: the rest was left on purpose
-    found = [c for c in (_classify(column, min_varchar_length) for column in columns) if c is not None]
-    found.sort(key=lambda c: c.rank)
+    found, _ = classified(table, min_varchar_length)
     return found or None
 
 
-def _words(name: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(name)]
-
-
-def _classify(column: Column, min_varchar_length: int) -> Candidate | None:
-    kind = column.type
-    long_varchar = kind == "VARCHAR" and (column.length or 0) >= min_varchar_length
-    if kind not in _CANDIDATE_TYPES and not long_varchar:
-        return None
-    if column.generated == "virtual" or column.compressed:
-        return None
-    words = _words(column.name)
-    if any(w in _SKIP_WORDS or w.endswith(_SKIP_SUFFIXES) for w in words):
-        return None
-    if kind == "JSON":
-        return Candidate(column, 0, "JSON documents")
-    document = next((w for w in words if w in _DOCUMENT_WORDS or w.endswith(_DOCUMENT_SUFFIXES)), None)
-    if document is not None:
-        return Candidate(column, 0, f"named like documents ({document})")
-    if kind in _LONG_TEXT:
-        return Candidate(column, 1, "declared for long text")
-    if kind in _LONG_BLOB:
-        return Candidate(column, 2, "binary of unknown content")
-    if kind == "BLOB":
-        return Candidate(column, 3, "binary of unknown content")
-    return Candidate(column, 2, "text of unknown length" if kind == "TEXT" else f"VARCHAR({column.length})")
+def classified(
+    table: Table, min_varchar_length: int = DEFAULT_MIN_VARCHAR_LENGTH
+) -> tuple[list[Candidate], list[tuple[Column, str]]]:
+    """(candidates best payoff first, large columns left out with the reason): the ranking reads
+    each column with its table's name and neighbours (checks.compression_content). Nothing when
+    the table is compressed already at table, page or column level."""
+    if table_compression(table.options) is not None:
+        return [], []
+    columns = table.columns.values()
+    if any(c.compressed for c in columns):
+        return [], []  # compression chosen column by column already: the rest was left on purpose
+    context = TableContent(table)
+    found: list[Candidate] = []
+    left: list[tuple[Column, str]] = []
+    for column in columns:
+        kind = column.type
+        long_varchar = kind == "VARCHAR" and (column.length or 0) >= min_varchar_length
+        if kind not in _CANDIDATE_TYPES and not long_varchar:
+            continue
+        if column.generated == "virtual":
+            continue
+        content = content_of(column, context)
+        if content.rank is None:
+            left.append((column, content.reason))
+        else:
+            found.append(Candidate(column, content.rank, content.reason))
+    found.sort(key=lambda c: c.rank)
+    return found, left
 
 
 # --- size and saving -----------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from typing import Annotated, Literal
 from annotated_types import Ge
 
 from linter.checkapi import (
-    Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent, innodb_tables, qualified, quote, table_key,
+    Check, CheckContext, KeySample, RuleDoc, TableStats, cause_place, foreign_keys_by_parent, innodb_tables, qualified,
+    quote, table_key,
 )
 from linter.findings import Finding, Severity
 from linter.globs import name_match
@@ -136,7 +137,11 @@ class UuidPrimaryKey(Check):
             "patterns, a `-- innolint: insert-heavy` comment or the stats file (--stats) say so; warning when "
             "the name (*_log, *_events, *_history, *_audit, *_metrics, messages, notifications, sessions) or "
             "an append-only shape (a created_at column and no updated_at) suggests it; info otherwise, and "
-            "info when the stats file shows few inserts."
+            "info when the stats file shows few inserts. `innolint audit --sample N` reads up to N values of the "
+            "key in four bounded primary-key ranges and reads their version nibble: random (v4, v1 as text or "
+            "unswapped bytes, random bytes) is at least a warning with the measured versions in the message; "
+            "time-ordered (v6, v7, v1 stored swapped or in MariaDB's UUID type) or values that are not UUIDs "
+            "give no finding, and the audit's note lists those keys."
         ),
         bad=(
             "CREATE TABLE audit_event (\n  id CHAR(36) NOT NULL DEFAULT (UUID()),\n  created_at DATETIME NOT NULL,\n"
@@ -188,7 +193,12 @@ class UuidPrimaryKey(Check):
                 continue
             found = uuid_key(table, column, ordered_patterns)
             said = model_file_key(context, table, column)
-            if said is not None and said.ordered is not None:
+            sample = context.key_sample(table, column.name) if found is not None else None
+            sampled = sampled_order(sample) if sample is not None else None
+            if sampled is not None:
+                if sampled.kind != "random":
+                    continue  # the values read say time-ordered, or no UUIDs: the audit's note says so
+            elif said is not None and said.ordered is not None:
                 if said.ordered:
                     continue  # the application's model says its values arrive in order
                 if found is None and column.type in _TEXT_TYPES | _BINARY_TYPES:
@@ -197,19 +207,22 @@ class UuidPrimaryKey(Check):
                                     else "binary", None)
                 elif found is not None:  # the application fills the key itself: a DEFAULT or COMMENT does not
                     found = UuidKey(found.column, found.shape, found.form, None)
-            if found is None or found.ordered is not None:
+            if found is None or (sampled is None and found.ordered is not None):
                 continue
             if len(key.columns) > 1 and _is_foreign_key_column(table, column):
                 continue  # rows of one parent sit together; the parent's own key is the one to fix
             pointing = referrers.get(table_key(model, table.schema, table.name), [])
-            yield self._finding(table, key, found, context, pointing, said)
+            yield self._finding(table, key, found, context, pointing, said, sampled)
 
     def _finding(
         self, table: Table, key: Index, found: UuidKey, context: CheckContext, pointing: list[str],
-        said: KeyEvidence | None = None,
+        said: KeyEvidence | None = None, sampled: SampledOrder | None = None,
     ) -> Finding:
         column = found.column
         workload = _workload(self.id, table, context)
+        if sampled is not None:  # measured random: at least a warning, whatever the name suggests
+            severity: Severity = "error" if workload.severity == "error" else "warning"
+            workload = Workload(severity, f"{workload.evidence}; {sampled.evidence}")
         key_sql = ", ".join(quote(c) for c in key.column_names)
         kind = "PRIMARY KEY" if key.kind == "primary" else f"UNIQUE key {key.name} (InnoDB clusters on it)"
         size = {"text": f"{column.length or 36}-byte", "binary": "16-byte", "native": "16-byte"}[found.form]
@@ -222,6 +235,8 @@ class UuidPrimaryKey(Check):
             "instead of ~15 KB of 16 KB (Percona: 3M rows took 1 GB instead of 644 MB, +60%), and once the table "
             "outgrows the buffer pool every insert costs a page read and a write.",
         ]
+        if sampled is not None:
+            parts.append(sampled.sentence)
         if found.form == "text" and said is None:
             parts.append(
                 "As text even UUID() (version 1) values sort randomly: they start with time_low, the fastest-changing "
@@ -254,6 +269,79 @@ class UuidPrimaryKey(Check):
             f"{'PRIMARY KEY' if key.kind == 'primary' else f'UNIQUE key {key.name}'} leads with "
             f"{quote(column.name)} ({found.shape})",
         )
+
+
+class SampledOrder(FrozenRecord):
+    """What the values read by `innolint audit --sample` say of a key's insert order: `kind`
+    "random" (a finding, at least a warning), "ordered" or "not-uuid" (no finding); `sentence`
+    for the message or the audit's note, `evidence` in short."""
+
+    __slots__ = __match_args__ = ("kind", "sentence", "evidence")
+    kind: Literal["random", "ordered", "not-uuid"]
+    sentence: str
+    evidence: str
+
+    def __init__(self, kind: Literal["random", "ordered", "not-uuid"], sentence: str, evidence: str) -> None:
+        _set(self, "kind", kind)
+        _set(self, "sentence", sentence)
+        _set(self, "evidence", evidence)
+
+
+#: the versions whose values arrive in key order, by how the column stores them: as text the
+#: timestamp leads only in v6 and v7 (v1 text starts with time_low, the fastest-changing part);
+#: as bytes also v1 stored swapped (UUID_TO_BIN(UUID(), 1)); MariaDB's UUID type stores v1 swapped
+#: and, as MariaDB 10.11 was seen to do, v6/v7 as they are (both sort by time on the server)
+_ORDERED_VERSIONS = {
+    "text": frozenset({"v6", "v7"}),
+    "binary": frozenset({"v6", "v7", "v1-swapped"}),
+    "native": frozenset({"v1", "v6", "v7", "v1-swapped"}),
+}
+_VERSION_WORDS = {
+    "v1": "version 1 (time-based)", "v1-swapped": "version 1 stored swapped (timestamp's high part first)",
+    "v2": "version 2", "v3": "version 3 (MD5 name hash)", "v4": "version 4 (random)",
+    "v5": "version 5 (SHA-1 name hash)", "v6": "version 6 (time-ordered)", "v7": "version 7 (time-ordered)",
+    "v8": "version 8 (custom layout)", "not-uuid": "not UUIDs", "random-bytes": "random bytes without a UUID layout",
+}
+
+
+def sampled_order(sample: KeySample) -> SampledOrder | None:
+    """Read a key sample: random, time-ordered, or not UUIDs. None for an empty sample."""
+    total = sum(sample.counts.values())
+    if not total:
+        return None
+    ordered_versions = _ORDERED_VERSIONS.get(sample.form, _ORDERED_VERSIONS["text"])
+    parts = sorted(sample.counts.items(), key=lambda item: (-item[1], item[0]))
+    said = ", ".join(f"{n:,} {_VERSION_WORDS.get(label, label)}" for label, n in parts)
+    read = f"Sampled from the server ({sample.how or f'{sample.sampled:,} values'}): {said}"
+    not_uuid = sample.counts.get("not-uuid", 0)
+    uuids = total - not_uuid
+    noise = sample.counts.get("random-bytes", 0)
+    if noise * 2 >= total:
+        return SampledOrder("random", f"{read}: 16 random-looking bytes, not RFC 9562 UUIDs, so just as "
+                            "random in key order.", f"sampled {total:,} values: random bytes, not UUIDs")
+    not_uuid += noise
+    uuids = total - not_uuid
+    if not_uuid * 2 >= total:
+        shown = f" (e.g. {', '.join(repr(e) for e in sample.examples[:2])})" if sample.examples else ""
+        return SampledOrder("not-uuid", f"{read}{shown}: the column does not hold UUIDs.",
+                            f"sampled {total:,} values: not UUIDs")
+    ordered = sum(n for label, n in sample.counts.items() if label in ordered_versions)
+    random_ = uuids - ordered
+    how = {"text": "as text", "binary": "as bytes", "native": "in MariaDB's UUID type"}.get(sample.form, "")
+    if random_ == 0:
+        return SampledOrder("ordered", f"{read}: time-ordered {how}, so new rows append.",
+                            f"sampled {total:,} values: time-ordered")
+    share = random_ / uuids
+    why = ""
+    if sample.counts.get("v1") and "v1" not in ordered_versions:
+        why = (" Version 1 values are random in this order: they start with time_low, the fastest-changing part "
+               "of the timestamp.")
+    if ordered:
+        return SampledOrder("random", f"{read}: {share:.0%} of the UUIDs sort randomly {how} (mixed versions), "
+                            f"so those inserts land on random pages.{why}",
+                            f"sampled {total:,} values: mixed, {share:.0%} random")
+    return SampledOrder("random", f"{read}: random in key order {how}, measured.{why}",
+                        f"sampled {total:,} values: random")
 
 
 def uuid_key(table: Table, column: Column, ordered_patterns: tuple[str, ...] = ()) -> UuidKey | None:

@@ -155,6 +155,32 @@ class ColumnMeasurement(FrozenRecord):
         return int(total * (1.0 - (self.stored_dict if with_dictionary else self.stored_plain)))
 
 
+class KeySample(FrozenRecord):
+    """What `innolint audit --sample N` read of a UUID-like leading primary-key column: the
+    values' UUID versions, so uuid-primary-key can tell random v4 keys from time-ordered v1/v6/v7
+    ones, or from values that are not UUIDs at all (which the DDL cannot).
+
+    `counts`: label -> values, labels "v1" ... "v8" (RFC 9562 layout), "v1-swapped" (version 1
+    with the timestamp's high part first, as UUID_TO_BIN(UUID(), 1) stores it) and "not-uuid";
+    `form`: how the column stores them ("text", "binary", "native" for MariaDB's UUID type);
+    `how`: how they were read (for the message); `examples`: a few values that are not UUIDs."""
+
+    __slots__ = __match_args__ = ("sampled", "counts", "form", "how", "examples")
+    sampled: int
+    counts: dict[str, int]
+    form: str
+    how: str
+    examples: tuple[str, ...]
+
+    def __init__(self, sampled: int, counts: dict[str, int], form: str, how: str,
+                 examples: tuple[str, ...] = ()) -> None:
+        _set(self, "sampled", sampled)
+        _set(self, "counts", counts)
+        _set(self, "form", form)
+        _set(self, "how", how)
+        _set(self, "examples", examples)
+
+
 @dataclass(init=False, repr=False, eq=False)
 class CheckContext(Record):
     """What a check knows besides the model: the target server, its options, workload evidence."""
@@ -178,12 +204,16 @@ class CheckContext(Record):
     #: unit by the engine when such files are found (`linter.orm_evidence`), else None. Checks ask
     #: `app_evidence.key(table)` / `.link(table)`, typed records that name the file and line.
     app_evidence: AppEvidence | None = None
+    #: UUID versions read from leading key columns (`innolint audit --sample N`) per
+    #: "schema.table.column", lower-case
+    key_samples: dict[str, KeySample] = field(default_factory=dict)
 
     def __init__(
         self, target: Target | None = None, options: dict[str, dict[str, Any]] | None = None,
         insert_heavy: tuple[str, ...] = (), tenant_schema_pattern: str | None = None,
         stats: dict[str, TableStats] | None = None, measurements: dict[str, ColumnMeasurement] | None = None,
         stats_source: str = "file", app_evidence: AppEvidence | None = None,
+        key_samples: dict[str, KeySample] | None = None,
     ) -> None:
         self.target = Target.parse(DEFAULT_TARGET) if target is None else target
         self.options = {} if options is None else options
@@ -193,6 +223,7 @@ class CheckContext(Record):
         self.measurements = {} if measurements is None else measurements
         self.stats_source = stats_source
         self.app_evidence = app_evidence
+        self.key_samples = {} if key_samples is None else key_samples
 
     @property
     def stats_label(self) -> str:
@@ -212,6 +243,10 @@ class CheckContext(Record):
     def measurement(self, table: Table, column: str) -> ColumnMeasurement | None:
         """What the audit measured on this column, if it sampled it."""
         return self.measurements.get(f"{table.schema or ''}.{table.name}.{column}".lower())
+
+    def key_sample(self, table: Table, column: str) -> KeySample | None:
+        """The UUID versions the audit read from this key column, if it sampled it."""
+        return self.key_samples.get(f"{table.schema or ''}.{table.name}.{column}".lower())
 
     def is_configured_insert_heavy(self, table: Table) -> str | None:
         """The configured pattern that marks this table insert-heavy, if any."""

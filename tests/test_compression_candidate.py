@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from checks.compression_candidate import CompressionCandidate, candidates, column_definition, parse_size
+from checks.compression_candidate import CompressionCandidate, candidates, classified, column_definition, parse_size
 from linter import ops
 from linter.checkapi import CheckContext, TableStats
 from linter.findings import Finding
@@ -407,3 +407,216 @@ def test_mariadb_fix_runs_on_a_real_server_and_keeps_every_attribute(mariadb, tm
     mariadb.sql((page.fix or "").replace("`doc`", f"`{database}`.`doc`"), database)
     assert "PAGE_COMPRESSED" in mariadb.sql("SHOW CREATE TABLE doc", database)[0][1]
     mariadb.sql(f"DROP DATABASE {database}")
+
+
+# --- the table's name and the column's neighbours (issue 15) ------------------------------------------
+def _ranked(sql: str) -> tuple[dict[str, tuple[int, str]], dict[str, str]]:
+    """{column: (rank, reason)} of the candidates and {column: reason} of the large columns left out,
+    for the one table `sql` creates (through the real parser and replay)."""
+    replayer = Replayer()
+    for n, statement in enumerate(s for s in sql.split(";") if s.strip()):
+        problem = replayer.apply(parse_statement(statement), Location("x.sql", n + 1))
+        assert not problem, problem
+    tables = list(replayer.model.tables())
+    assert len(tables) == 1, tables
+    table = tables[0]
+    found, left = classified(table)
+    return {c.column.name: (c.rank, c.reason) for c in found}, {c.name: why for c, why in left}
+
+
+_MIME = ["mime_type VARCHAR(100)", "content_type VARCHAR(255)", "mimetype VARCHAR(64)", "media_type VARCHAR(80)",
+         "ContentType VARCHAR(80)", "`mime` VARCHAR(50)"]
+_BLOBS = ["BLOB", "MEDIUMBLOB", "LONGBLOB"]
+
+
+@pytest.mark.parametrize("blob", _BLOBS)
+@pytest.mark.parametrize("mime", _MIME)
+@pytest.mark.parametrize("table", ["images", "product_photo", "UserAvatars", "media_item"])
+def test_image_bytes_in_a_column_named_data_are_left_out(table: str, mime: str, blob: str) -> None:
+    """A media table with a content type: the bytes are JPEG/PNG/video, compressed already."""
+    sql = f"CREATE TABLE {table} (id INT PRIMARY KEY, {mime}, data {blob} NOT NULL, created_at DATETIME)"
+    found, left = _ranked(sql)
+    assert "data" not in found
+    assert "compressed already" in left["data"] and table in left["data"]
+
+
+@pytest.mark.parametrize("blob", _BLOBS)
+@pytest.mark.parametrize(("dimensions", "name"), [
+    ("width INT, height INT", "content"), ("img_height SMALLINT, img_width SMALLINT", "data"),
+    ("ImageWidth INT, ImageHeight INT", "bytes"), ("w_width INT, w_height INT", "payload"),
+])
+def test_width_and_height_mean_stored_images_whatever_the_table_is_called(dimensions: str, name: str, blob: str) -> None:
+    # column order varies: the blob before or after the dimensions
+    for sql in (f"CREATE TABLE product_asset_x (id INT PRIMARY KEY, {name} {blob}, {dimensions})",
+                f"CREATE TABLE banner (id INT PRIMARY KEY, {dimensions}, sku VARCHAR(20), {name} {blob})"):
+        found, left = _ranked(sql)
+        assert name not in found, (sql, found)
+        assert "dimensions in" in left[name]
+
+
+@pytest.mark.parametrize("mime", ["mime_type ENUM('image/png','image/jpeg')",
+                                  "content_type VARCHAR(40) NOT NULL DEFAULT 'video/mp4'",
+                                  "media_type ENUM('audio/mpeg','audio/ogg','image/webp')"])
+def test_a_content_type_listing_only_media_types_means_media(mime: str) -> None:
+    found, left = _ranked(f"CREATE TABLE stored_thing (id INT PRIMARY KEY, {mime}, body LONGBLOB)")
+    assert "body" not in found and "lists only media types" in left["body"]
+
+
+@pytest.mark.parametrize("blob", _BLOBS)
+@pytest.mark.parametrize(("neighbours", "said"), [
+    ("mime_type VARCHAR(100), filename VARCHAR(255)", "a file name in filename"),
+    ("original_name VARCHAR(255)", "a file name in original_name"),
+    ("file_name VARCHAR(255), size BIGINT, sha256 CHAR(64)", "a file name in file_name"),
+    ("extension VARCHAR(10)", "a file extension in extension"),
+    ("fileExt VARCHAR(8), checksum CHAR(32)", "a file extension in fileExt"),
+    ("content_type VARCHAR(80)", "a content type in content_type"),
+])
+def test_stored_files_are_uncertain_not_documents(neighbours: str, said: str, blob: str) -> None:
+    """Uploaded files: PDFs, Office files and archives are compressed already; the payoff depends on
+    the file types, which the DDL cannot tell: rank uncertain, with the neighbour named."""
+    found, _ = _ranked(f"CREATE TABLE doc_store (id INT PRIMARY KEY, {neighbours}, content {blob})")
+    rank, reason = found["content"]
+    assert rank == 3 and said in reason and "stored files as bytes" in reason
+
+
+@pytest.mark.parametrize("table", ["attachments", "file_chunk", "user_uploads", "Files"])
+def test_a_table_named_for_files_stores_files(table: str) -> None:
+    found, _ = _ranked(f"CREATE TABLE {table} (file_id INT, chunk INT, data LONGBLOB, PRIMARY KEY (file_id, chunk))")
+    assert found["data"][0] == 3 and f"the table name {table}" in found["data"][1]
+
+
+def test_base64_text_of_stored_files_is_uncertain_but_describing_text_stays(tmp_path: Path) -> None:
+    found, _ = _ranked("CREATE TABLE filestore (id INT PRIMARY KEY, filename VARCHAR(128), data LONGTEXT, "
+                       "description MEDIUMTEXT, exif JSON)")
+    assert found["data"][0] == 3 and "text (perhaps base64)" in found["data"][1]
+    assert found["exif"] == (0, "JSON documents")
+    assert found["description"] == (1, "declared for long text")
+
+
+@pytest.mark.parametrize("mime", ["mime_type ENUM('text/html','text/plain')",
+                                  "content_type VARCHAR(60) DEFAULT 'application/json'",
+                                  "mimetype ENUM('application/xml','application/atom+xml')"])
+def test_a_content_type_listing_only_text_types_means_documents(mime: str) -> None:
+    found, _ = _ranked(f"CREATE TABLE uploads (id INT PRIMARY KEY, filename VARCHAR(50), {mime}, content MEDIUMBLOB)")
+    assert found["content"][0] == 0 and "stored text files" in found["content"][1]
+
+
+@pytest.mark.parametrize("column", [
+    "password TEXT", "user_passwd TEXT", "pwd BLOB", "passphrase MEDIUMTEXT", "refresh_token TEXT",
+    "apiKey TEXT", "private_key TEXT", "signing_key BLOB", "client_secret TEXT", "totp LONGBLOB",
+    "password_json TEXT", "credentials_data TEXT", "cert_pem TEXT",
+])
+def test_secrets_are_never_documents(column: str) -> None:
+    found, left = _ranked(f"CREATE TABLE account (id INT PRIMARY KEY, {column})")
+    name = column.split()[0].strip("`")
+    assert name not in found and "a secret" in left[name]
+
+
+@pytest.mark.parametrize("table", ["ciphers", "user_credentials", "oauth_secret", "keystore"])
+def test_a_table_of_secrets_holds_ciphertext_even_in_data(table: str) -> None:
+    found, left = _ranked(f"CREATE TABLE {table} (id INT PRIMARY KEY, data TEXT, notes MEDIUMTEXT, meta JSON)")
+    assert set(found) == {"meta"}  # JSON cannot hold ciphertext bytes
+    assert "do not compress" in left["data"] and "do not compress" in left["notes"]
+
+
+@pytest.mark.parametrize("blob", _BLOBS + ["TEXT", "LONGTEXT"])
+@pytest.mark.parametrize(("name", "neighbour"), [
+    ("object", "format ENUM('xml','json')"),
+    ("value", "data_format VARCHAR(10) NOT NULL DEFAULT 'json'"),
+    ("blob_value", "serializer VARCHAR(20) COMMENT 'yaml or php serialize()'"),
+    ("stuff", "stuff_encoding VARCHAR(16) DEFAULT 'xml'"),
+])
+def test_a_format_neighbour_saying_xml_or_json_means_documents(name: str, neighbour: str, blob: str) -> None:
+    for sql in (f"CREATE TABLE item (id INT PRIMARY KEY, {neighbour}, {name} {blob})",
+                f"CREATE TABLE kv_item (id INT PRIMARY KEY, {name} {blob}, updated_at DATETIME, {neighbour})"):
+        found, _ = _ranked(sql)
+        rank, reason = found[name]
+        assert rank == 0 and "serialised documents" in reason and neighbour.split()[0] in reason, (sql, found)
+
+
+@pytest.mark.parametrize("blob", _BLOBS)
+def test_a_serialized_flag_or_an_encoding_column_means_serialised_values(blob: str) -> None:
+    found, _ = _ranked(f"CREATE TABLE cache_page (cid VARCHAR(255) PRIMARY KEY, value {blob}, serialized SMALLINT)")
+    assert found["value"] == (0, "serialised values (serialized beside it)")
+    found, _ = _ranked(f"CREATE TABLE executions (id BINARY(16) PRIMARY KEY, state {blob}, state_encoding VARCHAR(16))")
+    assert found["state"] == (0, "serialised values (state_encoding beside it)")
+    found, _ = _ranked(f"CREATE TABLE q (id INT PRIMARY KEY, msg {blob}, msg_format VARCHAR(9) DEFAULT 'protobuf')")
+    assert found["msg"] == (1, "serialised objects: msg_format says 'protobuf'")
+
+
+@pytest.mark.parametrize("neighbour", ["is_compressed TINYINT(1)", "compression VARCHAR(8)", "gzipped BOOL",
+                                       "payload_encoding ENUM('gzip','identity')", "codec VARCHAR(8) DEFAULT 'zstd'"])
+def test_values_the_application_compresses_are_left_out(neighbour: str) -> None:
+    found, left = _ranked(f"CREATE TABLE event_store (id BIGINT PRIMARY KEY, payload LONGBLOB, {neighbour}, meta JSON)")
+    assert "payload" not in found and "compress" in left["payload"]
+    assert found["meta"][0] == 0  # JSON is text: the flag is not about it
+
+
+def test_a_neighbour_about_another_column_does_not_apply() -> None:
+    found, _ = _ranked("CREATE TABLE t (id INT PRIMARY KEY, body LONGBLOB, body_compressed TINYINT, extra LONGBLOB, "
+                       "date_format VARCHAR(20) DEFAULT 'xml', user_dateformat VARCHAR(10))")
+    assert "body" not in found
+    assert found["extra"] == (0, "named like documents (extra)")
+
+
+@pytest.mark.parametrize("column", ["data BLOB COMMENT 'gzip of the request'", "raw LONGBLOB COMMENT 'zstd frames'"])
+def test_a_comment_saying_compressed_leaves_the_column_out(column: str) -> None:
+    found, left = _ranked(f"CREATE TABLE t (id INT PRIMARY KEY, {column})")
+    assert not found and "COMMENT says" in next(iter(left.values()))
+
+
+@pytest.mark.parametrize("column", ["stuff LONGBLOB COMMENT 'XML of the order'", "x TEXT COMMENT 'json blob'"])
+def test_a_comment_saying_xml_or_json_means_documents(column: str) -> None:
+    found, _ = _ranked(f"CREATE TABLE t (id INT PRIMARY KEY, {column})")
+    assert next(iter(found.values()))[0] == 0
+
+
+@pytest.mark.parametrize("table", ["orders", "audit_trail", "widget"])
+@pytest.mark.parametrize("column", ["payload BLOB", "xml_doc LONGBLOB", "serialized_object MEDIUMBLOB", "document LONGBLOB",
+                                    "body MEDIUMBLOB"])
+def test_document_named_blobs_without_file_neighbours_stay_documents(table: str, column: str) -> None:
+    found, _ = _ranked(f"CREATE TABLE {table} (id INT PRIMARY KEY, {column}, checksum CHAR(32), size INT)")
+    assert next(iter(found.values()))[0] == 0, found  # a checksum and a size alone are not a stored file
+
+
+def test_message_says_what_was_left_out_and_why(tmp_path: Path) -> None:
+    sql = ("CREATE TABLE product_image (id INT PRIMARY KEY, mime_type VARCHAR(50), width INT, height INT, "
+           "data LONGBLOB, caption_json JSON);")
+    finding = only(sql, tmp_path)
+    assert finding is not None
+    assert "caption_json (JSON: high, JSON documents)" in finding.message
+    assert "Left out: data (stored images or media (the table name product_image (image), dimensions in width " \
+           "and height): compressed already)." in finding.message
+
+
+def test_migrations_adding_the_neighbour_later_change_the_ranking(tmp_path: Path) -> None:
+    (tmp_path / "V1__t.sql").write_text("CREATE TABLE thing (id INT PRIMARY KEY, data LONGBLOB);\n")
+    (tmp_path / "V2__t.sql").write_text("ALTER TABLE thing ADD COLUMN mime_type VARCHAR(80), ADD COLUMN width INT, "
+                                        "ADD COLUMN height INT;\n")
+    from tests.helpers import lint_paths
+    report = lint_paths([str(tmp_path / "V1__t.sql")], CheckContext())
+    assert [f.table for f in findings(report, RULE)] == ["thing"]
+    report = lint_paths([str(tmp_path)], CheckContext())
+    assert findings(report, RULE) == []
+
+
+def test_classification_time_grows_linearly_with_the_columns() -> None:
+    """Large columns each with a format neighbour named after it, beside a bare `format` and
+    `serialized`: 10x the columns take at most ~15x the time (tests/complexity.py).
+    Neighbours are indexed once per table, so no column looks at every other one."""
+    from tests.complexity import assert_linear
+
+    tables = {}
+    for n in (300, 3000):
+        columns = ", ".join(f"c{i} LONGBLOB, c{i}_format VARCHAR(8) DEFAULT 'json', note{i} TEXT" for i in range(n))
+        tables[n] = _table(f"CREATE TABLE t (id INT PRIMARY KEY, format VARCHAR(9), serialized TINYINT, {columns})")
+        found, _ = classified(tables[n])
+        assert len(found) == 2 * n and found[0].rank == 0
+    assert_linear(lambda n: lambda: classified(tables[n]), 300, what="classifying large columns by their neighbours")
+
+
+def _table(sql: str) -> Any:
+    replayer = Replayer()
+    replayer.apply(parse_statement(sql), Location("x.sql", 1))
+    (table,) = replayer.model.tables()
+    return table

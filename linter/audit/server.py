@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TextIO
 
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
-from linter.checkapi import CheckContext, ColumnMeasurement, quote
+from linter.checkapi import CheckContext, ColumnMeasurement, KeySample, quote
 from linter.findings import Diagnostic, Finding, Report, RunStats
 from linter.grouping import group_copies
 from linter.model import Location, SchemaModel
@@ -116,6 +116,8 @@ class Audit:
     tables: list[ServerTable]
     workload: Workload
     measurements: dict[str, ColumnMeasurement] = field(default_factory=dict)
+    #: UUID versions of leading key columns (--sample), as CheckContext.key_samples holds them
+    key_samples: dict[str, KeySample] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     statements: int = 0
@@ -139,7 +141,8 @@ class Audit:
     def context(self, base: CheckContext) -> CheckContext:
         """`base` (target, options from the configuration) with this server's evidence."""
         return replace(base, stats=index_stats(self.stats_file().tables),
-                       measurements=dict(self.measurements), stats_source="server")
+                       measurements=dict(self.measurements), stats_source="server",
+                       key_samples=dict(self.key_samples))
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -341,6 +344,22 @@ def _build_model(connection: ReadOnlyConnection, tables: Sequence[ServerTable], 
     return replayer.model, diagnostics, statements
 
 
+def _unflagged_keys(samples: dict[str, KeySample]) -> str | None:
+    """One note for the UUID-like keys whose sampled values cleared them (time-ordered, or not
+    UUIDs), so a key the DDL made look random is not silently dropped from the report."""
+    from checks.uuid_primary_key import sampled_order
+
+    cleared = []
+    for name, sample in sorted(samples.items()):
+        read = sampled_order(sample)
+        if read is not None and read.kind != "random":
+            cleared.append(f"{name} ({read.evidence})")
+    if not cleared:
+        return None
+    shown = "; ".join(cleared[:10]) + (f"; and {len(cleared) - 10} more" if len(cleared) > 10 else "")
+    return f"uuid-primary-key: not flagged, the sampled values are time-ordered or not UUIDs: {shown}"
+
+
 def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
                 options: AuditOptions = AuditOptions(), engine: Engine | None = None,
                 stderr: TextIO | None = None) -> Audit:
@@ -372,6 +391,7 @@ def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
     if workload.note:
         notes.append(workload.note)
     measurements: dict[str, ColumnMeasurement] = {}
+    key_samples: dict[str, KeySample] = {}
     if options.sample > 0:
         from linter.audit.sampling import sample_columns
 
@@ -386,10 +406,16 @@ def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
             connection, model, options.sample,
             rows=lambda t: sizes.get(((t.schema or "").lower(), t.name.lower())),
             on_error=unreadable)
+        from linter.audit.key_sampling import sample_keys
+
+        key_samples = sample_keys(connection, model, options.sample, on_error=unreadable)
+        note = _unflagged_keys(key_samples)
+        if note:
+            notes.append(note)
     for note in notes:
         err.write(f"innolint: {note}\n")
     return Audit(origin=origin, version=version, model=model, tables=tables, workload=workload,
-                 measurements=measurements, diagnostics=diagnostics, notes=notes,
+                 measurements=measurements, key_samples=key_samples, diagnostics=diagnostics, notes=notes,
                  statements=statements, uptime_seconds=_uptime(connection),
                  exported_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
 
