@@ -14,10 +14,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
-from linter.findings import Finding, Severity
-from linter.model import Column, Index, SchemaModel, Table
-from linter.orm_evidence import LinkEvidence
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from linter.rules.findings import Finding, Severity
+from linter.schema.model import Column, Index, SchemaModel, Table
+from linter.input.migrations.orm_evidence import LinkEvidence
 from linter.record import FrozenRecord
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.model import Column, Index, Location, Schema, SchemaModel, Table
+from linter.schema.model import Column, Index, Location, Schema, SchemaModel, Table
 
 #: the server's own schemas
 SYSTEM_SCHEMAS = frozenset({"mysql", "sys", "information_schema", "performance_schema"})

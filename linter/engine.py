@@ -1,7 +1,7 @@
 """The run: inputs -> statements -> operations -> model -> checks -> one Report.
 
 Streaming and per statement: a file is read in chunks, split into statements as they complete,
-each statement parsed on its own (identical statements once, through `linter.parse_cache`: a
+each statement parsed on its own (identical statements once, through `linter.parse.cache`: a
 tenant dump repeats each CREATE TABLE thousands of times) and applied to the model. Only
 the model is kept, never the file. Checks run once a unit of input (a file, or one migration
 history) has been replayed.
@@ -15,32 +15,33 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from linter import ops, suppressions
-from linter.checkapi import Check, CheckContext
-from linter.config import ConfigResolver, LoadedConfig, rule_ids
-from linter.directives import annotation_verbs, comments_in_text, parse_directives
-from linter.file_access import lexically_within, repository_root, special_file, within
-from linter.findings import Diagnostic, Finding, Report, RunStats
-from linter.grouping import group_copies
-from linter.migrations import ChangeSet, HistoryNote, detected_root, plan, tables_named_by
-from linter.model import Location, SchemaModel, Table
-from linter.parse import ParseFailure
-from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
+from linter.parse import ops
+from linter.rules import suppressions
+from linter.rules.checkapi import Check, CheckContext
+from linter.config.settings import ConfigResolver, LoadedConfig, rule_ids
+from linter.rules.directives import annotation_verbs, comments_in_text, parse_directives
+from linter.input.file_access import lexically_within, repository_root, special_file, within
+from linter.rules.findings import Diagnostic, Finding, Report, RunStats
+from linter.rules.grouping import group_copies
+from linter.input.migrations.history import ChangeSet, HistoryNote, detected_root, plan, tables_named_by
+from linter.schema.model import Location, SchemaModel, Table
+from linter.parse.statement import ParseFailure
+from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
-from linter.replay import Replayer
-from linter.source import InputError, discover, read_statements
-from linter.orm_evidence import AppEvidence
-from linter.split import Segment, Statement
-from linter.suppressions import Suppression
+from linter.schema.replay import Replayer
+from linter.input.source import InputError, discover, read_statements
+from linter.input.migrations.orm_evidence import AppEvidence
+from linter.input.split import Segment, Statement
+from linter.rules.suppressions import Suppression
 
 
 class Unit(Record):
     """Files replayed into one model: a single file, or a migration directory in order
     (`migration_format`: the history's format, whose annotations the splitter obeys; None: plain
     files, which the mysql client runs). From a history also: `segments`, how a file is split when
-    the history says so (`linter.split.Segment`); `notes`, what is reported about the history
-    (`linter.migrations.HistoryNote`); `evidence`, what the application's model files say about
-    its tables' keys (`linter.orm_evidence`), given to the checks in their context."""
+    the history says so (`linter.input.split.Segment`); `notes`, what is reported about the history
+    (`linter.input.migrations.history.HistoryNote`); `evidence`, what the application's model files say about
+    its tables' keys (`linter.input.migrations.orm_evidence`), given to the checks in their context."""
 
     __match_args__ = ("files", "migration_format", "is_migration_history", "segments", "notes", "evidence")
     files: list[str]
@@ -264,7 +265,7 @@ def units_for(
     readable: Callable[[str], bool] | None = None, inside: Callable[[str], bool] | None = None,
 ) -> list[Unit]:
     """Group files into units: a migration directory is one unit replayed in order, any other
-    file its own unit (linter.migrations decides, following the configuration). With `changes`,
+    file its own unit (linter.input.migrations.history decides, following the configuration). With `changes`,
     a history holding a changed file is read whole from disk, so the change is linted in context;
     `readable` decides (and reports) which of the files found beside the given ones may be read,
     and `inside` whether a path lies in the tree at all (without reporting: where a Liquibase
@@ -277,7 +278,7 @@ def units_for(
                   if absolute.startswith(root.rstrip(os.sep) + os.sep)]
         return max(inside, key=lambda item: len(item[0])) if inside else None
 
-    from linter.orm_evidence import evidence_for
+    from linter.input.migrations.orm_evidence import evidence_for
 
     inside = inside or (lambda path: True)
     groups = plan(
@@ -360,7 +361,7 @@ def _trees(repository: str, files: list[str], named: list[str] = ()) -> list[str
     directories the user named outside it, and for files found outside it their migration
     directory, or the directory above it when it is called `migrations` (where Prisma's
     schema.prisma sits; a configured migration directory lies inside its configuration's
-    repository: `linter.config`)."""
+    repository: `linter.config.settings`)."""
     outside = {os.path.realpath(detected_root(f)) for f in files if f != "-" and not lexically_within(f, repository)}
     trees = {os.path.dirname(tree) if os.path.basename(tree) == "migrations" else tree for tree in outside}
     trees.update(os.path.realpath(p) for p in named
@@ -406,7 +407,7 @@ def _settle(
     result: UnitResult, settings: LoadedConfig, changes: ChangeSet | None, context: CheckContext
 ) -> tuple[list[Finding], list[Diagnostic]]:
     """What a unit reports: suppressions applied, disabled rules dropped, configured severities
-    set, tenant copies grouped (`linter.grouping`), and in changed-files mode what lies in the
+    set, tenant copies grouped (`linter.rules.grouping`), and in changed-files mode what lies in the
     changed files (findings on tables the change did not create or alter one level down: legacy)
     and what is new against the tree before the change (`ChangeSet.select`)."""
     disabled = settings.disabled_rules()

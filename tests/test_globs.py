@@ -1,4 +1,4 @@
-"""Globs (`linter.globs`) and user regexes (`linter.user_regex`): the same answers as the
+"""Globs (`linter.input.globs`) and user regexes (`linter.config.user_regex`): the same answers as the
 backtracking engines they replace, in time linear in the text whatever the pattern.
 
 The complexity tests run each hostile pattern on a text of n and of 10n characters in the same
@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 import pytest
 
-from linter.config import ConfigError, glob_match, validate
-from linter.globs import name_match, path_match
-from linter.user_regex import UnsafeRegex, UserRegex, compile_user_regex
+from linter.config.settings import ConfigError, glob_match, validate
+from linter.input.globs import name_match, path_match
+from linter.config.user_regex import UnsafeRegex, UserRegex, compile_user_regex
 
 #: time may grow at most this much from n to 10n characters
 MAX_GROWTH = 15.0
@@ -131,7 +131,7 @@ def test_glob_time_is_linear_in_the_name(pattern: str) -> None:
 
 def test_the_reported_exclude_is_linear_through_the_configuration(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The reported case (minutes on a 60-character name), as a configuration file says it."""
-    from linter.config import ConfigResolver
+    from linter.config.settings import ConfigResolver
 
     (tmp_path / ".innolint.toml").write_text('exclude = ["db/**a**a**a**a**a**a**a**a**b"]\n')
     loaded = ConfigResolver().for_path(str(tmp_path / "x.sql"))

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from linter import liquibase
-from linter.checkapi import CheckContext
+from linter.input.migrations import liquibase
+from linter.rules.checkapi import CheckContext
 from linter.engine import RunOptions, lint_paths
-from linter.findings import Report
-from linter.migrations import ChangeSet, detect, new_migration, order, plan
-from linter.source import read_statements
-from linter.target import Target
+from linter.rules.findings import Report
+from linter.input.migrations.history import ChangeSet, detect, new_migration, order, plan
+from linter.input.source import read_statements
+from linter.schema.target import Target
 from tests import histories as H
 
 SEEDS = range(6)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.migrations import ChangeSet, classify, downgrade, order, parse_diff, plan
+from linter.input.migrations.history import ChangeSet, classify, downgrade, order, parse_diff, plan
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from linter.checkapi import CheckContext
-from linter.config import ConfigResolver
+from linter.rules.checkapi import CheckContext
+from linter.config.settings import ConfigResolver
 from linter.engine import RunOptions, lint_paths
-from linter.findings import Report
-from linter.target import Target
+from linter.rules.findings import Report
+from linter.schema.target import Target
 from tests.mariadb import MariaDB
 
 #: (the name CREATE TABLE wrote, the name a later migration writes)

@@ -1,4 +1,4 @@
-"""The parse cache (linter.parse_cache) and the parser's fast paths: each distinct statement is
+"""The parse cache (linter.parse.cache) and the parser's fast paths: each distinct statement is
 parsed once, copies of one CREATE TABLE share its structure with their own AUTO_INCREMENT and
 TABLESPACE, copy-on-write keeps tenants apart, and nothing read through a shortcut differs from
 what the full parser reads."""
@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from linter import ops
-from linter import parse as parse_module
-from linter.checkapi import CheckContext
+from linter.parse import ops
+from linter.parse import statement as parse_module
+from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, RunOptions, Unit, lint_paths
-from linter.model import Location
-from linter.parse import ParseFailure, parse_statement
-from linter.parse_cache import ParseCache
-from linter.replay import Replayer
-from linter.source import read_statements
+from linter.schema.model import Location
+from linter.parse.statement import ParseFailure, parse_statement
+from linter.parse.cache import ParseCache
+from linter.schema.replay import Replayer
+from linter.input.source import read_statements
 
 SHARED = Path(__file__).parents[1] / ".." / "shared"
 MAKE_TENANTS = SHARED / "corpus" / "_scale" / "make_tenants.py"

@@ -1,6 +1,6 @@
 """The splitter's fast lane and its skipped statements agree with the general scanner.
 
-The fast lane (`linter.split._FastLane`) takes whole statements one regex match each and hands
+The fast lane (`linter.input.split._FastLane`) takes whole statements one regex match each and hands
 anything unusual to the general scanner; skipping (`skip_words`) counts statements instead of
 building them. Neither may change a single statement, position or comment: these tests split the
 real corpus and generated text both ways and compare.
@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import linter.split as split_module
-from linter import ops
-from linter.parse import parse_statement
-from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN
-from linter.split import Statement, split_stream
+import linter.input.split as split_module
+from linter.parse import ops
+from linter.parse.statement import parse_statement
+from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN
+from linter.input.split import Statement, split_stream
 
 SHARED = Path(__file__).parents[1] / ".." / "shared"
 DIRECTIVE = "innolint:"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from linter.findings import Finding
-from linter.split import Statement
-from linter.suppressions import apply, from_file, from_statement
+from linter.rules.findings import Finding
+from linter.input.split import Statement
+from linter.rules.suppressions import apply, from_file, from_statement
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -294,7 +294,7 @@ def test_placing_comments_is_linear(tmp_path: Path) -> None:
     their number (n against 10n in the same run)."""
     import time
 
-    from linter.suppressions import Suppression, place_comments
+    from linter.rules.suppressions import Suppression, place_comments
 
     def run(n: int) -> float:
         sups = [Suppression("x.sql", 3 * i + 2, ("no-primary-key",), "r", False, end_line=3 * i + 3) for i in range(n)]
