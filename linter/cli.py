@@ -231,7 +231,7 @@ def _rules(args: argparse.Namespace) -> int:
     raises it, when), or (--format json) for tools, with the severities and options as the
     configuration for the current directory (or --config) sets them."""
     from checks import ALL_CHECKS, ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR
-    from linter.config.settings import ConfigError
+    from linter.config.defaults import ConfigError
 
     if args.format == "json":
         import json
@@ -255,7 +255,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 def _explain(rule: str) -> int:
     from checks import ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR, check_by_id
-    from linter.config.settings import rule_ids
+    from linter.config.defaults import rule_ids
     from linter.report.text import rule_link
     from linter.rules.docs import render_rule
     from linter.suggest import did_you_mean
@@ -308,10 +308,10 @@ def _check(args: argparse.Namespace) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        from linter.config.settings import ConfigError
+        from linter.config.defaults import ConfigError
         from linter.engine import RunOptions, lint_paths
         from linter.rules.findings import at_or_above
-        from linter.input.migrations.history import ChangeError, ChangeSet
+        from linter.input.git_changes import ChangeError, ChangeSet
     finally:
         _tune_gc()
         if collecting:
@@ -377,7 +377,7 @@ def _changes(args: argparse.Namespace, resolver):  # type: ignore[no-untyped-def
     `--changed-only FILE...` (the files, and what the commit deletes), or none. When git knows the
     tree before the change, the affected units are replayed there too (`linter.since`), so that
     every finding the change makes new is reported wherever it is."""
-    from linter.input.migrations.history import ChangeSet
+    from linter.input.git_changes import ChangeSet
 
     paths = list(args.paths) or ([] if args.changed_only else ["."])
     if args.since:
@@ -499,7 +499,7 @@ def _config(args: argparse.Namespace) -> int:
     written as a comment."""
     import os
 
-    from linter.config.settings import ConfigError
+    from linter.config.defaults import ConfigError
     from linter.report import human
 
     if args.path != "-" and not os.path.exists(args.path):
@@ -560,7 +560,7 @@ def toml_key(key: str) -> str:
 def _fix(args: argparse.Namespace) -> int:
     """`innolint fix --migration DIR`: linter.fix_migration does the work; exit 0 when every
     chosen finding is fixed (or there is none), 1 when some are only listed, 2 on usage errors."""
-    from linter.config.settings import ConfigError
+    from linter.config.defaults import ConfigError
     from linter.fix_migration import FixError, build, directory_names, output_for, write
     from linter.report import human
 
@@ -640,7 +640,7 @@ def _audit(args: argparse.Namespace) -> int:
 
     from linter.audit.connection import AuditConnectionError, AuditQueryError, DsnError, WriteRefused, connect
     from linter.audit.server import AuditOptions, SchemaNotFound, detect_target, read_server, run_checks
-    from linter.config.settings import ConfigError
+    from linter.config.defaults import ConfigError
     from linter.engine import Engine
     from linter.rules.findings import at_or_above
     from linter.schema.target import Target

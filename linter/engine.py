@@ -18,12 +18,15 @@ from typing import Protocol
 from linter.parse import ops
 from linter.rules import suppressions
 from linter.rules.checkapi import Check, CheckContext
-from linter.config.settings import ConfigResolver, LoadedConfig, rule_ids
+from linter.config.settings import ConfigResolver, LoadedConfig
+from linter.config.defaults import rule_ids
 from linter.rules.directives import annotation_verbs, comments_in_text, parse_directives
 from linter.input.file_access import lexically_within, repository_root, special_file, within
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.rules.grouping import group_copies
-from linter.input.migrations.history import ChangeSet, HistoryNote, detected_root, plan, tables_named_by
+from linter.input.git_changes import ChangeSet, tables_named_by
+from linter.input.migrations.files import HistoryNote, detected_root
+from linter.input.migrations.history import plan
 from linter.schema.model import Location, SchemaModel, Table
 from linter.parse.statement import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
@@ -40,7 +43,7 @@ class Unit(Record):
     (`migration_format`: the history's format, whose annotations the splitter obeys; None: plain
     files, which the mysql client runs). From a history also: `segments`, how a file is split when
     the history says so (`linter.input.split.Segment`); `notes`, what is reported about the history
-    (`linter.input.migrations.history.HistoryNote`); `evidence`, what the application's model files say about
+    (`linter.input.migrations.files.HistoryNote`); `evidence`, what the application's model files say about
     its tables' keys (`linter.input.migrations.orm_evidence`), given to the checks in their context."""
 
     __match_args__ = ("files", "migration_format", "is_migration_history", "segments", "notes", "evidence")

@@ -46,7 +46,8 @@ from linter.rules.checkapi import CheckContext, quote
 from linter.config.settings import ConfigResolver, LoadedConfig
 from linter.engine import Engine, RunOptions, Unit, lint_paths
 from linter.rules.findings import Diagnostic, Finding, at_or_above
-from linter.input.migrations.history import History, _numbers, plan
+from linter.input.migrations.history import History, plan
+from linter.input.migrations.files import _numbers
 from linter.schema.model import Column, ForeignKey, Index, IndexColumn, SchemaModel, Table, generated_key_name
 from linter.report import human
 from linter.report.text import headline

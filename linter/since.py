@@ -37,7 +37,9 @@ from typing import Any
 
 from linter.rules import fingerprints
 from linter.rules.fingerprints import Known
-from linter.input.migrations.history import ChangeError, ChangeSet, _absolute, _git, classify, companion, detected_root, place_of
+from linter.input.git_changes import ChangeError, ChangeSet, _absolute, _git
+from linter.input.migrations.files import classify, detected_root
+from linter.input.migrations.history import companion, place_of
 from linter.input.source import SQL_SUFFIXES
 
 #: git's modes for what is read: regular files (and executable ones); links are followed by hand

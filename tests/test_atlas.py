@@ -16,7 +16,9 @@ from linter.input.migrations import atlas
 from linter.rules.checkapi import CheckContext
 from linter.engine import RunOptions, lint_paths
 from linter.rules.findings import Report
-from linter.input.migrations.history import ChangeSet, detect, new_migration, order
+from linter.input.git_changes import ChangeSet
+from linter.input.migrations.history import detect, order
+from linter.input.migrations.writing import new_migration
 from linter.input.source import read_statements
 from linter.schema.target import Target
 from tests import histories as H

@@ -214,7 +214,8 @@ def test_a_character_set_without_its_collation(tmp_path: Path) -> None:
 
 
 def test_targets_come_from_the_configuration(tmp_path: Path) -> None:
-    from linter.config.settings import ConfigError, ConfigResolver
+    from linter.config.defaults import ConfigError
+    from linter.config.settings import ConfigResolver
     from linter.engine import RunOptions, lint_paths
 
     (tmp_path / "t.sql").write_text("CREATE TABLE t (id INT PRIMARY KEY, a TEXT);\n")

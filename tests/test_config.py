@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.config.settings import ConfigError, ConfigResolver, glob_match, json_schema, validate
+from linter.config.defaults import ConfigError
+from linter.config.settings import ConfigResolver, glob_match, json_schema, validate
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 import pytest
 
-from linter.config.settings import ConfigError, glob_match, validate
+from linter.config.defaults import ConfigError
+from linter.config.settings import glob_match, validate
 from linter.input.globs import name_match, path_match
 from linter.config.user_regex import UnsafeRegex, UserRegex, compile_user_regex
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from linter.config.model import MigrationFormat
-from linter.input.migrations.history import FORMATS, detect, new_migration, plan
+from linter.input.migrations.history import FORMATS, detect, plan
+from linter.input.migrations.writing import new_migration
 from tests import histories as H
 
 NOW = datetime.datetime(2031, 5, 6, 7, 8, 9)

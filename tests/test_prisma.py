@@ -17,7 +17,8 @@ import pytest
 from linter.rules.checkapi import CheckContext
 from linter.engine import RunOptions, lint_paths
 from linter.rules.findings import Report
-from linter.input.migrations.history import ChangeSet, order, plan
+from linter.input.git_changes import ChangeSet
+from linter.input.migrations.history import order, plan
 from linter.input.migrations.prisma_schema import implicit_links, parse
 from linter.schema.target import Target
 from tests import histories as H

@@ -395,7 +395,8 @@ def test_column_key_and_constraint_names_are_case_insensitive_whatever_the_setti
 
 
 def test_lower_case_table_names_is_a_configuration_key(tmp_path: Any) -> None:
-    from linter.config.settings import ConfigError, ConfigResolver
+    from linter.config.defaults import ConfigError
+    from linter.config.settings import ConfigResolver
     from linter.engine import RunOptions, lint_paths
 
     sql = tmp_path / "schema.sql"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from linter.cli import main
-from linter.config.settings import ConfigError, rule_ids
+from linter.config.defaults import ConfigError, rule_ids
 from linter.rules.selection import RuleSelection, matching
 from tests.helpers import ROOT
 

@@ -1,7 +1,7 @@
 """The pydantic model of `[tool.innolint]`: validation, errors for people, the published JSON Schema.
 
 Kept apart from `linter.config.settings` so that a run without a configuration file never builds it
-(`LoadedConfig` answers from `linter.config.settings.DEFAULTS` then): building these models costs more than
+(`LoadedConfig` answers from `linter.config.defaults.DEFAULTS` then): building these models costs more than
 linting a small migration. `linter.config.settings` imports this module where a model is needed.
 
 The model of `[tool.innolint.rules]` is built from the registered checks (one table per rule id,
@@ -17,7 +17,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
-from linter.config.settings import DEFAULTS, ConfigError, _field_name, rule_ids
+from linter.config.defaults import DEFAULTS, ConfigError, _field_name, rule_ids
 from linter.suggest import did_you_mean
 from linter.schema.target import DEFAULT_LOWER_CASE_TABLE_NAMES, TARGETS
 
@@ -63,7 +63,7 @@ class RuleSettings(BaseModel):
 class ConfigBase(BaseModel):
     """The keys of `[tool.innolint]`. `rules` is added per registry by `config_model()`.
 
-    Defaults come from `linter.config.settings.DEFAULTS` (lists there as empty tuples), which answers for
+    Defaults come from `linter.config.defaults.DEFAULTS` (lists there as empty tuples), which answers for
     runs without a configuration file."""
 
     model_config = ConfigDict(extra="forbid")

@@ -5,7 +5,7 @@ a statement is deleted within a week. A finding is known by rule + schema + tabl
 it is about within the table: a column, a key), compared case-insensitively, **in its file**: two
 services whose schema files both have a `users` table without a key are two problems, and fixing
 one must not hide the other. A file of a migration history counts as its history's directory
-(`linter.input.migrations.history.detected_root`): a finding moves between migrations as they are added (an
+(`linter.input.migrations.files.detected_root`): a finding moves between migrations as they are added (an
 ALTER in V9 changes where a key finding is located) and is still the same finding. Several
 findings can share a fingerprint, so the file records how many of each there were; a run with more
 reports the extra ones as new. Paths are written relative to the baseline file's directory, so

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from linter.config.settings import LoadedConfig, rule_ids
+from linter.config.settings import LoadedConfig
+from linter.config.defaults import rule_ids
 
 #: the catalogue's format; a change that removes or renames a key bumps it
 CATALOGUE_VERSION = 1

@@ -54,8 +54,8 @@ def of(item: Finding | Diagnostic) -> Fingerprint:
 
 def place(path: str) -> str:
     """Where a finding is, for matching: the absolute file, or for a migration the history's
-    directory (`linter.input.migrations.history.detected_root`)."""
-    from linter.input.migrations.history import classify, detected_root
+    directory (`linter.input.migrations.files.detected_root`)."""
+    from linter.input.migrations.files import classify, detected_root
 
     if not path or path == "-" or "://" in path:
         return path

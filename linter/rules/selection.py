@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from linter.config.settings import ConfigError, rule_ids
+from linter.config.defaults import ConfigError, rule_ids
 from linter.suggest import did_you_mean
 
 #: reported whatever --select says: what innolint could not read or follow

@@ -54,44 +54,29 @@ schema file edited in one place only the tables edited there are new.
 
 from __future__ import annotations
 
-import datetime
 import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
 
-from linter.rules.findings import Diagnostic, Finding
-from linter.rules.fingerprints import Known
-from linter.schema.model import SchemaModel, Table
-from linter.record import FrozenRecord, Record
+from linter.record import Record
 from linter.input.split import Segment
+from linter.input.migrations.files import (
+    ATLAS_SUM,
+    HistoryNote,
+    PRISMA_FILE,
+    PRISMA_LOCK,
+    _DIESEL_DIR,
+    _DIESEL_FILES,
+    _PRISMA_DIR,
+    _is_down,
+    classify,
+    detected_root,
+)
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
-#: a version: numbers separated by `.`, `_` or `-`, each separator followed by a digit run that
-#: ends at a separator (so `0001_2fa_codes` is version 1, name `2fa_codes`)
-_VERSION = r"\d+(?:[._-]\d+(?=[._-]|$))*"
-#: file-name patterns, left to `re.match` to compile on first use: a run meets few formats, and
-#: compiling every pattern up front costs more than matching the names of a directory
-_FLYWAY_VERSIONED = r"^[Vv](\d+(?:[._]\d+)*)__(.+)\.sql$"
-_FLYWAY_UNDO = r"^[Uu](\d+(?:[._]\d+)*)__(.+)\.sql$"
-_FLYWAY_REPEATABLE = r"^[Rr]__(.+)\.sql$"
-_AUTHELIA = r"^V(\d+)\.(.+)\.(up|down)\.sql$"
-_UP_DOWN = r"(?i)^(\d+)_(.+)\.(up|down)\.sql$"
-_NUMBERED = rf"^({_VERSION})[_-](.+)\.sql$"
-_DIESEL_DIR = rf"^({_VERSION})_(.+)$"
-_DIESEL_FILES = ("up.sql", "down.sql")
-#: Kratos/pop dialect tags in `<version>_<name>.<dialect>.up.sql`
-_DIALECTS = frozenset({"mysql", "mariadb", "postgres", "postgresql", "cockroach", "crdb", "sqlite", "sqlite3", "mssql"})
-_OUR_DIALECTS = frozenset({"mysql", "mariadb"})
 
-#: Prisma: `<version>_<name>/migration.sql` (`0_init` is what Prisma's baselining guide names the first)
-_PRISMA_DIR = r"^\d+_"
-PRISMA_FILE = "migration.sql"
-PRISMA_LOCK = "migration_lock.toml"
-#: Atlas's integrity file (`linter.input.migrations.atlas`)
-ATLAS_SUM = "atlas.sum"
 #: how many directories above a SQL file are searched for a Liquibase changelog that includes it
 _LIQUIBASE_LEVELS = 4
 #: how many changelog candidates of one directory are looked at
@@ -107,75 +92,6 @@ _FAMILY_OF_FORMAT = {
 #: every format a history may have (what `[[migrations]] format` may name, besides "auto")
 FORMATS = ("flyway", "golang-migrate", "authelia", "goose", "dbmate", "timestamp", "diesel", "prisma", "atlas",
            "liquibase", "lexical")
-
-
-class Entry(FrozenRecord):
-    """One file's place in a history: the family its name follows, its sort key, and why it is
-    not applied (a down or undo migration, another database's dialect), if so."""
-
-    __slots__ = __match_args__ = ("path", "family", "key", "ignored")
-    path: str
-    family: str
-    key: tuple[object, ...]
-    ignored: str | None
-
-    def __init__(self, path: str, family: str, key: tuple[object, ...], ignored: str | None = None) -> None:
-        _set(self, "path", path)
-        _set(self, "family", family)
-        _set(self, "key", key)
-        _set(self, "ignored", ignored)
-
-
-def _numbers(version: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in re.split(r"[._-]", version) if n)
-
-
-def classify(path: str) -> Entry | None:
-    """The migration family a file's name follows, or None (an ordinary SQL file)."""
-    name = os.path.basename(path)
-    parent = os.path.basename(os.path.dirname(path))
-    if name == PRISMA_FILE and (re.match(_PRISMA_DIR, parent) or _has_prisma_lock(os.path.dirname(os.path.dirname(path)))):
-        return Entry(path, "prisma", (parent.encode("utf-8", "surrogateescape"),))
-    if name.lower() in _DIESEL_FILES and re.match(_DIESEL_DIR, parent):
-        match = re.match(_DIESEL_DIR, parent)
-        assert match is not None
-        ignored = "down migration" if name.lower() == "down.sql" else None
-        return Entry(path, "diesel", (_numbers(match.group(1)), match.group(2)), ignored)
-    if m := re.match(_FLYWAY_VERSIONED, name):
-        return Entry(path, "flyway", (0, _numbers(m.group(1)), m.group(2)))
-    if m := re.match(_FLYWAY_REPEATABLE, name):
-        return Entry(path, "flyway", (1, (), m.group(1)))
-    if m := re.match(_FLYWAY_UNDO, name):
-        return Entry(path, "flyway", (0, _numbers(m.group(1)), m.group(2)), "undo migration")
-    if m := re.match(_AUTHELIA, name):
-        ignored = "down migration" if m.group(3) == "down" else None
-        return Entry(path, "authelia", (_numbers(m.group(1)), m.group(2)), ignored)
-    if m := re.match(_UP_DOWN, name):
-        label, _, dialect = m.group(2).rpartition(".")
-        ignored = "down migration" if m.group(3).lower() == "down" else None
-        if label and dialect.lower() in _DIALECTS and dialect.lower() not in _OUR_DIALECTS:
-            ignored = ignored or f"{dialect} migration"
-        return Entry(path, "golang-migrate", (_numbers(m.group(1)), m.group(2)), ignored)
-    if m := re.match(_NUMBERED, name):
-        if name.lower().endswith(".down.sql"):
-            return Entry(path, "numbered", (_numbers(m.group(1)), m.group(2)), "down migration")
-        return Entry(path, "numbered", (_numbers(m.group(1)), m.group(2)))
-    return None
-
-
-def _has_prisma_lock(directory: str) -> bool:
-    return os.path.isfile(os.path.join(directory, PRISMA_LOCK))
-
-
-class HistoryNote(NamedTuple):
-    """Something to report about a history itself (an edited atlas.sum, an include that is not
-    there, a lock file naming another database), at a file and line."""
-
-    path: str
-    line: int
-    message: str
-    rule: str = "parse-error"
-    severity: str = "warning"
 
 
 class History(Record):
@@ -290,7 +206,7 @@ def _changelog_suffixes() -> tuple[str, ...]:
 
 
 def _is_formatted(path: str) -> bool:
-    from linter.input.migrations.liquibase import is_formatted_sql
+    from linter.input.migrations.liquibase_sql import is_formatted_sql
 
     return is_formatted_sql(_head(path, 4096))
 
@@ -318,7 +234,7 @@ def _prisma(history: History, others: list[str]) -> list[str]:
 
 def _prisma_provider(lock: str) -> tuple[str | None, int]:
     """The `provider` of a migration_lock.toml and its line."""
-    from linter.config.settings import ConfigError, _read_toml
+    from linter.config.defaults import ConfigError, _read_toml
 
     try:
         data = _read_toml(__import__("pathlib").Path(lock))
@@ -417,7 +333,8 @@ class _LiquibaseFinder:
         """The root changelogs of a directory: changelog files there that no other one includes."""
         found = self._roots.get(directory)
         if found is None:
-            from linter.input.migrations.liquibase import CHANGELOG_SUFFIXES, find_roots, looks_like_changelog
+            from linter.input.migrations.liquibase import CHANGELOG_SUFFIXES, find_roots
+            from linter.input.migrations.liquibase_changelog import looks_like_changelog
 
             candidates = []
             try:
@@ -563,25 +480,6 @@ def _with_baseline(history: History, others: list[str], keep: Callable[[str], bo
     return history
 
 
-def _is_down(path: str) -> bool:
-    name = os.path.basename(path).lower()
-    return name.endswith(".down.sql") or name == "down.sql"
-
-
-def detected_root(path: str) -> str:
-    """The directory whose history a file would belong to: its own directory, or for diesel's
-    `<version>_<name>/up.sql` and Prisma's `<version>_<name>/migration.sql` the directory above.
-    (A Liquibase history's root, a changelog, is found by `plan`.)"""
-    directory = os.path.dirname(os.path.abspath(path))
-    name = os.path.basename(path)
-    if name.lower() in _DIESEL_FILES and re.match(_DIESEL_DIR, os.path.basename(directory)):
-        return os.path.dirname(directory)
-    if name == PRISMA_FILE and (re.match(_PRISMA_DIR, os.path.basename(directory))
-                                or _has_prisma_lock(os.path.dirname(directory))):
-        return os.path.dirname(directory)
-    return directory
-
-
 def place_of(path: str, inside: Callable[[str], bool] = lambda path: True) -> tuple[str, bool]:
     """Where a file's history lies on disk, for reading it whole elsewhere (`linter.since` reads a
     git revision's copy): (directory, whether everything below it counts). A Liquibase history is
@@ -718,442 +616,6 @@ def detect(directory: str, *, inside: Callable[[str], bool] = lambda path: True)
     return history
 
 
-class NewMigration(NamedTuple):
-    """A migration to add to a history, in its format: the files to write (path -> text: the
-    migration, and for Atlas the new atlas.sum) and what else the user must do, if anything."""
-
-    files: dict[str, str]
-    note: str | None
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "innolint_fix"
-
-
-def _next_version(last: str | None, now: datetime.datetime) -> str:
-    """The version after `last` written the same way: a timestamp (`20240101120000`, Laravel's
-    `2024_01_01_120000`, diesel's `2024-01-01-120000`) becomes now's, a number the next one with
-    its zero padding, dotted or underscored versions their last part plus one."""
-    if last is None:
-        return now.strftime("%Y%m%d%H%M%S")
-    if re.fullmatch(r"\d{14}", last):
-        return max(now.strftime("%Y%m%d%H%M%S"), str(int(last) + 1))
-    if re.fullmatch(r"\d{4}_\d{2}_\d{2}_\d{6}", last):
-        return max(now.strftime("%Y_%m_%d_%H%M%S"), last)
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}-\d{6}", last):
-        return max(now.strftime("%Y-%m-%d-%H%M%S"), last)
-    match = re.fullmatch(r"(.*?)(\d+)", last)
-    if match is None:
-        return now.strftime("%Y%m%d%H%M%S")
-    head, number = match.groups()
-    return head + str(int(number) + 1).zfill(len(number))
-
-
-def _sorting_after(candidate: str, names: list[str]) -> str:
-    """`candidate`, or a name made from the last of `names` that sorts after all of them (for
-    formats that run files in name order: a timestamp sorts before `2_x.sql`, `20240101_x.sql`
-    before `a.sql`)."""
-    if not names:
-        return candidate
-    last = max(names, key=lambda n: n.encode("utf-8", "surrogateescape"))
-    if candidate.encode("utf-8", "surrogateescape") > last.encode("utf-8", "surrogateescape"):
-        return candidate
-    stem = last.rsplit(".", 1)[0]
-    return f"{stem}_{candidate}"
-
-
-def new_migration(history: History, name: str, sql: str, *, now: datetime.datetime | None = None) -> NewMigration:
-    """Where a new migration holding `sql` goes in `history`, named after `name`, and its text in
-    the history's format (goose and dbmate markers, a Liquibase changeset, a Prisma or diesel
-    directory). For Atlas the new atlas.sum is written too when the present one matches the
-    directory (else the note says to run `atlas migrate hash`)."""
-    now = now or datetime.datetime.now(datetime.timezone.utc)
-    slug = _slug(name)
-    body = sql.rstrip() + "\n"
-    fmt = history.format
-    root = history.root if os.path.isdir(history.root) else os.path.dirname(history.root)
-    files = [p for p in history.files if p != history.baseline]
-    last = os.path.basename(files[-1]) if files else None
-    if fmt == "flyway":
-        versioned = [classify(p) for p in files]
-        numbers = [e for e in versioned if e is not None and e.key[0] == 0]
-        last_version = re.match(r"[Vv]([\d._]+)__", os.path.basename(numbers[-1].path)) if numbers else None
-        version = _next_version(last_version.group(1) if last_version else "0", now)
-        return NewMigration({os.path.join(root, f"V{version}__{slug}.sql"): body}, None)
-    if fmt in ("prisma", "diesel"):
-        leaf = os.path.basename(os.path.dirname(files[-1])) if files else None
-        version = _next_version(re.match(r"[\d_-]+?(?=_[^\d])|\d+", leaf).group() if leaf and re.match(r"\d", leaf)
-                                else None, now)
-        if fmt == "diesel" and re.fullmatch(r"\d{14}", version):
-            version = now.strftime("%Y-%m-%d-%H%M%S")
-        file = PRISMA_FILE if fmt == "prisma" else "up.sql"
-        note = None if fmt == "prisma" else "diesel also wants a down.sql beside up.sql"
-        leaves = [os.path.basename(os.path.dirname(p)) for p in files]
-        folder = _sorting_after(f"{version}_{slug}", leaves) if fmt == "prisma" else f"{version}_{slug}"
-        return NewMigration({os.path.join(root, folder, file): body}, note)
-    prefix = re.match(r"[Vv]?(\d+(?:[._-]\d+)*)", last) if last else None
-    version = _next_version(prefix.group(1) if prefix else None, now)
-    if fmt == "authelia":
-        return NewMigration({os.path.join(root, f"V{version}.{slug}.up.sql"): body}, None)
-    if fmt == "golang-migrate":
-        return NewMigration({os.path.join(root, f"{version}_{slug}.up.sql"): body},
-                            "golang-migrate also wants a .down.sql of the same version")
-    if fmt == "goose":
-        return NewMigration({os.path.join(root, f"{version}_{slug}.sql"): f"-- +goose Up\n{body}\n-- +goose Down\n"}, None)
-    if fmt == "dbmate":
-        return NewMigration({os.path.join(root, f"{version}_{slug}.sql"): f"-- migrate:up\n{body}\n-- migrate:down\n"},
-                            None)
-    if fmt == "atlas":
-        names = [os.path.basename(p) for p in files]
-        return _new_atlas(history, root, _sorting_after(f"{version}_{slug}.sql", names), body)
-    if fmt == "lexical":
-        names = [os.path.relpath(p, root) for p in files]
-        return NewMigration({os.path.join(root, _sorting_after(f"{version}_{slug}.sql", names)): body}, None)
-    if fmt == "liquibase":
-        # into the directory the root changelog includes whole (nothing to edit), else beside the last SQL file
-        every = _include_all_directories(history.root) if os.path.isfile(history.root) else []
-        sql_files = [p for p in files if not p.lower().endswith(_changelog_suffixes())]
-        directory = every[-1] if every else os.path.dirname(sql_files[-1]) if sql_files else root
-        in_directory = sorted(os.path.basename(p) for p in sql_files if os.path.dirname(p) == directory)
-        prefix = re.match(r"(\d+(?:[._-]\d+)*)", in_directory[-1]) if in_directory else None
-        version = _next_version(prefix.group(1) if prefix else None, now)
-        path = os.path.join(directory, _sorting_after(f"{version}_{slug}.sql", in_directory))
-        text = f"--liquibase formatted sql\n\n--changeset innolint:{version}-{slug}\n{body}"
-        note = None
-        if os.path.isfile(history.root) and not every:
-            note = f"include {os.path.relpath(path, os.path.dirname(history.root))} in {os.path.basename(history.root)}"
-        return NewMigration({path: text}, note)
-    return NewMigration({os.path.join(root, f"{version}_{slug}.sql"): body}, None)
-
-
-def _include_all_directories(changelog: str) -> list[str]:
-    """The directories a Liquibase root changelog takes whole (its includeAll entries), in order."""
-    from linter.input.migrations.liquibase import Walker
-
-    walker = Walker(lambda path: True)
-    walker.search = _search_path(changelog)
-    found = []
-    for entry in walker.changelog(changelog).entries:
-        if entry.tag == "includeAll":
-            target = walker.resolve(changelog, entry.attr("path") or "", entry.flag("relativeToChangelogFile"))
-            if target is not None and os.path.isdir(target):
-                found.append(target)
-    return found
-
-
-def _new_atlas(history: History, root: str, name: str, body: str) -> NewMigration:
-    from linter.input.migrations import atlas
-
-    path = os.path.join(root, name)
-    files: dict[str, str] = {path: body}
-    on_disk = [os.path.join(root, n) for n in atlas.sorted_names(n for n in os.listdir(root) if n.endswith(".sql"))]
-    if atlas.verify(root, on_disk):
-        return NewMigration(files, "atlas.sum does not match the directory already: run `atlas migrate hash`")
-    contents = []
-    for file in [*on_disk, path]:
-        if file == path:
-            contents.append((name, body.encode("utf-8")))
-        else:
-            with open(file, "rb") as handle:
-                contents.append((os.path.basename(file), handle.read()))
-    contents = [c for n in atlas.sorted_names(c[0] for c in contents) for c in contents if c[0] == n]
-    files[os.path.join(root, ATLAS_SUM)] = atlas.sum_text(contents)
-    return NewMigration(files, None)
-
-
 # --- changed-files mode --------------------------------------------------------------------------
 
 
-class ChangeError(Exception):
-    """Changed files that cannot be determined (not a git repository, an unknown ref)."""
-
-
-#: a span of changed lines in the new file; start > end marks a deletion between end and start
-Span = tuple[int, int]
-
-
-class ChangeSet(Record):
-    """The files a change touches, and within them the changed lines when known; the files it
-    deletes; and, when git can tell, what the tree looked like before (`before`).
-
-    `--changed-only FILE...` knows only files (every line counts as changed); `--since REF` also
-    knows the lines from `git diff`, so in a schema file edited in one place only the table
-    edited there counts as new, and the other tables in that file are legacy.
-
-    "What the change makes worse": a change can make a finding appear in a file it did not touch
-    (deleting the migration that added the key V2 lacked; editing it). So a unit is linted when
-    it holds a changed file or lies in the directory of a deleted one (`affects`), and when
-    `before` holds the findings of the same units at REF (`linter.since`), every finding new
-    against them is reported wherever it is, besides those located in the changed files
-    (`select`).
-    """
-
-    __match_args__ = ("files", "root")
-    files: dict[str, list[Span] | None]  # absolute path -> spans (None: all)
-    #: the repository's top directory (real path), when git told it (`--since`)
-    root: str | None
-    #: files the change deletes (or renames away), absolute
-    deleted: list[str]
-    #: renamed files: absolute old path -> absolute new path
-    renamed: dict[str, str]
-    #: the git revision the change is against (`--since REF`; HEAD for a commit), when known
-    ref: str | None
-    #: findings and diagnostics of the affected units at `ref` (`linter.since`), when computed
-    before: Known | None
-    #: report every finding of the affected units (the run that computes `before`)
-    report_all: bool
-    #: directories whose units are affected besides those holding a changed file
-    directories: set[str]
-
-    def __init__(self, files: dict[str, list[Span] | None] | None = None, root: str | None = None) -> None:
-        self.files = {} if files is None else files
-        self.root = root
-        self.deleted = []
-        self.renamed = {}
-        self.ref = None
-        self.before = None
-        self.report_all = False
-        self.directories = set()
-
-    @classmethod
-    def from_files(cls, paths: Iterable[str]) -> ChangeSet:
-        return cls({_absolute(p): None for p in paths})
-
-    def contains(self, path: str) -> bool:
-        return _absolute(path) in self.files
-
-    def affects(self, files: Iterable[str]) -> bool:
-        """Whether a unit (its files) is linted: it holds a changed file, or one of its files lies
-        in the history directory of a deleted file (or of any changed one, for `report_all`)."""
-        listed = list(files)
-        if any(self.contains(p) for p in listed):
-            return True
-        return bool(self.directories) and any(p != "-" and _absolute(detected_root(p)) in self.directories
-                                              for p in listed)
-
-    def select(
-        self, findings: list[Finding], diagnostics: list[Diagnostic], legacy: Callable[[Finding], bool] | None = None,
-    ) -> tuple[list[Finding], list[Diagnostic]]:
-        """What an affected unit reports: the findings and diagnostics located in changed files,
-        and with `before` every one new against it, wherever it is. A finding in a changed file
-        on a table the change did not touch (`legacy`) drops one level, unless it is new."""
-        if self.report_all:
-            return findings, diagnostics
-        from linter.rules import fingerprints
-
-        before = self.before
-        kept: list[Finding] = []
-        for finding in findings:
-            new = before is not None and before.covers(finding.path) and not before.take(finding)
-            if new:
-                kept.append(finding)
-            elif self.contains(finding.path):
-                old = legacy is not None and legacy(finding)
-                kept.append(finding.model_copy(update={"severity": downgrade(finding.severity)}) if old else finding)
-        kept_diagnostics = [
-            d for d in diagnostics
-            if self.contains(d.path) or (before is not None and d.rule not in fingerprints.NOT_MATCHED
-                                         and before.covers(d.path) and not before.take(d))
-        ]
-        return kept, kept_diagnostics
-
-    def statement_changed(self, path: str, line: int, end_line: int) -> bool:
-        """Whether a change touches the statement on lines line..end_line of path."""
-        spans = self.files.get(_absolute(path), ())
-        if spans is None:
-            return True
-        end_line = max(end_line, line)
-        return any(line <= end and end_line >= start for start, end in spans)
-
-    @classmethod
-    def from_git(cls, ref: str, cwd: str | None = None) -> ChangeSet:
-        """Files changed between `ref` and the working tree (plus untracked files), with their
-        changed lines.
-
-        Names come from git's NUL-separated formats (`--name-status -z`, `ls-files -z`), never
-        from the patch text, so every name works: spaces (git ends a `+++` line of such a name
-        with a tab), tabs, newlines, quotes, leading dashes, bytes that are not UTF-8. The lines
-        come from the `-U0` patch of the same diff, whose files are in the same order. `ref` is
-        given after `--end-of-options` and paths after `--`: no name or ref becomes an option.
-        """
-        top = os.fsdecode(_git(["rev-parse", "--show-toplevel"], cwd)).rstrip("\n")
-        diff = ["-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "--no-textconv",
-                "--diff-filter=ACMR", "-M"]
-        listing = _git([*diff, "-z", "--name-status", "--end-of-options", ref, "--"], cwd)
-        patch = _git([*diff, "--src-prefix=a/", "--dst-prefix=b/", "-U0", "--end-of-options", ref, "--"], cwd)
-        names = _name_status_targets(listing)
-        changes = cls(parse_diff(patch.decode("latin-1"), top, names), root=os.path.realpath(top))
-        untracked = _git(["ls-files", "--others", "--exclude-standard", "-z", "--"], top)
-        for name in untracked.split(b"\0"):
-            if name:
-                changes.files[_absolute(os.path.join(top, os.fsdecode(name)))] = None
-        gone = _git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status", "--diff-filter=DR",
-                     "-M", "--end-of-options", ref, "--"], cwd)
-        changes._note_deletions(gone, top)
-        changes.ref = ref
-        return changes
-
-    @classmethod
-    def for_commit(cls, paths: Iterable[str], cwd: str | None = None) -> ChangeSet:
-        """`--changed-only FILE...` (what pre-commit runs): the named files, plus the files the
-        commit deletes, which pre-commit never names (`git diff --cached`: staged deletions and
-        the old names of staged renames), against HEAD. Outside a repository, or before its
-        first commit, the named files only. A named directory stands for every file a walk of it
-        finds."""
-        from linter.input.source import discover
-
-        named: list[str] = []
-        for path in paths:
-            named.extend(discover([path])[0] if os.path.isdir(path) else [path])
-        changes = cls.from_files(named)
-        try:
-            top = os.fsdecode(_git(["rev-parse", "--show-toplevel"], cwd)).rstrip("\n")
-            _git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], top)
-        except ChangeError:
-            return changes
-        gone = _git(["diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status",
-                     "--diff-filter=DR", "-M", "HEAD", "--"], top)
-        changes.root = os.path.realpath(top)
-        changes._note_deletions(gone, top)
-        changes.ref = "HEAD"
-        return changes
-
-    def _note_deletions(self, listing: bytes, top: str) -> None:
-        """Record `git diff -z --name-status --diff-filter=DR` (D path; R old new)."""
-        fields = listing.split(b"\0")
-        i = 0
-        while i < len(fields) and fields[i]:
-            status = fields[i][:1]
-            old = os.path.join(top, os.fsdecode(fields[i + 1]))
-            if status == b"R":
-                self.renamed[_absolute(old)] = _absolute(os.path.join(top, os.fsdecode(fields[i + 2])))
-                i += 3
-            else:
-                i += 2
-            self.deleted.append(os.path.abspath(old))
-            self.directories.add(_absolute(detected_root(old)))
-
-    @property
-    def places(self) -> list[str]:
-        """The history directories (or files) whose units the change affects, absolute: what
-        `linter.since` reads at REF."""
-        found = {_absolute(detected_root(p)) for p in self.files if p != "-"} | set(self.directories)
-        return sorted(found)
-
-
-def _name_status_targets(listing: bytes) -> list[str]:
-    """The new-side names of `git diff -z --name-status`, in order: `STATUS NUL path NUL`, and
-    for renames and copies `STATUS NUL old NUL new NUL`."""
-    fields = listing.split(b"\0")
-    names: list[str] = []
-    i = 0
-    while i < len(fields) and fields[i]:
-        status = fields[i][:1]
-        if status in (b"R", b"C"):
-            names.append(os.fsdecode(fields[i + 2]))
-            i += 3
-        else:
-            names.append(os.fsdecode(fields[i + 1]))
-            i += 2
-    return names
-
-
-#: a hunk header of `git diff -U0`: the new side's first line and count
-_HUNK = re.compile(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
-
-
-def parse_diff(diff: str, top: str, names: list[str] | None = None) -> dict[str, list[Span] | None]:
-    """`git diff -U0` output -> absolute path of each new-side file -> changed line spans.
-
-    `names`: the new-side names of the diff's files in its order (`_name_status_targets`); each
-    `diff --git` section takes the next one. Without them, names are read from the `+++` lines
-    (a name with a space ends in a tab there, which is dropped). If the sections and the names do
-    not pair up, every named file counts as changed throughout (never a change lost). Lines are
-    split on "\n" only: a line break of another kind inside a changed line (U+2028, \x85) must
-    not start a fake hunk header.
-    """
-    files: dict[str, list[Span] | None] = {}
-    sections: list[list[Span]] = []
-    header_names: list[str | None] = []
-    current: list[Span] | None = None
-    for line in diff.split("\n"):
-        if line.startswith("diff --git "):
-            current = []
-            sections.append(current)
-            header_names.append(None)
-        elif line.startswith("+++ ") and current is not None and not current:
-            header_names[-1] = _header_name(line[4:])
-        elif line.startswith("@@ ") and current is not None:
-            match = _HUNK.match(line)
-            if match:
-                start, count = int(match.group(1)), int(match.group(2) or 1)
-                current.append((start, start + count - 1) if count else (start + 1, start))
-    if names is not None and len(names) != len(sections):
-        return {_absolute(os.path.join(top, name)): None for name in names}
-    for spans, name in zip(sections, names if names is not None else header_names):
-        if name is not None:
-            files.setdefault(_absolute(os.path.join(top, name)), []).extend(spans)  # type: ignore[union-attr]
-    return files
-
-
-def _header_name(name: str) -> str | None:
-    """The path of a `+++ b/path` header (None for /dev/null): C-quoted names unquoted, the tab
-    git appends to a name with a space dropped."""
-    if name.endswith("\t"):
-        name = name[:-1]
-    if name == "/dev/null":
-        return None
-    if name.startswith('"') and name.endswith('"'):
-        name = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode(
-            "latin-1"
-        ).decode("utf-8", "replace")
-    return name[2:] if name.startswith("b/") else name
-
-
-def _git(args: list[str], cwd: str | None) -> bytes:
-    """The standard output of `git ARGS` as bytes (names are decoded by the caller with the
-    file system's encoding); ChangeError when git cannot run or fails."""
-    import subprocess
-
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
-    except OSError as error:
-        raise ChangeError(f"cannot run git: {error}") from None
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip()
-        raise ChangeError(f"git {' '.join(args)}: {said or 'failed'}")
-    return done.stdout
-
-
-def _absolute(path: str) -> str:
-    """One spelling per file (symlinks resolved), so a path from git, from the command line and
-    from a directory listing compare equal. Standard input stays `-`."""
-    return path if path == "-" else os.path.normcase(os.path.realpath(path))
-
-
-def downgrade(severity: str) -> str:
-    """One level down: error -> warning -> info (info stays info)."""
-    return {"error": "warning", "warning": "info"}.get(severity, "info")
-
-
-def tables_named_by(op: object, model: SchemaModel, current_schema: str | None) -> list[Table]:
-    """The tables of the model that an operation names (to know which tables a change created or
-    altered). Called before and after the operation is applied: before finds a table that an
-    ALTER or RENAME is about to rename, after finds the table a CREATE made."""
-    from linter.parse import ops
-
-    names: list[ops.Name] = []
-    if isinstance(op, (ops.CreateTable, ops.AlterTable)):
-        names.append(op.name)
-        if isinstance(op, ops.AlterTable):
-            names.extend(a.target for a in op.actions if isinstance(a, ops.RenameTo))
-    elif isinstance(op, (ops.CreateIndex, ops.DropIndexStatement)):
-        names.append(op.table)
-    elif isinstance(op, ops.RenameTable):
-        names.extend(name for pair in op.pairs for name in pair)
-    found = []
-    for name in names:
-        table = model.find_table(name.schema if name.schema is not None else current_schema, name.name)
-        if table is not None:
-            found.append(table)
-    return found
