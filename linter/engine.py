@@ -34,7 +34,7 @@ from linter.record import Record
 from linter.schema.replay import Replayer
 from linter.input.source import InputError, discover, read_statements
 from linter.input.migrations.orm_evidence import AppEvidence
-from linter.input.split import Segment, Statement
+from linter.input.statement import Segment, Statement
 from linter.rules.suppressions import Suppression
 
 
@@ -42,7 +42,7 @@ class Unit(Record):
     """Files replayed into one model: a single file, or a migration directory in order
     (`migration_format`: the history's format, whose annotations the splitter obeys; None: plain
     files, which the mysql client runs). From a history also: `segments`, how a file is split when
-    the history says so (`linter.input.split.Segment`); `notes`, what is reported about the history
+    the history says so (`linter.input.statement.Segment`); `notes`, what is reported about the history
     (`linter.input.migrations.files.HistoryNote`); `evidence`, what the application's model files say about
     its tables' keys (`linter.input.migrations.orm_evidence`), given to the checks in their context."""
 

@@ -48,7 +48,8 @@ from linter.schema.model import Location
 from linter.parse.statement import ParseFailure, parse_statement
 from linter.schema.replay import Replayer
 from linter.input.source import LATIN1_FALLBACK
-from linter.input.split import Statement, split_stream
+from linter.input.statement import Statement
+from linter.input.split import split_stream
 from linter.schema.target import TARGETS, Target
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"

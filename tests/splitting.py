@@ -11,7 +11,8 @@ from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, units_for
 from linter.rules.findings import Diagnostic
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN
-from linter.input.split import Note, Statement, split_stream
+from linter.input.statement import Note, Statement
+from linter.input.split import split_stream
 from linter.schema.target import Target
 from tests.mariadb import MariaDB
 

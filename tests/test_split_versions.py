@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.input.split import executable_reading
+from linter.input.splitter.lexis import executable_reading
 from linter.schema.target import Target
 from tests.mariadb import MariaDB
 from tests.splitting import client_tables, replay_text, split, texts

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from linter.rules.findings import Finding
-from linter.input.split import Statement
+from linter.input.statement import Statement
 from linter.rules.suppressions import apply, from_file, from_statement
 
 ROOT = Path(__file__).resolve().parents[1]

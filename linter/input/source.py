@@ -18,7 +18,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from linter.input.split import Segment, StatementStream, split_stream
+from linter.input.statement import Segment
+from linter.input.split import StatementStream, split_stream
 from linter.schema.target import Target
 
 #: how much of a file the binary check looks at

@@ -32,7 +32,7 @@ from typing import BinaryIO
 from linter.rules.directives import comments_in_text, parse_directives
 from linter.rules.findings import Diagnostic, Finding
 from linter.record import Record
-from linter.input.split import Statement
+from linter.input.statement import Statement
 from linter.suggest import did_you_mean
 
 #: the diagnostics this module reports (configurable like any rule)

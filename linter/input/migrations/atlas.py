@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from linter.input.split import Note, Segment
+from linter.input.statement import Note, Segment
 from linter.schema.target import Target
 
 SUM_FILE = "atlas.sum"

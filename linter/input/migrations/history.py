@@ -60,7 +60,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from linter.record import Record
-from linter.input.split import Segment
+from linter.input.statement import Segment
 from linter.input.migrations.files import (
     ATLAS_SUM,
     HistoryNote,
@@ -98,7 +98,7 @@ class History(Record):
     """A migration history: its files in the order they run, and the files left out (`ignored`,
     with why). `root` is the directory, or for Liquibase the root changelog. `notes`: what is
     reported about the history; `segments`: how a file is split when the history says so
-    (`linter.input.split.Segment`, a Liquibase `sqlFile`'s settings); `baseline`: the schema dump
+    (`linter.input.statement.Segment`, a Liquibase `sqlFile`'s settings); `baseline`: the schema dump
     replayed first, if any (it is `files[0]` then)."""
 
     __match_args__ = ("root", "format", "files", "ignored", "notes", "segments", "baseline")

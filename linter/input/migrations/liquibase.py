@@ -8,7 +8,7 @@ and `sql` (SQL written in the changelog itself). A `.sql` file that starts with
 reads it; any other `.sql` file reached this way is one changeset of raw SQL.
 
 Formatted SQL (`read_chunks`): `--changeset author:id attributes` starts a changeset, which is
-read on its own (a statement left open ends there: `linter.input.split.Segment`); its statements are
+read on its own (a statement left open ends there: `linter.input.statement.Segment`); its statements are
 split at `;` except inside a compound statement (Liquibase's splitter skips BEGIN ... END), at
 `endDelimiter:X` when given, or not at all with `splitStatements:false`. `--rollback ...` lines
 and `/* liquibase rollback ... */` blocks are skipped (as goose Down sections are), and so are
@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from linter.input.migrations.files import HistoryNote
-from linter.input.split import Note, Segment
+from linter.input.statement import Note, Segment
 from linter.schema.target import Target
 from linter.input.migrations.liquibase_changelog import Changelog, ChangelogError, changes_of, read_changelog
 from linter.input.migrations.liquibase_sql import (

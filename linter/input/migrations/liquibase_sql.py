@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import re
 from collections.abc import Iterable, Iterator
 
-from linter.input.split import Note, Segment
+from linter.input.statement import Note, Segment
 
 if TYPE_CHECKING:
     from linter.schema.target import Target
