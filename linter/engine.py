@@ -13,7 +13,7 @@ import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from linter.parse import ops
 from linter.rules import suppressions
@@ -36,6 +36,9 @@ from linter.input.source import InputError, discover, read_statements
 from linter.input.migrations.orm_evidence import AppEvidence
 from linter.input.statement import Segment, Statement
 from linter.rules.suppressions import Suppression
+
+if TYPE_CHECKING:
+    from linter.schema.target import Target
 
 
 class Unit(Record):
@@ -148,73 +151,97 @@ class Engine:
         self, unit: Unit, context: CheckContext | None = None, *, disabled: frozenset[str] = frozenset(),
         changes: ChangeSet | None = None, progress: Progress | None = None,
     ) -> UnitResult:
-        """Replay the unit's files in order and run the checks (`context`: this unit's, else the
-        engine's; `disabled`: rule ids not to run; `changes`: note the tables changed statements touch;
-        `progress`: told of every block read)."""
-        replayer = Replayer(target=(context or self.context).target)
+        """The pipeline for one unit: every file, in the unit's order, is read and split into
+        statements, each statement parsed and replayed into the unit's one model (`_lint_file`);
+        then the checks run on the finished model (`run_checks`). Reporting is the caller's.
+        `context`: this unit's, else the engine's; `disabled`: rule ids not to run; `changes`: note
+        the tables changed statements touch; `progress`: told of every block read."""
+        context = context or self.context
+        if unit.evidence is not None:
+            context = dataclasses.replace(context, app_evidence=unit.evidence)
+        replayer = Replayer(target=context.target)
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
-        schemas = replayer.model.schemas
-        if unit.evidence is not None:
-            context = dataclasses.replace(context or self.context, app_evidence=unit.evidence)
-        target = (context or self.context).target
         result.diagnostics.extend(
             Diagnostic(rule=note.rule, severity=note.severity, path=note.path, line=note.line, message=note.message)  # type: ignore[arg-type]
             for note in unit.notes
         )
+        for path in unit.files:
+            self._lint_file(path, unit, replayer, result, context.target, changes, progress)
+        result.findings = self.run_checks(replayer.model, context, disabled)
+        return result
+
+    def _lint_file(
+        self, path: str, unit: Unit, replayer: Replayer, result: UnitResult, target: Target,
+        changes: ChangeSet | None, progress: Progress | None,
+    ) -> None:
+        """read -> split (`read_statements`) -> parse -> replay (`_parse_and_replay`) for one file,
+        with its suppressions and what the reading reported about it."""
+        directives = suppressions.scan(path)
+        result.suppressions.extend(directives.file_wide)
+        first_of_file = len(result.suppressions)
+        schemas = replayer.model.schemas
 
         def on_read(nbytes: int) -> None:
             result.bytes += nbytes
             if progress is not None:
                 progress.read(nbytes, sum(len(s.tables) for s in schemas.values()))
-        for path in unit.files:
-            directives = suppressions.scan(path)
-            result.suppressions.extend(directives.file_wide)
-            first_of_file = len(result.suppressions)
-            tracked = changes is not None and changes.contains(path)
-            count = 0
-            stream = None
-            try:
-                parse, apply, diagnostics = self._cache.parse, self._apply, result.diagnostics
-                # statements parse would skip by their first word are only counted, unless they hold a directive
-                stream = read_statements(path, migration_format=unit.migration_format, target=target,
-                                         skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
-                                         on_read=on_read, segment=unit.segments.get(path))
-                replay = replayer.apply
-                for statement in stream:
-                    count += 1
-                    text, _, line, column, end_line, comments, executable = statement
-                    if "innolint:" in text or (comments and any("innolint:" in c for c in comments)):
-                        result.suppressions.extend(suppressions.from_statement(statement))
-                    op = parse(text)
-                    kind = op.__class__
-                    if kind is ops.Skipped:
-                        continue  # INSERT, SET, LOCK...: nothing to replay, nothing to report
-                    if tracked or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
-                        changed = tracked and changes.statement_changed(path, line, end_line)  # type: ignore[union-attr]
-                        apply(replayer, statement, diagnostics, result.touched if changed else None, op)
-                        continue
-                    # the common case, as `_apply` does it: no directive, no failure, no change set
-                    problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
-                    if problem:
-                        diagnostics.append(
-                            Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
-                                       end_line=end_line, message=problem, excerpt=_excerpt(text))
-                        )
-            except InputError as error:
-                result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
-            if stream is not None:
-                result.diagnostics.extend(
-                    Diagnostic(rule=note.rule, severity=note.severity, path=path, line=note.line, column=note.column,  # type: ignore[arg-type]
-                               end_line=note.end_line or note.line, message=note.message, excerpt=note.excerpt or None)
-                    for note in stream.notes
-                )
-            suppressions.place_comments(result.suppressions[first_of_file:], directives.ignore_lines)
-            result.statements += count + (stream.skipped if stream is not None else 0)
-            if progress is not None:
-                progress.file_done()
-        result.findings = self.run_checks(replayer.model, context, disabled)
-        return result
+
+        stream = None
+        try:
+            # statements parse would skip by their first word are only counted, unless they hold a directive
+            stream = read_statements(path, migration_format=unit.migration_format, target=target,
+                                     skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
+                                     on_read=on_read, segment=unit.segments.get(path))
+            self._parse_and_replay(stream, path, replayer, result, changes if changes is not None and changes.contains(path) else None)
+        except InputError as error:
+            result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
+        if stream is not None:
+            result.diagnostics.extend(
+                Diagnostic(rule=note.rule, severity=note.severity, path=path, line=note.line, column=note.column,  # type: ignore[arg-type]
+                           end_line=note.end_line or note.line, message=note.message, excerpt=note.excerpt or None)
+                for note in stream.notes
+            )
+        suppressions.place_comments(result.suppressions[first_of_file:], directives.ignore_lines)
+        if stream is not None:
+            result.statements += stream.skipped
+        if progress is not None:
+            progress.file_done()
+
+    def _parse_and_replay(
+        self, stream: Iterable[Statement], path: str, replayer: Replayer, result: UnitResult, changes: ChangeSet | None,
+    ) -> None:
+        """Parse each statement (through the cache) and replay it into the model; the statements
+        read are counted into `result` even when reading fails half-way.
+
+        The hot loop of a run (a dump has a statement per table and several per row batch): the
+        common case, a statement with no directive, no parse failure and outside a change set, is
+        replayed here inline, as `_apply` would replay it; every other statement goes through
+        `_apply`. Statements the parser skips (INSERT, SET, LOCK ...) stop at the parse."""
+        parse, apply, replay, diagnostics = self._cache.parse, self._apply, replayer.apply, result.diagnostics
+        count = 0
+        try:
+            for statement in stream:
+                count += 1
+                text, _, line, column, end_line, comments, executable = statement
+                if "innolint:" in text or (comments and any("innolint:" in c for c in comments)):
+                    result.suppressions.extend(suppressions.from_statement(statement))
+                op = parse(text)
+                kind = op.__class__
+                if kind is ops.Skipped:
+                    continue  # INSERT, SET, LOCK...: nothing to replay, nothing to report
+                if changes is not None or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
+                    changed = changes is not None and changes.statement_changed(path, line, end_line)
+                    apply(replayer, statement, diagnostics, result.touched if changed else None, op)
+                    continue
+                problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
+                if problem:
+                    diagnostics.append(
+                        Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
+                                   end_line=end_line, message=problem, excerpt=_excerpt(text))
+                    )
+        finally:
+            result.statements += count
 
     def _apply(
         self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic], touched: list[Table] | None = None,
