@@ -148,8 +148,8 @@ def _measure(kind: str, path: Path, repeat: int) -> dict:
     best = float("inf")
     result: dict = {}
     if kind == "split":
-        from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN
-        from linter.source import read_statements
+        from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN
+        from linter.input.source import read_statements
 
         for _ in range(repeat):
             started = time.perf_counter()
@@ -159,7 +159,7 @@ def _measure(kind: str, path: Path, repeat: int) -> dict:
             best = min(best, time.perf_counter() - started)
             result = {"statements": built + stream.skipped, "built": built}
     elif kind == "resplit":
-        from linter.source import iter_chunks
+        from linter.input.source import iter_chunks
 
         pattern = re.compile(r";[ \t\r]*\n")
         for _ in range(repeat):
@@ -173,7 +173,7 @@ def _measure(kind: str, path: Path, repeat: int) -> dict:
         import sqlglot
         from sqlglot.tokens import SQLGLOTC_INSTALLED  # type: ignore[attr-defined]
 
-        from linter.source import read_statements
+        from linter.input.source import read_statements
 
         creates = [s.text for s in read_statements(str(path)) if s.text[:12].upper() == "CREATE TABLE"]
         for _ in range(repeat):
@@ -236,9 +236,9 @@ def corpus_tables() -> list[str]:
     sys.path.insert(0, str(ROOT))
     import sqlglot
 
-    from linter import ops
-    from linter.parse import ParseFailure, parse_statement
-    from linter.source import read_statements
+    from linter.parse import ops
+    from linter.parse.statement import ParseFailure, parse_statement
+    from linter.input.source import read_statements
 
     seen: set[str] = set()
     good: list[str] = []

@@ -16,8 +16,8 @@ from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, Un
 from checks.uuid_primary_key import UuidPrimaryKey
 from checks.wide_primary_key import WidePrimaryKey
 from checks.zero_date_default import ZeroDateDefault
-from linter.checkapi import Check
-from linter.suppressions import SUPPRESSION_RULES
+from linter.rules.checkapi import Check
+from linter.rules.suppressions import SUPPRESSION_RULES
 
 ALL_CHECKS: tuple[Check, ...] = (
     NoPrimaryKey(),
@@ -49,7 +49,7 @@ ENGINE_RULES: dict[str, str] = {
                     "or a handler, after which the schema is uncertain (warning).",
     "io-error": "A path that could not be read: missing, unreadable, binary, a symlink loop.",
     **SUPPRESSION_RULES,
-    # reported by linter.baseline, which is not imported here: its pydantic models are built only
+    # reported by linter.rules.baseline, which is not imported here: its pydantic models are built only
     # when a baseline is read or written (it takes this text as its BASELINE_RULES)
     "baseline-gone": "A finding recorded in the baseline that is no longer found: the baseline can shrink.",
 }

@@ -17,11 +17,11 @@ from typing import Annotated
 from annotated_types import Gt, Le
 
 from checks.column_types import change_columns
-from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent
-from linter.findings import Finding, Severity
-from linter.model import Column, ForeignKey, SchemaModel, Table
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent
+from linter.rules.findings import Finding, Severity
+from linter.schema.model import Column, ForeignKey, SchemaModel, Table
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 

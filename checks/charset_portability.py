@@ -2,7 +2,7 @@
 have, and tables whose character set is whatever the server's default is.
 
 Checked against every target the project names: the configured one and the rule's `targets`
-option (a project that runs on MySQL 8.0 and MariaDB 10.11 lists both). Facts (linter.innodb_sizes;
+option (a project that runs on MySQL 8.0 and MariaDB 10.11 lists both). Facts (linter.schema.innodb_sizes;
 MariaDB's verified on 10.11 by tests/test_charset_portability.py):
 - utf8 is utf8mb3 on every target: 3 bytes per character at most, so 4-byte characters (emoji,
   some CJK) fail under strict mode: ERROR 1366 (22007): Incorrect string value. MySQL 8.0
@@ -29,11 +29,11 @@ from typing import Literal
 from checks.scope import Problem, definition_key, foreign_key_columns, sentences, statement_of, user_tables
 from checks.index_key_length import key_problem
 from checks.row_size_limit import row_problem
-from linter import innodb_sizes as sizes
-from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
-from linter.findings import Finding, Severity
-from linter.model import Column, Schema, SchemaModel, Table, TableBody
-from linter.target import TARGETS, Target
+from linter.schema import innodb_sizes as sizes
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from linter.rules.findings import Finding, Severity
+from linter.schema.model import Column, Schema, SchemaModel, Table, TableBody
+from linter.schema.target import TARGETS, Target
 
 TargetName = Literal[TARGETS]  # type: ignore[valid-type]
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from checks.compression_candidate import kept_definition
-from linter.checkapi import foreign_key_sql, qualified, quote, table_key
-from linter.model import Column, ForeignKey, SchemaModel, Table
-from linter.target import Target
+from linter.rules.checkapi import foreign_key_sql, qualified, quote, table_key
+from linter.schema.model import Column, ForeignKey, SchemaModel, Table
+from linter.schema.target import Target
 
 
 def retyped(column: Column, like: Column) -> Column:

@@ -24,16 +24,16 @@ from typing import Annotated
 from annotated_types import Ge
 from pydantic import AfterValidator
 
-from linter.checkapi import (
+from linter.rules.checkapi import (
     Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, cause_place, innodb_tables, qualified, quote,
 )
-from linter.findings import Finding, Severity
-from linter.grouping import grouped as copies_of
-from linter.model import Column, SchemaModel, Table, TableOptions
+from linter.rules.findings import Finding, Severity
+from linter.rules.grouping import grouped as copies_of
+from linter.schema.model import Column, SchemaModel, Table, TableOptions
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 from checks.compression_content import TableContent, content_of
-from linter.tenants import TenantLayout, group_by_definition, layout_for, some_names, sql_string
+from linter.schema.tenants import TenantLayout, group_by_definition, layout_for, some_names, sql_string
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 

@@ -17,14 +17,14 @@ from dataclasses import replace
 
 from checks.column_types import change_columns
 from checks.redundant_index import MAX_KEYS
-from linter.checkapi import (
+from linter.rules.checkapi import (
     Check, CheckContext, RuleDoc, foreign_keys_by_parent, innodb_tables, latest_place, qualified, quote,
 )
-from linter.findings import Finding, Severity
-from linter.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
-from linter.model import LARGE_TYPES, Column, ForeignKey, Index, SchemaModel, Table
+from linter.rules.findings import Finding, Severity
+from linter.schema.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
+from linter.schema.model import LARGE_TYPES, Column, ForeignKey, Index, SchemaModel, Table
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 

@@ -2,7 +2,7 @@
 
 InnoDB takes key parts up to 3,072 bytes in DYNAMIC and COMPRESSED rows, 767 in COMPACT and
 REDUNDANT ones, and keys up to 3,072 bytes in all (16K pages; MySQL 8.0 manual 17.22 "InnoDB
-Limits"). What happens past that depends on the server and the kind of key (linter.innodb_sizes
+Limits"). What happens past that depends on the server and the kind of key (linter.schema.innodb_sizes
 computes the widths; tests/test_index_key_length.py loads every case into the test MariaDB):
 
 MySQL 5.7, 8.0, 8.4 (documented): ERROR 1071 (42000): Specified key was too long; max key length
@@ -25,12 +25,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from checks.scope import definition_key, foreign_key_columns, sentences, statement_of, user_tables
-from linter import innodb_sizes as sizes
-from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
-from linter.findings import Finding, Severity
-from linter.model import Index, IndexColumn, Schema, SchemaModel, Table, TableBody
+from linter.schema import innodb_sizes as sizes
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from linter.rules.findings import Finding, Severity
+from linter.schema.model import Index, IndexColumn, Schema, SchemaModel, Table, TableBody
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 
 _set = object.__setattr__
 
@@ -75,7 +75,7 @@ def _key_label(index: Index) -> str:
 
 def index_name(index: Index) -> str:
     """The key's name: PRIMARY, or its name in the model (as written, else the one the server
-    generates: the replayer names unnamed keys, `linter.model.name_unnamed_keys`); the first
+    generates: the replayer names unnamed keys, `linter.schema.model.name_unnamed_keys`); the first
     column's name only for a key built outside a replay."""
     if index.kind == "primary":
         return "PRIMARY"

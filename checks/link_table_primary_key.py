@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from checks.compression_candidate import kept_definition
-from linter.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
-from linter.findings import Finding, Severity
-from linter.model import Column, ForeignKey, Index, SchemaModel, Table
-from linter.orm_evidence import LinkEvidence
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
+from linter.rules.findings import Finding, Severity
+from linter.schema.model import Column, ForeignKey, Index, SchemaModel, Table
+from linter.input.migrations.orm_evidence import LinkEvidence
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 

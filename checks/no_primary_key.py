@@ -8,10 +8,10 @@ from typing import Annotated
 from annotated_types import Ge
 
 from checks.uuid_primary_key import DEFAULT_STATS_INSERT_RATIO, DEFAULT_STATS_MIN_INSERTS
-from linter.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
-from linter.findings import Finding
-from linter.model import LARGE_TYPES, SPATIAL_TYPES, Index, SchemaModel, Table
-from linter.orm_evidence import LinkEvidence
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
+from linter.rules.findings import Finding
+from linter.schema.model import LARGE_TYPES, SPATIAL_TYPES, Index, SchemaModel, Table
+from linter.input.migrations.orm_evidence import LinkEvidence
 
 
 class NoPrimaryKey(Check):

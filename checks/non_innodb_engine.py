@@ -23,10 +23,10 @@ from dataclasses import replace
 from checks.scope import sentences, user_tables
 from checks.index_key_length import key_fix, key_problem
 from checks.row_size_limit import fix_clauses, row_problem
-from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
-from linter.findings import Finding
-from linter.model import Index, IndexColumn, Schema, SchemaModel, Table, TableBody
-from linter.target import Target
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from linter.rules.findings import Finding
+from linter.schema.model import Index, IndexColumn, Schema, SchemaModel, Table, TableBody
+from linter.schema.target import Target
 
 #: engines without transactions, by lower-case name: what they lack besides (each engine's
 #: chapter of the MySQL 8.0 manual 18 "Alternative Storage Engines"; MariaDB KB for Aria)

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from linter.checkapi import (
+from linter.rules.checkapi import (
     Check, CheckContext, RuleDoc, foreign_keys_by_parent, innodb_tables, latest_place, qualified, quote, table_key,
 )
-from linter.findings import Finding
-from linter.model import Index, IndexColumn, SchemaModel, Table
+from linter.rules.findings import Finding
+from linter.schema.model import Index, IndexColumn, SchemaModel, Table
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 

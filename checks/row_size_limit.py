@@ -1,6 +1,6 @@
 """row-size-limit: a row the server refuses, or one InnoDB cannot store.
 
-Three limits, each counted by linter.innodb_sizes the way the server counts it (checked against
+Three limits, each counted by linter.schema.innodb_sizes the way the server counts it (checked against
 MariaDB with generated tables in tests/test_innodb_sizes.py):
 - a column longer than its type allows (CHAR over 255, VARCHAR over 65,535 bytes): ERROR 1074
   under strict sql_mode, the default everywhere;
@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from checks.scope import Problem, definition_key, foreign_key_columns, sentences, statement_of, user_tables
-from linter import innodb_sizes as sizes
-from linter.checkapi import Check, CheckContext, RuleDoc, qualified
-from linter.findings import Finding
-from linter.model import Column, Schema, SchemaModel, Table, TableBody
-from linter.target import Target
+from linter.schema import innodb_sizes as sizes
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
+from linter.rules.findings import Finding
+from linter.schema.model import Column, Schema, SchemaModel, Table, TableBody
+from linter.schema.target import Target
 
 SERVER_ROW_ERROR = (
     "ERROR 1118 (42000): Row size too large. The maximum row size for the used table type, not counting BLOBs, is "

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.model import Column, Index, Location, Schema, SchemaModel, Table
+from linter.rules.findings import Severity
+from linter.schema.model import Column, Index, Location, Schema, SchemaModel, Table
 from linter.record import FrozenRecord
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)

@@ -3,7 +3,7 @@ undefined-tablespace.
 
 Three rules in one module because they read one thing, where each tenant's tables are stored,
 and share how tablespaces are named and written in fixes. Tenant detection and the grouping of
-identical tables live in `linter.tenants` (the benchmark and compression-candidate use them too).
+identical tables live in `linter.schema.tenants` (the benchmark and compression-candidate use them too).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import Annotated
 
 from annotated_types import Ge, Gt, Le
 
-from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
-from linter.findings import Finding
-from linter.grouping import grouped as copies_of
-from linter.model import Location, SchemaModel, Table
-from linter.target import Target
-from linter.tenants import (
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from linter.rules.findings import Finding
+from linter.rules.grouping import grouped as copies_of
+from linter.schema.model import Location, SchemaModel, Table
+from linter.schema.target import Target
+from linter.schema.tenants import (
     BUILTIN_TABLESPACES,
     DEFAULT_MIN_SCHEMAS,
     DEFAULT_SIMILARITY,

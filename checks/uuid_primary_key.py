@@ -16,16 +16,16 @@ from typing import Annotated, Literal
 
 from annotated_types import Ge
 
-from linter.checkapi import (
+from linter.rules.checkapi import (
     Check, CheckContext, KeySample, RuleDoc, TableStats, cause_place, foreign_keys_by_parent, innodb_tables, qualified,
     quote, table_key,
 )
-from linter.findings import Finding, Severity
-from linter.globs import name_match
-from linter.model import Column, Index, SchemaModel, Table
-from linter.orm_evidence import KeyEvidence
+from linter.rules.findings import Finding, Severity
+from linter.input.globs import name_match
+from linter.schema.model import Column, Index, SchemaModel, Table
+from linter.input.migrations.orm_evidence import KeyEvidence
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 

@@ -4,7 +4,7 @@ InnoDB's secondary index records hold the clustered key's columns (the primary k
 UNIQUE key the table is clustered on) so that a lookup can go on to the row. A 1,022-byte
 VARCHAR(255) utf8mb4 key is carried by every entry of every secondary index, where a BIGINT
 would take 8 bytes: larger indexes, fewer entries per page, deeper trees, more buffer pool. The
-width is computed for the table's character sets on the target (linter.innodb_sizes).
+width is computed for the table's character sets on the target (linter.schema.innodb_sizes).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from annotated_types import Ge
 from checks.link_table_primary_key import EntityIndex, _tokens
 from checks.uuid_primary_key import RULE as UUID_RULE
 from checks.uuid_primary_key import uuid_key
-from linter.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, latest_place, qualified, quote
-from linter.findings import Finding
-from linter.innodb_sizes import KeyWidth, key_width, schema_of
-from linter.model import Column, Index, Location, SchemaModel, Table
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, latest_place, qualified, quote
+from linter.rules.findings import Finding
+from linter.schema.innodb_sizes import KeyWidth, key_width, schema_of
+from linter.schema.model import Column, Index, Location, SchemaModel, Table
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
@@ -131,7 +131,7 @@ class WidePrimaryKey(Check):
         evidence=(
             "The clustered key's width in bytes for the table's character sets on the target (column, table, schema, "
             "server default; utf8mb4 counts 4 bytes a character, CHAR/VARCHAR a length byte or two: "
-            "linter.innodb_sizes), above `max_key_bytes` (default 100), on a table with at least one secondary "
+            "linter.schema.innodb_sizes), above `max_key_bytes` (default 100), on a table with at least one secondary "
             "index (B-tree or SPATIAL; a FULLTEXT index carries FTS_DOC_ID instead). The message gives each index's "
             "copy (InnoDB appends only the key columns an index does not already hold whole) and their sum per row; "
             "with table stats, the sum times the rows. A table clustered on a UNIQUE key (no PRIMARY KEY) is judged "

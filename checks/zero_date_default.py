@@ -23,11 +23,11 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from checks.scope import definition_key, statement_of, user_tables
-from linter.checkapi import Check, CheckContext, RuleDoc, qualified, quote
-from linter.findings import Finding, Severity
-from linter.model import Column, SchemaModel, Table
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from linter.rules.findings import Finding, Severity
+from linter.schema.model import Column, SchemaModel, Table
 from linter.record import FrozenRecord
-from linter.target import Target
+from linter.schema.target import Target
 
 _set = object.__setattr__
 

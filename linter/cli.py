@@ -18,7 +18,7 @@ FAIL_LEVELS = ("error", "warning", "info", "none")
 
 def build_parser() -> argparse.ArgumentParser:
     from linter import __version__
-    from linter.target import DEFAULT_TARGET, TARGETS
+    from linter.schema.target import DEFAULT_TARGET, TARGETS
 
     parser = argparse.ArgumentParser(
         prog="innolint", description="InnoDB-aware linter for MySQL and MariaDB schema DDL."
@@ -164,7 +164,7 @@ def _text_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _config_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by `check` and `config` (--target and --fail-level are on `check` already)."""
-    from linter.target import TARGETS
+    from linter.schema.target import TARGETS
 
     parser.add_argument("--config", metavar="FILE", default=None,
                         help="use this configuration file for every path instead of the nearest one")
@@ -231,12 +231,12 @@ def _rules(args: argparse.Namespace) -> int:
     raises it, when), or (--format json) for tools, with the severities and options as the
     configuration for the current directory (or --config) sets them."""
     from checks import ALL_CHECKS, ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR
-    from linter.config import ConfigError
+    from linter.config.defaults import ConfigError
 
     if args.format == "json":
         import json
 
-        from linter.rules_catalogue import catalogue
+        from linter.rules.catalogue import catalogue
 
         try:
             loaded = _resolver(args).for_path(".")
@@ -255,9 +255,9 @@ def _rules(args: argparse.Namespace) -> int:
 
 def _explain(rule: str) -> int:
     from checks import ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR, check_by_id
-    from linter.config import rule_ids
+    from linter.config.defaults import rule_ids
     from linter.report.text import rule_link
-    from linter.rules_doc import render_rule
+    from linter.rules.docs import render_rule
     from linter.suggest import did_you_mean
 
     check = check_by_id(rule)
@@ -278,7 +278,7 @@ def _explain(rule: str) -> int:
 def _resolver(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The configuration resolver, with the command line's values beating every file. Raises
     ConfigError for an unknown rule in --select/--ignore."""
-    from linter.config import ConfigResolver
+    from linter.config.settings import ConfigResolver
 
     overrides: dict[str, object] = {}
     for key, flag in (("target", "--target"), ("fail_level", "--fail-level"), ("stats", "--stats")):
@@ -295,7 +295,7 @@ def _selection(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     select, extend, ignore = (getattr(args, name, None) for name in ("select", "extend_select", "ignore"))
     if select is None and extend is None and ignore is None:
         return None
-    from linter.selection import RuleSelection
+    from linter.rules.selection import RuleSelection
 
     return RuleSelection.from_flags(select, extend, ignore)
 
@@ -308,10 +308,10 @@ def _check(args: argparse.Namespace) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        from linter.config import ConfigError
+        from linter.config.defaults import ConfigError
         from linter.engine import RunOptions, lint_paths
-        from linter.findings import at_or_above
-        from linter.migrations import ChangeError, ChangeSet
+        from linter.rules.findings import at_or_above
+        from linter.input.git_changes import ChangeError, ChangeSet
     finally:
         _tune_gc()
         if collecting:
@@ -326,7 +326,7 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     usage_errors: tuple[type[Exception], ...] = (ConfigError, ChangeError)
     if args.baseline or args.write_baseline:
-        from linter import baseline  # pydantic models: imported only when a baseline is read or written
+        from linter.rules import baseline  # pydantic models: imported only when a baseline is read or written
 
         usage_errors += (baseline.BaselineError,)
     try:
@@ -377,7 +377,7 @@ def _changes(args: argparse.Namespace, resolver):  # type: ignore[no-untyped-def
     `--changed-only FILE...` (the files, and what the commit deletes), or none. When git knows the
     tree before the change, the affected units are replayed there too (`linter.since`), so that
     every finding the change makes new is reported wherever it is."""
-    from linter.migrations import ChangeSet
+    from linter.input.git_changes import ChangeSet
 
     paths = list(args.paths) or ([] if args.changed_only else ["."])
     if args.since:
@@ -403,7 +403,7 @@ def _emit_usage_error(message: str, fmt: str, output: str | None) -> None:
     action's publishing step, code scanning) then has the reason to show, not a missing file."""
     if fmt == "text":
         return
-    from linter.findings import Diagnostic, Report
+    from linter.rules.findings import Diagnostic, Report
 
     report = Report(diagnostics=[Diagnostic(rule="usage-error", severity="error", path="", message=message)])
     _emit(_render(report, fmt), output)
@@ -499,7 +499,7 @@ def _config(args: argparse.Namespace) -> int:
     written as a comment."""
     import os
 
-    from linter.config import ConfigError
+    from linter.config.defaults import ConfigError
     from linter.report import human
 
     if args.path != "-" and not os.path.exists(args.path):
@@ -560,7 +560,7 @@ def toml_key(key: str) -> str:
 def _fix(args: argparse.Namespace) -> int:
     """`innolint fix --migration DIR`: linter.fix_migration does the work; exit 0 when every
     chosen finding is fixed (or there is none), 1 when some are only listed, 2 on usage errors."""
-    from linter.config import ConfigError
+    from linter.config.defaults import ConfigError
     from linter.fix_migration import FixError, build, directory_names, output_for, write
     from linter.report import human
 
@@ -596,9 +596,9 @@ def _fix(args: argparse.Namespace) -> int:
 def _github(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from linter.file_access import REPORT_FILE_CAP, FileRefused, read_capped
-    from linter.findings import Report
-    from linter.github_checks import GitHubEnvironment, PublishOptions, missing_report, run
+    from linter.input.file_access import REPORT_FILE_CAP, FileRefused, read_capped
+    from linter.rules.findings import Report
+    from linter.github.check_runs import GitHubEnvironment, PublishOptions, missing_report, run
 
     problem = None
     try:
@@ -640,10 +640,10 @@ def _audit(args: argparse.Namespace) -> int:
 
     from linter.audit.connection import AuditConnectionError, AuditQueryError, DsnError, WriteRefused, connect
     from linter.audit.server import AuditOptions, SchemaNotFound, detect_target, read_server, run_checks
-    from linter.config import ConfigError
+    from linter.config.defaults import ConfigError
     from linter.engine import Engine
-    from linter.findings import at_or_above
-    from linter.target import Target
+    from linter.rules.findings import at_or_above
+    from linter.schema.target import Target
 
     started = time.perf_counter()
     problem = _output_problem(args)

@@ -1,7 +1,7 @@
 """The run: inputs -> statements -> operations -> model -> checks -> one Report.
 
 Streaming and per statement: a file is read in chunks, split into statements as they complete,
-each statement parsed on its own (identical statements once, through `linter.parse_cache`: a
+each statement parsed on its own (identical statements once, through `linter.parse.cache`: a
 tenant dump repeats each CREATE TABLE thousands of times) and applied to the model. Only
 the model is kept, never the file. Checks run once a unit of input (a file, or one migration
 history) has been replayed.
@@ -13,34 +13,41 @@ import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from linter import ops, suppressions
-from linter.checkapi import Check, CheckContext
-from linter.config import ConfigResolver, LoadedConfig, rule_ids
-from linter.directives import annotation_verbs, comments_in_text, parse_directives
-from linter.file_access import lexically_within, repository_root, special_file, within
-from linter.findings import Diagnostic, Finding, Report, RunStats
-from linter.grouping import group_copies
-from linter.migrations import ChangeSet, HistoryNote, detected_root, plan, tables_named_by
-from linter.model import Location, SchemaModel, Table
-from linter.parse import ParseFailure
-from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
+from linter.parse import ops
+from linter.rules import suppressions
+from linter.rules.checkapi import Check, CheckContext
+from linter.config.settings import ConfigResolver, LoadedConfig
+from linter.config.defaults import rule_ids
+from linter.rules.directives import annotation_verbs, comments_in_text, parse_directives
+from linter.input.file_access import lexically_within, repository_root, special_file, within
+from linter.rules.findings import Diagnostic, Finding, Report, RunStats
+from linter.rules.grouping import group_copies
+from linter.input.git_changes import ChangeSet, tables_named_by
+from linter.input.migrations.files import HistoryNote, detected_root
+from linter.input.migrations.history import plan
+from linter.schema.model import Location, SchemaModel, Table
+from linter.parse.statement import ParseFailure
+from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
-from linter.replay import Replayer
-from linter.source import InputError, discover, read_statements
-from linter.orm_evidence import AppEvidence
-from linter.split import Segment, Statement
-from linter.suppressions import Suppression
+from linter.schema.replay import Replayer
+from linter.input.source import InputError, discover, read_statements
+from linter.input.migrations.orm_evidence import AppEvidence
+from linter.input.statement import Segment, Statement
+from linter.rules.suppressions import Suppression
+
+if TYPE_CHECKING:
+    from linter.schema.target import Target
 
 
 class Unit(Record):
     """Files replayed into one model: a single file, or a migration directory in order
     (`migration_format`: the history's format, whose annotations the splitter obeys; None: plain
     files, which the mysql client runs). From a history also: `segments`, how a file is split when
-    the history says so (`linter.split.Segment`); `notes`, what is reported about the history
-    (`linter.migrations.HistoryNote`); `evidence`, what the application's model files say about
-    its tables' keys (`linter.orm_evidence`), given to the checks in their context."""
+    the history says so (`linter.input.statement.Segment`); `notes`, what is reported about the history
+    (`linter.input.migrations.files.HistoryNote`); `evidence`, what the application's model files say about
+    its tables' keys (`linter.input.migrations.orm_evidence`), given to the checks in their context."""
 
     __match_args__ = ("files", "migration_format", "is_migration_history", "segments", "notes", "evidence")
     files: list[str]
@@ -144,73 +151,97 @@ class Engine:
         self, unit: Unit, context: CheckContext | None = None, *, disabled: frozenset[str] = frozenset(),
         changes: ChangeSet | None = None, progress: Progress | None = None,
     ) -> UnitResult:
-        """Replay the unit's files in order and run the checks (`context`: this unit's, else the
-        engine's; `disabled`: rule ids not to run; `changes`: note the tables changed statements touch;
-        `progress`: told of every block read)."""
-        replayer = Replayer(target=(context or self.context).target)
+        """The pipeline for one unit: every file, in the unit's order, is read and split into
+        statements, each statement parsed and replayed into the unit's one model (`_lint_file`);
+        then the checks run on the finished model (`run_checks`). Reporting is the caller's.
+        `context`: this unit's, else the engine's; `disabled`: rule ids not to run; `changes`: note
+        the tables changed statements touch; `progress`: told of every block read."""
+        context = context or self.context
+        if unit.evidence is not None:
+            context = dataclasses.replace(context, app_evidence=unit.evidence)
+        replayer = Replayer(target=context.target)
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
-        schemas = replayer.model.schemas
-        if unit.evidence is not None:
-            context = dataclasses.replace(context or self.context, app_evidence=unit.evidence)
-        target = (context or self.context).target
         result.diagnostics.extend(
             Diagnostic(rule=note.rule, severity=note.severity, path=note.path, line=note.line, message=note.message)  # type: ignore[arg-type]
             for note in unit.notes
         )
+        for path in unit.files:
+            self._lint_file(path, unit, replayer, result, context.target, changes, progress)
+        result.findings = self.run_checks(replayer.model, context, disabled)
+        return result
+
+    def _lint_file(
+        self, path: str, unit: Unit, replayer: Replayer, result: UnitResult, target: Target,
+        changes: ChangeSet | None, progress: Progress | None,
+    ) -> None:
+        """read -> split (`read_statements`) -> parse -> replay (`_parse_and_replay`) for one file,
+        with its suppressions and what the reading reported about it."""
+        directives = suppressions.scan(path)
+        result.suppressions.extend(directives.file_wide)
+        first_of_file = len(result.suppressions)
+        schemas = replayer.model.schemas
 
         def on_read(nbytes: int) -> None:
             result.bytes += nbytes
             if progress is not None:
                 progress.read(nbytes, sum(len(s.tables) for s in schemas.values()))
-        for path in unit.files:
-            directives = suppressions.scan(path)
-            result.suppressions.extend(directives.file_wide)
-            first_of_file = len(result.suppressions)
-            tracked = changes is not None and changes.contains(path)
-            count = 0
-            stream = None
-            try:
-                parse, apply, diagnostics = self._cache.parse, self._apply, result.diagnostics
-                # statements parse would skip by their first word are only counted, unless they hold a directive
-                stream = read_statements(path, migration_format=unit.migration_format, target=target,
-                                         skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
-                                         on_read=on_read, segment=unit.segments.get(path))
-                replay = replayer.apply
-                for statement in stream:
-                    count += 1
-                    text, _, line, column, end_line, comments, executable = statement
-                    if "innolint:" in text or (comments and any("innolint:" in c for c in comments)):
-                        result.suppressions.extend(suppressions.from_statement(statement))
-                    op = parse(text)
-                    kind = op.__class__
-                    if kind is ops.Skipped:
-                        continue  # INSERT, SET, LOCK...: nothing to replay, nothing to report
-                    if tracked or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
-                        changed = tracked and changes.statement_changed(path, line, end_line)  # type: ignore[union-attr]
-                        apply(replayer, statement, diagnostics, result.touched if changed else None, op)
-                        continue
-                    # the common case, as `_apply` does it: no directive, no failure, no change set
-                    problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
-                    if problem:
-                        diagnostics.append(
-                            Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
-                                       end_line=end_line, message=problem, excerpt=_excerpt(text))
-                        )
-            except InputError as error:
-                result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
-            if stream is not None:
-                result.diagnostics.extend(
-                    Diagnostic(rule=note.rule, severity=note.severity, path=path, line=note.line, column=note.column,  # type: ignore[arg-type]
-                               end_line=note.end_line or note.line, message=note.message, excerpt=note.excerpt or None)
-                    for note in stream.notes
-                )
-            suppressions.place_comments(result.suppressions[first_of_file:], directives.ignore_lines)
-            result.statements += count + (stream.skipped if stream is not None else 0)
-            if progress is not None:
-                progress.file_done()
-        result.findings = self.run_checks(replayer.model, context, disabled)
-        return result
+
+        stream = None
+        try:
+            # statements parse would skip by their first word are only counted, unless they hold a directive
+            stream = read_statements(path, migration_format=unit.migration_format, target=target,
+                                     skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
+                                     on_read=on_read, segment=unit.segments.get(path))
+            self._parse_and_replay(stream, path, replayer, result, changes if changes is not None and changes.contains(path) else None)
+        except InputError as error:
+            result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
+        if stream is not None:
+            result.diagnostics.extend(
+                Diagnostic(rule=note.rule, severity=note.severity, path=path, line=note.line, column=note.column,  # type: ignore[arg-type]
+                           end_line=note.end_line or note.line, message=note.message, excerpt=note.excerpt or None)
+                for note in stream.notes
+            )
+        suppressions.place_comments(result.suppressions[first_of_file:], directives.ignore_lines)
+        if stream is not None:
+            result.statements += stream.skipped
+        if progress is not None:
+            progress.file_done()
+
+    def _parse_and_replay(
+        self, stream: Iterable[Statement], path: str, replayer: Replayer, result: UnitResult, changes: ChangeSet | None,
+    ) -> None:
+        """Parse each statement (through the cache) and replay it into the model; the statements
+        read are counted into `result` even when reading fails half-way.
+
+        The hot loop of a run (a dump has a statement per table and several per row batch): the
+        common case, a statement with no directive, no parse failure and outside a change set, is
+        replayed here inline, as `_apply` would replay it; every other statement goes through
+        `_apply`. Statements the parser skips (INSERT, SET, LOCK ...) stop at the parse."""
+        parse, apply, replay, diagnostics = self._cache.parse, self._apply, replayer.apply, result.diagnostics
+        count = 0
+        try:
+            for statement in stream:
+                count += 1
+                text, _, line, column, end_line, comments, executable = statement
+                if "innolint:" in text or (comments and any("innolint:" in c for c in comments)):
+                    result.suppressions.extend(suppressions.from_statement(statement))
+                op = parse(text)
+                kind = op.__class__
+                if kind is ops.Skipped:
+                    continue  # INSERT, SET, LOCK...: nothing to replay, nothing to report
+                if changes is not None or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
+                    changed = changes is not None and changes.statement_changed(path, line, end_line)
+                    apply(replayer, statement, diagnostics, result.touched if changed else None, op)
+                    continue
+                problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
+                if problem:
+                    diagnostics.append(
+                        Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
+                                   end_line=end_line, message=problem, excerpt=_excerpt(text))
+                    )
+        finally:
+            result.statements += count
 
     def _apply(
         self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic], touched: list[Table] | None = None,
@@ -264,7 +295,7 @@ def units_for(
     readable: Callable[[str], bool] | None = None, inside: Callable[[str], bool] | None = None,
 ) -> list[Unit]:
     """Group files into units: a migration directory is one unit replayed in order, any other
-    file its own unit (linter.migrations decides, following the configuration). With `changes`,
+    file its own unit (linter.input.migrations.history decides, following the configuration). With `changes`,
     a history holding a changed file is read whole from disk, so the change is linted in context;
     `readable` decides (and reports) which of the files found beside the given ones may be read,
     and `inside` whether a path lies in the tree at all (without reporting: where a Liquibase
@@ -277,7 +308,7 @@ def units_for(
                   if absolute.startswith(root.rstrip(os.sep) + os.sep)]
         return max(inside, key=lambda item: len(item[0])) if inside else None
 
-    from linter.orm_evidence import evidence_for
+    from linter.input.migrations.orm_evidence import evidence_for
 
     inside = inside or (lambda path: True)
     groups = plan(
@@ -360,7 +391,7 @@ def _trees(repository: str, files: list[str], named: list[str] = ()) -> list[str
     directories the user named outside it, and for files found outside it their migration
     directory, or the directory above it when it is called `migrations` (where Prisma's
     schema.prisma sits; a configured migration directory lies inside its configuration's
-    repository: `linter.config`)."""
+    repository: `linter.config.settings`)."""
     outside = {os.path.realpath(detected_root(f)) for f in files if f != "-" and not lexically_within(f, repository)}
     trees = {os.path.dirname(tree) if os.path.basename(tree) == "migrations" else tree for tree in outside}
     trees.update(os.path.realpath(p) for p in named
@@ -406,7 +437,7 @@ def _settle(
     result: UnitResult, settings: LoadedConfig, changes: ChangeSet | None, context: CheckContext
 ) -> tuple[list[Finding], list[Diagnostic]]:
     """What a unit reports: suppressions applied, disabled rules dropped, configured severities
-    set, tenant copies grouped (`linter.grouping`), and in changed-files mode what lies in the
+    set, tenant copies grouped (`linter.rules.grouping`), and in changed-files mode what lies in the
     changed files (findings on tables the change did not create or alter one level down: legacy)
     and what is new against the tree before the change (`ChangeSet.select`)."""
     disabled = settings.disabled_rules()

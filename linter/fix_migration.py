@@ -42,17 +42,18 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from linter.checkapi import CheckContext, quote
-from linter.config import ConfigResolver, LoadedConfig
+from linter.rules.checkapi import CheckContext, quote
+from linter.config.settings import ConfigResolver, LoadedConfig
 from linter.engine import Engine, RunOptions, Unit, lint_paths
-from linter.findings import Diagnostic, Finding, at_or_above
-from linter.migrations import History, _numbers, plan
-from linter.model import Column, ForeignKey, Index, IndexColumn, SchemaModel, Table, generated_key_name
+from linter.rules.findings import Diagnostic, Finding, at_or_above
+from linter.input.migrations.history import History, plan
+from linter.input.migrations.files import _numbers
+from linter.schema.model import Column, ForeignKey, Index, IndexColumn, SchemaModel, Table, generated_key_name
 from linter.report import human
 from linter.report.text import headline
-from linter.source import discover
-from linter.split import split_stream
-from linter.target import Target
+from linter.input.source import discover
+from linter.input.split import split_stream
+from linter.schema.target import Target
 
 #: first words of the statements a fix may execute in a migration
 _EXECUTABLE = frozenset({"ALTER", "CREATE", "DROP", "RENAME", "UPDATE", "OPTIMIZE"})
@@ -225,7 +226,7 @@ class _Verifier:
     (a CREATE TABLESPACE the history used before creating it) is seen to leave its finding."""
 
     def __init__(self, history: History, context: CheckContext, settings: LoadedConfig) -> None:
-        from linter.source import InputError, iter_chunks
+        from linter.input.source import InputError, iter_chunks
 
         self.context = context
         self.format = history.format

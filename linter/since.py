@@ -4,7 +4,7 @@ A pull request that deletes the migration that fixed something (V3 adds the key 
 PR deletes V3), or edits it, leaves every finding in files it did not touch: "findings in changed
 files" reports nothing. So `--since REF` (and a pre-commit run, against HEAD) lints the affected
 units twice, at REF and in the working tree, and reports every finding of the working tree that
-is new against REF, wherever it is (`ChangeSet.select`), matched by `linter.fingerprints`.
+is new against REF, wherever it is (`ChangeSet.select`), matched by `linter.rules.fingerprints`.
 
 How REF is read, without executing anything and inside the tree innolint may read:
 - `git ls-tree -r -z REF -- DIR...` names the blobs of the affected directories (a migration
@@ -35,10 +35,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from linter import fingerprints
-from linter.fingerprints import Known
-from linter.migrations import ChangeError, ChangeSet, _absolute, _git, classify, companion, detected_root, place_of
-from linter.source import SQL_SUFFIXES
+from linter.rules import fingerprints
+from linter.rules.fingerprints import Known
+from linter.input.git_changes import ChangeError, ChangeSet, _absolute, _git
+from linter.input.migrations.files import classify, detected_root
+from linter.input.migrations.history import companion, place_of
+from linter.input.source import SQL_SUFFIXES
 
 #: git's modes for what is read: regular files (and executable ones); links are followed by hand
 _REGULAR = (b"100644", b"100755")

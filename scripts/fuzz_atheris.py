@@ -30,8 +30,8 @@ except ImportError:  # pragma: no cover - optional
     sys.exit("atheris is not installed: pip install atheris (scripts/fuzz.py needs only hypothesis)")
 
 with atheris.instrument_imports(include=["linter", "checks"]):
-    from linter.checkapi import CheckContext
-    from linter.source import LATIN1_FALLBACK
+    from linter.rules.checkapi import CheckContext
+    from linter.input.source import LATIN1_FALLBACK
     from tests.fuzzing import lint_text
 
 CHUNKS = (None, 1, 2, 3, 7, 64, 4096)

@@ -34,9 +34,9 @@ def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, obje
 
 @pytest.fixture(autouse=True)
 def _github_waits_are_recorded_not_slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """No test waits for GitHub for real: the default Policy's sleep (linter.github_api._sleep)
+    """No test waits for GitHub for real: the default Policy's sleep (linter.github.api._sleep)
     only records the seconds (tests that check waiting give their own clock and sleep)."""
-    from linter import github_api
+    from linter.github import api as github_api
 
     waited: list[float] = []
     monkeypatch.setattr(github_api, "_sleep", waited.append)

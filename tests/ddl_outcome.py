@@ -94,8 +94,8 @@ class TableDDL:
         """This CREATE TABLE with the fix's ALTER TABLE written into it (MODIFY COLUMN, table
         options, DROP/ADD INDEX, ADD KEY, CONVERT TO CHARACTER SET), read by innolint's parser."""
         from checks.compression_candidate import column_definition
-        from linter import ops
-        from linter.parse import parse_statement
+        from linter.parse import ops
+        from linter.parse.statement import parse_statement
 
         columns, keys, options = dict(self.columns), dict(self.keys), self.options
         for statement in fix.split(";"):

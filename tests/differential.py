@@ -1201,8 +1201,8 @@ def innolint_context(lower_case_table_names: int = 0) -> Any:
     the server's lower_case_table_names (a target/config property), it is."""
     import inspect
 
-    from linter.checkapi import CheckContext
-    from linter.target import Target
+    from linter.rules.checkapi import CheckContext
+    from linter.schema.target import Target
 
     target = Target.parse(TARGET)
     options: dict[str, Any] = {}

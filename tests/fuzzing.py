@@ -19,7 +19,7 @@ when a property fails. The properties:
   any findings (arbitrary unicode, lone surrogates from file names, huge values) to text that
   encodes as UTF-8; json and sarif render valid JSON, the SARIF valid against its schema.
 
-Inputs: random bytes (decoded as `linter.source` decodes files), SQL-like token soup, a grammar of
+Inputs: random bytes (decoded as `linter.input.source` decodes files), SQL-like token soup, a grammar of
 DDL over a few names (so statements refer to each other), and real corpus statements and file
 slices mutated (truncated; quotes, comments, DELIMITER lines and executable comments inserted or
 removed; huge identifiers; deep parentheses and nested calls; NUL bytes; invalid UTF-8; CRLF).
@@ -40,16 +40,17 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from linter import ops
-from linter.checkapi import CheckContext, TableStats
+from linter.parse import ops
+from linter.rules.checkapi import CheckContext, TableStats
 from linter.engine import Engine
-from linter.findings import Diagnostic, Finding, Report, RunStats
-from linter.model import Location
-from linter.parse import ParseFailure, parse_statement
-from linter.replay import Replayer
-from linter.source import LATIN1_FALLBACK
-from linter.split import Statement, split_stream
-from linter.target import TARGETS, Target
+from linter.rules.findings import Diagnostic, Finding, Report, RunStats
+from linter.schema.model import Location
+from linter.parse.statement import ParseFailure, parse_statement
+from linter.schema.replay import Replayer
+from linter.input.source import LATIN1_FALLBACK
+from linter.input.statement import Statement
+from linter.input.split import split_stream
+from linter.schema.target import TARGETS, Target
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 CORPUS = SHARED / "corpus"
@@ -140,7 +141,7 @@ def token_soup() -> st.SearchStrategy[str]:
 
 
 def random_text(data: bytes) -> str:
-    """Bytes decoded as `linter.source` decodes a file: UTF-8 (BOM dropped), latin-1 for what is not."""
+    """Bytes decoded as `linter.input.source` decodes a file: UTF-8 (BOM dropped), latin-1 for what is not."""
     return codecs.decode(data, "utf-8-sig", LATIN1_FALLBACK) if data[:3] == codecs.BOM_UTF8 else data.decode(
         "utf-8", LATIN1_FALLBACK
     )
@@ -415,7 +416,7 @@ def check_skip_lanes(text: str, chunk: int | None, markers: bool, whole: list[St
     """With `skip_words` (the engine's fast lane for INSERT, SET ...) the splitter may count a
     statement instead of building it, but loses none: what it yields is what a full split gives
     minus statements that start with a skip word and do not hold `unless`, and it counts those."""
-    from linter.parse import _SKIP_FIRST_WORDS
+    from linter.parse.statement import _SKIP_FIRST_WORDS
 
     stream = split_stream(chunked(text, chunk), PATH, migration_format=_format(markers), skip_words=_SKIP_FIRST_WORDS,
                           unless="innolint:")
@@ -657,7 +658,7 @@ def sarif_validator():  # type: ignore[no-untyped-def]
 
 def check_reporters(report: Report, root: str, *, validate_sarif: bool = False) -> None:
     """Every reporter renders the report to UTF-8 text; json and sarif to valid JSON."""
-    from linter import github_checks
+    from linter.github import check_runs as github_checks
     from linter.report import github, sarif, summary, valid_unicode
     from linter.report import json as json_report
     from linter.report import text as text_report
@@ -729,7 +730,7 @@ def check_lint_file(workdir: Workdir, data: bytes) -> Report:
             assert 1 <= item.line <= lines, (item, lines)
     if not any(d.rule == "io-error" for d in report.diagnostics):
         # every statement read was counted, and each not understood is a diagnostic
-        from linter.source import read_statements
+        from linter.input.source import read_statements
 
         stream = read_statements(path, target=CheckContext().target)
         statements = list(stream)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from linter.checkapi import CheckContext
+from linter.rules.checkapi import CheckContext
 from linter.engine import lint_paths
-from linter.findings import Finding, Report
-from linter.target import Target
+from linter.rules.findings import Finding, Report
+from linter.schema.target import Target
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / ".." / "shared"

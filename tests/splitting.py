@@ -7,12 +7,13 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
-from linter.checkapi import CheckContext
+from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, units_for
-from linter.findings import Diagnostic
-from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN
-from linter.split import Note, Statement, split_stream
-from linter.target import Target
+from linter.rules.findings import Diagnostic
+from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN
+from linter.input.statement import Note, Statement
+from linter.input.split import split_stream
+from linter.schema.target import Target
 from tests.mariadb import MariaDB
 
 

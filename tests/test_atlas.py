@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from linter import atlas
-from linter.checkapi import CheckContext
+from linter.input.migrations import atlas
+from linter.rules.checkapi import CheckContext
 from linter.engine import RunOptions, lint_paths
-from linter.findings import Report
-from linter.migrations import ChangeSet, detect, new_migration, order
-from linter.source import read_statements
-from linter.target import Target
+from linter.rules.findings import Report
+from linter.input.git_changes import ChangeSet
+from linter.input.migrations.history import detect, order
+from linter.input.migrations.writing import new_migration
+from linter.input.source import read_statements
+from linter.schema.target import Target
 from tests import histories as H
 
 SEEDS = range(8)

@@ -32,10 +32,10 @@ from linter.audit.server import (
     read_server,
     run_checks,
 )
-from linter.checkapi import CheckContext, TableStats
+from linter.rules.checkapi import CheckContext, TableStats
 from linter.cli import main
-from linter.findings import Finding, Report
-from linter.target import Target
+from linter.rules.findings import Finding, Report
+from linter.schema.target import Target
 from tests.helpers import lint_sql
 from tests.mariadb import MariaDB
 
@@ -365,7 +365,7 @@ def test_exported_stats_give_check_the_same_evidence(audit: Audit, shop: Shop, t
                                   for t in audit.tables]
     dump.write_text("\n".join(ddl), encoding="utf-8")
     from linter.engine import lint_paths
-    from linter.stats import load_stats
+    from linter.schema.stats import load_stats
 
     context = CheckContext(target=Target.parse(TARGET), stats=load_stats(stats), options=SMALL_TABLES)
     offline = lint_paths([str(dump)], context)

@@ -19,9 +19,9 @@ from checks.uuid_primary_key import sampled_order
 from linter.audit.connection import connect
 from linter.audit.key_sampling import RANGES, classify, sample_keys
 from linter.audit.server import Audit, AuditOptions, read_server, run_checks
-from linter.checkapi import CheckContext
-from linter.findings import Finding
-from linter.target import Target
+from linter.rules.checkapi import CheckContext
+from linter.rules.findings import Finding
+from linter.schema.target import Target
 from tests.mariadb import MariaDB
 
 SCHEMA = "audit_keys"

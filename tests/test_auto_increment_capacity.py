@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from checks.auto_increment_capacity import maximum
-from linter.checkapi import TableStats
+from linter.rules.checkapi import TableStats
 from tests.helpers import findings, lint_sql
 
 RULE = "auto-increment-capacity"
@@ -201,8 +201,8 @@ def test_the_audit_reads_the_counter_and_skips_empty_tables(mariadb) -> None:  #
 
     from linter.audit.connection import connect
     from linter.audit.server import AuditOptions, read_server, run_checks
-    from linter.checkapi import CheckContext
-    from linter.target import Target
+    from linter.rules.checkapi import CheckContext
+    from linter.schema.target import Target
 
     schema = "ai_audit"
     mariadb.sql(f"DROP DATABASE IF EXISTS {schema}; CREATE DATABASE {schema}")

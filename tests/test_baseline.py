@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.baseline import BaselineError, build, compare, fingerprint, load, write
-from linter.findings import Finding
+from linter.rules.baseline import BaselineError, build, compare, fingerprint, load, write
+from linter.rules.findings import Finding
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_PK = "CREATE TABLE {name} (a INT NOT NULL, b TEXT) ENGINE=InnoDB;\n"

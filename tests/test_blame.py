@@ -19,10 +19,10 @@ from typing import NamedTuple
 import pytest
 
 from checks import ALL_CHECKS
-from linter.checkapi import CheckContext
+from linter.rules.checkapi import CheckContext
 from linter.engine import RunOptions, lint_paths
-from linter.findings import Finding
-from linter.target import Target
+from linter.rules.findings import Finding
+from linter.schema.target import Target
 
 
 class Cause(NamedTuple):

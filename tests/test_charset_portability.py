@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.findings import Finding
+from linter.rules.findings import Finding
 from tests.ddl_outcome import TableDDL, drop_databases, run
 from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql
@@ -215,7 +215,8 @@ def test_a_character_set_without_its_collation(tmp_path: Path) -> None:
 
 
 def test_targets_come_from_the_configuration(tmp_path: Path) -> None:
-    from linter.config import ConfigError, ConfigResolver
+    from linter.config.defaults import ConfigError
+    from linter.config.settings import ConfigResolver
     from linter.engine import RunOptions, lint_paths
 
     (tmp_path / "t.sql").write_text("CREATE TABLE t (id INT PRIMARY KEY, a TEXT);\n")

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from linter import suppressions
-from linter.directives import comments_in_text, parse_directives
-from linter.findings import Diagnostic, Finding
-from linter.model import Location
-from linter.parse import ParseFailure, glued_statement, parse_statement, partition_names
-from linter.parse_cache import ParseCache
-from linter.replay import Replayer
+from linter.rules import suppressions
+from linter.rules.directives import comments_in_text, parse_directives
+from linter.rules.findings import Diagnostic, Finding
+from linter.schema.model import Location
+from linter.parse.statement import ParseFailure, glued_statement, parse_statement, partition_names
+from linter.parse.cache import ParseCache
+from linter.schema.replay import Replayer
 from tests.complexity import assert_linear
 
 

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from checks.compression_candidate import CompressionCandidate, candidates, classified, column_definition, parse_size
-from linter import ops
-from linter.checkapi import CheckContext, TableStats
-from linter.findings import Finding
-from linter.model import Column, Location
-from linter.parse import parse_statement
-from linter.replay import Replayer
-from linter.target import Target
+from linter.parse import ops
+from linter.rules.checkapi import CheckContext, TableStats
+from linter.rules.findings import Finding
+from linter.schema.model import Column, Location
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
+from linter.schema.target import Target
 from tests.helpers import CORPUS, findings, lint_sql
 
 RULE = "compression-candidate"

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.config import ConfigError, ConfigResolver, glob_match, json_schema, validate
+from linter.config.defaults import ConfigError
+from linter.config.settings import ConfigResolver, glob_match, json_schema, validate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -194,7 +195,7 @@ def test_typed_options_reach_the_checks_as_their_type(tmp_path: Path) -> None:
 
 
 def test_a_check_cannot_document_an_option_without_its_type() -> None:
-    from linter.checkapi import RuleDoc
+    from linter.rules.checkapi import RuleDoc
 
     with pytest.raises(ValueError, match="limit"):
         RuleDoc("why", "evidence", "bad", "good", "fix", options={"limit": "how many (default 3)"})
@@ -382,7 +383,7 @@ def _config_toml(*args: str, cwd: Path = ROOT) -> tuple[int, str, str]:
 def test_config_prints_valid_toml_with_effective_values(tmp_path: Path, files: dict[str, str]) -> None:
     import tomllib
 
-    from linter.config_model import validate as validate_model
+    from linter.config.model import validate as validate_model
 
     for name, text in files.items():
         write(tmp_path / name, text)
@@ -422,7 +423,7 @@ def test_config_printed_is_a_configuration_that_gives_the_same(tmp_path: Path) -
     again = ConfigResolver(str(saved)).for_path(str(tmp_path))
     assert again.target == "mysql-5.7" and again.rule("wide-primary-key").max_key_bytes == 200  # type: ignore[union-attr]
     assert again.disabled_rules() == ConfigResolver(
-        overrides={"selection": (__import__("linter.selection").selection.RuleSelection(["no", "wide"], (), ["wide-primary-key"]), "--select")}
+        overrides={"selection": (__import__("linter.rules.selection").rules.selection.RuleSelection(["no", "wide"], (), ["wide-primary-key"]), "--select")}
     ).for_path(str(tmp_path)).disabled_rules()
     lines = out.splitlines()
     assert any(line.startswith("rules.wide-primary-key.enabled = false") and "# --select/--ignore" in line

@@ -1,5 +1,5 @@
 """A pull request chooses file names, links and configuration: innolint reads nothing outside the
-tree it lints, and nothing that is not a regular file of bounded size (linter/file_access.py).
+tree it lints, and nothing that is not a regular file of bounded size (linter/input/file_access.py).
 
 Every case runs the command line (in-process, `linter.cli.main`, for speed; as a subprocess where
 the process environment is the secret) in a temporary git repository, with secrets outside the

@@ -14,9 +14,9 @@ from functools import lru_cache
 import pytest
 
 from checks.compression_candidate import DEFAULT_MIN_VARCHAR_LENGTH, candidates, table_compression
-from linter.checkapi import CheckContext
+from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, Unit, UnitResult
-from linter.target import Target
+from linter.schema.target import Target
 from tests.helpers import CORPUS
 
 RULE = "compression-candidate"

@@ -24,12 +24,12 @@ import pytest
 
 from linter.audit.connection import connect
 from linter.audit.server import AuditOptions, read_server, run_checks
-from linter.checkapi import CheckContext
+from linter.rules.checkapi import CheckContext
 from linter.cli import main
-from linter.config import ConfigResolver
+from linter.config.settings import ConfigResolver
 from linter.fix_migration import FixError, Output, build, next_version, output_for, write
-from linter.migrations import order
-from linter.target import Target
+from linter.input.migrations.history import order
+from linter.schema.target import Target
 from tests.mariadb import MariaDB
 
 TARGET = "mariadb-10.11"

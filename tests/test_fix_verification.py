@@ -29,9 +29,9 @@ import pytest
 from checks import ALL_CHECKS
 from linter.audit.connection import connect
 from linter.audit.server import AuditOptions, read_server, run_checks
-from linter.checkapi import CheckContext, ColumnMeasurement, TableStats
-from linter.findings import Finding, Report
-from linter.target import Target
+from linter.rules.checkapi import CheckContext, ColumnMeasurement, TableStats
+from linter.rules.findings import Finding, Report
+from linter.schema.target import Target
 from tests.corpus_server import CorpusServer
 from tests.helpers import lint_sql
 from tests.mariadb import MariaDB

@@ -195,9 +195,9 @@ def test_the_finding_sits_on_the_statement_that_made_the_mismatch(tmp_path: Path
     (history / "V10__fk.sql").write_text("-- link posts to users\n\nALTER TABLE posts\n  ADD CONSTRAINT fk_user "
                                          "FOREIGN KEY (user_id) REFERENCES users (id);\n")
     (history / "V11__widen.sql").write_text("ALTER TABLE users MODIFY id BIGINT NOT NULL AUTO_INCREMENT;\n")
-    from linter.checkapi import CheckContext
+    from linter.rules.checkapi import CheckContext
     from linter.engine import lint_paths
-    from linter.target import Target
+    from linter.schema.target import Target
 
     report = lint_paths([str(history)], CheckContext(target=Target.parse("mariadb-10.11")))
     [finding] = findings(report, RULE)

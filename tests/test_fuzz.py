@@ -17,15 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linter import ops
-from linter.checkapi import CheckContext
+from linter.parse import ops
+from linter.rules.checkapi import CheckContext
 from linter.engine import Engine
-from linter.findings import Diagnostic, Finding, Report
-from linter.parse import ParseFailure, parse_statement
-from linter.replay import Replayer
+from linter.rules.findings import Diagnostic, Finding, Report
+from linter.parse.statement import ParseFailure, parse_statement
+from linter.schema.replay import Replayer
 from linter.report import json as json_report
 from linter.report import printable, valid_unicode
-from linter.split import split_stream
+from linter.input.split import split_stream
 from tests import fuzzing
 
 #: examples per target in CI (scripts/fuzz.py runs thousands each)

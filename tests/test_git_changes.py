@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.migrations import ChangeError, ChangeSet, _absolute, parse_diff
+from linter.input.git_changes import ChangeError, ChangeSet, _absolute, parse_diff
 
 ROOT = Path(__file__).resolve().parent.parent
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",

@@ -23,8 +23,8 @@ import pytest
 
 from jsonschema import Draft4Validator
 
-from linter.findings import Diagnostic, Finding, Report
-from linter.github_checks import (
+from linter.rules.findings import Diagnostic, Finding, Report
+from linter.github.check_runs import (
     COMMENT_MARKER,
     GitHubEnvironment,
     PublishOptions,

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from linter.findings import Diagnostic, Finding, Report
+from linter.rules.findings import Diagnostic, Finding, Report
 from linter.report import github
 
 

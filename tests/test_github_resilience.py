@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft4Validator
 
-import linter.github_checks as github_checks
-from linter.findings import Finding, Report
-from linter.github_api import ApiFailure, Calls, Policy
-from linter.github_checks import GitHubEnvironment, PublishOptions, run
+import linter.github.check_runs as github_checks
+from linter.rules.findings import Finding, Report
+from linter.github.api import ApiFailure, Calls, Policy
+from linter.github.check_runs import GitHubEnvironment, PublishOptions, run
 from linter.report import summary as summary_report
 from tests.fake_github import SECONDARY, Fault, FakeGitHub
 

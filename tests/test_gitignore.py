@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.gitignore import GitignoreRules, parse_rules
-from linter.source import discover
+from linter.input.gitignore import GitignoreRules, parse_rules
+from linter.input.source import discover
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

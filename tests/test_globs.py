@@ -1,4 +1,4 @@
-"""Globs (`linter.globs`) and user regexes (`linter.user_regex`): the same answers as the
+"""Globs (`linter.input.globs`) and user regexes (`linter.config.user_regex`): the same answers as the
 backtracking engines they replace, in time linear in the text whatever the pattern.
 
 The complexity tests run each hostile pattern on a text of n and of 10n characters in the same
@@ -14,9 +14,10 @@ from collections.abc import Callable
 
 import pytest
 
-from linter.config import ConfigError, glob_match, validate
-from linter.globs import name_match, path_match
-from linter.user_regex import UnsafeRegex, UserRegex, compile_user_regex
+from linter.config.defaults import ConfigError
+from linter.config.settings import glob_match, validate
+from linter.input.globs import name_match, path_match
+from linter.config.user_regex import UnsafeRegex, UserRegex, compile_user_regex
 from tests.complexity import assert_linear
 
 def _reference_path_regex(pattern: str) -> re.Pattern[str]:
@@ -100,7 +101,7 @@ def test_glob_time_is_linear_in_the_name(pattern: str) -> None:
 
 def test_the_reported_exclude_is_linear_through_the_configuration(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The reported case (minutes on a 60-character name), as a configuration file says it."""
-    from linter.config import ConfigResolver
+    from linter.config.settings import ConfigResolver
 
     (tmp_path / ".innolint.toml").write_text('exclude = ["db/**a**a**a**a**a**a**a**a**b"]\n')
     loaded = ConfigResolver().for_path(str(tmp_path / "x.sql"))

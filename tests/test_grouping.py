@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from linter.checkapi import CheckContext
-from linter.config import ConfigResolver
+from linter.rules.checkapi import CheckContext
+from linter.config.settings import ConfigResolver
 from linter.engine import RunOptions, lint_paths
-from linter.findings import GROUP_NAMES_KEPT, Finding
-from linter.grouping import group_copies
-from linter.model import Location, SchemaModel
-from linter.parse import parse_statement
-from linter.replay import Replayer
+from linter.rules.findings import GROUP_NAMES_KEPT, Finding
+from linter.rules.grouping import group_copies
+from linter.schema.model import Location, SchemaModel
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
 from tests.complexity import assert_linear
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,7 +186,7 @@ def test_the_audit_of_a_tenant_server_groups_per_definition(mariadb) -> None:  #
 
     from linter.audit.connection import connect
     from linter.audit.server import AuditOptions, read_server, run_checks
-    from linter.target import Target
+    from linter.schema.target import Target
 
     names = [f"grp_tenant_{n:02d}" for n in range(1, 13)]
     script = "".join(TENANT.format(schema=name, ai=1 + n).replace("CREATE DATABASE", "CREATE DATABASE IF NOT EXISTS")
@@ -210,7 +210,7 @@ def test_a_2000_tenant_dump_is_one_problem_in_every_format(tmp_path: Path) -> No
     """2,000 tenants with the same tables: each problem once in JSON (count, bounded names), SARIF
     (one result each), the Markdown summary (one row each), Checks annotations and workflow
     commands (one each), with the count said."""
-    from linter.github_checks import annotation
+    from linter.github.check_runs import annotation
     from linter.report import sarif, summary
     from linter.report.github import render_commands
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.findings import Diagnostic, Finding, Report, RunStats
-from linter.github_checks import annotation
+from linter.rules.findings import Diagnostic, Finding, Report, RunStats
+from linter.github.check_runs import annotation
 from linter.report import github, human, safe_line, sarif, summary, text
 from linter.report import json as json_report
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from checks.index_key_length import key_problem
-from linter.findings import Finding
-from linter.target import Target
+from linter.rules.findings import Finding
+from linter.schema.target import Target
 from tests.ddl_outcome import TableDDL, drop_databases, run
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB
@@ -104,7 +104,7 @@ def test_a_key_added_by_a_later_migration_is_found_there(tmp_path: Path) -> None
     history.mkdir()
     (history / "V1__t.sql").write_text("CREATE TABLE t (id INT PRIMARY KEY, url VARCHAR(1000)) CHARSET utf8mb4;\n")
     (history / "V2__index.sql").write_text("-- index the url\nCREATE INDEX k_url ON t (url);\n")
-    from linter.checkapi import CheckContext
+    from linter.rules.checkapi import CheckContext
     from linter.engine import Engine, Unit
 
     context = CheckContext(target=Target.parse("mysql-8.0"))

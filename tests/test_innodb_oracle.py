@@ -20,10 +20,10 @@ import pytest
 from checks.no_primary_key import NoPrimaryKey
 from linter.audit.connection import connect
 from linter.audit.server import read_server, run_checks
-from linter.checkapi import CheckContext, innodb_tables
+from linter.rules.checkapi import CheckContext, innodb_tables
 from linter.engine import Engine, Unit
-from linter.model import SchemaModel
-from linter.target import Target
+from linter.schema.model import SchemaModel
+from linter.schema.target import Target
 from tests.corpus_server import CORPUS, CorpusServer, LoadedFile, clustered_indexes
 
 TARGET = "mariadb-10.11"

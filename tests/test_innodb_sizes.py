@@ -1,4 +1,4 @@
-"""linter.innodb_sizes against the documented numbers and against the test MariaDB.
+"""linter.schema.innodb_sizes against the documented numbers and against the test MariaDB.
 
 The server is the oracle: character sets and collations are read from its information_schema,
 the charset resolution chain from the columns it creates, and row and key sizes from what it
@@ -14,10 +14,10 @@ from pathlib import Path
 import pymysql
 import pytest
 
-from linter import innodb_sizes as sizes
-from linter.model import Location, Table, TableBody
-from linter.parse import parse_statement
-from linter.target import TARGETS, Target
+from linter.schema import innodb_sizes as sizes
+from linter.schema.model import Location, Table, TableBody
+from linter.parse.statement import parse_statement
+from linter.schema.target import TARGETS, Target
 from tests.helpers import lint_sql
 from tests.mariadb import MariaDB
 
@@ -90,7 +90,7 @@ def test_row_format_as_written_or_implied() -> None:
 
 def _resolved(sql: str, tmp_path: Path, target: str, table: str, column: str) -> sizes.ResolvedCharset | None:
     from linter.engine import Engine, Unit
-    from linter.checkapi import CheckContext
+    from linter.rules.checkapi import CheckContext
 
     path = tmp_path / "chain.sql"
     path.write_text(sql, encoding="utf-8")

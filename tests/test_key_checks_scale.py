@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from checks import check_by_id
-from linter.checkapi import CheckContext
-from linter.model import Location, SchemaModel
-from linter.parse import parse_statement
-from linter.replay import Replayer
+from linter.rules.checkapi import CheckContext
+from linter.schema.model import Location, SchemaModel
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
 from tests.complexity import assert_linear
 
 RULES = ("redundant-index", "foreign-key-mismatch", "auto-increment-capacity", "wide-primary-key")

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from checks.link_table_primary_key import LinkTablePrimaryKey
-from linter.checkapi import CheckContext
+from linter.rules.checkapi import CheckContext
 from linter.engine import lint_paths
-from linter.findings import Finding
-from linter.model import Location
-from linter.parse import parse_statement
-from linter.replay import Replayer
+from linter.rules.findings import Finding
+from linter.schema.model import Location
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
 from tests.mariadb import MariaDB
 
 RULE = "link-table-primary-key"

@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from linter import liquibase
-from linter.checkapi import CheckContext
+from linter.input.migrations import liquibase_changelog, liquibase_sql
+from linter.rules.checkapi import CheckContext
 from linter.engine import RunOptions, lint_paths
-from linter.findings import Report
-from linter.migrations import ChangeSet, detect, new_migration, order, plan
-from linter.source import read_statements
-from linter.target import Target
+from linter.rules.findings import Report
+from linter.input.git_changes import ChangeSet
+from linter.input.migrations.history import detect, order, plan
+from linter.input.migrations.writing import new_migration
+from linter.input.source import read_statements
+from linter.schema.target import Target
 from tests import histories as H
 
 SEEDS = range(6)
@@ -228,7 +230,7 @@ def test_a_plain_sql_file_in_a_history_is_one_changeset(tmp_path: Path) -> None:
 
 
 def test_long_lines_and_the_reading_is_linear(tmp_path: Path) -> None:
-    long = "-- " + "x" * (liquibase._LINE_HEAD * 2) + "\n"
+    long = "-- " + "x" * (liquibase_sql._LINE_HEAD * 2) + "\n"
     path = _file(tmp_path, "--liquibase formatted sql\n--changeset a:1\n" + long + "CREATE TABLE t (id INT PRIMARY KEY);\n")
     assert [line for line, _ in statements(path)[0]] == [4]
 
@@ -331,7 +333,7 @@ def test_a_yaml_alias_bomb_stops_at_the_budget(tmp_path: Path) -> None:
     lines.append("databaseChangeLog: [*a11]")
     path = _file(tmp_path, "\n".join(lines) + "\n", "bomb.yaml")
     started = time.process_time()
-    changelog = liquibase.read_changelog(str(path), path.read_bytes())
+    changelog = liquibase_changelog.read_changelog(str(path), path.read_bytes())
     assert time.process_time() - started < 5
     assert changelog.error is not None and "nodes" in str(changelog.error)
 

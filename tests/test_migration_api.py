@@ -1,7 +1,7 @@
 """The format-detection API other commands use (`innolint fix --migration DIR`): `detect` gives a
 directory's format and files in order, `new_migration` where a new migration goes in that format
 and what it holds; a new migration is detected again as the last of its history. And the
-configuration's list of formats is the list linter.migrations knows."""
+configuration's list of formats is the list linter.input.migrations.history knows."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from linter.config_model import MigrationFormat
-from linter.migrations import FORMATS, detect, new_migration, plan
+from linter.config.model import MigrationFormat
+from linter.input.migrations.history import FORMATS, detect, plan
+from linter.input.migrations.writing import new_migration
 from tests import histories as H
 
 NOW = datetime.datetime(2031, 5, 6, 7, 8, 9)

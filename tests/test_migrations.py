@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from linter.migrations import ChangeSet, classify, downgrade, order, parse_diff, plan
+from linter.input.git_changes import ChangeSet, downgrade, parse_diff
+from linter.input.migrations.files import classify
+from linter.input.migrations.history import order, plan
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()

@@ -17,9 +17,9 @@ from collections.abc import Iterator
 import pymysql
 import pytest
 
-from linter.model import IndexColumn, Location, Table, generated_key_name
-from linter.parse import parse_statement
-from linter.replay import Replayer
+from linter.schema.model import IndexColumn, Location, Table, generated_key_name
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
 from tests.mariadb import MariaDB
 
 SCRIPTS = 80

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from linter.checkapi import CheckContext
-from linter.config import ConfigResolver
+from linter.rules.checkapi import CheckContext
+from linter.config.settings import ConfigResolver
 from linter.engine import RunOptions, lint_paths
-from linter.findings import Report
-from linter.model import Location
-from linter.parse import parse_statement
-from linter.replay import Replayer
-from linter.target import Target
+from linter.rules.findings import Report
+from linter.schema.model import Location
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
+from linter.schema.target import Target
 from tests.complexity import assert_linear
 from tests.mariadb import MariaDB
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from linter.checkapi import foreign_keys_by_parent, table_key
-from linter.model import Location
-from linter.parse import parse_statement
-from linter.replay import Replayer
-from linter.target import Target
-from linter.tenants import detect_tenants
+from linter.rules.checkapi import foreign_keys_by_parent, table_key
+from linter.schema.model import Location
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
+from linter.schema.target import Target
+from linter.schema.tenants import detect_tenants
 from tests.helpers import findings, lint_sql
 
 
@@ -27,7 +27,7 @@ def _model(statements: list[str], lower_case_table_names: int = 0) -> tuple[Repl
 @pytest.mark.parametrize("schema", ["Shop", "SHOP", "shop_Eu"])
 def test_a_schema_in_mixed_case_is_found_by_the_checks(schema: str, tmp_path: Path) -> None:
     """non-innodb-engine groups tables by schema and looks the schema up again; the character set
-    of CREATE DATABASE is each table's default (linter.innodb_sizes.schema_of)."""
+    of CREATE DATABASE is each table's default (linter.schema.innodb_sizes.schema_of)."""
     sql = (f"CREATE DATABASE {schema} CHARACTER SET latin1; USE {schema};\n"
            "CREATE TABLE orders (id INT PRIMARY KEY, note VARCHAR(1000), KEY (note));\n"
            "CREATE TABLE log (id INT PRIMARY KEY) ENGINE=MyISAM;\n")

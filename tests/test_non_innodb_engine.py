@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.findings import Finding
+from linter.rules.findings import Finding
 from tests.ddl_outcome import TableDDL, drop_databases, run
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from linter import ops
-from linter.model import Location, SchemaModel, Table
-from linter.parse import ParseFailure, parse_statement
-from linter.replay import Replayer
+from linter.parse import ops
+from linter.schema.model import Location, SchemaModel, Table
+from linter.parse.statement import ParseFailure, parse_statement
+from linter.schema.replay import Replayer
 
 
 def build(*statements: str) -> SchemaModel:

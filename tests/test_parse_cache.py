@@ -1,4 +1,4 @@
-"""The parse cache (linter.parse_cache) and the parser's fast paths: each distinct statement is
+"""The parse cache (linter.parse.cache) and the parser's fast paths: each distinct statement is
 parsed once, copies of one CREATE TABLE share its structure with their own AUTO_INCREMENT and
 TABLESPACE, copy-on-write keeps tenants apart, and nothing read through a shortcut differs from
 what the full parser reads."""
@@ -9,18 +9,20 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
-from linter import ops
-from linter import parse as parse_module
-from linter.checkapi import CheckContext
+from linter.parse import ops
+from linter.parse import statement as parse_module
+from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, RunOptions, Unit, lint_paths
-from linter.model import Location
-from linter.parse import ParseFailure, parse_statement
-from linter.parse_cache import ParseCache
-from linter.replay import Replayer
-from linter.source import read_statements
+from linter.schema.model import Location
+from linter.parse.statement import ParseFailure, parse_statement
+from linter.parse.cache import ParseCache
+from linter.schema.replay import Replayer
+from linter.input.source import read_statements
 
 SHARED = Path(__file__).parents[1] / ".." / "shared"
 MAKE_TENANTS = SHARED / "corpus" / "_scale" / "make_tenants.py"
@@ -234,12 +236,11 @@ def test_defaults_written_directly_read_as_the_generator_writes_them(default: st
     assert isinstance(op, ops.CreateTable)
     from sqlglot import exp
 
-    original = parse_module._sql
-    parse_module._sql = lambda node: node.sql(dialect="mysql")
+    saved = _replace({"_sql": lambda node: node.sql(dialect="mysql")})
     try:
         reference = parse_statement(text)
     finally:
-        parse_module._sql = original
+        _restore(saved)
     assert op == reference
     assert isinstance(exp.Literal, type)
 
@@ -257,14 +258,39 @@ _SHORTCUTS = {
 def _full_path(text: str) -> object:
     """What parse_statement reads without any of its shortcuts: every element of a CREATE TABLE
     read from its tokens, and every column through sqlglot."""
-    saved = {name: getattr(parse_module, name) for name in _SHORTCUTS}
-    for name, replacement in _SHORTCUTS.items():
-        setattr(parse_module, name, replacement)
+    saved = _replace(_SHORTCUTS)
     try:
         return _outcome(text)
     finally:
-        for name, original in saved.items():
-            setattr(parse_module, name, original)
+        _restore(saved)
+
+
+def _parse_modules() -> list[ModuleType]:
+    """The parser's modules: linter.parse.statement, and after the parser is split by what it
+    parses (issue 19) the modules it is split into; a name is replaced wherever it is bound."""
+    return [module for name, module in sorted(sys.modules.items())
+            if name.startswith("linter.parse.") and module is not None]
+
+
+def _parser(name: str) -> Any:
+    """A name of the parser, from the module that defines it."""
+    return next(getattr(m, name) for m in _parse_modules() if name in vars(m))
+
+
+def _replace(replacements: dict[str, object]) -> list[tuple[ModuleType, str, object]]:
+    saved = []
+    for module in _parse_modules():
+        for name, replacement in replacements.items():
+            if name in vars(module):
+                saved.append((module, name, getattr(module, name)))
+                setattr(module, name, replacement)
+    assert {name for _, name, _ in saved} == set(replacements), "a shortcut is not where the parser reads it"
+    return saved
+
+
+def _restore(saved: list[tuple[ModuleType, str, object]]) -> None:
+    for module, name, original in saved:
+        setattr(module, name, original)
 
 
 def _outcome(text: str) -> object:
@@ -316,7 +342,7 @@ def _read_as_the_full_path(texts: list[str]) -> int:
     plain = 0
     for text in texts:
         assert _outcome(text) == _full_path(text), text
-        plain += parse_module._plain_create_table(text) is not None
+        plain += _parser("_plain_create_table")(text) is not None
     return plain
 
 
@@ -366,14 +392,14 @@ def test_the_column_reader_agrees_with_sqlglot_on_generated_columns() -> None:
 
 def test_each_plain_type_word_reads_as_the_full_path() -> None:
     texts = [f"CREATE TABLE t (`a` {word.lower()}{params} NOT NULL, b {word} DEFAULT NULL, PRIMARY KEY (a))"
-             for word in parse_module._PLAIN_TYPES for params in ("", "(5)", "(10,2)", "('x','y')")]
-    assert _read_as_the_full_path(texts) >= len(parse_module._PLAIN_TYPES)
+             for word in _parser("_PLAIN_TYPES") for params in ("", "(5)", "(10,2)", "('x','y')")]
+    assert _read_as_the_full_path(texts) >= len(_parser("_PLAIN_TYPES"))
 
 
 def test_keywords_as_bare_column_names_read_as_the_full_path() -> None:
     """A bare name the tokenizer reads as a keyword, or sqlglot's parser as the start of a constraint
     (`exclude`), is left to sqlglot; each gives what sqlglot gives."""
-    keywords = [*parse_module._TOKENIZER.KEYWORDS, *parse_module._PARSER.SCHEMA_UNNAMED_CONSTRAINTS]
+    keywords = [*_parser("_TOKENIZER").KEYWORDS, *_parser("_PARSER").SCHEMA_UNNAMED_CONSTRAINTS]
     words = sorted({word for keyword in keywords for word in keyword.split() if word.replace("_", "").isalpha()})
     texts = [f"CREATE TABLE t ({word.lower()} int NOT NULL DEFAULT 0, `b` int)" for word in words]
     _read_as_the_full_path(texts)
@@ -478,7 +504,7 @@ def test_the_shortcuts_read_plain_dumps_whole() -> None:
         "  index (total)\n) engine = innodb default character set = utf8",
     ]
     for text in plain:
-        op = parse_module._plain_create_table(text)
+        op = _parser("_plain_create_table")(text)
         assert op is not None, text
         assert op == _full_path(text)
 

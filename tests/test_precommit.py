@@ -252,7 +252,7 @@ def test_the_hooks_file_pattern_is_the_clis() -> None:
 
     import yaml
 
-    from linter.source import SQL_SUFFIXES
+    from linter.input.source import SQL_SUFFIXES
     from tests.complexity import assert_linear
 
     (hook,) = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from linter.checkapi import CheckContext
+from linter.rules.checkapi import CheckContext
 from linter.engine import RunOptions, lint_paths
-from linter.findings import Report
-from linter.migrations import ChangeSet, order, plan
-from linter.prisma_schema import implicit_links, parse
-from linter.target import Target
+from linter.rules.findings import Report
+from linter.input.git_changes import ChangeSet
+from linter.input.migrations.history import order, plan
+from linter.input.migrations.prisma_schema import implicit_links, parse
+from linter.schema.target import Target
 from tests import histories as H
 
 SEEDS = range(8)

@@ -226,7 +226,7 @@ def test_the_finding_sits_on_the_statement_that_made_the_index_redundant(tmp_pat
     (history / "V2__other.sql").write_text("CREATE TABLE other (id INT PRIMARY KEY);\n")
     (history / "V10__reporting.sql").write_text(
         "-- reporting\nALTER TABLE orders ADD COLUMN placed DATE,\n  ADD KEY idx_customer_placed (customer_id, placed);\n")
-    from linter.checkapi import CheckContext
+    from linter.rules.checkapi import CheckContext
     from linter.engine import lint_paths
 
     report = lint_paths([str(history)], CheckContext())
@@ -279,8 +279,8 @@ def test_every_fix_drops_the_index_the_model_means_on_mariadb(mariadb, tmp_path:
 
     from linter.audit.connection import connect
     from linter.audit.server import AuditOptions, read_server, run_checks
-    from linter.checkapi import CheckContext
-    from linter.target import Target
+    from linter.rules.checkapi import CheckContext
+    from linter.schema.target import Target
 
     schema = "redundant_gen"
     statements = _generated_tables(seed=20, count=40)

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from linter import ops
-from linter.model import Location, Table
-from linter.parse import ParseFailure
-from linter.parse_cache import ParseCache
-from linter.replay import Replayer
-from linter.target import Target
+from linter.parse import ops
+from linter.schema.model import Location, Table
+from linter.parse.statement import ParseFailure
+from linter.parse.cache import ParseCache
+from linter.schema.replay import Replayer
+from linter.schema.target import Target
 
 # -- the scripts -------------------------------------------------------------------------------
 # {t} {u} {v}: table names; {a} {b} {c}: column names; {k} {j}: key names (filled per variant)
@@ -396,7 +396,8 @@ def test_column_key_and_constraint_names_are_case_insensitive_whatever_the_setti
 
 
 def test_lower_case_table_names_is_a_configuration_key(tmp_path: Any) -> None:
-    from linter.config import ConfigError, ConfigResolver
+    from linter.config.defaults import ConfigError
+    from linter.config.settings import ConfigResolver
     from linter.engine import RunOptions, lint_paths
 
     sql = tmp_path / "schema.sql"

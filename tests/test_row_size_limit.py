@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from checks.row_size_limit import row_problem
-from linter.findings import Finding
-from linter.innodb_sizes import row_size
-from linter.target import Target
+from linter.rules.findings import Finding
+from linter.schema.innodb_sizes import row_size
+from linter.schema.target import Target
 from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, drop_databases, run
 from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql
@@ -79,9 +79,9 @@ def test_the_finding_goes_to_the_statement_that_made_the_row_too_large(tmp_path:
     create = table(["VARCHAR(255)"], 8, charset="utf8mb4", options=" ROW_FORMAT=COMPACT").sql()
     (history / "V1__create.sql").write_text(create + ";\n")
     (history / "V2__more.sql").write_text("\n".join(f"ALTER TABLE t ADD COLUMN d{i} VARCHAR(255);" for i in range(4)) + "\n")
-    from linter.checkapi import CheckContext
+    from linter.rules.checkapi import CheckContext
     from linter.engine import Engine, Unit
-    from linter.target import Target
+    from linter.schema.target import Target
 
     context = CheckContext(target=Target.parse(TARGET))
     unit = Unit([str(history / "V1__create.sql"), str(history / "V2__more.sql")], migration_format="flyway",

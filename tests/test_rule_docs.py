@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from checks import ALL_CHECKS
-from linter.rules_doc import render_rule
+from linter.rules.docs import render_rule
 
 ROOT = Path(__file__).resolve().parents[1]
 REGENERATE = "run `python scripts/gen_docs.py` and commit docs/ (a check or its RuleDoc changed)"

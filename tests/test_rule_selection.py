@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from linter.cli import main
-from linter.config import ConfigError, rule_ids
-from linter.selection import RuleSelection, matching
+from linter.config.defaults import ConfigError, rule_ids
+from linter.rules.selection import RuleSelection, matching
 from tests.helpers import ROOT
 
 EXAMPLES = str(ROOT / "examples")

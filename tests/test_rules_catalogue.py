@@ -11,7 +11,7 @@ import pytest
 
 from checks import ALL_CHECKS, ENGINE_RULES
 from linter.cli import main
-from linter.config import rule_ids
+from linter.config.defaults import rule_ids
 
 
 def catalogue(capsys: pytest.CaptureFixture[str], *args: str) -> dict:

@@ -11,9 +11,9 @@ import pytest
 from jsonschema import Draft4Validator
 
 from checks import ALL_CHECKS
-from linter.findings import Diagnostic, Finding, Report
+from linter.rules.findings import Diagnostic, Finding, Report
 from linter.report import sarif
-from linter.rules_doc import render_rule
+from linter.rules.docs import render_rule
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_PATH = REPO_ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
@@ -261,7 +261,7 @@ def test_default_level_is_the_severity_without_evidence(tmp_path) -> None:
     ({"INNOLINT_RULES_URL": "https://mirror.example/innolint/rules/"}, "https://mirror.example/innolint/rules"),
 ])
 def test_rule_pages_come_from_one_place(environ, expected, tmp_path) -> None:
-    from linter.rules_doc import rule_page_url, rules_base_url
+    from linter.rules.docs import rule_page_url, rules_base_url
 
     assert rules_base_url(environ) == expected
     if expected:

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from linter.checkapi import CheckContext
+from linter.rules.checkapi import CheckContext
 from linter.engine import lint_paths
-from linter.findings import Report
-from linter.laravel_models import default_table, read_model
-from linter.migrations import order, plan, recorded_migrations
-from linter.target import Target
+from linter.rules.findings import Report
+from linter.input.migrations.laravel_models import default_table, read_model
+from linter.input.migrations.history import order, plan, recorded_migrations
+from linter.schema.target import Target
 
 PROBLEMS = ("parse-error", "replay-error", "io-error")
 

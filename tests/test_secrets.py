@@ -28,8 +28,8 @@ from urllib.parse import quote
 import pytest
 
 from linter.cli import main
-from linter.findings import Diagnostic, Finding, Report
-from linter.github_checks import GitHubEnvironment, PublishOptions, run
+from linter.rules.findings import Diagnostic, Finding, Report
+from linter.github.check_runs import GitHubEnvironment, PublishOptions, run
 from tests.fake_github import FakeGitHub
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.source import InputError, discover, iter_chunks, read_statements
+from linter.input.source import InputError, discover, iter_chunks, read_statements
 
 CORPUS = Path(__file__).parents[1] / ".." / "shared" / "corpus"
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.split import Statement, split_stream
+from linter.input.statement import Statement
+from linter.input.split import split_stream
 
 SHARED = Path(__file__).parents[1] / ".." / "shared"
 CORPUS = SHARED / "corpus"

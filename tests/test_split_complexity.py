@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 import pytest
 
-from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN
-from linter.split import split_stream
-from linter.target import Target
+from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN
+from linter.input.split import split_stream
+from linter.schema.target import Target
 from tests.complexity import Make, assert_linear
 
 B = "\\"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.compound import BLOCK, ROUTINE, Invalid, Structure, head
+from linter.input.splitter.compound import BLOCK, ROUTINE, Invalid, Structure, head
 from tests.mariadb import MariaDB
 from tests.splitting import client_tables, replay_text, split, texts
 
@@ -219,9 +219,9 @@ def test_the_engine_reports_the_notes_and_a_directive_silences_one(tmp_path: Pat
     assert tables == {"a", "b"}
     assert [(d.rule, d.severity, d.line) for d in diagnostics] == [("replay-error", "warning", 4),
                                                                      ("replay-error", "warning", 8)]
-    from linter.checkapi import CheckContext
+    from linter.rules.checkapi import CheckContext
     from linter.engine import lint_paths
-    from linter.target import Target
+    from linter.schema.target import Target
 
     report = lint_paths([str(tmp_path / "schema.sql")], CheckContext(target=Target.parse("mariadb-10.11")))
     assert [(d.rule, d.line) for d in report.diagnostics] == [("replay-error", 4)]

@@ -1,6 +1,6 @@
 """The splitter's fast lane and its skipped statements agree with the general scanner.
 
-The fast lane (`linter.split._FastLane`) takes whole statements one regex match each and hands
+The fast lane (`linter.input.splitter.fast_lane._FastLane`) takes whole statements one regex match each and hands
 anything unusual to the general scanner; skipping (`skip_words`) counts statements instead of
 building them. Neither may change a single statement, position or comment: these tests split the
 real corpus and generated text both ways and compare.
@@ -16,11 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import linter.split as split_module
-from linter import ops
-from linter.parse import parse_statement
-from linter.parse_cache import SKIP_FIRST_WORDS, SKIP_PATTERN
-from linter.split import Statement, split_stream
+import linter.input.split as split_module
+import linter.input.splitter.fast_lane as fast_lane_module
+import linter.input.splitter.span_memory as span_memory_module
+from linter.parse import ops
+from linter.parse.statement import parse_statement
+from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN
+from linter.input.statement import Statement
+from linter.input.split import split_stream
 
 SHARED = Path(__file__).parents[1] / ".." / "shared"
 DIRECTIVE = "innolint:"
@@ -209,8 +212,8 @@ def test_a_repeated_tenant_block_is_read_from_memory_and_splits_the_same(
 ) -> None:
     text = tenant_dump(40)
     matches = tails = 0
-    lane = split_module._fast_lane(SKIP_FIRST_WORDS, SKIP_PATTERN)
-    regex, tail = lane.match, split_module._tail
+    lane = fast_lane_module._fast_lane(SKIP_FIRST_WORDS, SKIP_PATTERN)
+    regex, tail = lane.match, fast_lane_module._tail
 
     def counted_match(buf: str, pos: int):  # type: ignore[no-untyped-def]
         nonlocal matches
@@ -223,7 +226,7 @@ def test_a_repeated_tenant_block_is_read_from_memory_and_splits_the_same(
         return tail(buf, pos)
 
     monkeypatch.setattr(lane, "match", counted_match)
-    monkeypatch.setattr(split_module, "_tail", counted_tail)
+    monkeypatch.setattr(fast_lane_module, "_tail", counted_tail)
     kept, skipped = run(text, fast=True, chunk=chunk, skip=SKIP_FIRST_WORDS)
     matched, resumed = matches, tails
     assert (kept, skipped) == run_without_memory(text, chunk, SKIP_FIRST_WORDS)
@@ -262,17 +265,17 @@ def test_after_a_long_stretch_of_text_that_never_repeats_repeats_are_still_found
     """Past `_SPAN_TRIES` spans never met again, only a sample is remembered: that must still be
     enough to find the tenants that follow, and change nothing."""
     distinct = "".join(f"CREATE TABLE `d{i}` (\n  `id` int NOT NULL\n) ENGINE=InnoDB;\n"
-                       for i in range(split_module._SPAN_TRIES + 100))
+                       for i in range(span_memory_module._SPAN_TRIES + 100))
     text = distinct + tenant_dump(30)
     tails = 0
-    tail = split_module._tail
+    tail = fast_lane_module._tail
 
     def counted_tail(buf: str, pos: int):  # type: ignore[no-untyped-def]
         nonlocal tails
         tails += 1
         return tail(buf, pos)
 
-    monkeypatch.setattr(split_module, "_tail", counted_tail)
+    monkeypatch.setattr(fast_lane_module, "_tail", counted_tail)
     kept, skipped = run(text, fast=True, skip=SKIP_FIRST_WORDS)
     assert tails >= 20
     assert (kept, skipped) == run_without_memory(text, None, SKIP_FIRST_WORDS)

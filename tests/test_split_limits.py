@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.split import MAX_STATEMENT_CHARS, split_stream
+from linter.input.splitter.lexis import MAX_STATEMENT_CHARS
+from linter.input.split import split_stream
 from tests.splitting import split
 
 ROOT = Path(__file__).resolve().parents[1]

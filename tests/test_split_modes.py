@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.sqlmode import ANSI_QUOTES, NO_BACKSLASH_ESCAPES, Modes, normalize
+from linter.input.splitter.sqlmode import ANSI_QUOTES, NO_BACKSLASH_ESCAPES, Modes, normalize
 from tests.mariadb import MariaDB
 from tests.splitting import client_tables, replay_text, split
 

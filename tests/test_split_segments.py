@@ -1,4 +1,4 @@
-"""Segments: parts of a file a migration tool reads on its own (linter.split.Segment), and the
+"""Segments: parts of a file a migration tool reads on its own (linter.input.statement.Segment), and the
 readings that make them (Liquibase formatted SQL and changelogs, Atlas's delimiter directive):
 what is open ends at a segment, each segment is split as it says, and the result does not depend
 on where chunk boundaries fall; reading stays linear."""
@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter import atlas, liquibase
-from linter.split import Note, Segment, split_stream
+from linter.input.migrations import atlas, liquibase
+from linter.input.statement import Note, Segment
+from linter.input.split import split_stream
 
 
 def split(chunks: list[object], fmt: str | None = "prisma") -> tuple[list[tuple[int, int, str]], list[Note]]:

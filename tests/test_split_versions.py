@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.split import executable_reading
-from linter.target import Target
+from linter.input.splitter.lexis import executable_reading
+from linter.schema.target import Target
 from tests.mariadb import MariaDB
 from tests.splitting import client_tables, replay_text, split, texts
 
@@ -97,7 +97,7 @@ def test_an_unclosed_comment_that_does_not_run_is_reported_where_it_starts() -> 
 
 @pytest.mark.parametrize("chunk", [None, 7, 4093])
 def test_the_fast_lane_reads_versions_as_the_general_scanner_does(chunk: int | None) -> None:
-    import linter.split as split_module
+    import linter.input.split as split_module
 
     dump = ("/*!40101 SET @a = 1 */;\n/*!80000 SET @b = 2 */;\nDROP TABLE IF EXISTS `t`;\n"
             "CREATE TABLE `t` (\n  `a` int\n) /*!50100 TABLESPACE `x` */ /*!80023 ENGINE=MyISAM */ ENGINE=InnoDB;\n"
@@ -144,7 +144,7 @@ def test_executable_comments_run_as_on_mariadb(mariadb: MariaDB, tmp_path: Path)
     rows = mariadb.sql("SELECT table_name, GROUP_CONCAT(column_name ORDER BY ordinal_position) FROM "
                        "information_schema.columns WHERE table_schema = 't_a' AND table_name LIKE 'c\\_%' GROUP BY table_name")
     server_columns = {name: columns for name, columns in rows}
-    from linter.checkapi import CheckContext
+    from linter.rules.checkapi import CheckContext
     from linter.engine import Engine, Unit
 
     path = tmp_path / "schema.sql"

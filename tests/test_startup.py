@@ -18,12 +18,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 #: never imported by a `check` run without a baseline, a stats file or a configuration file
 OPTIONAL = (
-    "linter.baseline",  # --baseline / --write-baseline
-    "linter.config_model",  # the pydantic configuration model: only when a configuration file is read
-    "linter.stats",  # --stats / `stats =`
-    "linter.github_checks", "github",  # `innolint github`, PyGithub
+    "linter.rules.baseline",  # --baseline / --write-baseline
+    "linter.config.model",  # the pydantic configuration model: only when a configuration file is read
+    "linter.schema.stats",  # --stats / `stats =`
+    "linter.github.check_runs", "github",  # `innolint github`, PyGithub
     "linter.audit", "pymysql",  # `innolint audit`
-    "linter.rules_doc",  # `innolint explain`
+    "linter.rules.docs",  # `innolint explain`
     "linter.report.sarif", "linter.report.github", "linter.report.summary", "linter.report.location",
 )
 #: read only when there is a configuration file
@@ -102,7 +102,7 @@ def test_optional_parts_still_load_when_used(migrations: Path) -> None:
     baseline = migrations.parent / "baseline.json"
     code, _, _, modules = _run("check", "--write-baseline", str(baseline), str(migrations), cwd=migrations.parent)
     assert code == 0 and baseline.is_file()
-    assert {"linter.baseline", "linter.config_model"} <= modules
+    assert {"linter.rules.baseline", "linter.config.model"} <= modules
     code, _, last, modules = _run("check", "--baseline", str(baseline), str(migrations), cwd=migrations.parent)
     assert code == 0 and "0 findings" in last
-    assert "linter.baseline" in modules
+    assert "linter.rules.baseline" in modules

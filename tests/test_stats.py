@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.checkapi import CheckContext, TableStats
-from linter.stats import StatsError, StatsFile, TableStatsRow, index_stats, load_stats, parse_stats
+from linter.rules.checkapi import CheckContext, TableStats
+from linter.schema.stats import StatsError, StatsFile, TableStatsRow, index_stats, load_stats, parse_stats
 from tests.mariadb import MariaDB
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ def test_load_keys_by_schema_table_and_bare_name_lower_case(tmp_path: Path) -> N
 
 
 def test_context_finds_the_table_by_schema_then_by_bare_name(tmp_path: Path) -> None:
-    from linter.model import Location, Table, TableBody
+    from linter.schema.model import Location, Table, TableBody
 
     stats = load_stats(write(tmp_path, {"version": 1, "tables": [
         row("shop", "orders", count_insert=1), row("billing", "orders", count_insert=2),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from linter.findings import Diagnostic, Finding, Report, RunStats
+from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.report import summary
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from linter.findings import Finding
-from linter.split import Statement
-from linter.suppressions import apply, from_file, from_statement
+from linter.rules.findings import Finding
+from linter.input.statement import Statement
+from linter.rules.suppressions import apply, from_file, from_statement
 from tests.complexity import assert_linear
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -294,7 +294,7 @@ def test_goose_file_comment_lines(tmp_path: Path) -> None:
 def test_placing_comments_is_linear(tmp_path: Path) -> None:
     """Thousands of identical suppressions: each placed on its own comment, in time linear in
     their number (n against 10n in the same run)."""
-    from linter.suppressions import Suppression, place_comments
+    from linter.rules.suppressions import Suppression, place_comments
 
     def placing(n: int) -> Callable[[], object]:
         sups = [Suppression("x.sql", 3 * i + 2, ("no-primary-key",), "r", False, end_line=3 * i + 3) for i in range(n)]

@@ -1,5 +1,5 @@
 """tenant-tablespace, cross-tenant-tablespace, undefined-tablespace, and the tenant-layout
-detection they share (linter.tenants). Everything goes through the real pipeline."""
+detection they share (linter.schema.tenants). Everything goes through the real pipeline."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from linter import ops
-from linter.checkapi import CheckContext
+from linter.parse import ops
+from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, Unit
-from linter.model import Location, SchemaModel
-from linter.parse import parse_statement
-from linter.replay import Replayer
-from linter.target import Target
-from linter.tenants import detect_tenants, group_by_definition, schema_regexp
+from linter.schema.model import Location, SchemaModel
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
+from linter.schema.target import Target
+from linter.schema.tenants import detect_tenants, group_by_definition, schema_regexp
 from tests.helpers import SHARED, findings, lint_sql
 
 TENANT = "tenant-tablespace"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from linter.cli import main
-from linter.findings import Diagnostic, Finding, Report, RunStats
+from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.report import text
 from tests.complexity import assert_linear
 from tests.helpers import CORPUS, ROOT, lint_sql

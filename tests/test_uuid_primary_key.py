@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from checks.uuid_primary_key import UuidPrimaryKey
-from linter.checkapi import CheckContext, TableStats
-from linter.findings import Finding
-from linter.model import Location
-from linter.parse import parse_statement
-from linter.replay import Replayer
-from linter.target import Target
+from linter.rules.checkapi import CheckContext, TableStats
+from linter.rules.findings import Finding
+from linter.schema.model import Location
+from linter.parse.statement import parse_statement
+from linter.schema.replay import Replayer
+from linter.schema.target import Target
 from tests.mariadb import MariaDB
 
 RULE = "uuid-primary-key"
@@ -359,7 +359,7 @@ def test_auto_increment_fix_runs_on_mariadb(mariadb: MariaDB) -> None:
 
 # -- end to end: the comment annotation through the real pipeline ------------------------------------
 def test_comment_annotations_end_to_end(tmp_path: Path) -> None:
-    pytest.importorskip("linter.source")
+    pytest.importorskip("linter.input.source")
     from tests.helpers import findings, lint_sql
 
     report = lint_sql(

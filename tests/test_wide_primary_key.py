@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.checkapi import TableStats
+from linter.rules.checkapi import TableStats
 from tests.helpers import findings, lint_sql
 
 RULE = "wide-primary-key"
@@ -132,7 +132,7 @@ def test_the_finding_sits_on_the_statement_that_made_it_worse(tmp_path: Path) ->
     (history / "V1__t.sql").write_text("CREATE TABLE t (code VARCHAR(200) NOT NULL PRIMARY KEY, a INT) "
                                        "DEFAULT CHARSET=utf8mb4;\n")
     (history / "V2__index.sql").write_text("\nCREATE INDEX t_a ON t (a);\n")
-    from linter.checkapi import CheckContext
+    from linter.rules.checkapi import CheckContext
     from linter.engine import lint_paths
 
     [finding] = findings(lint_paths([str(history)], CheckContext()), RULE)

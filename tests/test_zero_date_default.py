@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from checks.zero_date_default import zero_parts
-from linter.findings import Finding
+from linter.rules.findings import Finding
 from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, drop_databases, run
 from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql

@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from checks.uuid_primary_key import uuid_key
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
-from linter.checkapi import KeySample, quote
-from linter.model import SchemaModel, Table
+from linter.rules.checkapi import KeySample, quote
+from linter.schema.model import SchemaModel, Table
 
 __all__ = ["RANGES", "classify", "key_column", "sample_keys", "sample_queries"]
 

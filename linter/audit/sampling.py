@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Sequence
 from checks.compression_candidate import candidates
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
 from linter.audit.dictionary import TOO_SMALL_BYTES, ZLIB_LEVEL, measure, train_dictionary
-from linter.checkapi import ColumnMeasurement, quote
-from linter.model import SchemaModel, Table
+from linter.rules.checkapi import ColumnMeasurement, quote
+from linter.schema.model import SchemaModel, Table
 
 __all__ = ["MAX_VALUE_BYTES", "measure_values", "page_ratio", "sample_columns"]
 

@@ -32,14 +32,14 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TextIO
 
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
-from linter.checkapi import CheckContext, ColumnMeasurement, KeySample, quote
-from linter.findings import Diagnostic, Finding, Report, RunStats
-from linter.grouping import group_copies
-from linter.model import Location, SchemaModel
-from linter.parse import ParseFailure
-from linter.replay import Replayer
-from linter.split import split_stream
-from linter.stats import StatsFile, TableStatsRow, index_stats
+from linter.rules.checkapi import CheckContext, ColumnMeasurement, KeySample, quote
+from linter.rules.findings import Diagnostic, Finding, Report, RunStats
+from linter.rules.grouping import group_copies
+from linter.schema.model import Location, SchemaModel
+from linter.parse.statement import ParseFailure
+from linter.schema.replay import Replayer
+from linter.input.split import split_stream
+from linter.schema.stats import StatsFile, TableStatsRow, index_stats
 
 if TYPE_CHECKING:
     from linter.engine import Engine

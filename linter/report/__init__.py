@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from linter.findings import Diagnostic, Finding, Report
+from linter.rules.findings import Diagnostic, Finding, Report
 
 #: left to `re` to compile on first use: only text that is not ASCII is searched
 _SURROGATE = "[\ud800-\udfff]"

@@ -6,7 +6,7 @@ per step and 50 per job (actions/toolkit docs/problem-matchers.md, "Limitations"
 dropped without a word. So the most severe findings go first, within those caps, and when some do
 not fit one notice says how many and the log lists every one of them as plain text (inside
 `::stop-commands::`, so text from a schema can never be read as a command). The Checks API
-publisher (`linter.github_checks`) has no such caps and uses this module only as its fallback.
+publisher (`linter.github.check_runs`) has no such caps and uses this module only as its fallback.
 
 Escaping follows the runner's own rules (actions/toolkit `command.ts`): in the message `%`, CR and
 LF become `%25`, `%0D`, `%0A`; in properties `:` and `,` become `%3A` and `%2C` as well, since
@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from linter.findings import SEVERITY_RANK, Diagnostic, Finding, Report
+from linter.rules.findings import SEVERITY_RANK, Diagnostic, Finding, Report
 from linter.report import copies_text, human, safe_line, valid_unicode
 from linter.report.location import repo_path
 

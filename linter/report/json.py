@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from linter.findings import Report
+from linter.rules.findings import Report
 from linter.report import valid_unicode
 
 

@@ -6,7 +6,7 @@ What goes where, and why:
   `shortDescription`, the "why" as `fullDescription`, the severity its findings get without further
   evidence as `defaultConfiguration.level` and `properties.problem.severity` (GitHub takes error,
   warning or recommendation there: info is recommendation), and `helpUri`/`informationUri` when
-  `linter.rules_doc.rule_page_url` knows where the pages are. GitHub shows `help.markdown` on the
+  `linter.rules.docs.rule_page_url` knows where the pages are. GitHub shows `help.markdown` on the
   alert page.
 - `results`: one per finding, worst first. GitHub code scanning accepts at most 25,000 results per
   run and shows the top 5,000 of them, prioritized by severity ("SARIF results exceed one or more
@@ -36,11 +36,11 @@ import json
 import os
 from typing import Any
 
-from linter.findings import Diagnostic, Finding, Report
+from linter.rules.findings import Diagnostic, Finding, Report
 from linter.report import copies_text, valid_unicode
 from linter.report.github import worst_first
 from linter.report.location import is_url, path_uri, repo_path, repository_root
-from linter.rules_doc import rules_base_url
+from linter.rules.docs import rules_base_url
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -67,7 +67,7 @@ def _plain_help(check: Any) -> str:
 def _rules(used: set[str], docs_base: str | None) -> list[dict[str, Any]]:
     """A descriptor for every registered check, plus any rule a finding names that is not one."""
     from checks import ALL_CHECKS
-    from linter.rules_doc import render_rule, rule_page_url
+    from linter.rules.docs import render_rule, rule_page_url
 
     rules: list[dict[str, Any]] = []
     for check in ALL_CHECKS:

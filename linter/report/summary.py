@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from linter.findings import Diagnostic, Finding, Report
+from linter.rules.findings import Diagnostic, Finding, Report
 from linter.report import human, valid_unicode
 from linter.report.github import worst_first
 from linter.report.location import repo_path
@@ -255,7 +255,7 @@ def _bounded(text: str, width: int) -> str:
 
 
 def _rule_cell(rule: str) -> str:
-    from linter.rules_doc import rule_page_url
+    from linter.rules.docs import rule_page_url
 
     page = rule_page_url(rule)
     return f"[{md_text(rule)}]({page})" if page else md_text(rule)
@@ -281,7 +281,7 @@ def _diagnostic_row(diagnostic: Diagnostic, blob_url: str | None, root: str | No
 def _rule_explanation(rule: str) -> str:
     """One paragraph for a rule: its title, why it matters (first sentence), where to read more."""
     from checks import ENGINE_RULES, check_by_id
-    from linter.rules_doc import rule_page_url
+    from linter.rules.docs import rule_page_url
 
     check = check_by_id(rule)
     if check is not None:

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TextIO
 
-from linter.findings import Diagnostic, Finding, Report
+from linter.rules.findings import Diagnostic, Finding, Report
 from linter.report import copies_text, human, safe_line, valid_unicode
 
 #: no line of the default output is longer (the path excepted)
@@ -189,8 +189,8 @@ def _wrapped(text: str, first: str, rest: str) -> list[str]:
 
 def rule_link(rule: str) -> str:
     """Where to read about a rule: its page on the web when innolint knows where its repository
-    is (`linter.rules_doc.rule_page_url`), else the command that prints it."""
-    from linter.rules_doc import rule_page_url
+    is (`linter.rules.docs.rule_page_url`), else the command that prints it."""
+    from linter.rules.docs import rule_page_url
 
     return rule_page_url(rule) or f"innolint explain {rule}"
 

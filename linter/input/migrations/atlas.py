@@ -1,0 +1,213 @@
+"""Atlas migration directories: the integrity file `atlas.sum`, checkpoints, and the delimiter
+directive.
+
+Atlas runs every `*.sql` file directly in the directory, sorted by name (byte order), and
+refuses a directory whose `atlas.sum` does not match its files. The file's first line is
+`h1:` and the base64 SHA-256 of every listed name and hash; then one line per file,
+`<name> h1:<hash>`, where each hash is the base64 SHA-256 of every file's name and content up to
+and including that file (a chain: changing one file changes its hash and every hash after it).
+A file whose first line holds `atlas:sum ignore` adds its name to the chain but not its content,
+and gets no line. This is Atlas's `migrate.NewHashFile` and `HashFile.Sum` (sql/migrate/dir.go),
+checked here against a sum Atlas wrote. `verify` reports, where the change is: a file not in the
+sum (added without `atlas migrate hash`), a listed file that is gone, a file whose content
+changed since the sum was written (the first in the chain: the ones after it differ because of
+it), and a first line that does not match the lines (the sum edited by hand). Each means the
+history was edited.
+
+A file whose leading comments hold `-- atlas:checkpoint` is a checkpoint: a new database starts
+from the last one, so the files before it are not replayed (`checkpoint_start`).
+
+`-- atlas:delimiter X` as a file's first line makes X the statement delimiter for the file (`\\n`,
+`\\r` and `\\t` in X are line breaks and tabs): `read_chunks` gives the splitter that Segment.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from linter.input.statement import Note, Segment
+from linter.schema.target import Target
+
+SUM_FILE = "atlas.sum"
+#: the most bytes of atlas.sum, and of one migration file hashed, that innolint reads
+SUM_CAP = 16 << 20
+FILE_CAP = 64 << 20
+#: Atlas's directive pattern (`reDirective`): printable ASCII before `atlas:`, a word, arguments
+_DIRECTIVE = re.compile(r"([ -~]*?)atlas:(\w+)(?: +([ -~]*))?")
+
+
+class SumNote(NamedTuple):
+    """Something wrong between atlas.sum and the files, at a file and line."""
+
+    path: str
+    line: int
+    message: str
+
+
+def directive(first_line: str, name: str, prefix: str | None = None) -> str | None:
+    """The argument of directive `name` on a file's first line (Atlas reads directives there), or None."""
+    match = _DIRECTIVE.match(first_line.rstrip("\r\n"))
+    if match is None or match.group(2) != name or (prefix is not None and match.group(1) != prefix):
+        return None
+    return match.group(3) or ""
+
+
+def _b64(digest: bytes) -> str:
+    return base64.standard_b64encode(digest).decode("ascii")
+
+
+def chain(files: list[tuple[str, bytes]]) -> list[tuple[str, str]]:
+    """(name, hash) for each file as atlas.sum lists them (`migrate.NewHashFile`)."""
+    state = hashlib.sha256()
+    listed = []
+    for name, content in files:
+        state.update(name.encode("utf-8"))
+        first = content.split(b"\n", 1)[0].decode("utf-8", "replace")
+        if directive(first, "sum") == "ignore":
+            continue
+        state.update(content)
+        listed.append((name, _b64(state.copy().digest())))
+    return listed
+
+
+def total(listed: list[tuple[str, str]]) -> str:
+    """The first line's sum over the listed names and hashes (`HashFile.Sum`)."""
+    state = hashlib.sha256()
+    for name, value in listed:
+        state.update(name.encode("utf-8"))
+        state.update(value.encode("utf-8"))
+    return _b64(state.digest())
+
+
+def sum_text(files: list[tuple[str, bytes]]) -> str:
+    """The atlas.sum Atlas would write for these files (in their order)."""
+    listed = chain(files)
+    return f"h1:{total(listed)}\n" + "".join(f"{name} h1:{value}\n" for name, value in listed)
+
+
+def parse_sum(text: str) -> tuple[str | None, list[tuple[str, str, int]]]:
+    """(the first line's sum, [(name, hash, line)]) as Atlas reads atlas.sum; lines that are
+    not `name h1:hash` are kept with an empty hash."""
+    lines = text.split("\n")
+    head = lines[0].rstrip("\r") if lines else ""
+    first = head[3:] if head.startswith("h1:") else None
+    listed = []
+    for number, line in enumerate(lines[1:], start=2):
+        line = line.rstrip("\r")
+        if not line:
+            continue
+        name, found, value = line.partition("h1:")
+        listed.append((name.strip(), value if found else "", number))
+    return first, listed
+
+
+def sorted_names(names: Iterable[str]) -> list[str]:
+    """Names in Atlas's order: Go compares strings byte by byte (UTF-8)."""
+    return sorted(names, key=lambda name: name.encode("utf-8", "surrogateescape"))
+
+
+def verify(root: str, files: list[str]) -> list[SumNote]:
+    """Compare atlas.sum in `root` with `files` (the directory's *.sql files, in Atlas's order)."""
+    from linter.input.file_access import FileRefused, read_capped
+
+    sum_path = os.path.join(root, SUM_FILE)
+    try:
+        first, listed = parse_sum(read_capped(sum_path, SUM_CAP, "atlas.sum").decode("utf-8", "replace"))
+    except FileRefused as error:
+        return [SumNote(sum_path, 1, f"atlas.sum not read: {error}")]
+    notes: list[SumNote] = []
+    if first is None or any(not value for _, value, _ in listed):
+        bad = next((line for _, value, line in listed if not value), 1)
+        return [SumNote(sum_path, bad, "atlas.sum is not in Atlas's format (`h1:` sum, then `<file> h1:<hash>` "
+                        "lines): Atlas refuses the directory; run `atlas migrate hash`")]
+    if total([(name, value) for name, value, _ in listed]) != first:
+        notes.append(SumNote(sum_path, 1, "atlas.sum's first line does not match its file lines: the sum was edited "
+                             "by hand, and Atlas refuses the directory"))
+    contents: list[tuple[str, bytes]] = []
+    for path in files:
+        try:
+            contents.append((os.path.basename(path), read_capped(path, FILE_CAP, "migration file")))
+        except FileRefused as error:
+            return [*notes, SumNote(path, 1, f"atlas.sum not checked: {error}")]
+    computed = chain(contents)
+    by_name = {os.path.basename(p): p for p in files}
+    listed_names = {name for name, _, _ in listed}
+    computed_names = {name for name, _ in computed}
+    for name, _ in computed:
+        if name not in listed_names:
+            notes.append(SumNote(by_name[name], 1, f"{name} is not in atlas.sum: added or renamed without "
+                                 "`atlas migrate hash`, so the history was edited and Atlas refuses the directory"))
+    for name, _, line in listed:
+        if name not in computed_names:
+            notes.append(SumNote(sum_path, line, f"atlas.sum lists {name}, which is not in the directory: a migration "
+                                 "was removed or renamed, so the history was edited and Atlas refuses the directory"))
+    if len(notes) == (1 if notes and notes[0].path == sum_path and notes[0].line == 1 else 0) and \
+            [name for name, _ in computed] == [name for name, _, _ in listed]:
+        for (name, value), (_, written, _) in zip(computed, listed):
+            if value != written:
+                notes.append(SumNote(by_name[name], 1, f"{name} changed after atlas.sum was written (its hash differs; "
+                                     "every later hash differs because of it): the history was edited, and a "
+                                     "database that ran the old file does not have this schema"))
+                break
+    elif not notes:
+        notes.append(SumNote(sum_path, 1, "atlas.sum lists the files in another order than their names: the sum was "
+                             "edited by hand, and Atlas refuses the directory"))
+    return notes
+
+
+def _head_comments(head: str) -> list[str]:
+    """A file's leading comment lines when a blank line separates them from the rest (Atlas's
+    file directives, `LocalFile.comments`)."""
+    comments = []
+    rest = head
+    while rest.startswith(("#", "--")):
+        line, newline, rest = rest.partition("\n")
+        comments.append(line.strip())
+        if not newline:
+            return comments
+    return comments if rest.lstrip(" \t").startswith("\n") else []
+
+
+def is_checkpoint(head: str) -> bool:
+    """Whether a file's first lines mark it as an Atlas checkpoint (`-- atlas:checkpoint`)."""
+    return any(directive(comment, "checkpoint") is not None for comment in _head_comments(head))
+
+
+def checkpoint_start(heads: list[str]) -> int:
+    """The index of the last checkpoint among files in order (0 when there is none)."""
+    found = [i for i, head in enumerate(heads) if is_checkpoint(head)]
+    return found[-1] if found else 0
+
+
+def _unescape(value: str) -> str:
+    return value.replace("\\n", "\n").replace("\\r", "\r").replace("\\t", "\t")
+
+
+def read_chunks(chunks: Iterable[str], path: str, *, target: Target | None = None,
+                segment: Segment | None = None) -> Iterator[str | Segment | Note]:
+    """A migration file as Atlas reads it: with `-- atlas:delimiter X` as its first line, split at X
+    (the directive's line itself is not SQL); otherwise as it is."""
+    iterator = iter(chunks)
+    held = ""
+    for chunk in iterator:
+        held += chunk
+        if "\n" in held or len(held) > 4096:
+            break
+    first, newline, rest = held.partition("\n")
+    value = directive(first.lstrip("\ufeff"), "delimiter", "-- ")
+    if value is not None:
+        delimiter = _unescape(value)
+        if not delimiter:
+            yield Note(1, 1, "atlas:delimiter without a delimiter: Atlas refuses this file", "parse-error", "warning")
+        elif delimiter != ";":
+            yield Segment("delimiter", delimiter, (), "file")
+        yield newline
+        held = rest
+    if held:
+        yield held
+    yield from iterator

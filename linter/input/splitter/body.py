@@ -1,0 +1,376 @@
+"""The scanner inside a statement (`_StatementText`)."""
+
+from __future__ import annotations
+
+from linter.input.splitter.client import _CMD_DONE, _CMD_MORE, _CMD_TEXT
+from linter.input.splitter.compound import BLOCK, Invalid, Structure, head as compound_head
+from linter.input.splitter.lexis import (
+    _BLOCK,
+    _BTICK,
+    _COMPOUND_PREFIX,
+    _DASH_COMMENT_FOLLOW,
+    _FIRST_WORD,
+    _LINE,
+    _OVER_HEAD,
+    _QUOTE_MODES,
+    _SCHEMA_WORDS,
+    _SET_WORDS,
+    _SLASH_LOOKAHEAD,
+    _UNDECIDED,
+    _WS,
+    _excerpt,
+    _exec_open,
+    _last_comments,
+)
+from linter.input.splitter.sqlmode import normalize
+from linter.input.statement import Note, Statement
+
+
+class _StatementText:
+    """Inside a statement: its text up to its delimiter (`_code`), a compound statement's structure,
+    its comments, and its end (`_end_stmt`), a block's statements (`_emit_block`) or a statement
+    over the cap (`_end_oversize`)."""
+
+    def _code(self) -> bool:
+        """Read statement text up to its delimiter, or until the mode changes or the buffer ends."""
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        pos = self.pos
+        run_match = self.run_match
+        delimiter = "" if self.block else self.delimiter
+        d0 = delimiter[:1]  # "" never equals a character
+        while True:
+            m = run_match(buf, pos)  # `(...)*` always matches
+            p = m.end() if m is not None else pos
+            if p >= n:
+                self.pos = n
+                return False
+            c = buf[p]
+            if c == d0:
+                if buf.startswith(delimiter, p):
+                    # under a custom delimiter, a `;` left before it is an empty statement to the server
+                    self._end_stmt(p, delimiter_end=p + len(delimiter), strip_semicolon=delimiter != ";")
+                    self.packet_open = self.rejecting = False
+                    return True
+                if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
+                    self.pos = p
+                    return False
+            if c == ";" and (self.packet or delimiter and delimiter != ";"):  # not the delimiter: see `linter.input.splitter.compound`
+                compound = self.compound
+                if compound is None:
+                    head = compound_head(self._text_prefix(p))
+                    if head is None:
+                        self._end_stmt(p, delimiter_end=p + 1)
+                        self.packet_open = True
+                        return True
+                    compound = self.compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
+                    self.fed = 0
+                if isinstance(compound, Structure) and not self.over:
+                    text = self._text_from(self.fed, p)
+                    compound.feed(text, self.fed, final=False)
+                    self.fed += len(text) + 1
+                    if compound.complete:  # the compound statement ends at this `;`
+                        self._end_stmt(p, delimiter_end=p + 1)
+                        self.packet_open = True
+                        return True
+                pos = p + 1
+                continue
+            if c == "'" or c == '"':
+                m = self.quote_body[c].match(buf, p + 1)
+                e = m.end() if m is not None else p + 1
+                if e < n and buf[e] == c:
+                    pos = e + 1
+                    continue
+                self.mode = _QUOTE_MODES[c]  # goes on in the next chunk
+                self.open_at = self._where(p)
+                self.pos = n if eof else e
+                return False
+            if c == "`":
+                q = buf.find("`", p + 1)
+                if q >= 0:
+                    pos = q + 1
+                    continue
+                self.mode = _BTICK
+                self.open_at = self._where(p)
+                self.pos = n
+                return False
+            if c == "-":
+                if n - p < 3 and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("-", p + 1) and (p + 2 >= n or buf[p + 2] in _DASH_COMMENT_FOLLOW):
+                    self._stmt_comment(p, p + 2, _LINE, dash=True)
+                    return True
+                pos = p + 1
+            elif c == "#":
+                self._stmt_comment(p, p + 1, _LINE, dash=False)
+                return True
+            elif c == "/":
+                if n - p < _SLASH_LOOKAHEAD and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("*", p + 1):
+                    em = _exec_open(buf, p)
+                    if em is None:
+                        self._stmt_comment(p, p + 2, _BLOCK, dash=False)
+                        return True
+                    marker_end, version, runs = self._exec_marker(em)
+                    self._piece(buf[self.seg_start : p])
+                    if not runs:  # its text becomes blanks (see `_skip_exec`)
+                        self.seg_start = p
+                        self._skip_exec(p, marker_end, version)
+                        return True
+                    # unwrap in place: the marker becomes as many spaces, so columns stay right
+                    self._piece(" " * (marker_end - p))
+                    self._open_exec(version)
+                    pos = self.seg_start = marker_end
+                    run_match = self.run_match
+                    continue
+                pos = p + 1
+            elif c == "*":
+                if n - p < 2 and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("/", p + 1) and self.exec_ver is not None:
+                    self._piece(buf[self.seg_start : p])
+                    if self.stmt_exec is not None and self.stmt_exec[0] == self.exec_serial:
+                        self.exec_close_off = self.plen
+                    self._piece("  ")
+                    self.exec_ver = None
+                    pos = self.seg_start = p + 2
+                    self._set_matchers()
+                    run_match = self.run_match
+                    continue
+                pos = p + 1
+            elif c == "\\" and self.client:
+                found = self._backslash(p)
+                if found == _CMD_TEXT:
+                    pos = p + 2  # `\N`, or a command the client does not know: text
+                elif found == _CMD_MORE:
+                    self.pos = p
+                    return False
+                elif found == _CMD_DONE and self.in_stmt:
+                    pos = self.pos
+                else:
+                    return True
+            elif c == "\n":
+                self.pos = p
+                found = self._try_delimiter(p + 1)
+                if found is _UNDECIDED:
+                    return False
+                if found:
+                    return True
+                pos = p + 1
+            else:
+                pos = p + 1
+
+    def _text_prefix(self, end: int) -> str:
+        """The start of the statement being read, up to buffer index `end` (at most `_COMPOUND_PREFIX` characters)."""
+        if self.over:
+            return self.over_head[:_COMPOUND_PREFIX]
+        prefix = ""
+        for piece in self.pieces:
+            prefix += piece
+            if len(prefix) >= _COMPOUND_PREFIX:
+                return prefix
+        return prefix + self.buf[self.seg_start : min(end, self.seg_start + _COMPOUND_PREFIX)]
+
+    def _text_from(self, offset: int, end: int) -> str:
+        """The text of the statement being read from `offset` in it to buffer index `end`."""
+        need = self.plen - offset
+        if need <= 0:
+            return self.buf[self.seg_start - need : end]
+        current = self.buf[self.seg_start : end]
+        parts: list[str] = []
+        held = 0
+        pieces = self.pieces
+        i = len(pieces)
+        while held < need:
+            i -= 1
+            parts.append(pieces[i])
+            held += len(pieces[i])
+        parts.reverse()
+        return "".join(parts)[held - need :] + current
+
+    def _piece(self, text: str) -> None:
+        """Keep `text` as the next part of the statement being read; past `max_statement`
+        characters only count its length and lines (see `MAX_STATEMENT_CHARS`)."""
+        if self.over:
+            self.over += len(text)
+            self.over_lines += text.count("\n")
+            return
+        self.pieces.append(text)
+        self.plen += len(text)
+        if self.plen > self.max_statement:
+            held = "".join(self.pieces)
+            self.over = len(held)
+            self.over_lines = held.count("\n")
+            self.over_head = held[:_OVER_HEAD]
+            self.pieces = []
+            self.plen = 0
+
+    def _stmt_comment(self, start: int, text_start: int, mode: int, *, dash: bool) -> None:
+        """A comment inside a statement stays in its text; only a `--` one may be an annotation to read."""
+        collect = bool(self.markers) and dash
+        if collect:
+            self.cm_off = self.plen + (start - self.seg_start)
+        if mode == _BLOCK:
+            self.open_at = self._where(start)
+        self._start_comment(text_start, mode, collect=collect, dash=dash)
+
+    def _end_stmt(
+        self,
+        end: int,
+        *,
+        delimiter_end: int | None = None,
+        cut: int | None = None,
+        strip_semicolon: bool = False,
+    ) -> None:
+        """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its text, if given)."""
+        if self.over or self.plen + end - self.seg_start > self.max_statement:
+            self._end_oversize(end, delimiter_end)
+            return
+        raw = self.buf[self.seg_start : end]
+        if self.pieces:
+            self.pieces.append(raw)
+            raw = "".join(self.pieces)
+            self.pieces = []
+            self.plen = 0
+        self.in_stmt = False
+        if delimiter_end is not None:
+            self.pos = delimiter_end
+        if cut is not None:
+            raw = raw[:cut]
+        text = raw.rstrip(_WS)
+        if strip_semicolon and text.endswith(";"):
+            text = text[:-1].rstrip(_WS)
+        stmt_exec = self.stmt_exec
+        close = self.exec_close_off
+        self.stmt_exec = self.exec_close_off = None
+        compound = self.compound
+        self.compound = None
+        if not text or self.down or self.rejecting:
+            return
+        if compound is None and (self.block or self.delimiter != ";"):  # no `;` of its own: a compound one?
+            head = compound_head(text[:_COMPOUND_PREFIX])
+            if head is not None:
+                compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
+                self.fed = 0
+        if compound is not None:
+            if isinstance(compound, Invalid):
+                self.rejecting = True
+                self._flush_pending()
+                self.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
+                                       "statement and the rest of its packet, so innolint replays none of it",
+                                       "parse-error", "warning", self.stmt_line + text.count("\n"), _excerpt(text)))
+                return
+            if not compound.complete:
+                compound.feed(raw[self.fed :], self.fed, final=True)
+            if compound.kind == BLOCK:
+                self._emit_block(raw, compound)
+                return
+        executable = None
+        if stmt_exec is not None and (close is None or not raw[close:].strip(_WS)):
+            executable = stmt_exec[1]
+        if self.quoting:
+            text = normalize(text, self.modes.flags)
+        line = self.stmt_line
+        end_line = line + text.count("\n")
+        if text[:3] in _SET_WORDS:
+            self._follow_set(text, line, self.stmt_col)
+        if delimiter_end is None:
+            comments = _last_comments(self.stmt_comments)
+            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable))
+            return
+        self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable)
+        self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+
+    def _emit_block(self, raw: str, block: Structure) -> None:
+        """The statements a compound block outside a stored program runs (`linter.input.splitter.compound`), each
+        at its place; for those it may not run as written (a branch, a loop, a handler), a note at
+        that statement: replayed as if it ran once, or not replayed, the schema after it uncertain."""
+        line0, column0 = self.stmt_line, self.stmt_col
+        counted = [0, line0, -1]  # line breaks are counted up to this offset: its line, its line's last break
+
+        def where(offset: int) -> tuple[int, int]:
+            upto, line, last = counted
+            if offset < upto:  # the constructs items name come before them: counted again from the start
+                upto, line, last = 0, line0, -1
+            breaks = raw.count("\n", upto, offset)
+            if breaks:
+                line += breaks
+                last = raw.rfind("\n", upto, offset)
+            counted[:] = [offset, line, last]
+            return line, column0 + offset if last < 0 else offset - last
+
+        self._flush_pending()
+        text = raw.rstrip(_WS)
+        end_line = line0 + text.count("\n")
+        target = self.target
+        if target is not None and not target.is_mariadb:
+            self.rejecting = True
+            self.notes.append(Note(line0, column0, "a compound statement (IF, CASE, a loop, BEGIN NOT ATOMIC) outside a "
+                                   f"stored program: {target.label} runs these only in stored programs and rejects "
+                                   "this one with the rest of its packet, so innolint replays none of it",
+                                   "parse-error", "warning", end_line, _excerpt(text)))
+            return
+        if block.error is not None:
+            self.rejecting = True
+            at = where(min(max(block.error.at, 0), len(raw)))[0]
+            reason = str(block.error).format(at=f"line {where(max(block.error.at, 0))[0]}")
+            self.notes.append(Note(line0, column0, f"innolint cannot follow this compound statement ({reason}, line "
+                                   f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
+            return
+        first = True
+        for item in block.items:
+            body = raw[item.start : item.end]
+            if not body:
+                continue
+            if self.quoting:
+                body = normalize(body, self.modes.flags)
+            line, column = where(item.start)
+            word = _FIRST_WORD(body)
+            schema = word is not None and word.group().upper() in _SCHEMA_WORDS
+            why = item.why.format(at=f"line {where(item.at)[0]}") if item.why is not None else None
+            comments = item.comments
+            if first and self.stmt_comments:
+                comments = _last_comments(list(self.stmt_comments) + list(comments))
+            first = False
+            if item.replay:
+                self.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None))
+                if body[:3] in _SET_WORDS:
+                    self._follow_set(body, line, column)
+                if why is not None and schema:
+                    self.notes.append(Note(line, column, f"{why}; innolint replays it as if it ran once, so the schema "
+                                           "after it is uncertain", "replay-error", "warning",
+                                           line + body.count("\n"), _excerpt(body)))
+            elif schema:
+                self.notes.append(Note(line, column, f"not replayed: {why}", "replay-error", "warning",
+                                       line + body.count("\n"), _excerpt(body)))
+
+    def _end_oversize(self, end: int, delimiter_end: int | None) -> None:
+        """Close a statement longer than `max_statement`, of which only the start was kept: counted
+        if the caller skips its first word, else reported with its size (see `MAX_STATEMENT_CHARS`)."""
+        tail = self.buf[self.seg_start : end]
+        self._piece(tail)
+        size, lines, head = self.over, self.over_lines, self.over_head
+        self.over = self.over_lines = 0
+        self.over_head = ""
+        self.in_stmt = False
+        self.stmt_exec = self.exec_close_off = None
+        if delimiter_end is not None:
+            self.pos = delimiter_end
+        if self.down:
+            return
+        blank = tail[len(tail.rstrip(_WS)):] if tail.strip(_WS) else ""
+        end_line = self.stmt_line + lines - blank.count("\n")
+        word = _FIRST_WORD(head)
+        if self.skip_words is not None and word is not None and word.group().upper() in self.skip_words:
+            self.skipped += 1  # a dump's INSERT: nothing to read in it, counted as read
+            return
+        self._flush_pending()
+        self.notes.append(Note(
+            self.stmt_line, self.stmt_col,
+            f"statement of {size:,} characters is longer than the {self.max_statement:,} characters innolint reads of "
+            "one statement: not parsed", "parse-error", "warning", end_line, _excerpt(head),
+        ))

@@ -1,0 +1,304 @@
+"""The scanner between statements (`_GapReader`)."""
+
+from __future__ import annotations
+
+import re
+
+from linter.input.splitter.client import _CLIENT_COMMANDS, _CMD_DONE, _CMD_MORE, _CMD_TEXT, _COMMAND_INITIALS
+from linter.input.splitter.lexis import (
+    _BLOCK,
+    _CODE,
+    _COMMAND_WORD,
+    _COMMENT_CHARS,
+    _DASH_COMMENT_FOLLOW,
+    _GAP_MODE,
+    _GAP_MORE,
+    _GAP_NEXT,
+    _GAP_STATEMENT,
+    _LINE,
+    _SET_WORD,
+    _SET_WORDS,
+    _SKIP_WORD,
+    _SLASH_LOOKAHEAD,
+    _UNDECIDED,
+    _WS,
+    _WS_RUN,
+    _add_comment,
+    _comment_run,
+    _comment_text,
+    _comment_texts,
+    _excerpt,
+    _exec_line,
+    _exec_open,
+    _marker,
+    _run_end,
+)
+from linter.input.splitter.sqlmode import ANSI_QUOTES, NO_BACKSLASH_ESCAPES
+from linter.input.statement import Note
+
+
+class _GapReader:
+    """Between statements: whitespace, comments and the directives in them, migration annotations,
+    empty statements, mysqldump's one-line executable comments, and the start of the next
+    statement (`_gap`)."""
+
+    def _gap(self) -> bool:
+        """Skip whitespace, comments, executable-comment markers and empty statements; read the statements after."""
+        buf = self.buf
+        n = len(buf)
+        while True:
+            if self.fast_ok and self.pending is None:
+                self._fast()
+            pos = self.pos
+            e = _run_end(_WS_RUN, buf, pos)
+            if e > pos:
+                if buf.find("\n", pos, e) >= 0:
+                    self.at_line_start = True
+                    if self.pending is not None:
+                        self._flush_pending()
+                        if self.fast_ok:
+                            self.pos = e
+                            continue  # back to the fast lane
+                self.pos = e
+            if e >= n:
+                return False
+            if buf[e] in self.gap_stops:
+                step = self._gap_special(e)
+                if step == _GAP_NEXT:
+                    continue
+                if step != _GAP_STATEMENT:
+                    return step == _GAP_MODE
+            # the first character of a statement, unless a client command by name fills the line
+            if self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not self.packet_open:
+                found = self._try_command(e)
+                if found is _UNDECIDED:
+                    return False
+                if found:
+                    if self.stopped:
+                        return False
+                    continue
+            if self.pending is not None:
+                self._flush_pending()
+            cp = self.cnt_pos  # inline `_line_at(e)`: this runs once per statement
+            k = buf.count("\n", cp, e)
+            if k:
+                self.cur_line += k
+                self.line_start = buf.rfind("\n", cp, e) + 1
+            self.cnt_pos = e
+            self.stmt_line = self.cur_line
+            self.stmt_col = e - self.line_start + 1
+            self.in_stmt = True
+            self.at_line_start = False
+            self.seg_start = self.pos = e
+            self.stmt_comments = self.comments
+            self._clear_comments()
+            self.stmt_exec = (self.exec_serial, self.exec_ver) if self.exec_ver is not None else None
+            self.compound = None
+            if not self._code():
+                return False
+            if self.in_stmt or self.mode != _CODE or self.stopped:
+                return True
+
+    def _word_kind(self, word: str) -> int:
+        """What the fast lane needs to know of a statement's first word (as written): whether the
+        caller skips such statements (`skip_words`), whether it names a client command (in files
+        the client runs), whether it is SET (`_WORD_KINDS`)."""
+        upper = word.upper()
+        kind = (_SKIP_WORD if self.skip_words is not None and upper in self.skip_words else 0) | (
+            _COMMAND_WORD if self.client and word.lower() in _CLIENT_COMMANDS else 0) | (
+            _SET_WORD if upper == "SET" else 0)
+        if len(self.word_kinds) < 256:
+            self.word_kinds[word] = kind
+        return kind
+
+    def _gap_special(self, e: int) -> int:
+        """Deal with a character between statements that may not start one (see `gap_stops`).
+
+        Returns _GAP_NEXT (dealt with, go on), _GAP_STATEMENT (it starts a statement after all),
+        _GAP_MODE (a comment goes on past the buffer) or _GAP_MORE (more text is needed to tell).
+        """
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        c = buf[e]
+        fast = not self.markers
+        if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE") and not (
+                self.mariadb_client and self.packet_open):
+            found = self._try_delimiter(e)
+            if found is _UNDECIDED:
+                return _GAP_MORE
+            if found:
+                return _GAP_NEXT
+        delimiter = "" if self.block else self.delimiter
+        if c == delimiter[:1]:
+            if buf.startswith(delimiter, e):  # an empty statement
+                self.pos = e + len(delimiter)
+                self.at_line_start = False
+                self.packet_open = self.rejecting = False
+                return _GAP_NEXT
+            if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
+                return _GAP_MORE
+        if c == "-" or c == "#":
+            if fast and self.pending is None:
+                m = _comment_run(buf, e)
+                if m is not None:
+                    self.pos = m.end()
+                    self.at_line_start = True
+                    for text in _comment_texts(buf, e, m.end()):
+                        text = _comment_text(text)
+                        if text:
+                            self._add_leading(text)
+                    return _GAP_NEXT
+            if c == "#":
+                return _GAP_MODE if self._gap_line_comment(e, e + 1, dash=False) else _GAP_NEXT
+            if n - e < 3 and not eof:
+                return _GAP_MORE
+            if buf.startswith("-", e + 1) and (e + 2 >= n or buf[e + 2] in _DASH_COMMENT_FOLLOW):
+                return _GAP_MODE if self._gap_line_comment(e, e + 2, dash=True) else _GAP_NEXT
+        elif c == "/":
+            if n - e < _SLASH_LOOKAHEAD and not eof:
+                return _GAP_MORE
+            if buf.startswith("*", e + 1):
+                self.at_line_start = False
+                if fast and self.exec_ver is None and delimiter == ";":
+                    m = _exec_line(buf, e)
+                    if m is not None and self._exec_line_stmt(m):
+                        return _GAP_NEXT
+                m = _exec_open(buf, e)
+                if m is not None:
+                    end, version, runs = self._exec_marker(m)
+                    if runs:
+                        self._open_exec(version)
+                        self.pos = end
+                        return _GAP_NEXT
+                    self._skip_exec(e, end, version)
+                    return _GAP_MODE
+                self._start_comment(e + 2, _BLOCK, collect=True, dash=False)
+                self.comment_line = self._line_at(e)
+                self.comment_col = e - self.line_start + 1
+                return _GAP_MODE
+        elif c == "\\" and self.client:
+            found = self._backslash(e)
+            self.at_line_start = False
+            return {_CMD_TEXT: _GAP_STATEMENT, _CMD_MORE: _GAP_MORE, _CMD_DONE: _GAP_NEXT}.get(found, _GAP_MODE)
+        elif c == "*" and self.exec_ver is not None:
+            if n - e < 2 and not eof:
+                return _GAP_MORE
+            if buf.startswith("/", e + 1):
+                self.exec_ver = None
+                self._set_matchers()
+                self.pos = e + 2
+                self.at_line_start = False
+                return _GAP_NEXT
+        return _GAP_STATEMENT
+
+    def _exec_line_stmt(self, m: re.Match[str]) -> bool:
+        """Take a one-line `/*!40101 SET ... */;` found by the fast path; False if it holds no statement."""
+        bang, digits, body = m.groups()
+        text = body.strip(_WS)
+        if not text or len(text) > self.max_statement or not self._plain_exec(bang + digits):
+            return False
+        start = m.start(3) + body.index(text[0])
+        line = self._line_at(start)
+        if text[:3] in _SET_WORDS:
+            self._follow_set(text, line, start - self.line_start + 1)
+        self.exec_serial += 1
+        self.pending = (
+            text,
+            line,
+            start - self.line_start + 1,
+            line,
+            self.comments,
+            digits if bang == "!" else bang + digits,
+        )
+        self.pending_line = line
+        self._clear_comments()
+        self.pos = m.end()
+        return True
+
+    def _gap_line_comment(self, start: int, text_start: int, *, dash: bool) -> bool:
+        """A `--` or `#` comment between statements, read at once when its line is in the buffer.
+
+        Returns True when it goes on past the buffer (the scanner is then in comment mode).
+        """
+        self.at_line_start = False
+        buf = self.buf
+        end = buf.find("\n", text_start)
+        if end < 0 and not self.eof:
+            self._start_comment(text_start, _LINE, collect=True, dash=dash)
+            self.comment_line = self._line_at(start)
+            return True
+        if end < 0:
+            end = len(buf)
+        if self.pending is not None:
+            self.comment_line = self._line_at(start)
+        self.pos = end
+        self.dash_comment = dash
+        self._comment_done(_comment_text(buf[text_start : min(end, text_start + _COMMENT_CHARS)]))
+        return False
+
+    def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
+        self.mode = mode
+        self.collect = collect
+        self.dash_comment = dash
+        self.cstart = self.pos = text_start
+        self.cparts = []
+        self.clen = 0
+
+    def _comment_done(self, text: str) -> None:
+        """File a finished comment: a migration annotation, a trailing comment, or a leading one."""
+        if self.markers and self.dash_comment:
+            marker = _marker(text, self.markers)
+            if marker is not None:
+                self._apply_marker(marker)
+                return
+        if self.in_stmt or not text:
+            return  # inside a statement a comment is part of its text
+        if self.pending is not None and self.comment_line == self.pending_line:
+            _add_comment(self.pending[4], text)
+            return
+        self._flush_pending()
+        self._add_leading(text)
+
+    def _add_leading(self, text: str) -> None:
+        """A comment before the next statement."""
+        _add_comment(self.comments, text)
+        if self.unless and self.unless in text:
+            self.comments_hold = True
+
+    def _clear_comments(self) -> None:
+        self.comments = []
+        self.comments_hold = False
+
+    def _apply_marker(self, marker: str) -> None:
+        """Obey a goose/dbmate annotation; a statement still open ends where the annotation starts."""
+        if self.in_stmt:
+            self._end_stmt(self.pos, cut=self.cm_off, strip_semicolon=marker == "end")
+        self._flush_pending()
+        if marker == "up":
+            self.down = False
+            self._clear_comments()
+        elif marker == "down":
+            self.down = True
+            self._clear_comments()
+        elif marker == "begin":
+            self.block = True
+            self._set_matchers()
+        elif marker == "end":
+            self.block = False
+            self._set_matchers()
+
+    def _follow_set(self, text: str, line: int, column: int) -> None:
+        """A SET statement: follow what it does to the session's sql_mode (`linter.input.splitter.sqlmode`) and
+        to user variables (`SET @m = ''; SET sql_mode = @m`), and read on with the quoting that
+        mode gives. (The fast lane counts a SET that names no sql_mode without building it: a
+        variable set there and later given to sql_mode is reported as unknown.)"""
+        if "@" not in text and "sql_mode" not in text.lower():
+            return
+        problem = self.modes.apply_set(text)
+        if problem:
+            self.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=_excerpt(text)))
+        flags = self.modes.flags
+        quoting = (NO_BACKSLASH_ESCAPES in flags) + 2 * (ANSI_QUOTES in flags)
+        if quoting != self.quoting:
+            self.quoting = quoting
+            self._set_matchers()

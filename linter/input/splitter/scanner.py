@@ -1,0 +1,399 @@
+"""The general scanner: one streaming split, chunk by chunk (`_Splitter`). Its state and driving
+live here; what it does between statements (`gaps`), inside a statement (`body`), in quotes and
+comments (`quoted`), with client commands (`client`) and in the fast lane (`fast_lane`) are its
+parts, each a class whose methods work on this state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+import re
+from typing import TYPE_CHECKING
+
+from linter.input.splitter.body import _StatementText
+from linter.input.splitter.client import _ClientCommands
+from linter.input.splitter.compound import Invalid, Structure
+from linter.input.splitter.fast_lane import _FastLaneReader
+from linter.input.splitter.gaps import _GapReader
+from linter.input.splitter.lexis import (
+    MAX_STATEMENT_CHARS,
+    _BLOCK,
+    _BODIES,
+    _BTICK,
+    _CLIENT_FORMATS,
+    _CODE,
+    _COMMENT_CHARS,
+    _DQUOTE,
+    _EXEC_OPENINGS,
+    _LINE,
+    _MARKER_FORMATS,
+    _Matcher,
+    _PARAMS,
+    _SKIPEXEC,
+    _SQUOTE,
+    _WS,
+    _blank,
+    _last_comments,
+    _run_cache,
+    _run_pattern,
+    executable_reading,
+)
+from linter.input.splitter.quoted import _QuotedText
+from linter.input.splitter.span_memory import SpanMemory
+from linter.input.splitter.sqlmode import Modes
+from linter.input.statement import Note, Segment, Statement, _SEGMENT_SPLITS
+
+if TYPE_CHECKING:
+    from linter.schema.target import Target
+
+
+class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _QuotedText):
+    """The state of one streaming split; `run` drives it chunk by chunk.
+
+    Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
+    before `pos` has been dealt with (statement text already consumed is kept in `pieces`).
+    """
+
+    #: whether the fast lane is used (tests turn it off to compare it with the general scanner)
+    fast_lane = True
+    #: whether the fast lane remembers what it read (see `SpanMemory`; tests turn it off to compare)
+    span_memory = True
+
+    def __init__(
+        self, path: str, migration_format: str | None, skip_words: frozenset[str] | None = None, unless: str = "",
+        skip_pattern: str = "", target: Target | None = None, max_statement: int = MAX_STATEMENT_CHARS,
+    ) -> None:
+        self.path = path
+        self.markers = migration_format if migration_format in _MARKER_FORMATS else None
+        self.client = migration_format in _CLIENT_FORMATS  # client commands are the client's
+        self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
+        self.packet_open = False  # under a delimiter other than `;`: statements read but not sent yet
+        self.rejecting = False  # and the server rejected one of them: it runs none of the others
+        self.target = target
+        self.max_statement = max_statement
+        self.notes: list[Note] = []
+        self.skip_words = skip_words
+        self.skip_pattern = skip_pattern
+        self.unless = unless
+        self.skipped = 0  # statements counted but not built
+        self.word_kinds: dict[str, int] = {}  # first words as written: see `_word_kind`
+        self.memory = SpanMemory()  # the fast lane's memory of what it read
+        self.delimiter_at = self.directive_at = self.horizon = -1  # see `_fast`
+        self.buf = ""
+        self.pos = 0
+        self.eof = False
+        self.out: list[Statement] = []
+        # line counting, lazily up to `cnt_pos`; `line_start` is the index where that line began
+        self.cnt_pos = 0
+        self.cur_line = 1
+        self.line_start = 0
+        # client state
+        self.delimiter = ";"
+        self.block = False  # inside goose StatementBegin/StatementEnd: no delimiter at all
+        self.packet = False  # and, in a Segment split as a packet, a `;` ends a statement (not a compound one)
+        self.part = "file"  # what is being read, for notes: the file, or a Segment's part
+        self.down = False  # inside a goose/dbmate Down section: nothing is emitted
+        self.modes = Modes()  # the session's sql_mode, as far as it is followed
+        self.quoting = 0  # how strings read: see `_QUOTINGS` (`linter.input.splitter.sqlmode`)
+        self.mode = _CODE
+        self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
+        self.exec_ver: str | None = None  # version of the open executable comment
+        self.exec_serial = 0  # counts executable comments, to tell them apart
+        self.plain_execs: dict[str, bool] = {}  # see `_plain_exec`
+        self.plain_set: set[str] = set()  # the openings it found plain
+        self.skip_depth = 0  # in an executable comment that does not run: comments open in it
+        self.skip_nest = True  # whether one comment may nest in it
+        self.skip_at = (0, 0)  # where it starts
+        self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
+        self.stopped = False  # the client quit (`\q`, `exit`): nothing after is read
+        self.stop_at = (0, 0, "")  # where, and how
+        self.rest_lines = 0  # line breaks in the chunks after it
+        self.ends_with_newline = False
+        self.params_until = ""  # in a command's parameters: what ends them besides the line's end
+        self.params_consume = True  # and whether that is consumed
+        self.run_match: _Matcher
+        self.gap_stops = ""  # characters that may not start a statement between statements
+        self._set_matchers()
+        # the statement being read
+        self.in_stmt = False
+        self.pieces: list[str] = []  # its text so far, before `seg_start`
+        self.plen = 0  # total length of `pieces`
+        self.over = 0  # past `max_statement`: its length so far (its text is not kept)
+        self.over_lines = 0  # and the line breaks in it
+        self.over_head = ""  # and its first characters
+        self.seg_start = 0  # buffer index where its not-yet-copied text starts
+        self.stmt_line = 0
+        self.stmt_col = 0
+        self.stmt_comments: list[str] = []
+        self.stmt_exec: tuple[int, str] | None = None  # (serial, version) of the comment it began in
+        self.exec_close_off: int | None = None  # offset in its text where that comment closed
+        self.compound: Structure | Invalid | None = None  # a compound statement (found at its first `;`)
+        self.fed = 0  # how much of its text the Structure has read
+        # the comment being read
+        self.collect = False  # whether its text is wanted
+        self.cstart = 0  # buffer index where its not-yet-copied text starts
+        self.cparts: list[str] = []
+        self.clen = 0  # their length (at most `_COMMENT_CHARS` are kept)
+        self.dash_comment = False  # a `--` comment (the only kind migration annotations use)
+        self.comment_line = 0
+        self.comment_col = 0
+        self.cm_off = 0  # offset in the statement text where an in-statement `--` comment began
+        # comments waiting for the next statement, and the last statement waiting for the end of
+        # its line (comments after its delimiter on that line are its own)
+        self.comments: list[str] = []
+        self.comments_hold = False  # whether one of them holds `unless`
+        self.pending: tuple[str, int, int, int, list[str], str | None] | None = None
+        self.pending_line = 0
+
+    def run(self, chunks: Iterable[str]) -> Iterator[Statement]:
+        first = True
+        for chunk in chunks:
+            if chunk.__class__ is Segment:
+                self._segment(chunk)  # type: ignore[arg-type]
+                if self.out:
+                    out, self.out = self.out, []
+                    yield from out
+                continue
+            if chunk.__class__ is Note:  # a format's reading reports something at its place
+                self.notes.append(chunk)  # type: ignore[arg-type]
+                continue
+            if not chunk:
+                continue
+            if self.stopped:  # the client quit: the rest is read (a pipe must be drained) and counted
+                self.rest_lines += chunk.count("\n")
+                self.ends_with_newline = chunk.endswith("\n")
+                continue
+            if first:
+                first = False
+                if chunk[0] == "\ufeff":  # a BOM is not text: drop it before any column is counted
+                    chunk = chunk[1:]
+            self._feed(chunk)
+            self._scan()
+            if self.out:
+                out, self.out = self.out, []
+                yield from out
+        self.eof = True
+        self._scan()
+        self._finish()
+        yield from self.out
+        self.out = []
+
+    def _segment(self, segment: Segment) -> None:
+        """A part read on its own starts (see `Segment`): what is open ends as at the end of input,
+        and the part is split as the segment says."""
+        if segment.split not in _SEGMENT_SPLITS or (segment.split == "delimiter" and not segment.delimiter):
+            raise ValueError(f"bad segment {segment!r}")
+        if self.buf or self.in_stmt or self.pending is not None:
+            self.eof = True
+            self._scan()
+            self._finish()
+            self.eof = False
+        self._line_at(self.pos)
+        self.cnt_pos -= self.pos
+        self.line_start -= self.pos
+        self.buf = self.buf[self.pos :] if self.pos < len(self.buf) else ""
+        self.pos = 0
+        self.mode = _CODE
+        self.in_stmt = False
+        self.exec_ver = None
+        self.compound = None
+        self.packet_open = self.rejecting = False
+        self.at_line_start = True
+        self._clear_comments()
+        self.block = segment.split != "delimiter"
+        self.packet = segment.split == "packet"
+        self.delimiter = segment.delimiter if segment.split == "delimiter" else ";"
+        self.part = segment.part
+        self._set_matchers()
+        self.notes.extend(segment.notes)
+
+    def _feed(self, chunk: str) -> None:
+        """Drop what has been dealt with from the buffer (keeping statement and comment text) and append `chunk`."""
+        buf, pos = self.buf, self.pos
+        if self.in_stmt:
+            if pos > self.seg_start:
+                piece = buf[self.seg_start : pos]
+                self._piece(_blank(piece) if self.mode == _SKIPEXEC else piece)
+            self.seg_start = 0
+        if self.collect and self.mode in (_BLOCK, _LINE):
+            room = _COMMENT_CHARS - self.clen
+            if room > 0:
+                piece = buf[self.cstart : min(pos, self.cstart + room)]
+                self.cparts.append(piece)
+                self.clen += len(piece)
+            self.cstart = 0
+        self._line_at(pos)
+        self.cnt_pos -= pos
+        self.line_start -= pos
+        self.buf = buf[pos:] + chunk if pos < len(buf) else chunk
+        self.pos = 0
+        self.delimiter_at = self.directive_at = self.horizon = -1  # fast-lane look-ahead, found again in the new buffer
+
+    def _scan(self) -> None:
+        """Advance as far as the buffer allows (at end of input: to its end)."""
+        while not self.stopped:
+            mode = self.mode
+            if mode == _CODE:
+                ok = self._code() if self.in_stmt else self._gap()
+            elif mode == _LINE:
+                ok = self._line_comment()
+            elif mode == _BLOCK:
+                ok = self._block_comment()
+            elif mode == _BTICK:
+                ok = self._backtick()
+            elif mode == _SKIPEXEC:
+                ok = self._skip_exec_text()
+            elif mode == _PARAMS:
+                ok = self._params()
+            else:
+                ok = self._quote()
+            if not ok:
+                return
+
+    def _finish(self) -> None:
+        """At end of input: emit what is left, even unterminated."""
+        buf = self.buf
+        if self.stopped:
+            line, column, what = self.stop_at
+            if not self.rest_lines and buf:
+                self.ends_with_newline = buf.endswith("\n")
+            last = self._line_at(len(buf)) + self.rest_lines - self.ends_with_newline  # the file's last line
+            rest = max(0, last - line)
+            self._flush_pending()
+            self.notes.append(Note(line, column, f"{what}: the mysql client stops reading here; the rest of the file "
+                                   f"({rest:,} more lines) is neither run nor linted", "parse-error", "info"))
+            return
+        if self.mode == _BLOCK and not self.in_stmt:
+            # an unterminated comment between statements swallowed the rest of the file: surface
+            # it as a statement so the parser reports it instead of the file silently ending
+            rest = buf[self.cstart : self.cstart + max(0, _COMMENT_CHARS - self.clen)]
+            text = ("/*" + "".join(self.cparts) + rest).rstrip(_WS)
+            self._flush_pending()
+            if not self.down:
+                line = self.comment_line
+                if self.clen + len(rest) < _COMMENT_CHARS:
+                    end_line = line + text.count("\n")
+                else:  # only its start is kept: it ends on the last line that is not blank
+                    blank = len(buf) - len(buf.rstrip(_WS))
+                    end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
+                self.out.append(
+                    Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.comments), None)
+                )
+        elif self.mode == _SKIPEXEC:
+            line, column = self.skip_at
+            self._flush_pending()
+            self.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not run "
+                                   f"on the target) and the rest of the {self.part} with it", end_line=self.cur_line))
+            if self.in_stmt:
+                self._piece(_blank(buf[self.seg_start :]))
+                self.seg_start = len(buf)
+        elif self.mode != _CODE and self.in_stmt:
+            what = {_SQUOTE: "string (')", _DQUOTE: 'string (")', _BTICK: "quoted identifier (`)",
+                    _BLOCK: "comment (/*)", _LINE: ""}[self.mode]
+            if what:
+                line, column = self.open_at
+                self._flush_pending()
+                blank = len(buf) - len(buf.rstrip(_WS))
+                end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
+                self.notes.append(Note(line, column, f"{what} not closed: the rest of the {self.part} is inside it, and the "
+                                       "server rejects the statement it is in", end_line=max(line, end_line)))
+        if self.in_stmt:
+            # a goose block or a Segment sent whole: the server takes a last `;` as the end of the statement
+            self._end_stmt(len(buf), strip_semicolon=self.block and not self.packet)
+        self._flush_pending()
+
+    def _where(self, i: int) -> tuple[int, int]:
+        """(line, column) of buffer index `i`, which may lie before the last one asked."""
+        if i >= self.cnt_pos:
+            return self._line_at(i), i - self.line_start + 1
+        k = self.buf.count("\n", i, self.cnt_pos)
+        if k == 0:
+            return self.cur_line, i - self.line_start + 1
+        return self.cur_line - k, i - self.buf.rfind("\n", 0, i)
+
+    def _line_at(self, i: int) -> int:
+        """The line of buffer index `i` (indexes must be asked in increasing order)."""
+        cp = self.cnt_pos
+        if i > cp:
+            buf = self.buf
+            k = buf.count("\n", cp, i)
+            if k:
+                self.cur_line += k
+                self.line_start = buf.rfind("\n", cp, i) + 1
+            self.cnt_pos = i
+        return self.cur_line
+
+    def _set_matchers(self) -> None:
+        """Follow a change of delimiter, goose block or executable comment."""
+        delimiter = "" if self.block else self.delimiter
+        key = (delimiter, self.exec_ver is not None, self.client, self.quoting, self.packet)
+        match = _run_cache.get(key)
+        if match is None:
+            match = _run_cache[key] = _run_pattern(*key)
+        self.run_match = match
+        self.quote_body = _BODIES[self.quoting]
+        self.gap_stops = "dD-#/*" + delimiter[:1] + ("\\" if self.client else "")
+        self.fast_ok = (self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
+                        and not self.quoting)
+
+    def _open_exec(self, version: str) -> None:
+        self.exec_ver = version
+        self.exec_serial += 1
+        self._set_matchers()
+
+    def _exec_marker(self, m: re.Match[str]) -> tuple[int, str, bool]:
+        """For an executable comment's opening (`_exec_open`): where its marker ends (its
+        version digits included), its version as `Statement.executable` gives it ("50100",
+        "M!100301"), and whether it runs on the target (`executable_reading`)."""
+        bang, digits = m.group(1), m.group(2)
+        version, runs = executable_reading(self.target, bang, digits)
+        return m.start(2) + len(version), version if bang == "!" else bang + version, runs
+
+    def _plain_exec(self, opening: str) -> bool:
+        """Whether the fast lane may unwrap the executable comment opened by `/*` + `opening`
+        ("!50100", "M!100301"): it runs on the target and all its digits are its version."""
+        known = self.plain_execs.get(opening)
+        if known is None:
+            bang = "M!" if opening[:1] == "M" else "!"
+            digits = opening[len(bang) :]
+            version, runs = executable_reading(self.target, bang, digits)
+            known = runs and version == digits
+            if len(self.plain_execs) < 256:
+                self.plain_execs[opening] = known
+                if known:
+                    self.plain_set.add(opening)
+        return known
+
+    def _plain_run(self, buf: str, start: int, end: int) -> bool:
+        """Whether every executable comment in `buf[start:end]` is `_plain_exec`."""
+        if buf.find("/*", start, end) < 0:
+            return True
+        openings = _EXEC_OPENINGS(buf, start, end)
+        return self.plain_set.issuperset(openings) or all(map(self._plain_exec, openings))
+
+    def _skip_exec(self, start: int, marker_end: int, version: str) -> None:
+        """An executable comment that does not run on the target, opened at buffer index
+        `start`: the server skips it as a comment, one comment nested in it included (MySQL reads
+        a MariaDB `/*M!` one as an ordinary comment). Inside a statement its text becomes blanks
+        (line breaks kept), so the statement's positions stay right."""
+        self.mode = _SKIPEXEC
+        self.pos = marker_end
+        self.skip_depth = 0
+        self.skip_nest = not (version.startswith("M!") and self.target is not None and not self.target.is_mariadb)
+        self.skip_at = self._where(start)
+
+    def _flush_pending(self) -> None:
+        if self.pending is not None:
+            text, line, column, end_line, comments, executable = self.pending
+            self.out.append(Statement(text, self.path, line, column, end_line, _last_comments(comments), executable))
+            self.pending = None
+
+    # --- between statements -------------------------------------------------------------------
+
+            # the statement ended at its delimiter: go on after it in the same buffer
+
+    # --- inside quotes and comments that cross a chunk boundary -------------------------------
+
+
+
+
+

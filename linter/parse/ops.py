@@ -1,0 +1,388 @@
+"""DDL operations: what a statement does to the schema, independent of how it was written.
+
+`linter.parse.statement` turns one statement into one of these (sqlglot and MySQL syntax quirks end there);
+`linter.schema.replay` applies them to the model. They hold no positions, so one parsed operation can be
+cached and applied for every identical statement (tenant dumps repeat each CREATE TABLE
+thousands of times).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from linter.schema.model import Column, ForeignKey, Index, TableBody
+from linter.record import FrozenRecord
+
+# Frozen records rather than frozen dataclasses: the same ==, hash, repr and immutability, without
+# compiling ~150 generated methods on every start (linter.record says why).
+_set = object.__setattr__
+
+
+class Name(FrozenRecord):
+    """A possibly schema-qualified object name, unquoted."""
+
+    __slots__ = __match_args__ = ("schema", "name")
+    schema: str | None
+    name: str
+
+    def __init__(self, schema: str | None, name: str) -> None:
+        _set(self, "schema", schema)
+        _set(self, "name", name)
+
+
+# --- ALTER TABLE actions ------------------------------------------------------------------
+#: where ADD / MODIFY / CHANGE COLUMN puts a column: None (ADD: at the end; MODIFY/CHANGE: where it
+#: is), FIRST, or AFTER a column (by its name in the table the ALTER builds)
+Position = Literal["FIRST"] | tuple[Literal["AFTER"], str] | None
+
+
+class AddColumn(FrozenRecord):
+    __slots__ = __match_args__ = ("column", "if_not_exists", "position")
+    column: Column
+    if_not_exists: bool  # MariaDB: ADD COLUMN IF NOT EXISTS (skipped when the column exists)
+    position: Position
+
+    def __init__(self, column: Column, if_not_exists: bool = False, position: Position = None) -> None:
+        _set(self, "column", column)
+        _set(self, "if_not_exists", if_not_exists)
+        _set(self, "position", position)
+
+
+class ChangeColumn(FrozenRecord):
+    """MODIFY (old_name == column.name) or CHANGE old new-definition."""
+
+    __slots__ = __match_args__ = ("old_name", "column", "if_exists", "position")
+    old_name: str
+    column: Column
+    if_exists: bool  # MariaDB: MODIFY / CHANGE COLUMN IF EXISTS
+    position: Position
+
+    def __init__(self, old_name: str, column: Column, if_exists: bool = False, position: Position = None) -> None:
+        _set(self, "old_name", old_name)
+        _set(self, "column", column)
+        _set(self, "if_exists", if_exists)
+        _set(self, "position", position)
+
+
+class RenameColumn(FrozenRecord):
+    __slots__ = __match_args__ = ("old_name", "new_name", "if_exists")
+    old_name: str
+    new_name: str
+    if_exists: bool  # MariaDB: RENAME COLUMN IF EXISTS
+
+    def __init__(self, old_name: str, new_name: str, if_exists: bool = False) -> None:
+        _set(self, "old_name", old_name)
+        _set(self, "new_name", new_name)
+        _set(self, "if_exists", if_exists)
+
+
+class DropColumn(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "if_exists")
+    name: str
+    if_exists: bool
+
+    def __init__(self, name: str, if_exists: bool = False) -> None:
+        _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
+
+
+class SetColumnDefault(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "default")
+    name: str
+    default: str | None  # None: DROP DEFAULT
+
+    def __init__(self, name: str, default: str | None) -> None:
+        _set(self, "name", name)
+        _set(self, "default", default)
+
+
+class AddIndex(FrozenRecord):
+    __slots__ = __match_args__ = ("index", "if_not_exists")
+    #: a key the DDL does not name has the name None: the replay names it as the server does
+    #: (`linter.schema.model.generated_key_name`: `a`, `a_2`, `a_3` ...)
+    index: Index
+    if_not_exists: bool  # MariaDB: ADD KEY IF NOT EXISTS
+
+    def __init__(self, index: Index, if_not_exists: bool = False) -> None:
+        _set(self, "index", index)
+        _set(self, "if_not_exists", if_not_exists)
+
+
+class DropIndex(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "if_exists")
+    name: str  # "PRIMARY" for DROP PRIMARY KEY
+    if_exists: bool
+
+    def __init__(self, name: str, if_exists: bool = False) -> None:
+        _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
+
+
+class RenameIndex(FrozenRecord):
+    __slots__ = __match_args__ = ("old_name", "new_name", "if_exists")
+    old_name: str
+    new_name: str
+    if_exists: bool  # MariaDB: RENAME KEY IF EXISTS
+
+    def __init__(self, old_name: str, new_name: str, if_exists: bool = False) -> None:
+        _set(self, "old_name", old_name)
+        _set(self, "new_name", new_name)
+        _set(self, "if_exists", if_exists)
+
+
+class AddForeignKey(FrozenRecord):
+    __slots__ = __match_args__ = ("foreign_key", "if_not_exists")
+    foreign_key: ForeignKey
+    if_not_exists: bool
+
+    def __init__(self, foreign_key: ForeignKey, if_not_exists: bool = False) -> None:
+        _set(self, "foreign_key", foreign_key)
+        _set(self, "if_not_exists", if_not_exists)
+
+
+class DropForeignKey(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "if_exists")
+    name: str
+    if_exists: bool
+
+    def __init__(self, name: str, if_exists: bool = False) -> None:
+        _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
+
+
+class DropConstraint(FrozenRecord):
+    """DROP CONSTRAINT name: a foreign key, a unique key or a check of that name."""
+
+    __slots__ = __match_args__ = ("name", "if_exists")
+    name: str
+    if_exists: bool
+
+    def __init__(self, name: str, if_exists: bool = False) -> None:
+        _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
+
+
+class SetOptions(FrozenRecord):
+    """Table options: keys as in TableOptions' field names, or upper-case for `other`."""
+
+    __slots__ = __match_args__ = ("options",)
+    options: tuple[tuple[str, str | None], ...]
+
+    def __init__(self, options: tuple[tuple[str, str | None], ...]) -> None:
+        _set(self, "options", options)
+
+
+class RenameTo(FrozenRecord):
+    __slots__ = __match_args__ = ("target",)
+    target: Name
+
+    def __init__(self, target: Name) -> None:
+        _set(self, "target", target)
+
+
+class PartitionToTable(FrozenRecord):
+    """MariaDB 10.7+: ALTER TABLE t CONVERT PARTITION p TO TABLE target: the partition's rows become
+    a new table of t's columns and keys, not partitioned."""
+
+    __slots__ = __match_args__ = ("target",)
+    target: Name
+
+    def __init__(self, target: Name) -> None:
+        _set(self, "target", target)
+
+
+class TableToPartition(FrozenRecord):
+    """MariaDB 10.7+: ALTER TABLE t CONVERT TABLE source TO PARTITION p ...: source becomes a
+    partition of t, and is gone as a table."""
+
+    __slots__ = __match_args__ = ("source",)
+    source: Name
+
+    def __init__(self, source: Name) -> None:
+        _set(self, "source", source)
+
+
+AlterAction = (
+    AddColumn | ChangeColumn | RenameColumn | DropColumn | SetColumnDefault | AddIndex | DropIndex
+    | RenameIndex | AddForeignKey | DropForeignKey | DropConstraint | SetOptions | RenameTo | PartitionToTable
+    | TableToPartition
+)
+
+
+# --- statements ----------------------------------------------------------------------------
+class CreateTable(FrozenRecord):
+    __slots__ = __match_args__ = (
+        "name", "body", "temporary", "if_not_exists", "like", "as_select", "or_replace", "refused",
+    )
+    name: Name
+    body: TableBody  # shared by every table created from this operation: copy before changing
+    temporary: bool
+    if_not_exists: bool
+    like: Name | None  # CREATE TABLE t LIKE other
+    as_select: bool  # CREATE TABLE t [(...)] AS SELECT ...
+    or_replace: bool  # MariaDB: CREATE OR REPLACE TABLE (drops a table of that name first)
+    #: why the server refuses this definition whatever the schema (a column or key name used
+    #: twice): the replay then creates nothing and reports it
+    refused: str | None
+
+    def __init__(
+        self, name: Name, body: TableBody, temporary: bool = False, if_not_exists: bool = False,
+        like: Name | None = None, as_select: bool = False, or_replace: bool = False, refused: str | None = None,
+    ) -> None:
+        _set(self, "name", name)
+        _set(self, "body", body)
+        _set(self, "temporary", temporary)
+        _set(self, "if_not_exists", if_not_exists)
+        _set(self, "like", like)
+        _set(self, "as_select", as_select)
+        _set(self, "or_replace", or_replace)
+        _set(self, "refused", refused)
+
+
+class AlterTable(FrozenRecord):
+    """ALTER TABLE: the server applies all its actions or none (one failing action fails it whole)."""
+
+    __slots__ = __match_args__ = ("name", "actions", "if_exists")
+    name: Name
+    actions: tuple[AlterAction, ...]
+    if_exists: bool  # MariaDB: ALTER TABLE IF EXISTS
+
+    def __init__(self, name: Name, actions: tuple[AlterAction, ...], if_exists: bool = False) -> None:
+        _set(self, "name", name)
+        _set(self, "actions", actions)
+        _set(self, "if_exists", if_exists)
+
+
+class DropTable(FrozenRecord):
+    __slots__ = __match_args__ = ("names", "temporary", "if_exists")
+    names: tuple[Name, ...]
+    temporary: bool
+    if_exists: bool
+
+    def __init__(self, names: tuple[Name, ...], temporary: bool = False, if_exists: bool = False) -> None:
+        _set(self, "names", names)
+        _set(self, "temporary", temporary)
+        _set(self, "if_exists", if_exists)
+
+
+class RenameTable(FrozenRecord):
+    """RENAME TABLE a TO b, ...: pairs applied in order, all or none."""
+
+    __slots__ = __match_args__ = ("pairs", "if_exists")
+    pairs: tuple[tuple[Name, Name], ...]
+    if_exists: bool  # MariaDB: RENAME TABLE IF EXISTS (a missing table is left out)
+
+    def __init__(self, pairs: tuple[tuple[Name, Name], ...], if_exists: bool = False) -> None:
+        _set(self, "pairs", pairs)
+        _set(self, "if_exists", if_exists)
+
+
+class CreateIndex(FrozenRecord):
+    __slots__ = __match_args__ = ("table", "index", "if_not_exists")
+    table: Name
+    index: Index
+    if_not_exists: bool
+
+    def __init__(self, table: Name, index: Index, if_not_exists: bool = False) -> None:
+        _set(self, "table", table)
+        _set(self, "index", index)
+        _set(self, "if_not_exists", if_not_exists)
+
+
+class DropIndexStatement(FrozenRecord):
+    __slots__ = __match_args__ = ("table", "name", "if_exists")
+    table: Name
+    name: str
+    if_exists: bool
+
+    def __init__(self, table: Name, name: str, if_exists: bool = False) -> None:
+        _set(self, "table", table)
+        _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
+
+
+class CreateTablespace(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "datafile", "engine")
+    name: str
+    datafile: str | None
+    engine: str | None
+
+    def __init__(self, name: str, datafile: str | None, engine: str | None) -> None:
+        _set(self, "name", name)
+        _set(self, "datafile", datafile)
+        _set(self, "engine", engine)
+
+
+class DropTablespace(FrozenRecord):
+    __slots__ = __match_args__ = ("name",)
+    name: str
+
+    def __init__(self, name: str) -> None:
+        _set(self, "name", name)
+
+
+class CreateCompressionDictionary(FrozenRecord):
+    __slots__ = __match_args__ = ("name",)
+    name: str
+
+    def __init__(self, name: str) -> None:
+        _set(self, "name", name)
+
+
+class SchemaStatement(FrozenRecord):
+    """CREATE DATABASE / DROP DATABASE / USE. A CREATE DATABASE's DEFAULT CHARACTER SET and
+    COLLATE are the defaults of its tables that name none (linter.schema.innodb_sizes resolves them)."""
+
+    __slots__ = __match_args__ = ("action", "name", "charset", "collation")
+    action: Literal["create", "drop", "use"]
+    name: str
+    charset: str | None
+    collation: str | None
+
+    def __init__(
+        self, action: Literal["create", "drop", "use"], name: str, charset: str | None = None,
+        collation: str | None = None,
+    ) -> None:
+        _set(self, "action", action)
+        _set(self, "name", name)
+        _set(self, "charset", charset)
+        _set(self, "collation", collation)
+
+
+class CreateView(FrozenRecord):
+    """A view replaces mysqldump's stand-in table of the same name."""
+
+    __slots__ = __match_args__ = ("name",)
+    name: Name
+
+    def __init__(self, name: Name) -> None:
+        _set(self, "name", name)
+
+
+class Unfollowed(FrozenRecord):
+    """A statement that may change the schema in a way innolint cannot follow: dynamic SQL
+    (EXECUTE of a prepared statement, EXECUTE IMMEDIATE) and CALL of a stored procedure. The
+    replay reports that the schema after it is uncertain, instead of skipping it in silence."""
+
+    __slots__ = __match_args__ = ("kind",)
+    kind: str  # EXECUTE, EXECUTE IMMEDIATE, CALL
+
+    def __init__(self, kind: str) -> None:
+        _set(self, "kind", kind)
+
+
+class Skipped(FrozenRecord):
+    """A statement that is not schema DDL (INSERT, SET, GRANT, routines...): skipped on purpose."""
+
+    __slots__ = __match_args__ = ("kind",)
+    kind: str
+
+    def __init__(self, kind: str) -> None:
+        _set(self, "kind", kind)
+
+
+Operation = (
+    CreateTable | AlterTable | DropTable | RenameTable | CreateIndex | DropIndexStatement
+    | CreateTablespace | DropTablespace | CreateCompressionDictionary | SchemaStatement | CreateView
+    | Unfollowed | Skipped
+)

@@ -1,0 +1,793 @@
+"""Apply DDL operations to the schema model, in input order, so the model is the schema after
+the whole input, as the server would have it.
+
+The replay does what the server does with each statement, refusals included: a statement the
+server refuses changes nothing, and comes back as a message that the caller reports at that
+statement (replay-error). So a second CREATE TABLE of a name keeps the first table; an ALTER
+TABLE applies all of its actions or none (`_Alter` checks the whole statement against the table
+first, as the server does); RENAME TABLE renames all its pairs or none; a DROP of a table, column
+or key that is not there drops nothing. Names follow the server: database and table names as
+`lower_case_table_names` says (`SchemaModel.key`), column, key and constraint names case-insensitively,
+and TEMPORARY tables in a namespace of their own that hides the permanent table of the same name.
+The checks against MariaDB 10.11 that decided each rule are in tests/test_replay.py.
+
+Messages never stop the replay. Each operation costs what it changes: a table's body is edited
+through its `BodyDraft`, never rebuilt whole for one column or key.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+
+from linter.parse import ops
+from linter.schema.model import (
+    PREFIX_LENGTH_TYPES, BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel,
+    Table, Tablespace, foreign_key_name, generated_foreign_key_name,
+    generated_key_name, whole_column_prefixes, without_redundant_generated_keys,
+)
+from linter.parse.statement import MAX_KEYS, apply_options, option_field
+from linter.schema.target import DEFAULT_TARGET, Target
+
+#: ALTER actions that need the body's draft (the others change options or the table's name)
+_BODY_ACTIONS = (
+    ops.AddColumn, ops.ChangeColumn, ops.RenameColumn, ops.DropColumn, ops.SetColumnDefault, ops.AddIndex,
+    ops.DropIndex, ops.RenameIndex, ops.AddForeignKey, ops.DropForeignKey, ops.DropConstraint,
+)
+
+
+def _at(location: Location) -> str:
+    return f"{location.path}:{location.line}"
+
+
+class Replayer:
+    """Holds the model and the current database (USE) while statements are applied.
+
+    `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
+    TABLE is atomic); the default target when None. A `model` given keeps its own
+    lower_case_table_names."""
+
+    def __init__(self, model: SchemaModel | None = None, *, target: Target | None = None) -> None:
+        self.target = target if target is not None else Target.parse(DEFAULT_TARGET)
+        self.model = model if model is not None else SchemaModel(lower_case_table_names=self.target.lower_case_table_names)
+        #: database and table names are folded to lower case to compare (lower_case_table_names 1, 2)
+        self._fold = self.model.lower_case_table_names != 0
+        self.current_schema: str | None = None
+        self._handlers: dict[type, object] = {}
+        #: `_missing_key_columns` per shared definition (tenant dumps create each one thousands of
+        #: times): id(columns) -> (columns, indexes, answer); the objects are kept so ids stay theirs
+        self._key_checks: dict[int, tuple[object, object, str | None]] = {}
+        #: (path, kind) of the statements innolint cannot follow already reported: once per file
+        self._unfollowed: set[tuple[str, str]] = set()
+        #: how many more missing names may be looked for in another case (`_case_hint`): each
+        #: look reads the whole schema, so a file of missing names stays linear
+        self._case_looks = 100
+
+    def apply(
+        self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
+    ) -> str | None:
+        """Apply one operation. Returns a message when the server would refuse it or innolint
+        cannot follow it (the caller reports it as a diagnostic), else None."""
+        handler = self._handlers.get(op.__class__)
+        if handler is None:
+            handler = self._handlers[op.__class__] = getattr(self, "_" + type(op).__name__)
+        return handler(op, where, annotations, executable)  # type: ignore[operator]
+
+    # -- names ----------------------------------------------------------------------------
+    def _key(self, name: str) -> str:
+        return name.lower() if self._fold else name
+
+    def _schema(self, name: ops.Name) -> Schema | None:
+        schema = name.schema if name.schema is not None else self.current_schema
+        return self.model.schemas.get((schema.lower() if self._fold else schema) if schema else None)
+
+    def _find(self, name: ops.Name) -> Table | None:
+        """The table a statement means by `name`: a TEMPORARY table of that name first."""
+        schema = self._schema(name)
+        if schema is None:
+            return None
+        key = name.name.lower() if self._fold else name.name
+        if schema.temporary:
+            found = schema.temporary.get(key)
+            if found is not None:
+                return found
+        return schema.tables.get(key)
+
+    def _case_hint(self, name: ops.Name) -> str:
+        """What to add when `name` names no table: where names are case-sensitive
+        (lower_case_table_names=0) and a table differs from it only in case, that table. Such a
+        history (`User` created, `user` altered) runs only on a server that folds names (the
+        Windows and macOS defaults); the configuration's lower_case_table_names says which is meant."""
+        schema = self._schema(name)
+        if self._fold or schema is None or self._case_looks <= 0:
+            return ""
+        self._case_looks -= 1
+        folded = name.name.lower()
+        other = next((t for t in schema.tables.values() if t.name.lower() == folded), None)
+        if other is None:
+            return ""
+        return (f"; table {other.name} (created at {_at(other.defined)}) differs only in case: with "
+                "lower_case_table_names=0 (Linux's default) they are two tables and this statement fails; the history "
+                "runs as written only where names are case-insensitive (lower_case_table_names = 1 or 2 in the "
+                "configuration, if that is the server it runs on)")
+
+    def _taken(self, name: ops.Name, temporary: bool) -> Table | None:
+        """The table already holding `name` in the namespace of a new (temporary or not) table."""
+        schema = self._schema(name)
+        if schema is None:
+            return None
+        return (schema.temporary if temporary else schema.tables).get(self._key(name.name))
+
+    def _put(self, table: Table) -> None:
+        # interned: a tenant dump puts the same few names in every schema (one key string each,
+        # not one per table: ~90 bytes of every table's memory)
+        schema = self.model.schema(table.schema)
+        space = schema.temporary if table.temporary else schema.tables
+        space[sys.intern(self._key(table.name))] = table
+
+    def _remove(self, table: Table) -> None:
+        schema = self.model.find_schema(table.schema)
+        if schema is not None:
+            space = schema.temporary if table.temporary else schema.tables
+            key = self._key(table.name)
+            if space.get(key) is table:
+                del space[key]
+
+    def _label(self, name: ops.Name) -> str:
+        return f"{name.schema}.{name.name}" if name.schema is not None else name.name
+
+    # -- statements -----------------------------------------------------------------------
+    def _CreateTable(self, op: ops.CreateTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        name = op.name
+        if op.refused is not None:
+            return f"CREATE TABLE {self._label(name)}: {op.refused}; the server refuses this statement"
+        schema_name = name.schema if name.schema is not None else self.current_schema
+        schema = self.model.schema(schema_name)
+        key = name.name.lower() if self._fold else name.name
+        space = schema.temporary if op.temporary else schema.tables
+        existing = space.get(key)
+        if existing is not None:
+            if op.if_not_exists:
+                return None  # the server keeps the table and says so in a note: dumps say this on purpose
+            if not op.or_replace:
+                return (f"CREATE TABLE {self._label(name)}: table {existing.name} already exists (created at "
+                        f"{_at(existing.defined)}); the server refuses this statement and keeps that table")
+        body = op.body
+        origin = "create"
+        own = False
+        if op.like is not None:
+            source = self._find(op.like)
+            if source is None:
+                return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input{self._case_hint(op.like)}"
+            body = source.body.copy()  # LIKE copies columns, keys and options, not foreign keys
+            body.foreign_keys = []
+            origin, own = "like", True
+        elif op.as_select:
+            origin = "select"
+        columns, indexes = body.columns, body.indexes
+        known = self._key_checks.get(id(columns))
+        if known is not None and known[0] is columns and known[1] is indexes:
+            problem = known[2]
+        else:
+            problem = _missing_key_columns(body)
+            if problem:
+                problem += "; the server refuses this statement (error 1072)"
+            if len(self._key_checks) >= 100_000:
+                self._key_checks.clear()
+            self._key_checks[id(columns)] = (columns, indexes, problem)
+        if problem:
+            return f"CREATE TABLE {name.name}: {problem}"
+        if existing is not None:  # CREATE OR REPLACE
+            del space[key]
+        table = space[sys.intern(key)] = Table(
+            schema=schema.name, name=self.model.stored(name.name), body=body, defined=where, changed=where,
+            temporary=op.temporary,
+            # a mysqldump view stand-in (`/*!50001 CREATE TABLE`) is a table until its view replaces it
+            # (`_CreateView`); one never replaced is a table the server has, and is linted
+            origin=origin, annotations=annotations, _own_body=own,  # type: ignore[arg-type]
+        )
+        if any(foreign_key.name is None for foreign_key in body.foreign_keys):
+            _name_created_foreign_keys(table)
+        return None
+
+    def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        table = self._find(op.name)
+        if table is None:
+            if op.if_exists:
+                return None
+            return f"ALTER TABLE {self._label(op.name)}: table is not defined earlier in the input{self._case_hint(op.name)}"
+        return self._alter(table, op.actions, where, f"ALTER TABLE {self._label(op.name)}")
+
+    def _alter(self, table: Table, actions: tuple[ops.AlterAction, ...], where: Location, statement: str) -> str | None:
+        alter = _Alter(self, table)
+        problem = alter.plan(actions)
+        if problem is None:
+            problem = alter.check()
+        if problem is not None:
+            return f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied"
+        alter.apply(where)
+        return None
+
+    def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        dropped: list[Table] = []
+        missing: list[str] = []
+        for name in op.names:
+            if op.temporary:
+                schema = self._schema(name)
+                table = schema.temporary.get(self._key(name.name)) if schema is not None else None
+            else:
+                table = self._find(name)  # a temporary table of that name is dropped first
+            if table is None:
+                missing.append(self._label(name))
+                continue
+            self._remove(table)
+            dropped.append(table)
+        if not missing or op.if_exists:
+            return None  # DROP TABLE IF EXISTS before CREATE is the norm in dumps: not a problem
+        what = (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: unknown table {', '.join(missing)} "
+                "(not defined earlier in the input)")
+        if self.target.has_atomic_drop_table:
+            for table in dropped:
+                self._put(table)
+            return f"{what}; {self.target.label} drops none of the tables it names"
+        return what + (f"; the server drops the others ({', '.join(t.name for t in dropped)})" if dropped else "")
+
+    def _RenameTable(self, op: ops.RenameTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        done: list[tuple[Table, str | None, str]] = []
+        problem = None
+        for old, new in op.pairs:
+            table = self._find(old)
+            if table is None:
+                if op.if_exists:
+                    continue
+                problem = f"table {self._label(old)} is not defined earlier in the input{self._case_hint(old)}"
+                break
+            taken = self._taken(new, table.temporary)
+            if taken is not None:
+                problem = f"table {self._label(new)} already exists (created at {_at(taken.defined)})"
+                break
+            done.append((table, table.schema, table.name, table.changed))
+            self._rename(table, new, where)
+        if problem is None:
+            return None
+        for table, schema, name, changed in reversed(done):
+            self._remove(table)
+            table.schema, table.changed = schema, changed
+            _rename_generated_foreign_keys(table, name)
+            self._put(table)
+        return f"RENAME TABLE: {problem}; the server renames none of the tables"
+
+    def _rename(self, table: Table, new: ops.Name, where: Location) -> None:
+        self._remove(table)
+        schema = self.model.schema(new.schema if new.schema is not None else self.current_schema)
+        table.schema = schema.name
+        _rename_generated_foreign_keys(table, self.model.stored(new.name))
+        table.changed = where
+        self._put(table)
+
+    def _CreateIndex(self, op: ops.CreateIndex, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        table = self._find(op.table)
+        if table is None:
+            return f"CREATE INDEX {op.index.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
+        return self._alter(table, (ops.AddIndex(op.index, op.if_not_exists),), where,
+                           f"CREATE INDEX {op.index.name} ON {self._label(op.table)}")
+
+    def _DropIndexStatement(self, op: ops.DropIndexStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        table = self._find(op.table)
+        if table is None:
+            return f"DROP INDEX {op.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
+        return self._alter(table, (ops.DropIndex(op.name, op.if_exists),), where,
+                           f"DROP INDEX {op.name} ON {self._label(op.table)}")
+
+    def _CreateTablespace(self, op: ops.CreateTablespace, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        self.model.tablespaces[op.name.lower()] = Tablespace(op.name, op.datafile, op.engine, where)
+        return None
+
+    def _DropTablespace(self, op: ops.DropTablespace, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        self.model.tablespaces.pop(op.name.lower(), None)
+        return None
+
+    def _CreateCompressionDictionary(self, op: ops.CreateCompressionDictionary, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        self.model.dictionaries[op.name.lower()] = CompressionDictionary(op.name, where)
+        return None
+
+    def _SchemaStatement(self, op: ops.SchemaStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        if op.action == "use":
+            self.current_schema = op.name
+            self.model.schema(op.name)
+        elif op.action == "create":
+            schema = self.model.schema(op.name)
+            if schema.defined is None:  # CREATE DATABASE IF NOT EXISTS of an existing one changes nothing
+                schema.charset, schema.collation = op.charset, op.collation
+            schema.defined = schema.defined or where
+        else:
+            self.model.schemas.pop(self.model.key(op.name), None)
+        return None
+
+    def _CreateView(self, op: ops.CreateView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        schema = self._schema(op.name)
+        table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
+        if table is not None:  # mysqldump's stand-in table, now replaced by the view
+            self._remove(table)
+        return None
+
+    def _Unfollowed(self, op: ops.Unfollowed, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        seen = (where.path, op.kind)
+        if seen in self._unfollowed:
+            return None
+        self._unfollowed.add(seen)
+        what = "a stored procedure" if op.kind == "CALL" else "dynamic SQL"
+        return (f"{op.kind}: innolint cannot follow what {what} runs, so the schema after this statement may "
+                f"differ from the server's (said once per file for each kind of statement)")
+
+    def _Skipped(self, op: ops.Skipped, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        return None
+
+
+class _Alter:
+    """One ALTER TABLE (or CREATE / DROP INDEX), checked whole against the table before any of
+    it is applied, with the server's rules (MariaDB 10.11 and MySQL agree on them):
+
+    - DROP / CHANGE / MODIFY / RENAME / ALTER COLUMN name columns of the table as it was: each
+      such column at most once, never one the same statement adds;
+    - names a statement gives (added columns, new names) may not clash with the columns the
+      table keeps, nor with each other; a table keeps at least one column;
+    - FIRST / AFTER are applied in statement order, AFTER naming a column of the new table;
+    - keys and foreign keys name columns of the new table; DROP / RENAME INDEX name keys of the
+      table as it was; a key without a name gets its first column's, made unique with `_2`,
+      `_3` ... (and a foreign key `<table>_ibfk_<n>`); one primary key at most;
+    - MariaDB's IF [NOT] EXISTS leaves out an action the table makes void.
+
+    Checking costs what the statement names; `apply` then edits the body's draft."""
+
+    def __init__(self, replayer: Replayer, table: Table) -> None:
+        self.replayer = replayer
+        self.table = table
+        self.draft: BodyDraft | None = None
+        # columns: old keys consumed (dropped or changed), the new names, and what to do in order
+        self.consumed: set[str] = set()
+        self.new_names: list[str] = []  # the names it gives columns, in order (checked once all are known)
+        self.new_columns: set[str] = set()
+        self.drops: list[str] = []
+        #: (old key, new definition, whether the statement re-defines it: `Column.where`)
+        self.changes: list[tuple[str, Column, bool]] = []
+        self.steps: list[tuple[bool, str, Column, ops.Position]] = []  # (added, key, column, position)
+        # keys and foreign keys: ids consumed, names given, what to add
+        self.index_gone: set[int] = set()
+        self.index_names: set[str] = set()
+        self.index_drops: list[int] = []
+        self.index_renames: list[tuple[int, str]] = []
+        self.index_adds: list[Index] = []
+        self.adds_primary = False
+        self.fk_gone: set[int] = set()
+        self.fk_keys: set[str] = set()
+        self.fk_drops: list[int] = []
+        self.fk_adds: list[tuple[ForeignKey, str]] = []
+        self.fk_number = 0  # the next generated foreign key number (0: not computed yet)
+        self.options: list[tuple[tuple[str, str | None], ...]] = []
+        self.rename_to: ops.Name | None = None
+        #: CONVERT PARTITION ... TO TABLE: the tables made; CONVERT TABLE ... TO PARTITION: those taken in
+        self.partition_tables: list[ops.Name] = []
+        self.partition_sources: list[Table] = []
+        #: columns dropped and added again by name in this statement: key parts stay on the name,
+        #: with the prefix the new column needs (index id, column key, prefix)
+        self.readded: set[str] = set()
+        self.readded_prefixes: list[tuple[int, str, int | None]] = []
+
+    # -- reading the statement ------------------------------------------------------------
+    def plan(self, actions: tuple[ops.AlterAction, ...]) -> str | None:
+        """Take each action in order; the first problem found, or None."""
+        for action in actions:
+            if self.draft is None and isinstance(action, _BODY_ACTIONS):
+                self.draft = self.table.writable().draft(self.table.name)
+            problem = getattr(self, "_" + type(action).__name__)(action)
+            if problem is not None:
+                return problem
+        return None
+
+    def _column_kept(self, key: str) -> bool:
+        """Whether the table has a column of this name that this statement does not drop or change."""
+        assert self.draft is not None
+        return key in self.draft.column_ids and key not in self.consumed
+
+    def _in_new_table(self, key: str) -> bool:
+        assert self.draft is not None
+        return key in self.new_columns or (key in self.draft.column_ids and key not in self.consumed)
+
+    def _old_column(self, name: str) -> Column | None:
+        """A column of the table as it was, not yet dropped or changed by this statement."""
+        assert self.draft is not None
+        key = name.lower()
+        return None if key in self.consumed else self.draft.column(key)
+
+    def _AddColumn(self, action: ops.AddColumn) -> str | None:
+        key = action.column.name.lower()
+        if action.if_not_exists and (self._column_kept(key) or key in self.new_columns):
+            return None
+        self.new_names.append(action.column.name)
+        self.new_columns.add(key)
+        self.steps.append((True, key, action.column, action.position))
+        return None
+
+    def _change(
+        self, old_name: str, column: Column, position: ops.Position, if_exists: bool, defines: bool = True,
+    ) -> str | None:
+        """`defines`: the action writes the column's definition (MODIFY / CHANGE), not only its
+        name or default: the column's `where` becomes this statement."""
+        if self._old_column(old_name) is None:
+            return None if if_exists else f"unknown column {old_name} (error 1054)"
+        old = old_name.lower()
+        self.consumed.add(old)
+        key = column.name.lower()
+        self.new_names.append(column.name)
+        self.new_columns.add(key)
+        self.changes.append((old, column, defines))
+        if position is not None:
+            self.steps.append((False, key, column, position))
+        return None
+
+    def _ChangeColumn(self, action: ops.ChangeColumn) -> str | None:
+        return self._change(action.old_name, action.column, action.position, action.if_exists)
+
+    def _RenameColumn(self, action: ops.RenameColumn) -> str | None:
+        column = self._old_column(action.old_name)
+        if column is None:
+            return None if action.if_exists else f"unknown column {action.old_name} (error 1054)"
+        return self._change(action.old_name, replace(column, name=action.new_name), None, False, defines=False)
+
+    def _SetColumnDefault(self, action: ops.SetColumnDefault) -> str | None:
+        column = self._old_column(action.name)
+        if column is None:
+            return f"unknown column {action.name} (error 1054)"
+        return self._change(action.name, replace(column, default=action.default), None, False, defines=False)
+
+    def _DropColumn(self, action: ops.DropColumn) -> str | None:
+        if self._old_column(action.name) is None:
+            return None if action.if_exists else f"cannot drop column {action.name}: it does not exist (error 1091)"
+        key = action.name.lower()
+        self.consumed.add(key)
+        self.drops.append(key)
+        return None
+
+    def _index_free(self, key: str) -> bool:
+        assert self.draft is not None
+        at = self.draft.index_ids.get(key)
+        return (at is None or at in self.index_gone) and key not in self.index_names
+
+    def _AddIndex(self, action: ops.AddIndex) -> str | None:
+        assert self.draft is not None
+        if len(self.draft.indexes) - len(self.index_gone) + len(self.index_adds) >= MAX_KEYS:
+            return f"too many keys: the server allows {MAX_KEYS} (error 1069)"
+        index = action.index
+        if index.kind == "primary":
+            if (self.draft.primary and self.draft.primary not in self.index_gone) or self.adds_primary:
+                return None if action.if_not_exists else "multiple primary key defined (error 1068)"
+            self.adds_primary = True
+            self.index_adds.append(index)
+            return None
+        if index.generated and any(
+                without_redundant_generated_keys([kept, index]) == [kept] for kept in self._kept_indexes()):
+            return None  # a key begins with the foreign key's columns: the server makes none for it
+        if index.name is None:  # the name the server gives it (ALTER TABLE t ADD KEY (a))
+            if not index.columns:
+                return "a key needs at least one column"
+            index = replace(index, name=generated_key_name(index.columns[0], self._index_names()))
+        elif not self._index_free(index.name.lower()):
+            return None if action.if_not_exists else f"duplicate key name {index.name} (error 1061)"
+        self.index_names.add(index.name.lower())  # type: ignore[union-attr]
+        self.index_adds.append(index)
+        return None
+
+    def _kept_indexes(self) -> list[Index]:
+        """The keys the new table has so far: the table's not dropped, and those added."""
+        assert self.draft is not None
+        kept = [index for at, index in self.draft.indexes.items() if at not in self.index_gone]
+        return kept + self.index_adds
+
+    def _index_names(self) -> list[str]:
+        """The names of the keys the new table has so far: the table's, less those this statement
+        drops or renames, and those it adds or renames to (at most MAX_KEYS of each)."""
+        assert self.draft is not None
+        kept = [index.name for at, index in self.draft.indexes.items() if at not in self.index_gone and index.name]
+        return kept + list(self.index_names)
+
+    def _DropIndex(self, action: ops.DropIndex) -> str | None:
+        assert self.draft is not None
+        key = action.name.lower()
+        at = self.draft.primary if key == "primary" else self.draft.index_ids.get(key, 0)
+        if not at or at in self.index_gone:
+            return None if action.if_exists else f"cannot drop index {action.name}: it does not exist (error 1091)"
+        self.index_gone.add(at)
+        self.index_drops.append(at)
+        return None
+
+    def _RenameIndex(self, action: ops.RenameIndex) -> str | None:
+        assert self.draft is not None
+        at = self.draft.index_ids.get(action.old_name.lower())
+        if at is None or at in self.index_gone:
+            return None if action.if_exists else f"key {action.old_name} does not exist (error 1176)"
+        self.index_gone.add(at)
+        key = action.new_name.lower()
+        if not self._index_free(key):
+            return f"duplicate key name {action.new_name} (error 1061)"
+        self.index_names.add(key)
+        self.index_renames.append((at, action.new_name))
+        return None
+
+    def _AddForeignKey(self, action: ops.AddForeignKey) -> str | None:
+        draft = self.draft
+        assert draft is not None
+        fk = action.foreign_key
+        if fk.name is None:  # numbered on from the highest number the table had before this statement
+            if not self.fk_number:
+                self.fk_number = draft.next_fk_number()
+            fk = replace(fk, name=foreign_key_name(draft.table, self.fk_number))
+            self.fk_number += 1
+        key = draft.fk_key(fk.name)  # type: ignore[arg-type]
+        at = draft.fk_ids.get(key)
+        if (at is not None and at not in self.fk_gone) or key in self.fk_keys:
+            if action.if_not_exists:
+                return None
+            return f"duplicate foreign key constraint name {fk.name} (error 1826)"
+        self.fk_keys.add(key)
+        self.fk_adds.append((fk, key))
+        return None
+
+    def _DropForeignKey(self, action: ops.DropForeignKey) -> str | None:
+        assert self.draft is not None
+        at = self.draft.fk_ids.get(self.draft.fk_key(action.name))
+        if at is None or at in self.fk_gone:
+            return None if action.if_exists else f"cannot drop foreign key {action.name}: it does not exist (error 1091)"
+        self.fk_gone.add(at)
+        self.fk_drops.append(at)
+        return None
+
+    def _DropConstraint(self, action: ops.DropConstraint) -> str | None:
+        assert self.draft is not None
+        at = self.draft.fk_ids.get(self.draft.fk_key(action.name))
+        if at is not None and at not in self.fk_gone:
+            return self._DropForeignKey(ops.DropForeignKey(action.name))
+        at = self.draft.index_ids.get(action.name.lower())
+        if at is not None and at not in self.index_gone and self.draft.indexes[at].kind in ("unique", "primary"):
+            return self._DropIndex(ops.DropIndex(action.name))
+        # else a CHECK constraint: the model keeps CHECK constraints by count, not by name, so
+        # a name it cannot find is taken for one when the table has any
+        if self.table.body.checks or self.draft.checked_columns or action.if_exists:
+            return None
+        return f"cannot drop constraint {action.name}: it does not exist (error 1091)"
+
+    def _SetOptions(self, action: ops.SetOptions) -> str | None:
+        self.options.append(action.options)
+        return None
+
+    def _RenameTo(self, action: ops.RenameTo) -> str | None:
+        self.rename_to = action.target
+        return None
+
+    def _PartitionToTable(self, action: ops.PartitionToTable) -> str | None:
+        if not self.table.options.partitioning:
+            return "the table is not partitioned (error 1505)"
+        taken = self.replayer._taken(action.target, False)
+        if taken is not None:
+            return f"table {self.replayer._label(action.target)} already exists (created at {_at(taken.defined)}) (error 1050)"
+        self.partition_tables.append(action.target)
+        return None
+
+    def _TableToPartition(self, action: ops.TableToPartition) -> str | None:
+        source = self.replayer._find(action.source)
+        if source is None:
+            return f"table {self.replayer._label(action.source)} is not defined earlier in the input (error 1146)"
+        self.partition_sources.append(source)
+        return None
+
+    # -- checking the whole -----------------------------------------------------------------
+    def check(self) -> str | None:
+        """What the server checks once it has read every action: the table the statement builds."""
+        draft = self.draft
+        if draft is not None:
+            given: set[str] = set()
+            for name in self.new_names:  # a swap of two names is fine, a name kept or given twice is not
+                key = name.lower()
+                if key in given or self._column_kept(key):
+                    return f"duplicate column name {name} (error 1060)"
+                given.add(key)
+            if self.drops and len(draft.column_ids) - len(self.drops) + sum(1 for s in self.steps if s[0]) <= 0:
+                return "a table keeps at least one column: use DROP TABLE (error 1090)"
+            added: set[str] = set()
+            changed = {column.name.lower() for _, column, _ in self.changes}
+            for is_add, key, _, position in self.steps:
+                if isinstance(position, tuple):
+                    after = position[1].lower()
+                    if not ((after in draft.column_ids and after not in self.consumed) or after in changed or after in added):
+                        return f"unknown column {position[1]} in AFTER (error 1054)"
+                if is_add:
+                    added.add(key)
+            for index in self.index_adds:
+                for part in index.columns:
+                    if not part.expression and not self._in_new_table(part.name.lower()):
+                        return f"key column {part.name} does not exist in the table (error 1072)"
+            problem = self._readded_columns()
+            if problem is not None:
+                return problem
+            for fk, _ in self.fk_adds:
+                for name in fk.columns:
+                    if not self._in_new_table(name.lower()):
+                        return f"key column {name} does not exist in the table (error 1072)"
+        if self.rename_to is not None:
+            taken = self.replayer._taken(self.rename_to, self.table.temporary)
+            if taken is not None and taken is not self.table:
+                return f"table {self.replayer._label(self.rename_to)} already exists (created at {_at(taken.defined)})"
+        return None
+
+    def _new_column(self, key: str) -> Column | None:
+        """The column of this name in the table the statement builds."""
+        assert self.draft is not None
+        for is_add, step_key, column, _ in self.steps:
+            if is_add and step_key == key:
+                return column
+        for _, column, _ in self.changes:
+            if column.name.lower() == key:
+                return column
+        return self.draft.column(key) if key not in self.consumed else None
+
+    def _readded_columns(self) -> str | None:
+        """DROP COLUMN a, ADD COLUMN a in one statement: the server finds key parts by column name,
+        so the keys on the old `a` stay on the new one, with the old key part's length: a longer
+        CHAR/VARCHAR becomes a prefix of the old length, a shorter one or another type of another
+        length is refused (error 1089; MariaDB 10.11, tests/test_model_oracle.py)."""
+        assert self.draft is not None
+        added = {key: column for is_add, key, column, _ in self.steps if is_add}
+        for key in self.drops:
+            new = added.get(key)
+            old = self.draft.column(key)
+            if new is None or old is None or not self.draft.uses.get(key):
+                continue
+            self.readded.add(key)
+            for index_id in self.draft.uses[key]:
+                if index_id in self.index_gone:
+                    continue
+                for part in self.draft.indexes[index_id].columns:
+                    if part.expression or part.name.lower() != key:
+                        continue
+                    same = (old.type == new.type and old.params == new.params) or (
+                        old.type == new.type and not old.params and not new.params)
+                    if same:
+                        continue
+                    if old.type in PREFIX_LENGTH_TYPES and new.type == old.type and old.length and new.length \
+                            and (old.charset or "").lower() == (new.charset or "").lower():
+                        length = part.prefix if part.prefix is not None else old.length
+                        if new.length > length:
+                            self.readded_prefixes.append((index_id, key, length))
+                            continue
+                        if new.length == length:
+                            self.readded_prefixes.append((index_id, key, None))
+                            continue
+                        return (f"column {new.name} is dropped and added again shorter than the key part on it "
+                                f"({length}): incorrect prefix key (error 1089)")
+                    return (f"column {new.name} is dropped and added again as {new.type}, where a key keeps the "
+                            f"old {old.type}'s key part length: the server refuses the statement unless the two "
+                            "have the same key length (error 1089), which innolint cannot tell")
+        return None
+
+    # -- applying it ------------------------------------------------------------------------
+    def apply(self, where: Location) -> None:
+        table = self.table
+        draft = self.draft
+        if draft is not None:
+            for at in self.index_drops:  # first: a column dropped below may empty the same key
+                if at == draft.primary:
+                    table.key_dropped = where
+                draft.remove_index(at)
+            for key in self.drops:
+                for emptied in draft.remove_column(draft.detach_column(key), key, where, key in self.readded):
+                    if emptied.kind == "primary":
+                        table.key_dropped = where
+            if self.changes:
+                draft.attach_columns([
+                    (draft.detach_column(old), old, replace(column, where=where) if defines else replace(column))
+                    for old, column, defines in self.changes
+                ])
+            for is_add, key, column, position in self.steps:
+                if position is None:
+                    previous = draft.last_column()
+                elif position == "FIRST":
+                    previous = 0
+                else:
+                    previous = draft.column_ids[position[1].lower()]  # type: ignore[index]
+                if is_add:
+                    draft.insert_column(replace(column, where=where), previous)
+                else:
+                    draft.move_column(draft.column_ids[key], previous)
+            for index_id, key, prefix in self.readded_prefixes:
+                index = draft.indexes[index_id]
+                index.columns = tuple(replace(p, prefix=prefix) if not p.expression and p.name.lower() == key else p
+                                      for p in index.columns)
+            for at, name in self.index_renames:
+                if at in draft.indexes:  # (not emptied by a column dropped above)
+                    draft.rename_index(at, name)
+            for index in self.index_adds:
+                added = replace(index, where=where)
+                whole_column_prefixes([added], draft.column_by_name)
+                draft.add_index(added)
+                if index.kind == "primary":
+                    table.key_dropped = None
+            if self.index_adds and any(index.generated for index in draft.indexes.values()):
+                kept = {id(index) for index in without_redundant_generated_keys(list(draft.indexes.values()))}
+                for at in [at for at, index in draft.indexes.items() if id(index) not in kept]:
+                    draft.remove_index(at)
+            if self.changes or self.adds_primary or self.readded:
+                _keep_primary_not_null(draft)
+            for at in self.fk_drops:
+                draft.remove_foreign_key(at)
+            for fk, key in self.fk_adds:
+                draft.add_foreign_key(replace(fk, where=where), key)
+        if self.options:
+            body = table.writable()
+            for pairs in self.options:
+                apply_options(body.options, pairs)
+                for key, _ in pairs:
+                    table.options_where[option_field(key)] = where
+        for source in self.partition_sources:
+            self.replayer._remove(source)
+        for target in self.partition_tables:
+            body = table.body.copy()
+            body.foreign_keys = []
+            body.options = replace(body.options, partitioning=None, partition_names=())
+            schema = self.replayer.model.schema(target.schema if target.schema is not None else self.replayer.current_schema)
+            self.replayer._put(Table(schema=schema.name, name=self.replayer.model.stored(target.name), body=body,
+                                     defined=where, changed=where, _own_body=True))
+        if self.rename_to is not None:
+            self.replayer._rename(table, self.rename_to, where)
+        table.changed = where
+
+
+def _name_created_foreign_keys(table: Table) -> None:
+    """Give the unnamed foreign keys of a CREATE TABLE the server's names (`<table>_ibfk_1`, 2 ...).
+    The body may be shared (a parsed statement's), so it is copied first."""
+    generated: list[str] = []
+    for foreign_key in table.writable().foreign_keys:
+        if foreign_key.name is None:
+            foreign_key.name = generated_foreign_key_name(table.name, generated)
+            generated.append(foreign_key.name)
+
+
+def _rename_generated_foreign_keys(table: Table, new_name: str) -> None:
+    """RENAME TABLE renames the constraints named `<old>_ibfk_<n>` to `<new>_ibfk_<n>` (MariaDB
+    10.11, tests/test_model_names.py; MySQL's manual says the same), and the table."""
+    prefix = f"{table.name}_ibfk_".lower()
+    if any((f.name or "").lower().startswith(prefix) for f in table.foreign_keys):
+        for foreign_key in table.writable().foreign_keys:
+            name = foreign_key.name or ""
+            if name.lower().startswith(prefix):
+                foreign_key.name = f"{new_name}_ibfk_{name[len(prefix):]}"
+    table.name = new_name
+
+
+def _missing_key_columns(body: object) -> str | None:
+    """A key or foreign key on a column the table lacks: the server refuses such a CREATE (error 1072)."""
+    columns = body.columns  # type: ignore[attr-defined]
+    if not columns:  # LIKE of an unknown table, or CREATE ... SELECT: columns unknown
+        return None
+    missing = [
+        f"key {index.name} names column {part.name}, which the table does not have"
+        for index in body.indexes  # type: ignore[attr-defined]
+        for part in index.columns
+        if not part.expression and part.name.lower() not in columns
+    ]
+    missing += [
+        f"foreign key {fk.name or ''} names column {name}, which the table does not have".replace("key  names", "key names")
+        for fk in body.foreign_keys  # type: ignore[attr-defined]
+        for name in fk.columns
+        if name.lower() not in columns
+    ]
+    return "; ".join(missing) or None
+
+
+def _keep_primary_not_null(draft: BodyDraft) -> None:
+    """The primary key's columns are NOT NULL, whatever a MODIFY says."""
+    if not draft.primary:
+        return
+    for part in draft.indexes[draft.primary].columns:
+        column = draft.column(part.name.lower())
+        if column is not None:
+            column.nullable = False
