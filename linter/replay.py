@@ -26,8 +26,14 @@ from linter.model import (
     foreign_key_name, generated_foreign_key_name, generated_key_name,
 )
 from linter.parse import MAX_KEYS, apply_options
+from linter.refusals import (
+    NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, engine_problem, key_part_problem,
+    options_problem,
+)
 from linter.target import DEFAULT_TARGET, Target
 
+#: the types a FULLTEXT key indexes
+_FULLTEXT_TYPES = frozenset({"CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "JSON"})
 #: ALTER actions that need the body's draft (the others change options or the table's name)
 _BODY_ACTIONS = (
     ops.AddColumn, ops.ChangeColumn, ops.RenameColumn, ops.DropColumn, ops.SetColumnDefault, ops.AddIndex,
@@ -148,11 +154,16 @@ class Replayer:
             problem = known[2]
         else:
             problem = _missing_key_columns(body)
+            if problem:
+                problem += " (error 1072)"
+            elif not op.as_select:  # CREATE ... SELECT: the columns the SELECT adds are not known
+                problem = definition_problem(columns, indexes, body.options.engine, body.options.other,
+                                             mariadb=self.target.is_mariadb)
             if len(self._key_checks) >= 100_000:
                 self._key_checks.clear()
             self._key_checks[id(columns)] = (columns, indexes, problem)
         if problem:
-            return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement (error 1072)"
+            return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
         if existing is not None:  # CREATE OR REPLACE
             del space[key]
         table = space[sys.intern(key)] = Table(
@@ -373,6 +384,9 @@ class _Alter:
         key = action.column.name.lower()
         if action.if_not_exists and (self._column_kept(key) or key in self.new_columns):
             return None
+        problem = column_problem(action.column)
+        if problem:
+            return problem
         self.new_names.append(action.column.name)
         self.new_columns.add(key)
         self.steps.append((True, key, action.column, action.position))
@@ -385,6 +399,9 @@ class _Alter:
         name or default: the column's `where` becomes this statement."""
         if self._old_column(old_name) is None:
             return None if if_exists else f"unknown column {old_name} (error 1054)"
+        problem = column_problem(column) if defines else None
+        if problem:
+            return problem
         old = old_name.lower()
         self.consumed.add(old)
         key = column.name.lower()
@@ -408,7 +425,11 @@ class _Alter:
         column = self._old_column(action.name)
         if column is None:
             return f"unknown column {action.name} (error 1054)"
-        return self._change(action.name, replace(column, default=action.default), None, False, defines=False)
+        changed = replace(column, default=action.default)
+        problem = column_problem(changed)
+        if problem:
+            return problem
+        return self._change(action.name, changed, None, False, defines=False)
 
     def _DropColumn(self, action: ops.DropColumn) -> str | None:
         if self._old_column(action.name) is None:
@@ -517,6 +538,9 @@ class _Alter:
         return f"cannot drop constraint {action.name}: it does not exist (error 1091)"
 
     def _SetOptions(self, action: ops.SetOptions) -> str | None:
+        problem = options_problem(action.options)
+        if problem:
+            return problem
         self.options.append(action.options)
         return None
 
@@ -542,23 +566,112 @@ class _Alter:
             for is_add, key, _, position in self.steps:
                 if isinstance(position, tuple):
                     after = position[1].lower()
-                    if not ((after in draft.column_ids and after not in self.consumed) or after in changed or after in added):
+                    if after == key or not (
+                            (after in draft.column_ids and after not in self.consumed) or after in changed or after in added):
                         return f"unknown column {position[1]} in AFTER (error 1054)"
                 if is_add:
                     added.add(key)
+            mariadb = self.replayer.target.is_mariadb
             for index in self.index_adds:
                 for part in index.columns:
                     if not part.expression and not self._in_new_table(part.name.lower()):
                         return f"key column {part.name} does not exist in the table (error 1072)"
+                    problem = key_part_problem(index, part, self._new_column(part.name.lower()), mariadb=mariadb)
+                    if problem:
+                        return problem
             for fk, _ in self.fk_adds:
                 for name in fk.columns:
                     if not self._in_new_table(name.lower()):
                         return f"key column {name} does not exist in the table (error 1072)"
+        problem = self._engine_problem() or self._changed_key_problem() or self._auto_increment_problem()
+        if problem:
+            return problem
         if self.rename_to is not None:
             taken = self.replayer._taken(self.rename_to, self.table.temporary)
             if taken is not None and taken is not self.table:
                 return f"table {self.replayer._label(self.rename_to)} already exists (created at {_at(taken.defined)})"
         return None
+
+    def _new_column(self, key: str) -> Column | None:
+        """The column of this name in the table the statement builds (None: not there)."""
+        for _, column, _ in reversed(self.changes):
+            if column.name.lower() == key:
+                return column
+        for is_add, added, column, _ in self.steps:
+            if is_add and added == key:
+                return column
+        return self._old_column(key)
+
+    def _changed_key_problem(self) -> str | None:
+        """A column under a key redefined to what that key cannot hold: a type FULLTEXT does not
+        index (1283), TEXT/BLOB under a PRIMARY KEY without a prefix (1170; MySQL: any key)."""
+        draft = self.draft
+        if draft is None or not self.changes:
+            return None
+        mariadb = self.replayer.target.is_mariadb
+        for old, column, defines in self.changes:
+            if not defines:
+                continue
+            for at in draft.uses.get(old, ()):
+                index = draft.indexes.get(at)
+                if index is None or at in self.index_gone:
+                    continue
+                if index.kind == "fulltext" and column.type.upper() not in _FULLTEXT_TYPES:
+                    return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
+                for part in index.columns:  # (a prefix the column outgrows is dropped: `_drop_outgrown_prefixes`)
+                    if not part.expression and part.prefix is None and part.name.lower() == old:
+                        problem = key_part_problem(index, part, column, mariadb=mariadb)
+                        if problem:
+                            return problem
+        return None
+
+    def _auto_increment_problem(self) -> str | None:
+        """The AUTO_INCREMENT column stays the first column of a key (1075; any column of one in
+        MyISAM and Aria): checked when the statement drops a key on it or makes a column one."""
+        draft = self.draft
+        if draft is None or not (self.index_drops or self.changes):
+            return None
+        suspects: set[str] = set()
+        for at in self.index_drops:
+            for part in draft.indexes[at].columns:
+                column = self._new_column(part.name.lower()) if not part.expression else None
+                if column is not None and column.auto_increment:
+                    suspects.add(column.name.lower())
+        suspects.update(column.name.lower() for _, column, _ in self.changes if column.auto_increment)
+        if not suspects:
+            return None
+        any_part = (self.table.body.options.engine or "").lower() in ("myisam", "aria")
+        indexes = [index for at, index in draft.indexes.items() if at not in self.index_gone] + self.index_adds
+        renamed = {old: column.name.lower() for old, column, _ in self.changes}
+        for name in suspects:
+            keyed = False
+            for index in indexes:
+                parts = [renamed.get(p.name.lower(), p.name.lower()) for p in index.columns if not p.expression]
+                if index.kind not in ("fulltext", "spatial") and parts and (
+                        parts[0] == name if not any_part else name in parts):
+                    keyed = True
+                    break
+            if not keyed:
+                return f"the AUTO_INCREMENT column {name} must be the first column of a key (error 1075)"
+        return None
+
+    def _engine_problem(self) -> str | None:
+        """A MEMORY table after the statement holding what MEMORY cannot (1163, 1214): checked
+        when the statement makes the table MEMORY or adds columns or keys to one."""
+        engine = self.table.body.options.engine
+        for pairs in self.options:
+            for key, value in pairs:
+                if key == "ENGINE":
+                    engine = value
+        if (engine or "").lower() not in ("memory", "heap"):
+            return None
+        if self.draft is None:
+            return engine_problem(engine, self.table.columns.values(), self.table.indexes)
+        draft = self.draft
+        columns = [c for c in draft.columns.values() if c.name.lower() not in self.consumed]
+        columns += [c for _, c, _ in self.changes] + [c for is_add, _, c, _ in self.steps if is_add]
+        kept = [index for at, index in draft.indexes.items() if at not in self.index_gone]
+        return engine_problem(engine, columns, kept + self.index_adds)
 
     # -- applying it ------------------------------------------------------------------------
     def apply(self, where: Location) -> None:
@@ -578,6 +691,8 @@ class _Alter:
                     (draft.detach_column(old), old, replace(column, where=where) if defines else replace(column))
                     for old, column, defines in self.changes
                 ])
+                if self.replayer.target.is_mariadb:
+                    _drop_outgrown_prefixes(draft, [column for _, column, defines in self.changes if defines])
             for is_add, key, column, position in self.steps:
                 if position is None:
                     previous = draft.last_column()
@@ -651,6 +766,22 @@ def _missing_key_columns(body: object) -> str | None:
         if name.lower() not in columns
     ]
     return "; ".join(missing) or None
+
+
+def _drop_outgrown_prefixes(draft: BodyDraft, columns: list[Column]) -> None:
+    """MariaDB drops a key's prefix on a column redefined to a type that takes none (a number, a
+    date) or to a length no longer than the prefix: the key part becomes the whole column."""
+    for column in columns:
+        key = column.name.lower()
+        kind = column.type.upper()
+        length = column.length
+        for at in draft.uses.get(key, ()):
+            index = draft.indexes[at]
+            if any(p.prefix is not None and not p.expression and p.name.lower() == key and (
+                    kind in NO_PREFIX_TYPES or (kind in SIZED_STRING_TYPES and length is not None and length <= p.prefix))
+                   for p in index.columns):
+                index.columns = tuple(
+                    replace(p, prefix=None) if not p.expression and p.name.lower() == key else p for p in index.columns)
 
 
 def _keep_primary_not_null(draft: BodyDraft) -> None:

@@ -1815,6 +1815,17 @@ def _alter_reads_the_original(case: Case) -> bool:
             and _only(case, "columns", "indexes", "clustered"))
 
 
+_PACKET_KINDS = ("begin-commit", "start-transaction", "begin-not-atomic", "if-true")
+
+
+def _packet_goes_on(case: Case) -> bool:
+    """The focus is a block (or a packet of statements under DELIMITER) that the server stopped
+    at an error, and innolint built on a statement after the failing one."""
+    focus = case.focus
+    return focus is not None and bool(case.codes) and (
+        focus.kind.split(":")[-1] in _PACKET_KINDS or (_delimiter_changed(case) and "; " in _inline(focus)))
+
+
 def _rejected(*codes: int) -> Callable[[Case], bool]:
     """The server rejected the statement where the views part with one of these errors, and
     innolint applied it."""
@@ -1822,77 +1833,11 @@ def _rejected(*codes: int) -> Callable[[Case], bool]:
 
 
 KNOWN_CLASSES: tuple[KnownClass, ...] = (
-    # -- the mysql client: what it does with the text before the server sees it -----------------
-    KnownClass("client-use-command", "`\\u db` (the client's USE) is not read as a command: innolint stays in its "
-               "database or glues it to the next statement", lambda c: c.has("client-use")),
-    KnownClass("use-without-semicolon", "`use db` on a line of its own, without `;`, is a client command; innolint "
-               "glues it to the next statement", lambda c: c.has("use-no-delimiter")),
-    KnownClass("client-delimiter-command", "`\\d //` (the client's DELIMITER) is not read as a command",
-               lambda c: any(u.delimiter is not None and u.head.startswith("\\d") for u in c.units)),
-    KnownClass("client-clear-command", "`\\c` ends the client's buffer unsent; innolint applies the statement or "
-               "glues it to the next", lambda c: any(u.end == "\\c" for u in c.units)),
-    KnownClass("client-go-command", "`\\g` / `\\G` end a statement in the client; innolint glues it to the next "
-               "or reads `\\g` into it", lambda c: any(u.end in ("\\g", "\\G") for u in c.units)),
-    KnownClass("client-other-command", "client commands such as `\\W`, `\\w`, `\\p` are glued to the next statement",
-               lambda c: c.has("client-command")),
-    KnownClass("client-quit", "`\\q` ends the client's reading; innolint goes on with the rest of the file",
-               lambda c: c.has("quit")),
-    KnownClass("delimiter-in-comment-end", "under `DELIMITER //`, the client finds the delimiter in `*///` (the "
-               "end of an executable comment and the delimiter) one character early, and the statement after "
-               "it is glued to the rest", lambda c: any(u.delimiter == "//" for u in c.units) and "*///" in c.text),
-    KnownClass("delimiter-inside-statement", "a DELIMITER line right after a statement left without its "
-               "delimiter is part of that statement for the client (the server rejects both); innolint ends the "
-               "statement there and applies it", lambda c: any(
-                   u.end == "none" and v.delimiter is not None for u, v in zip(c.units, c.units[1:]))),
-    KnownClass("missing-delimiter", "a statement without its delimiter: the server rejects it glued to the next "
-               "line(s); innolint applies one of them", lambda c: any(u.end == "none" for u in c.before())
-               or (c.focus is not None and c.focus.end == "none")),
-    # -- blocks the server runs -------------------------------------------------------------------
-    KnownClass("transaction-block", "under DELIMITER, `BEGIN; ...; COMMIT` (or START TRANSACTION) is one "
-               "multi-statement the server runs; innolint skips it whole",
-               lambda c: c.has("begin-commit", "start-transaction") and _delimiter_changed(c)),
-    KnownClass("begin-not-atomic", "MariaDB's `BEGIN NOT ATOMIC ... END` runs its DDL; innolint skips it",
-               lambda c: c.has("begin-not-atomic")),
-    KnownClass("if-block", "`IF 1 THEN ... END IF` runs its DDL; innolint skips it", lambda c: c.has("if-true")),
-    KnownClass("dynamic-sql", "PREPARE/EXECUTE, EXECUTE IMMEDIATE and CALL run DDL innolint cannot see, and "
-               "it says nothing", lambda c: c.has("dynamic", "call")),
-    # -- how the text is read -------------------------------------------------------------------
-    KnownClass("executable-comment-version", "an executable comment MariaDB 10.11 skips (`/*!80023`, `/*!50717`, "
-               "`/*!99999`, `/*M!999999`) is run by innolint", _skipped_version),
-    KnownClass("nested-executable-comment", "an executable comment inside another: the server rejects the "
-               "statement (1064), innolint reads it", lambda c: bool(_NESTED_EXECUTABLE.search(c.text))),
-    KnownClass("sql-mode-quotes", "ANSI_QUOTES / NO_BACKSLASH_ESCAPES: innolint reads \"x\" as a name and "
-               "backslashes as escapes whatever the sql_mode", lambda c: c.has("sql-mode")
-               or bool(_QUOTED_NAME.search(c.text))),
-    # -- names and namespaces -------------------------------------------------------------------
-    KnownClass("table-name-case", "lower_case_table_names=0: `t1` and `T1` are two tables (and two views, and "
-               "databases' names too); innolint folds them", _names_differ_in_case),
-    KnownClass("temporary-table-namespace", "a temporary table shadows the permanent one of its name; innolint "
-               "replaces or drops the permanent one", lambda c: c.has("create-temporary", "drop-temporary")
-               or "TEMPORARY" in c.text),
-    KnownClass("view-namespace", "views and tables share one namespace: CREATE VIEW on a table's name fails "
-               "(1050; innolint drops the table), CREATE TABLE [IF NOT EXISTS] on a view's name makes no table "
-               "(innolint makes one)", lambda c: c.has("view")),
-    KnownClass("duplicate-create", "a second CREATE TABLE of one name fails (1050) and keeps the first; innolint "
-               "replaces it", _rejected(1050)),
-    # -- the model ------------------------------------------------------------------------------
-    KnownClass("inline-unique-key-order", "a UNIQUE written on a column (or SERIAL) is the first unique key on "
-               "the server and the one InnoDB clusters on without a PRIMARY KEY; innolint puts it after the "
-               "table's keys and clusters on another", _inline_unique_order),
-    KnownClass("full-length-prefix", "a key prefix as long as the column is no prefix on the server (its "
-               "UNIQUE key can cluster the table); innolint keeps it", _full_length_prefix),
-    KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
-               "no prefix, or no longer than the prefix: the server drops the prefix, innolint keeps it",
-               _prefix_after_column_change),
-    KnownClass("blob-key-without-length", "a KEY on a TEXT/BLOB column without a length gets a prefix from the "
-               "server; innolint has the whole column", _blob_key_prefix),
-    KnownClass("long-unique-clusters", "a UNIQUE key on a whole TEXT/BLOB column is a hash (long unique) key "
-               "that cannot cluster the table; innolint clusters on it", _long_unique),
-    KnownClass("duplicate-generated-index-name", "unnamed keys on the same first column are named a, a_2 by the "
-               "server; innolint names both a", _duplicate_index_names),
-    KnownClass("column-position", "ADD/MODIFY/CHANGE COLUMN ... FIRST / AFTER x moves the column; innolint "
-               "appends it or keeps its place", _column_order),
-    # -- statements the server rejects and innolint applies -------------------------------------
+    # -- blocks the server stops at their first error ------------------------------------------
+    KnownClass("packet-stops-at-first-error", "a packet the server runs statement by statement (`BEGIN; ...; "
+               "COMMIT` or `a; b` under DELIMITER, BEGIN NOT ATOMIC ... END, IF 1 THEN ... END IF) stops at its first "
+               "failing statement; innolint replays the statements after it", _packet_goes_on),
+    # -- statements the server REFUSED (by its error code) and innolint applied ------------------
     KnownClass("rejected-missing-table", "CREATE TABLE ... SELECT/LIKE from, or RENAME of, a table that does "
                "not exist fails (1146); innolint creates or renames (RENAME TABLE is all or nothing)",
                _rejected(1146)),
@@ -1917,16 +1862,80 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "index (1283)", _rejected(1283)),
     KnownClass("rejected-engine-limit", "what an engine cannot hold: TEXT/BLOB columns (1163) or a FULLTEXT key "
                "(1214) in a MEMORY table", _rejected(1163, 1214)),
-    KnownClass("alter-reads-the-original-table", "the actions of one ALTER TABLE name columns and keys as the "
-               "table had them before it, and its drops go before its adds: ADD b, DROP b replaces the old b; "
-               "ADD PRIMARY KEY, DROP PRIMARY KEY replaces the old key; RENAME KEY a TO b, RENAME KEY b TO c "
-               "fails (1176). innolint applies them one after the other", _alter_reads_the_original),
     KnownClass("rejected-drop-missing", "DROP of a column or key that is not there (1091) fails the whole "
                "ALTER; innolint applies the rest", _rejected(1091)),
     KnownClass("rejected-drop-all-columns", "an ALTER that drops every column (1090)", _rejected(1090)),
     KnownClass("rejected-unknown-column", "an ALTER naming a column that is not there (1054)", _rejected(1054)),
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
+    KnownClass("duplicate-create", "a second CREATE TABLE of one name fails (1050) and keeps the first; innolint "
+               "replaces it", _rejected(1050)),
+    # -- the model ------------------------------------------------------------------------------
+    KnownClass("inline-unique-key-order", "a UNIQUE written on a column (or SERIAL) is the first unique key on "
+               "the server and the one InnoDB clusters on without a PRIMARY KEY; innolint puts it after the "
+               "table's keys and clusters on another", _inline_unique_order),
+    KnownClass("full-length-prefix", "a key prefix as long as the column is no prefix on the server (its "
+               "UNIQUE key can cluster the table); innolint keeps it", _full_length_prefix),
+    KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
+               "no prefix, or no longer than the prefix: the server drops the prefix, innolint keeps it",
+               _prefix_after_column_change),
+    KnownClass("blob-key-without-length", "a KEY on a TEXT/BLOB column without a length gets a prefix from the "
+               "server; innolint has the whole column", _blob_key_prefix),
+    KnownClass("long-unique-clusters", "a UNIQUE key on a whole TEXT/BLOB column is a hash (long unique) key "
+               "that cannot cluster the table; innolint clusters on it", _long_unique),
+    KnownClass("duplicate-generated-index-name", "unnamed keys on the same first column are named a, a_2 by the "
+               "server; innolint names both a", _duplicate_index_names),
+    KnownClass("column-position", "ADD/MODIFY/CHANGE COLUMN ... FIRST / AFTER x moves the column; innolint "
+               "appends it or keeps its place", _column_order),
+    KnownClass("alter-reads-the-original-table", "the actions of one ALTER TABLE name columns and keys as the "
+               "table had them before it, and its drops go before its adds: ADD b, DROP b replaces the old b; "
+               "ADD PRIMARY KEY, DROP PRIMARY KEY replaces the old key; RENAME KEY a TO b, RENAME KEY b TO c "
+               "fails (1176). innolint applies them one after the other", _alter_reads_the_original),
+    # -- the mysql client: what it does with the text before the server sees it -----------------
+    KnownClass("client-use-command", "`\\u db` (the client's USE) is not read as a command: innolint stays in its "
+               "database or glues it to the next statement", lambda c: any(u.kind == "client-use" and not u.pinned for u in c.units)),
+    KnownClass("use-without-semicolon", "`use db` on a line of its own, without `;`, is a client command; innolint "
+               "glues it to the next statement", lambda c: c.has("use-no-delimiter")),
+    KnownClass("client-delimiter-command", "`\\d //` (the client's DELIMITER) is not read as a command",
+               lambda c: any(u.delimiter is not None and u.head.startswith("\\d") for u in c.units)),
+    KnownClass("client-clear-command", "`\\c` ends the client's buffer unsent; innolint applies the statement or "
+               "glues it to the next", lambda c: any(u.end == "\\c" for u in c.units)),
+    KnownClass("client-go-command", "`\\g` / `\\G` end a statement in the client; innolint glues it to the next "
+               "or reads `\\g` into it", lambda c: any(u.end in ("\\g", "\\G") for u in c.units)),
+    KnownClass("client-other-command", "client commands such as `\\W`, `\\w`, `\\p` are glued to the next statement",
+               lambda c: c.has("client-command")),
+    KnownClass("client-quit", "`\\q` ends the client's reading; innolint goes on with the rest of the file",
+               lambda c: c.has("quit")),
+    KnownClass("delimiter-in-comment-end", "under `DELIMITER //`, the client finds the delimiter in `*///` (the "
+               "end of an executable comment and the delimiter) one character early, and the statement after "
+               "it is glued to the rest", lambda c: any(u.delimiter == "//" for u in c.units) and "*///" in c.text),
+    KnownClass("delimiter-inside-statement", "a DELIMITER line right after a statement left without its "
+               "delimiter is part of that statement for the client (the server rejects both); innolint ends the "
+               "statement there and applies it", lambda c: any(
+                   u.end == "none" and v.delimiter is not None for u, v in zip(c.units, c.units[1:]))),
+    KnownClass("missing-delimiter", "a statement without its delimiter: the server rejects it glued to the next "
+               "line(s); innolint applies one of them", lambda c: any(u.end == "none" for u in c.before())
+               or (c.focus is not None and c.focus.end == "none")),
+    # -- how the text is read -------------------------------------------------------------------
+    KnownClass("dynamic-sql", "PREPARE/EXECUTE, EXECUTE IMMEDIATE and CALL run DDL innolint cannot see, and "
+               "it says nothing", lambda c: c.has("dynamic", "call")),
+    KnownClass("executable-comment-version", "an executable comment MariaDB 10.11 skips (`/*!80023`, `/*!50717`, "
+               "`/*!99999`, `/*M!999999`) is run by innolint", _skipped_version),
+    KnownClass("nested-executable-comment", "an executable comment inside another: the server rejects the "
+               "statement (1064), innolint reads it", lambda c: bool(_NESTED_EXECUTABLE.search(c.text))),
+    KnownClass("sql-mode-quotes", "ANSI_QUOTES / NO_BACKSLASH_ESCAPES: innolint reads \"x\" as a name and "
+               "backslashes as escapes whatever the sql_mode", lambda c: c.has("sql-mode")
+               or bool(_QUOTED_NAME.search(c.text))),
+    # -- names and namespaces -------------------------------------------------------------------
+    KnownClass("table-name-case", "lower_case_table_names=0: `t1` and `T1` are two tables (and two views, and "
+               "databases' names too); innolint folds them", _names_differ_in_case),
+    KnownClass("temporary-table-namespace", "a temporary table shadows the permanent one of its name; innolint "
+               "replaces or drops the permanent one", lambda c: c.has("create-temporary", "drop-temporary")
+               or "TEMPORARY" in c.text),
+    KnownClass("view-namespace", "views and tables share one namespace: CREATE VIEW on a table's name fails "
+               "(1050; innolint drops the table), CREATE TABLE [IF NOT EXISTS] on a view's name makes no table "
+               "(innolint makes one)", lambda c: c.has("view")),
+    # -- text the server's parser rejects: last, as client and comment classes end in 1064 too ---
     KnownClass("rejected-syntax", "text the server's parser rejects (1064: TYPE=MyISAM, ...) is read by innolint",
                _rejected(1064)),
 )

@@ -1,0 +1,182 @@
+"""Definitions the server refuses although the grammar allows them (linter/refusals.py): each
+case runs on MariaDB 10.11 and through innolint's replay, statement by statement; the statements
+the server refuses must be those innolint reports, and the tables left must be the same.
+
+The cases come in several independent variations each (names, types, engines, order, CREATE and
+ALTER), so that a rule fitted to one example fails here. The MySQL-only rule (a key of any kind on
+a TEXT/BLOB column without a length, 1170) is checked without a server below: the test server is
+MariaDB.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from linter import ops
+from linter.model import Location
+from linter.parse_cache import ParseCache
+from linter.replay import Replayer
+from linter.target import Target
+from tests.test_replay import _innolint, _server
+
+CASES: dict[str, list[str]] = {
+    "invalid defaults": [
+        "CREATE TABLE t1 (a INT DEFAULT 'x')",
+        "CREATE TABLE t2 (a INT DEFAULT '12', b BIGINT UNSIGNED DEFAULT '0')",
+        "CREATE TABLE t3 (a VARCHAR(4) DEFAULT 'abcde')",
+        "CREATE TABLE t4 (a VARCHAR(5) DEFAULT 'abcde', b CHAR(2) DEFAULT 'it''')",
+        "CREATE TABLE t5 (a CHAR(4) DEFAULT \"double;quoted\")",
+        "CREATE TABLE t6 (a TEXT DEFAULT 'x', b BLOB DEFAULT 'long enough to be long')",
+        "CREATE TABLE t7 (a DATETIME DEFAULT 'never')",
+        "CREATE TABLE t8 (a DATE DEFAULT '2020-01-01', b DATETIME DEFAULT CURRENT_TIMESTAMP)",
+        "CREATE TABLE t9 (a ENUM('x','y') DEFAULT 'z')",
+        "CREATE TABLE t10 (a ENUM('x','y') DEFAULT 'Y', b INT DEFAULT NULL, c INT DEFAULT (1 + 2))",
+        "CREATE TABLE t11 (a TINYINT(1) DEFAULT 300)",
+        "CREATE TABLE t12 (a TINYINT UNSIGNED DEFAULT 255, b SMALLINT DEFAULT -32768)",
+        "CREATE TABLE t13 (a TINYINT UNSIGNED DEFAULT -1)",
+        "CREATE TABLE t14 (a DECIMAL(10,2) DEFAULT 'a;b')",
+        "CREATE TABLE t15 (a DECIMAL(10,2) DEFAULT '1.5', b DOUBLE DEFAULT 2e3)",
+        "CREATE TABLE t16 (id INT NOT NULL AUTO_INCREMENT DEFAULT 1, PRIMARY KEY (id))",
+        "CREATE TABLE t17 (a INT)",
+        "ALTER TABLE t17 ADD COLUMN b INT DEFAULT 'no'",
+        "ALTER TABLE t17 ADD COLUMN c VARCHAR(2) DEFAULT 'abc', ADD d INT",
+        "ALTER TABLE t17 MODIFY a VARCHAR(3) DEFAULT 'toolong'",
+        "ALTER TABLE t17 CHANGE a a2 SMALLINT DEFAULT 99999",
+        "ALTER TABLE t17 ADD COLUMN e VARCHAR(3) DEFAULT 'abc', CHANGE a a3 BIGINT DEFAULT '7'",
+        # NULL in a NOT NULL column, but for one a PRIMARY KEY made NOT NULL
+        "CREATE TABLE t18 (a INT DEFAULT NULL, PRIMARY KEY (a))",
+        "CREATE TABLE t19 (a TIMESTAMP NOT NULL DEFAULT NULL)",
+        "CREATE TABLE t20 (a INT NOT NULL, b INT, c VARCHAR(3) NOT NULL DEFAULT 'x')",
+        "ALTER TABLE t20 ALTER a SET DEFAULT NULL",
+        "ALTER TABLE t20 ADD PRIMARY KEY (b)",
+        "ALTER TABLE t20 ALTER COLUMN b SET DEFAULT NULL",
+        "ALTER TABLE t20 ALTER c SET DEFAULT 'long'",
+        "ALTER TABLE t20 ALTER c SET DEFAULT 'abc', MODIFY b INT NOT NULL DEFAULT NULL",
+        "ALTER TABLE t20 MODIFY a INT NULL DEFAULT NULL",
+    ],
+    "auto increment must be a key": [
+        "CREATE TABLE t1 (a BIGINT NOT NULL AUTO_INCREMENT)",
+        "CREATE TABLE t2 (a INT NOT NULL AUTO_INCREMENT, b INT, KEY (b, a))",
+        "CREATE TABLE t3 (a INT NOT NULL AUTO_INCREMENT, b INT, KEY (b, a)) ENGINE=MyISAM",
+        "CREATE TABLE t4 (a INT NOT NULL AUTO_INCREMENT, b INT, UNIQUE (a))",
+        "CREATE TABLE t5 (a INT NOT NULL AUTO_INCREMENT, b INT, KEY k (a, b)) ENGINE=Aria",
+        "CREATE TABLE t6 (a INT NOT NULL AUTO_INCREMENT PRIMARY KEY, b INT NOT NULL AUTO_INCREMENT)",
+        "CREATE TABLE t7 (id SERIAL, b INT)",
+        "CREATE TABLE t8 (b INT, `Id` INT UNSIGNED NOT NULL AUTO_INCREMENT, PRIMARY KEY (b, `Id`))",
+    ],
+    "visible columns": [
+        "CREATE TABLE t1 (f BLOB NOT NULL INVISIBLE)",
+        "CREATE TABLE t2 (f INT INVISIBLE, g INT)",
+        "CREATE TABLE t3 (f INT NOT NULL INVISIBLE, g INT)",
+        "CREATE TABLE t4 (f INT NOT NULL DEFAULT 0 INVISIBLE, g INT)",
+        "CREATE TABLE t5 (f INT INVISIBLE, g INT INVISIBLE)",
+        "CREATE TABLE t6 (a INT)",
+        "ALTER TABLE t6 ADD COLUMN b INT NOT NULL INVISIBLE",
+        "ALTER TABLE t6 ADD COLUMN c INT NOT NULL DEFAULT 1 INVISIBLE",
+    ],
+    "prefixes and TEXT keys": [
+        "CREATE TABLE t1 (c INT, UNIQUE KEY (c(16)))",
+        "CREATE TABLE t2 (c VARCHAR(8), KEY (c(9)))",
+        "CREATE TABLE t3 (c VARCHAR(8), d DATETIME, KEY (c(4), d(2)))",
+        "CREATE TABLE t4 (c VARBINARY(10), e TEXT, KEY (c(10)), KEY (e(100)))",
+        "CREATE TABLE t5 (a TEXT NOT NULL, PRIMARY KEY (a))",
+        "CREATE TABLE t6 (a BLOB, b INT NOT NULL, PRIMARY KEY (b, a))",
+        "CREATE TABLE t7 (a MEDIUMTEXT, UNIQUE KEY (a))",
+        "CREATE TABLE t8 (a INT, b VARCHAR(20), c TEXT)",
+        "ALTER TABLE t8 ADD KEY (a(2))",
+        "ALTER TABLE t8 ADD PRIMARY KEY (c)",
+        "CREATE INDEX k ON t8 (b(21))",
+        "CREATE INDEX k ON t8 (b(20), c(5))",
+        "ALTER TABLE t8 ADD COLUMN d DATE, ADD KEY (d(2))",
+        "ALTER TABLE t8 MODIFY b INT, ADD KEY kb (b(3))",
+        # a prefix on a number or a date is refused unless it is the value's whole size (then dropped)
+        "CREATE TABLE t9 (d DATE, KEY (d(3)))",
+        "CREATE TABLE t10 (d DATE, KEY (d(2)))",
+        "CREATE TABLE t11 (d TIME, e YEAR, KEY (d(1)), KEY (e(1)))",
+        "CREATE TABLE t12 (d DECIMAL(10,2), KEY (d(3)))",
+        "CREATE TABLE t13 (d ENUM('a','b'), s SET('a'), b BIT(8), KEY (d(1)), KEY (s(1)), KEY (b(1)))",
+        "CREATE TABLE t14 (d BIGINT, KEY (d(8)))",
+        "CREATE TABLE t15 (d DOUBLE, KEY (d(1)))",
+    ],
+    "MEMORY tables": [
+        "CREATE TABLE t1 (f TEXT) ENGINE=MEMORY",
+        "CREATE TABLE t2 (f VARCHAR(9), FULLTEXT KEY (f)) ENGINE=MEMORY",
+        "CREATE TABLE t3 (f VARCHAR(9), g TEXT) ENGINE=MyISAM",
+        "CREATE TABLE t4 (f VARCHAR(9)) ENGINE=HEAP",
+        "ALTER TABLE t4 ADD COLUMN g BLOB",
+        "ALTER TABLE t4 ADD FULLTEXT KEY (f)",
+        "ALTER TABLE t3 ENGINE=MEMORY",
+        "ALTER TABLE t3 DROP COLUMN g, ENGINE=MEMORY",
+        "CREATE TABLE t5 (a INT, b LONGTEXT)",
+        "ALTER TABLE t5 ENGINE=MEMORY",
+    ],
+    "auto increment stays a key": [
+        "CREATE TABLE t1 (id INT NOT NULL AUTO_INCREMENT, b INT, PRIMARY KEY (id), KEY (b, id))",
+        "ALTER TABLE t1 DROP PRIMARY KEY",
+        "ALTER TABLE t1 DROP PRIMARY KEY, ADD KEY (id)",
+        "CREATE TABLE t2 (`Id` BIGINT NOT NULL AUTO_INCREMENT, b INT, UNIQUE KEY u (`Id`))",
+        "ALTER TABLE t2 DROP KEY u",
+        "ALTER TABLE t2 DROP KEY u, ADD PRIMARY KEY (b, `Id`)",
+        "ALTER TABLE t2 DROP KEY u, ADD PRIMARY KEY (`Id`, b)",
+        "CREATE TABLE t3 (a INT NOT NULL, b INT, KEY (b, a)) ENGINE=MyISAM",
+        "ALTER TABLE t3 MODIFY a INT NOT NULL AUTO_INCREMENT",
+        "CREATE TABLE t4 (a INT NOT NULL, b INT, KEY (b, a))",
+        "ALTER TABLE t4 MODIFY a INT NOT NULL AUTO_INCREMENT",
+        "ALTER TABLE t4 CHANGE b b INT NOT NULL AUTO_INCREMENT",
+    ],
+    "a changed column and the keys on it": [
+        "CREATE TABLE t1 (a VARCHAR(20), b INT, KEY (a(10)), UNIQUE KEY u (a(12)))",
+        "ALTER TABLE t1 MODIFY a VARCHAR(5)",  # shorter than the prefixes: they go
+        "CREATE TABLE t2 (a VARCHAR(20), KEY (a(10)))",
+        "ALTER TABLE t2 MODIFY a INT",  # a number: the prefix goes
+        "CREATE TABLE t3 (a VARCHAR(20) NOT NULL, PRIMARY KEY (a(10)))",
+        "ALTER TABLE t3 MODIFY a TEXT NOT NULL",  # the prefix stays
+        "CREATE TABLE t4 (a VARCHAR(20) NOT NULL, b CHAR(3), PRIMARY KEY (b, a))",
+        "ALTER TABLE t4 MODIFY a TEXT NOT NULL",
+        "ALTER TABLE t4 CHANGE a z MEDIUMBLOB NOT NULL",
+        "CREATE TABLE t6 (a VARCHAR(20), b TEXT, FULLTEXT KEY (a, b))",
+        "ALTER TABLE t6 MODIFY a INT",
+        "ALTER TABLE t6 CHANGE b c DATE",
+        "ALTER TABLE t6 MODIFY a CHAR(4), MODIFY b LONGTEXT",
+        "CREATE TABLE t7 (a INT, b INT)",
+        "ALTER TABLE t7 MODIFY a INT AFTER a",
+        "ALTER TABLE t7 CHANGE a c INT AFTER c",
+        "ALTER TABLE t7 MODIFY a INT AFTER b",
+    ],
+    "TYPE= is not ENGINE=": [
+        "CREATE TABLE t1 (d INT) TYPE=InnoDB",
+        "CREATE TABLE t2 (d INT) ENGINE=MyISAM",
+        "ALTER TABLE t2 TYPE=InnoDB",
+    ],
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_refused_as_mariadb_refuses(mariadb: Any, case: str) -> None:
+    statements = CASES[case]
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    context = "\n".join(f"{n}: {s}" for n, s in enumerate(statements)) + "\ninnolint said:\n" + "\n".join(messages)
+    assert refused, "the case shows nothing the server refuses"
+    assert reported == refused, context
+    assert model == permanent, context
+
+
+def _reported(statements: list[str], target: str) -> list[int]:
+    replayer = Replayer(target=Target.parse(target))
+    replayer.apply(ops.SchemaStatement("use", "db"), Location("s.sql", 1))
+    cache = ParseCache()
+    return [n for n, s in enumerate(statements) if replayer.apply(cache.parse(s), Location("s.sql", n + 2))]
+
+
+@pytest.mark.parametrize("target", ["mysql-8.0", "mysql-5.7", "mysql-8.4"])
+def test_mysql_refuses_any_key_on_a_whole_text_column(target: str) -> None:
+    """MySQL: a key on TEXT/BLOB needs a length whatever its kind (1170), but FULLTEXT; MariaDB
+    makes a UNIQUE one a hash key and gives a plain one a prefix (its cases run above)."""
+    statements = ["CREATE TABLE t1 (a TEXT, UNIQUE KEY (a))", "CREATE TABLE t2 (a BLOB, KEY (a))",
+                  "CREATE TABLE t3 (a TEXT, FULLTEXT KEY (a))", "CREATE TABLE t4 (a TEXT, KEY (a(10)))",
+                  "CREATE TABLE t5 (a INT, b MEDIUMBLOB)", "ALTER TABLE t5 ADD UNIQUE (b)", "ALTER TABLE t5 ADD KEY (a, b)"]
+    assert _reported(statements, target) == [0, 1, 5, 6]
+    assert _reported(statements, "mariadb-10.11") == []
