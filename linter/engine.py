@@ -156,18 +156,23 @@ class Engine:
                                          skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
                                          on_read=on_read)
                 replay = replayer.apply
+                stopped, stopped_at = 0, 0  # the packet the server stopped at a statement it refused, and where
                 for statement in stream:
                     count += 1
-                    text, _, line, column, end_line, comments, executable = statement
+                    text, _, line, column, end_line, comments, executable, packet = statement
                     if "innolint:" in text or (comments and any("innolint:" in c for c in comments)):
                         result.suppressions.extend(suppressions.from_statement(statement))
                     op = parse(text)
                     kind = op.__class__
                     if kind is ops.Skipped:
                         continue  # INSERT, SET, LOCK...: nothing to replay, nothing to report
+                    if packet and packet == stopped:
+                        diagnostics.append(_not_run(statement, stopped_at))
+                        continue
                     if tracked or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
                         changed = tracked and changes.statement_changed(path, line, end_line)  # type: ignore[union-attr]
-                        apply(replayer, statement, diagnostics, result.touched if changed else None, op)
+                        if apply(replayer, statement, diagnostics, result.touched if changed else None, op) and packet:
+                            stopped, stopped_at = packet, line
                         continue
                     # the common case, as `_apply` does it: no directive, no failure, no change set
                     problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
@@ -176,6 +181,8 @@ class Engine:
                             Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
                                        end_line=end_line, message=problem, excerpt=_excerpt(text))
                         )
+                        if packet and kind is not ops.Unfollowed:
+                            stopped, stopped_at = packet, line
             except InputError as error:
                 result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
             if stream is not None:
@@ -194,7 +201,8 @@ class Engine:
     def _apply(
         self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic], touched: list[Table] | None = None,
         op: ops.Operation | ParseFailure | None = None,
-    ) -> None:
+    ) -> bool:
+        """Replay one statement, reporting what the replay says; True when the server refuses it."""
         if op is None:
             op = self.parse(statement.text)
         if isinstance(op, ParseFailure):
@@ -206,7 +214,7 @@ class Engine:
                     excerpt=_excerpt(statement.text),
                 )
             )
-            return
+            return False
         where = Location(statement.path, statement.line, statement.column, statement.end_line)
         tags: frozenset[str] = frozenset()
         if isinstance(op, ops.CreateTable) and (statement.comments or "innolint:" in statement.text):
@@ -222,6 +230,7 @@ class Engine:
                            column=statement.column, end_line=statement.end_line, message=problem,
                            excerpt=_excerpt(statement.text))
             )
+        return bool(problem) and not isinstance(op, ops.Unfollowed)
 
     def run_checks(
         self, model: SchemaModel, context: CheckContext | None = None, disabled: frozenset[str] = frozenset()
@@ -231,6 +240,16 @@ class Engine:
             if check.id not in disabled:
                 findings.extend(check.run(model, context or self.context))
         return findings
+
+
+def _not_run(statement: Statement, refused_at: int) -> Diagnostic:
+    """A statement after the one the server refused in the same packet: the server runs none of
+    them (a DELIMITER packet of several statements, a compound block), and neither does innolint."""
+    return Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
+                      column=statement.column, end_line=statement.end_line,
+                      message=f"not run: the server refuses the statement at line {refused_at} and runs nothing after "
+                              "it in the same packet (a DELIMITER block or a compound statement)",
+                      excerpt=_excerpt(statement.text))
 
 
 def _excerpt(text: str, width: int = 100) -> str:

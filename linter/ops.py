@@ -185,7 +185,7 @@ AlterAction = (
 # --- statements ----------------------------------------------------------------------------
 class CreateTable(FrozenRecord):
     __slots__ = __match_args__ = (
-        "name", "body", "temporary", "if_not_exists", "like", "as_select", "or_replace", "refused",
+        "name", "body", "temporary", "if_not_exists", "like", "as_select", "or_replace", "refused", "select_from",
     )
     name: Name
     body: TableBody  # shared by every table created from this operation: copy before changing
@@ -197,10 +197,14 @@ class CreateTable(FrozenRecord):
     #: why the server refuses this definition whatever the schema (a column or key name used
     #: twice): the replay then creates nothing and reports it
     refused: str | None
+    #: CREATE TABLE ... SELECT ... FROM t: the table the SELECT reads first (the server refuses
+    #: the statement when it does not exist: error 1146); None when innolint cannot tell
+    select_from: Name | None
 
     def __init__(
         self, name: Name, body: TableBody, temporary: bool = False, if_not_exists: bool = False,
         like: Name | None = None, as_select: bool = False, or_replace: bool = False, refused: str | None = None,
+        select_from: Name | None = None,
     ) -> None:
         _set(self, "name", name)
         _set(self, "body", body)
@@ -210,6 +214,7 @@ class CreateTable(FrozenRecord):
         _set(self, "as_select", as_select)
         _set(self, "or_replace", or_replace)
         _set(self, "refused", refused)
+        _set(self, "select_from", select_from)
 
 
 class AlterTable(FrozenRecord):

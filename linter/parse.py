@@ -613,9 +613,37 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
         if pairs is not None:
             apply_options(body.options, pairs)
             return ops.CreateTable(name, body, temporary, if_not_exists, refused=refused)
+    start = c.i
     options, as_select = _read_table_options(c, stop_at_select=True)
     body.options = options
-    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused)
+    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused,
+                           select_from=_select_source(c, start) if as_select else None)
+
+
+def _select_source(c: _Cursor, start: int) -> ops.Name | None:
+    """The table a CREATE TABLE ... [AS] SELECT ... FROM t reads first (a plain SELECT only: not
+    WITH, where t may name a CTE, nor a parenthesised or derived source)."""
+    tokens = c.tokens
+    i = start
+    while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
+        i += 1
+    if i >= len(tokens) or _head(tokens[i]) != "SELECT":
+        return None
+    depth = 0
+    for j in range(i + 1, len(tokens)):
+        kind = tokens[j].token_type
+        if kind == TokenType.L_PAREN:
+            depth += 1
+        elif kind == TokenType.R_PAREN:
+            depth -= 1
+        elif depth == 0 and tokens[j].token_type not in _UNQUOTED and _head(tokens[j]) == "FROM":
+            if j + 1 < len(tokens) and tokens[j + 1].token_type == TokenType.L_PAREN:
+                return None
+            try:
+                return c.sub(tokens[j + 1:]).qualified()
+            except Exception:  # noqa: BLE001 - not a table's name: nothing to say about it
+                return None
+    return None
 
 
 def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> str | None:

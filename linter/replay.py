@@ -41,6 +41,9 @@ _BODY_ACTIONS = (
 )
 
 
+_SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
+
+
 def _at(location: Location) -> str:
     return f"{location.path}:{location.line}"
 
@@ -64,6 +67,8 @@ class Replayer:
         self._key_checks: dict[int, tuple[object, object, str | None]] = {}
         #: (path, kind) of the statements innolint cannot follow already reported: once per file
         self._unfollowed: set[tuple[str, str]] = set()
+        #: views the input created, (database, folded name): a SELECT may read them
+        self._views: set[tuple[str | None, str]] = set()
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
@@ -117,6 +122,20 @@ class Replayer:
             if space.get(key) is table:
                 del space[key]
 
+    def _missing_source(self, name: ops.Name) -> bool:
+        """A table a SELECT reads that is certainly not there: not a table or view of the input, in
+        a database the input has (the server's own, information_schema, mysql ..., are not)."""
+        if name.name.upper() == "DUAL" or self._find(name) is not None:
+            return False
+        schema = self._schema(name)
+        if schema is None or (name.schema is not None and name.schema.lower() in _SYSTEM_SCHEMAS):
+            return False
+        return self._view_key(name) not in self._views
+
+    def _view_key(self, name: ops.Name) -> tuple[str | None, str]:
+        schema = name.schema if name.schema is not None else self.current_schema
+        return (self._key(schema) if schema is not None else None, self._key(name.name))
+
     def _label(self, name: ops.Name) -> str:
         return f"{name.schema}.{name.name}" if name.schema is not None else name.name
 
@@ -148,6 +167,10 @@ class Replayer:
             origin, own = "like", True
         elif op.as_select:
             origin = "select"
+            source = op.select_from
+            if source is not None and self._missing_source(source):
+                return (f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not defined "
+                        "earlier in the input (error 1146); the server refuses this statement")
         columns, indexes = body.columns, body.indexes
         known = self._key_checks.get(id(columns))
         if known is not None and known[0] is columns and known[1] is indexes:
@@ -296,6 +319,7 @@ class Replayer:
         table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
         if table is not None:  # mysqldump's stand-in table, now replaced by the view
             self._remove(table)
+        self._views.add(self._view_key(op.name))
         return None
 
     def _Unfollowed(self, op: ops.Unfollowed, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:

@@ -64,6 +64,10 @@ class Statement(NamedTuple):
     comments: tuple[str, ...] = ()
     #: the version of the executable comment that wrapped the whole statement ("50001", "M!100301"), if any
     executable: str | None = None
+    #: statements the client sends in one packet (`a; b` under a DELIMITER other than `;`, the
+    #: statements of a compound block) share a number: the server stops the packet at the first
+    #: one it refuses and runs none after it. 0: a statement of its own
+    packet: int = 0
 
 
 class Note(NamedTuple):
@@ -713,7 +717,9 @@ class _Splitter:
         # its line (comments after its delimiter on that line are its own)
         self.comments: list[str] = []
         self.comments_hold = False  # whether one of them holds `unless`
-        self.pending: tuple[str, int, int, int, list[str], str | None] | None = None
+        self.pending: tuple[str, int, int, int, list[str], str | None, int] | None = None
+        self.packet_no = 0  # the number of the last packet a statement was read from (`Statement.packet`)
+        self.packet = 0  # the packet of the statement `_end_stmt` closes
         self.pending_line = 0
 
     # --- driving ------------------------------------------------------------------------------
@@ -920,8 +926,9 @@ class _Splitter:
 
     def _flush_pending(self) -> None:
         if self.pending is not None:
-            text, line, column, end_line, comments, executable = self.pending
-            self.out.append(Statement(text, self.path, line, column, end_line, _last_comments(comments), executable))
+            text, line, column, end_line, comments, executable, packet = self.pending
+            self.out.append(Statement(text, self.path, line, column, end_line, _last_comments(comments), executable,
+                                      packet))
             self.pending = None
 
     # --- between statements -------------------------------------------------------------------
@@ -1073,7 +1080,7 @@ class _Splitter:
                                     text, path, line + nl_before, column if nl_before else start - ls + 1,
                                     line + nl_before + lines,
                                     _last_comments(tuple(comments) + found) if comments and not after_run else found,
-                                    executable,
+                                    executable, 0,  # packet 0: the fast lane reads statements under `;`
                                 )))
                             line += nl_span
                             cnt = ls = pos = end  # a span ends with a newline
@@ -1205,7 +1212,7 @@ class _Splitter:
                 line += k
                 ls = buf.rfind("\n", cnt, start) + 1
             cnt = start
-            out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable)))
+            out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable, 0)))
             if info & _SET_WORD:
                 self._follow_set(text, line, start - ls + 1)
             if lines:
@@ -1367,6 +1374,7 @@ class _Splitter:
             line,
             self.comments,
             digits if bang == "!" else bang + digits,
+            0,
         )
         self.pending_line = line
         self._clear_comments()
@@ -1866,6 +1874,12 @@ class _Splitter:
         text = raw.rstrip(_WS)
         if strip_semicolon and text.endswith(";"):
             text = text[:-1].rstrip(_WS)
+        packet = 0  # under `;` each statement is a packet of its own
+        if self.block or self.delimiter != ";":
+            if not self.packet_open:  # the first statement of a packet
+                self.packet_no += 1
+            packet = self.packet_no
+        self.packet = packet
         stmt_exec = self.stmt_exec
         close = self.exec_close_off
         self.stmt_exec = self.exec_close_off = None
@@ -1902,9 +1916,9 @@ class _Splitter:
             self._follow_set(text, line, self.stmt_col)
         if delimiter_end is None:
             comments = _last_comments(self.stmt_comments)
-            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable))
+            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
             return
-        self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable)
+        self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
         self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
 
     def _emit_block(self, raw: str, block: Structure) -> None:
@@ -1944,6 +1958,10 @@ class _Splitter:
                                    f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
             return
         first = True
+        packet = self.packet
+        if not packet:  # a block is one packet, whatever the delimiter
+            self.packet_no += 1
+            packet = self.packet_no
         for item in block.items:
             body = raw[item.start : item.end]
             if not body:
@@ -1959,7 +1977,8 @@ class _Splitter:
                 comments = _last_comments(list(self.stmt_comments) + list(comments))
             first = False
             if item.replay:
-                self.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None))
+                self.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None,
+                                          packet))
                 if body[:3] in _SET_WORDS:
                     self._follow_set(body, line, column)
                 if why is not None and schema:

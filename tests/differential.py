@@ -1822,8 +1822,8 @@ def _packet_goes_on(case: Case) -> bool:
     """The focus is a block (or a packet of statements under DELIMITER) that the server stopped
     at an error, and innolint built on a statement after the failing one."""
     focus = case.focus
-    return focus is not None and bool(case.codes) and (
-        focus.kind.split(":")[-1] in _PACKET_KINDS or (_delimiter_changed(case) and "; " in _inline(focus)))
+    return focus is not None and bool(case.codes) and _delimiter_changed(case) and (
+        focus.kind.split(":")[-1] in _PACKET_KINDS or "; " in _inline(focus))
 
 
 def _rejected(*codes: int) -> Callable[[Case], bool]:

@@ -180,3 +180,18 @@ def test_mysql_refuses_any_key_on_a_whole_text_column(target: str) -> None:
                   "CREATE TABLE t5 (a INT, b MEDIUMBLOB)", "ALTER TABLE t5 ADD UNIQUE (b)", "ALTER TABLE t5 ADD KEY (a, b)"]
     assert _reported(statements, target) == [0, 1, 5, 6]
     assert _reported(statements, "mariadb-10.11") == []
+
+
+def test_create_select_from_a_table_that_is_not_there(mariadb: Any) -> None:
+    """CREATE TABLE ... SELECT reads its first table: when the input never made it (nor a view of
+    that name), the server refuses it (1146)."""
+    statements = ["CREATE TABLE t1 AS SELECT * FROM t3", "CREATE TABLE t2 (a INT)",
+                  "CREATE TABLE t4 SELECT a FROM t2 WHERE a > 0", "CREATE TABLE `T5` (PRIMARY KEY (a)) AS SELECT * FROM T2",
+                  "CREATE VIEW v1 AS SELECT 1 AS x", "CREATE TABLE t6 AS SELECT * FROM v1",
+                  "CREATE TABLE t7 AS SELECT 1 AS x", "CREATE TABLE t8 IGNORE SELECT x FROM (SELECT 1 AS x) d",
+                  "CREATE TABLE t9 AS SELECT TABLE_NAME FROM information_schema.TABLES LIMIT 1"]
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    assert refused == {0, 3}
+    assert reported == refused, messages
+    assert set(model) == set(permanent) - {"v1"}  # (the server lists the view with the tables)
