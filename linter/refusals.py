@@ -14,6 +14,7 @@ and on innolint and compares; the differential test, tests/test_differential.py,
 - 1089: a prefix on a part that is not a string, or longer than the column;
 - 1170: a PRIMARY KEY on a TEXT/BLOB column without a prefix (MySQL: any key but FULLTEXT and
   SPATIAL; MariaDB makes a UNIQUE one a hash key and gives a plain one a prefix);
+- 1283: a FULLTEXT key on a column that is not CHAR, VARCHAR or TEXT;
 - 1163 / 1214: a MEMORY table holds no TEXT/BLOB column and no FULLTEXT key;
 - 1064: `TYPE=` instead of ENGINE= (gone from both servers since 5.5).
 
@@ -36,6 +37,8 @@ _DATES = frozenset({"DATE", "DATETIME", "TIMESTAMP", "TIME", "YEAR"})
 SIZED_STRING_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
 #: types a key prefix may not be given to (error 1089)
 NO_PREFIX_TYPES = _NUMERIC | _DATES | {"BIT", "ENUM", "SET"}
+#: the types a FULLTEXT key indexes (not BLOB: error 1283)
+FULLTEXT_TYPES = frozenset({"CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "JSON"})
 _MEMORY_ENGINES = frozenset({"memory", "heap"})
 #: engines whose AUTO_INCREMENT column may be any part of a key, not only the first
 _ANY_PART_AUTO = frozenset({"myisam", "aria"})
@@ -47,7 +50,10 @@ _INTEGER = re.compile(r"[+-]?\d+")
 
 def _literal(default: str) -> tuple[str, str] | None:
     """("string", value) or ("number", text) for a literal default; None for NULL, an expression,
-    a function or anything else."""
+    a function or anything else. A comment the parser left after it (`'x' /* c */`) is not part of it."""
+    default = default.strip()
+    while default.endswith("*/") and "/*" in default:
+        default = default[:default.rfind("/*")].rstrip()
     found = _STRING.fullmatch(default)
     if found is not None:
         return "string", found.group(1).replace("''", "'")
@@ -179,7 +185,7 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
     problem = options_problem((key, None) for key in other_options)
     if problem:
         return problem
-    if columns and all(c.invisible for c in columns.values()):
+    if not columns or all(c.invisible for c in columns.values()):
         return "a table must have at least one visible column (error 1113)"
     autos = []
     primary = next((index for index in indexes if index.kind == "primary"), None)
@@ -192,7 +198,10 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
             autos.append(column.name.lower())
     for index in indexes:
         for part in index.columns:
-            problem = key_part_problem(index, part, columns.get(part.name.lower()), mariadb=mariadb)
+            column = columns.get(part.name.lower())
+            if index.kind == "fulltext" and column is not None and column.type.upper() not in FULLTEXT_TYPES:
+                return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
+            problem = key_part_problem(index, part, column, mariadb=mariadb)
             if problem:
                 return problem
     if len(autos) > 1:

@@ -27,13 +27,11 @@ from linter.model import (
 )
 from linter.parse import MAX_KEYS, apply_options
 from linter.refusals import (
-    NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, engine_problem, key_part_problem,
+    FULLTEXT_TYPES, NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, engine_problem, key_part_problem,
     options_problem,
 )
 from linter.target import DEFAULT_TARGET, Target
 
-#: the types a FULLTEXT key indexes
-_FULLTEXT_TYPES = frozenset({"CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "JSON"})
 #: ALTER actions that need the body's draft (the others change options or the table's name)
 _BODY_ACTIONS = (
     ops.AddColumn, ops.ChangeColumn, ops.RenameColumn, ops.DropColumn, ops.SetColumnDefault, ops.AddIndex,
@@ -127,9 +125,8 @@ class Replayer:
         a database the input has (the server's own, information_schema, mysql ..., are not)."""
         if name.name.upper() == "DUAL" or self._find(name) is not None:
             return False
-        schema = self._schema(name)
-        if schema is None or (name.schema is not None and name.schema.lower() in _SYSTEM_SCHEMAS):
-            return False
+        if name.schema is not None and (name.schema.lower() in _SYSTEM_SCHEMAS or self._schema(name) is None):
+            return False  # a database the input never made: the server's own, or one innolint does not see
         return self._view_key(name) not in self._views
 
     def _view_key(self, name: ops.Name) -> tuple[str | None, str]:
@@ -164,7 +161,8 @@ class Replayer:
                 return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input"
             body = source.body.copy()  # LIKE copies columns, keys and options, not foreign keys
             body.foreign_keys = []
-            origin, own = "like", True
+            # a copy of a CREATE ... SELECT table: its columns are not known either
+            origin, own = "select" if source.origin == "select" else "like", True
         elif op.as_select:
             origin = "select"
             source = op.select_from
@@ -179,7 +177,7 @@ class Replayer:
             problem = _missing_key_columns(body)
             if problem:
                 problem += " (error 1072)"
-            elif not op.as_select:  # CREATE ... SELECT: the columns the SELECT adds are not known
+            elif origin != "select":  # CREATE ... SELECT (or LIKE of one): the SELECT's columns are not known
                 problem = definition_problem(columns, indexes, body.options.engine, body.options.other,
                                              mariadb=self.target.is_mariadb)
             if len(self._key_checks) >= 100_000:
@@ -640,7 +638,7 @@ class _Alter:
                 index = draft.indexes.get(at)
                 if index is None or at in self.index_gone:
                     continue
-                if index.kind == "fulltext" and column.type.upper() not in _FULLTEXT_TYPES:
+                if index.kind == "fulltext" and column.type.upper() not in FULLTEXT_TYPES:
                     return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
                 for part in index.columns:  # (a prefix the column outgrows is dropped: `_drop_outgrown_prefixes`)
                     if not part.expression and part.prefix is None and part.name.lower() == old:
@@ -653,7 +651,15 @@ class _Alter:
         """The AUTO_INCREMENT column stays the first column of a key (1075; any column of one in
         MyISAM and Aria): checked when the statement drops a key on it or makes a column one."""
         draft = self.draft
-        if draft is None or not (self.index_drops or self.changes):
+        if draft is None:
+            return None
+        added = [column for is_add, _, column, _ in self.steps if is_add and column.auto_increment]
+        made = added + [column for _, column, _ in self.changes if column.auto_increment]
+        if made:  # (rare: only then are the table's columns read)
+            kept = [c for c in draft.columns.values() if c.auto_increment and c.name.lower() not in self.consumed]
+            if len(kept) + len(made) > 1:
+                return "there can be only one AUTO_INCREMENT column (error 1075)"
+        if not (self.index_drops or self.changes):
             return None
         suspects: set[str] = set()
         for at in self.index_drops:

@@ -125,6 +125,10 @@ CASES: dict[str, list[str]] = {
         "CREATE TABLE t4 (a INT NOT NULL, b INT, KEY (b, a))",
         "ALTER TABLE t4 MODIFY a INT NOT NULL AUTO_INCREMENT",
         "ALTER TABLE t4 CHANGE b b INT NOT NULL AUTO_INCREMENT",
+        "CREATE TABLE t5 (id INT NOT NULL AUTO_INCREMENT, PRIMARY KEY (id)) ENGINE=MyISAM",
+        "ALTER TABLE t5 ADD COLUMN h SERIAL FIRST",  # a second one
+        "ALTER TABLE t5 ADD COLUMN h BIGINT NOT NULL AUTO_INCREMENT, ADD KEY (h)",
+        "ALTER TABLE t5 MODIFY id INT NOT NULL, ADD COLUMN h SERIAL",  # the first one is no longer one
     ],
     "a changed column and the keys on it": [
         "CREATE TABLE t1 (a VARCHAR(20), b INT, KEY (a(10)), UNIQUE KEY u (a(12)))",
@@ -195,3 +199,21 @@ def test_create_select_from_a_table_that_is_not_there(mariadb: Any) -> None:
     assert refused == {0, 3}
     assert reported == refused, messages
     assert set(model) == set(permanent) - {"v1"}  # (the server lists the view with the tables)
+
+
+def test_more_definitions_the_server_refuses(mariadb: Any) -> None:
+    statements = [
+        "CREATE TABLE t1 (PRIMARY KEY (id))",  # no column at all (1113)
+        "CREATE TABLE t2 (UNIQUE (`id`)) ENGINE=Aria",
+        "CREATE TABLE t3 (d INT, FULLTEXT KEY ix (d)) ENGINE=InnoDB",  # 1283
+        "CREATE TABLE t4 (a BLOB, FULLTEXT KEY (a))",
+        "CREATE TABLE t5 (a TEXT, b VARCHAR(9), FULLTEXT KEY (b, a)) ENGINE=MyISAM",
+        "CREATE TABLE t6 (d VARCHAR(8) DEFAULT '/* not a comment' /* it's */)",  # 1067, a comment after it
+        "CREATE TABLE t7 (d VARCHAR(8) DEFAULT 'short' -- it's\n)",
+        "CREATE TABLE t8 AS SELECT * FROM t7", "CREATE TABLE t9 LIKE t8",
+    ]
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    assert refused == {0, 1, 2, 3, 5}
+    assert reported == refused, messages
+    assert set(model) == set(permanent)
