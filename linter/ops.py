@@ -328,13 +328,28 @@ class SchemaStatement(FrozenRecord):
 
 
 class CreateView(FrozenRecord):
-    """A view replaces mysqldump's stand-in table of the same name."""
+    """A view: it shares one namespace with the tables of its database, and replaces mysqldump's
+    stand-in table of the same name."""
 
-    __slots__ = __match_args__ = ("name",)
+    __slots__ = __match_args__ = ("name", "or_replace", "if_not_exists")
     name: Name
+    or_replace: bool
+    if_not_exists: bool
 
-    def __init__(self, name: Name) -> None:
+    def __init__(self, name: Name, or_replace: bool = False, if_not_exists: bool = False) -> None:
         _set(self, "name", name)
+        _set(self, "or_replace", or_replace)
+        _set(self, "if_not_exists", if_not_exists)
+
+
+class DropView(FrozenRecord):
+    __slots__ = __match_args__ = ("names", "if_exists")
+    names: tuple[Name, ...]
+    if_exists: bool
+
+    def __init__(self, names: tuple[Name, ...], if_exists: bool = False) -> None:
+        _set(self, "names", names)
+        _set(self, "if_exists", if_exists)
 
 
 class Unfollowed(FrozenRecord):
@@ -361,6 +376,6 @@ class Skipped(FrozenRecord):
 
 Operation = (
     CreateTable | AlterTable | DropTable | RenameTable | CreateIndex | DropIndexStatement
-    | CreateTablespace | DropTablespace | CreateCompressionDictionary | SchemaStatement | CreateView
+    | CreateTablespace | DropTablespace | CreateCompressionDictionary | SchemaStatement | CreateView | DropView
     | Unfollowed | Skipped
 )

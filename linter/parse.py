@@ -566,7 +566,8 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         created = _parse_create_table(c, temporary)
         if or_replace:
             created = ops.CreateTable(created.name, created.body, created.temporary, created.if_not_exists, created.like,
-                                      created.as_select, or_replace=True, refused=created.refused)
+                                      created.as_select, or_replace=True, refused=created.refused,
+                                      select_from=created.select_from)
         return created
     if word in ("UNIQUE", "FULLTEXT", "SPATIAL", "INDEX", "ONLINE", "OFFLINE"):
         return _parse_create_index(c)
@@ -584,8 +585,8 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         return ops.CreateCompressionDictionary(c.name())
     if word == "VIEW":
         c.advance()
-        c.accept_if_exists()
-        return ops.CreateView(c.qualified())
+        if_not_exists = c.accept_if_exists()
+        return ops.CreateView(c.qualified(), or_replace, if_not_exists)
     if word in _SKIP_OBJECTS or word.startswith("DEFINER"):
         return ops.Skipped(f"CREATE {word}")
     c.fail("unsupported CREATE statement")
@@ -1881,7 +1882,14 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
         c.accept("UNDO")
         c.advance()
         return ops.DropTablespace(c.name())
-    if word in _SKIP_OBJECTS or word in ("VIEW", "COMPRESSION_DICTIONARY"):
+    if word == "VIEW":
+        c.advance()
+        if_exists = c.accept_if_exists()
+        names = [c.qualified()]
+        while c.accept_type(TokenType.COMMA):
+            names.append(c.qualified())
+        return ops.DropView(tuple(names), if_exists)
+    if word in _SKIP_OBJECTS or word == "COMPRESSION_DICTIONARY":
         return ops.Skipped(f"DROP {word}")
     c.fail("unsupported DROP statement")
     raise AssertionError

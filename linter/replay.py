@@ -67,6 +67,8 @@ class Replayer:
         self._unfollowed: set[tuple[str, str]] = set()
         #: views the input created, (database, folded name): a SELECT may read them
         self._views: set[tuple[str | None, str]] = set()
+        #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id
+        self._standins: dict[int, Table] = {}
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
@@ -146,6 +148,11 @@ class Replayer:
         key = name.name.lower() if self._fold else name.name
         space = schema.temporary if op.temporary else schema.tables
         existing = space.get(key)
+        if existing is None and not op.temporary and self._views and self._view_key(name) in self._views:
+            if op.if_not_exists:
+                return None  # the server says so in a note, and makes no table
+            return (f"CREATE TABLE {self._label(name)}: a view of that name exists (error 1050); the server refuses "
+                    "this statement")
         if existing is not None:
             if op.if_not_exists:
                 return None  # the server keeps the table and says so in a note: dumps say this on purpose
@@ -196,6 +203,8 @@ class Replayer:
         )
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             _name_created_foreign_keys(table)
+        if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: CREATE VIEW replaces it
+            self._standins[id(table)] = table
         return None
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
@@ -242,9 +251,18 @@ class Replayer:
 
     def _RenameTable(self, op: ops.RenameTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         done: list[tuple[Table, str | None, str]] = []
+        views_done: list[tuple[ops.Name, ops.Name]] = []
         problem = None
         for old, new in op.pairs:
             table = self._find(old)
+            if table is None and self._views and self._view_key(old) in self._views:  # RENAME TABLE renames views too
+                if self._taken(new, False) is not None or self._view_key(new) in self._views:
+                    problem = f"table {self._label(new)} already exists (error 1050)"
+                    break
+                self._views.discard(self._view_key(old))
+                self._views.add(self._view_key(new))
+                views_done.append((old, new))
+                continue
             if table is None:
                 if op.if_exists:
                     continue
@@ -254,10 +272,16 @@ class Replayer:
             if taken is not None:
                 problem = f"table {self._label(new)} already exists (created at {_at(taken.defined)})"
                 break
+            if not table.temporary and self._views and self._view_key(new) in self._views:
+                problem = f"a view {self._label(new)} exists (error 1050)"
+                break
             done.append((table, table.schema, table.name, table.changed))
             self._rename(table, new, where)
         if problem is None:
             return None
+        for old, new in reversed(views_done):
+            self._views.discard(self._view_key(new))
+            self._views.add(self._view_key(old))
         for table, schema, name, changed in reversed(done):
             self._remove(table)
             table.schema, table.changed = schema, changed
@@ -315,9 +339,29 @@ class Replayer:
     def _CreateView(self, op: ops.CreateView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         schema = self._schema(op.name)
         table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
-        if table is not None:  # mysqldump's stand-in table, now replaced by the view
-            self._remove(table)
-        self._views.add(self._view_key(op.name))
+        key = self._view_key(op.name)
+        if table is not None:
+            if self._standins.get(id(table)) is not table:
+                return (f"CREATE VIEW {self._label(op.name)}: table {table.name} already exists (created at "
+                        f"{_at(table.defined)}; error 1050); the server refuses this statement and keeps the table")
+            self._remove(table)  # mysqldump's stand-in table (`/*!50001 CREATE TABLE`), now replaced by the view
+        elif key in self._views and not op.or_replace:
+            if op.if_not_exists:
+                return None
+            return f"CREATE VIEW {self._label(op.name)}: the view already exists (error 1050); the server refuses this statement"
+        self._views.add(key)
+        return None
+
+    def _DropView(self, op: ops.DropView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        missing = []
+        for name in op.names:
+            key = self._view_key(name)
+            if key in self._views:
+                self._views.discard(key)
+            else:
+                missing.append(self._label(name))
+        if missing and not op.if_exists:
+            return f"DROP VIEW: unknown view {', '.join(missing)} (not defined earlier in the input); the server drops the others"
         return None
 
     def _Unfollowed(self, op: ops.Unfollowed, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
