@@ -30,7 +30,7 @@ from tests.mariadb import MariaDB, _server_binary_or_skip, _stop, start_server
 
 #: the CI's scripts: seeds FIRST_SEED .. FIRST_SEED + COUNT - 1
 FIRST_SEED = 140_000
-COUNT = 200
+COUNT = 400
 CLIENTS = 4
 
 
