@@ -10,6 +10,7 @@ and on innolint and compares; the differential test, tests/test_differential.py,
   value not in its list, a date that has no digit, any default on an AUTO_INCREMENT column;
 - 1075: one AUTO_INCREMENT column at most, and it is the first part of a key (any part of a key
   for MyISAM and Aria);
+- 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
 - 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default;
 - 1089: a prefix on a part that is not a string, or longer than the column;
 - 1170: a PRIMARY KEY on a TEXT/BLOB column without a prefix (MySQL: any key but FULLTEXT and
@@ -213,4 +214,12 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
                     for index in indexes if index.columns and index.kind not in ("fulltext", "spatial"))
         if not keyed:
             return f"the AUTO_INCREMENT column {autos[0]} must be the first column of a key (error 1075)"
+        if mariadb:  # a UNIQUE key over a whole TEXT/BLOB column is a hash key, which takes no AUTO_INCREMENT
+            for index in indexes:
+                parts = [(p, columns.get(p.name.lower())) for p in index.columns if not p.expression]
+                if index.kind == "unique" and any(c is not None and c.type.upper() in LARGE_TYPES and p.prefix is None
+                                                  for p, c in parts) \
+                        and any(p.name.lower() == autos[0] for p, _ in parts):
+                    return (f"the AUTO_INCREMENT column {autos[0]} cannot be part of a UNIQUE key over a whole "
+                            "TEXT/BLOB column (a hash key; error 4169)")
     return engine_problem(engine, columns.values(), indexes)

@@ -1682,7 +1682,6 @@ def _safe(predicate: Callable[[Case], bool], case: Case) -> bool:
 
 _VERSIONED = re.compile(r"/\*(M?)!(\d{5,6})")
 _BLOB_TYPES = frozenset({"tinytext", "text", "mediumtext", "longtext", "tinyblob", "blob", "mediumblob", "longblob"})
-_NESTED_EXECUTABLE = re.compile(r"/\*M?!\d*[^*]*(?:\*(?!/)[^*]*)*?/\*")
 _NAME_CASE = re.compile(r"(?<!\w)`?(t\d|v\d)`?(?![\w(])", re.IGNORECASE)
 _QUOTED_NAME = re.compile(r'(?:\(|,|TABLE|KEY|INDEX|ON)\s*"\w+"', re.IGNORECASE)
 #: the target, mariadb-10.11: any 10.11.x runs what is marked 10.11.0 or older, none what is
@@ -1764,29 +1763,12 @@ def _prefix_after_column_change(case: Case) -> bool:
                for column, prefix in _dropped_prefixes(case))
 
 
-def _inline_unique_order(case: Case) -> bool:
-    """A UNIQUE written on a column (or SERIAL) comes before the table's own keys on the server, so
-    it is the one a table without a PRIMARY KEY clusters on; innolint puts it after them."""
-    clustered = _differing(case, "clustered")
-    return (bool(clustered) and _only(case, "clustered")
-            and all(d.server and d.innolint and d.server.clustered and d.innolint.clustered for d in clustered)
-            and bool(re.search(r"\bUNIQUE\s*(?:,|\)|COMMENT|$)|\bSERIAL\b", case.text, re.IGNORECASE | re.MULTILINE)))
-
-
 def _blob_key_prefix(case: Case) -> bool:
     """A key on a TEXT/BLOB column without a length: the server gives it a prefix of its own."""
     for difference in _differing(case, "indexes"):
         for (_, server), (_, linted) in _prefix_parts(difference):
             if server is not None and linted is None:
                 return True
-    return False
-
-
-def _duplicate_index_names(case: Case) -> bool:
-    for difference in _differing(case, "indexes"):
-        names = [i.name.lower() for i in (difference.innolint.indexes if difference.innolint else ()) if i.name]
-        if len(names) != len(set(names)):
-            return True
     return False
 
 
@@ -1813,12 +1795,6 @@ def _long_unique_now(case: Case) -> bool:
     return False
 
 
-
-
-def _column_order(case: Case) -> bool:
-    columns = _differing(case, "columns")
-    return bool(columns) and all(d.server and d.innolint and sorted(d.server.columns, key=str)
-                                 == sorted(d.innolint.columns, key=str) for d in columns)
 
 
 def _alter_reads_the_original(case: Case) -> bool:
@@ -1861,38 +1837,23 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("rejected-missing-table", "CREATE TABLE ... SELECT from a table in a database the input never "
                "names fails (1146); innolint cannot know that database, so it creates the table",
                _rejected(1146)),
-    KnownClass("rejected-auto-increment-not-key", "an AUTO_INCREMENT column must be the first column of a key "
-               "(1075), also after DROP PRIMARY KEY", _rejected(1075)),
-    KnownClass("rejected-duplicate-key-name", "two keys of one name (1061)", _rejected(1061)),
-    KnownClass("rejected-multiple-primary-key", "ADD PRIMARY KEY on a table that has one (1068)", _rejected(1068)),
     KnownClass("rejected-key-too-long", "a key longer than the engine allows (1071), or a key part longer than "
                "ROW_FORMAT=COMPACT/REDUNDANT allows (767 bytes: 1709)", _rejected(1071, 1709)),
     KnownClass("rejected-bad-prefix", "a prefix on a column that takes none, or longer than it (1089)",
                _rejected(1089)),
     KnownClass("rejected-key-column-missing", "a key on a column the table does not have (1072), from CREATE "
                "INDEX / ALTER", _rejected(1072)),
-    KnownClass("rejected-invalid-default", "a default the column cannot hold (1067)", _rejected(1067)),
     KnownClass("rejected-no-visible-column", "a table needs a (visible) column (1113: no column at all, or all "
                "INVISIBLE); an INVISIBLE NOT NULL column needs a default (4108)", _rejected(4108, 1113)),
     KnownClass("rejected-duplicate-column", "ADD COLUMN (or CHANGE to) a name the table has (1060); innolint "
                "replaces the column", _rejected(1060)),
-    KnownClass("rejected-blob-key-without-length", "a PRIMARY KEY on a TEXT/BLOB column without a length (1170)",
-               _rejected(1170)),
-    KnownClass("rejected-fulltext-column", "a column under a FULLTEXT key changed to a type FULLTEXT cannot "
-               "index (1283)", _rejected(1283)),
-    KnownClass("rejected-engine-limit", "what an engine cannot hold: TEXT/BLOB columns (1163) or a FULLTEXT key "
-               "(1214) in a MEMORY table", _rejected(1163, 1214)),
     KnownClass("rejected-drop-missing", "DROP of a column or key that is not there (1091) fails the whole "
                "ALTER; innolint applies the rest", _rejected(1091)),
-    KnownClass("rejected-drop-all-columns", "an ALTER that drops every column (1090)", _rejected(1090)),
     KnownClass("rejected-unknown-column", "an ALTER naming a column that is not there (1054)", _rejected(1054)),
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
     KnownClass("rejected-exists", "a name taken by a table or a view (1050)", _rejected(1050)),
     # -- the model ------------------------------------------------------------------------------
-    KnownClass("inline-unique-key-order", "a UNIQUE written on a column (or SERIAL) is the first unique key on "
-               "the server and the one InnoDB clusters on without a PRIMARY KEY; innolint puts it after the "
-               "table's keys and clusters on another", _inline_unique_order),
     KnownClass("full-length-prefix", "a key prefix as long as the column is no prefix on the server (its "
                "UNIQUE key can cluster the table); innolint keeps it", _full_length_prefix),
     KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
@@ -1902,10 +1863,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "server; innolint has the whole column", _blob_key_prefix),
     KnownClass("long-unique-clusters", "a UNIQUE key on a whole TEXT/BLOB column is a hash (long unique) key "
                "that cannot cluster the table; innolint clusters on it", _long_unique),
-    KnownClass("duplicate-generated-index-name", "unnamed keys on the same first column are named a, a_2 by the "
-               "server; innolint names both a", _duplicate_index_names),
-    KnownClass("column-position", "ADD/MODIFY/CHANGE COLUMN ... FIRST / AFTER x moves the column; innolint "
-               "appends it or keeps its place", _column_order),
     KnownClass("alter-reads-the-original-table", "the actions of one ALTER TABLE name columns and keys as the "
                "table had them before it, and its drops go before its adds: ADD b, DROP b replaces the old b; "
                "ADD PRIMARY KEY, DROP PRIMARY KEY replaces the old key; RENAME KEY a TO b, RENAME KEY b TO c "
@@ -1917,14 +1874,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "glues it to the next statement", lambda c: c.has("use-no-delimiter")),
     KnownClass("client-delimiter-command", "`\\d //` (the client's DELIMITER) is not read as a command",
                lambda c: any(u.delimiter is not None and u.head.startswith("\\d") for u in c.units)),
-    KnownClass("client-clear-command", "`\\c` ends the client's buffer unsent; innolint applies the statement or "
-               "glues it to the next", lambda c: any(u.end == "\\c" for u in c.units)),
-    KnownClass("client-go-command", "`\\g` / `\\G` end a statement in the client; innolint glues it to the next "
-               "or reads `\\g` into it", lambda c: any(u.end in ("\\g", "\\G") for u in c.units)),
-    KnownClass("client-other-command", "client commands such as `\\W`, `\\w`, `\\p` are glued to the next statement",
-               lambda c: c.has("client-command")),
-    KnownClass("client-quit", "`\\q` ends the client's reading; innolint goes on with the rest of the file",
-               lambda c: c.has("quit")),
     KnownClass("delimiter-in-comment-end", "under `DELIMITER //`, the client finds the delimiter in `*///` (the "
                "end of an executable comment and the delimiter) one character early, and the statement after "
                "it is glued to the rest", lambda c: any(u.delimiter == "//" for u in c.units) and "*///" in c.text),
@@ -1938,8 +1887,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     # -- how the text is read -------------------------------------------------------------------
     KnownClass("executable-comment-version", "an executable comment MariaDB 10.11 skips (`/*!80023`, `/*!50717`, "
                "`/*!99999`, `/*M!999999`) is run by innolint", _skipped_version),
-    KnownClass("nested-executable-comment", "an executable comment inside another: the server rejects the "
-               "statement (1064), innolint reads it", lambda c: bool(_NESTED_EXECUTABLE.search(c.text))),
     KnownClass("sql-mode-quotes", "ANSI_QUOTES / NO_BACKSLASH_ESCAPES: innolint reads \"x\" as a name and "
                "backslashes as escapes whatever the sql_mode", lambda c: c.has("sql-mode")
                or bool(_QUOTED_NAME.search(c.text))),
