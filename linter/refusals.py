@@ -13,8 +13,8 @@ and on innolint and compares; the differential test, tests/test_differential.py,
 - 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
 - 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default;
 - 1089: a prefix on a part that is not a string, or longer than the column;
-- 1170: a PRIMARY KEY on a TEXT/BLOB column without a prefix (MySQL: any key but FULLTEXT and
-  SPATIAL; MariaDB makes a UNIQUE one a hash key and gives a plain one a prefix);
+- not here: a key over a whole TEXT/BLOB column (1170) or too long (1071, 1709): the index-key-length
+  check reports those, with the server's error and a fix, on the table the model keeps;
 - 1283: a FULLTEXT key on a column that is not CHAR, VARCHAR or TEXT;
 - 1163 / 1214: a MEMORY table holds no TEXT/BLOB column and no FULLTEXT key;
 - 1064: `TYPE=` instead of ENGINE= (gone from both servers since 5.5).
@@ -154,8 +154,8 @@ def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, 
         if kind in SIZED_STRING_TYPES and column.length is not None and part.prefix > column.length:
             return f"incorrect prefix key: {column.name}({part.prefix}) is longer than the column (error 1089)"
         return None
-    if kind in LARGE_TYPES and index.kind not in ("fulltext", "spatial") and (index.kind == "primary" or not mariadb):
-        return f"BLOB/TEXT column {column.name} used in a key without a key length (error 1170)"
+    # a key over a whole TEXT/BLOB column that the server refuses (1170), or one too long (1071, 1709),
+    # is left to the index-key-length check: it reports the table with the server's error and a fix
     return None
 
 

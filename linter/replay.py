@@ -669,12 +669,11 @@ class _Alter:
         return self._old_column(key)
 
     def _changed_key_problem(self) -> str | None:
-        """A column under a key redefined to what that key cannot hold: a type FULLTEXT does not
-        index (1283), TEXT/BLOB under a PRIMARY KEY without a prefix (1170; MySQL: any key)."""
+        """A column under a FULLTEXT key redefined to a type FULLTEXT does not index (1283). (TEXT/BLOB
+        under a key without a prefix, 1170, is the index-key-length check's.)"""
         draft = self.draft
         if draft is None or not self.changes:
             return None
-        mariadb = self.replayer.target.is_mariadb
         for old, column, defines in self.changes:
             if not defines:
                 continue
@@ -684,11 +683,6 @@ class _Alter:
                     continue
                 if index.kind == "fulltext" and column.type.upper() not in FULLTEXT_TYPES:
                     return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
-                for part in index.columns:  # (a prefix the column outgrows is dropped: `_drop_outgrown_prefixes`)
-                    if not part.expression and part.prefix is None and part.name.lower() == old:
-                        problem = key_part_problem(index, part, column, mariadb=mariadb)
-                        if problem:
-                            return problem
         return None
 
     def _auto_increment_problem(self) -> str | None:

@@ -1838,7 +1838,8 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "names fails (1146); innolint cannot know that database, so it creates the table",
                _rejected(1146)),
     KnownClass("rejected-key-too-long", "a key longer than the engine allows (1071), or a key part longer than "
-               "ROW_FORMAT=COMPACT/REDUNDANT allows (767 bytes: 1709)", _rejected(1071, 1709)),
+               "ROW_FORMAT=COMPACT/REDUNDANT allows (767 bytes: 1709): on purpose, the index-key-length check "
+               "reports it with a fix on the table the model keeps", _rejected(1071, 1709)),
     KnownClass("rejected-bad-prefix", "a prefix on a column that takes none, or longer than it (1089)",
                _rejected(1089)),
     KnownClass("rejected-key-column-missing", "a key on a column the table does not have (1072), from CREATE "
@@ -1847,6 +1848,9 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "INVISIBLE); an INVISIBLE NOT NULL column needs a default (4108)", _rejected(4108, 1113)),
     KnownClass("rejected-duplicate-column", "ADD COLUMN (or CHANGE to) a name the table has (1060); innolint "
                "replaces the column", _rejected(1060)),
+    KnownClass("rejected-blob-key-without-length", "a PRIMARY KEY on a whole TEXT/BLOB column (1170): on purpose, "
+               "the index-key-length check reports it (with the server's error and a fix) on the table the model "
+               "keeps; the differential runs no checks", _rejected(1170)),
     KnownClass("rejected-drop-missing", "DROP of a column or key that is not there (1091) fails the whole "
                "ALTER; innolint applies the rest", _rejected(1091)),
     KnownClass("rejected-unknown-column", "an ALTER naming a column that is not there (1054)", _rejected(1054)),
