@@ -1772,6 +1772,17 @@ def _blob_key_prefix(case: Case) -> bool:
     return False
 
 
+def _identical_keys(case: Case) -> bool:
+    """innolint has two keys of one shape where the server has one of them."""
+    for difference in _differing(case, "indexes"):
+        if difference.server and difference.innolint:
+            shapes = [i.shape() for i in difference.innolint.indexes]
+            server = [i.shape() for i in difference.server.indexes]
+            if any(shapes.count(shape) > max(1, server.count(shape)) for shape in shapes):
+                return True
+    return False
+
+
 def _long_unique(case: Case) -> bool:
     """(or a key that was one: a column under it changed from TEXT/BLOB keeps the hash key)"""
     for difference in _differing(case, "clustered"):
@@ -1865,6 +1876,8 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                _prefix_after_column_change),
     KnownClass("blob-key-without-length", "a KEY on a TEXT/BLOB column without a length gets a prefix from the "
                "server; innolint has the whole column", _blob_key_prefix),
+    KnownClass("identical-keys-merged", "`SERIAL UNIQUE` (SERIAL implies a UNIQUE key) is one key on the server; "
+               "innolint keeps two (b, b_2): issue 15's key naming", _identical_keys),
     KnownClass("long-unique-clusters", "a UNIQUE key on a whole TEXT/BLOB column is a hash (long unique) key "
                "that cannot cluster the table; innolint clusters on it", _long_unique),
     KnownClass("alter-reads-the-original-table", "the actions of one ALTER TABLE name columns and keys as the "
