@@ -220,19 +220,24 @@ class Engine:
         `_apply`. Statements the parser skips (INSERT, SET, LOCK ...) stop at the parse."""
         parse, apply, replay, diagnostics = self._cache.parse, self._apply, replayer.apply, result.diagnostics
         count = 0
+        stopped, stopped_at = 0, 0  # the packet the server stopped at a statement it refused, and where
         try:
             for statement in stream:
                 count += 1
-                text, _, line, column, end_line, comments, executable = statement
+                text, _, line, column, end_line, comments, executable, packet = statement
                 if "innolint:" in text or (comments and any("innolint:" in c for c in comments)):
                     result.suppressions.extend(suppressions.from_statement(statement))
                 op = parse(text)
                 kind = op.__class__
                 if kind is ops.Skipped:
                     continue  # INSERT, SET, LOCK...: nothing to replay, nothing to report
+                if packet and packet == stopped:
+                    diagnostics.append(_not_run(statement, stopped_at))
+                    continue
                 if changes is not None or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
                     changed = changes is not None and changes.statement_changed(path, line, end_line)
-                    apply(replayer, statement, diagnostics, result.touched if changed else None, op)
+                    if apply(replayer, statement, diagnostics, result.touched if changed else None, op) and packet:
+                        stopped, stopped_at = packet, line
                     continue
                 problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
                 if problem:
@@ -240,13 +245,16 @@ class Engine:
                         Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
                                    end_line=end_line, message=problem, excerpt=_excerpt(text))
                     )
+                    if packet and kind is not ops.Unfollowed:
+                        stopped, stopped_at = packet, line
         finally:
             result.statements += count
 
     def _apply(
         self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic], touched: list[Table] | None = None,
         op: ops.Operation | ParseFailure | None = None,
-    ) -> None:
+    ) -> bool:
+        """Replay one statement, reporting what the replay says; True when the server refuses it."""
         if op is None:
             op = self.parse(statement.text)
         if isinstance(op, ParseFailure):
@@ -258,7 +266,7 @@ class Engine:
                     excerpt=_excerpt(statement.text),
                 )
             )
-            return
+            return False
         where = Location(statement.path, statement.line, statement.column, statement.end_line)
         tags: frozenset[str] = frozenset()
         if isinstance(op, ops.CreateTable) and (statement.comments or "innolint:" in statement.text):
@@ -274,6 +282,7 @@ class Engine:
                            column=statement.column, end_line=statement.end_line, message=problem,
                            excerpt=_excerpt(statement.text))
             )
+        return bool(problem) and not isinstance(op, ops.Unfollowed)
 
     def run_checks(
         self, model: SchemaModel, context: CheckContext | None = None, disabled: frozenset[str] = frozenset()
@@ -283,6 +292,16 @@ class Engine:
             if check.id not in disabled:
                 findings.extend(check.run(model, context or self.context))
         return findings
+
+
+def _not_run(statement: Statement, refused_at: int) -> Diagnostic:
+    """A statement after the one the server refused in the same packet: the server runs none of
+    them (a DELIMITER packet of several statements, a compound block), and neither does innolint."""
+    return Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
+                      column=statement.column, end_line=statement.end_line,
+                      message=f"not run: the server refuses the statement at line {refused_at} and runs nothing after "
+                              "it in the same packet (a DELIMITER block or a compound statement)",
+                      excerpt=_excerpt(statement.text))
 
 
 def _excerpt(text: str, width: int = 100) -> str:

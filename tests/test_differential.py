@@ -30,7 +30,7 @@ from tests.mariadb import MariaDB, _server_binary_or_skip, _stop, start_server
 
 #: the CI's scripts: seeds FIRST_SEED .. FIRST_SEED + COUNT - 1
 FIRST_SEED = 140_000
-COUNT = 200
+COUNT = 400
 CLIENTS = 4
 
 
@@ -303,3 +303,51 @@ def test_shrinking_stays_bounded(run: Run) -> None:
     a guard against a shrinker that would make this test slow, counted in loads, not seconds."""
     mismatches = sum(c.mismatch for c in run.cases)
     assert run.loads <= COUNT + 8 * len(run.cases) + 60 * mismatches, (run.loads, mismatches)
+
+
+def _agree(differential_server: MariaDB, units: tuple[str, ...]) -> D.Trial:
+    script = D.Script(0, tuple(D.Unit("ddl", text, end="own") for text in units))
+    server = D.ServerRunner(differential_server, jobs=CLIENTS)
+    [trial] = D.Differ(server, D.InnolintRunner(server.lower_case_table_names)).trials([script])
+    server.close()
+    return trial
+
+
+PACKETS = {
+    "transaction under DELIMITER": ("DELIMITER $$", "BEGIN; DROP TABLE T2; CREATE TABLE t3 (d INT UNIQUE, KEY ix (d)); "
+                                    "COMMIT$$", "DELIMITER ;", "CREATE TABLE t4 (a INT);"),
+    "statements under DELIMITER": ("DELIMITER //", "CREATE TABLE t1 (a INT); ALTER TABLE nope ADD b INT; "
+                                   "CREATE TABLE t2 (a INT)//", "CREATE TABLE t5 (a INT)//"),
+    "BEGIN NOT ATOMIC": ("DELIMITER ;;", "BEGIN NOT ATOMIC CREATE TABLE t1 (a INT); ALTER TABLE t1 ADD KEY (zz); "
+                         "CREATE TABLE `T1` (b INT); END;;", "DELIMITER ;"),
+    "IF 1 THEN": ("DELIMITER //", "IF 1 THEN CREATE TABLE t1 (a INT DEFAULT 'x'); CREATE TABLE t2 (b INT); END IF//",
+                  "IF 1 THEN CREATE TABLE t3 (b INT); END IF//", "DELIMITER ;"),
+    "a refusal the replay finds in the definition": ("DELIMITER //", "CREATE TABLE t1 (f TEXT) ENGINE=MEMORY; "
+                                                     "CREATE TABLE t2 (a INT)//", "DELIMITER ;"),
+}
+
+
+@pytest.mark.parametrize("name", PACKETS)
+def test_a_packet_stops_at_its_first_refused_statement(differential_server: MariaDB, name: str) -> None:
+    """The server runs a packet (statements sent at once under a DELIMITER, a compound block)
+    up to the first statement it refuses; innolint replays none after it either, and says so."""
+    trial = _agree(differential_server, PACKETS[name])
+    assert trial.loaded.errors, "the script shows nothing the server refuses"
+    assert trial.differences == [], "\n".join(map(str, trial.differences))
+    assert any("not run: the server refuses the statement" in m for *_, m in trial.linted.diagnostics)
+
+
+def test_prefixes_of_changed_columns_and_text_keys_agree_exactly(differential_server: MariaDB) -> None:
+    """A prefix a changed column outgrows goes (a number, a length no longer than the prefix);
+    one on a column changed to TEXT stays; MariaDB's own prefix on a key over a whole TEXT column."""
+    trial = _agree(differential_server, (
+        "CREATE TABLE t1 (a VARCHAR(20), b INT, KEY (a(10)), UNIQUE KEY u (a(12)));",
+        "ALTER TABLE t1 MODIFY a VARCHAR(5);",
+        "CREATE TABLE t2 (a VARCHAR(20), b CHAR(9), KEY (a(10)), KEY kb (b(4), a(3)));",
+        "ALTER TABLE t2 MODIFY a INT, CHANGE b c CHAR(4);",
+        "CREATE TABLE t3 (a VARCHAR(20) NOT NULL, PRIMARY KEY (a(10)));",
+        "ALTER TABLE t3 MODIFY a TEXT NOT NULL;",
+        "CREATE TABLE t4 (a VARCHAR(20), KEY (a(10)));",
+        "ALTER TABLE t4 MODIFY a VARCHAR(30);",
+    ))
+    assert trial.differences == [], "\n".join(map(str, trial.differences))

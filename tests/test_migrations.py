@@ -325,7 +325,8 @@ def test_legacy_downgrade_can_be_turned_off(tmp_path: Path) -> None:
 
 def test_a_legacy_table_altered_by_the_change_keeps_its_severity(tmp_path: Path) -> None:
     db = tmp_path / "db"
-    write(db / "V1__legacy.sql", WITH_PK.format(name="t"))
+    # (not AUTO_INCREMENT: the server refuses to drop the only key of an AUTO_INCREMENT column, 1075)
+    write(db / "V1__legacy.sql", "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, b TEXT) ENGINE=InnoDB;\n")
     changed = write(db / "V2__drop.sql", "ALTER TABLE t DROP PRIMARY KEY;\n")
     report = lint(changed, changed_only="")
     assert [(f["table"], f["severity"], os.path.basename(f["path"])) for f in report["findings"]] == [

@@ -303,8 +303,16 @@ def test_shared_body_is_copied_before_change() -> None:
 
 
 def test_view_replaces_standin_table() -> None:
-    model = build("CREATE TABLE v (a int)", "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `v` AS select 1 AS `a`")
-    assert model.find_table(None, "v") is None
+    """mysqldump's stand-in (`/*!50001 CREATE TABLE v`) gives way to its view; a table made
+    otherwise keeps its name, and the server refuses the view (tests/test_replay_refusals.py)."""
+    replayer = Replayer()
+    assert replayer.apply(parse_statement("CREATE TABLE v (a int)"), Location("t.sql", 1), executable="50001") is None
+    view = "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `v` AS select 1 AS `a`"
+    assert replayer.apply(parse_statement(view), Location("t.sql", 2)) is None
+    assert replayer.model.find_table(None, "v") is None
+    replayer.apply(parse_statement("CREATE TABLE w (a int)"), Location("t.sql", 3))
+    assert "error 1050" in (replayer.apply(parse_statement(view.replace("`v`", "`w`")), Location("t.sql", 4)) or "")
+    assert replayer.model.find_table(None, "w") is not None
 
 
 @pytest.mark.parametrize(
@@ -312,7 +320,7 @@ def test_view_replaces_standin_table() -> None:
     [
         "INSERT INTO t VALUES (1, 'a;b')", "SET NAMES utf8mb4", "LOCK TABLES `t` WRITE", "UNLOCK TABLES",
         "GRANT SELECT ON *.* TO x", "CREATE DEFINER=`root`@`localhost` TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @x = 1",
-        "CREATE PROCEDURE p() BEGIN SELECT 1; END", "DROP VIEW IF EXISTS v", "source load.dump", "DROP TRIGGER x",
+        "CREATE PROCEDURE p() BEGIN SELECT 1; END", "source load.dump", "DROP TRIGGER x",
         "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t", "ALTER DATABASE d CHARACTER SET utf8mb4",
     ],
 )

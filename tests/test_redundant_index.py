@@ -156,7 +156,7 @@ def test_functional_key_parts_match_only_the_same_expression(tmp_path: Path) -> 
     ("CREATE TABLE t (id INT PRIMARY KEY, body TEXT, title VARCHAR(90), FULLTEXT KEY fb (body), "
      "FULLTEXT KEY fbt (body, title))", []),
     ("CREATE TABLE t (id INT PRIMARY KEY, title VARCHAR(90), FULLTEXT KEY ft (title), KEY bt (title))", []),
-    ("CREATE TABLE t (id INT PRIMARY KEY, title VARCHAR(90), KEY bt (title), FULLTEXT KEY ft (title, id2), id2 INT)", []),
+    ("CREATE TABLE t (id INT PRIMARY KEY, title VARCHAR(90), KEY bt (title), FULLTEXT KEY ft (title, id2), id2 VARCHAR(20))", []),
     ("CREATE TABLE t (id INT PRIMARY KEY, body TEXT, FULLTEXT KEY f1 (body), FULLTEXT KEY f2 (body))", ["f2"]),
     ("CREATE TABLE t (id INT PRIMARY KEY, g POINT NOT NULL, SPATIAL KEY s1 (g), SPATIAL KEY s2 (g))", ["s2"]),
 ])

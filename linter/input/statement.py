@@ -27,6 +27,10 @@ class Statement(NamedTuple):
     comments: tuple[str, ...] = ()
     #: the version of the executable comment that wrapped the whole statement ("50001", "M!100301"), if any
     executable: str | None = None
+    #: statements the client sends in one packet (`a; b` under a DELIMITER other than `;`, the
+    #: statements of a compound block) share a number: the server stops the packet at the first
+    #: one it refuses and runs none after it. 0: a statement of its own
+    packet: int = 0
 
 
 class Note(NamedTuple):

@@ -212,7 +212,7 @@ AlterAction = (
 # --- statements ----------------------------------------------------------------------------
 class CreateTable(FrozenRecord):
     __slots__ = __match_args__ = (
-        "name", "body", "temporary", "if_not_exists", "like", "as_select", "or_replace", "refused",
+        "name", "body", "temporary", "if_not_exists", "like", "as_select", "or_replace", "refused", "select_from",
     )
     name: Name
     body: TableBody  # shared by every table created from this operation: copy before changing
@@ -224,10 +224,14 @@ class CreateTable(FrozenRecord):
     #: why the server refuses this definition whatever the schema (a column or key name used
     #: twice): the replay then creates nothing and reports it
     refused: str | None
+    #: CREATE TABLE ... SELECT ... FROM t: the table the SELECT reads first (the server refuses
+    #: the statement when it does not exist: error 1146); None when innolint cannot tell
+    select_from: Name | None
 
     def __init__(
         self, name: Name, body: TableBody, temporary: bool = False, if_not_exists: bool = False,
         like: Name | None = None, as_select: bool = False, or_replace: bool = False, refused: str | None = None,
+        select_from: Name | None = None,
     ) -> None:
         _set(self, "name", name)
         _set(self, "body", body)
@@ -237,6 +241,7 @@ class CreateTable(FrozenRecord):
         _set(self, "as_select", as_select)
         _set(self, "or_replace", or_replace)
         _set(self, "refused", refused)
+        _set(self, "select_from", select_from)
 
 
 class AlterTable(FrozenRecord):
@@ -350,13 +355,28 @@ class SchemaStatement(FrozenRecord):
 
 
 class CreateView(FrozenRecord):
-    """A view replaces mysqldump's stand-in table of the same name."""
+    """A view: it shares one namespace with the tables of its database, and replaces mysqldump's
+    stand-in table of the same name."""
 
-    __slots__ = __match_args__ = ("name",)
+    __slots__ = __match_args__ = ("name", "or_replace", "if_not_exists")
     name: Name
+    or_replace: bool
+    if_not_exists: bool
 
-    def __init__(self, name: Name) -> None:
+    def __init__(self, name: Name, or_replace: bool = False, if_not_exists: bool = False) -> None:
         _set(self, "name", name)
+        _set(self, "or_replace", or_replace)
+        _set(self, "if_not_exists", if_not_exists)
+
+
+class DropView(FrozenRecord):
+    __slots__ = __match_args__ = ("names", "if_exists")
+    names: tuple[Name, ...]
+    if_exists: bool
+
+    def __init__(self, names: tuple[Name, ...], if_exists: bool = False) -> None:
+        _set(self, "names", names)
+        _set(self, "if_exists", if_exists)
 
 
 class Unfollowed(FrozenRecord):
@@ -383,6 +403,6 @@ class Skipped(FrozenRecord):
 
 Operation = (
     CreateTable | AlterTable | DropTable | RenameTable | CreateIndex | DropIndexStatement
-    | CreateTablespace | DropTablespace | CreateCompressionDictionary | SchemaStatement | CreateView
+    | CreateTablespace | DropTablespace | CreateCompressionDictionary | SchemaStatement | CreateView | DropView
     | Unfollowed | Skipped
 )

@@ -584,7 +584,8 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         created = _parse_create_table(c, temporary)
         if or_replace:
             created = ops.CreateTable(created.name, created.body, created.temporary, created.if_not_exists, created.like,
-                                      created.as_select, or_replace=True, refused=created.refused)
+                                      created.as_select, or_replace=True, refused=created.refused,
+                                      select_from=created.select_from)
         return created
     if word in ("UNIQUE", "FULLTEXT", "SPATIAL", "INDEX", "ONLINE", "OFFLINE"):
         return _parse_create_index(c)
@@ -602,8 +603,8 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         return ops.CreateCompressionDictionary(c.name())
     if word == "VIEW":
         c.advance()
-        c.accept_if_exists()
-        return ops.CreateView(c.qualified())
+        if_not_exists = c.accept_if_exists()
+        return ops.CreateView(c.qualified(), or_replace, if_not_exists)
     if word in _SKIP_OBJECTS or word.startswith("DEFINER"):
         return ops.Skipped(f"CREATE {word}")
     c.fail("unsupported CREATE statement")
@@ -635,10 +636,38 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     if c.word() == "TABLE":  # MySQL 8.0.19+: CREATE TABLE t TABLE s (MariaDB refuses it)
         c.fail("CREATE TABLE ... TABLE (MySQL 8.0.19+) is not followed by innolint: the table's columns and keys "
                "are unknown;")
+    start = c.i
     options, as_select = _read_table_options(c, stop_at_select=True)
     body.options = options
     _system_versioned_keys(c, body)
-    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused)
+    return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused,
+                           select_from=_select_source(c, start) if as_select else None)
+
+
+def _select_source(c: _Cursor, start: int) -> ops.Name | None:
+    """The table a CREATE TABLE ... [AS] SELECT ... FROM t reads first (a plain SELECT only: not
+    WITH, where t may name a CTE, nor a parenthesised or derived source)."""
+    tokens = c.tokens
+    i = start
+    while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
+        i += 1
+    if i >= len(tokens) or _head(tokens[i]) != "SELECT":
+        return None
+    depth = 0
+    for j in range(i + 1, len(tokens)):
+        kind = tokens[j].token_type
+        if kind == TokenType.L_PAREN:
+            depth += 1
+        elif kind == TokenType.R_PAREN:
+            depth -= 1
+        elif depth == 0 and tokens[j].token_type not in _UNQUOTED and _head(tokens[j]) == "FROM":
+            if j + 1 < len(tokens) and tokens[j + 1].token_type == TokenType.L_PAREN:
+                return None
+            try:
+                return c.sub(tokens[j + 1:]).qualified()
+            except Exception:  # noqa: BLE001 - not a table's name: nothing to say about it
+                return None
+    return None
 
 
 def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> str | None:
@@ -1211,8 +1240,9 @@ def _column(
             if isinstance(named, exp.Identifier):
                 check = f"CONSTRAINT {_sql(named)} {check}"
             column.checks += (check,)
-    if extras.row is not None:  # a system-versioning row start/end column is NOT NULL
+    if extras.row is not None:  # a system-versioning row start/end column is NOT NULL, and the server fills it
         column.nullable = False
+        column.generated = "stored"  # as MariaDB says of it (GENERATED ALWAYS AS ROW START|END): no default needed
         if extras.row == "end":
             c.row_end = column.name
     if extras.default_text is not None:
@@ -1668,7 +1698,8 @@ def _reference(column: str, reference: exp.Reference) -> ForeignKey:
 
 # -- table options -----------------------------------------------------------------------------
 _OPTION_FIELDS = {
-    "ENGINE": "engine", "TYPE": "engine", "ROW_FORMAT": "row_format", "KEY_BLOCK_SIZE": "key_block_size",
+    # TYPE= is not ENGINE=: the server refuses it (1064); kept in `other` for the replay to refuse
+    "ENGINE": "engine", "ROW_FORMAT": "row_format", "KEY_BLOCK_SIZE": "key_block_size",
     "COMPRESSION": "compression", "PAGE_COMPRESSED": "page_compressed", "TABLESPACE": "tablespace",
     "CHARSET": "charset", "CHARACTER SET": "charset", "COLLATE": "collation", "COMMENT": "comment",
     "AUTO_INCREMENT": "auto_increment",
@@ -2094,7 +2125,14 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
         c.accept("UNDO")
         c.advance()
         return ops.DropTablespace(c.name())
-    if word in _SKIP_OBJECTS or word in ("VIEW", "COMPRESSION_DICTIONARY"):
+    if word == "VIEW":
+        c.advance()
+        if_exists = c.accept_if_exists()
+        names = [c.qualified()]
+        while c.accept_type(TokenType.COMMA):
+            names.append(c.qualified())
+        return ops.DropView(tuple(names), if_exists)
+    if word in _SKIP_OBJECTS or word == "COMPRESSION_DICTIONARY":
         return ops.Skipped(f"DROP {word}")
     c.fail("unsupported DROP statement")
     raise AssertionError

@@ -22,11 +22,16 @@ from dataclasses import replace
 
 from linter.parse import ops
 from linter.schema.model import (
-    PREFIX_LENGTH_TYPES, BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel,
+    BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel,
     Table, Tablespace, foreign_key_name, generated_foreign_key_name,
     generated_key_name, whole_column_prefixes, without_redundant_generated_keys,
 )
 from linter.parse.statement import MAX_KEYS, apply_options, option_field
+from linter.schema.alter_refusals import AlterRefusals
+from linter.schema.refusals import (
+    NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, key_part_problem,
+    options_problem,
+)
 from linter.schema.target import DEFAULT_TARGET, Target
 
 #: ALTER actions that need the body's draft (the others change options or the table's name)
@@ -34,6 +39,9 @@ _BODY_ACTIONS = (
     ops.AddColumn, ops.ChangeColumn, ops.RenameColumn, ops.DropColumn, ops.SetColumnDefault, ops.AddIndex,
     ops.DropIndex, ops.RenameIndex, ops.AddForeignKey, ops.DropForeignKey, ops.DropConstraint,
 )
+
+
+_SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 
 
 def _at(location: Location) -> str:
@@ -62,6 +70,10 @@ class Replayer:
         #: how many more missing names may be looked for in another case (`_case_hint`): each
         #: look reads the whole schema, so a file of missing names stays linear
         self._case_looks = 100
+        #: views the input created, (database, folded name): a SELECT may read them
+        self._views: set[tuple[str | None, str]] = set()
+        #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id
+        self._standins: dict[int, Table] = {}
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
@@ -133,6 +145,19 @@ class Replayer:
             if space.get(key) is table:
                 del space[key]
 
+    def _missing_source(self, name: ops.Name) -> bool:
+        """A table a SELECT reads that is certainly not there: not a table or view of the input, in
+        a database the input has (the server's own, information_schema, mysql ..., are not)."""
+        if name.name.upper() == "DUAL" or self._find(name) is not None:
+            return False
+        if name.schema is not None and (name.schema.lower() in _SYSTEM_SCHEMAS or self._schema(name) is None):
+            return False  # a database the input never made: the server's own, or one innolint does not see
+        return self._view_key(name) not in self._views
+
+    def _view_key(self, name: ops.Name) -> tuple[str | None, str]:
+        schema = name.schema if name.schema is not None else self.current_schema
+        return (self._key(schema) if schema is not None else None, self._key(name.name))
+
     def _label(self, name: ops.Name) -> str:
         return f"{name.schema}.{name.name}" if name.schema is not None else name.name
 
@@ -146,6 +171,11 @@ class Replayer:
         key = name.name.lower() if self._fold else name.name
         space = schema.temporary if op.temporary else schema.tables
         existing = space.get(key)
+        if existing is None and not op.temporary and self._views and self._view_key(name) in self._views:
+            if op.if_not_exists:
+                return None  # the server says so in a note, and makes no table
+            return (f"CREATE TABLE {self._label(name)}: a view of that name exists (error 1050); the server refuses "
+                    "this statement")
         if existing is not None:
             if op.if_not_exists:
                 return None  # the server keeps the table and says so in a note: dumps say this on purpose
@@ -161,9 +191,14 @@ class Replayer:
                 return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input{self._case_hint(op.like)}"
             body = source.body.copy()  # LIKE copies columns, keys and options, not foreign keys
             body.foreign_keys = []
-            origin, own = "like", True
+            # a copy of a CREATE ... SELECT table: its columns are not known either
+            origin, own = "select" if source.origin == "select" else "like", True
         elif op.as_select:
             origin = "select"
+            source = op.select_from
+            if source is not None and self._missing_source(source):
+                return (f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not defined "
+                        "earlier in the input (error 1146); the server refuses this statement")
         columns, indexes = body.columns, body.indexes
         known = self._key_checks.get(id(columns))
         if known is not None and known[0] is columns and known[1] is indexes:
@@ -171,12 +206,15 @@ class Replayer:
         else:
             problem = _missing_key_columns(body)
             if problem:
-                problem += "; the server refuses this statement (error 1072)"
+                problem += " (error 1072)"
+            elif origin != "select":  # CREATE ... SELECT (or LIKE of one): the SELECT's columns are not known
+                problem = definition_problem(columns, indexes, body.options.engine, body.options.other,
+                                             mariadb=self.target.is_mariadb)
             if len(self._key_checks) >= 100_000:
                 self._key_checks.clear()
             self._key_checks[id(columns)] = (columns, indexes, problem)
         if problem:
-            return f"CREATE TABLE {name.name}: {problem}"
+            return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
         if existing is not None:  # CREATE OR REPLACE
             del space[key]
         table = space[sys.intern(key)] = Table(
@@ -188,6 +226,8 @@ class Replayer:
         )
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             _name_created_foreign_keys(table)
+        if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: CREATE VIEW replaces it
+            self._standins[id(table)] = table
         return None
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
@@ -234,9 +274,18 @@ class Replayer:
 
     def _RenameTable(self, op: ops.RenameTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         done: list[tuple[Table, str | None, str]] = []
+        views_done: list[tuple[ops.Name, ops.Name]] = []
         problem = None
         for old, new in op.pairs:
             table = self._find(old)
+            if table is None and self._views and self._view_key(old) in self._views:  # RENAME TABLE renames views too
+                if self._taken(new, False) is not None or self._view_key(new) in self._views:
+                    problem = f"table {self._label(new)} already exists (error 1050)"
+                    break
+                self._views.discard(self._view_key(old))
+                self._views.add(self._view_key(new))
+                views_done.append((old, new))
+                continue
             if table is None:
                 if op.if_exists:
                     continue
@@ -246,10 +295,16 @@ class Replayer:
             if taken is not None:
                 problem = f"table {self._label(new)} already exists (created at {_at(taken.defined)})"
                 break
+            if not table.temporary and self._views and self._view_key(new) in self._views:
+                problem = f"a view {self._label(new)} exists (error 1050)"
+                break
             done.append((table, table.schema, table.name, table.changed))
             self._rename(table, new, where)
         if problem is None:
             return None
+        for old, new in reversed(views_done):
+            self._views.discard(self._view_key(new))
+            self._views.add(self._view_key(old))
         for table, schema, name, changed in reversed(done):
             self._remove(table)
             table.schema, table.changed = schema, changed
@@ -307,8 +362,29 @@ class Replayer:
     def _CreateView(self, op: ops.CreateView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         schema = self._schema(op.name)
         table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
-        if table is not None:  # mysqldump's stand-in table, now replaced by the view
-            self._remove(table)
+        key = self._view_key(op.name)
+        if table is not None:
+            if self._standins.get(id(table)) is not table:
+                return (f"CREATE VIEW {self._label(op.name)}: table {table.name} already exists (created at "
+                        f"{_at(table.defined)}; error 1050); the server refuses this statement and keeps the table")
+            self._remove(table)  # mysqldump's stand-in table (`/*!50001 CREATE TABLE`), now replaced by the view
+        elif key in self._views and not op.or_replace:
+            if op.if_not_exists:
+                return None
+            return f"CREATE VIEW {self._label(op.name)}: the view already exists (error 1050); the server refuses this statement"
+        self._views.add(key)
+        return None
+
+    def _DropView(self, op: ops.DropView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        missing = []
+        for name in op.names:
+            key = self._view_key(name)
+            if key in self._views:
+                self._views.discard(key)
+            else:
+                missing.append(self._label(name))
+        if missing and not op.if_exists:
+            return f"DROP VIEW: unknown view {', '.join(missing)} (not defined earlier in the input); the server drops the others"
         return None
 
     def _Unfollowed(self, op: ops.Unfollowed, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
@@ -324,7 +400,7 @@ class Replayer:
         return None
 
 
-class _Alter:
+class _Alter(AlterRefusals):
     """One ALTER TABLE (or CREATE / DROP INDEX), checked whole against the table before any of
     it is applied, with the server's rules (MariaDB 10.11 and MySQL agree on them):
 
@@ -404,6 +480,9 @@ class _Alter:
         key = action.column.name.lower()
         if action.if_not_exists and (self._column_kept(key) or key in self.new_columns):
             return None
+        problem = column_problem(action.column)
+        if problem:
+            return problem
         self.new_names.append(action.column.name)
         self.new_columns.add(key)
         self.steps.append((True, key, action.column, action.position))
@@ -416,6 +495,9 @@ class _Alter:
         name or default: the column's `where` becomes this statement."""
         if self._old_column(old_name) is None:
             return None if if_exists else f"unknown column {old_name} (error 1054)"
+        problem = column_problem(column) if defines else None
+        if problem:
+            return problem
         old = old_name.lower()
         self.consumed.add(old)
         key = column.name.lower()
@@ -439,7 +521,11 @@ class _Alter:
         column = self._old_column(action.name)
         if column is None:
             return f"unknown column {action.name} (error 1054)"
-        return self._change(action.name, replace(column, default=action.default), None, False, defines=False)
+        changed = replace(column, default=action.default)
+        problem = column_problem(changed)
+        if problem:
+            return problem
+        return self._change(action.name, changed, None, False, defines=False)
 
     def _DropColumn(self, action: ops.DropColumn) -> str | None:
         if self._old_column(action.name) is None:
@@ -557,6 +643,9 @@ class _Alter:
         return f"cannot drop constraint {action.name}: it does not exist (error 1091)"
 
     def _SetOptions(self, action: ops.SetOptions) -> str | None:
+        problem = options_problem(action.options)
+        if problem:
+            return problem
         self.options.append(action.options)
         return None
 
@@ -598,14 +687,19 @@ class _Alter:
             for is_add, key, _, position in self.steps:
                 if isinstance(position, tuple):
                     after = position[1].lower()
-                    if not ((after in draft.column_ids and after not in self.consumed) or after in changed or after in added):
+                    if after == key or not (
+                            (after in draft.column_ids and after not in self.consumed) or after in changed or after in added):
                         return f"unknown column {position[1]} in AFTER (error 1054)"
                 if is_add:
                     added.add(key)
+            mariadb = self.replayer.target.is_mariadb
             for index in self.index_adds:
                 for part in index.columns:
                     if not part.expression and not self._in_new_table(part.name.lower()):
                         return f"key column {part.name} does not exist in the table (error 1072)"
+                    problem = key_part_problem(index, part, self._new_column(part.name.lower()), mariadb=mariadb)
+                    if problem:
+                        return problem
             problem = self._readded_columns()
             if problem is not None:
                 return problem
@@ -613,6 +707,9 @@ class _Alter:
                 for name in fk.columns:
                     if not self._in_new_table(name.lower()):
                         return f"key column {name} does not exist in the table (error 1072)"
+        problem = self._engine_problem() or self._changed_key_problem() or self._auto_increment_problem()
+        if problem:
+            return problem
         if self.rename_to is not None:
             taken = self.replayer._taken(self.rename_to, self.table.temporary)
             if taken is not None and taken is not self.table:
@@ -620,54 +717,14 @@ class _Alter:
         return None
 
     def _new_column(self, key: str) -> Column | None:
-        """The column of this name in the table the statement builds."""
-        assert self.draft is not None
-        for is_add, step_key, column, _ in self.steps:
-            if is_add and step_key == key:
-                return column
-        for _, column, _ in self.changes:
+        """The column of this name in the table the statement builds (None: not there)."""
+        for _, column, _ in reversed(self.changes):
             if column.name.lower() == key:
                 return column
-        return self.draft.column(key) if key not in self.consumed else None
-
-    def _readded_columns(self) -> str | None:
-        """DROP COLUMN a, ADD COLUMN a in one statement: the server finds key parts by column name,
-        so the keys on the old `a` stay on the new one, with the old key part's length: a longer
-        CHAR/VARCHAR becomes a prefix of the old length, a shorter one or another type of another
-        length is refused (error 1089; MariaDB 10.11, tests/test_model_oracle.py)."""
-        assert self.draft is not None
-        added = {key: column for is_add, key, column, _ in self.steps if is_add}
-        for key in self.drops:
-            new = added.get(key)
-            old = self.draft.column(key)
-            if new is None or old is None or not self.draft.uses.get(key):
-                continue
-            self.readded.add(key)
-            for index_id in self.draft.uses[key]:
-                if index_id in self.index_gone:
-                    continue
-                for part in self.draft.indexes[index_id].columns:
-                    if part.expression or part.name.lower() != key:
-                        continue
-                    same = (old.type == new.type and old.params == new.params) or (
-                        old.type == new.type and not old.params and not new.params)
-                    if same:
-                        continue
-                    if old.type in PREFIX_LENGTH_TYPES and new.type == old.type and old.length and new.length \
-                            and (old.charset or "").lower() == (new.charset or "").lower():
-                        length = part.prefix if part.prefix is not None else old.length
-                        if new.length > length:
-                            self.readded_prefixes.append((index_id, key, length))
-                            continue
-                        if new.length == length:
-                            self.readded_prefixes.append((index_id, key, None))
-                            continue
-                        return (f"column {new.name} is dropped and added again shorter than the key part on it "
-                                f"({length}): incorrect prefix key (error 1089)")
-                    return (f"column {new.name} is dropped and added again as {new.type}, where a key keeps the "
-                            f"old {old.type}'s key part length: the server refuses the statement unless the two "
-                            "have the same key length (error 1089), which innolint cannot tell")
-        return None
+        for is_add, added, column, _ in self.steps:
+            if is_add and added == key:
+                return column
+        return self._old_column(key)
 
     # -- applying it ------------------------------------------------------------------------
     def apply(self, where: Location) -> None:
@@ -687,6 +744,8 @@ class _Alter:
                     (draft.detach_column(old), old, replace(column, where=where) if defines else replace(column))
                     for old, column, defines in self.changes
                 ])
+                if self.replayer.target.is_mariadb:
+                    _drop_outgrown_prefixes(draft, [column for _, column, defines in self.changes if defines])
             for is_add, key, column, position in self.steps:
                 if position is None:
                     previous = draft.last_column()
@@ -781,6 +840,22 @@ def _missing_key_columns(body: object) -> str | None:
         if name.lower() not in columns
     ]
     return "; ".join(missing) or None
+
+
+def _drop_outgrown_prefixes(draft: BodyDraft, columns: list[Column]) -> None:
+    """MariaDB drops a key's prefix on a column redefined to a type that takes none (a number, a
+    date) or to a length no longer than the prefix: the key part becomes the whole column."""
+    for column in columns:
+        key = column.name.lower()
+        kind = column.type.upper()
+        length = column.length
+        for at in draft.uses.get(key, ()):
+            index = draft.indexes[at]
+            if any(p.prefix is not None and not p.expression and p.name.lower() == key and (
+                    kind in NO_PREFIX_TYPES or (kind in SIZED_STRING_TYPES and length is not None and length <= p.prefix))
+                   for p in index.columns):
+                index.columns = tuple(
+                    replace(p, prefix=None) if not p.expression and p.name.lower() == key else p for p in index.columns)
 
 
 def _keep_primary_not_null(draft: BodyDraft) -> None:

@@ -244,6 +244,12 @@ class _StatementText:
         text = raw.rstrip(_WS)
         if strip_semicolon and text.endswith(";"):
             text = text[:-1].rstrip(_WS)
+        packet = 0  # under `;` each statement is a packet of its own
+        if self.block or self.delimiter != ";":
+            if not self.packet_open:  # the first statement of a packet
+                self.packet_no += 1
+            packet = self.packet_no
+        self.packet = packet
         stmt_exec = self.stmt_exec
         close = self.exec_close_off
         self.stmt_exec = self.exec_close_off = None
@@ -280,9 +286,9 @@ class _StatementText:
             self._follow_set(text, line, self.stmt_col)
         if delimiter_end is None:
             comments = _last_comments(self.stmt_comments)
-            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable))
+            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
             return
-        self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable)
+        self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
         self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
 
     def _emit_block(self, raw: str, block: Structure) -> None:
@@ -322,6 +328,10 @@ class _StatementText:
                                    f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
             return
         first = True
+        packet = self.packet
+        if not packet:  # a block is one packet, whatever the delimiter
+            self.packet_no += 1
+            packet = self.packet_no
         for item in block.items:
             body = raw[item.start : item.end]
             if not body:
@@ -337,7 +347,8 @@ class _StatementText:
                 comments = _last_comments(list(self.stmt_comments) + list(comments))
             first = False
             if item.replay:
-                self.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None))
+                self.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None,
+                                          packet))
                 if body[:3] in _SET_WORDS:
                     self._follow_set(body, line, column)
                 if why is not None and schema:

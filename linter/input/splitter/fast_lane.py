@@ -269,7 +269,7 @@ class _FastLaneReader:
                                     text, path, line + nl_before, column if nl_before else start - ls + 1,
                                     line + nl_before + lines,
                                     _last_comments(tuple(comments) + found) if comments and not after_run else found,
-                                    executable,
+                                    executable, 0,  # packet 0: the fast lane reads statements under `;`
                                 )))
                             line += nl_span
                             cnt = ls = pos = end  # a span ends with a newline
@@ -401,7 +401,7 @@ class _FastLaneReader:
                 line += k
                 ls = buf.rfind("\n", cnt, start) + 1
             cnt = start
-            out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable)))
+            out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable, 0)))
             if info & _SET_WORD:
                 self._follow_set(text, line, start - ls + 1)
             if lines:

@@ -209,6 +209,7 @@ class _GapReader:
             line,
             self.comments,
             digits if bang == "!" else bang + digits,
+            0,
         )
         self.pending_line = line
         self._clear_comments()

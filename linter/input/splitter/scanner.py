@@ -141,7 +141,9 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         # its line (comments after its delimiter on that line are its own)
         self.comments: list[str] = []
         self.comments_hold = False  # whether one of them holds `unless`
-        self.pending: tuple[str, int, int, int, list[str], str | None] | None = None
+        self.pending: tuple[str, int, int, int, list[str], str | None, int] | None = None
+        self.packet_no = 0  # the number of the last packet a statement was read from (`Statement.packet`)
+        self.packet = 0  # the packet of the statement `_end_stmt` closes
         self.pending_line = 0
 
     def run(self, chunks: Iterable[str]) -> Iterator[Statement]:
@@ -383,8 +385,9 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
 
     def _flush_pending(self) -> None:
         if self.pending is not None:
-            text, line, column, end_line, comments, executable = self.pending
-            self.out.append(Statement(text, self.path, line, column, end_line, _last_comments(comments), executable))
+            text, line, column, end_line, comments, executable, packet = self.pending
+            self.out.append(Statement(text, self.path, line, column, end_line, _last_comments(comments), executable,
+                                      packet))
             self.pending = None
 
     # --- between statements -------------------------------------------------------------------

@@ -1,0 +1,225 @@
+"""What the server refuses in a table's definition although the grammar allows it: the checks the
+replay (`linter.schema.replay`) runs on a CREATE TABLE's body and on what an ALTER TABLE adds, so that a
+statement the server refuses changes nothing in the model and is reported at its line.
+
+Each rule was asked of MariaDB 10.11 (tests/test_replay_refusals.py runs every case on the server
+and on innolint and compares; the differential test, tests/test_differential.py, found them):
+
+- 1067: a default the column cannot hold: NULL in a NOT NULL column, a string that is not a number for a numeric column, an
+  integer out of the type's range, a string longer than a CHAR/VARCHAR/BINARY/VARBINARY, an ENUM
+  value not in its list, a date that has no digit, any default on an AUTO_INCREMENT column;
+- 1075: one AUTO_INCREMENT column at most, and it is the first part of a key (any part of a key
+  for MyISAM and Aria);
+- 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
+- 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default;
+- 1089: a prefix on a part that is not a string, or longer than the column;
+- not here: a key over a whole TEXT/BLOB column (1170) or too long (1071, 1709): the index-key-length
+  check reports those, with the server's error and a fix, on the table the model keeps;
+- 1283: a FULLTEXT key on a column that is not CHAR, VARCHAR or TEXT;
+- 1163 / 1214: a MEMORY table holds no TEXT/BLOB column and no FULLTEXT key;
+- 1064: `TYPE=` instead of ENGINE= (gone from both servers since 5.5).
+
+Only what is certain is refused: a default written as an expression, a type innolint does not
+size, a charset it would have to guess, are left to the server.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn
+
+#: integer types and their signed ranges' bit widths
+_INT_BITS = {"TINYINT": 8, "BOOL": 8, "BOOLEAN": 8, "SMALLINT": 16, "MEDIUMINT": 24, "INT": 32, "INTEGER": 32,
+             "BIGINT": 64, "SERIAL": 64}
+_NUMERIC = frozenset(_INT_BITS) | {"DECIMAL", "DEC", "NUMERIC", "FIXED", "FLOAT", "DOUBLE", "REAL"}
+_DATES = frozenset({"DATE", "DATETIME", "TIMESTAMP", "TIME", "YEAR"})
+SIZED_STRING_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
+#: types a key prefix may not be given to (error 1089)
+NO_PREFIX_TYPES = _NUMERIC | _DATES | {"BIT", "ENUM", "SET"}
+#: the types a FULLTEXT key indexes (not BLOB: error 1283)
+FULLTEXT_TYPES = frozenset({"CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "JSON"})
+_MEMORY_ENGINES = frozenset({"memory", "heap"})
+#: engines whose AUTO_INCREMENT column may be any part of a key, not only the first
+_ANY_PART_AUTO = frozenset({"myisam", "aria"})
+
+_STRING = re.compile(r"(?:_\w+\s*)?'((?:[^']|'')*)'", re.DOTALL)
+_NUMBER = re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*")
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def _literal(default: str) -> tuple[str, str] | None:
+    """("string", value) or ("number", text) for a literal default; None for NULL, an expression,
+    a function or anything else. A comment the parser left after it (`'x' /* c */`) is not part of it."""
+    default = default.strip()
+    while default.endswith("*/") and "/*" in default:
+        default = default[:default.rfind("/*")].rstrip()
+    found = _STRING.fullmatch(default)
+    if found is not None:
+        return "string", found.group(1).replace("''", "'")
+    if _NUMBER.fullmatch(default):
+        return "number", default.strip()
+    return None
+
+
+def column_problem(column: Column, *, in_primary_key: bool = False) -> str | None:
+    """Why the server refuses this column's definition, or None. `in_primary_key`: the column is
+    NOT NULL because a CREATE TABLE's PRIMARY KEY names it, which innolint cannot tell from a
+    column declared NOT NULL (`a INT DEFAULT NULL, PRIMARY KEY (a)` is taken)."""
+    if column.invisible and not column.nullable and column.default is None and not column.auto_increment \
+            and column.generated is None:
+        return f"invisible column {column.name} must have a default value (error 4108)"
+    if column.default is None:
+        return None
+    if column.default.upper() == "NULL":
+        if not column.nullable and not in_primary_key:
+            return f"invalid default value for {column.name}: NULL in a NOT NULL column (error 1067)"
+        return None
+    if column.auto_increment:
+        return f"invalid default value for {column.name}: an AUTO_INCREMENT column has none (error 1067)"
+    literal = _literal(column.default)
+    if literal is None:
+        return None
+    what, value = literal
+    kind = column.type.upper()
+    bad = f"invalid default value for {column.name} (error 1067)"
+    if kind in _NUMERIC:
+        if what == "string" and not _NUMBER.fullmatch(value):
+            return bad
+        bits = _INT_BITS.get(kind)
+        if bits is not None and _INTEGER.fullmatch(value.strip()):
+            number = int(value.strip())
+            low, high = (0, 2**bits - 1) if column.unsigned or kind == "SERIAL" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+            if not low <= number <= high:
+                return bad
+        return None
+    if kind in SIZED_STRING_TYPES and what == "string":
+        length = column.length if column.length is not None else (1 if kind in ("CHAR", "BINARY") else None)
+        if length is not None and len(value) > length:
+            return bad
+        return None
+    if kind == "ENUM" and what == "string":
+        values = {v[1:-1].replace("''", "'").lower() for v in column.params if len(v) >= 2 and v[0] == v[-1] == "'"}
+        if values and value.lower() not in values:
+            return bad
+        return None
+    if kind in _DATES and what == "string" and not any(ch.isdigit() for ch in value):
+        return bad
+    return None
+
+
+_FIXED_BYTES = {"TINYINT": 1, "BOOL": 1, "BOOLEAN": 1, "SMALLINT": 2, "MEDIUMINT": 3, "INT": 4, "INTEGER": 4,
+                "BIGINT": 8, "SERIAL": 8, "FLOAT": 4, "DOUBLE": 8, "REAL": 8, "DATE": 3, "YEAR": 1}
+#: temporal types without fractional seconds (MariaDB's sizes)
+_TEMPORAL_BYTES = {"TIME": 3, "DATETIME": 5, "TIMESTAMP": 4}
+
+
+def _stored_bytes(column: Column) -> int | None:
+    """The bytes a value of a non-string column takes in a key, where innolint is sure (None: not)."""
+    kind = column.type.upper()
+    if kind in _FIXED_BYTES:
+        return _FIXED_BYTES[kind]
+    if kind in _TEMPORAL_BYTES:
+        return _TEMPORAL_BYTES[kind] if not column.params or column.params == ("0",) else None
+    if kind == "ENUM":
+        return 1 if len(column.params) < 256 else 2
+    if kind == "SET":
+        size = (len(column.params) + 7) // 8
+        return 8 if size > 4 else size
+    if kind == "BIT":
+        bits = column.length if column.length is not None else 1
+        return (bits + 7) // 8
+    if kind in ("DECIMAL", "DEC", "NUMERIC", "FIXED"):
+        from linter.schema.innodb_sizes import decimal_bytes
+
+        precision = int(column.params[0]) if column.params and column.params[0].isdigit() else 10
+        scale = int(column.params[1]) if len(column.params) > 1 and column.params[1].isdigit() else 0
+        return decimal_bytes(precision, scale)
+    return None
+
+
+def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, mariadb: bool) -> str | None:
+    """Why the server refuses this key part on this column (None: the column is unknown or fine)."""
+    if column is None or part.expression:
+        return None
+    kind = column.type.upper()
+    if part.prefix is not None:
+        if kind in NO_PREFIX_TYPES:
+            # a prefix as long as the value's bytes is dropped (DATE d(3)); any other is refused
+            size = _stored_bytes(column)
+            if size is not None and part.prefix != size:
+                return f"incorrect prefix key: column {column.name} is not a string (error 1089)"
+            return None
+        if kind in SIZED_STRING_TYPES and column.length is not None and part.prefix > column.length:
+            return f"incorrect prefix key: {column.name}({part.prefix}) is longer than the column (error 1089)"
+        return None
+    # a key over a whole TEXT/BLOB column that the server refuses (1170), or one too long (1071, 1709),
+    # is left to the index-key-length check: it reports the table with the server's error and a fix
+    return None
+
+
+def engine_problem(engine: str | None, columns: Iterable[Column], indexes: Iterable[Index]) -> str | None:
+    """What the engine cannot hold: TEXT/BLOB columns (1163) and FULLTEXT keys (1214) in MEMORY."""
+    if (engine or "").lower() not in _MEMORY_ENGINES:
+        return None
+    for column in columns:
+        if column.type.upper() in LARGE_TYPES:
+            return f"the MEMORY engine does not support BLOB/TEXT columns such as {column.name} (error 1163)"
+    for index in indexes:
+        if index.kind == "fulltext":
+            return "the MEMORY engine does not support FULLTEXT keys (error 1214)"
+    return None
+
+
+def options_problem(pairs: Iterable[tuple[str, str | None]]) -> str | None:
+    """Table options the server does not read: `TYPE=` (error 1064)."""
+    for key, _ in pairs:
+        if key.upper() == "TYPE":
+            return "TYPE= is not a table option since MySQL 5.5, ENGINE= is (error 1064)"
+    return None
+
+
+def definition_problem(columns: dict[str, Column], indexes: list[Index], engine: str | None,
+                       other_options: Iterable[str], *, mariadb: bool) -> str | None:
+    """Why the server refuses a CREATE TABLE with this body, or None. `columns` by lower-case name."""
+    problem = options_problem((key, None) for key in other_options)
+    if problem:
+        return problem
+    if not columns or all(c.invisible for c in columns.values()):
+        return "a table must have at least one visible column (error 1113)"
+    autos = []
+    primary = next((index for index in indexes if index.kind == "primary"), None)
+    in_primary = {p.name.lower() for p in primary.columns} if primary is not None else set()
+    for column in columns.values():
+        problem = column_problem(column, in_primary_key=column.name.lower() in in_primary)
+        if problem:
+            return problem
+        if column.auto_increment:
+            autos.append(column.name.lower())
+    for index in indexes:
+        for part in index.columns:
+            column = columns.get(part.name.lower())
+            if index.kind == "fulltext" and column is not None and column.type.upper() not in FULLTEXT_TYPES:
+                return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
+            problem = key_part_problem(index, part, column, mariadb=mariadb)
+            if problem:
+                return problem
+    if len(autos) > 1:
+        return "there can be only one AUTO_INCREMENT column (error 1075)"
+    if autos:
+        any_part = (engine or "").lower() in _ANY_PART_AUTO
+        keyed = any((index.columns[0].name.lower() == autos[0] if not any_part else
+                     any(p.name.lower() == autos[0] for p in index.columns))
+                    for index in indexes if index.columns and index.kind not in ("fulltext", "spatial"))
+        if not keyed:
+            return f"the AUTO_INCREMENT column {autos[0]} must be the first column of a key (error 1075)"
+        if mariadb:  # a UNIQUE key over a whole TEXT/BLOB column is a hash key, which takes no AUTO_INCREMENT
+            for index in indexes:
+                parts = [(p, columns.get(p.name.lower())) for p in index.columns if not p.expression]
+                if index.kind == "unique" and any(c is not None and c.type.upper() in LARGE_TYPES and p.prefix is None
+                                                  for p, c in parts) \
+                        and any(p.name.lower() == autos[0] for p, _ in parts):
+                    return (f"the AUTO_INCREMENT column {autos[0]} cannot be part of a UNIQUE key over a whole "
+                            "TEXT/BLOB column (a hash key; error 4169)")
+    return engine_problem(engine, columns.values(), indexes)

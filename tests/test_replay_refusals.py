@@ -1,0 +1,229 @@
+"""Definitions the server refuses although the grammar allows them (linter/schema/refusals.py): each
+case runs on MariaDB 10.11 and through innolint's replay, statement by statement; the statements
+the server refuses must be those innolint reports, and the tables left must be the same.
+
+The cases come in several independent variations each (names, types, engines, order, CREATE and
+ALTER), so that a rule fitted to one example fails here. A key over a whole TEXT/BLOB column that
+the server refuses (1170) is the index-key-length check's (tests/test_index_key_length.py), as is a
+key too long (1071, 1709): the model keeps such a table, and the check reports it with a fix.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from linter.parse import ops
+from linter.schema.model import Location
+from linter.parse.cache import ParseCache
+from linter.schema.replay import Replayer
+from linter.schema.target import Target
+from tests.test_replay import _innolint, _server
+
+CASES: dict[str, list[str]] = {
+    "invalid defaults": [
+        "CREATE TABLE t1 (a INT DEFAULT 'x')",
+        "CREATE TABLE t2 (a INT DEFAULT '12', b BIGINT UNSIGNED DEFAULT '0')",
+        "CREATE TABLE t3 (a VARCHAR(4) DEFAULT 'abcde')",
+        "CREATE TABLE t4 (a VARCHAR(5) DEFAULT 'abcde', b CHAR(2) DEFAULT 'it''')",
+        "CREATE TABLE t5 (a CHAR(4) DEFAULT \"double;quoted\")",
+        "CREATE TABLE t6 (a TEXT DEFAULT 'x', b BLOB DEFAULT 'long enough to be long')",
+        "CREATE TABLE t7 (a DATETIME DEFAULT 'never')",
+        "CREATE TABLE t8 (a DATE DEFAULT '2020-01-01', b DATETIME DEFAULT CURRENT_TIMESTAMP)",
+        "CREATE TABLE t9 (a ENUM('x','y') DEFAULT 'z')",
+        "CREATE TABLE t10 (a ENUM('x','y') DEFAULT 'Y', b INT DEFAULT NULL, c INT DEFAULT (1 + 2))",
+        "CREATE TABLE t11 (a TINYINT(1) DEFAULT 300)",
+        "CREATE TABLE t12 (a TINYINT UNSIGNED DEFAULT 255, b SMALLINT DEFAULT -32768)",
+        "CREATE TABLE t13 (a TINYINT UNSIGNED DEFAULT -1)",
+        "CREATE TABLE t14 (a DECIMAL(10,2) DEFAULT 'a;b')",
+        "CREATE TABLE t15 (a DECIMAL(10,2) DEFAULT '1.5', b DOUBLE DEFAULT 2e3)",
+        "CREATE TABLE t16 (id INT NOT NULL AUTO_INCREMENT DEFAULT 1, PRIMARY KEY (id))",
+        "CREATE TABLE t17 (a INT)",
+        "ALTER TABLE t17 ADD COLUMN b INT DEFAULT 'no'",
+        "ALTER TABLE t17 ADD COLUMN c VARCHAR(2) DEFAULT 'abc', ADD d INT",
+        "ALTER TABLE t17 MODIFY a VARCHAR(3) DEFAULT 'toolong'",
+        "ALTER TABLE t17 CHANGE a a2 SMALLINT DEFAULT 99999",
+        "ALTER TABLE t17 ADD COLUMN e VARCHAR(3) DEFAULT 'abc', CHANGE a a3 BIGINT DEFAULT '7'",
+        # NULL in a NOT NULL column, but for one a PRIMARY KEY made NOT NULL
+        "CREATE TABLE t18 (a INT DEFAULT NULL, PRIMARY KEY (a))",
+        "CREATE TABLE t19 (a TIMESTAMP NOT NULL DEFAULT NULL)",
+        "CREATE TABLE t20 (a INT NOT NULL, b INT, c VARCHAR(3) NOT NULL DEFAULT 'x')",
+        "ALTER TABLE t20 ALTER a SET DEFAULT NULL",
+        "ALTER TABLE t20 ADD PRIMARY KEY (b)",
+        "ALTER TABLE t20 ALTER COLUMN b SET DEFAULT NULL",
+        "ALTER TABLE t20 ALTER c SET DEFAULT 'long'",
+        "ALTER TABLE t20 ALTER c SET DEFAULT 'abc', MODIFY b INT NOT NULL DEFAULT NULL",
+        "ALTER TABLE t20 MODIFY a INT NULL DEFAULT NULL",
+    ],
+    "auto increment must be a key": [
+        "CREATE TABLE t1 (a BIGINT NOT NULL AUTO_INCREMENT)",
+        "CREATE TABLE t2 (a INT NOT NULL AUTO_INCREMENT, b INT, KEY (b, a))",
+        "CREATE TABLE t3 (a INT NOT NULL AUTO_INCREMENT, b INT, KEY (b, a)) ENGINE=MyISAM",
+        "CREATE TABLE t4 (a INT NOT NULL AUTO_INCREMENT, b INT, UNIQUE (a))",
+        "CREATE TABLE t5 (a INT NOT NULL AUTO_INCREMENT, b INT, KEY k (a, b)) ENGINE=Aria",
+        "CREATE TABLE t6 (a INT NOT NULL AUTO_INCREMENT PRIMARY KEY, b INT NOT NULL AUTO_INCREMENT)",
+        "CREATE TABLE t7 (id SERIAL, b INT)",
+        "CREATE TABLE t8 (b INT, `Id` INT UNSIGNED NOT NULL AUTO_INCREMENT, PRIMARY KEY (b, `Id`))",
+        # a UNIQUE key over a whole TEXT/BLOB column is a hash key: no AUTO_INCREMENT column in it (4169)
+        "CREATE TABLE t9 (id INT NOT NULL AUTO_INCREMENT, f TEXT NOT NULL, UNIQUE (id, f)) ENGINE=Aria",
+        "CREATE TABLE t10 (id INT NOT NULL AUTO_INCREMENT, b BLOB NOT NULL, PRIMARY KEY (id), UNIQUE KEY (b, id))",
+        "CREATE TABLE t11 (id INT NOT NULL AUTO_INCREMENT, b BLOB NOT NULL, PRIMARY KEY (id), UNIQUE KEY (b(10), id))",
+        "CREATE TABLE t12 (id INT NOT NULL AUTO_INCREMENT, b BLOB NOT NULL, PRIMARY KEY (id), UNIQUE KEY (b))",
+    ],
+    "visible columns": [
+        "CREATE TABLE t1 (f BLOB NOT NULL INVISIBLE)",
+        "CREATE TABLE t2 (f INT INVISIBLE, g INT)",
+        "CREATE TABLE t3 (f INT NOT NULL INVISIBLE, g INT)",
+        "CREATE TABLE t4 (f INT NOT NULL DEFAULT 0 INVISIBLE, g INT)",
+        "CREATE TABLE t5 (f INT INVISIBLE, g INT INVISIBLE)",
+        "CREATE TABLE t6 (a INT)",
+        "ALTER TABLE t6 ADD COLUMN b INT NOT NULL INVISIBLE",
+        "ALTER TABLE t6 ADD COLUMN c INT NOT NULL DEFAULT 1 INVISIBLE",
+    ],
+    "prefixes and TEXT keys": [
+        "CREATE TABLE t1 (c INT, UNIQUE KEY (c(16)))",
+        "CREATE TABLE t2 (c VARCHAR(8), KEY (c(9)))",
+        "CREATE TABLE t3 (c VARCHAR(8), d DATETIME, KEY (c(4), d(2)))",
+        "CREATE TABLE t4 (c VARBINARY(10), e TEXT, KEY (c(10)), KEY (e(100)))",
+        "CREATE TABLE t7 (a MEDIUMTEXT, UNIQUE KEY (a))",
+        "CREATE TABLE t8 (a INT, b VARCHAR(20), c TEXT)",
+        "ALTER TABLE t8 ADD KEY (a(2))",
+        "CREATE INDEX k ON t8 (b(21))",
+        "CREATE INDEX k ON t8 (b(20), c(5))",
+        "ALTER TABLE t8 ADD COLUMN d DATE, ADD KEY (d(2))",
+        "ALTER TABLE t8 MODIFY b INT, ADD KEY kb (b(3))",
+        # a prefix on a number or a date is refused unless it is the value's whole size (then dropped)
+        "CREATE TABLE t9 (d DATE, KEY (d(3)))",
+        "CREATE TABLE t10 (d DATE, KEY (d(2)))",
+        "CREATE TABLE t11 (d TIME, e YEAR, KEY (d(1)), KEY (e(1)))",
+        "CREATE TABLE t12 (d DECIMAL(10,2), KEY (d(3)))",
+        "CREATE TABLE t13 (d ENUM('a','b'), s SET('a'), b BIT(8), KEY (d(1)), KEY (s(1)), KEY (b(1)))",
+        "CREATE TABLE t14 (d BIGINT, KEY (d(8)))",
+        "CREATE TABLE t15 (d DOUBLE, KEY (d(1)))",
+    ],
+    "MEMORY tables": [
+        "CREATE TABLE t1 (f TEXT) ENGINE=MEMORY",
+        "CREATE TABLE t2 (f VARCHAR(9), FULLTEXT KEY (f)) ENGINE=MEMORY",
+        "CREATE TABLE t3 (f VARCHAR(9), g TEXT) ENGINE=MyISAM",
+        "CREATE TABLE t4 (f VARCHAR(9)) ENGINE=HEAP",
+        "ALTER TABLE t4 ADD COLUMN g BLOB",
+        "ALTER TABLE t4 ADD FULLTEXT KEY (f)",
+        "ALTER TABLE t3 ENGINE=MEMORY",
+        "ALTER TABLE t3 DROP COLUMN g, ENGINE=MEMORY",
+        "CREATE TABLE t5 (a INT, b LONGTEXT)",
+        "ALTER TABLE t5 ENGINE=MEMORY",
+    ],
+    "auto increment stays a key": [
+        "CREATE TABLE t1 (id INT NOT NULL AUTO_INCREMENT, b INT, PRIMARY KEY (id), KEY (b, id))",
+        "ALTER TABLE t1 DROP PRIMARY KEY",
+        "ALTER TABLE t1 DROP PRIMARY KEY, ADD KEY (id)",
+        "CREATE TABLE t2 (`Id` BIGINT NOT NULL AUTO_INCREMENT, b INT, UNIQUE KEY u (`Id`))",
+        "ALTER TABLE t2 DROP KEY u",
+        "ALTER TABLE t2 DROP KEY u, ADD PRIMARY KEY (b, `Id`)",
+        "ALTER TABLE t2 DROP KEY u, ADD PRIMARY KEY (`Id`, b)",
+        "CREATE TABLE t3 (a INT NOT NULL, b INT, KEY (b, a)) ENGINE=MyISAM",
+        "ALTER TABLE t3 MODIFY a INT NOT NULL AUTO_INCREMENT",
+        "CREATE TABLE t4 (a INT NOT NULL, b INT, KEY (b, a))",
+        "ALTER TABLE t4 MODIFY a INT NOT NULL AUTO_INCREMENT",
+        "ALTER TABLE t4 CHANGE b b INT NOT NULL AUTO_INCREMENT",
+        "CREATE TABLE t5 (id INT NOT NULL AUTO_INCREMENT, PRIMARY KEY (id)) ENGINE=MyISAM",
+        "ALTER TABLE t5 ADD COLUMN h SERIAL FIRST",  # a second one
+        "ALTER TABLE t5 ADD COLUMN h BIGINT NOT NULL AUTO_INCREMENT, ADD KEY (h)",
+        "ALTER TABLE t5 MODIFY id INT NOT NULL, ADD COLUMN h SERIAL",  # the first one is no longer one
+    ],
+    "a changed column and the keys on it": [
+        "CREATE TABLE t1 (a VARCHAR(20), b INT, KEY (a(10)), UNIQUE KEY u (a(12)))",
+        "ALTER TABLE t1 MODIFY a VARCHAR(5)",  # shorter than the prefixes: they go
+        "CREATE TABLE t2 (a VARCHAR(20), KEY (a(10)))",
+        "ALTER TABLE t2 MODIFY a INT",  # a number: the prefix goes
+        "CREATE TABLE t3 (a VARCHAR(20) NOT NULL, PRIMARY KEY (a(10)))",
+        "ALTER TABLE t3 MODIFY a TEXT NOT NULL",  # the prefix stays
+        "CREATE TABLE t6 (a VARCHAR(20), b TEXT, FULLTEXT KEY (a, b))",
+        "ALTER TABLE t6 MODIFY a INT",
+        "ALTER TABLE t6 CHANGE b c DATE",
+        "ALTER TABLE t6 MODIFY a CHAR(4), MODIFY b LONGTEXT",
+        "CREATE TABLE t7 (a INT, b INT)",
+        "ALTER TABLE t7 MODIFY a INT AFTER a",
+        "ALTER TABLE t7 CHANGE a c INT AFTER c",
+        "ALTER TABLE t7 MODIFY a INT AFTER b",
+    ],
+    "TYPE= is not ENGINE=": [
+        "CREATE TABLE t1 (d INT) TYPE=InnoDB",
+        "CREATE TABLE t2 (d INT) ENGINE=MyISAM",
+        "ALTER TABLE t2 TYPE=InnoDB",
+    ],
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_refused_as_mariadb_refuses(mariadb: Any, case: str) -> None:
+    statements = CASES[case]
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    context = "\n".join(f"{n}: {s}" for n, s in enumerate(statements)) + "\ninnolint said:\n" + "\n".join(messages)
+    assert refused, "the case shows nothing the server refuses"
+    assert reported == refused, context
+    assert model == permanent, context
+
+
+def test_create_select_from_a_table_that_is_not_there(mariadb: Any) -> None:
+    """CREATE TABLE ... SELECT reads its first table: when the input never made it (nor a view of
+    that name), the server refuses it (1146)."""
+    statements = ["CREATE TABLE t1 AS SELECT * FROM t3", "CREATE TABLE t2 (a INT)",
+                  "CREATE TABLE t4 SELECT a FROM t2 WHERE a > 0", "CREATE TABLE `T5` (PRIMARY KEY (a)) AS SELECT * FROM T2",
+                  "CREATE VIEW v1 AS SELECT 1 AS x", "CREATE TABLE t6 AS SELECT * FROM v1",
+                  "CREATE TABLE t7 AS SELECT 1 AS x", "CREATE TABLE t8 IGNORE SELECT x FROM (SELECT 1 AS x) d",
+                  "CREATE TABLE t9 AS SELECT TABLE_NAME FROM information_schema.TABLES LIMIT 1"]
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    assert refused == {0, 3}
+    assert reported == refused, messages
+    assert set(model) == set(permanent) - {"v1"}  # (the server lists the view with the tables)
+
+
+def test_more_definitions_the_server_refuses(mariadb: Any) -> None:
+    statements = [
+        "CREATE TABLE t1 (PRIMARY KEY (id))",  # no column at all (1113)
+        "CREATE TABLE t2 (UNIQUE (`id`)) ENGINE=Aria",
+        "CREATE TABLE t3 (d INT, FULLTEXT KEY ix (d)) ENGINE=InnoDB",  # 1283
+        "CREATE TABLE t4 (a BLOB, FULLTEXT KEY (a))",
+        "CREATE TABLE t5 (a TEXT, b VARCHAR(9), FULLTEXT KEY (b, a)) ENGINE=MyISAM",
+        "CREATE TABLE t6 (d VARCHAR(8) DEFAULT '/* not a comment' /* it's */)",  # 1067, a comment after it
+        "CREATE TABLE t7 (d VARCHAR(8) DEFAULT 'short' -- it's\n)",
+        "CREATE TABLE t8 AS SELECT * FROM t7", "CREATE TABLE t9 LIKE t8",
+    ]
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    assert refused == {0, 1, 2, 3, 5}
+    assert reported == refused, messages
+    assert set(model) == set(permanent)
+
+
+@pytest.mark.parametrize("names", [("v1", "t1", "t2"), ("Orders", "order_items", "x")])
+def test_views_and_tables_share_one_namespace(mariadb: Any, names: tuple[str, str, str]) -> None:
+    v, t, u = names
+    statements = [
+        f"CREATE TABLE {t} (a INT)", f"CREATE VIEW {t} AS SELECT 1 AS x",  # a table has the name
+        f"CREATE VIEW {v} AS SELECT 1 AS x", f"CREATE TABLE {v} (a INT)", f"CREATE TABLE IF NOT EXISTS {v} (a INT)",
+        f"CREATE VIEW {v} AS SELECT 2 AS x", f"CREATE OR REPLACE VIEW {v} AS SELECT 2 AS x",
+        f"RENAME TABLE {t} TO {v}", f"RENAME TABLE {v} TO {u}", f"CREATE TABLE {v} (b INT)",
+        f"DROP VIEW IF EXISTS {u}", f"CREATE TABLE {u} (c INT)", f"DROP VIEW {u}",
+    ]
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    assert refused == {1, 3, 5, 7, 12}
+    assert reported == refused, messages
+    assert model == permanent
+
+
+def test_a_mysqldump_view_stand_in_is_replaced_by_its_view() -> None:
+    """mysqldump's stand-in (`/*!50001 CREATE TABLE v`) is dropped before its view is made; a
+    dump that lost the DROP still means the view (the server would refuse it: innolint does not
+    make a table of a view in a dump)."""
+    replayer = Replayer(target=Target.parse("mariadb-10.11"))
+    replayer.apply(ops.SchemaStatement("use", "db"), Location("s.sql", 1))
+    cache = ParseCache()
+    assert replayer.apply(cache.parse("CREATE TABLE v (a int)"), Location("s.sql", 2), executable="50001") is None
+    assert replayer.apply(cache.parse("CREATE VIEW v AS SELECT 1 AS a"), Location("s.sql", 3)) is None
+    assert replayer.model.find_schema("db").tables == {}  # type: ignore[union-attr]
