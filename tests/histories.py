@@ -14,6 +14,12 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter.engine import RunOptions, lint_paths
+from linter.input.git_changes import ChangeSet
+from linter.rules.checkapi import CheckContext
+from linter.rules.findings import Report
+from linter.schema.target import Target
+
 # --- the evolution -------------------------------------------------------------------------------
 
 
@@ -516,3 +522,18 @@ def write_liquibase_xml(directory: Path, evolution: Evolution, seed: int) -> Pat
                       'xmlns="http://www.liquibase.org/xml/ns/dbchangelog">\n' + "\n".join(includes)
                       + "\n</databaseChangeLog>\n", encoding="utf-8")
     return master
+
+
+# -- linting a written history (shared by the Prisma, Atlas and Liquibase tests) ------------------
+PROBLEMS = ("parse-error", "replay-error", "io-error")
+
+
+def lint(*paths: Path, target: str = "mysql-8.0", changed: list[Path] | None = None) -> Report:
+    """innolint over `paths` for `target`; `changed`: as --changed-only sees those files."""
+    options = RunOptions(changes=ChangeSet.from_files(str(p) for p in changed)) if changed else None
+    return lint_paths([str(p) for p in paths], CheckContext(target=Target.parse(target)), options=options)
+
+
+def problems(report: Report) -> list[str]:
+    """The statements innolint did not understand or could not replay, as `path:line: rule: message`."""
+    return [f"{d.path}:{d.line}: {d.rule}: {d.message}" for d in report.diagnostics if d.rule in PROBLEMS]

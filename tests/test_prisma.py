@@ -14,26 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from linter.rules.checkapi import CheckContext
-from linter.engine import RunOptions, lint_paths
 from linter.rules.findings import Report
-from linter.input.git_changes import ChangeSet
 from linter.input.migrations.history import order, plan
 from linter.input.migrations.prisma_schema import implicit_links, parse
-from linter.schema.target import Target
 from tests import histories as H
 
 SEEDS = range(8)
-PROBLEMS = ("parse-error", "replay-error", "io-error")
-
-
-def lint(*paths: Path, target: str = "mysql-8.0", changed: list[Path] | None = None) -> Report:
-    options = RunOptions(changes=ChangeSet.from_files(str(p) for p in changed)) if changed else None
-    return lint_paths([str(p) for p in paths], CheckContext(target=Target.parse(target)), options=options)
-
-
-def problems(report: Report) -> list[str]:
-    return [f"{d.path}:{d.line}: {d.rule}: {d.message}" for d in report.diagnostics if d.rule in PROBLEMS]
+lint, problems, PROBLEMS = H.lint, H.problems, H.PROBLEMS
 
 
 def rules(report: Report, rule: str) -> list:  # type: ignore[type-arg]
