@@ -1,6 +1,11 @@
 """Shared pytest set-up: the private MariaDB server fixture and its marker."""
 
+from collections.abc import Iterator
+
 import pytest
+
+from tests.ddl_outcome import drop_databases
+from tests.mariadb import MariaDB
 
 pytest_plugins = ["tests.mariadb"]
 
@@ -41,3 +46,11 @@ def _github_waits_are_recorded_not_slept(monkeypatch: pytest.MonkeyPatch) -> lis
     waited: list[float] = []
     monkeypatch.setattr(github_api, "_sleep", waited.append)
     return waited
+
+
+@pytest.fixture(scope="module")
+def server(mariadb: MariaDB) -> Iterator[MariaDB]:
+    """The test MariaDB for the rules about DDL the server refuses or changes (tests/ddl_outcome.py):
+    the databases a module's tests made are dropped after the module. A module may define its own."""
+    yield mariadb
+    drop_databases(mariadb)

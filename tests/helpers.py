@@ -22,3 +22,11 @@ def lint_sql(sql: str, tmp_path: Path, *, target: str = "mysql-8.0", name: str =
 
 def findings(report: Report, rule: str) -> list[Finding]:
     return [f for f in report.findings if f.rule == rule]
+
+
+def clean_findings(sql: str, tmp_path: Path, rule: str, *, target: str = "mariadb-10.11", **context: object) -> list[Finding]:
+    """`rule`'s findings on `sql`, which must parse and replay without a diagnostic (so that an
+    absent finding means the rule said nothing, not that the table was lost)."""
+    report = lint_sql(sql, tmp_path, target=target, **context)
+    assert not [d for d in report.diagnostics if d.rule in ("parse-error", "replay-error")], report.diagnostics
+    return findings(report, rule)

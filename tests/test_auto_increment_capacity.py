@@ -12,15 +12,14 @@ import pytest
 
 from checks.auto_increment_capacity import maximum
 from linter.rules.checkapi import TableStats
-from tests.helpers import findings, lint_sql
+from linter.rules.findings import Finding
+from tests.helpers import clean_findings, findings
 
 RULE = "auto-increment-capacity"
 
 
-def found(sql: str, tmp_path: Path, target: str = "mariadb-10.11", **context: object) -> list:  # type: ignore[type-arg]
-    report = lint_sql(sql, tmp_path, target=target, **context)
-    assert not [d for d in report.diagnostics if d.rule in ("parse-error", "replay-error")], report.diagnostics
-    return findings(report, RULE)
+def found(sql: str, tmp_path: Path, target: str = "mariadb-10.11", **context: object) -> list[Finding]:
+    return clean_findings(sql, tmp_path, RULE, target=target, **context)
 
 
 @pytest.mark.parametrize(("type_sql", "type_name", "unsigned"), [

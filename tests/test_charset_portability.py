@@ -5,13 +5,13 @@ what a dump states explicitly."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from linter.rules.findings import Finding
-from tests.ddl_outcome import TableDDL, drop_databases, run
+from tests.ddl_outcome import TableDDL, run
 from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB
@@ -20,13 +20,6 @@ RULE = "charset-portability"
 TARGET = "mariadb-10.11"
 BOTH = {RULE: {"targets": ["mysql-8.0", "mariadb-10.11"]}}
 EMOJI = "ok \U0001F600"
-
-
-@pytest.fixture(scope="module")
-def server(mariadb: MariaDB) -> Iterator[MariaDB]:
-    """The test MariaDB; the databases the module's tests made are dropped after them."""
-    yield mariadb
-    drop_databases(mariadb)
 
 
 def lint(sql: str, tmp_path: Path, target: str = TARGET, **options: object) -> list[Finding]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,20 +18,13 @@ import pytest
 from checks.index_key_length import key_problem
 from linter.rules.findings import Finding
 from linter.schema.target import Target
-from tests.ddl_outcome import TableDDL, drop_databases, run
+from tests.ddl_outcome import TableDDL, run
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB
 from tests.test_innodb_sizes import table_of
 
 RULE = "index-key-length"
 TARGET = "mariadb-10.11"
-
-
-@pytest.fixture(scope="module")
-def server(mariadb: MariaDB) -> Iterator[MariaDB]:
-    """The test MariaDB; the databases the module's tests made are dropped after them."""
-    yield mariadb
-    drop_databases(mariadb)
 
 
 def lint(ddl: str, tmp_path: Path, target: str = TARGET) -> list[Finding]:

@@ -4,27 +4,19 @@ would, the fix (with what InnoDB needs besides) loads, and the table lints clean
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from linter.rules.findings import Finding
-from tests.ddl_outcome import TableDDL, drop_databases, run
-from tests.helpers import findings, lint_sql
+from tests.ddl_outcome import TableDDL, run
+from tests.helpers import lint_sql
 from tests.mariadb import MariaDB
 
 RULE = "non-innodb-engine"
 TARGET = "mariadb-10.11"
 INNODB_NEIGHBOUR = "CREATE TABLE orders (id INT PRIMARY KEY) ENGINE=InnoDB"
 DDL_RULES = ("row-size-limit", "index-key-length", RULE)
-
-
-@pytest.fixture(scope="module")
-def server(mariadb: MariaDB) -> Iterator[MariaDB]:
-    """The test MariaDB; the databases the module's tests made are dropped after them."""
-    yield mariadb
-    drop_databases(mariadb)
 
 
 def lint(sql: str, tmp_path: Path, target: str = TARGET, rules: tuple[str, ...] = (RULE,)) -> list[Finding]:

@@ -9,7 +9,7 @@ the INSERT fails as the warning says."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from checks.row_size_limit import row_problem
 from linter.rules.findings import Finding
 from linter.schema.innodb_sizes import row_size
 from linter.schema.target import Target
-from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, drop_databases, run
+from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, run
 from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB
@@ -26,13 +26,6 @@ from tests.test_innodb_sizes import table_of
 
 RULE = "row-size-limit"
 TARGET = "mariadb-10.11"
-
-
-@pytest.fixture(scope="module")
-def server(mariadb: MariaDB) -> Iterator[MariaDB]:
-    """The test MariaDB; the databases the module's tests made are dropped after them."""
-    yield mariadb
-    drop_databases(mariadb)
 
 
 def lint(ddl: str, tmp_path: Path, target: str = TARGET) -> list[Finding]:

@@ -6,14 +6,14 @@ the fix runs and the finding is gone."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from checks.zero_date_default import zero_parts
 from linter.rules.findings import Finding
-from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, drop_databases, run
+from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, run
 from tests.complexity import assert_linear
 from tests.helpers import findings, lint_sql
 from tests.mariadb import MariaDB
@@ -24,13 +24,6 @@ ZERO = ["'0000-00-00'", "'0000-00-00 00:00:00'", "0", "'00000000'", "'0000-00-00
         "'0000/00/00'", "'0000-00-00 10:30:00'"]
 ZERO_IN_DATE = ["'2020-00-15'", "'2020-01-00'", "'1999-00-00'", "'20200015'"]
 FINE = ["'2020-01-01'", "'0000-01-01'", "'1970-01-01 00:00:01'", "NULL", "CURRENT_TIMESTAMP", "'1000-01-01'"]
-
-
-@pytest.fixture(scope="module")
-def server(mariadb: MariaDB) -> Iterator[MariaDB]:
-    """The test MariaDB; the databases the module's tests made are dropped after them."""
-    yield mariadb
-    drop_databases(mariadb)
 
 
 def lint(ddl: str, tmp_path: Path, target: str) -> list[Finding]:
