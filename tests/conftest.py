@@ -1,11 +1,14 @@
 """Shared pytest set-up: the private MariaDB server fixture and its marker."""
 
+from __future__ import annotations
+
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.ddl_outcome import drop_databases
-from tests.mariadb import MariaDB
+if TYPE_CHECKING:  # imported by pytest_plugins below: importing it here first would stop its assertion rewriting
+    from tests.mariadb import MariaDB
 
 pytest_plugins = ["tests.mariadb"]
 
@@ -52,5 +55,7 @@ def _github_waits_are_recorded_not_slept(monkeypatch: pytest.MonkeyPatch) -> lis
 def server(mariadb: MariaDB) -> Iterator[MariaDB]:
     """The test MariaDB for the rules about DDL the server refuses or changes (tests/ddl_outcome.py):
     the databases a module's tests made are dropped after the module. A module may define its own."""
+    from tests.ddl_outcome import drop_databases
+
     yield mariadb
     drop_databases(mariadb)
