@@ -13,6 +13,7 @@ evaluated: `env("DATABASE_URL")` stays text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 _LINE_CAP = 1 << 16
@@ -115,10 +116,9 @@ def field_list(args: str) -> list[str]:
     return names
 
 
-def _strip_comment(line: str) -> str:
-    """The line without its `//` comment (a `//` inside a string is text)."""
-    if "/" not in line:
-        return line
+def _outside_strings(line: str) -> Iterator[tuple[int, str]]:
+    """The characters of a line that stand outside its `"..."` strings, with their positions
+    (a backslash in a string escapes the next character)."""
     quoted = False
     i = 0
     n = len(line)
@@ -132,33 +132,29 @@ def _strip_comment(line: str) -> str:
                 quoted = False
         elif c == '"':
             quoted = True
-        elif c == "/" and line.startswith("//", i):
-            return line[:i]
+        else:
+            yield i, c
         i += 1
+
+
+def _strip_comment(line: str) -> str:
+    """The line without its `//` comment (a `//` inside a string is text)."""
+    if "/" not in line:
+        return line
+    for i, c in _outside_strings(line):
+        if c == "/" and line.startswith("//", i):
+            return line[:i]
     return line
 
 
 def _depth_change(line: str) -> int:
     """Brackets opened minus closed on a line, outside strings."""
     depth = 0
-    quoted = False
-    i = 0
-    n = len(line)
-    while i < n:
-        c = line[i]
-        if quoted:
-            if c == "\\":
-                i += 2
-                continue
-            if c == '"':
-                quoted = False
-        elif c == '"':
-            quoted = True
-        elif c in "([":
+    for _, c in _outside_strings(line):
+        if c in "([":
             depth += 1
         elif c in ")]":
             depth -= 1
-        i += 1
     return depth
 
 
