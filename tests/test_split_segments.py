@@ -6,7 +6,7 @@ on where chunk boundaries fall; reading stays linear."""
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from linter.input.migrations import atlas, liquibase
 from linter.input.statement import Note, Segment
 from linter.input.split import split_stream
+from tests.complexity import assert_linear
 
 
 def split(chunks: list[object], fmt: str | None = "prisma") -> tuple[list[tuple[int, int, str]], list[Note]]:
@@ -100,17 +101,10 @@ def test_formatted_sql_reading_never_raises(pieces: list[str]) -> None:
 
 
 def test_reading_changesets_is_linear() -> None:
-    def timed(n: int) -> float:
+    def make(n: int) -> Callable[[], object]:
         text = "--liquibase formatted sql\n" + "".join(
             f"--changeset a:{i} endDelimiter://\nCREATE TABLE t{i} (id INT PRIMARY KEY)//\n--rollback x;\n"
             f"--changeset a:{i}b\nALTER TABLE t{i} ADD c INT; ALTER TABLE t{i} ADD d INT\n" for i in range(n))
-        best = float("inf")
-        for _ in range(3):
-            started = time.process_time()
-            for _statement in split_stream(liquibase.read_chunks([text], "x.sql"), "x.sql", migration_format=None):
-                pass
-            best = min(best, time.process_time() - started)
-        return best
+        return lambda: list(split_stream(liquibase.read_chunks([text], "x.sql"), "x.sql", migration_format=None))
 
-    small, large = timed(300), timed(3000)
-    assert large <= max(small, 0.005) * 15, (small, large)
+    assert_linear(make, 300, what="liquibase changesets")
