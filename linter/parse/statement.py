@@ -1250,7 +1250,21 @@ def _column(
     binary = _BINARY_TYPES.get(column.type)
     if binary is not None and "binary" in ((column.charset or "").lower(), (column.collation or "").lower()):
         column.type, column.charset, column.collation = binary, None, None
-    return column, inline
+    return column, _one_key_per_column(inline)
+
+
+def _one_key_per_column(inline: list[Index | ForeignKey]) -> list[Index | ForeignKey]:
+    """A column's own attributes make one key at most: the server's parser sets a flag for each
+    (PRIMARY KEY / KEY, UNIQUE [KEY], SERIAL's implied UNIQUE) and makes a PRIMARY KEY if that flag
+    is set, else one UNIQUE key (MariaDB's sql_yacc.yy field_spec; MySQL's PT_column_def does the
+    same). So `a INT UNIQUE UNIQUE`, `f SERIAL UNIQUE` are one UNIQUE key and `a INT PRIMARY KEY
+    UNIQUE` the PRIMARY KEY alone (MariaDB 10.11: tests/test_model_keys.py); keys written apart
+    from the column (`UNIQUE (a)`) are never merged with it, nor with each other."""
+    keys = [item for item in inline if isinstance(item, Index) and item.kind in ("primary", "unique")]
+    if len(keys) < 2:
+        return inline
+    kept = next((key for key in keys if key.kind == "primary"), keys[0])
+    return [item for item in inline if item is kept or not (isinstance(item, Index) and item.kind in ("primary", "unique"))]
 
 
 def _default_text(c: _Cursor, element: list[Token]) -> str | None:
@@ -1450,9 +1464,9 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
     if on_update is not None:  # as sqlglot writes it
         column.on_update = f"CURRENT_TIMESTAMP({on_update.partition('(')[2].strip(' )') if '(' in on_update else ''})"
     keys: list[Index] = []
-    if primary is not None:
+    if primary is not None:  # one key per column: PRIMARY KEY UNIQUE is the PRIMARY KEY (`_one_key_per_column`)
         keys.append(Index("PRIMARY", "primary", (IndexColumn(name),)))
-    if unique is not None:
+    elif unique is not None:
         keys.append(Index(None, "unique", (IndexColumn(name),)))  # named as the server does, later
     return column, keys
 
