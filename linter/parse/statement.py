@@ -40,9 +40,10 @@ from sqlglot.tokens import Token, TokenType
 
 from linter.parse import ops
 from linter.schema.model import (
-    Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions, name_unnamed_keys, whole_column_prefixes,
+    Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions, name_unnamed_keys,
     without_redundant_generated_keys,
 )
+from linter.schema.key_parts import drop_whole_prefixes
 
 _DIALECT = MySQL()
 # One tokenizer, parser and SQL generator for the whole run: each resets its state at every call,
@@ -715,7 +716,7 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
         keys = [_without_overlaps(key, periods, body.columns) for key in keys]
     keys = without_redundant_generated_keys(keys)
     problem = _name_keys(keys, body.indexes)
-    whole_column_prefixes(body.indexes, body.columns.get)
+    drop_whole_prefixes(body.indexes, body.columns.get)
     _primary_key_first(body)
     return refused or problem
 
@@ -1622,7 +1623,7 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
         if column.auto_increment:
             column.nullable = False
     problem = _name_keys(without_redundant_generated_keys(keys), body.indexes)
-    whole_column_prefixes(body.indexes, columns.get)
+    drop_whole_prefixes(body.indexes, columns.get)
     _primary_key_first(body)
     return body, pos, refused or problem
 
