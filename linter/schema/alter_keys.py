@@ -16,7 +16,11 @@ the order written (MariaDB 10.11, tests/test_alter_order.py):
 - `ADD KEY (b), RENAME KEY a TO b`: the renamed key is `b`, the added one `b_2`;
 - `RENAME KEY a TO b, DROP KEY b` gives the old `b`'s name to `a`;
 - IF NOT EXISTS is decided against the table as it was and the keys added before it (MariaDB's
-  handle_if_exists_options runs before all this).
+  handle_if_exists_options runs before all this);
+- a key part names a column of the table as it was, and the server finds it in the new table by
+  walking the new columns in order: the first that was that column (changed or renamed) or is
+  added under that name takes it. So `CHANGE b g INT, ADD b INT AFTER a` (the new `b` before `g`)
+  leaves the keys on the new `b`; with the new `b` last they follow `g` (`_shadowed_changes`).
 
 MySQL 8.0 builds the key list the same way (its mysql_prepare_alter_table is the same code's
 descendant; not run here).
@@ -25,7 +29,7 @@ descendant; not run here).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from linter.parse.statement import MAX_KEYS
 from linter.schema.model import BodyDraft, Index, name_unnamed_keys, without_redundant_generated_keys
@@ -46,6 +50,12 @@ class AlterKeys:
     index_renames: list[tuple[int, str]]
     index_adds: list[Index]
     adds_primary: bool
+    changes: list[tuple[str, Any, bool]]  # (old key, new Column, defines)
+    steps: list[tuple[bool, str, Any, Any]]  # (added, key, Column, position)
+    consumed: set[str]
+    #: old column names changed to another name whose keys stay on a column added under the old
+    #: name, which comes first in the new table (`_shadowed_changes`)
+    shadowed: set[str]
 
     def _AddIndex(self, action: ops.AddIndex) -> str | None:
         assert self.draft is not None
@@ -111,3 +121,54 @@ class AlterKeys:
             used.add(name.lower())
         self.index_adds = [replace(index) for index in self.index_adds]  # (the operation's keys may be shared)
         return name_unnamed_keys(self.index_adds, used)
+
+    def shadowed_changes_problem(self) -> str | None:
+        """A column changed or renamed away from its name while a column of that name is added: the
+        keys on it go to whichever of the two comes first in the new table (`shadowed` when the
+        added one does). The added column then takes the old key part's length; innolint follows
+        that only where the two columns have the same type (the length the same)."""
+        assert self.draft is not None
+        added = {key: column for is_add, key, column, _ in self.steps if is_add}
+        renamed = {old: column for old, column, _ in self.changes if column.name.lower() != old and old in added}
+        if not renamed or not any(self.draft.uses.get(old) for old in renamed):
+            return None
+        order = self._new_order()
+        for old, column in renamed.items():
+            if not self.draft.uses.get(old) or order.index(("new", old)) > order.index(("old", old)):
+                continue
+            new, was = added[old], self.draft.column(old)
+            if was is None or (new.type, new.params) != (was.type, was.params):
+                return (f"column {old} is changed to {column.name} and a column {new.name} is added before it: the "
+                        f"server moves the keys on {old} to the added column with the old key part's length, which "
+                        "innolint cannot follow for another type (the server refuses it, error 1089, or keeps a prefix)")
+            self.shadowed.add(old)
+        return None
+
+    def _new_order(self) -> list[tuple[str, str]]:
+        """The new table's columns in order, each ("old", its old name) or ("new", its name), as
+        `_Alter.apply` will place them (rare: only for `shadowed_changes_problem`)."""
+        assert self.draft is not None
+        draft = self.draft
+        names = {column.name.lower(): old for old, column, _ in self.changes}  # new name -> old name
+        order: list[tuple[str, str]] = []
+        at = draft.after[0]
+        while at:
+            key = draft.columns[at].name.lower()
+            if key not in self.consumed or any(old == key for old, _, _ in self.changes):
+                order.append(("old", key))
+            at = draft.after[at]
+        for is_add, key, _, position in self.steps:
+            entry = ("new", key) if is_add else ("old", names.get(key, key))
+            if not is_add and entry in order:
+                order.remove(entry)
+            if position is None:
+                order.append(entry)
+            elif position == "FIRST":
+                order.insert(0, entry)
+            else:
+                after = position[1].lower()
+                spot = next((n for n, (kind, name) in enumerate(order) if (
+                    kind == "new" and name == after) or (kind == "old" and name == names.get(after, after)
+                                                          and (after in names or name not in self.consumed))), len(order) - 1)
+                order.insert(spot + 1, entry)
+        return order

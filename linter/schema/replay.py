@@ -455,6 +455,7 @@ class _Alter(AlterKeys, AlterRefusals):
         #: columns dropped and added again by name in this statement: key parts stay on the name,
         #: with the prefix the new column needs (index id, column key, prefix)
         self.readded: set[str] = set()
+        self.shadowed: set[str] = set()
         self.readded_prefixes: list[tuple[int, str, int | None]] = []
 
     # -- reading the statement ------------------------------------------------------------
@@ -645,7 +646,7 @@ class _Alter(AlterKeys, AlterRefusals):
                     problem = key_part_problem(index, part, self._new_column(part.name.lower()), mariadb=mariadb)
                     if problem:
                         return problem
-            problem = self._readded_columns()
+            problem = self._readded_columns() or self.shadowed_changes_problem()
             if problem is not None:
                 return problem
             for fk, _ in self.fk_adds:
@@ -684,6 +685,7 @@ class _Alter(AlterKeys, AlterRefusals):
                 for emptied in draft.remove_column(draft.detach_column(key), key, where, key in self.readded):
                     if emptied.kind == "primary":
                         table.key_dropped = where
+            shadowed = {old: draft.uses.pop(old, {}) for old in self.shadowed}  # keys staying on the old name
             if self.changes:
                 draft.attach_columns([
                     (draft.detach_column(old), old, replace(column, where=where) if defines else replace(column))
@@ -704,6 +706,8 @@ class _Alter(AlterKeys, AlterRefusals):
                     draft.insert_column(replace(column, where=where), previous)
                 else:
                     draft.move_column(draft.column_ids[key], previous)
+            for old, uses in shadowed.items():
+                draft.uses[old] = uses
             for index_id, key, prefix in self.readded_prefixes:
                 index = draft.indexes[index_id]
                 index.columns = tuple(replace(p, prefix=prefix) if not p.expression and p.name.lower() == key else p
