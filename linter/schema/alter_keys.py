@@ -8,7 +8,7 @@ naming a key of the table as it was: 1091 otherwise), renamed as RENAME INDEX sa
 of the table as it was: 1176 otherwise, so `RENAME KEY a TO b, RENAME KEY b TO c` fails) - and
 appends the keys it adds, in statement order; mysql_prepare_create_table then names the unnamed
 ones and refuses duplicates (1061) and a second primary key (1068) over that list. So, whatever
-the order written (MariaDB 10.11, tests/test_alter_order.py):
+the order written (MariaDB 10.11, tests/test_model_keys.py):
 
 - `ADD KEY ka (b), DROP KEY ka` and `ADD PRIMARY KEY (b), DROP PRIMARY KEY` replace the old key;
 - `ADD KEY (a), DROP KEY a` names the new key `a`, and `ADD KEY (a), DROP KEY a, ADD KEY a (b)`

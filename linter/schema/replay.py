@@ -739,6 +739,11 @@ class _Alter(AlterKeys, AlterRefusals):
                 apply_options(body.options, pairs)
                 for key, _ in pairs:
                     table.options_where[option_field(key)] = where
+            if any(key == "ENGINE" for pairs in self.options for key, _ in pairs):  # the new engine's limits
+                cut = cut_long_key_parts(table, body.indexes, body.columns.get, self.replayer.target,
+                                         self.replayer.model.find_schema(table.schema))
+                if cut is not None:
+                    body.indexes = cut
         for source in self.partition_sources:
             self.replayer._remove(source)
         for target in self.partition_tables:
