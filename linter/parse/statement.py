@@ -1257,10 +1257,12 @@ def _column(
 def _one_key_per_column(inline: list[Index | ForeignKey]) -> list[Index | ForeignKey]:
     """A column's own attributes make one key at most: the server's parser sets a flag for each
     (PRIMARY KEY / KEY, UNIQUE [KEY], SERIAL's implied UNIQUE) and makes a PRIMARY KEY if that flag
-    is set, else one UNIQUE key (MariaDB's sql_yacc.yy field_spec; MySQL's PT_column_def does the
-    same). So `a INT UNIQUE UNIQUE`, `f SERIAL UNIQUE` are one UNIQUE key and `a INT PRIMARY KEY
-    UNIQUE` the PRIMARY KEY alone (MariaDB 10.11: tests/test_model_keys.py); keys written apart
-    from the column (`UNIQUE (a)`) are never merged with it, nor with each other."""
+    is set, else one UNIQUE key (MariaDB's sql_yacc.yy field_spec). So `a INT UNIQUE UNIQUE`, `f
+    SERIAL UNIQUE` are one UNIQUE key and `a INT PRIMARY KEY UNIQUE` the PRIMARY KEY alone (MariaDB
+    10.11: tests/test_model_keys.py); keys written apart from the column (`UNIQUE (a)`) are never
+    merged with it, nor with each other. MySQL reads the same flags (add_field_to_list), so a
+    repeated UNIQUE is one key there too; whether its PRIMARY KEY UNIQUE adds a UNIQUE key beside
+    the PRIMARY KEY was not run (a redundant key either way, which redundant-index would name)."""
     keys = [item for item in inline if isinstance(item, Index) and item.kind in ("primary", "unique")]
     if len(keys) < 2:
         return inline
