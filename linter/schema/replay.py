@@ -67,6 +67,8 @@ class Replayer:
         #: `_missing_key_columns` per shared definition (tenant dumps create each one thousands of
         #: times): id(columns) -> (columns, indexes, answer); the objects are kept so ids stay theirs
         self._key_checks: dict[int, tuple[object, object, str | None]] = {}
+        #: definitions whose keys MariaDB cuts nothing of (`_cut_keys`), with the keys they hold
+        self._uncut: dict[tuple[object, ...], object] = {}
         #: (path, kind) of the statements innolint cannot follow already reported: once per file
         self._unfollowed: set[tuple[str, str]] = set()
         #: how many more missing names may be looked for in another case (`_case_hint`): each
@@ -227,14 +229,29 @@ class Replayer:
             origin=origin, annotations=annotations, _own_body=own,  # type: ignore[arg-type]
         )
         if self.target.is_mariadb and origin != "select":  # long non-unique key parts cut to a prefix
-            if cut_long_key_parts(table, body.indexes, body.columns.get, self.target, schema) is not None:
-                own = table.writable()  # (the parsed body may be shared: cut the table's own copy)
-                own.indexes = cut_long_key_parts(table, own.indexes, own.columns.get, self.target, schema) or own.indexes
+            self._cut_keys(table, schema)
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             _name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: CREATE VIEW replaces it
             self._standins[id(table)] = table
         return None
+
+    def _cut_keys(self, table: Table, schema: Schema) -> None:
+        """MariaDB's cut of long non-unique key parts (`key_parts.cut_long_key_parts`), on the table's
+        own copy of a parsed body that may be shared; a definition found to need no cut in the same
+        character sets and engine is not looked at again (tenant dumps repeat each one)."""
+        body = table.body
+        options = body.options
+        seen = (id(body.indexes), options.engine, options.charset, options.collation, schema.charset, schema.collation)
+        if self._uncut.get(seen) is body.indexes:
+            return
+        if cut_long_key_parts(table, body.indexes, body.columns.get, self.target, schema) is None:
+            if len(self._uncut) >= 100_000:
+                self._uncut.clear()
+            self._uncut[seen] = body.indexes
+            return
+        own = table.writable()
+        own.indexes = cut_long_key_parts(table, own.indexes, own.columns.get, self.target, schema) or own.indexes
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.name)
