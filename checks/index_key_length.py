@@ -28,6 +28,7 @@ from checks.scope import definition_key, foreign_key_columns, sentences, stateme
 from linter.schema import innodb_sizes as sizes
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
+from linter.schema.key_parts import as_written
 from linter.schema.model import Index, IndexColumn, Schema, SchemaModel, Table, TableBody
 from linter.record import FrozenRecord
 from linter.schema.target import Target
@@ -99,6 +100,7 @@ def key_problem(table: Table, index: Index, target: Target, schema: Schema | Non
     expression), and keys of non-InnoDB tables (unless `innodb` asks to judge it as InnoDB)."""
     if not (table.is_innodb if innodb is None else innodb) or index.kind not in ("primary", "unique", "index"):
         return None
+    index = as_written(index)  # the key the DDL wrote, not the prefix MariaDB cut it to (the model's)
     width = sizes.key_width(table, index, target, schema)
     fmt = sizes.row_format(table)
     part_limit = sizes.key_part_limit(fmt)
@@ -242,6 +244,7 @@ def key_fix(table: Table, index: Index, target: Target, schema: Schema | None, *
     innolint has none. ROW_FORMAT=DYNAMIC when that is enough (a 767-byte part limit); a
     non-unique key gets prefixes; a UNIQUE or PRIMARY key cannot be a prefix without enforcing
     something else, so its string columns are shortened to lengths that fit."""
+    original, index = index, as_written(index)
     if not sizes.has_large_prefix(sizes.row_format(table)):
         dynamic = _with(table, row_format="DYNAMIC")
         if key_problem(dynamic, index, target, schema, innodb=innodb) is None:
@@ -253,8 +256,8 @@ def key_fix(table: Table, index: Index, target: Target, schema: Schema | None, *
     drop = "DROP PRIMARY KEY" if index.kind == "primary" else f"DROP INDEX {quote(name)}"
     if index.kind == "index":
         clauses = [drop, f"ADD INDEX {quote(name)} ({_parts_sql(parts)})"]
-        fixed = _with(table, indexes=[replace(i, columns=parts) if i is index else i for i in table.indexes])
-        if key_problem(fixed, fixed.indexes[table.indexes.index(index)], target, schema, innodb=innodb) is not None:
+        fixed = _with(table, indexes=[replace(i, columns=parts) if i is original else i for i in table.indexes])
+        if key_problem(fixed, fixed.indexes[table.indexes.index(original)], target, schema, innodb=innodb) is not None:
             return None
         return clauses, "A prefix key: it finds rows by the first characters and reads the row for the rest."
     # UNIQUE / PRIMARY: shorten the columns instead (values longer than that must go first)

@@ -1681,7 +1681,6 @@ def _safe(predicate: Callable[[Case], bool], case: Case) -> bool:
 # tests/test_differential.py then reports any case it still covered as a new class, or nothing.
 
 _VERSIONED = re.compile(r"/\*(M?)!(\d{5,6})")
-_BLOB_TYPES = frozenset({"tinytext", "text", "mediumtext", "longtext", "tinyblob", "blob", "mediumblob", "longblob"})
 _NAME_CASE = re.compile(r"(?<!\w)`?(t\d|v\d)`?(?![\w(])", re.IGNORECASE)
 _QUOTED_NAME = re.compile(r'(?:\(|,|TABLE|KEY|INDEX|ON)\s*"\w+"', re.IGNORECASE)
 #: the target, mariadb-10.11: any 10.11.x runs what is marked 10.11.0 or older, none what is
@@ -1710,81 +1709,6 @@ def _names_differ_in_case(case: Case) -> bool:
 
 def _delimiter_changed(case: Case) -> bool:
     return any(u.delimiter not in (None, ";") for u in case.units)
-
-
-def _differing(case: Case, kind: str) -> list[Difference]:
-    return [d for d in case.shown.differences if d.kind == kind]
-
-
-def _only(case: Case, *kinds: str) -> bool:
-    return bool(case.shown.differences) and all(d.kind in kinds for d in case.shown.differences)
-
-
-def _prefix_parts(difference: Difference) -> list[tuple[tuple[str, int | None], tuple[str, int | None]]]:
-    """Key parts where the server's and innolint's indexes differ only in the prefix length,
-    (server part, innolint part), matched index by index in order of shape."""
-    if difference.server is None or difference.innolint is None:
-        return []
-    found = []
-    left = list(difference.server.indexes)
-    for index in difference.innolint.indexes:
-        match = next((t for t in left if t.kind == index.kind and len(t.parts) == len(index.parts)
-                      and [c for c, _ in t.parts] == [c for c, _ in index.parts]), None)
-        if match is None:
-            continue
-        left.remove(match)
-        found.extend((a, b) for a, b in zip(match.parts, index.parts) if a != b)
-    return found
-
-
-def _dropped_prefixes(case: Case) -> list[tuple[ColumnFacts | None, int]]:
-    """Key parts the server has without a prefix where innolint keeps one: (innolint's column,
-    innolint's prefix)."""
-    found = []
-    for difference in _differing(case, "indexes"):
-        columns = {c.name.lower(): c for c in difference.innolint.columns} if difference.innolint else {}
-        for (column, server), (_, linted) in _prefix_parts(difference):
-            if server is None and linted is not None:
-                found.append((columns.get(column), linted))
-    return found
-
-
-def _prefix_after_column_change(case: Case) -> bool:
-    """A column under a prefix key changed to a type that takes no prefix, or to a length at most
-    the prefix: the server drops the prefix, innolint keeps it."""
-    return any(column is not None and (column.type not in _CHAR_TYPES | _BLOB_TYPES
-                                       or (column.length is not None and column.length <= prefix))
-               for column, prefix in _dropped_prefixes(case))
-
-
-def _blob_key_prefix(case: Case) -> bool:
-    """A key on a TEXT/BLOB column without a length: the server gives it a prefix of its own."""
-    for difference in _differing(case, "indexes"):
-        for (_, server), (_, linted) in _prefix_parts(difference):
-            if server is not None and linted is None:
-                return True
-    return False
-
-
-def _identical_keys(case: Case) -> bool:
-    """innolint has two keys of one shape where the server has one of them."""
-    for difference in _differing(case, "indexes"):
-        if difference.server and difference.innolint:
-            shapes = [i.shape() for i in difference.innolint.indexes]
-            server = [i.shape() for i in difference.server.indexes]
-            if any(shapes.count(shape) > max(1, server.count(shape)) for shape in shapes):
-                return True
-    return False
-
-
-
-
-def _alter_reads_the_original(case: Case) -> bool:
-    """One ALTER whose actions all matter (the reproduction is shrunk), the server rejecting it
-    for a key it names by a name the ALTER itself gave (1176) or accepting it."""
-    focus = case.focus
-    return (focus is not None and focus.kind == "alter" and len(focus.parts) >= 2 and case.code in (None, 1176)
-            and _only(case, "columns", "indexes", "clustered"))
 
 
 _PACKET_KINDS = ("begin-commit", "start-transaction", "begin-not-atomic", "if-true")
@@ -1839,18 +1763,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
     KnownClass("rejected-exists", "a name taken by a table or a view (1050)", _rejected(1050)),
-    # -- the model ------------------------------------------------------------------------------
-    KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
-               "no prefix, or no longer than the prefix: the server drops the prefix, innolint keeps it",
-               _prefix_after_column_change),
-    KnownClass("blob-key-without-length", "a KEY on a TEXT/BLOB column without a length gets a prefix from the "
-               "server; innolint has the whole column", _blob_key_prefix),
-    KnownClass("identical-keys-merged", "`SERIAL UNIQUE` (SERIAL implies a UNIQUE key) is one key on the server; "
-               "innolint keeps two (b, b_2): issue 15's key naming", _identical_keys),
-    KnownClass("alter-reads-the-original-table", "the actions of one ALTER TABLE name columns and keys as the "
-               "table had them before it, and its drops go before its adds: ADD b, DROP b replaces the old b; "
-               "ADD PRIMARY KEY, DROP PRIMARY KEY replaces the old key; RENAME KEY a TO b, RENAME KEY b TO c "
-               "fails (1176). innolint applies them one after the other", _alter_reads_the_original),
     # -- the mysql client: what it does with the text before the server sees it -----------------
     KnownClass("client-use-command", "`\\u db` (the client's USE) is not read as a command: innolint stays in its "
                "database or glues it to the next statement", lambda c: any(u.kind == "client-use" and not u.pinned for u in c.units)),

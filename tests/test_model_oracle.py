@@ -372,9 +372,10 @@ class Outcome:
 
 
 def _judge(case: Case, text: str, spans: list[tuple[int, int]], loaded: D.Loaded, linted: D.Linted,
-           refused_keys: list[int]) -> Outcome:
+           refused_keys: list[int], *, spatial_prefixes: bool = False) -> Outcome:
     """`refused_keys`: lines where index-key-length says the server refuses a key (a refusal that
-    check reports, as a finding, rather than the replay)."""
+    check reports, as a finding, rather than the replay). `spatial_prefixes`: compare the prefixes
+    the server gives keys on geometry columns too (else left out: `_spatial_prefixes_dropped`)."""
     def statement_at(line: int) -> int | None:
         return next((n for n, (first, last) in enumerate(spans) if first <= line <= last), None)
 
@@ -389,7 +390,7 @@ def _judge(case: Case, text: str, spans: list[tuple[int, int]], loaded: D.Loaded
             problems.append(f"statement {n + 1}: the server refuses it (error {rejected[n]}), innolint applies it")
         if n not in rejected and n in diagnosed and n not in case.may_diagnose:
             problems.append(f"statement {n + 1}: the server accepts it, innolint says {diagnosed[n]}")
-    differences = D.compare(_spatial_prefixes_dropped(loaded.view), linted.view)
+    differences = D.compare(loaded.view if spatial_prefixes else _spatial_prefixes_dropped(loaded.view), linted.view)
     if refused_key & set(rejected):  # the model keeps the table the server refused; the finding says so
         differences = [d for d in differences if d.kind != "only-innolint"]
     if differences and not (case.may_diagnose & set(diagnosed)):

@@ -40,9 +40,10 @@ from sqlglot.tokens import Token, TokenType
 
 from linter.parse import ops
 from linter.schema.model import (
-    Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions, name_unnamed_keys, whole_column_prefixes,
+    Column, ForeignKey, Index, IndexColumn, IndexKind, TableBody, TableOptions, name_unnamed_keys,
     without_redundant_generated_keys,
 )
+from linter.schema.key_parts import drop_whole_prefixes
 
 _DIALECT = MySQL()
 # One tokenizer, parser and SQL generator for the whole run: each resets its state at every call,
@@ -715,7 +716,7 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
         keys = [_without_overlaps(key, periods, body.columns) for key in keys]
     keys = without_redundant_generated_keys(keys)
     problem = _name_keys(keys, body.indexes)
-    whole_column_prefixes(body.indexes, body.columns.get)
+    drop_whole_prefixes(body.indexes, body.columns.get)
     _primary_key_first(body)
     return refused or problem
 
@@ -1250,7 +1251,23 @@ def _column(
     binary = _BINARY_TYPES.get(column.type)
     if binary is not None and "binary" in ((column.charset or "").lower(), (column.collation or "").lower()):
         column.type, column.charset, column.collation = binary, None, None
-    return column, inline
+    return column, _one_key_per_column(inline)
+
+
+def _one_key_per_column(inline: list[Index | ForeignKey]) -> list[Index | ForeignKey]:
+    """A column's own attributes make one key at most: the server's parser sets a flag for each
+    (PRIMARY KEY / KEY, UNIQUE [KEY], SERIAL's implied UNIQUE) and makes a PRIMARY KEY if that flag
+    is set, else one UNIQUE key (MariaDB's sql_yacc.yy field_spec). So `a INT UNIQUE UNIQUE`, `f
+    SERIAL UNIQUE` are one UNIQUE key and `a INT PRIMARY KEY UNIQUE` the PRIMARY KEY alone (MariaDB
+    10.11: tests/test_model_keys.py); keys written apart from the column (`UNIQUE (a)`) are never
+    merged with it, nor with each other. MySQL reads the same flags (add_field_to_list), so a
+    repeated UNIQUE is one key there too; whether its PRIMARY KEY UNIQUE adds a UNIQUE key beside
+    the PRIMARY KEY was not run (a redundant key either way, which redundant-index would name)."""
+    keys = [item for item in inline if isinstance(item, Index) and item.kind in ("primary", "unique")]
+    if len(keys) < 2:
+        return inline
+    kept = next((key for key in keys if key.kind == "primary"), keys[0])
+    return [item for item in inline if item is kept or not (isinstance(item, Index) and item.kind in ("primary", "unique"))]
 
 
 def _default_text(c: _Cursor, element: list[Token]) -> str | None:
@@ -1450,9 +1467,9 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
     if on_update is not None:  # as sqlglot writes it
         column.on_update = f"CURRENT_TIMESTAMP({on_update.partition('(')[2].strip(' )') if '(' in on_update else ''})"
     keys: list[Index] = []
-    if primary is not None:
+    if primary is not None:  # one key per column: PRIMARY KEY UNIQUE is the PRIMARY KEY (`_one_key_per_column`)
         keys.append(Index("PRIMARY", "primary", (IndexColumn(name),)))
-    if unique is not None:
+    elif unique is not None:
         keys.append(Index(None, "unique", (IndexColumn(name),)))  # named as the server does, later
     return column, keys
 
@@ -1608,7 +1625,7 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
         if column.auto_increment:
             column.nullable = False
     problem = _name_keys(without_redundant_generated_keys(keys), body.indexes)
-    whole_column_prefixes(body.indexes, columns.get)
+    drop_whole_prefixes(body.indexes, columns.get)
     _primary_key_first(body)
     return body, pos, refused or problem
 

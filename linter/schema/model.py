@@ -141,14 +141,24 @@ class IndexColumn(FrozenRecord):  # frozen: FrozenRecord refuses assignment
     prefix: int | None = None  # KEY (col(10)): a prefix index
     descending: bool = False
     expression: bool = False  # a functional key part: KEY ((lower(x)))
+    #: the server chose `prefix`, not the DDL: MariaDB cut a non-unique key part longer than the
+    #: engine takes (`linter.schema.key_parts.cut_long_key_parts`); the DDL wrote `written_prefix`
+    #: (None: the whole column). Not part of == (the key is the server's); the index-key-length
+    #: check reads the key as written (`key_parts.as_written`)
+    server_cut: bool = False
+    written_prefix: int | None = None
+    __match_args__ = ("name", "prefix", "descending", "expression")
 
     def __init__(
         self, name: str, prefix: int | None = None, descending: bool = False, expression: bool = False,
+        server_cut: bool = False, written_prefix: int | None = None,
     ) -> None:
         _set(self, "name", name)
         _set(self, "prefix", prefix)
         _set(self, "descending", descending)
         _set(self, "expression", expression)
+        _set(self, "server_cut", server_cut)
+        _set(self, "written_prefix", written_prefix)
 
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
@@ -269,14 +279,18 @@ def is_whole_column(prefix: int, column: Column) -> bool:
     return column.type in PREFIX_LENGTH_TYPES and column.length == prefix
 
 
-def whole_column_prefixes(indexes: list[Index], column: Callable[[str], Column | None]) -> None:
-    """Drop, in place, the prefix of every key part that covers its whole column (`is_whole_column`),
-    as the server does when it creates the key. `column`: the table's column of a name."""
+def whole_column_prefixes(
+    indexes: list[Index], column: Callable[[str], Column | None],
+    whole: Callable[[int, Column], bool] = is_whole_column,
+) -> None:
+    """Drop, in place, the prefix of every key part that covers its whole column (`whole`: by
+    default `is_whole_column`; `linter.schema.key_parts.drop_whole_prefixes` adds the fixed-size
+    types), as the server does when it creates the key. `column`: the table's column of a name."""
     for index in indexes:
         if any(p.prefix is not None for p in index.columns):
             parts = tuple(
                 IndexColumn(p.name, None, p.descending) if p.prefix is not None and not p.expression
-                and (found := column(p.name)) is not None and is_whole_column(p.prefix, found) else p
+                and (found := column(p.name)) is not None and whole(p.prefix, found) else p
                 for p in index.columns
             )
             if parts != index.columns:

@@ -24,10 +24,12 @@ from linter.parse import ops
 from linter.schema.model import (
     BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel,
     Table, Tablespace, foreign_key_name, generated_foreign_key_name,
-    generated_key_name, whole_column_prefixes, without_redundant_generated_keys,
+    without_redundant_generated_keys,
 )
-from linter.parse.statement import MAX_KEYS, apply_options, option_field
+from linter.parse.statement import apply_options, option_field
+from linter.schema.alter_keys import AlterKeys
 from linter.schema.alter_refusals import AlterRefusals
+from linter.schema.key_parts import cut_long_key_parts, drop_whole_prefixes
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, key_part_problem,
     options_problem,
@@ -65,6 +67,8 @@ class Replayer:
         #: `_missing_key_columns` per shared definition (tenant dumps create each one thousands of
         #: times): id(columns) -> (columns, indexes, answer); the objects are kept so ids stay theirs
         self._key_checks: dict[int, tuple[object, object, str | None]] = {}
+        #: definitions whose keys MariaDB cuts nothing of (`_cut_keys`), with the keys they hold
+        self._uncut: dict[tuple[object, ...], object] = {}
         #: (path, kind) of the statements innolint cannot follow already reported: once per file
         self._unfollowed: set[tuple[str, str]] = set()
         #: how many more missing names may be looked for in another case (`_case_hint`): each
@@ -224,11 +228,30 @@ class Replayer:
             # (`_CreateView`); one never replaced is a table the server has, and is linted
             origin=origin, annotations=annotations, _own_body=own,  # type: ignore[arg-type]
         )
+        if self.target.is_mariadb and origin != "select":  # long non-unique key parts cut to a prefix
+            self._cut_keys(table, schema)
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             _name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: CREATE VIEW replaces it
             self._standins[id(table)] = table
         return None
+
+    def _cut_keys(self, table: Table, schema: Schema) -> None:
+        """MariaDB's cut of long non-unique key parts (`key_parts.cut_long_key_parts`), on the table's
+        own copy of a parsed body that may be shared; a definition found to need no cut in the same
+        character sets and engine is not looked at again (tenant dumps repeat each one)."""
+        body = table.body
+        options = body.options
+        seen = (id(body.indexes), options.engine, options.charset, options.collation, schema.charset, schema.collation)
+        if self._uncut.get(seen) is body.indexes:
+            return
+        if cut_long_key_parts(table, body.indexes, body.columns.get, self.target, schema) is None:
+            if len(self._uncut) >= 100_000:
+                self._uncut.clear()
+            self._uncut[seen] = body.indexes
+            return
+        own = table.writable()
+        own.indexes = cut_long_key_parts(table, own.indexes, own.columns.get, self.target, schema) or own.indexes
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.name)
@@ -400,7 +423,7 @@ class Replayer:
         return None
 
 
-class _Alter(AlterRefusals):
+class _Alter(AlterKeys, AlterRefusals):
     """One ALTER TABLE (or CREATE / DROP INDEX), checked whole against the table before any of
     it is applied, with the server's rules (MariaDB 10.11 and MySQL agree on them):
 
@@ -410,8 +433,9 @@ class _Alter(AlterRefusals):
       table keeps, nor with each other; a table keeps at least one column;
     - FIRST / AFTER are applied in statement order, AFTER naming a column of the new table;
     - keys and foreign keys name columns of the new table; DROP / RENAME INDEX name keys of the
-      table as it was; a key without a name gets its first column's, made unique with `_2`,
-      `_3` ... (and a foreign key `<table>_ibfk_<n>`); one primary key at most;
+      table as it was, and the keys added come after the table's kept ones whatever the order
+      written (`alter_keys.AlterKeys`); a key without a name gets its first column's, made unique
+      with `_2`, `_3` ... (and a foreign key `<table>_ibfk_<n>`); one primary key at most;
     - MariaDB's IF [NOT] EXISTS leaves out an action the table makes void.
 
     Checking costs what the statement names; `apply` then edits the body's draft."""
@@ -448,6 +472,7 @@ class _Alter(AlterRefusals):
         #: columns dropped and added again by name in this statement: key parts stay on the name,
         #: with the prefix the new column needs (index id, column key, prefix)
         self.readded: set[str] = set()
+        self.shadowed: set[str] = set()
         self.readded_prefixes: list[tuple[int, str, int | None]] = []
 
     # -- reading the statement ------------------------------------------------------------
@@ -533,71 +558,6 @@ class _Alter(AlterRefusals):
         key = action.name.lower()
         self.consumed.add(key)
         self.drops.append(key)
-        return None
-
-    def _index_free(self, key: str) -> bool:
-        assert self.draft is not None
-        at = self.draft.index_ids.get(key)
-        return (at is None or at in self.index_gone) and key not in self.index_names
-
-    def _AddIndex(self, action: ops.AddIndex) -> str | None:
-        assert self.draft is not None
-        if len(self.draft.indexes) - len(self.index_gone) + len(self.index_adds) >= MAX_KEYS:
-            return f"too many keys: the server allows {MAX_KEYS} (error 1069)"
-        index = action.index
-        if index.kind == "primary":
-            if (self.draft.primary and self.draft.primary not in self.index_gone) or self.adds_primary:
-                return None if action.if_not_exists else "multiple primary key defined (error 1068)"
-            self.adds_primary = True
-            self.index_adds.append(index)
-            return None
-        if index.generated and any(
-                without_redundant_generated_keys([kept, index]) == [kept] for kept in self._kept_indexes()):
-            return None  # a key begins with the foreign key's columns: the server makes none for it
-        if index.name is None:  # the name the server gives it (ALTER TABLE t ADD KEY (a))
-            if not index.columns:
-                return "a key needs at least one column"
-            index = replace(index, name=generated_key_name(index.columns[0], self._index_names()))
-        elif not self._index_free(index.name.lower()):
-            return None if action.if_not_exists else f"duplicate key name {index.name} (error 1061)"
-        self.index_names.add(index.name.lower())  # type: ignore[union-attr]
-        self.index_adds.append(index)
-        return None
-
-    def _kept_indexes(self) -> list[Index]:
-        """The keys the new table has so far: the table's not dropped, and those added."""
-        assert self.draft is not None
-        kept = [index for at, index in self.draft.indexes.items() if at not in self.index_gone]
-        return kept + self.index_adds
-
-    def _index_names(self) -> list[str]:
-        """The names of the keys the new table has so far: the table's, less those this statement
-        drops or renames, and those it adds or renames to (at most MAX_KEYS of each)."""
-        assert self.draft is not None
-        kept = [index.name for at, index in self.draft.indexes.items() if at not in self.index_gone and index.name]
-        return kept + list(self.index_names)
-
-    def _DropIndex(self, action: ops.DropIndex) -> str | None:
-        assert self.draft is not None
-        key = action.name.lower()
-        at = self.draft.primary if key == "primary" else self.draft.index_ids.get(key, 0)
-        if not at or at in self.index_gone:
-            return None if action.if_exists else f"cannot drop index {action.name}: it does not exist (error 1091)"
-        self.index_gone.add(at)
-        self.index_drops.append(at)
-        return None
-
-    def _RenameIndex(self, action: ops.RenameIndex) -> str | None:
-        assert self.draft is not None
-        at = self.draft.index_ids.get(action.old_name.lower())
-        if at is None or at in self.index_gone:
-            return None if action.if_exists else f"key {action.old_name} does not exist (error 1176)"
-        self.index_gone.add(at)
-        key = action.new_name.lower()
-        if not self._index_free(key):
-            return f"duplicate key name {action.new_name} (error 1061)"
-        self.index_names.add(key)
-        self.index_renames.append((at, action.new_name))
         return None
 
     def _AddForeignKey(self, action: ops.AddForeignKey) -> str | None:
@@ -692,6 +652,9 @@ class _Alter(AlterRefusals):
                         return f"unknown column {position[1]} in AFTER (error 1054)"
                 if is_add:
                     added.add(key)
+            problem = self.key_names_problem()
+            if problem is not None:
+                return problem
             mariadb = self.replayer.target.is_mariadb
             for index in self.index_adds:
                 for part in index.columns:
@@ -700,7 +663,7 @@ class _Alter(AlterRefusals):
                     problem = key_part_problem(index, part, self._new_column(part.name.lower()), mariadb=mariadb)
                     if problem:
                         return problem
-            problem = self._readded_columns()
+            problem = self._readded_columns() or self.shadowed_changes_problem()
             if problem is not None:
                 return problem
             for fk, _ in self.fk_adds:
@@ -739,6 +702,7 @@ class _Alter(AlterRefusals):
                 for emptied in draft.remove_column(draft.detach_column(key), key, where, key in self.readded):
                     if emptied.kind == "primary":
                         table.key_dropped = where
+            shadowed = {old: draft.uses.pop(old, {}) for old in self.shadowed}  # keys staying on the old name
             if self.changes:
                 draft.attach_columns([
                     (draft.detach_column(old), old, replace(column, where=where) if defines else replace(column))
@@ -746,6 +710,8 @@ class _Alter(AlterRefusals):
                 ])
                 if self.replayer.target.is_mariadb:
                     _drop_outgrown_prefixes(draft, [column for _, column, defines in self.changes if defines])
+                    _cut_changed_keys(table, draft, [column for _, column, defines in self.changes if defines],
+                                      self.replayer.target, self.replayer.model.find_schema(table.schema))
             for is_add, key, column, position in self.steps:
                 if position is None:
                     previous = draft.last_column()
@@ -757,6 +723,8 @@ class _Alter(AlterRefusals):
                     draft.insert_column(replace(column, where=where), previous)
                 else:
                     draft.move_column(draft.column_ids[key], previous)
+            for old, uses in shadowed.items():
+                draft.uses[old] = uses
             for index_id, key, prefix in self.readded_prefixes:
                 index = draft.indexes[index_id]
                 index.columns = tuple(replace(p, prefix=prefix) if not p.expression and p.name.lower() == key else p
@@ -764,10 +732,12 @@ class _Alter(AlterRefusals):
             for at, name in self.index_renames:
                 if at in draft.indexes:  # (not emptied by a column dropped above)
                     draft.rename_index(at, name)
+            schema = self.replayer.model.find_schema(table.schema)
             for index in self.index_adds:
                 added = replace(index, where=where)
-                whole_column_prefixes([added], draft.column_by_name)
-                draft.add_index(added)
+                drop_whole_prefixes([added], draft.column_by_name)
+                cut = cut_long_key_parts(table, [added], draft.column, self.replayer.target, schema)
+                draft.add_index(added if cut is None else cut[0])
                 if index.kind == "primary":
                     table.key_dropped = None
             if self.index_adds and any(index.generated for index in draft.indexes.values()):
@@ -786,6 +756,11 @@ class _Alter(AlterRefusals):
                 apply_options(body.options, pairs)
                 for key, _ in pairs:
                     table.options_where[option_field(key)] = where
+            if any(key == "ENGINE" for pairs in self.options for key, _ in pairs):  # the new engine's limits
+                cut = cut_long_key_parts(table, body.indexes, body.columns.get, self.replayer.target,
+                                         self.replayer.model.find_schema(table.schema))
+                if cut is not None:
+                    body.indexes = cut
         for source in self.partition_sources:
             self.replayer._remove(source)
         for target in self.partition_tables:
@@ -856,6 +831,16 @@ def _drop_outgrown_prefixes(draft: BodyDraft, columns: list[Column]) -> None:
                    for p in index.columns):
                 index.columns = tuple(
                     replace(p, prefix=None) if not p.expression and p.name.lower() == key else p for p in index.columns)
+
+
+def _cut_changed_keys(table: Table, draft: BodyDraft, columns: list[Column], target: Target, schema: Schema | None) -> None:
+    """MariaDB cuts a non-unique key part on a column redefined longer than the engine takes (a
+    VARCHAR(100) under `KEY (a)` made TEXT is `a(3072)` in latin1: `key_parts.cut_long_key_parts`)."""
+    for column in columns:
+        for at in list(draft.uses.get(column.name.lower(), ())):
+            cut = cut_long_key_parts(table, [draft.indexes[at]], draft.column, target, schema)
+            if cut is not None:
+                draft.indexes[at].columns = cut[0].columns
 
 
 def _keep_primary_not_null(draft: BodyDraft) -> None:

@@ -1,0 +1,148 @@
+"""Key parts as the server stores them, where that differs from what the DDL wrote.
+
+Two rules, both from the server's mysql_prepare_create_table (sql_table.cc), which CREATE TABLE,
+ALTER TABLE ... ADD KEY, CREATE INDEX and an ALTER that redefines a keyed column all run:
+
+- `drop_whole_prefixes`: a prefix that covers its whole column is no prefix. For CHAR/VARCHAR/
+  BINARY/VARBINARY that is a prefix as long as the column (`model.is_whole_column`); for a type
+  that takes no prefix (a number, a date, ENUM, SET, BIT) a "prefix" equal to the bytes its value
+  takes in a key (`INT` 4, `DATE` 3, `DECIMAL(10,2)` 5): the server accepts `KEY (a(4))` on an INT
+  and keeps `KEY (a)`; any other length there is refused (1089, `refusals.key_part_problem`).
+  Target-independent: the refusal rule both follow lets only the whole length through.
+- `cut_long_key_parts` (MariaDB only): a part of a non-unique KEY longer than the engine takes in
+  one key part - a TEXT/BLOB/JSON/GEOMETRY column without a length, a VARCHAR(1000) in utf8mb4, or
+  a prefix written longer than that - is cut to the longest prefix that fits, with only a Note 1071
+  (MariaDB 10.11, tests/test_model_keys.py): the part's bytes become the engine's limit less its
+  remainder by the character set's bytes per character, shown in characters. So `KEY (t)` on a
+  TEXT is `t(3072)` in latin1, `t(768)` in utf8mb4, `t(1024)` in utf8mb3, `t(1536)` in ucs2; on a
+  TINYTEXT/TINYBLOB `t(255)` (the whole column is 255 characters' bytes); in MyISAM (1000 bytes)
+  `t(1000)`/`t(250)`, in Aria (2300 bytes) `t(2300)`/`t(575)`. A UNIQUE key is not cut (it becomes
+  a hash key), nor a PRIMARY KEY (refused: 1170 / 1071), nor FULLTEXT/SPATIAL. A key whose total
+  is then over the limit is refused (1071): the index-key-length check says so on the key as
+  written. MySQL (5.7, 8.0, 8.4) cuts nothing under its default strict sql_mode: it refuses any
+  key on a whole TEXT/BLOB (1170) or a part over the limit (1071), which the index-key-length
+  check reports, so for MySQL targets the model keeps the key as written.
+
+A cut part keeps what the DDL wrote (`IndexColumn.server_cut`, `written_prefix`): `as_written`
+gives the key back as written, for the checks that judge the DDL (index-key-length)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from linter.schema.innodb_sizes import column_charset
+from linter.schema.model import (
+    LARGE_TYPES, SPATIAL_TYPES, Column, Index, IndexColumn, Schema, Table, is_whole_column, whole_column_prefixes,
+)
+from linter.schema.refusals import NO_PREFIX_TYPES, _stored_bytes
+from linter.schema.target import Target
+
+#: the most bytes one key part may take, by engine (the server's max_key_part_length; MariaDB
+#: 10.11, verified: InnoDB 3072 in every row format - COMPACT/REDUNDANT then refuse over 767 with
+#: 1709 -, MyISAM 1000, Aria 2300, MEMORY 3072). None: the server default, InnoDB
+_KEY_PART_BYTES = {None: 3072, "innodb": 3072, "xtradb": 3072, "myisam": 1000, "aria": 2300, "memory": 3072,
+                   "heap": 3072}
+#: types whose value may be longer than a key part takes (a number or date never is)
+_CUTTABLE = LARGE_TYPES | SPATIAL_TYPES | {"CHAR", "VARCHAR", "BINARY", "VARBINARY"}
+#: TINYTEXT/TINYBLOB hold at most 255 bytes: their whole column is a 255-character prefix
+_TINY = frozenset({"TINYTEXT", "TINYBLOB"})
+#: POINT: the server takes 25 bytes of a non-spatial key on it (MAX_LEN_GEOM_POINT_FIELD)
+_POINT_BYTES = 25
+
+
+def is_whole_key_part(prefix: int, column: Column) -> bool:
+    """Whether a key prefix of `prefix` covers the whole of `column` (the server keeps no prefix):
+    a CHAR/VARCHAR/BINARY/VARBINARY of that length, or a fixed-size type whose value takes that
+    many bytes in a key."""
+    if is_whole_column(prefix, column):
+        return True
+    return column.type.upper() in NO_PREFIX_TYPES and _stored_bytes(column) == prefix
+
+
+def drop_whole_prefixes(indexes: list[Index], column: Callable[[str], Column | None]) -> None:
+    """Drop, in place, every prefix that covers its whole column (`is_whole_key_part`)."""
+    whole_column_prefixes(indexes, column, is_whole_key_part)
+
+
+def cut_long_key_parts(
+    table: Table, indexes: list[Index], column: Callable[[str], Column | None], target: Target, schema: Schema | None,
+) -> list[Index] | None:
+    """The keys of `indexes` (the table's, or those an ALTER adds or changes) with MariaDB's cuts,
+    as new Index objects; None when the target cuts none of them (the caller changes nothing).
+    `column`: the table's column of a name (the ALTER's draft while it is applied); `table` gives
+    the character sets around the columns' (table, schema, server default) and the engine."""
+    if not target.is_mariadb:
+        return None
+    limit = _KEY_PART_BYTES.get((table.body.options.engine or "").lower() or None)
+    if limit is None:
+        return None  # an engine innolint does not know the limits of: left as written
+    out: list[Index] | None = None
+    for n, index in enumerate(indexes):
+        if index.kind != "index":
+            continue
+        parts = _cut_parts(table, index, column, limit, target, schema)
+        if parts is not None:
+            if out is None:
+                out = list(indexes)
+            out[n] = replace(index, columns=parts)
+    return out
+
+
+def _cut_parts(
+    table: Table, index: Index, column_of: Callable[[str], Column | None], limit: int, target: Target,
+    schema: Schema | None,
+) -> tuple[IndexColumn, ...] | None:
+    parts: list[IndexColumn] | None = None
+    for n, part in enumerate(index.columns):
+        if part.expression:
+            continue
+        column = column_of(part.name.lower())
+        if column is None or column.type.upper() not in _CUTTABLE:
+            continue
+        cut = _cut(column, part.prefix, limit, table, target, schema)
+        if cut is not None and cut != part.prefix:
+            if parts is None:
+                parts = list(index.columns)
+            parts[n] = IndexColumn(part.name, cut, part.descending, False, True, part.prefix)
+    return None if parts is None else tuple(parts)
+
+
+def _cut(column: Column, prefix: int | None, limit: int, table: Table, target: Target, schema: Schema | None) -> int | None:
+    """The prefix (characters) the server keeps of this part, or None when it keeps it as written."""
+    kind = column.type.upper()
+    if kind == "POINT":  # any prefix, or none, is the server's 25 bytes
+        return _POINT_BYTES
+    if kind not in LARGE_TYPES and kind not in SPATIAL_TYPES or prefix is not None:
+        known = prefix if prefix is not None else column.length
+        if known is None or known * 4 <= limit:  # (4: the most bytes a character takes) fits in any charset
+            return None
+    charset = column_charset(column, table, target, schema)
+    maxlen = 1 if charset is None or charset.charset == "binary" else charset.maxlen
+    if maxlen is None:
+        return None  # a character set innolint does not know
+    whole = None  # the prefix the whole column is, where it is one (TINYTEXT/TINYBLOB: 255)
+    if prefix is None:
+        if kind in _TINY:
+            wanted, whole = 255 * maxlen, 255
+        elif kind in LARGE_TYPES or kind in SPATIAL_TYPES:
+            wanted = None  # unbounded: over any limit
+        else:
+            length = column.length
+            if length is None:
+                return None
+            wanted = length * maxlen
+    else:
+        wanted = prefix * maxlen
+    if wanted is not None and wanted <= limit:
+        return whole
+    return (limit - limit % maxlen) // maxlen
+
+
+def as_written(index: Index) -> Index:
+    """The key as its DDL wrote it: parts the server cut (`cut_long_key_parts`) given back their
+    written prefix (None: the whole column)."""
+    if not any(part.server_cut for part in index.columns):
+        return index
+    return replace(index, columns=tuple(
+        IndexColumn(p.name, p.written_prefix, p.descending, p.expression) if p.server_cut else p for p in index.columns))
