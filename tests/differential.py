@@ -1218,7 +1218,13 @@ class Linted:
 
 
 class InnolintRunner:
-    """innolint's model of a script, in-process: one Engine (and its parse cache) for all."""
+    """innolint's model of a script, in-process: one Engine (and its parse cache) for all.
+
+    The server loads a script into a pair of databases that exist before it runs; innolint is
+    told so the way a dump says it, by a prelude file replayed first (`CREATE DATABASE` of both,
+    no USE: the client's first database stays one innolint cannot name). So innolint knows every
+    database the script can reach, as a user's schema dump or migration history names its own:
+    a name that differs from one of them only in case (`USE D2`) is one the server does not have."""
 
     def __init__(self, lower_case_table_names: int = 0) -> None:
         from linter.engine import Engine
@@ -1238,11 +1244,16 @@ class InnolintRunner:
 
         started = time.monotonic()
         path = os.path.join(self._dir, "script.sql")
+        prelude = os.path.join(self._dir, f"databases-{main}-{other}.sql")
+        if not os.path.exists(prelude):
+            with open(prelude, "w", encoding="utf-8") as handle:
+                handle.write(f"CREATE DATABASE `{main}`;\nCREATE DATABASE `{other}`;\n")
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-        result = self.engine.lint_unit(LintUnit([path]), self.context)
+        result = self.engine.lint_unit(LintUnit([prelude, path]), self.context)
         self.seconds += time.monotonic() - started
-        diagnostics = [(d.line or 0, max(d.end_line or 0, d.line or 0), d.rule, d.message) for d in result.diagnostics]
+        diagnostics = [(d.line or 0, max(d.end_line or 0, d.line or 0), d.rule, d.message) for d in result.diagnostics
+                       if d.path == path]
         return Linted(model_view(result.model, main, other), diagnostics)
 
 
