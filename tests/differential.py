@@ -1257,6 +1257,34 @@ class InnolintRunner:
         return Linted(model_view(result.model, main, other), diagnostics)
 
 
+@dataclass
+class Judged:
+    """A hand-written script judged by the server: how the views differ, the lines the server
+    refused, and innolint's diagnostics by line."""
+
+    differences: list[Difference]
+    refused: dict[int, int]  # line -> the server's error code
+    said: dict[int, str]  # line -> innolint's message (replay-error or parse-error)
+
+    def faithful(self) -> bool:
+        """The same schema, and innolint reported exactly the statements the server refused."""
+        return not self.differences and set(self.refused) == set(self.said)
+
+    def __str__(self) -> str:
+        return (f"differences: {[str(d) for d in self.differences]}\nserver refused: {self.refused}\n"
+                f"innolint said: {self.said}")
+
+
+def judge(server: ServerRunner, lint: InnolintRunner, text: str) -> Judged:
+    """`text` (with `{main}` / `{other}` for the two databases) loaded by the server and linted."""
+    (loaded,) = server.load([lambda main, other: text.replace("{main}", main).replace("{other}", other)
+                             .replace("{MAIN}", main.upper()).replace("{OTHER}", other.upper())])
+    linted = lint.lint(text.replace("{main}", "d1").replace("{other}", "d2").replace("{MAIN}", "D1")
+                       .replace("{OTHER}", "D2"))
+    return Judged(compare(loaded.view, linted.view), {line: code for line, code in loaded.errors},
+                  {line: message for line, _, _, message in linted.diagnostics})
+
+
 def model_view(model: Any, main: str, other: str) -> View:
     """innolint's model as a View: its permanent tables, by database (no database named, or the
     first one's name: "main"; the second one's: "other"; any other name as it is)."""
@@ -1693,7 +1721,6 @@ def _safe(predicate: Callable[[Case], bool], case: Case) -> bool:
 
 _VERSIONED = re.compile(r"/\*(M?)!(\d{5,6})")
 _BLOB_TYPES = frozenset({"tinytext", "text", "mediumtext", "longtext", "tinyblob", "blob", "mediumblob", "longblob"})
-_NAME_CASE = re.compile(r"(?<!\w)`?(t\d|v\d)`?(?![\w(])", re.IGNORECASE)
 _QUOTED_NAME = re.compile(r'(?:\(|,|TABLE|KEY|INDEX|ON)\s*"\w+"', re.IGNORECASE)
 #: the target, mariadb-10.11: any 10.11.x runs what is marked 10.11.0 or older, none what is
 #: marked 10.12 or newer (in between it depends on the patch level; the generator uses none of it)
@@ -1712,11 +1739,6 @@ def runs_on_mariadb(marker: str, digits: str) -> bool:
 
 def _skipped_version(case: Case) -> bool:
     return any(not runs_on_mariadb(m.group(1), m.group(2)) for m in _VERSIONED.finditer(case.text))
-
-
-def _names_differ_in_case(case: Case) -> bool:
-    names = {m.group(1) for m in _NAME_CASE.finditer(case.text)}
-    return any(n != n.lower() and n.lower() in names for n in names) or case.has("use-wrong-case")
 
 
 def _delimiter_changed(case: Case) -> bool:
@@ -1819,17 +1841,11 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     # -- what innolint says it cannot follow -----------------------------------------------------
     KnownClass("dynamic-sql", "PREPARE/EXECUTE, EXECUTE IMMEDIATE and CALL run DDL innolint cannot see: it "
                "says so once per file and kind of statement, not at every one", lambda c: c.has("dynamic", "call")),
-    KnownClass("view-standin-without-drop", "mysqldump's stand-in table (`/*!50001 CREATE TABLE v`) gives way to "
-               "its view even when the dump lost the DROP TABLE before it, where the server refuses the view (1050): "
-               "on purpose, a dump means the view", lambda c: c.has("view-standin") and 1050 in c.codes),
     # -- blocks the server stops at their first error ------------------------------------------
     KnownClass("packet-stops-at-first-error", "a packet the server runs statement by statement (`BEGIN; ...; "
                "COMMIT` or `a; b` under DELIMITER, BEGIN NOT ATOMIC ... END, IF 1 THEN ... END IF) stops at its first "
                "failing statement; innolint replays the statements after it", _packet_goes_on),
     # -- statements the server REFUSED (by its error code) and innolint applied ------------------
-    KnownClass("rejected-missing-table", "CREATE TABLE ... SELECT from a table in a database the input never "
-               "names fails (1146); innolint cannot know that database, so it creates the table",
-               _rejected(1146)),
     KnownClass("rejected-key-too-long", "a key longer than the engine allows (1071), or a key part longer than "
                "ROW_FORMAT=COMPACT/REDUNDANT allows (767 bytes: 1709): on purpose, the index-key-length check "
                "reports it with a fix on the table the model keeps", _rejected(1071, 1709)),
@@ -1849,7 +1865,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("rejected-unknown-column", "an ALTER naming a column that is not there (1054)", _rejected(1054)),
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
-    KnownClass("rejected-exists", "a name taken by a table or a view (1050)", _rejected(1050)),
     # -- the model ------------------------------------------------------------------------------
     KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
                "no prefix, or no longer than the prefix: the server drops the prefix, innolint keeps it",
@@ -1885,15 +1900,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("sql-mode-quotes", "ANSI_QUOTES / NO_BACKSLASH_ESCAPES: innolint reads \"x\" as a name and "
                "backslashes as escapes whatever the sql_mode", lambda c: c.has("sql-mode")
                or bool(_QUOTED_NAME.search(c.text))),
-    # -- names and namespaces -------------------------------------------------------------------
-    KnownClass("table-name-case", "lower_case_table_names=0: `t1` and `T1` are two tables (and two views, and "
-               "databases' names too); innolint folds them", _names_differ_in_case),
-    KnownClass("temporary-table-namespace", "a temporary table shadows the permanent one of its name; innolint "
-               "replaces or drops the permanent one", lambda c: c.has("create-temporary", "drop-temporary")
-               or "TEMPORARY" in c.text),
-    KnownClass("view-namespace", "views and tables share one namespace: CREATE VIEW on a table's name fails "
-               "(1050; innolint drops the table), CREATE TABLE [IF NOT EXISTS] on a view's name makes no table "
-               "(innolint makes one)", lambda c: c.has("view")),
     # -- text the server's parser rejects: last, as client and comment classes end in 1064 too ---
     KnownClass("rejected-syntax", "text the server's parser rejects (1064: TYPE=MyISAM, ...) is read by innolint",
                _rejected(1064)),

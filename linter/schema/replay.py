@@ -255,13 +255,16 @@ class Replayer:
                     "unique table/alias); the server drops none of the tables")
         dropped: list[Table] = []
         missing: list[str] = []
+        hint = ""
         for name in op.names:
             if op.temporary:
                 schema = self._schema(name)
                 table = schema.temporary.get(self._key(name.name)) if schema is not None else None
             else:
                 table = self._find(name)  # a temporary table of that name is dropped first
-            if table is None:
+            if table is None:  # (a view is no table either: error 1965)
+                view = " (a view)" if not op.temporary and self._view_key(name) in self._views else ""
+                hint = hint or view or (self._case_hint(name) if not missing else "")
                 missing.append(self._label(name))
                 continue
             self._remove(table)
@@ -269,7 +272,7 @@ class Replayer:
         if not missing or op.if_exists:
             return None  # DROP TABLE IF EXISTS before CREATE is the norm in dumps: not a problem
         what = (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: unknown table {', '.join(missing)} "
-                "(not defined earlier in the input)")
+                f"(not defined earlier in the input as a table){hint}")
         if self.target.has_atomic_drop_table:
             for table in dropped:
                 self._put(table)
@@ -295,7 +298,7 @@ class Replayer:
                     continue
                 problem = f"table {self._label(old)} is not defined earlier in the input{self._case_hint(old)}"
                 break
-            problem = self._rename_problem(table, new)
+            problem = self._rename_problem(table, new, itself=False)
             if problem is not None:
                 break
             done.append((table, table.schema, table.name, table.changed))
@@ -312,12 +315,13 @@ class Replayer:
             self._put(table)
         return f"RENAME TABLE: {problem}; the server renames none of the tables"
 
-    def _rename_problem(self, table: Table, new: ops.Name) -> str | None:
+    def _rename_problem(self, table: Table, new: ops.Name, itself: bool) -> str | None:
         """Why `table` may not take the name `new` (RENAME TABLE, ALTER TABLE ... RENAME): a table of
-        its namespace has it, a view has it (views share the permanent tables' namespace), or it
-        names a database that differs only in case from one the input knows."""
+        its namespace has it (RENAME TABLE t TO t too; `itself`: ALTER TABLE t RENAME t is a no-op),
+        a view has it (views share the permanent tables' namespace), or it names a database that
+        differs only in case from one the input knows."""
         taken = self._taken(new, table.temporary)
-        if taken is not None and taken is not table:
+        if taken is not None and (taken is not table or not itself):
             return f"table {self._label(new)} already exists (created at {_at(taken.defined)}; error 1050)"
         if not table.temporary and self._views and self._view_key(new) in self._views:
             return f"a view {self._label(new)} exists (error 1050)"
@@ -734,7 +738,7 @@ class _Alter(AlterRefusals):
         if problem:
             return problem
         if self.rename_to is not None:
-            return self.replayer._rename_problem(self.table, self.rename_to)
+            return self.replayer._rename_problem(self.table, self.rename_to, itself=True)
         return None
 
     def _new_column(self, key: str) -> Column | None:
