@@ -72,3 +72,28 @@ def test_a_table_named_twice_is_refused_before_anything_exists(sides: tuple[D.Se
     judged = D.judge(*sides, SCRIPTS["like-itself-nothing-exists"])
     assert judged.refused == {1: 1066}
     assert "1066" in judged.said[1] and "twice" in judged.said[1]
+
+
+#: RENAME TABLE binds its names to the temporary tables before it runs, each to the first name
+RENAME_SCRIPTS = {
+    "new-name-takes-the-temporary": "CREATE TEMPORARY TABLE t3 (b INT);\nCREATE TABLE t4 (a INT);\n"
+                                    "RENAME TABLE t4 TO t3, t3 TO t1;\nALTER TABLE t3 ADD c INT;\n",
+    "same-name-twice": "CREATE TABLE x (a INT);\nCREATE TEMPORARY TABLE x (b INT);\nRENAME TABLE x TO y, x TO z;\n"
+                       "ALTER TABLE y ADD c INT;\n",
+    "temporary-chain": "CREATE TEMPORARY TABLE d (x INT);\nRENAME TABLE d TO d2, d2 TO d3;\nCREATE TABLE keep AS SELECT * FROM d3;\n",
+    "temporary-round-trip": "CREATE TEMPORARY TABLE s (x INT);\nRENAME TABLE s TO s2, s2 TO s;\nCREATE TABLE s2 LIKE s;\n",
+    "temporary-into-a-freed-name": "CREATE TEMPORARY TABLE u (x INT);\nCREATE TABLE w (y INT);\n"
+                                   "RENAME TABLE w TO w2, u TO w;\nCREATE TABLE copy LIKE w;\n",
+    "swap-over-a-temporary": "CREATE TEMPORARY TABLE n (x INT);\nCREATE TABLE o (y INT);\nRENAME TABLE o TO n, n TO o;\n"
+                             "CREATE TABLE copy LIKE n;\n",
+    "temporary-onto-a-temporary": "CREATE TEMPORARY TABLE a1 (x INT);\nCREATE TEMPORARY TABLE a2 (y INT);\n"
+                                  "RENAME TABLE a1 TO a2;\nCREATE TABLE copy LIKE a1;\n",
+    "other-database": "CREATE TEMPORARY TABLE {other}.q (x INT);\nCREATE TABLE {other}.r (y INT);\n"
+                      "RENAME TABLE {other}.r TO {other}.q, {other}.q TO {other}.p;\n",
+}
+
+
+@pytest.mark.parametrize("name", list(RENAME_SCRIPTS))
+def test_rename_binds_temporary_tables_as_the_server(sides: tuple[D.ServerRunner, D.InnolintRunner], name: str) -> None:
+    judged = D.judge(*sides, RENAME_SCRIPTS[name])
+    assert judged.faithful(), f"{RENAME_SCRIPTS[name]}\n{judged}"

@@ -9,6 +9,12 @@
   surely that one, mistyped. The replay then does what the server does when no such database
   exists (refuses the statement) and says which database the name differs from, and on which
   servers the statement runs as written (lower_case_table_names = 1 or 2). MySQL behaves alike.
+- RENAME TABLE binds its names, in order (old, new, old, new ...), to the temporary tables that
+  exist before it, each temporary table to the first name that has it: `RENAME TABLE t4 TO t3,
+  t3 TO t1` with a temporary t3 renames the permanent t4 twice (the new name t3 took the temporary
+  one), and `x TO y, x TO z` renames the temporary x, then the permanent x. A name bound to none
+  means a temporary table an earlier pair renamed to it (`d TO d2, d2 TO d3`), else the permanent
+  table (MariaDB 10.11, tests/test_temporary_namespace.py).
 - One statement may not name one table twice: `CREATE TABLE t LIKE t` and `DROP TABLE t, t`
   fail with error 1066 (not unique table/alias) whatever exists, IF [NOT] EXISTS or TEMPORARY
   included (MariaDB 10.11, tests/test_temporary_namespace.py; MySQL 8.0 gives 1066 too).
@@ -20,7 +26,7 @@ linear, and the first ones, which are the ones a user reads, are explained.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from linter.parse import ops
 from linter.schema.model import Location, Schema, SchemaModel, Table
@@ -112,3 +118,31 @@ def named_twice(names: Iterable[ops.Name], key: object, current: str | None) -> 
             return name.name
         seen.add(identity)
     return None
+
+
+def bind_temporaries(names: list[ops.Name], temporary: Callable[[ops.Name], Table | None]) -> list[Table | None]:
+    """For each name of a RENAME TABLE, in order, the temporary table it is bound to before the
+    statement runs (None: none): each temporary table goes to the first name that has it."""
+    taken: set[int] = set()
+    bound: list[Table | None] = []
+    for name in names:
+        table = temporary(name)
+        if table is not None and id(table) in taken:
+            table = None
+        if table is not None:
+            taken.add(id(table))
+        bound.append(table)
+    return bound
+
+
+def view_over_table(statement: str, table: Table, standin: bool, or_replace: bool) -> str:
+    """CREATE [OR REPLACE] VIEW on a table's name: the server refuses it (1050; OR REPLACE
+    replaces only a view: 1347) and keeps the table, a mysqldump stand-in (`standin`) included."""
+    error = "1347: not a view" if or_replace else "1050"
+    if standin:
+        return (f"{statement}: mysqldump's stand-in table {table.name} (at {_at(table.defined)}) was not dropped "
+                "before the view (the `DROP TABLE IF EXISTS` a dump writes there, left out by --skip-add-drop-table "
+                f"or lost): the server refuses the view (error {error}) and keeps the stand-in as a table, which "
+                "innolint lints as it does")
+    return (f"{statement}: table {table.name} already exists (created at {_at(table.defined)}; error {error}); the "
+            "server refuses this statement and keeps the table")

@@ -28,7 +28,7 @@ from linter.schema.model import (
 )
 from linter.parse.statement import MAX_KEYS, apply_options, option_field
 from linter.schema.alter_refusals import AlterRefusals
-from linter.schema.namespaces import CaseLookup, named_twice
+from linter.schema.namespaces import CaseLookup, bind_temporaries, named_twice, view_over_table
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, key_part_problem,
     options_problem,
@@ -283,8 +283,12 @@ class Replayer:
         done: list[tuple[Table, str | None, str]] = []
         views_done: list[tuple[ops.Name, ops.Name]] = []
         problem = None
-        for old, new in op.pairs:
-            table = self._find(old)
+        renamed: set[int] = set()  # temporary tables this statement renamed: a later pair may name them
+        sources = bind_temporaries([name for pair in op.pairs for name in pair], lambda n: self._taken(n, True))[::2]
+        for (old, new), table in zip(op.pairs, sources):
+            if table is None:
+                table = self._taken(old, True)
+                table = table if table is not None and id(table) in renamed else self._taken(old, False)
             if table is None and self._views and self._view_key(old) in self._views:  # RENAME TABLE renames views too
                 if self._taken(new, False) is not None or self._view_key(new) in self._views:
                     problem = f"table {self._label(new)} already exists (error 1050)"
@@ -303,6 +307,8 @@ class Replayer:
                 break
             done.append((table, table.schema, table.name, table.changed))
             self._rename(table, new, where)
+            if table.temporary:
+                renamed.add(id(table))
         if problem is None:
             return None
         for old, new in reversed(views_done):
@@ -366,8 +372,7 @@ class Replayer:
     def _SchemaStatement(self, op: ops.SchemaStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         if op.action == "use":
             problem = self._cases.unknown_database(op.name, f"USE {op.name}", 1049, "the client stays in "
-                                                   + (f"database {self.current_schema}" if self.current_schema
-                                                      else "the database it was in"))
+                                                   + (f"database {self.current_schema}" if self.current_schema else "its database"))
             if problem:
                 return problem
             self.current_schema = op.name
@@ -385,16 +390,9 @@ class Replayer:
         schema = self._schema(op.name)
         table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
         key = self._view_key(op.name)
-        if table is not None:
-            # the server keeps the table whatever it is: OR REPLACE replaces only a view (1347)
-            error = "1347: not a view" if op.or_replace else "1050"
-            if self._standins.get(id(table)) is table:  # mysqldump's stand-in for this view, never dropped
-                return (f"CREATE VIEW {self._label(op.name)}: mysqldump's stand-in table {table.name} (at "
-                        f"{_at(table.defined)}) was not dropped before the view (the `DROP TABLE IF EXISTS` a dump "
-                        f"writes there, left out by --skip-add-drop-table or lost): the server refuses the view "
-                        f"(error {error}) and keeps the stand-in as a table, which innolint lints as it does")
-            return (f"CREATE VIEW {self._label(op.name)}: table {table.name} already exists (created at "
-                    f"{_at(table.defined)}; error {error}); the server refuses this statement and keeps the table")
+        if table is not None:  # the server keeps the table, a mysqldump stand-in of this view too
+            return view_over_table(f"CREATE VIEW {self._label(op.name)}", table, self._standins.get(id(table)) is table,
+                                   op.or_replace)
         elif key in self._views and not op.or_replace:
             if op.if_not_exists:
                 return None
