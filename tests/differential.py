@@ -49,7 +49,6 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 TARGET = "mariadb-10.11"
@@ -1218,7 +1217,13 @@ class Linted:
 
 
 class InnolintRunner:
-    """innolint's model of a script, in-process: one Engine (and its parse cache) for all."""
+    """innolint's model of a script, in-process: one Engine (and its parse cache) for all.
+
+    The server loads a script into a pair of databases that exist before it runs; innolint is
+    told so the way a dump says it, by a prelude file replayed first (`CREATE DATABASE` of both,
+    no USE: the client's first database stays one innolint cannot name). So innolint knows every
+    database the script can reach, as a user's schema dump or migration history names its own:
+    a name that differs from one of them only in case (`USE D2`) is one the server does not have."""
 
     def __init__(self, lower_case_table_names: int = 0) -> None:
         from linter.engine import Engine
@@ -1238,12 +1243,45 @@ class InnolintRunner:
 
         started = time.monotonic()
         path = os.path.join(self._dir, "script.sql")
+        prelude = os.path.join(self._dir, f"databases-{main}-{other}.sql")
+        if not os.path.exists(prelude):
+            with open(prelude, "w", encoding="utf-8") as handle:
+                handle.write(f"CREATE DATABASE `{main}`;\nCREATE DATABASE `{other}`;\n")
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-        result = self.engine.lint_unit(LintUnit([path]), self.context)
+        result = self.engine.lint_unit(LintUnit([prelude, path]), self.context)
         self.seconds += time.monotonic() - started
-        diagnostics = [(d.line or 0, max(d.end_line or 0, d.line or 0), d.rule, d.message) for d in result.diagnostics]
+        diagnostics = [(d.line or 0, max(d.end_line or 0, d.line or 0), d.rule, d.message) for d in result.diagnostics
+                       if d.path == path]
         return Linted(model_view(result.model, main, other), diagnostics)
+
+
+@dataclass
+class Judged:
+    """A hand-written script judged by the server: how the views differ, the lines the server
+    refused, and innolint's diagnostics by line."""
+
+    differences: list[Difference]
+    refused: dict[int, int]  # line -> the server's error code
+    said: dict[int, str]  # line -> innolint's message (replay-error or parse-error)
+
+    def faithful(self) -> bool:
+        """The same schema, and innolint reported exactly the statements the server refused."""
+        return not self.differences and set(self.refused) == set(self.said)
+
+    def __str__(self) -> str:
+        return (f"differences: {[str(d) for d in self.differences]}\nserver refused: {self.refused}\n"
+                f"innolint said: {self.said}")
+
+
+def judge(server: ServerRunner, lint: InnolintRunner, text: str) -> Judged:
+    """`text` (with `{main}` / `{other}` for the two databases) loaded by the server and linted."""
+    (loaded,) = server.load([lambda main, other: text.replace("{main}", main).replace("{other}", other)
+                             .replace("{MAIN}", main.upper()).replace("{OTHER}", other.upper())])
+    linted = lint.lint(text.replace("{main}", "d1").replace("{other}", "d2").replace("{MAIN}", "D1")
+                       .replace("{OTHER}", "D2"))
+    return Judged(compare(loaded.view, linted.view), {line: code for line, code in loaded.errors},
+                  {line: message for line, _, _, message in linted.diagnostics})
 
 
 def model_view(model: Any, main: str, other: str) -> View:
@@ -1681,7 +1719,6 @@ def _safe(predicate: Callable[[Case], bool], case: Case) -> bool:
 # tests/test_differential.py then reports any case it still covered as a new class, or nothing.
 
 _VERSIONED = re.compile(r"/\*(M?)!(\d{5,6})")
-_NAME_CASE = re.compile(r"(?<!\w)`?(t\d|v\d)`?(?![\w(])", re.IGNORECASE)
 _QUOTED_NAME = re.compile(r'(?:\(|,|TABLE|KEY|INDEX|ON)\s*"\w+"', re.IGNORECASE)
 #: the target, mariadb-10.11: any 10.11.x runs what is marked 10.11.0 or older, none what is
 #: marked 10.12 or newer (in between it depends on the patch level; the generator uses none of it)
@@ -1700,11 +1737,6 @@ def runs_on_mariadb(marker: str, digits: str) -> bool:
 
 def _skipped_version(case: Case) -> bool:
     return any(not runs_on_mariadb(m.group(1), m.group(2)) for m in _VERSIONED.finditer(case.text))
-
-
-def _names_differ_in_case(case: Case) -> bool:
-    names = {m.group(1) for m in _NAME_CASE.finditer(case.text)}
-    return any(n != n.lower() and n.lower() in names for n in names) or case.has("use-wrong-case")
 
 
 def _delimiter_changed(case: Case) -> bool:
@@ -1732,17 +1764,11 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     # -- what innolint says it cannot follow -----------------------------------------------------
     KnownClass("dynamic-sql", "PREPARE/EXECUTE, EXECUTE IMMEDIATE and CALL run DDL innolint cannot see: it "
                "says so once per file and kind of statement, not at every one", lambda c: c.has("dynamic", "call")),
-    KnownClass("view-standin-without-drop", "mysqldump's stand-in table (`/*!50001 CREATE TABLE v`) gives way to "
-               "its view even when the dump lost the DROP TABLE before it, where the server refuses the view (1050): "
-               "on purpose, a dump means the view", lambda c: c.has("view-standin") and 1050 in c.codes),
     # -- blocks the server stops at their first error ------------------------------------------
     KnownClass("packet-stops-at-first-error", "a packet the server runs statement by statement (`BEGIN; ...; "
                "COMMIT` or `a; b` under DELIMITER, BEGIN NOT ATOMIC ... END, IF 1 THEN ... END IF) stops at its first "
                "failing statement; innolint replays the statements after it", _packet_goes_on),
     # -- statements the server REFUSED (by its error code) and innolint applied ------------------
-    KnownClass("rejected-missing-table", "CREATE TABLE ... SELECT from a table in a database the input never "
-               "names fails (1146); innolint cannot know that database, so it creates the table",
-               _rejected(1146)),
     KnownClass("rejected-key-too-long", "a key longer than the engine allows (1071), or a key part longer than "
                "ROW_FORMAT=COMPACT/REDUNDANT allows (767 bytes: 1709): on purpose, the index-key-length check "
                "reports it with a fix on the table the model keeps", _rejected(1071, 1709)),
@@ -1762,7 +1788,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("rejected-unknown-column", "an ALTER naming a column that is not there (1054)", _rejected(1054)),
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
-    KnownClass("rejected-exists", "a name taken by a table or a view (1050)", _rejected(1050)),
     # -- the mysql client: what it does with the text before the server sees it -----------------
     KnownClass("client-use-command", "`\\u db` (the client's USE) is not read as a command: innolint stays in its "
                "database or glues it to the next statement", lambda c: any(u.kind == "client-use" and not u.pinned for u in c.units)),
@@ -1786,15 +1811,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("sql-mode-quotes", "ANSI_QUOTES / NO_BACKSLASH_ESCAPES: innolint reads \"x\" as a name and "
                "backslashes as escapes whatever the sql_mode", lambda c: c.has("sql-mode")
                or bool(_QUOTED_NAME.search(c.text))),
-    # -- names and namespaces -------------------------------------------------------------------
-    KnownClass("table-name-case", "lower_case_table_names=0: `t1` and `T1` are two tables (and two views, and "
-               "databases' names too); innolint folds them", _names_differ_in_case),
-    KnownClass("temporary-table-namespace", "a temporary table shadows the permanent one of its name; innolint "
-               "replaces or drops the permanent one", lambda c: c.has("create-temporary", "drop-temporary")
-               or "TEMPORARY" in c.text),
-    KnownClass("view-namespace", "views and tables share one namespace: CREATE VIEW on a table's name fails "
-               "(1050; innolint drops the table), CREATE TABLE [IF NOT EXISTS] on a view's name makes no table "
-               "(innolint makes one)", lambda c: c.has("view")),
     # -- text the server's parser rejects: last, as client and comment classes end in 1064 too ---
     KnownClass("rejected-syntax", "text the server's parser rejects (1064: TYPE=MyISAM, ...) is read by innolint",
                _rejected(1064)),

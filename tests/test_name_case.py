@@ -138,3 +138,110 @@ def test_many_missing_names_stay_linear() -> None:
         return replay
 
     assert_linear(make, 1000, what="missing names with a table differing in case")
+
+
+# --- database names ------------------------------------------------------------------------------
+# A database name that differs only in case from one the input knows (created, used or holding
+# tables) is another database where names are case-sensitive: `USE D2` fails (1049) and the client
+# stays where it was, `D2.t` names no table. innolint does what the server does when that database
+# does not exist, and says which database the name differs from.
+
+DATABASE_SCRIPTS = {
+    "use-then-create": "USE {OTHER};\nCREATE TABLE t4 (a INT);\n",
+    "use-after-use": "USE {main};\nUSE {OTHER};\nCREATE TABLE t2 (b INT) ENGINE=MyISAM;\n",
+    "use-back-in-another-case": "USE {other};\nCREATE TABLE t1 (a INT);\nUSE {MAIN};\nCREATE TABLE t2 (b INT);\n",
+    "use-then-alter": "CREATE TABLE {other}.Orders (id INT);\nUSE {other};\nUSE {OTHER};\nALTER TABLE Orders ADD PRIMARY KEY (id);\n",
+    "create-qualified": "CREATE TABLE {OTHER}.t3 (id INT PRIMARY KEY);\nCREATE TABLE {other}.t3 (id INT);\n",
+    "alter-qualified": "CREATE TABLE {other}.Orders (id INT);\nALTER TABLE {OTHER}.Orders ADD b INT;\n",
+    "select-from-qualified": "CREATE TABLE {other}.t1 (a INT);\nCREATE TABLE t2 AS SELECT * FROM {OTHER}.t1;\n",
+    "select-from-table-in-another-case": "CREATE TABLE {other}.t1 (a INT);\nCREATE TABLE t3 AS SELECT * FROM {other}.T1;\n",
+    "like-qualified": "CREATE TABLE {other}.t1 (a INT);\nCREATE TABLE t2 LIKE {OTHER}.t1;\n",
+    "rename-into": "CREATE TABLE t1 (a INT);\nRENAME TABLE t1 TO {OTHER}.t1;\nALTER TABLE t1 RENAME TO {OTHER}.t9;\n",
+    "drop-qualified": "CREATE TABLE {other}.t1 (a INT);\nDROP TABLE {OTHER}.t1;\nDROP TABLE IF EXISTS {OTHER}.t1;\n",
+    "index-qualified": "CREATE TABLE {other}.t1 (a INT);\nCREATE INDEX ix ON {OTHER}.t1 (a);\n",
+}
+
+
+@pytest.fixture(scope="module")
+def sides(mariadb: MariaDB):  # type: ignore[no-untyped-def]
+    from tests import differential as D
+
+    server, lint = D.ServerRunner(mariadb, jobs=1, prefix="dbcase"), D.InnolintRunner()
+    yield server, lint
+    server.close()
+    lint.close()
+
+
+@pytest.mark.parametrize("name", list(DATABASE_SCRIPTS))
+def test_a_database_name_in_another_case_is_another_database(sides, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Loaded by MariaDB through the mysql client (the two databases exist, innolint is told so
+    as a dump would say it); the tables must be the server's and innolint must report exactly the
+    statements the server refuses, naming the database or table the name differs from."""
+    from tests import differential as D
+
+    judged = D.judge(*sides, DATABASE_SCRIPTS[name])
+    assert judged.faithful(), f"{DATABASE_SCRIPTS[name]}\n{judged}"
+    assert any("differs only in case" in message for message in judged.said.values()), judged
+
+
+def _history(root: Path, layout: str, database: str, later_name: str) -> list[Path]:
+    """A schema created in database `database`, and a later statement that USEs `later_name`."""
+    first = (f"CREATE DATABASE /*!32312 IF NOT EXISTS*/ `{database}` /*!40100 DEFAULT CHARACTER SET utf8mb4 */;\n"
+             f"USE `{database}`;\nCREATE TABLE orders (id INT NOT NULL, note TEXT, PRIMARY KEY (id));\n")
+    later = f"USE {later_name};\nALTER TABLE orders ADD COLUMN total INT;\n"
+    if layout == "flyway":
+        (root / "db").mkdir()
+        (root / "db" / "V1__init.sql").write_text(first)
+        (root / "db" / "V2__later.sql").write_text(later)
+        return [root / "db"]
+    (root / "dump.sql").write_text("-- MySQL dump 10.13\n" + first + later)
+    return [root / "dump.sql"]
+
+
+@pytest.mark.parametrize(("database", "later_name"), [("Shop", "shop"), ("billing", "BILLING"), ("app_DB", "App_db")])
+@pytest.mark.parametrize("layout", ["flyway", "dump"])
+def test_use_of_a_database_in_another_case_is_said_where_it_is(
+    tmp_path: Path, layout: str, database: str, later_name: str
+) -> None:
+    report = _lint(_history(tmp_path, layout, database, later_name), None)
+    (said,) = [d for d in report.diagnostics if d.rule == "replay-error"]
+    assert said.line == (1 if layout == "flyway" else 5) and said.path.endswith("V2__later.sql" if layout == "flyway" else "dump.sql")
+    assert f"database {database} (created at" in said.message and "1049" in said.message
+    assert "stays in database " + database in said.message  # the ALTER then reaches the table
+    assert [d.rule for d in report.diagnostics] == ["replay-error"]
+
+
+@pytest.mark.parametrize("lower_case_table_names", [1, 2])
+@pytest.mark.parametrize("layout", ["flyway", "dump"])
+def test_where_names_fold_a_database_in_another_case_is_the_same(
+    tmp_path: Path, layout: str, lower_case_table_names: int
+) -> None:
+    report = _lint(_history(tmp_path, layout, "Shop", "SHOP"), lower_case_table_names)
+    assert [d.message for d in report.diagnostics] == []
+
+
+def test_a_database_no_input_names_is_taken_to_exist(tmp_path: Path) -> None:
+    """innolint cannot know every database of a server: one the input never names in any case is
+    taken to exist (as the client's first database is), without a diagnostic."""
+    (tmp_path / "m.sql").write_text("CREATE DATABASE app;\nUSE reporting;\nCREATE TABLE r (id INT PRIMARY KEY);\n"
+                                    "CREATE TABLE app.s AS SELECT * FROM warehouse.facts;\n")
+    report = _lint([tmp_path / "m.sql"], None)
+    assert [d.message for d in report.diagnostics] == []
+
+
+def test_many_databases_in_another_case_stay_linear() -> None:
+    """Each look for a database in another case reads every database; after the first hundred the
+    statement is taken as written, so n databases and n USEs of them in another case cost n."""
+
+    def make(n: int):  # type: ignore[no-untyped-def]
+        statements = [parse_statement(f"CREATE DATABASE Db{i}") for i in range(n)]
+        statements += [parse_statement(f"USE db{i}") for i in range(n)]
+
+        def replay() -> None:
+            replayer = Replayer()
+            for number, op in enumerate(statements, 1):
+                replayer.apply(op, Location("many.sql", number))
+
+        return replay
+
+    assert_linear(make, 1000, what="USE of databases differing in case")

@@ -35,7 +35,7 @@ def test_which_tables(tmp_path: Path) -> None:
         "CREATE TABLE later (id INT PRIMARY KEY); ALTER TABLE later ENGINE=MyISAM;",
         "CREATE TEMPORARY TABLE scratch (id INT) ENGINE=MEMORY;",  # a session's scratch table
         "/*!50001 CREATE TABLE v (id INT) ENGINE=MyISAM */;",  # a view stand-in, replaced below
-        "/*!50001 DROP TABLE IF EXISTS v*/; /*!50001 CREATE VIEW v AS SELECT 1 AS id */;",
+        "/*!50001 DROP TABLE IF EXISTS v*/;", "/*!50001 CREATE VIEW v AS SELECT 1 AS id */;",  # as mysqldump writes them
         "CREATE TABLE ndb (id INT PRIMARY KEY) ENGINE=ROCKSDB;",  # transactional
         "CREATE DATABASE legacy; USE legacy;",  # no InnoDB table at all: a MyISAM application
         "CREATE TABLE a (id INT PRIMARY KEY) ENGINE=MyISAM; CREATE TABLE b (id INT PRIMARY KEY) ENGINE=MyISAM;",

@@ -369,7 +369,10 @@ def test_names_as_written_on_linux(mariadb: Any, names: tuple[str, ...]) -> None
 @pytest.mark.parametrize("lctn", [0, 1, 2])
 def test_database_and_table_names_fold_in_one_place(lctn: int) -> None:
     replayer = Replayer(target=Target.parse("mysql-8.0", lctn))
-    for n, text in enumerate(["USE Shop", "CREATE TABLE Orders (id int)", "CREATE TABLE shop.orders (id int)"]):
+    # (CREATE DATABASE shop: with lower_case_table_names=0 a database that differs only in case from
+    # one the input knows is taken not to exist, tests/test_name_case.py)
+    for n, text in enumerate(["USE Shop", "CREATE TABLE Orders (id int)", "CREATE DATABASE shop",
+                              "CREATE TABLE shop.orders (id int)"]):
         replayer.apply(ParseCache().parse(text), Location("s.sql", n + 1))  # type: ignore[arg-type]
     model = replayer.model
     folded = lctn != 0

@@ -30,6 +30,7 @@ from linter.parse.statement import apply_options, option_field
 from linter.schema.alter_keys import AlterKeys
 from linter.schema.alter_refusals import AlterRefusals
 from linter.schema.key_parts import cut_long_key_parts, drop_whole_prefixes
+from linter.schema.namespaces import CaseLookup, bind_temporaries, named_twice, view_over_table
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, key_part_problem,
     options_problem,
@@ -71,12 +72,13 @@ class Replayer:
         self._uncut: dict[tuple[object, ...], object] = {}
         #: (path, kind) of the statements innolint cannot follow already reported: once per file
         self._unfollowed: set[tuple[str, str]] = set()
-        #: how many more missing names may be looked for in another case (`_case_hint`): each
-        #: look reads the whole schema, so a file of missing names stays linear
-        self._case_looks = 100
+        #: names that differ only in case from a database or table the input knows (a bounded
+        #: number of looks: a file of missing names stays linear)
+        self._cases = CaseLookup(self.model)
         #: views the input created, (database, folded name): a SELECT may read them
         self._views: set[tuple[str | None, str]] = set()
-        #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id
+        #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id: for the message
+        #: when the view meets one that was not dropped
         self._standins: dict[int, Table] = {}
 
     def apply(
@@ -110,22 +112,9 @@ class Replayer:
         return schema.tables.get(key)
 
     def _case_hint(self, name: ops.Name) -> str:
-        """What to add when `name` names no table: where names are case-sensitive
-        (lower_case_table_names=0) and a table differs from it only in case, that table. Such a
-        history (`User` created, `user` altered) runs only on a server that folds names (the
-        Windows and macOS defaults); the configuration's lower_case_table_names says which is meant."""
-        schema = self._schema(name)
-        if self._fold or schema is None or self._case_looks <= 0:
-            return ""
-        self._case_looks -= 1
-        folded = name.name.lower()
-        other = next((t for t in schema.tables.values() if t.name.lower() == folded), None)
-        if other is None:
-            return ""
-        return (f"; table {other.name} (created at {_at(other.defined)}) differs only in case: with "
-                "lower_case_table_names=0 (Linux's default) they are two tables and this statement fails; the history "
-                "runs as written only where names are case-insensitive (lower_case_table_names = 1 or 2 in the "
-                "configuration, if that is the server it runs on)")
+        """What to add when `name` names no table: the table or database it differs from only in
+        case, where names are case-sensitive (`linter.schema.namespaces.CaseLookup.hint`)."""
+        return self._cases.hint(name, self._schema(name))
 
     def _taken(self, name: ops.Name, temporary: bool) -> Table | None:
         """The table already holding `name` in the namespace of a new (temporary or not) table."""
@@ -155,7 +144,10 @@ class Replayer:
         if name.name.upper() == "DUAL" or self._find(name) is not None:
             return False
         if name.schema is not None and (name.schema.lower() in _SYSTEM_SCHEMAS or self._schema(name) is None):
-            return False  # a database the input never made: the server's own, or one innolint does not see
+            # a database the input never named: the server's own, or one innolint does not see and
+            # takes to hold the table, as it takes the client's first database to exist; unless it
+            # differs only in case from one the input knows (then it is that one, mistyped)
+            return self._cases.database(name.schema) is not None
         return self._view_key(name) not in self._views
 
     def _view_key(self, name: ops.Name) -> tuple[str | None, str]:
@@ -170,6 +162,14 @@ class Replayer:
         name = op.name
         if op.refused is not None:
             return f"CREATE TABLE {self._label(name)}: {op.refused}; the server refuses this statement"
+        if op.like is not None and named_twice((name, op.like), self._key, self.current_schema):
+            return (f"CREATE TABLE {self._label(name)} LIKE {self._label(op.like)}: the statement names one table "
+                    "twice (error 1066: not unique table/alias); the server refuses it whatever exists")
+        if name.schema is not None and self.model.find_schema(name.schema) is None:
+            problem = self._cases.unknown_database(name.schema, f"CREATE TABLE {self._label(name)}", 1049,
+                                                   "innolint makes no table")
+            if problem:
+                return problem
         schema_name = name.schema if name.schema is not None else self.current_schema
         schema = self.model.schema(schema_name)
         key = name.name.lower() if self._fold else name.name
@@ -202,7 +202,7 @@ class Replayer:
             source = op.select_from
             if source is not None and self._missing_source(source):
                 return (f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not defined "
-                        "earlier in the input (error 1146); the server refuses this statement")
+                        f"earlier in the input (error 1146); the server refuses this statement{self._case_hint(source)}")
         columns, indexes = body.columns, body.indexes
         known = self._key_checks.get(id(columns))
         if known is not None and known[0] is columns and known[1] is indexes:
@@ -224,15 +224,15 @@ class Replayer:
         table = space[sys.intern(key)] = Table(
             schema=schema.name, name=self.model.stored(name.name), body=body, defined=where, changed=where,
             temporary=op.temporary,
-            # a mysqldump view stand-in (`/*!50001 CREATE TABLE`) is a table until its view replaces it
-            # (`_CreateView`); one never replaced is a table the server has, and is linted
+            # a mysqldump view stand-in (`/*!50001 CREATE TABLE`) is a table until DROP TABLE makes way for
+            # its view; one never dropped is a table the server keeps (it refuses the view), and is linted
             origin=origin, annotations=annotations, _own_body=own,  # type: ignore[arg-type]
         )
         if self.target.is_mariadb and origin != "select":  # long non-unique key parts cut to a prefix
             self._cut_keys(table, schema)
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             _name_created_foreign_keys(table)
-        if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: CREATE VIEW replaces it
+        if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: said so if its view fails
             self._standins[id(table)] = table
         return None
 
@@ -272,15 +272,22 @@ class Replayer:
         return None
 
     def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        twice = named_twice(op.names, self._key, self.current_schema)
+        if twice is not None:
+            return (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: table {twice} is named twice (error 1066: not "
+                    "unique table/alias); the server drops none of the tables")
         dropped: list[Table] = []
         missing: list[str] = []
+        hint = ""
         for name in op.names:
             if op.temporary:
                 schema = self._schema(name)
                 table = schema.temporary.get(self._key(name.name)) if schema is not None else None
             else:
                 table = self._find(name)  # a temporary table of that name is dropped first
-            if table is None:
+            if table is None:  # (a view is no table either: error 1965)
+                view = " (a view)" if not op.temporary and self._view_key(name) in self._views else ""
+                hint = hint or view or (self._case_hint(name) if not missing else "")
                 missing.append(self._label(name))
                 continue
             self._remove(table)
@@ -288,7 +295,7 @@ class Replayer:
         if not missing or op.if_exists:
             return None  # DROP TABLE IF EXISTS before CREATE is the norm in dumps: not a problem
         what = (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: unknown table {', '.join(missing)} "
-                "(not defined earlier in the input)")
+                f"(not defined earlier in the input as a table){hint}")
         if self.target.has_atomic_drop_table:
             for table in dropped:
                 self._put(table)
@@ -299,8 +306,12 @@ class Replayer:
         done: list[tuple[Table, str | None, str]] = []
         views_done: list[tuple[ops.Name, ops.Name]] = []
         problem = None
-        for old, new in op.pairs:
-            table = self._find(old)
+        renamed: set[int] = set()  # temporary tables this statement renamed: a later pair may name them
+        sources = bind_temporaries([name for pair in op.pairs for name in pair], lambda n: self._taken(n, True))[::2]
+        for (old, new), table in zip(op.pairs, sources):
+            if table is None:
+                table = self._taken(old, True)
+                table = table if table is not None and id(table) in renamed else self._taken(old, False)
             if table is None and self._views and self._view_key(old) in self._views:  # RENAME TABLE renames views too
                 if self._taken(new, False) is not None or self._view_key(new) in self._views:
                     problem = f"table {self._label(new)} already exists (error 1050)"
@@ -314,15 +325,13 @@ class Replayer:
                     continue
                 problem = f"table {self._label(old)} is not defined earlier in the input{self._case_hint(old)}"
                 break
-            taken = self._taken(new, table.temporary)
-            if taken is not None:
-                problem = f"table {self._label(new)} already exists (created at {_at(taken.defined)})"
-                break
-            if not table.temporary and self._views and self._view_key(new) in self._views:
-                problem = f"a view {self._label(new)} exists (error 1050)"
+            problem = self._rename_problem(table, new, itself=False)
+            if problem is not None:
                 break
             done.append((table, table.schema, table.name, table.changed))
             self._rename(table, new, where)
+            if table.temporary:
+                renamed.add(id(table))
         if problem is None:
             return None
         for old, new in reversed(views_done):
@@ -334,6 +343,20 @@ class Replayer:
             _rename_generated_foreign_keys(table, name)
             self._put(table)
         return f"RENAME TABLE: {problem}; the server renames none of the tables"
+
+    def _rename_problem(self, table: Table, new: ops.Name, itself: bool) -> str | None:
+        """Why `table` may not take the name `new` (RENAME TABLE, ALTER TABLE ... RENAME): a table of
+        its namespace has it (RENAME TABLE t TO t too; `itself`: ALTER TABLE t RENAME t is a no-op),
+        a view has it (views share the permanent tables' namespace), or it names a database that
+        differs only in case from one the input knows."""
+        taken = self._taken(new, table.temporary)
+        if taken is not None and (taken is not table or not itself):
+            return f"table {self._label(new)} already exists (created at {_at(taken.defined)}; error 1050)"
+        if not table.temporary and self._views and self._view_key(new) in self._views:
+            return f"a view {self._label(new)} exists (error 1050)"
+        if new.schema is not None and self.model.find_schema(new.schema) is None:
+            return self._cases.unknown_database(new.schema, f"rename to {self._label(new)}", 1025, "nothing is renamed")
+        return None
 
     def _rename(self, table: Table, new: ops.Name, where: Location) -> None:
         self._remove(table)
@@ -371,6 +394,10 @@ class Replayer:
 
     def _SchemaStatement(self, op: ops.SchemaStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         if op.action == "use":
+            problem = self._cases.unknown_database(op.name, f"USE {op.name}", 1049, "the client stays in "
+                                                   + (f"database {self.current_schema}" if self.current_schema else "its database"))
+            if problem:
+                return problem
             self.current_schema = op.name
             self.model.schema(op.name)
         elif op.action == "create":
@@ -386,11 +413,9 @@ class Replayer:
         schema = self._schema(op.name)
         table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
         key = self._view_key(op.name)
-        if table is not None:
-            if self._standins.get(id(table)) is not table:
-                return (f"CREATE VIEW {self._label(op.name)}: table {table.name} already exists (created at "
-                        f"{_at(table.defined)}; error 1050); the server refuses this statement and keeps the table")
-            self._remove(table)  # mysqldump's stand-in table (`/*!50001 CREATE TABLE`), now replaced by the view
+        if table is not None:  # the server keeps the table, a mysqldump stand-in of this view too
+            return view_over_table(f"CREATE VIEW {self._label(op.name)}", table, self._standins.get(id(table)) is table,
+                                   op.or_replace)
         elif key in self._views and not op.or_replace:
             if op.if_not_exists:
                 return None
@@ -674,9 +699,7 @@ class _Alter(AlterKeys, AlterRefusals):
         if problem:
             return problem
         if self.rename_to is not None:
-            taken = self.replayer._taken(self.rename_to, self.table.temporary)
-            if taken is not None and taken is not self.table:
-                return f"table {self.replayer._label(self.rename_to)} already exists (created at {_at(taken.defined)})"
+            return self.replayer._rename_problem(self.table, self.rename_to, itself=True)
         return None
 
     def _new_column(self, key: str) -> Column | None:

@@ -1,0 +1,153 @@
+"""Which database or table a statement means, as the server resolves names, for the replay
+(`linter.schema.replay.Replayer`) to ask before it changes anything.
+
+- Database names follow `lower_case_table_names` as table names do. Where they are case-sensitive
+  (0, Linux's default), `USE D2` after `CREATE DATABASE d2` fails (error 1049: unknown database)
+  and the client stays in its database; `CREATE TABLE D2.t` fails the same way, and `D2.t` names
+  no table. innolint cannot know every database a server has, but it knows those the input
+  created, used or put tables in: a name that differs from one of them only in case is almost
+  surely that one, mistyped. The replay then does what the server does when no such database
+  exists (refuses the statement) and says which database the name differs from, and on which
+  servers the statement runs as written (lower_case_table_names = 1 or 2). MySQL's manual
+  describes the same folding; only MariaDB was asked here.
+- RENAME TABLE binds its names, in order (old, new, old, new ...), to the temporary tables that
+  exist before it, each temporary table to the first name that has it: `RENAME TABLE t4 TO t3,
+  t3 TO t1` with a temporary t3 renames the permanent t4 twice (the new name t3 took the temporary
+  one), and `x TO y, x TO z` renames the temporary x, then the permanent x. A name bound to none
+  means a temporary table an earlier pair renamed to it (`d TO d2, d2 TO d3`), else the permanent
+  table (MariaDB 10.11, tests/test_temporary_namespace.py; the rule is MariaDB's, followed for
+  every target: what MySQL's RENAME TABLE does with temporary tables was not checked here).
+- One statement may not name one table twice: `CREATE TABLE t LIKE t` and `DROP TABLE t, t`
+  fail with error 1066 (not unique table/alias) whatever exists, IF [NOT] EXISTS or TEMPORARY
+  included (MariaDB 10.11, tests/test_temporary_namespace.py; MySQL has the same error, not
+  checked here).
+- A view over a table's name (`view_over_table`) is refused and the table kept, a mysqldump
+  stand-in that was not dropped first included (tests/test_view_namespace.py).
+
+Looking a name up in another case reads every database (or every table of one), so each
+`CaseLookup` answers at most `LOOKS` such questions: a file of thousands of missing names stays
+linear, and the first ones, which are the ones a user reads, are explained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from linter.parse import ops
+from linter.schema.model import Location, Schema, SchemaModel, Table
+
+#: how many names one replay looks up in another case
+LOOKS = 100
+
+_LCTN_0 = "with lower_case_table_names=0 (Linux's default) they are two {kind} and this statement fails"
+_AS_WRITTEN = ("the history runs as written only where names are case-insensitive (lower_case_table_names = 1 or 2 "
+               "in the configuration, if that is the server it runs on)")
+
+
+def _at(location: Location | None) -> str:
+    return f"{location.path}:{location.line}" if location is not None else "earlier in the input"
+
+
+class CaseLookup:
+    """Names that differ only in case from a database or table the model has, on a server where
+    names are case-sensitive (`lower_case_table_names` 0); never anything where they fold."""
+
+    def __init__(self, model: SchemaModel) -> None:
+        self.model = model
+        self.sensitive = model.lower_case_table_names == 0
+        self.looks = LOOKS
+
+    def _look(self) -> bool:
+        if not self.sensitive or self.looks <= 0:
+            return False
+        self.looks -= 1
+        return True
+
+    def database(self, name: str) -> Schema | None:
+        """The database the input knows whose name differs from `name` only in case, when the
+        input knows none named exactly `name`."""
+        if not self.sensitive or self.model.find_schema(name) is not None or not self._look():
+            return None
+        folded = name.lower()
+        return next((s for s in self.model.schemas.values() if s.name is not None and s.name.lower() == folded), None)
+
+    def table(self, schema: Schema, name: str) -> Table | None:
+        """A table of `schema` whose name differs from `name` only in case."""
+        if not self._look():
+            return None
+        folded = name.lower()
+        return next((t for t in schema.tables.values() if t.name.lower() == folded), None)
+
+    # -- what to say ----------------------------------------------------------------------
+    def unknown_database(self, name: str, statement: str, error: int, outcome: str) -> str | None:
+        """The message for a statement naming database `name`, which the input does not know
+        while it knows one that differs only in case (None: no such database)."""
+        other = self.database(name)
+        if other is None:
+            return None
+        return (f"{statement}: database {name} is not defined earlier in the input; database {other.name} "
+                f"({_known_at(other)}) differs only in case: {_LCTN_0.format(kind='databases')} (error {error}) and "
+                f"{outcome}; {_AS_WRITTEN}")
+
+    def hint(self, name: ops.Name, schema: Schema | None) -> str:
+        """What to add when `name` names no table: the table (or the database) it differs from
+        only in case."""
+        if schema is None:
+            other = self.database(name.schema) if name.schema is not None else None
+            if other is None:
+                return ""
+            return (f"; database {other.name} ({_known_at(other)}) differs only in case from {name.schema}: "
+                    f"{_LCTN_0.format(kind='databases')}; {_AS_WRITTEN}")
+        other_table = self.table(schema, name.name)
+        if other_table is None:
+            return ""
+        return (f"; table {other_table.name} (created at {_at(other_table.defined)}) differs only in case: "
+                f"{_LCTN_0.format(kind='tables')}; {_AS_WRITTEN}")
+
+
+def _known_at(schema: Schema) -> str:
+    if schema.defined is not None:
+        return f"created at {_at(schema.defined)}"
+    return "named earlier in the input"
+
+
+def named_twice(names: Iterable[ops.Name], key: object, current: str | None) -> str | None:
+    """A table one statement names twice (error 1066), as written: `key` folds a name as the
+    server compares it. A qualified and an unqualified name are compared only when the current
+    database is known (a client's starting database is not)."""
+    seen: set[tuple[object, object]] = set()
+    for name in names:
+        schema = name.schema if name.schema is not None else current
+        identity = (key(schema) if schema is not None else None, key(name.name))  # type: ignore[operator]
+        if identity in seen:
+            return name.name
+        seen.add(identity)
+    return None
+
+
+def bind_temporaries(names: list[ops.Name], temporary: Callable[[ops.Name], Table | None]) -> list[Table | None]:
+    """For each name of a RENAME TABLE, in order, the temporary table it is bound to before the
+    statement runs (None: none): each temporary table goes to the first name that has it."""
+    taken: set[int] = set()
+    bound: list[Table | None] = []
+    for name in names:
+        table = temporary(name)
+        if table is not None and id(table) in taken:
+            table = None
+        if table is not None:
+            taken.add(id(table))
+        bound.append(table)
+    return bound
+
+
+def view_over_table(statement: str, table: Table, standin: bool, or_replace: bool) -> str:
+    """CREATE [OR REPLACE] VIEW on a table's name: the server refuses it (1050; OR REPLACE
+    replaces only a view: 1347) and keeps the table, a mysqldump stand-in (`standin`) included."""
+    error = "1347: not a view" if or_replace else "1050"
+    if standin:
+        return (f"{statement}: mysqldump's stand-in table {table.name} (at {_at(table.defined)}) was not dropped "
+                "before the view (the `DROP TABLE IF EXISTS` a dump writes there, left out by --skip-add-drop-table "
+                f"or lost): the server refuses the view (error {error}) and keeps the stand-in as a table, which "
+                "innolint lints as it does")
+    return (f"{statement}: table {table.name} already exists (created at {_at(table.defined)}; error {error}); the "
+            "server refuses this statement and keeps the table")
