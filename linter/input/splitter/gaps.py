@@ -202,6 +202,8 @@ class _GapReader:
         if text[:3] in _SET_WORDS:
             self._follow_set(text, line, start - self.line_start + 1)
         self.exec_serial += 1
+        # a statement before it on the same line waits for a trailing comment: it is complete
+        self._flush_pending()
         self.pending = (
             text,
             line,
