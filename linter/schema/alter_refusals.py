@@ -1,7 +1,9 @@
 """What a whole ALTER TABLE statement may not leave behind, as the server checks it before it
 changes anything: keys of a column dropped and added again (1089), FULLTEXT on a column changed to
 a type it cannot index (1283), the AUTO_INCREMENT column outside a key (1075), what a MEMORY table
-cannot hold (1163, 1214). `linter.schema.replay._Alter` plans the statement and asks these; each
+cannot hold (1163, 1214), and what `TableAfterAlter` checks of the table it builds: no visible
+column (1113), FULLTEXT on a column it cannot index (1283), an AUTO_INCREMENT column in a hash key
+(4169), a column dropped out of a UNIQUE key that stays (1072). `linter.schema.replay._Alter` plans the statement and asks these; each
 rule was checked against MariaDB 10.11 (tests/test_replay_refusals.py, tests/test_model_oracle.py).
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, Column, Index
+from linter.schema.model import LARGE_TYPES, PREFIX_LENGTH_TYPES, BodyDraft, Column, Index
 from linter.schema.refusals import FULLTEXT_TYPES, engine_problem
 
 if TYPE_CHECKING:
@@ -148,3 +150,95 @@ class AlterRefusals:
         columns += [c for _, c, _ in self.changes] + [c for is_add, _, c, _ in self.steps if is_add]
         kept = [index for at, index in draft.indexes.items() if at not in self.index_gone]
         return engine_problem(engine, columns, kept + self.index_adds)
+
+
+class TableAfterAlter(AlterRefusals):
+    """What the server checks of the table a whole ALTER TABLE builds, before it changes anything
+    (asked of MariaDB 10.11; tests/test_alter_refusals.py runs each case on the server):
+
+    - 1113: at least one visible column stays (MODIFY ... INVISIBLE of the last visible one, DROP of it);
+    - 1283: a FULLTEXT key added (ALTER, CREATE FULLTEXT INDEX) indexes CHAR, VARCHAR and TEXT only;
+    - 4169 (MariaDB): the AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash
+      key), whether the key, the TEXT column or the AUTO_INCREMENT is what the statement adds;
+    - 1072 (MariaDB, since 10.2.8): DROP COLUMN of a column of a UNIQUE key or PRIMARY KEY of several
+      columns that the statement keeps ("Key column 'c' doesn't exist in table"); MySQL takes the
+      column out of the key instead (its manual: "the columns are also removed from any index of
+      which they are a part"), so there it is not refused.
+    """
+
+    replayer: object  # `_Alter`'s Replayer: its target
+
+    def _after_problem(self) -> str | None:
+        """The first of these refusals the statement meets, or None (only what it touches is read)."""
+        if self.draft is None:
+            return None
+        mariadb = getattr(getattr(self.replayer, "target", None), "is_mariadb", False)
+        return (self._visible_problem() or self._fulltext_added_problem()
+                or (self._hash_key_auto_problem() if mariadb else None)
+                or (self._dropped_from_unique_problem() if mariadb else None))
+
+    def _columns_after(self) -> list[Column]:
+        draft = self.draft
+        assert draft is not None
+        columns = [c for c in draft.columns.values() if c.name.lower() not in self.consumed]
+        return columns + [c for _, c, _ in self.changes] + [c for is_add, _, c, _ in self.steps if is_add]
+
+    def _visible_problem(self) -> str | None:
+        if not (self.drops or self.changes or any(s[0] for s in self.steps)):
+            return None
+        if any(c.invisible for _, c, _ in self.changes) or any(c.invisible for a, _, c, _ in self.steps if a) or self.drops:
+            columns = self._columns_after()
+            if columns and all(c.invisible for c in columns):
+                return "a table must have at least one visible column, and this statement leaves none (error 1113)"
+        return None
+
+    def _fulltext_added_problem(self) -> str | None:
+        for index in self.index_adds:
+            if index.kind != "fulltext":
+                continue
+            for part in index.columns:
+                column = self._new_column(part.name.lower()) if not part.expression else None
+                if column is not None and column.type.upper() not in FULLTEXT_TYPES:
+                    return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
+        return None
+
+    def _hash_key_auto_problem(self) -> str | None:
+        """A UNIQUE key over a whole TEXT/BLOB column is a hash key, which takes no AUTO_INCREMENT column."""
+        made_auto = any(c.auto_increment for _, c, _ in self.changes) or any(
+            c.auto_increment for a, _, c, _ in self.steps if a)
+        made_lob = any(c.type.upper() in LARGE_TYPES for _, c, _ in self.changes)
+        if not (self.index_adds or made_auto or made_lob):
+            return None
+        draft = self.draft
+        assert draft is not None
+        renamed = {old: column.name.lower() for old, column, _ in self.changes}
+        keys = [index for at, index in draft.indexes.items() if at not in self.index_gone]
+        for index in keys + self.index_adds:
+            if index.kind != "unique":
+                continue
+            parts = [(p, self._new_column(renamed.get(p.name.lower(), p.name.lower())))
+                     for p in index.columns if not p.expression]
+            if any(c is not None and c.type.upper() in LARGE_TYPES and p.prefix is None for p, c in parts):
+                auto = next((c for _, c in parts if c is not None and c.auto_increment), None)
+                if auto is not None:
+                    return (f"the AUTO_INCREMENT column {auto.name} cannot be part of UNIQUE key {index.name}, which "
+                            "is over a whole TEXT/BLOB column (a hash key; error 4169)")
+        return None
+
+    def _dropped_from_unique_problem(self) -> str | None:
+        draft = self.draft
+        assert draft is not None
+        for key in self.drops:
+            if key in self.readded:
+                continue
+            for at in draft.uses.get(key, ()):
+                index = draft.indexes.get(at)
+                if index is None or at in self.index_gone or index.kind not in ("unique", "primary"):
+                    continue
+                if any(p.expression or p.name.lower() not in self.drops for p in index.columns):
+                    name = "the PRIMARY KEY" if index.kind == "primary" else f"UNIQUE key {index.name}"
+                    column = draft.column(key)
+                    key = column.name if column is not None else key
+                    return (f"column {key} is dropped out of {name}, which keeps other columns: MariaDB refuses to "
+                            f"change a UNIQUE key that way (\"Key column '{key}' doesn't exist in table\", error 1072)")
+        return None

@@ -27,7 +27,7 @@ from linter.schema.model import (
     generated_key_name, whole_column_prefixes, without_redundant_generated_keys,
 )
 from linter.parse.statement import MAX_KEYS, apply_options, option_field
-from linter.schema.alter_refusals import AlterRefusals
+from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, key_part_problem,
     options_problem,
@@ -400,7 +400,7 @@ class Replayer:
         return None
 
 
-class _Alter(AlterRefusals):
+class _Alter(TableAfterAlter):
     """One ALTER TABLE (or CREATE / DROP INDEX), checked whole against the table before any of
     it is applied, with the server's rules (MariaDB 10.11 and MySQL agree on them):
 
@@ -707,7 +707,8 @@ class _Alter(AlterRefusals):
                 for name in fk.columns:
                     if not self._in_new_table(name.lower()):
                         return f"key column {name} does not exist in the table (error 1072)"
-        problem = self._engine_problem() or self._changed_key_problem() or self._auto_increment_problem()
+        problem = (self._engine_problem() or self._changed_key_problem() or self._auto_increment_problem()
+                   or self._after_problem())
         if problem:
             return problem
         if self.rename_to is not None:
