@@ -585,7 +585,7 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         if or_replace:
             created = ops.CreateTable(created.name, created.body, created.temporary, created.if_not_exists, created.like,
                                       created.as_select, or_replace=True, refused=created.refused,
-                                      select_from=created.select_from)
+                                      select_from=created.select_from, select_columns=created.select_columns)
         return created
     if word in ("UNIQUE", "FULLTEXT", "SPATIAL", "INDEX", "ONLINE", "OFFLINE"):
         return _parse_create_index(c)
@@ -641,7 +641,8 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     body.options = options
     _system_versioned_keys(c, body)
     return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused,
-                           select_from=_select_source(c, start) if as_select else None)
+                           select_from=_select_source(c, start) if as_select else None,
+                           select_columns=_select_columns(c, start) if as_select else None)
 
 
 def _select_source(c: _Cursor, start: int) -> ops.Name | None:
@@ -668,6 +669,55 @@ def _select_source(c: _Cursor, start: int) -> ops.Name | None:
             except Exception:  # noqa: BLE001 - not a table's name: nothing to say about it
                 return None
     return None
+
+
+_SELECT_ITEM_NAMES = frozenset({TokenType.IDENTIFIER, TokenType.VAR})
+#: words after which a SELECT reads more than one table, or none the way `*` says
+_MORE_SOURCES = frozenset({"JOIN", "STRAIGHT_JOIN", "NATURAL", "UNION", "EXCEPT", "INTERSECT"})
+
+
+def _select_columns(c: _Cursor, start: int) -> tuple[str, ...] | None:
+    """The names of the columns a CREATE TABLE ... SELECT's select list gives, "*" standing for
+    all of `_select_source`'s (only when that is the one table it reads): None when innolint
+    cannot tell them (an expression without an alias, a join, a subquery, WITH)."""
+    tokens = c.tokens
+    i = start
+    while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
+        i += 1
+    if i >= len(tokens) or _head(tokens[i]) != "SELECT":
+        return None
+    items: list[list[Token]] = [[]]
+    depth, j = 0, i + 1
+    while j < len(tokens):
+        token = tokens[j]
+        kind = token.token_type
+        if kind == TokenType.L_PAREN:
+            depth += 1
+        elif kind == TokenType.R_PAREN:
+            depth -= 1
+        elif depth == 0 and kind not in _UNQUOTED and _head(token) == "FROM":
+            break
+        elif depth == 0 and kind == TokenType.COMMA:
+            items.append([])
+            j += 1
+            continue
+        items[-1].append(token)
+        j += 1
+    rest = tokens[j + 1:]
+    names: list[str] = []
+    for item in items:
+        texts = [t.text.upper() for t in item]
+        if len(item) == 1 and item[0].token_type == TokenType.STAR:
+            if any(t.token_type == TokenType.COMMA or (t.token_type not in _UNQUOTED and _head(t) in _MORE_SOURCES)
+                   or t.token_type == TokenType.L_PAREN for t in rest) or not rest:
+                return None
+            names.append("*")
+        elif item and item[-1].token_type in _SELECT_ITEM_NAMES and (
+                len(item) == 1 or texts[-2] == "AS" or (len(item) == 3 and item[1].token_type == TokenType.DOT)):
+            names.append(item[-1].text)
+        else:
+            return None
+    return tuple(names)
 
 
 def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> str | None:

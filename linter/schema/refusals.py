@@ -17,7 +17,9 @@ and on innolint and compares; the differential test, tests/test_differential.py,
   check reports those, with the server's error and a fix, on the table the model keeps;
 - 1283: a FULLTEXT key on a column that is not CHAR, VARCHAR or TEXT;
 - 1163 / 1214: a MEMORY table holds no TEXT/BLOB column and no FULLTEXT key;
-- 1064: `TYPE=` instead of ENGINE= (gone from both servers since 5.5).
+- 1064: `TYPE=` instead of ENGINE= (gone from both servers since 5.5);
+- 1072 in CREATE TABLE ... SELECT: a key names a column neither the definition nor the SELECT
+  gives (`SelectedColumns`); where innolint cannot tell the SELECT's columns it says so.
 
 Only what is certain is refused: a default written as an expression, a type innolint does not
 size, a charset it would have to guess, are left to the server.
@@ -27,8 +29,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn
+from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn, Location, TableBody
+
+if TYPE_CHECKING:
+    from linter.parse import ops
+    from linter.schema.model import Table
 
 #: integer types and their signed ranges' bit widths
 _INT_BITS = {"TINYINT": 8, "BOOL": 8, "BOOLEAN": 8, "SMALLINT": 16, "MEDIUMINT": 24, "INT": 32, "INTEGER": 32,
@@ -223,3 +230,64 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
                     return (f"the AUTO_INCREMENT column {autos[0]} cannot be part of a UNIQUE key over a whole "
                             "TEXT/BLOB column (a hash key; error 4169)")
     return engine_problem(engine, columns.values(), indexes)
+
+
+class SelectedColumns:
+    """The columns of the tables CREATE TABLE ... SELECT made, where innolint can tell them: the
+    model keeps only the columns such a statement defines, so the SELECT's are remembered here
+    (by table, while the table is as that statement made it), for a later SELECT * from it.
+
+    The server makes the table's columns from the definition and the SELECT's result, then
+    checks its keys: a key naming a column neither gives is refused (error 1072, MariaDB 10.11 and
+    MySQL alike). innolint knows the SELECT's columns when its select list is names (`a`, `t.b`,
+    `x AS c`), or `*` over one table the model has with known columns."""
+
+    def __init__(self) -> None:
+        self._tables: dict[int, tuple[Table, Location, frozenset[str]]] = {}
+
+    def of(self, table: Table) -> frozenset[str] | None:
+        """The (lower-case) column names of a table, None when innolint cannot tell them."""
+        if table.origin != "select":
+            return frozenset(table.columns)
+        known = self._tables.get(id(table))
+        if known is None or known[0] is not table or known[1] is not table.changed:
+            return None
+        return known[2]
+
+    def given(self, op: ops.CreateTable, source: Table | None) -> frozenset[str] | None:
+        """The columns the statement's table has: its definition's and its SELECT's (None: unknown)."""
+        names = op.select_columns
+        if names is None:
+            return None
+        given = {name.lower() for name in names if name != "*"} | set(op.body.columns)
+        if "*" in names:
+            star = self.of(source) if source is not None else None
+            if star is None:
+                return None
+            given |= star
+        return frozenset(given)
+
+    def remember(self, table: Table, given: frozenset[str] | None) -> None:
+        if given is not None:
+            if len(self._tables) >= 100_000:
+                self._tables.clear()
+            self._tables[id(table)] = (table, table.changed, given)
+
+
+def select_key_problem(body: TableBody, given: frozenset[str] | None) -> str | None:
+    """The key columns of a CREATE TABLE ... SELECT's definition that neither the definition nor
+    the SELECT gives (`given`: all the table's columns, None when innolint cannot tell)."""
+    columns = given if given is not None else frozenset(body.columns)
+    missing = sorted({part.name for index in body.indexes for part in index.columns
+                      if not part.expression and part.name.lower() not in columns}
+                     | {name for fk in body.foreign_keys for name in fk.columns if name.lower() not in columns})
+    if not missing:
+        return None
+    named = ", ".join(missing)
+    if given is not None:
+        return (f"a key names column{'s' if len(missing) > 1 else ''} {named}, which neither the definition nor "
+                "the SELECT gives (error 1072)")
+    return (f"a key names column{'s' if len(missing) > 1 else ''} {named}, which the definition does not have; "
+            "innolint cannot tell the columns the SELECT gives, so it cannot tell whether the server makes this "
+            "table (if the SELECT gives no such column it refuses the statement: error 1072); innolint keeps the "
+            "table as defined")

@@ -29,8 +29,8 @@ from linter.schema.model import (
 from linter.parse.statement import MAX_KEYS, apply_options, option_field
 from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema.refusals import (
-    NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, key_part_problem,
-    options_problem,
+    NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem, key_part_problem,
+    options_problem, select_key_problem,
 )
 from linter.schema.target import DEFAULT_TARGET, Target
 
@@ -74,6 +74,8 @@ class Replayer:
         self._views: set[tuple[str | None, str]] = set()
         #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id
         self._standins: dict[int, Table] = {}
+        #: the columns CREATE TABLE ... SELECT gave the tables it made, where innolint can tell them
+        self._selected = SelectedColumns()
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
@@ -185,6 +187,8 @@ class Replayer:
         body = op.body
         origin = "create"
         own = False
+        given: frozenset[str] | None = None
+        unsure = None  # why innolint cannot tell whether the server makes this table
         if op.like is not None:
             source = self._find(op.like)
             if source is None:
@@ -199,12 +203,16 @@ class Replayer:
             if source is not None and self._missing_source(source):
                 return (f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not defined "
                         "earlier in the input (error 1146); the server refuses this statement")
+            given = self._selected.given(op, self._find(source) if source is not None else None)
+            unsure = select_key_problem(body, given)
+            if unsure is not None and given is not None:
+                return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}; the server refuses this statement"
         columns, indexes = body.columns, body.indexes
         known = self._key_checks.get(id(columns))
         if known is not None and known[0] is columns and known[1] is indexes:
             problem = known[2]
         else:
-            problem = _missing_key_columns(body)
+            problem = _missing_key_columns(body) if not op.as_select else None
             if problem:
                 problem += " (error 1072)"
             elif origin != "select":  # CREATE ... SELECT (or LIKE of one): the SELECT's columns are not known
@@ -228,6 +236,10 @@ class Replayer:
             _name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: CREATE VIEW replaces it
             self._standins[id(table)] = table
+        if op.as_select:
+            self._selected.remember(table, given)
+            if unsure is not None:
+                return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}"
         return None
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
