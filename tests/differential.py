@@ -1223,8 +1223,12 @@ class InnolintRunner:
     def __init__(self, lower_case_table_names: int = 0) -> None:
         from linter.engine import Engine
 
+        from checks.index_key_length import IndexKeyLength
+
         self.context = innolint_context(lower_case_table_names)
-        self.engine = Engine(self.context, checks=[])
+        # the one check that speaks of statements: a key the server refuses (1071, 1170, 1709) is
+        # reported by index-key-length at the statement, on the table the model keeps on purpose
+        self.engine = Engine(self.context, checks=[IndexKeyLength()])
         self._dir = tempfile.mkdtemp(prefix="innolint-diff-lint-", dir=scratch_dir())
         self._removal = weakref.finalize(self, shutil.rmtree, self._dir, True)
         self.seconds = 0.0
@@ -1243,7 +1247,16 @@ class InnolintRunner:
         result = self.engine.lint_unit(LintUnit([path]), self.context)
         self.seconds += time.monotonic() - started
         diagnostics = [(d.line or 0, max(d.end_line or 0, d.line or 0), d.rule, d.message) for d in result.diagnostics]
+        diagnostics += refused_keys(result.findings)
         return Linted(model_view(result.model, main, other), diagnostics)
+
+
+def refused_keys(findings: Iterable[Any]) -> list[tuple[int, int, str, str]]:
+    """index-key-length's findings that say the server refuses the statement on this target (the
+    model keeps such a table on purpose, for the fix), as diagnostics at their statement's lines:
+    innolint did say there that the server does otherwise."""
+    return [(f.line, max(f.end_line or 0, f.line), f.rule, f.message) for f in findings
+            if f.rule == "index-key-length" and (f.subject or "").startswith("refused:")]
 
 
 def model_view(model: Any, main: str, other: str) -> View:
@@ -1787,17 +1800,6 @@ def _alter_reads_the_original(case: Case) -> bool:
             and _only(case, "columns", "indexes", "clustered"))
 
 
-_PACKET_KINDS = ("begin-commit", "start-transaction", "begin-not-atomic", "if-true")
-
-
-def _packet_goes_on(case: Case) -> bool:
-    """The focus is a block (or a packet of statements under DELIMITER) that the server stopped
-    at an error, and innolint built on a statement after the failing one."""
-    focus = case.focus
-    return focus is not None and bool(case.codes) and _delimiter_changed(case) and len(focus.parts) > 1 and (
-        focus.kind.split(":")[-1] in _PACKET_KINDS or "; " in _inline(focus))
-
-
 def _rejected(*codes: int) -> Callable[[Case], bool]:
     """The server rejected the statement where the views part with one of these errors, and
     innolint applied it."""
@@ -1811,31 +1813,10 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("view-standin-without-drop", "mysqldump's stand-in table (`/*!50001 CREATE TABLE v`) gives way to "
                "its view even when the dump lost the DROP TABLE before it, where the server refuses the view (1050): "
                "on purpose, a dump means the view", lambda c: c.has("view-standin") and 1050 in c.codes),
-    # -- blocks the server stops at their first error ------------------------------------------
-    KnownClass("packet-stops-at-first-error", "a packet the server runs statement by statement (`BEGIN; ...; "
-               "COMMIT` or `a; b` under DELIMITER, BEGIN NOT ATOMIC ... END, IF 1 THEN ... END IF) stops at its first "
-               "failing statement; innolint replays the statements after it", _packet_goes_on),
     # -- statements the server REFUSED (by its error code) and innolint applied ------------------
     KnownClass("rejected-missing-table", "CREATE TABLE ... SELECT from a table in a database the input never "
                "names fails (1146); innolint cannot know that database, so it creates the table",
                _rejected(1146)),
-    KnownClass("rejected-key-too-long", "a key longer than the engine allows (1071), or a key part longer than "
-               "ROW_FORMAT=COMPACT/REDUNDANT allows (767 bytes: 1709): on purpose, the index-key-length check "
-               "reports it with a fix on the table the model keeps", _rejected(1071, 1709)),
-    KnownClass("rejected-bad-prefix", "a prefix on a column that takes none, or longer than it (1089)",
-               _rejected(1089)),
-    KnownClass("rejected-key-column-missing", "a key on a column the table does not have (1072), from CREATE "
-               "INDEX / ALTER", _rejected(1072)),
-    KnownClass("rejected-no-visible-column", "a table needs a (visible) column (1113: no column at all, or all "
-               "INVISIBLE); an INVISIBLE NOT NULL column needs a default (4108)", _rejected(4108, 1113)),
-    KnownClass("rejected-duplicate-column", "ADD COLUMN (or CHANGE to) a name the table has (1060); innolint "
-               "replaces the column", _rejected(1060)),
-    KnownClass("rejected-blob-key-without-length", "a PRIMARY KEY on a whole TEXT/BLOB column (1170): on purpose, "
-               "the index-key-length check reports it (with the server's error and a fix) on the table the model "
-               "keeps; the differential runs no checks", _rejected(1170)),
-    KnownClass("rejected-drop-missing", "DROP of a column or key that is not there (1091) fails the whole "
-               "ALTER; innolint applies the rest", _rejected(1091)),
-    KnownClass("rejected-unknown-column", "an ALTER naming a column that is not there (1054)", _rejected(1054)),
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
     KnownClass("rejected-exists", "a name taken by a table or a view (1050)", _rejected(1050)),

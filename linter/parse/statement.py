@@ -890,15 +890,18 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
     name = constraint_name
     if not c.at_type(TokenType.L_PAREN) and c.word() != "USING":
         name = c.name()
-    if c.accept("USING"):
+    using = c.accept("USING")
+    btree = using and c.word() == "BTREE"
+    if using:
         c.advance()
     parts = _key_parts(c)
+    btree = btree or _using_btree(c)
     invisible = _index_options_invisible(c)
     if kind == "primary":
         name = "PRIMARY"
     # an unnamed key keeps None: the server names it after its first column, with _2, _3 when
     # that name is taken (linter.schema.model.name_unnamed_keys, for the CREATE TABLE or in replay)
-    body.indexes.append(Index(name, kind, parts, invisible))
+    body.indexes.append(Index(name, kind, parts, invisible, btree=btree))
     return if_not_exists
 
 
@@ -923,6 +926,11 @@ def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
         descending = part.accept("DESC")
         parts.append(IndexColumn(name, prefix, descending))
     return tuple(parts)
+
+
+def _using_btree(c: _Cursor) -> bool:
+    """`USING BTREE` among a key's options after its parts (the cursor stays where it is)."""
+    return any(_head(t) == "USING" and _head(u) == "BTREE" for t, u in zip(c.tokens[c.i:], c.tokens[c.i + 1:]))
 
 
 def _index_options_invisible(c: _Cursor) -> bool:
@@ -1531,8 +1539,8 @@ _KEY_NAME = rf"(?:{_S}+(?!USING(?![A-Za-z0-9_]))(?P<name>{_NAME_TEXT}))?"
 _KEY = re.compile(
     rf"""{_S}*{_CONSTRAINT}
     (?:(?P<primary>PRIMARY{_S}+KEY)|(?P<kind>UNIQUE|FULLTEXT|SPATIAL)(?:{_S}+(?:KEY|INDEX))?|KEY|INDEX)
-    {_KEY_NAME}(?:{_S}+USING{_S}+(?:BTREE|HASH))?{_S}*\((?P<parts>{_PARTS})\)
-    (?:{_S}+USING{_S}+(?:BTREE|HASH))?(?:{_S}+COMMENT{_S}+'(?:[^'\\]|'')*')?
+    {_KEY_NAME}(?:{_S}+USING{_S}+(?P<using>BTREE|HASH))?{_S}*\((?P<parts>{_PARTS})\)
+    (?:{_S}+USING{_S}+(?P<using_after>BTREE|HASH))?(?:{_S}+COMMENT{_S}+'(?:[^'\\]|'')*')?
     {_END}""",
     _FLAGS,
 )
@@ -1565,13 +1573,14 @@ def _plain_key(m: re.Match[str]) -> Index:
     """The key a `_KEY` match defines, as `_read_key` reads it (unnamed: None, `_name_keys`)."""
     constraint, primary, kind, name, parts = m.group("constraint", "primary", "kind", "name", "parts")
     columns = _index_columns(parts)
+    btree = "BTREE" in ((m.group("using") or "") + (m.group("using_after") or "")).upper()
     if primary is not None:
-        return Index("PRIMARY", "primary", columns)
+        return Index("PRIMARY", "primary", columns, btree=btree)
     if name is not None:
         name = _unquote(name)
     elif constraint is not None:
         name = _unquote(constraint)
-    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns)
+    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns, btree=btree)
 
 
 def _plain_foreign_key(m: re.Match[str]) -> ForeignKey:
@@ -1902,13 +1911,16 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
     c.expect("INDEX")
     if_not_exists = c.accept_if_exists()
     name = c.name()
-    if c.accept("USING"):
+    using = c.accept("USING")
+    btree = using and c.word() == "BTREE"
+    if using:
         c.advance()
     c.expect("ON")
     table = c.qualified()
     parts = _key_parts(c)
+    btree = btree or _using_btree(c)
     invisible = _index_options_invisible(c)
-    return ops.CreateIndex(table, Index(name, kind, parts, invisible), if_not_exists)
+    return ops.CreateIndex(table, Index(name, kind, parts, invisible, btree=btree), if_not_exists)
 
 
 def _parse_create_tablespace(c: _Cursor) -> ops.CreateTablespace:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from linter.schema.model import LARGE_TYPES, PREFIX_LENGTH_TYPES, BodyDraft, Column, Index
-from linter.schema.refusals import FULLTEXT_TYPES, engine_problem
+from linter.schema.refusals import FULLTEXT_TYPES, INNODB_ENGINES, engine_problem, lob_key_problem
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -170,12 +170,38 @@ class TableAfterAlter(AlterRefusals):
 
     def _after_problem(self) -> str | None:
         """The first of these refusals the statement meets, or None (only what it touches is read)."""
-        if self.draft is None:
-            return None
         mariadb = getattr(getattr(self.replayer, "target", None), "is_mariadb", False)
+        if self.draft is None:
+            return self._lob_key_after(mariadb) if self.options else None
         return (self._visible_problem() or self._fulltext_added_problem()
                 or (self._hash_key_auto_problem() if mariadb else None)
-                or (self._dropped_from_unique_problem() if mariadb else None))
+                or (self._dropped_from_unique_problem() if mariadb else None) or self._lob_key_after(mariadb))
+
+    def _lob_key_after(self, mariadb: bool) -> str | None:
+        """A key over a whole TEXT/BLOB column that a table of another engine than InnoDB cannot
+        have (`lob_key_problem`): a key added, a column under a key changed, or the engine changed."""
+        before = self.table.body.options.engine
+        engine = before
+        for pairs in self.options:
+            for key, value in pairs:
+                if key == "ENGINE":
+                    engine = value
+        if (engine or "innodb").lower() in INNODB_ENGINES:
+            return None
+        if self.draft is None:
+            return next(filter(None, (lob_key_problem(index, self.table.column, engine, mariadb=mariadb)
+                                      for index in self.table.indexes)), None)
+        renamed = {old: column.name.lower() for old, column, _ in self.changes}
+        indexes = list(self.index_adds)
+        if engine != before or renamed:
+            indexes += [index for at, index in self.draft.indexes.items() if at not in self.index_gone and (
+                engine != before or any(p.name.lower() in renamed for p in index.columns))]
+        for index in indexes:
+            problem = lob_key_problem(index, lambda name: self._new_column(renamed.get(name, name)), engine,
+                                      mariadb=mariadb)
+            if problem:
+                return problem
+        return None
 
     def _columns_after(self) -> list[Column]:
         draft = self.draft

@@ -13,8 +13,11 @@ and on innolint and compares; the differential test, tests/test_differential.py,
 - 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
 - 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default;
 - 1089: a prefix on a part that is not a string, or longer than the column;
-- not here: a key over a whole TEXT/BLOB column (1170) or too long (1071, 1709): the index-key-length
-  check reports those, with the server's error and a fix, on the table the model keeps;
+- not here for InnoDB tables: a key over a whole TEXT/BLOB column (1170) or too long (1071, 1709): the
+  index-key-length check reports those, with the server's error and a fix, on the table the model
+  keeps; for the other engines, which that check does not judge, `lob_key_problem` refuses what
+  is certain (a PRIMARY KEY over a whole TEXT/BLOB column, 1170; on MariaDB a key of several parts
+  with one, and an Aria UNIQUE key with one, 1071; on MySQL any such key, 1170);
 - 1283: a FULLTEXT key on a column that is not CHAR, VARCHAR or TEXT;
 - 1163 / 1214: a MEMORY table holds no TEXT/BLOB column and no FULLTEXT key;
 - 1064: `TYPE=` instead of ENGINE= (gone from both servers since 5.5);
@@ -28,10 +31,10 @@ size, a charset it would have to guess, are left to the server.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn, Location, TableBody
+from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn, TableBody
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -166,6 +169,35 @@ def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, 
     return None
 
 
+#: TEXT/BLOB types longer than any engine's key (TINYTEXT/TINYBLOB, 255 bytes, may fit in one)
+_LONG_LOBS = frozenset({"TEXT", "MEDIUMTEXT", "LONGTEXT", "BLOB", "MEDIUMBLOB", "LONGBLOB", "JSON"})
+INNODB_ENGINES = frozenset({"innodb", "xtradb"})
+
+
+def lob_key_problem(index: Index, column_of: Callable[[str], Column | None], engine: str | None, *,
+                    mariadb: bool) -> str | None:
+    """Why the server refuses a key over a whole TEXT/BLOB column in a table of another engine than
+    InnoDB (whose keys the index-key-length check judges) or MEMORY (which holds no TEXT/BLOB: 1163).
+    Asked of MariaDB 10.11 (tests/test_replay_refusals.py): a PRIMARY KEY over one is refused (1170);
+    a UNIQUE key over one is a hash in MyISAM and refused in Aria (1071); a plain key of one part is
+    cut to a prefix, of several parts refused (1071). MySQL refuses every such key (1170)."""
+    kind = (engine or "innodb").lower()
+    if kind in INNODB_ENGINES or kind in _MEMORY_ENGINES or index.kind in ("fulltext", "spatial"):
+        return None
+    whole = [column for column in (column_of(p.name.lower()) for p in index.columns if not p.expression and p.prefix is None)
+             if column is not None and column.type.upper() in LARGE_TYPES]
+    if not whole:
+        return None
+    column = whole[0]
+    if index.kind == "primary" or not mariadb:
+        return f"BLOB/TEXT column {column.name} used in key specification without a key length (error 1170)"
+    long = [c for c in whole if c.type.upper() in _LONG_LOBS]
+    if (index.kind == "unique" and kind == "aria") or (index.kind == "index" and long and len(index.columns) > 1):
+        return (f"the key over the whole TEXT/BLOB column {(long or whole)[0].name} is longer than {engine} allows "
+                "(specified key was too long: error 1071)")
+    return None
+
+
 def engine_problem(engine: str | None, columns: Iterable[Column], indexes: Iterable[Index]) -> str | None:
     """What the engine cannot hold: TEXT/BLOB columns (1163) and FULLTEXT keys (1214) in MEMORY."""
     if (engine or "").lower() not in _MEMORY_ENGINES:
@@ -205,6 +237,9 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
         if column.auto_increment:
             autos.append(column.name.lower())
     for index in indexes:
+        problem = lob_key_problem(index, columns.get, engine, mariadb=mariadb)
+        if problem:
+            return problem
         for part in index.columns:
             column = columns.get(part.name.lower())
             if index.kind == "fulltext" and column is not None and column.type.upper() not in FULLTEXT_TYPES:
@@ -234,8 +269,9 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
 
 class SelectedColumns:
     """The columns of the tables CREATE TABLE ... SELECT made, where innolint can tell them: the
-    model keeps only the columns such a statement defines, so the SELECT's are remembered here
-    (by table, while the table is as that statement made it), for a later SELECT * from it.
+    model keeps only the columns such a statement defines, so those only the SELECT gave are
+    remembered here (by table), for a later SELECT * from it: the table's columns are then the
+    model's (as later ALTERs left them) and those.
 
     The server makes the table's columns from the definition and the SELECT's result, then
     checks its keys: a key naming a column neither gives is refused (error 1072, MariaDB 10.11 and
@@ -243,16 +279,16 @@ class SelectedColumns:
     `x AS c`), or `*` over one table the model has with known columns."""
 
     def __init__(self) -> None:
-        self._tables: dict[int, tuple[Table, Location, frozenset[str]]] = {}
+        self._tables: dict[int, tuple[Table, frozenset[str]]] = {}
 
     def of(self, table: Table) -> frozenset[str] | None:
         """The (lower-case) column names of a table, None when innolint cannot tell them."""
         if table.origin != "select":
             return frozenset(table.columns)
         known = self._tables.get(id(table))
-        if known is None or known[0] is not table or known[1] is not table.changed:
+        if known is None or known[0] is not table:
             return None
-        return known[2]
+        return known[1] | frozenset(table.columns)
 
     def given(self, op: ops.CreateTable, source: Table | None) -> frozenset[str] | None:
         """The columns the statement's table has: its definition's and its SELECT's (None: unknown)."""
@@ -271,7 +307,7 @@ class SelectedColumns:
         if given is not None:
             if len(self._tables) >= 100_000:
                 self._tables.clear()
-            self._tables[id(table)] = (table, table.changed, given)
+            self._tables[id(table)] = (table, given - frozenset(table.columns))
 
 
 def select_key_problem(body: TableBody, given: frozenset[str] | None) -> str | None:
