@@ -39,14 +39,16 @@ def too_long_error(limit: int) -> str:
     return f"ERROR 1071 (42000): Specified key was too long; max key length is {limit} bytes"
 
 
-def _key_place(table: Table, index: Index) -> Location:
-    """The statement that made the key what it is: the one that added it, or a later one that
-    changed a column of it (`MODIFY a TEXT` under a PRIMARY KEY is the statement the server
-    refuses, not the CREATE TABLE that made the key)."""
+def _key_place(table: Table, index: Index, target: Target, schema: Schema | None) -> Location:
+    """The statement that made the key too long: the one that added it, or a later one that made
+    a column of it wide (`MODIFY a TEXT` under a PRIMARY KEY is the statement the server refuses,
+    not the CREATE TABLE that made the key; a later MODIFY of a narrow column of it is not)."""
     place = statement_of(table, index)
     changed = index.where is not None  # else the key is the CREATE TABLE's: any column changed is later
+    wide = {p.column.lower() for p in sizes.key_width(table, index, target, schema).parts
+            if p.bytes is None or p.bytes > sizes.MAX_KEY_PART_BYTES_ANTELOPE}
     for part in index.columns:
-        column = table.column(part.name) if not part.expression else None
+        column = table.column(part.name) if not part.expression and part.name.lower() in wide else None
         where = column.where if column is not None else None
         if where is not None and (not changed or (where.path == place.path and where.line > place.line)):
             place, changed = where, True
@@ -356,7 +358,7 @@ class IndexKeyLength(Check):
                          "truncated": f"too long: {context.target.label} silently cuts it to a prefix",
                          "hashed": f"too long: {context.target.label} silently makes it a hash"}.get(problem.kind)
                 yield self.finding(
-                    table, message, severity=problem.severity, where=_key_place(table, index),
+                    table, message, severity=problem.severity, where=_key_place(table, index, context.target, schema),
                     evidence=problem.evidence, fix=fix, subject=f"{problem.kind}:{index_name(index)}",
                     summary=f"{table.name}: {_key_label(index)} {point}" if point else None,
                 )

@@ -48,6 +48,9 @@ SCRIPTS: dict[str, list[str]] = {
         "CREATE INDEX k ON t7 (d)",
         "CREATE TABLE t8 (c INT, d VARCHAR(1000)) ROW_FORMAT=REDUNDANT DEFAULT CHARSET=utf8mb4",
         "ALTER TABLE t8 ADD UNIQUE (d)",  # a hash
+        "CREATE TABLE t9 (c TEXT, d VARCHAR(8))",
+        "CREATE INDEX k9 ON t9 (c, d)",
+        "ALTER TABLE t9 MODIFY d INT NOT NULL",  # a narrow column of the refused key: not the place
     ],
 }
 
