@@ -19,7 +19,10 @@ scripts/fuzz_differential.py (thousands, random seeds):
   records which statements the server rejected, and reads back its truth (`server_view`):
   information_schema TABLES, COLUMNS, STATISTICS, and InnoDB's clustered index from
   INNODB_SYS_INDEXES (TYPE bit 1; GEN_CLUST_INDEX is the hidden row id).
-- `innolint_view`: innolint's model of the same text, as the same `View`, and its diagnostics.
+- `InnolintRunner`: innolint's model of the same text, as the same `View`, and its diagnostics,
+  with index-key-length's findings that say the server refuses a key (`refused_keys`): the model
+  keeps such a table on purpose, for the fix, and the finding is innolint saying at that statement
+  that the server does otherwise.
 - `Differ`: compares them; on a difference, finds the first unit after which the prefix of the
   script already differs (all prefixes loaded at once), looks for a diagnostic there, and shrinks
   a silent difference to a minimal script (dropping units, then simplifying each).

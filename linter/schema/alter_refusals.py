@@ -215,7 +215,8 @@ class TableAfterAlter(AlterRefusals):
         if any(c.invisible for _, c, _ in self.changes) or any(c.invisible for a, _, c, _ in self.steps if a) or self.drops:
             columns = self._columns_after()
             if columns and all(c.invisible for c in columns):
-                return "a table must have at least one visible column, and this statement leaves none (error 1113)"
+                return ("a table must have at least one visible column, and this statement leaves none (error 1113; "
+                        "MySQL: 4028)")
         return None
 
     def _fulltext_added_problem(self) -> str | None:
