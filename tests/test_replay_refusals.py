@@ -103,6 +103,15 @@ CASES: dict[str, list[str]] = {
         "CREATE TABLE t13 (d ENUM('a','b'), s SET('a'), b BIT(8), KEY (d(1)), KEY (s(1)), KEY (b(1)))",
         "CREATE TABLE t14 (d BIGINT, KEY (d(8)))",
         "CREATE TABLE t15 (d DOUBLE, KEY (d(1)))",
+        # no prefix in a SPATIAL key (1089); no prefix of 0 (1391)
+        "CREATE TABLE t16 (g GEOMETRY NOT NULL, SPATIAL KEY (g(10)))",
+        "CREATE TABLE t17 (g POINT NOT NULL, SPATIAL KEY (g(32))) ENGINE=MyISAM",
+        "CREATE TABLE t18 (g POINT NOT NULL, SPATIAL KEY (g), b TEXT, FULLTEXT KEY (b(10)))",
+        "CREATE TABLE t19 (a TEXT, KEY (a(0)))",
+        "CREATE TABLE t20 (a INT, KEY (a(0)))",
+        "ALTER TABLE t8 ADD KEY (c(0))",
+        "ALTER TABLE t8 MODIFY b VARCHAR(5), ADD KEY (b(10))",
+        "ALTER TABLE t8 ADD COLUMN e CHAR(4), ADD KEY (e(5))",
     ],
     "MEMORY tables": [
         "CREATE TABLE t1 (f TEXT) ENGINE=MEMORY",

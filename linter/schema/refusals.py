@@ -12,7 +12,8 @@ and on innolint and compares; the differential test, tests/test_differential.py,
   for MyISAM and Aria);
 - 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
 - 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default;
-- 1089: a prefix on a part that is not a string, or longer than the column;
+- 1089: a prefix on a part that is not a string, or longer than the column, or in a SPATIAL key;
+  1391: a prefix of 0;
 - not here for InnoDB tables: a key over a whole TEXT/BLOB column (1170) or too long (1071, 1709): the
   index-key-length check reports those, with the server's error and a fix, on the table the model
   keeps; for the other engines, which that check does not judge, `lob_key_problem` refuses what
@@ -151,8 +152,12 @@ def _stored_bytes(column: Column) -> int | None:
 
 def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, mariadb: bool) -> str | None:
     """Why the server refuses this key part on this column (None: the column is unknown or fine)."""
+    if part.prefix == 0 and not part.expression:
+        return f"key part {part.name} length cannot be 0 (error 1391)"
     if column is None or part.expression:
         return None
+    if index.kind == "spatial" and part.prefix is not None:
+        return f"incorrect prefix key: a SPATIAL key takes no prefix ({column.name}({part.prefix})) (error 1089)"
     kind = column.type.upper()
     if part.prefix is not None:
         if kind in NO_PREFIX_TYPES:
