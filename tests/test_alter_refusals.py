@@ -64,6 +64,18 @@ CASES: dict[str, list[str]] = {
         "CREATE TABLE t5 (x INT, y INT, z INT, UNIQUE k (z, y))",
         "ALTER TABLE t5 DROP COLUMN y, ADD COLUMN y INT",  # added again: the key stays on it
         "ALTER TABLE t5 DROP y",
+        # a renamed key stays: the column cannot leave it
+        "CREATE TABLE t6 (a TINYINT(1), d VARCHAR(255) NOT NULL, UNIQUE INDEX uk_c (`d`(127), `a`), UNIQUE (d))",
+        "ALTER TABLE t6 RENAME KEY uk_c TO rx_a, DROP COLUMN d",
+        "ALTER TABLE t6 RENAME INDEX uk_c TO rx_a, DROP COLUMN a",
+    ],
+    "a renamed key is still there": [
+        "CREATE TABLE t1 (id INT NOT NULL AUTO_INCREMENT, b TEXT, KEY k (id)) ENGINE=Aria",
+        "ALTER TABLE t1 RENAME KEY k TO k2, MODIFY id BIGINT NOT NULL AUTO_INCREMENT",  # still a key: taken
+        "ALTER TABLE t1 RENAME KEY k2 TO k3, ENGINE=MEMORY",  # 1163: b is TEXT
+        "CREATE TABLE t2 (a VARCHAR(20), b TEXT, FULLTEXT KEY ft (a, b))",
+        "ALTER TABLE t2 RENAME KEY ft TO ft2, MODIFY a INT",  # 1283 on the renamed key
+        "ALTER TABLE t2 RENAME KEY ft TO ft3, MODIFY a CHAR(9)",
     ],
 }
 

@@ -32,7 +32,7 @@ class AlterRefusals:
     consumed: set[str]
     readded: set[str]
     readded_prefixes: list[tuple[int, str, int | None]]
-    index_gone: set[int]
+    index_gone: set[int]  # dropped or renamed: the names taken away (a renamed key stays: not `index_drops`)
     index_drops: list[int]
     index_adds: list[Index]
     options: list[tuple[tuple[str, str | None], ...]]
@@ -53,7 +53,7 @@ class AlterRefusals:
                 continue
             self.readded.add(key)
             for index_id in self.draft.uses[key]:
-                if index_id in self.index_gone:
+                if index_id in self.index_drops:
                     continue
                 for part in self.draft.indexes[index_id].columns:
                     if part.expression or part.name.lower() != key:
@@ -89,7 +89,7 @@ class AlterRefusals:
                 continue
             for at in draft.uses.get(old, ()):
                 index = draft.indexes.get(at)
-                if index is None or at in self.index_gone:
+                if index is None or at in self.index_drops:
                     continue
                 if index.kind == "fulltext" and column.type.upper() not in FULLTEXT_TYPES:
                     return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
@@ -119,7 +119,7 @@ class AlterRefusals:
         if not suspects:
             return None
         any_part = (self.table.body.options.engine or "").lower() in ("myisam", "aria")
-        indexes = [index for at, index in draft.indexes.items() if at not in self.index_gone] + self.index_adds
+        indexes = [index for at, index in draft.indexes.items() if at not in self.index_drops] + self.index_adds
         renamed = {old: column.name.lower() for old, column, _ in self.changes}
         for name in suspects:
             keyed = False
@@ -148,7 +148,7 @@ class AlterRefusals:
         draft = self.draft
         columns = [c for c in draft.columns.values() if c.name.lower() not in self.consumed]
         columns += [c for _, c, _ in self.changes] + [c for is_add, _, c, _ in self.steps if is_add]
-        kept = [index for at, index in draft.indexes.items() if at not in self.index_gone]
+        kept = [index for at, index in draft.indexes.items() if at not in self.index_drops]
         return engine_problem(engine, columns, kept + self.index_adds)
 
 
@@ -194,7 +194,7 @@ class TableAfterAlter(AlterRefusals):
         renamed = {old: column.name.lower() for old, column, _ in self.changes}
         indexes = list(self.index_adds)
         if engine != before or renamed:
-            indexes += [index for at, index in self.draft.indexes.items() if at not in self.index_gone and (
+            indexes += [index for at, index in self.draft.indexes.items() if at not in self.index_drops and (
                 engine != before or any(p.name.lower() in renamed for p in index.columns))]
         for index in indexes:
             problem = lob_key_problem(index, lambda name: self._new_column(renamed.get(name, name)), engine,
@@ -239,7 +239,7 @@ class TableAfterAlter(AlterRefusals):
         draft = self.draft
         assert draft is not None
         renamed = {old: column.name.lower() for old, column, _ in self.changes}
-        keys = [index for at, index in draft.indexes.items() if at not in self.index_gone]
+        keys = [index for at, index in draft.indexes.items() if at not in self.index_drops]
         for index in keys + self.index_adds:
             if index.kind != "unique":
                 continue
@@ -260,7 +260,7 @@ class TableAfterAlter(AlterRefusals):
                 continue
             for at in draft.uses.get(key, ()):
                 index = draft.indexes.get(at)
-                if index is None or at in self.index_gone or index.kind not in ("unique", "primary"):
+                if index is None or at in self.index_drops or index.kind not in ("unique", "primary"):
                     continue
                 if any(p.expression or p.name.lower() not in self.drops for p in index.columns):
                     name = "the PRIMARY KEY" if index.kind == "primary" else f"UNIQUE key {index.name}"
