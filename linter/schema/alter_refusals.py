@@ -10,10 +10,13 @@ rule was checked against MariaDB 10.11 (tests/test_replay_refusals.py, tests/tes
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from linter.schema.model import LARGE_TYPES, PREFIX_LENGTH_TYPES, BodyDraft, Column, Index
-from linter.schema.refusals import FULLTEXT_TYPES, INNODB_ENGINES, engine_problem, lob_key_problem
+from linter.schema.model import LARGE_TYPES, PREFIX_LENGTH_TYPES, BodyDraft, Column, Index, TableBody
+from linter.schema.refusals import (
+    FULLTEXT_TYPES, INNODB_ENGINES, engine_key_length_problem, engine_problem, lob_key_problem,
+)
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -201,7 +204,16 @@ class TableAfterAlter(AlterRefusals):
                                       mariadb=mariadb)
             if problem:
                 return problem
-        return None
+        if not indexes:
+            return None
+        # the keys' lengths in the table the statement builds (its columns, its options)
+        replayer = self.replayer
+        columns = {c.name.lower(): c for c in self._columns_after()}
+        body = TableBody(columns, [], [], replace(self.table.body.options, engine=engine))
+        keys = [replace(index, columns=tuple(replace(p, name=renamed.get(p.name.lower(), p.name))
+                                             if not p.expression else p for p in index.columns)) for index in indexes]
+        schema = replayer.model.find_schema(self.table.schema)  # type: ignore[attr-defined]
+        return engine_key_length_problem(body, replayer.target, schema, keys)  # type: ignore[attr-defined]
 
     def _columns_after(self) -> list[Column]:
         draft = self.draft

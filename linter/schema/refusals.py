@@ -35,11 +35,12 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn, TableBody
+from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn, Location, TableBody
 
 if TYPE_CHECKING:
     from linter.parse import ops
-    from linter.schema.model import Table
+    from linter.schema.model import Schema, Table
+    from linter.schema.target import Target
 
 #: integer types and their signed ranges' bit widths
 _INT_BITS = {"TINYINT": 8, "BOOL": 8, "BOOLEAN": 8, "SMALLINT": 16, "MEDIUMINT": 24, "INT": 32, "INTEGER": 32,
@@ -200,6 +201,41 @@ def lob_key_problem(index: Index, column_of: Callable[[str], Column | None], eng
     if (index.kind == "unique" and kind == "aria") or (index.kind == "index" and long and len(index.columns) > 1):
         return (f"the key over the whole TEXT/BLOB column {(long or whole)[0].name} is longer than {engine} allows "
                 "(specified key was too long: error 1071)")
+    return None
+
+
+#: the longest key MyISAM and Aria take, in bytes (MariaDB 10.11: "max key length is 1000 / 2300 bytes")
+_ENGINE_KEY_BYTES = {"myisam": 1000, "aria": 2300}
+_NOWHERE = Location("", 0)
+
+
+def engine_key_length_problem(body: TableBody, target: Target, schema: Schema | None,
+                              indexes: Iterable[Index] | None = None) -> str | None:
+    """A key longer than MyISAM (1,000 bytes) or Aria (2,300) take, which the server refuses (1071):
+    a PRIMARY KEY, an Aria UNIQUE key (a MyISAM one becomes a hash on MariaDB) or a key of several
+    parts (one part alone is cut to a prefix on MariaDB); on MySQL any key. Counted as the
+    index-key-length check counts InnoDB's (bytes of the columns' character sets, no length bytes),
+    so a key at most a few length bytes over is left alone. `indexes`: those to judge (all)."""
+    engine = (body.options.engine or "").lower()
+    limit = _ENGINE_KEY_BYTES.get(engine)
+    if limit is None:
+        return None
+    from linter.schema.innodb_sizes import key_width
+    from linter.schema.model import Table
+
+    table = Table(schema=None, name="", body=body, defined=_NOWHERE, changed=_NOWHERE)
+    for index in body.indexes if indexes is None else indexes:
+        if index.kind not in ("primary", "unique", "index"):
+            continue
+        parts = key_width(table, index, target, schema).parts
+        if any(p.bytes is None for p in parts):
+            continue  # unknown, or a whole TEXT/BLOB (lob_key_problem's)
+        total = sum(p.bytes or 0 for p in parts)
+        if total > limit and (not target.is_mariadb or index.kind == "primary" or (
+                index.kind == "unique" and engine == "aria") or (index.kind == "index" and len(parts) > 1)):
+            name = "PRIMARY KEY" if index.kind == "primary" else f"key {index.name or index.columns[0].name}"
+            return (f"the {name} takes {total:,} bytes, over the {limit:,} {body.options.engine} takes (specified "
+                    "key was too long: error 1071)")
     return None
 
 

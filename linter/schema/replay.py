@@ -29,8 +29,8 @@ from linter.schema.model import (
 from linter.parse.statement import MAX_KEYS, apply_options, option_field
 from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema.refusals import (
-    NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem, key_part_problem,
-    options_problem, select_key_problem,
+    NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem,
+    engine_key_length_problem, key_part_problem, options_problem, select_key_problem,
 )
 from linter.schema.target import DEFAULT_TARGET, Target
 
@@ -217,7 +217,8 @@ class Replayer:
                 problem += " (error 1072)"
             elif origin != "select":  # CREATE ... SELECT (or LIKE of one): the SELECT's columns are not known
                 problem = definition_problem(columns, indexes, body.options.engine, body.options.other,
-                                             mariadb=self.target.is_mariadb)
+                                             mariadb=self.target.is_mariadb
+                                             ) or engine_key_length_problem(body, self.target, schema)
             if len(self._key_checks) >= 100_000:
                 self._key_checks.clear()
             self._key_checks[id(columns)] = (columns, indexes, problem)
