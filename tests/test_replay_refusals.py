@@ -206,6 +206,13 @@ CASES: dict[str, list[str]] = {
         'ALTER TABLE m2 ENGINE=MyISAM',
         'ALTER TABLE m2 ENGINE=Aria',
         "ALTER TABLE m2 ENGINE=MyISAM, MODIFY b VARCHAR(1000)",
+        # USING BTREE: MyISAM makes no hash of a long UNIQUE key either
+        "CREATE TABLE u1 (f VARCHAR(255), c INT, UNIQUE KEY uk_c USING BTREE (f(255), `c`)) ENGINE=Aria "
+        "DEFAULT CHARSET=utf8mb4 ENGINE=MyISAM",
+        "CREATE TABLE u2 (f VARCHAR(255), c INT, UNIQUE KEY uk_c (f(255), `c`)) ENGINE=MyISAM DEFAULT CHARSET=utf8mb4",
+        "CREATE TABLE u3 (f TEXT, UNIQUE KEY u USING BTREE (f)) ENGINE=MyISAM",
+        "CREATE TABLE u4 (f TEXT, UNIQUE KEY u (f) USING HASH) ENGINE=MyISAM",
+        "ALTER TABLE u4 ADD UNIQUE u5 (f) USING BTREE",
     ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",

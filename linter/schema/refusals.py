@@ -185,7 +185,7 @@ def lob_key_problem(index: Index, column_of: Callable[[str], Column | None], eng
     """Why the server refuses a key over a whole TEXT/BLOB column in a table of another engine than
     InnoDB (whose keys the index-key-length check judges) or MEMORY (which holds no TEXT/BLOB: 1163).
     Asked of MariaDB 10.11 (tests/test_replay_refusals.py): a PRIMARY KEY over one is refused (1170);
-    a UNIQUE key over one is a hash in MyISAM and refused in Aria (1071); a plain key of one part is
+    a UNIQUE key over one is a hash in MyISAM (unless written USING BTREE) and refused in Aria (1071); a plain key of one part is
     cut to a prefix, of several parts refused (1071). MySQL refuses every such key (1170)."""
     kind = (engine or "innodb").lower()
     if kind in INNODB_ENGINES or kind in _MEMORY_ENGINES or index.kind in ("fulltext", "spatial"):
@@ -198,7 +198,8 @@ def lob_key_problem(index: Index, column_of: Callable[[str], Column | None], eng
     if index.kind == "primary" or not mariadb:
         return f"BLOB/TEXT column {column.name} used in key specification without a key length (error 1170)"
     long = [c for c in whole if c.type.upper() in _LONG_LOBS]
-    if (index.kind == "unique" and kind == "aria") or (index.kind == "index" and long and len(index.columns) > 1):
+    if (index.kind == "unique" and (kind == "aria" or index.btree)) or (
+            index.kind == "index" and long and len(index.columns) > 1):
         return (f"the key over the whole TEXT/BLOB column {(long or whole)[0].name} is longer than {engine} allows "
                 "(specified key was too long: error 1071)")
     return None
@@ -212,7 +213,7 @@ _NOWHERE = Location("", 0)
 def engine_key_length_problem(body: TableBody, target: Target, schema: Schema | None,
                               indexes: Iterable[Index] | None = None) -> str | None:
     """A key longer than MyISAM (1,000 bytes) or Aria (2,300) take, which the server refuses (1071):
-    a PRIMARY KEY, an Aria UNIQUE key (a MyISAM one becomes a hash on MariaDB) or a key of several
+    a PRIMARY KEY, an Aria UNIQUE key (a MyISAM one becomes a hash on MariaDB, unless written USING BTREE) or a key of several
     parts (one part alone is cut to a prefix on MariaDB); on MySQL any key. Counted as the
     index-key-length check counts InnoDB's (bytes of the columns' character sets, no length bytes),
     so a key at most a few length bytes over is left alone. `indexes`: those to judge (all)."""
@@ -232,7 +233,7 @@ def engine_key_length_problem(body: TableBody, target: Target, schema: Schema | 
             continue  # unknown, or a whole TEXT/BLOB (lob_key_problem's)
         total = sum(p.bytes or 0 for p in parts)
         if total > limit and (not target.is_mariadb or index.kind == "primary" or (
-                index.kind == "unique" and engine == "aria") or (index.kind == "index" and len(parts) > 1)):
+                index.kind == "unique" and (engine == "aria" or index.btree)) or (index.kind == "index" and len(parts) > 1)):
             name = "PRIMARY KEY" if index.kind == "primary" else f"key {index.name or index.columns[0].name}"
             return (f"the {name} takes {total:,} bytes, over the {limit:,} {body.options.engine} takes (specified "
                     "key was too long: error 1071)")
