@@ -176,7 +176,7 @@ class TableAfterAlter(AlterRefusals):
         mariadb = getattr(getattr(self.replayer, "target", None), "is_mariadb", False)
         if self.draft is None:
             return self._lob_key_after(mariadb) if self.options else None
-        return (self._visible_problem() or self._fulltext_added_problem()
+        return (self._visible_problem() or self._invisible_key_problem() or self._fulltext_added_problem()
                 or (self._hash_key_auto_problem() if mariadb else None)
                 or (self._dropped_from_unique_problem() if mariadb else None) or self._lob_key_after(mariadb))
 
@@ -229,6 +229,26 @@ class TableAfterAlter(AlterRefusals):
             if columns and all(c.invisible for c in columns):
                 return ("a table must have at least one visible column, and this statement leaves none (error 1113; "
                         "MySQL: 4028)")
+        return None
+
+    def _invisible_key_problem(self) -> str | None:
+        """An INVISIBLE column without a default that the PRIMARY KEY makes NOT NULL (4108), whether
+        the statement makes it invisible or puts it in the key."""
+        made = [c for _, c, _ in self.changes] + [c for a, _, c, _ in self.steps if a]
+        if not (any(c.invisible for c in made) or self.adds_primary):
+            return None
+        draft = self.draft
+        assert draft is not None
+        renamed = {old: column.name.lower() for old, column, _ in self.changes}
+        primary = [index for index in self.index_adds if index.kind == "primary"]
+        if not primary and draft.primary and draft.primary not in self.index_drops:
+            primary = [draft.indexes[draft.primary]]
+        for index in primary:
+            for part in index.columns:
+                column = self._new_column(renamed.get(part.name.lower(), part.name.lower())) if not part.expression else None
+                if column is not None and column.invisible and column.default is None and not column.auto_increment \
+                        and column.generated is None:
+                    return f"invisible column {column.name} must have a default value: the PRIMARY KEY makes it NOT NULL (error 4108)"
         return None
 
     def _fulltext_added_problem(self) -> str | None:

@@ -11,7 +11,8 @@ and on innolint and compares; the differential test, tests/test_differential.py,
 - 1075: one AUTO_INCREMENT column at most, and it is the first part of a key (any part of a key
   for MyISAM and Aria);
 - 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
-- 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default;
+- 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default (one in the
+  PRIMARY KEY is NOT NULL whatever it says);
 - 1089: a prefix on a part that is not a string, or longer than the column, or in a SPATIAL key;
   1391: a prefix of 0;
 - not here for InnoDB tables: a key over a whole TEXT/BLOB column (1170) or too long (1071, 1709): the
@@ -79,8 +80,8 @@ def column_problem(column: Column, *, in_primary_key: bool = False) -> str | Non
     """Why the server refuses this column's definition, or None. `in_primary_key`: the column is
     NOT NULL because a CREATE TABLE's PRIMARY KEY names it, which innolint cannot tell from a
     column declared NOT NULL (`a INT DEFAULT NULL, PRIMARY KEY (a)` is taken)."""
-    if column.invisible and not column.nullable and column.default is None and not column.auto_increment \
-            and column.generated is None:
+    if column.invisible and (not column.nullable or in_primary_key) and column.default is None \
+            and not column.auto_increment and column.generated is None:
         return f"invisible column {column.name} must have a default value (error 4108)"
     if column.default is None:
         return None
