@@ -208,27 +208,32 @@ class TableAfterAlter(AlterRefusals):
             return None
         # the keys' lengths in the table the statement builds (its columns, its options)
         replayer = self.replayer
-        columns = {c.name.lower(): c for c in self._columns_after()}
-        body = TableBody(columns, [], [], replace(self.table.body.options, engine=engine))
         keys = [replace(index, columns=tuple(replace(p, name=renamed.get(p.name.lower(), p.name))
                                              if not p.expression else p for p in index.columns)) for index in indexes]
+        columns = {}  # the keys' columns only: what their widths read
+        for index in keys:
+            for part in index.columns:
+                column = self._new_column(part.name.lower()) if not part.expression else None
+                if column is not None:
+                    columns[part.name.lower()] = column
+        body = TableBody(columns, [], [], replace(self.table.body.options, engine=engine))
         schema = replayer.model.find_schema(self.table.schema)  # type: ignore[attr-defined]
         return engine_key_length_problem(body, replayer.target, schema, keys)  # type: ignore[attr-defined]
 
-    def _columns_after(self) -> list[Column]:
+    def _visible_problem(self) -> str | None:
+        """Costs what the statement names: the table's columns are read only until a visible one
+        it keeps is found (the first, nearly always)."""
+        made = [c for _, c, _ in self.changes] + [c for a, _, c, _ in self.steps if a]
+        if not (self.drops or any(c.invisible for c in made)) or any(not c.invisible for c in made):
+            return None
         draft = self.draft
         assert draft is not None
-        columns = [c for c in draft.columns.values() if c.name.lower() not in self.consumed]
-        return columns + [c for _, c, _ in self.changes] + [c for is_add, _, c, _ in self.steps if is_add]
-
-    def _visible_problem(self) -> str | None:
-        if not (self.drops or self.changes or any(s[0] for s in self.steps)):
-            return None
-        if any(c.invisible for _, c, _ in self.changes) or any(c.invisible for a, _, c, _ in self.steps if a) or self.drops:
-            columns = self._columns_after()
-            if columns and all(c.invisible for c in columns):
-                return ("a table must have at least one visible column, and this statement leaves none (error 1113; "
-                        "MySQL: 4028)")
+        for column in draft.columns.values():
+            if not column.invisible and column.name.lower() not in self.consumed:
+                return None
+        if made or len(draft.columns) > len(self.consumed):
+            return ("a table must have at least one visible column, and this statement leaves none (error 1113; "
+                    "MySQL: 4028)")
         return None
 
     def _invisible_key_problem(self) -> str | None:
