@@ -29,7 +29,7 @@ from linter.schema import innodb_sizes as sizes
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.schema.key_parts import as_written
-from linter.schema.model import Index, IndexColumn, Schema, SchemaModel, Table, TableBody
+from linter.schema.model import Index, IndexColumn, Location, Schema, SchemaModel, Table, TableBody
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 
@@ -38,6 +38,22 @@ _set = object.__setattr__
 
 def too_long_error(limit: int) -> str:
     return f"ERROR 1071 (42000): Specified key was too long; max key length is {limit} bytes"
+
+
+def _key_place(table: Table, index: Index, target: Target, schema: Schema | None) -> Location:
+    """The statement that made the key too long: the one that added it, or a later one that made
+    a column of it wide (`MODIFY a TEXT` under a PRIMARY KEY is the statement the server refuses,
+    not the CREATE TABLE that made the key; a later MODIFY of a narrow column of it is not)."""
+    place = statement_of(table, index)
+    changed = index.where is not None  # else the key is the CREATE TABLE's: any column changed is later
+    wide = {p.column.lower() for p in sizes.key_width(table, index, target, schema).parts
+            if p.bytes is None or p.bytes > sizes.MAX_KEY_PART_BYTES_ANTELOPE}
+    for part in index.columns:
+        column = table.column(part.name) if not part.expression and part.name.lower() in wide else None
+        where = column.where if column is not None else None
+        if where is not None and (not changed or (where.path == place.path and where.line > place.line)):
+            place, changed = where, True
+    return place
 
 
 COLUMN_TOO_LARGE_ERROR = "ERROR 1709 (42000): Index column size too large. The maximum column size is 767 bytes."
@@ -152,7 +168,7 @@ def _mariadb(table: Table, index: Index, target: Target, width: sizes.KeyWidth, 
                                   f"{'an unbounded number of' if nbytes is None else format(nbytes, ',')} bytes, over "
                                   f"{limit:,}; {target.label} refuses the PRIMARY KEY: {error}", evidence)
             if index.kind == "unique":
-                return _hashed(table, target, label, part.column, evidence)
+                return _hashed(table, target, label, part.column, evidence, index.btree)
             chars = limit // _per_char(part)
             cut[part.column] = chars
             nbytes = chars * _per_char(part)
@@ -160,7 +176,7 @@ def _mariadb(table: Table, index: Index, target: Target, width: sizes.KeyWidth, 
         parts_after.append(nbytes)
     if total > limit:
         if index.kind == "unique":
-            return _hashed(table, target, label, None, evidence)
+            return _hashed(table, target, label, None, evidence, index.btree)
         return KeyProblem("refused", "error", f"{table.name}: {label}: the key takes {total:,} bytes"
                           + (" after MariaDB cuts " + ", ".join(f"{c} to {n} characters" for c, n in cut.items()) if cut else "")
                           + f", over {limit:,}; {target.label} refuses it: {too_long_error(limit)}", evidence)
@@ -180,8 +196,11 @@ def _mariadb(table: Table, index: Index, target: Target, width: sizes.KeyWidth, 
     return None
 
 
-def _hashed(table: Table, target: Target, label: str, column: str | None, evidence: str) -> KeyProblem:
+def _hashed(table: Table, target: Target, label: str, column: str | None, evidence: str, btree: bool = False) -> KeyProblem:
     what = f"{column} takes more than {sizes.MAX_KEY_BYTES:,} bytes" if column else f"the key takes more than {sizes.MAX_KEY_BYTES:,} bytes"
+    if btree:  # `USING BTREE` asks for a B-tree: MariaDB makes no hash of it, it refuses the key
+        return KeyProblem("refused", "error", f"{table.name}: {label}: {what}; written USING BTREE, {target.label} "
+                          f"cannot make it a hash and refuses it: {too_long_error(sizes.MAX_KEY_BYTES)}", evidence)
     return KeyProblem("hashed", "warning", f"{table.name}: {label}: {what}; {target.label} does not refuse it but makes "
                       "it a hash-based unique constraint (UNIQUE ... USING HASH, a hidden hash column) without a word: "
                       "the key enforces uniqueness but serves no range scan or ORDER BY, a foreign key cannot use it, "
@@ -342,7 +361,7 @@ class IndexKeyLength(Check):
                          "truncated": f"too long: {context.target.label} silently cuts it to a prefix",
                          "hashed": f"too long: {context.target.label} silently makes it a hash"}.get(problem.kind)
                 yield self.finding(
-                    table, message, severity=problem.severity, where=statement_of(table, index),
+                    table, message, severity=problem.severity, where=_key_place(table, index, context.target, schema),
                     evidence=problem.evidence, fix=fix, subject=f"{problem.kind}:{index_name(index)}",
                     summary=f"{table.name}: {_key_label(index)} {point}" if point else None,
                 )

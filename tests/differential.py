@@ -19,7 +19,10 @@ scripts/fuzz_differential.py (thousands, random seeds):
   records which statements the server rejected, and reads back its truth (`server_view`):
   information_schema TABLES, COLUMNS, STATISTICS, and InnoDB's clustered index from
   INNODB_SYS_INDEXES (TYPE bit 1; GEN_CLUST_INDEX is the hidden row id).
-- `innolint_view`: innolint's model of the same text, as the same `View`, and its diagnostics.
+- `InnolintRunner`: innolint's model of the same text, as the same `View`, and its diagnostics,
+  with index-key-length's findings that say the server refuses a key (`refused_keys`): the model
+  keeps such a table on purpose, for the fix, and the finding is innolint saying at that statement
+  that the server does otherwise.
 - `Differ`: compares them; on a difference, finds the first unit after which the prefix of the
   script already differs (all prefixes loaded at once), looks for a diagnostic there, and shrinks
   a silent difference to a minimal script (dropping units, then simplifying each).
@@ -1228,8 +1231,12 @@ class InnolintRunner:
     def __init__(self, lower_case_table_names: int = 0) -> None:
         from linter.engine import Engine
 
+        from checks.index_key_length import IndexKeyLength
+
         self.context = innolint_context(lower_case_table_names)
-        self.engine = Engine(self.context, checks=[])
+        # the one check that speaks of statements: a key the server refuses (1071, 1170, 1709) is
+        # reported by index-key-length at the statement, on the table the model keeps on purpose
+        self.engine = Engine(self.context, checks=[IndexKeyLength()])
         self._dir = tempfile.mkdtemp(prefix="innolint-diff-lint-", dir=scratch_dir())
         self._removal = weakref.finalize(self, shutil.rmtree, self._dir, True)
         self.seconds = 0.0
@@ -1253,6 +1260,7 @@ class InnolintRunner:
         self.seconds += time.monotonic() - started
         diagnostics = [(d.line or 0, max(d.end_line or 0, d.line or 0), d.rule, d.message) for d in result.diagnostics
                        if d.path == path]
+        diagnostics += refused_keys(f for f in result.findings if f.path == path)
         return Linted(model_view(result.model, main, other), diagnostics)
 
 
@@ -1282,6 +1290,14 @@ def judge(server: ServerRunner, lint: InnolintRunner, text: str) -> Judged:
                        .replace("{OTHER}", "D2"))
     return Judged(compare(loaded.view, linted.view), {line: code for line, code in loaded.errors},
                   {line: message for line, _, _, message in linted.diagnostics})
+
+
+def refused_keys(findings: Iterable[Any]) -> list[tuple[int, int, str, str]]:
+    """index-key-length's findings that say the server refuses the statement on this target (the
+    model keeps such a table on purpose, for the fix), as diagnostics at their statement's lines:
+    innolint did say there that the server does otherwise."""
+    return [(f.line, max(f.end_line or 0, f.line), f.rule, f.message) for f in findings
+            if f.rule == "index-key-length" and (f.subject or "").startswith("refused:")]
 
 
 def model_view(model: Any, main: str, other: str) -> View:
@@ -1743,15 +1759,13 @@ def _delimiter_changed(case: Case) -> bool:
     return any(u.delimiter not in (None, ";") for u in case.units)
 
 
-_PACKET_KINDS = ("begin-commit", "start-transaction", "begin-not-atomic", "if-true")
-
-
-def _packet_goes_on(case: Case) -> bool:
-    """The focus is a block (or a packet of statements under DELIMITER) that the server stopped
-    at an error, and innolint built on a statement after the failing one."""
-    focus = case.focus
-    return focus is not None and bool(case.codes) and _delimiter_changed(case) and len(focus.parts) > 1 and (
-        focus.kind.split(":")[-1] in _PACKET_KINDS or "; " in _inline(focus))
+def _refused_key_lost(case: Case) -> bool:
+    """The server refused a key (1071, 1170, 1709) in an InnoDB table; index-key-length reports it
+    at that statement while the table holds it (the reproduction shows it), but a later statement of
+    the whole script dropped the table or changed the key, and the finding went with it."""
+    unit = case.shown_unit
+    return unit is not None and any(code in (1071, 1170, 1709) for code in case.codes) and any(
+        rule == "index-key-length" for _, _, rule, _ in case.shown.diagnosed(unit))
 
 
 def _rejected(*codes: int) -> Callable[[Case], bool]:
@@ -1764,28 +1778,12 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     # -- what innolint says it cannot follow -----------------------------------------------------
     KnownClass("dynamic-sql", "PREPARE/EXECUTE, EXECUTE IMMEDIATE and CALL run DDL innolint cannot see: it "
                "says so once per file and kind of statement, not at every one", lambda c: c.has("dynamic", "call")),
-    # -- blocks the server stops at their first error ------------------------------------------
-    KnownClass("packet-stops-at-first-error", "a packet the server runs statement by statement (`BEGIN; ...; "
-               "COMMIT` or `a; b` under DELIMITER, BEGIN NOT ATOMIC ... END, IF 1 THEN ... END IF) stops at its first "
-               "failing statement; innolint replays the statements after it", _packet_goes_on),
     # -- statements the server REFUSED (by its error code) and innolint applied ------------------
-    KnownClass("rejected-key-too-long", "a key longer than the engine allows (1071), or a key part longer than "
-               "ROW_FORMAT=COMPACT/REDUNDANT allows (767 bytes: 1709): on purpose, the index-key-length check "
-               "reports it with a fix on the table the model keeps", _rejected(1071, 1709)),
-    KnownClass("rejected-bad-prefix", "a prefix on a column that takes none, or longer than it (1089)",
-               _rejected(1089)),
-    KnownClass("rejected-key-column-missing", "a key on a column the table does not have (1072), from CREATE "
-               "INDEX / ALTER", _rejected(1072)),
-    KnownClass("rejected-no-visible-column", "a table needs a (visible) column (1113: no column at all, or all "
-               "INVISIBLE); an INVISIBLE NOT NULL column needs a default (4108)", _rejected(4108, 1113)),
-    KnownClass("rejected-duplicate-column", "ADD COLUMN (or CHANGE to) a name the table has (1060); innolint "
-               "replaces the column", _rejected(1060)),
-    KnownClass("rejected-blob-key-without-length", "a PRIMARY KEY on a whole TEXT/BLOB column (1170): on purpose, "
-               "the index-key-length check reports it (with the server's error and a fix) on the table the model "
-               "keeps; the differential runs no checks", _rejected(1170)),
-    KnownClass("rejected-drop-missing", "DROP of a column or key that is not there (1091) fails the whole "
-               "ALTER; innolint applies the rest", _rejected(1091)),
-    KnownClass("rejected-unknown-column", "an ALTER naming a column that is not there (1054)", _rejected(1054)),
+    KnownClass("refused-key-finding-lost", "a key the server refuses in an InnoDB table (1071, 1170, 1709) is kept "
+               "on purpose and index-key-length reports it at its statement with a fix, but only while the finished "
+               "model holds it: a later DROP TABLE (or a change of the key) takes the finding away, and the refused "
+               "statement goes unreported. The replay would have to judge key widths (the check's decision) itself",
+               _refused_key_lost),
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
     # -- the mysql client: what it does with the text before the server sees it -----------------

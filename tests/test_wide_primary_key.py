@@ -50,7 +50,7 @@ def test_the_server_default_decides_without_a_charset(tmp_path: Path) -> None:
     "CREATE TABLE t (email VARCHAR(255) NOT NULL PRIMARY KEY, body TEXT, FULLTEXT KEY (body)) DEFAULT CHARSET=utf8mb4;",
     "CREATE TABLE t (email VARCHAR(255) NOT NULL PRIMARY KEY, n INT, KEY (email, n)) DEFAULT CHARSET=utf8mb4;",  # holds it
     "CREATE TABLE t (a VARCHAR(255), b INT, KEY (a), KEY (b)) DEFAULT CHARSET=utf8mb4;",  # the hidden row id: 6 bytes
-    "CREATE TABLE t (email VARCHAR(255) NOT NULL PRIMARY KEY, n INT, KEY (n)) ENGINE=MyISAM DEFAULT CHARSET=utf8mb4;",
+    "CREATE TABLE t (email VARCHAR(255) NOT NULL PRIMARY KEY, n INT, KEY (n)) ENGINE=MyISAM DEFAULT CHARSET=latin1;",  # utf8mb4: over MyISAM's 1,000 bytes
 ])
 def test_no_finding(sql: str, tmp_path: Path) -> None:
     assert found(sql, tmp_path) == []

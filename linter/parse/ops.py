@@ -213,6 +213,7 @@ AlterAction = (
 class CreateTable(FrozenRecord):
     __slots__ = __match_args__ = (
         "name", "body", "temporary", "if_not_exists", "like", "as_select", "or_replace", "refused", "select_from",
+        "select_columns",
     )
     name: Name
     body: TableBody  # shared by every table created from this operation: copy before changing
@@ -227,11 +228,14 @@ class CreateTable(FrozenRecord):
     #: CREATE TABLE ... SELECT ... FROM t: the table the SELECT reads first (the server refuses
     #: the statement when it does not exist: error 1146); None when innolint cannot tell
     select_from: Name | None
+    #: the names of the columns the SELECT gives, "*" for all of `select_from`'s; None when
+    #: innolint cannot tell (an expression without an alias, a join, a subquery)
+    select_columns: tuple[str, ...] | None
 
     def __init__(
         self, name: Name, body: TableBody, temporary: bool = False, if_not_exists: bool = False,
         like: Name | None = None, as_select: bool = False, or_replace: bool = False, refused: str | None = None,
-        select_from: Name | None = None,
+        select_from: Name | None = None, select_columns: tuple[str, ...] | None = None,
     ) -> None:
         _set(self, "name", name)
         _set(self, "body", body)
@@ -242,6 +246,7 @@ class CreateTable(FrozenRecord):
         _set(self, "or_replace", or_replace)
         _set(self, "refused", refused)
         _set(self, "select_from", select_from)
+        _set(self, "select_columns", select_columns)
 
 
 class AlterTable(FrozenRecord):

@@ -586,7 +586,7 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         if or_replace:
             created = ops.CreateTable(created.name, created.body, created.temporary, created.if_not_exists, created.like,
                                       created.as_select, or_replace=True, refused=created.refused,
-                                      select_from=created.select_from)
+                                      select_from=created.select_from, select_columns=created.select_columns)
         return created
     if word in ("UNIQUE", "FULLTEXT", "SPATIAL", "INDEX", "ONLINE", "OFFLINE"):
         return _parse_create_index(c)
@@ -642,7 +642,8 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     body.options = options
     _system_versioned_keys(c, body)
     return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused,
-                           select_from=_select_source(c, start) if as_select else None)
+                           select_from=_select_source(c, start) if as_select else None,
+                           select_columns=_select_columns(c, start) if as_select else None)
 
 
 def _select_source(c: _Cursor, start: int) -> ops.Name | None:
@@ -669,6 +670,55 @@ def _select_source(c: _Cursor, start: int) -> ops.Name | None:
             except Exception:  # noqa: BLE001 - not a table's name: nothing to say about it
                 return None
     return None
+
+
+_SELECT_ITEM_NAMES = frozenset({TokenType.IDENTIFIER, TokenType.VAR})
+#: words after which a SELECT reads more than one table, or none the way `*` says
+_MORE_SOURCES = frozenset({"JOIN", "STRAIGHT_JOIN", "NATURAL", "UNION", "EXCEPT", "INTERSECT"})
+
+
+def _select_columns(c: _Cursor, start: int) -> tuple[str, ...] | None:
+    """The names of the columns a CREATE TABLE ... SELECT's select list gives, "*" standing for
+    all of `_select_source`'s (only when that is the one table it reads): None when innolint
+    cannot tell them (an expression without an alias, a join, a subquery, WITH)."""
+    tokens = c.tokens
+    i = start
+    while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
+        i += 1
+    if i >= len(tokens) or _head(tokens[i]) != "SELECT":
+        return None
+    items: list[list[Token]] = [[]]
+    depth, j = 0, i + 1
+    while j < len(tokens):
+        token = tokens[j]
+        kind = token.token_type
+        if kind == TokenType.L_PAREN:
+            depth += 1
+        elif kind == TokenType.R_PAREN:
+            depth -= 1
+        elif depth == 0 and kind not in _UNQUOTED and _head(token) == "FROM":
+            break
+        elif depth == 0 and kind == TokenType.COMMA:
+            items.append([])
+            j += 1
+            continue
+        items[-1].append(token)
+        j += 1
+    rest = tokens[j + 1:]
+    names: list[str] = []
+    for item in items:
+        texts = [t.text.upper() for t in item]
+        if len(item) == 1 and item[0].token_type == TokenType.STAR:
+            if any(t.token_type == TokenType.COMMA or (t.token_type not in _UNQUOTED and _head(t) in _MORE_SOURCES)
+                   or t.token_type == TokenType.L_PAREN for t in rest) or not rest:
+                return None
+            names.append("*")
+        elif item and item[-1].token_type in _SELECT_ITEM_NAMES and (
+                len(item) == 1 or texts[-2] == "AS" or (len(item) == 3 and item[1].token_type == TokenType.DOT)):
+            names.append(item[-1].text)
+        else:
+            return None
+    return tuple(names)
 
 
 def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> str | None:
@@ -841,15 +891,18 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
     name = constraint_name
     if not c.at_type(TokenType.L_PAREN) and c.word() != "USING":
         name = c.name()
-    if c.accept("USING"):
+    using = c.accept("USING")
+    btree = using and c.word() == "BTREE"
+    if using:
         c.advance()
     parts = _key_parts(c)
+    btree = btree or _using_btree(c)
     invisible = _index_options_invisible(c)
     if kind == "primary":
         name = "PRIMARY"
     # an unnamed key keeps None: the server names it after its first column, with _2, _3 when
     # that name is taken (linter.schema.model.name_unnamed_keys, for the CREATE TABLE or in replay)
-    body.indexes.append(Index(name, kind, parts, invisible))
+    body.indexes.append(Index(name, kind, parts, invisible, btree=btree))
     return if_not_exists
 
 
@@ -874,6 +927,11 @@ def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
         descending = part.accept("DESC")
         parts.append(IndexColumn(name, prefix, descending))
     return tuple(parts)
+
+
+def _using_btree(c: _Cursor) -> bool:
+    """`USING BTREE` among a key's options after its parts (the cursor stays where it is)."""
+    return any(_head(t) == "USING" and _head(u) == "BTREE" for t, u in zip(c.tokens[c.i:], c.tokens[c.i + 1:]))
 
 
 def _index_options_invisible(c: _Cursor) -> bool:
@@ -1498,8 +1556,8 @@ _KEY_NAME = rf"(?:{_S}+(?!USING(?![A-Za-z0-9_]))(?P<name>{_NAME_TEXT}))?"
 _KEY = re.compile(
     rf"""{_S}*{_CONSTRAINT}
     (?:(?P<primary>PRIMARY{_S}+KEY)|(?P<kind>UNIQUE|FULLTEXT|SPATIAL)(?:{_S}+(?:KEY|INDEX))?|KEY|INDEX)
-    {_KEY_NAME}(?:{_S}+USING{_S}+(?:BTREE|HASH))?{_S}*\((?P<parts>{_PARTS})\)
-    (?:{_S}+USING{_S}+(?:BTREE|HASH))?(?:{_S}+COMMENT{_S}+'(?:[^'\\]|'')*')?
+    {_KEY_NAME}(?:{_S}+USING{_S}+(?P<using>BTREE|HASH))?{_S}*\((?P<parts>{_PARTS})\)
+    (?:{_S}+USING{_S}+(?P<using_after>BTREE|HASH))?(?:{_S}+COMMENT{_S}+'(?:[^'\\]|'')*')?
     {_END}""",
     _FLAGS,
 )
@@ -1532,13 +1590,14 @@ def _plain_key(m: re.Match[str]) -> Index:
     """The key a `_KEY` match defines, as `_read_key` reads it (unnamed: None, `_name_keys`)."""
     constraint, primary, kind, name, parts = m.group("constraint", "primary", "kind", "name", "parts")
     columns = _index_columns(parts)
+    btree = "BTREE" in ((m.group("using") or "") + (m.group("using_after") or "")).upper()
     if primary is not None:
-        return Index("PRIMARY", "primary", columns)
+        return Index("PRIMARY", "primary", columns, btree=btree)
     if name is not None:
         name = _unquote(name)
     elif constraint is not None:
         name = _unquote(constraint)
-    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns)
+    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns, btree=btree)
 
 
 def _plain_foreign_key(m: re.Match[str]) -> ForeignKey:
@@ -1869,13 +1928,16 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
     c.expect("INDEX")
     if_not_exists = c.accept_if_exists()
     name = c.name()
-    if c.accept("USING"):
+    using = c.accept("USING")
+    btree = using and c.word() == "BTREE"
+    if using:
         c.advance()
     c.expect("ON")
     table = c.qualified()
     parts = _key_parts(c)
+    btree = btree or _using_btree(c)
     invisible = _index_options_invisible(c)
-    return ops.CreateIndex(table, Index(name, kind, parts, invisible), if_not_exists)
+    return ops.CreateIndex(table, Index(name, kind, parts, invisible, btree=btree), if_not_exists)
 
 
 def _parse_create_tablespace(c: _Cursor) -> ops.CreateTablespace:

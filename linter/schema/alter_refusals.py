@@ -1,17 +1,22 @@
 """What a whole ALTER TABLE statement may not leave behind, as the server checks it before it
 changes anything: keys of a column dropped and added again (1089), FULLTEXT on a column changed to
 a type it cannot index (1283), the AUTO_INCREMENT column outside a key (1075), what a MEMORY table
-cannot hold (1163, 1214). `linter.schema.replay._Alter` plans the statement and asks these; each
+cannot hold (1163, 1214), and what `TableAfterAlter` checks of the table it builds: no visible
+column (1113), FULLTEXT on a column it cannot index (1283), an AUTO_INCREMENT column in a hash key
+(4169), a column dropped out of a UNIQUE key that stays (1072). `linter.schema.replay._Alter` plans the statement and asks these; each
 rule was checked against MariaDB 10.11 (tests/test_replay_refusals.py, tests/test_model_oracle.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, Column, Index
-from linter.schema.refusals import FULLTEXT_TYPES, engine_problem
+from linter.schema.model import LARGE_TYPES, PREFIX_LENGTH_TYPES, BodyDraft, Column, Index, TableBody
+from linter.schema.refusals import (
+    FULLTEXT_TYPES, INNODB_ENGINES, engine_key_length_problem, engine_problem, lob_key_problem,
+)
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -30,7 +35,7 @@ class AlterRefusals:
     consumed: set[str]
     readded: set[str]
     readded_prefixes: list[tuple[int, str, int | None]]
-    index_gone: set[int]
+    index_gone: set[int]  # dropped or renamed: the names taken away (a renamed key stays: not `index_drops`)
     index_drops: list[int]
     index_adds: list[Index]
     options: list[tuple[tuple[str, str | None], ...]]
@@ -51,7 +56,7 @@ class AlterRefusals:
                 continue
             self.readded.add(key)
             for index_id in self.draft.uses[key]:
-                if index_id in self.index_gone:
+                if index_id in self.index_drops:
                     continue
                 for part in self.draft.indexes[index_id].columns:
                     if part.expression or part.name.lower() != key:
@@ -87,7 +92,7 @@ class AlterRefusals:
                 continue
             for at in draft.uses.get(old, ()):
                 index = draft.indexes.get(at)
-                if index is None or at in self.index_gone:
+                if index is None or at in self.index_drops:
                     continue
                 if index.kind == "fulltext" and column.type.upper() not in FULLTEXT_TYPES:
                     return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
@@ -117,7 +122,7 @@ class AlterRefusals:
         if not suspects:
             return None
         any_part = (self.table.body.options.engine or "").lower() in ("myisam", "aria")
-        indexes = [index for at, index in draft.indexes.items() if at not in self.index_gone] + self.index_adds
+        indexes = [index for at, index in draft.indexes.items() if at not in self.index_drops] + self.index_adds
         renamed = {old: column.name.lower() for old, column, _ in self.changes}
         for name in suspects:
             keyed = False
@@ -146,5 +151,158 @@ class AlterRefusals:
         draft = self.draft
         columns = [c for c in draft.columns.values() if c.name.lower() not in self.consumed]
         columns += [c for _, c, _ in self.changes] + [c for is_add, _, c, _ in self.steps if is_add]
-        kept = [index for at, index in draft.indexes.items() if at not in self.index_gone]
+        kept = [index for at, index in draft.indexes.items() if at not in self.index_drops]
         return engine_problem(engine, columns, kept + self.index_adds)
+
+
+class TableAfterAlter(AlterRefusals):
+    """What the server checks of the table a whole ALTER TABLE builds, before it changes anything
+    (asked of MariaDB 10.11; tests/test_alter_refusals.py runs each case on the server):
+
+    - 1113: at least one visible column stays (MODIFY ... INVISIBLE of the last visible one, DROP of it);
+    - 1283: a FULLTEXT key added (ALTER, CREATE FULLTEXT INDEX) indexes CHAR, VARCHAR and TEXT only;
+    - 4169 (MariaDB): the AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash
+      key), whether the key, the TEXT column or the AUTO_INCREMENT is what the statement adds;
+    - 1072 (MariaDB, since 10.2.8): DROP COLUMN of a column of a UNIQUE key or PRIMARY KEY of several
+      columns that the statement keeps ("Key column 'c' doesn't exist in table"); MySQL takes the
+      column out of the key instead (its manual: "the columns are also removed from any index of
+      which they are a part"), so there it is not refused.
+    """
+
+    replayer: object  # `_Alter`'s Replayer: its target
+
+    def _after_problem(self) -> str | None:
+        """The first of these refusals the statement meets, or None (only what it touches is read)."""
+        mariadb = getattr(getattr(self.replayer, "target", None), "is_mariadb", False)
+        if self.draft is None:
+            return self._lob_key_after(mariadb) if self.options else None
+        return (self._visible_problem() or self._invisible_key_problem() or self._fulltext_added_problem()
+                or (self._hash_key_auto_problem() if mariadb else None)
+                or (self._dropped_from_unique_problem() if mariadb else None) or self._lob_key_after(mariadb))
+
+    def _lob_key_after(self, mariadb: bool) -> str | None:
+        """A key over a whole TEXT/BLOB column that a table of another engine than InnoDB cannot
+        have (`lob_key_problem`): a key added, a column under a key changed, or the engine changed."""
+        before = self.table.body.options.engine
+        engine = before
+        for pairs in self.options:
+            for key, value in pairs:
+                if key == "ENGINE":
+                    engine = value
+        if (engine or "innodb").lower() in INNODB_ENGINES:
+            return None
+        if self.draft is None:
+            return next(filter(None, (lob_key_problem(index, self.table.column, engine, mariadb=mariadb)
+                                      for index in self.table.indexes)), None)
+        renamed = {old: column.name.lower() for old, column, _ in self.changes}
+        indexes = list(self.index_adds)
+        if engine != before or renamed:
+            indexes += [index for at, index in self.draft.indexes.items() if at not in self.index_drops and (
+                engine != before or any(p.name.lower() in renamed for p in index.columns))]
+        for index in indexes:
+            problem = lob_key_problem(index, lambda name: self._new_column(renamed.get(name, name)), engine,
+                                      mariadb=mariadb)
+            if problem:
+                return problem
+        if not indexes:
+            return None
+        # the keys' lengths in the table the statement builds (its columns, its options)
+        replayer = self.replayer
+        keys = [replace(index, columns=tuple(replace(p, name=renamed.get(p.name.lower(), p.name))
+                                             if not p.expression else p for p in index.columns)) for index in indexes]
+        columns = {}  # the keys' columns only: what their widths read
+        for index in keys:
+            for part in index.columns:
+                column = self._new_column(part.name.lower()) if not part.expression else None
+                if column is not None:
+                    columns[part.name.lower()] = column
+        body = TableBody(columns, [], [], replace(self.table.body.options, engine=engine))
+        schema = replayer.model.find_schema(self.table.schema)  # type: ignore[attr-defined]
+        return engine_key_length_problem(body, replayer.target, schema, keys)  # type: ignore[attr-defined]
+
+    def _visible_problem(self) -> str | None:
+        """Costs what the statement names: the table's columns are read only until a visible one
+        it keeps is found (the first, nearly always)."""
+        made = [c for _, c, _ in self.changes] + [c for a, _, c, _ in self.steps if a]
+        if not (self.drops or any(c.invisible for c in made)) or any(not c.invisible for c in made):
+            return None
+        draft = self.draft
+        assert draft is not None
+        for column in draft.columns.values():
+            if not column.invisible and column.name.lower() not in self.consumed:
+                return None
+        if made or len(draft.columns) > len(self.consumed):
+            return ("a table must have at least one visible column, and this statement leaves none (error 1113; "
+                    "MySQL: 4028)")
+        return None
+
+    def _invisible_key_problem(self) -> str | None:
+        """An INVISIBLE column without a default that the PRIMARY KEY makes NOT NULL (4108), whether
+        the statement makes it invisible or puts it in the key."""
+        made = [c for _, c, _ in self.changes] + [c for a, _, c, _ in self.steps if a]
+        if not (any(c.invisible for c in made) or self.adds_primary):
+            return None
+        draft = self.draft
+        assert draft is not None
+        renamed = {old: column.name.lower() for old, column, _ in self.changes}
+        primary = [index for index in self.index_adds if index.kind == "primary"]
+        if not primary and draft.primary and draft.primary not in self.index_drops:
+            primary = [draft.indexes[draft.primary]]
+        for index in primary:
+            for part in index.columns:
+                column = self._new_column(renamed.get(part.name.lower(), part.name.lower())) if not part.expression else None
+                if column is not None and column.invisible and column.default is None and not column.auto_increment \
+                        and column.generated is None:
+                    return f"invisible column {column.name} must have a default value: the PRIMARY KEY makes it NOT NULL (error 4108)"
+        return None
+
+    def _fulltext_added_problem(self) -> str | None:
+        for index in self.index_adds:
+            if index.kind != "fulltext":
+                continue
+            for part in index.columns:
+                column = self._new_column(part.name.lower()) if not part.expression else None
+                if column is not None and column.type.upper() not in FULLTEXT_TYPES:
+                    return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
+        return None
+
+    def _hash_key_auto_problem(self) -> str | None:
+        """A UNIQUE key over a whole TEXT/BLOB column is a hash key, which takes no AUTO_INCREMENT column."""
+        made_auto = any(c.auto_increment for _, c, _ in self.changes) or any(
+            c.auto_increment for a, _, c, _ in self.steps if a)
+        made_lob = any(c.type.upper() in LARGE_TYPES for _, c, _ in self.changes)
+        if not (self.index_adds or made_auto or made_lob):
+            return None
+        draft = self.draft
+        assert draft is not None
+        renamed = {old: column.name.lower() for old, column, _ in self.changes}
+        keys = [index for at, index in draft.indexes.items() if at not in self.index_drops]
+        for index in keys + self.index_adds:
+            if index.kind != "unique":
+                continue
+            parts = [(p, self._new_column(renamed.get(p.name.lower(), p.name.lower())))
+                     for p in index.columns if not p.expression]
+            if any(c is not None and c.type.upper() in LARGE_TYPES and p.prefix is None for p, c in parts):
+                auto = next((c for _, c in parts if c is not None and c.auto_increment), None)
+                if auto is not None:
+                    return (f"the AUTO_INCREMENT column {auto.name} cannot be part of UNIQUE key {index.name}, which "
+                            "is over a whole TEXT/BLOB column (a hash key; error 4169)")
+        return None
+
+    def _dropped_from_unique_problem(self) -> str | None:
+        draft = self.draft
+        assert draft is not None
+        for key in self.drops:
+            if key in self.readded:
+                continue
+            for at in draft.uses.get(key, ()):
+                index = draft.indexes.get(at)
+                if index is None or at in self.index_drops or index.kind not in ("unique", "primary"):
+                    continue
+                if any(p.expression or p.name.lower() not in self.drops for p in index.columns):
+                    name = "the PRIMARY KEY" if index.kind == "primary" else f"UNIQUE key {index.name}"
+                    column = draft.column(key)
+                    key = column.name if column is not None else key
+                    return (f"column {key} is dropped out of {name}, which keeps other columns: MariaDB refuses to "
+                            f"change a UNIQUE key that way (\"Key column '{key}' doesn't exist in table\", error 1072)")
+        return None

@@ -176,11 +176,14 @@ class Index(Record):
     #: the server made this key for a foreign key whose columns no key began with; it drops it
     #: again when a later key begins with its columns (`without_redundant_generated_keys`)
     generated: bool = False
+    #: `USING BTREE` was written: MariaDB then makes no hash of a UNIQUE key too long for a B-tree
+    #: (it refuses it: error 1071)
+    btree: bool = False
     __match_args__ = ("name", "kind", "columns", "invisible")  # == and repr: the definition, not where
 
     def __init__(
         self, name: str | None, kind: IndexKind, columns: tuple[IndexColumn, ...], invisible: bool = False,
-        where: Location | None = None, generated: bool = False,
+        where: Location | None = None, generated: bool = False, btree: bool = False,
     ) -> None:
         self.name = name
         self.kind = kind
@@ -188,6 +191,7 @@ class Index(Record):
         self.invisible = invisible
         self.where = where
         self.generated = generated
+        self.btree = btree
 
     @property
     def column_names(self) -> tuple[str, ...]:

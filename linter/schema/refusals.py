@@ -11,13 +11,20 @@ and on innolint and compares; the differential test, tests/test_differential.py,
 - 1075: one AUTO_INCREMENT column at most, and it is the first part of a key (any part of a key
   for MyISAM and Aria);
 - 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
-- 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default;
-- 1089: a prefix on a part that is not a string, or longer than the column;
-- not here: a key over a whole TEXT/BLOB column (1170) or too long (1071, 1709): the index-key-length
-  check reports those, with the server's error and a fix, on the table the model keeps;
+- 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default (one in the
+  PRIMARY KEY is NOT NULL whatever it says);
+- 1089: a prefix on a part that is not a string, or longer than the column, or in a SPATIAL key;
+  1391: a prefix of 0;
+- not here for InnoDB tables: a key over a whole TEXT/BLOB column (1170) or too long (1071, 1709): the
+  index-key-length check reports those, with the server's error and a fix, on the table the model
+  keeps; for the other engines, which that check does not judge, `lob_key_problem` refuses what
+  is certain (a PRIMARY KEY over a whole TEXT/BLOB column, 1170; on MariaDB a key of several parts
+  with one, and an Aria UNIQUE key with one, 1071; on MySQL any such key, 1170);
 - 1283: a FULLTEXT key on a column that is not CHAR, VARCHAR or TEXT;
 - 1163 / 1214: a MEMORY table holds no TEXT/BLOB column and no FULLTEXT key;
-- 1064: `TYPE=` instead of ENGINE= (gone from both servers since 5.5).
+- 1064: `TYPE=` instead of ENGINE= (gone from both servers since 5.5);
+- 1072 in CREATE TABLE ... SELECT: a key names a column neither the definition nor the SELECT
+  gives (`SelectedColumns`); where innolint cannot tell the SELECT's columns it says so.
 
 Only what is certain is refused: a default written as an expression, a type innolint does not
 size, a charset it would have to guess, are left to the server.
@@ -26,9 +33,15 @@ size, a charset it would have to guess, are left to the server.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn
+from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn, Location, TableBody
+
+if TYPE_CHECKING:
+    from linter.parse import ops
+    from linter.schema.model import Schema, Table
+    from linter.schema.target import Target
 
 #: integer types and their signed ranges' bit widths
 _INT_BITS = {"TINYINT": 8, "BOOL": 8, "BOOLEAN": 8, "SMALLINT": 16, "MEDIUMINT": 24, "INT": 32, "INTEGER": 32,
@@ -67,8 +80,8 @@ def column_problem(column: Column, *, in_primary_key: bool = False) -> str | Non
     """Why the server refuses this column's definition, or None. `in_primary_key`: the column is
     NOT NULL because a CREATE TABLE's PRIMARY KEY names it, which innolint cannot tell from a
     column declared NOT NULL (`a INT DEFAULT NULL, PRIMARY KEY (a)` is taken)."""
-    if column.invisible and not column.nullable and column.default is None and not column.auto_increment \
-            and column.generated is None:
+    if column.invisible and (not column.nullable or in_primary_key) and column.default is None \
+            and not column.auto_increment and column.generated is None:
         return f"invisible column {column.name} must have a default value (error 4108)"
     if column.default is None:
         return None
@@ -141,8 +154,12 @@ def _stored_bytes(column: Column) -> int | None:
 
 def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, mariadb: bool) -> str | None:
     """Why the server refuses this key part on this column (None: the column is unknown or fine)."""
+    if part.prefix == 0 and not part.expression:
+        return f"key part {part.name} length cannot be 0 (error 1391)"
     if column is None or part.expression:
         return None
+    if index.kind == "spatial" and part.prefix is not None:
+        return f"incorrect prefix key: a SPATIAL key takes no prefix ({column.name}({part.prefix})) (error 1089)"
     kind = column.type.upper()
     if part.prefix is not None:
         if kind in NO_PREFIX_TYPES:
@@ -156,6 +173,71 @@ def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, 
         return None
     # a key over a whole TEXT/BLOB column that the server refuses (1170), or one too long (1071, 1709),
     # is left to the index-key-length check: it reports the table with the server's error and a fix
+    return None
+
+
+#: TEXT/BLOB types longer than any engine's key (TINYTEXT/TINYBLOB, 255 bytes, may fit in one)
+_LONG_LOBS = frozenset({"TEXT", "MEDIUMTEXT", "LONGTEXT", "BLOB", "MEDIUMBLOB", "LONGBLOB", "JSON"})
+INNODB_ENGINES = frozenset({"innodb", "xtradb"})
+
+
+def lob_key_problem(index: Index, column_of: Callable[[str], Column | None], engine: str | None, *,
+                    mariadb: bool) -> str | None:
+    """Why the server refuses a key over a whole TEXT/BLOB column in a table of another engine than
+    InnoDB (whose keys the index-key-length check judges) or MEMORY (which holds no TEXT/BLOB: 1163).
+    Asked of MariaDB 10.11 (tests/test_replay_refusals.py): a PRIMARY KEY over one is refused (1170);
+    a UNIQUE key over one is a hash in MyISAM (unless written USING BTREE) and refused in Aria (1071); a plain key of one part is
+    cut to a prefix, of several parts refused (1071). MySQL refuses every such key (1170)."""
+    kind = (engine or "innodb").lower()
+    if kind in INNODB_ENGINES or kind in _MEMORY_ENGINES or index.kind in ("fulltext", "spatial"):
+        return None
+    whole = [column for column in (column_of(p.name.lower()) for p in index.columns if not p.expression and p.prefix is None)
+             if column is not None and column.type.upper() in LARGE_TYPES]
+    if not whole:
+        return None
+    column = whole[0]
+    if index.kind == "primary" or not mariadb:
+        return f"BLOB/TEXT column {column.name} used in key specification without a key length (error 1170)"
+    long = [c for c in whole if c.type.upper() in _LONG_LOBS]
+    if (index.kind == "unique" and (kind == "aria" or index.btree)) or (
+            index.kind == "index" and long and len(index.columns) > 1):
+        return (f"the key over the whole TEXT/BLOB column {(long or whole)[0].name} is longer than {engine} allows "
+                "(specified key was too long: error 1071)")
+    return None
+
+
+#: the longest key MyISAM and Aria take, in bytes (MariaDB 10.11: "max key length is 1000 / 2300 bytes")
+_ENGINE_KEY_BYTES = {"myisam": 1000, "aria": 2300}
+_NOWHERE = Location("", 0)
+
+
+def engine_key_length_problem(body: TableBody, target: Target, schema: Schema | None,
+                              indexes: Iterable[Index] | None = None) -> str | None:
+    """A key longer than MyISAM (1,000 bytes) or Aria (2,300) take, which the server refuses (1071):
+    a PRIMARY KEY, an Aria UNIQUE key (a MyISAM one becomes a hash on MariaDB, unless written USING BTREE) or a key of several
+    parts (one part alone is cut to a prefix on MariaDB); on MySQL any key. Counted as the
+    index-key-length check counts InnoDB's (bytes of the columns' character sets, no length bytes),
+    so a key at most a few length bytes over is left alone. `indexes`: those to judge (all)."""
+    engine = (body.options.engine or "").lower()
+    limit = _ENGINE_KEY_BYTES.get(engine)
+    if limit is None:
+        return None
+    from linter.schema.innodb_sizes import key_width
+    from linter.schema.model import Table
+
+    table = Table(schema=None, name="", body=body, defined=_NOWHERE, changed=_NOWHERE)
+    for index in body.indexes if indexes is None else indexes:
+        if index.kind not in ("primary", "unique", "index"):
+            continue
+        parts = key_width(table, index, target, schema).parts
+        if any(p.bytes is None for p in parts):
+            continue  # unknown, or a whole TEXT/BLOB (lob_key_problem's)
+        total = sum(p.bytes or 0 for p in parts)
+        if total > limit and (not target.is_mariadb or index.kind == "primary" or (
+                index.kind == "unique" and (engine == "aria" or index.btree)) or (index.kind == "index" and len(parts) > 1)):
+            name = "PRIMARY KEY" if index.kind == "primary" else f"key {index.name or index.columns[0].name}"
+            return (f"the {name} takes {total:,} bytes, over the {limit:,} {body.options.engine} takes (specified "
+                    "key was too long: error 1071)")
     return None
 
 
@@ -198,6 +280,9 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
         if column.auto_increment:
             autos.append(column.name.lower())
     for index in indexes:
+        problem = lob_key_problem(index, columns.get, engine, mariadb=mariadb)
+        if problem:
+            return problem
         for part in index.columns:
             column = columns.get(part.name.lower())
             if index.kind == "fulltext" and column is not None and column.type.upper() not in FULLTEXT_TYPES:
@@ -223,3 +308,65 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
                     return (f"the AUTO_INCREMENT column {autos[0]} cannot be part of a UNIQUE key over a whole "
                             "TEXT/BLOB column (a hash key; error 4169)")
     return engine_problem(engine, columns.values(), indexes)
+
+
+class SelectedColumns:
+    """The columns of the tables CREATE TABLE ... SELECT made, where innolint can tell them: the
+    model keeps only the columns such a statement defines, so those only the SELECT gave are
+    remembered here (by table), for a later SELECT * from it: the table's columns are then the
+    model's (as later ALTERs left them) and those.
+
+    The server makes the table's columns from the definition and the SELECT's result, then
+    checks its keys: a key naming a column neither gives is refused (error 1072, MariaDB 10.11 and
+    MySQL alike). innolint knows the SELECT's columns when its select list is names (`a`, `t.b`,
+    `x AS c`), or `*` over one table the model has with known columns."""
+
+    def __init__(self) -> None:
+        self._tables: dict[int, tuple[Table, frozenset[str]]] = {}
+
+    def of(self, table: Table) -> frozenset[str] | None:
+        """The (lower-case) column names of a table, None when innolint cannot tell them."""
+        if table.origin != "select":
+            return frozenset(table.columns)
+        known = self._tables.get(id(table))
+        if known is None or known[0] is not table:
+            return None
+        return known[1] | frozenset(table.columns)
+
+    def given(self, op: ops.CreateTable, source: Table | None) -> frozenset[str] | None:
+        """The columns the statement's table has: its definition's and its SELECT's (None: unknown)."""
+        names = op.select_columns
+        if names is None:
+            return None
+        given = {name.lower() for name in names if name != "*"} | set(op.body.columns)
+        if "*" in names:
+            star = self.of(source) if source is not None else None
+            if star is None:
+                return None
+            given |= star
+        return frozenset(given)
+
+    def remember(self, table: Table, given: frozenset[str] | None) -> None:
+        if given is not None:
+            if len(self._tables) >= 100_000:
+                self._tables.clear()
+            self._tables[id(table)] = (table, given - frozenset(table.columns))
+
+
+def select_key_problem(body: TableBody, given: frozenset[str] | None) -> str | None:
+    """The key columns of a CREATE TABLE ... SELECT's definition that neither the definition nor
+    the SELECT gives (`given`: all the table's columns, None when innolint cannot tell)."""
+    columns = given if given is not None else frozenset(body.columns)
+    missing = sorted({part.name for index in body.indexes for part in index.columns
+                      if not part.expression and part.name.lower() not in columns}
+                     | {name for fk in body.foreign_keys for name in fk.columns if name.lower() not in columns})
+    if not missing:
+        return None
+    named = ", ".join(missing)
+    if given is not None:
+        return (f"a key names column{'s' if len(missing) > 1 else ''} {named}, which neither the definition nor "
+                "the SELECT gives (error 1072)")
+    return (f"a key names column{'s' if len(missing) > 1 else ''} {named}, which the definition does not have; "
+            "innolint cannot tell the columns the SELECT gives, so it cannot tell whether the server makes this "
+            "table (if the SELECT gives no such column it refuses the statement: error 1072); innolint keeps the "
+            "table as defined")

@@ -28,12 +28,12 @@ from linter.schema.model import (
 )
 from linter.parse.statement import apply_options, option_field
 from linter.schema.alter_keys import AlterKeys
-from linter.schema.alter_refusals import AlterRefusals
+from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema.key_parts import cut_long_key_parts, drop_whole_prefixes
 from linter.schema.namespaces import CaseLookup, bind_temporaries, named_twice, view_over_table
 from linter.schema.refusals import (
-    NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, key_part_problem,
-    options_problem,
+    NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem,
+    engine_key_length_problem, key_part_problem, options_problem, select_key_problem,
 )
 from linter.schema.target import DEFAULT_TARGET, Target
 
@@ -80,6 +80,8 @@ class Replayer:
         #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id: for the message
         #: when the view meets one that was not dropped
         self._standins: dict[int, Table] = {}
+        #: the columns CREATE TABLE ... SELECT gave the tables it made, where innolint can tell them
+        self._selected = SelectedColumns()
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
@@ -189,6 +191,8 @@ class Replayer:
         body = op.body
         origin = "create"
         own = False
+        given: frozenset[str] | None = None
+        unsure = None  # why innolint cannot tell whether the server makes this table
         if op.like is not None:
             source = self._find(op.like)
             if source is None:
@@ -203,17 +207,22 @@ class Replayer:
             if source is not None and self._missing_source(source):
                 return (f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not defined "
                         f"earlier in the input (error 1146); the server refuses this statement{self._case_hint(source)}")
+            given = self._selected.given(op, self._find(source) if source is not None else None)
+            unsure = select_key_problem(body, given)
+            if unsure is not None and given is not None:
+                return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}; the server refuses this statement"
         columns, indexes = body.columns, body.indexes
         known = self._key_checks.get(id(columns))
         if known is not None and known[0] is columns and known[1] is indexes:
             problem = known[2]
         else:
-            problem = _missing_key_columns(body)
+            problem = _missing_key_columns(body) if not op.as_select else None
             if problem:
                 problem += " (error 1072)"
             elif origin != "select":  # CREATE ... SELECT (or LIKE of one): the SELECT's columns are not known
                 problem = definition_problem(columns, indexes, body.options.engine, body.options.other,
-                                             mariadb=self.target.is_mariadb)
+                                             mariadb=self.target.is_mariadb
+                                             ) or engine_key_length_problem(body, self.target, schema)
             if len(self._key_checks) >= 100_000:
                 self._key_checks.clear()
             self._key_checks[id(columns)] = (columns, indexes, problem)
@@ -234,6 +243,10 @@ class Replayer:
             _name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: said so if its view fails
             self._standins[id(table)] = table
+        if op.as_select:
+            self._selected.remember(table, given)
+            if unsure is not None:
+                return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}"
         return None
 
     def _cut_keys(self, table: Table, schema: Schema) -> None:
@@ -448,7 +461,7 @@ class Replayer:
         return None
 
 
-class _Alter(AlterKeys, AlterRefusals):
+class _Alter(AlterKeys, TableAfterAlter):
     """One ALTER TABLE (or CREATE / DROP INDEX), checked whole against the table before any of
     it is applied, with the server's rules (MariaDB 10.11 and MySQL agree on them):
 
@@ -695,7 +708,8 @@ class _Alter(AlterKeys, AlterRefusals):
                 for name in fk.columns:
                     if not self._in_new_table(name.lower()):
                         return f"key column {name} does not exist in the table (error 1072)"
-        problem = self._engine_problem() or self._changed_key_problem() or self._auto_increment_problem()
+        problem = (self._engine_problem() or self._changed_key_problem() or self._auto_increment_problem()
+                   or self._after_problem())
         if problem:
             return problem
         if self.rename_to is not None:
