@@ -89,6 +89,33 @@ def cut_long_key_parts(
     return out
 
 
+class KeyCuts:
+    """`cut_long_key_parts` on a table as CREATE TABLE made it, on the table's own copy of a parsed
+    body that may be shared; a definition found to need no cut in the same character sets and
+    engine is not looked at again (tenant dumps repeat each one thousands of times)."""
+
+    #: the most definitions remembered (then forgotten all at once: memory stays bounded)
+    MOST = 100_000
+
+    def __init__(self) -> None:
+        #: (id of the keys, engine, charsets and collations) -> the keys found to need no cut
+        self._uncut: dict[tuple[object, ...], object] = {}
+
+    def apply(self, table: Table, schema: Schema, target: Target) -> None:
+        body = table.body
+        options = body.options
+        seen = (id(body.indexes), options.engine, options.charset, options.collation, schema.charset, schema.collation)
+        if self._uncut.get(seen) is body.indexes:
+            return
+        if cut_long_key_parts(table, body.indexes, body.columns.get, target, schema) is None:
+            if len(self._uncut) >= self.MOST:
+                self._uncut.clear()
+            self._uncut[seen] = body.indexes
+            return
+        own = table.writable()
+        own.indexes = cut_long_key_parts(table, own.indexes, own.columns.get, target, schema) or own.indexes
+
+
 def _cut_parts(
     table: Table, index: Index, column_of: Callable[[str], Column | None], limit: int, target: Target,
     schema: Schema | None,

@@ -29,7 +29,7 @@ from linter.schema.model import (
 from linter.parse.statement import apply_options, option_field
 from linter.schema.alter_keys import AlterKeys
 from linter.schema.alter_refusals import TableAfterAlter
-from linter.schema.key_parts import cut_long_key_parts, drop_whole_prefixes
+from linter.schema.key_parts import KeyCuts, cut_long_key_parts, drop_whole_prefixes
 from linter.schema.namespaces import CaseLookup, bind_temporaries, named_twice, view_over_table
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem,
@@ -68,8 +68,8 @@ class Replayer:
         #: `_missing_key_columns` per shared definition (tenant dumps create each one thousands of
         #: times): id(columns) -> (columns, indexes, answer); the objects are kept so ids stay theirs
         self._key_checks: dict[int, tuple[object, object, str | None]] = {}
-        #: definitions whose keys MariaDB cuts nothing of (`_cut_keys`), with the keys they hold
-        self._uncut: dict[tuple[object, ...], object] = {}
+        #: MariaDB's cut of long non-unique key parts, with the definitions it found nothing to cut in
+        self._key_cuts = KeyCuts()
         #: (path, kind) of the statements innolint cannot follow already reported: once per file
         self._unfollowed: set[tuple[str, str]] = set()
         #: names that differ only in case from a database or table the input knows (a bounded
@@ -238,7 +238,7 @@ class Replayer:
             origin=origin, annotations=annotations, _own_body=own,  # type: ignore[arg-type]
         )
         if self.target.is_mariadb and origin != "select":  # long non-unique key parts cut to a prefix
-            self._cut_keys(table, schema)
+            self._key_cuts.apply(table, schema, self.target)
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             _name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: said so if its view fails
@@ -248,23 +248,6 @@ class Replayer:
             if unsure is not None:
                 return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}"
         return None
-
-    def _cut_keys(self, table: Table, schema: Schema) -> None:
-        """MariaDB's cut of long non-unique key parts (`key_parts.cut_long_key_parts`), on the table's
-        own copy of a parsed body that may be shared; a definition found to need no cut in the same
-        character sets and engine is not looked at again (tenant dumps repeat each one)."""
-        body = table.body
-        options = body.options
-        seen = (id(body.indexes), options.engine, options.charset, options.collation, schema.charset, schema.collation)
-        if self._uncut.get(seen) is body.indexes:
-            return
-        if cut_long_key_parts(table, body.indexes, body.columns.get, self.target, schema) is None:
-            if len(self._uncut) >= 100_000:
-                self._uncut.clear()
-            self._uncut[seen] = body.indexes
-            return
-        own = table.writable()
-        own.indexes = cut_long_key_parts(table, own.indexes, own.columns.get, self.target, schema) or own.indexes
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.name)
