@@ -150,15 +150,15 @@ class _Template:
         own = _with(options, shape.ai, tablespace)  # type: ignore[arg-type]
         shared = TableBody(body.columns, body.indexes, body.foreign_keys, own, body.checks)
         return ops.CreateTable(op.name, shared, op.temporary, op.if_not_exists, op.like, op.as_select, op.or_replace,
-                               op.refused, op.select_from, op.select_columns)
+                               op.refused, op.select_from, op.select_columns, op.select_sources)
 
     def same_definition(self, other: ops.CreateTable) -> bool:
         op = self.op
         assert isinstance(op, ops.CreateTable)
         if (op.name, op.temporary, op.if_not_exists, op.like, op.as_select, op.or_replace, op.refused,
-                op.select_from, op.select_columns) != (
+                op.select_from, op.select_columns, op.select_sources) != (
             other.name, other.temporary, other.if_not_exists, other.like, other.as_select, other.or_replace,
-            other.refused, other.select_from, other.select_columns,
+            other.refused, other.select_from, other.select_columns, other.select_sources,
         ):
             return False
         a, b = op.body, other.body

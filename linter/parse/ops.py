@@ -213,7 +213,7 @@ AlterAction = (
 class CreateTable(FrozenRecord):
     __slots__ = __match_args__ = (
         "name", "body", "temporary", "if_not_exists", "like", "as_select", "or_replace", "refused", "select_from",
-        "select_columns",
+        "select_columns", "select_sources",
     )
     name: Name
     body: TableBody  # shared by every table created from this operation: copy before changing
@@ -231,11 +231,15 @@ class CreateTable(FrozenRecord):
     #: the names of the columns the SELECT gives, "*" for all of `select_from`'s; None when
     #: innolint cannot tell (an expression without an alias, a join, a subquery)
     select_columns: tuple[str, ...] | None
+    #: for each of `select_columns`, the column of `select_from` it copies ("*": all of them; None:
+    #: an expression, or a SELECT of more than one table), whose definition the server copies
+    select_sources: tuple[str | None, ...] | None
 
     def __init__(
         self, name: Name, body: TableBody, temporary: bool = False, if_not_exists: bool = False,
         like: Name | None = None, as_select: bool = False, or_replace: bool = False, refused: str | None = None,
         select_from: Name | None = None, select_columns: tuple[str, ...] | None = None,
+        select_sources: tuple[str | None, ...] | None = None,
     ) -> None:
         _set(self, "name", name)
         _set(self, "body", body)
@@ -247,6 +251,7 @@ class CreateTable(FrozenRecord):
         _set(self, "refused", refused)
         _set(self, "select_from", select_from)
         _set(self, "select_columns", select_columns)
+        _set(self, "select_sources", select_sources)
 
 
 class AlterTable(FrozenRecord):

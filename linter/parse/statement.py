@@ -586,7 +586,8 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         if or_replace:
             created = ops.CreateTable(created.name, created.body, created.temporary, created.if_not_exists, created.like,
                                       created.as_select, or_replace=True, refused=created.refused,
-                                      select_from=created.select_from, select_columns=created.select_columns)
+                                      select_from=created.select_from, select_columns=created.select_columns,
+                                      select_sources=created.select_sources)
         return created
     if word in ("UNIQUE", "FULLTEXT", "SPATIAL", "INDEX", "ONLINE", "OFFLINE"):
         return _parse_create_index(c)
@@ -641,9 +642,11 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     options, as_select = _read_table_options(c, stop_at_select=True)
     body.options = options
     _system_versioned_keys(c, body)
+    selected = _select_columns(c, start) if as_select else None
     return ops.CreateTable(name, body, temporary, if_not_exists, as_select=as_select, refused=refused,
                            select_from=_select_source(c, start) if as_select else None,
-                           select_columns=_select_columns(c, start) if as_select else None)
+                           select_columns=selected[0] if selected else None,
+                           select_sources=selected[1] if selected else None)
 
 
 def _select_source(c: _Cursor, start: int) -> ops.Name | None:
@@ -677,10 +680,12 @@ _SELECT_ITEM_NAMES = frozenset({TokenType.IDENTIFIER, TokenType.VAR})
 _MORE_SOURCES = frozenset({"JOIN", "STRAIGHT_JOIN", "NATURAL", "UNION", "EXCEPT", "INTERSECT"})
 
 
-def _select_columns(c: _Cursor, start: int) -> tuple[str, ...] | None:
+def _select_columns(c: _Cursor, start: int) -> tuple[tuple[str, ...], tuple[str | None, ...]] | None:
     """The names of the columns a CREATE TABLE ... SELECT's select list gives, "*" standing for
     all of `_select_source`'s (only when that is the one table it reads): None when innolint
-    cannot tell them (an expression without an alias, a join, a subquery, WITH)."""
+    cannot tell them (an expression without an alias, a join, a subquery, WITH); with, for each,
+    the column of that one table it copies (`a`, `t.a`, `a AS b`; "*" for all; None for an
+    expression, or when the SELECT reads more than one table)."""
     tokens = c.tokens
     i = start
     while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
@@ -705,20 +710,28 @@ def _select_columns(c: _Cursor, start: int) -> tuple[str, ...] | None:
         items[-1].append(token)
         j += 1
     rest = tokens[j + 1:]
+    one_table = bool(rest) and not any(
+        t.token_type == TokenType.COMMA or (t.token_type not in _UNQUOTED and _head(t) in _MORE_SOURCES)
+        or t.token_type == TokenType.L_PAREN for t in rest)
     names: list[str] = []
+    sources: list[str | None] = []
     for item in items:
         texts = [t.text.upper() for t in item]
         if len(item) == 1 and item[0].token_type == TokenType.STAR:
-            if any(t.token_type == TokenType.COMMA or (t.token_type not in _UNQUOTED and _head(t) in _MORE_SOURCES)
-                   or t.token_type == TokenType.L_PAREN for t in rest) or not rest:
+            if not one_table:
                 return None
             names.append("*")
+            sources.append("*")
         elif item and item[-1].token_type in _SELECT_ITEM_NAMES and (
                 len(item) == 1 or texts[-2] == "AS" or (len(item) == 3 and item[1].token_type == TokenType.DOT)):
             names.append(item[-1].text)
+            read = item[:-2] if len(item) > 1 and texts[-2] == "AS" else item
+            plain = read and read[-1].token_type in _SELECT_ITEM_NAMES and (
+                len(read) == 1 or (len(read) == 3 and read[1].token_type == TokenType.DOT))
+            sources.append(read[-1].text if plain and one_table else None)
         else:
             return None
-    return tuple(names)
+    return tuple(names), tuple(sources)
 
 
 def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> str | None:

@@ -346,6 +346,21 @@ class SelectedColumns:
             given |= star
         return frozenset(given)
 
+    def untold_refusal(self, table: Table, statement: str, problem: str) -> str | None:
+        """The message for a statement refused for a column (or key column) the table does not have
+        (1054, 1072, 1091), on a CREATE ... SELECT table whose columns innolint cannot all tell
+        (an expression's, or a join's): it may be one of those, so innolint cannot tell whether the
+        server refuses it. None when the table's columns are all known."""
+        if table.origin != "select" or not any(f"(error {code})" in problem for code in (1054, 1072, 1091)):
+            return None
+        known = self.of(table)
+        if known is not None and known == frozenset(table.columns):
+            return None
+        return (f"{statement}: {problem.split(' (error ')[0]} in innolint's model, but CREATE TABLE ... SELECT made "
+                f"{table.name} (at {table.defined.path}:{table.defined.line}) with columns innolint cannot tell (an "
+                "expression's or a join's), so it cannot tell whether the server refuses this statement; it applies "
+                "none of it, and the table may differ on the server from here on")
+
     def remember(self, table: Table, given: frozenset[str] | None) -> None:
         if given is not None:
             if len(self._tables) >= 100_000:

@@ -29,6 +29,7 @@ from linter.schema.model import (
 from linter.parse.statement import apply_options, option_field
 from linter.schema.alter_keys import AlterKeys
 from linter.schema.alter_refusals import TableAfterAlter
+from linter.schema.create_select import selected_body
 from linter.schema.key_parts import KeyCuts, cut_long_key_parts, drop_whole_prefixes
 from linter.schema.namespaces import CaseLookup, bind_temporaries, named_twice, view_over_table
 from linter.schema.refusals import (
@@ -207,7 +208,11 @@ class Replayer:
             if source is not None and self._missing_source(source):
                 return (f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not defined "
                         f"earlier in the input (error 1146); the server refuses this statement{self._case_hint(source)}")
-            given = self._selected.given(op, self._find(source) if source is not None else None)
+            read = self._find(source) if source is not None else None
+            given = self._selected.given(op, read)
+            copied = selected_body(op, read, self.target, schema)  # the columns the SELECT copies
+            if copied is not None:
+                body, own = copied, True
             unsure = select_key_problem(body, given)
             if unsure is not None and given is not None:
                 return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}; the server refuses this statement"
@@ -263,7 +268,8 @@ class Replayer:
         if problem is None:
             problem = alter.check()
         if problem is not None:
-            return f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied"
+            return self._selected.untold_refusal(table, statement, problem) or (
+                f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied")
         alter.apply(where)
         return None
 

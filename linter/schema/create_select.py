@@ -1,0 +1,65 @@
+"""The columns of a table CREATE TABLE ... SELECT makes, where innolint can tell them.
+
+The server makes the table's columns from the definition and the SELECT's result (MariaDB 10.11,
+checked by tests/test_create_select_columns.py; MySQL documents the same): the definition's
+columns the SELECT does not give come first, then the SELECT's in its order; a column both give
+has the definition's type, at the SELECT's place. A column the SELECT copies from a table keeps
+its type, NULL/NOT NULL, DEFAULT, ON UPDATE and COMMENT, and its character set and collation; it
+loses AUTO_INCREMENT (the column keeps NOT NULL), the generated expression (a plain nullable
+column), INVISIBLE (and `*` leaves invisible columns out), its CHECK constraints, and every key.
+
+innolint knows a copied column when the SELECT reads one table the model holds and the select
+item names a column of it (`a`, `t.a`, `a AS b`, `*`). An expression (`a + 1 AS b`) has a type
+the server computes: such a table keeps only what innolint can tell, and `SelectedColumns`
+(linter.schema.refusals) remembers the names of the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from linter.parse import ops
+from linter.schema.innodb_sizes import TEXT_TYPES, column_charset
+from linter.schema.model import Column, Schema, Table, TableBody
+from linter.schema.target import Target
+
+
+def _copied(column: Column, name: str, source: Table, target: Target, schema: Schema | None) -> Column:
+    """`column` of `source` as the SELECT copies it, named `name`."""
+    charset = collation = None
+    if column.type.upper() in TEXT_TYPES:
+        resolved = column_charset(column, source, target, schema)
+        if resolved is not None:
+            charset, collation = resolved.charset, resolved.collation
+    generated = column.generated is not None
+    return replace(column, name=name, auto_increment=False, generated=None, invisible=False, checks=(),
+                   nullable=True if generated else column.nullable, default=None if generated else column.default,
+                   charset=charset or column.charset, collation=collation or column.collation, where=None)
+
+
+def selected_body(op: ops.CreateTable, source: Table | None, target: Target, schema: Schema | None) -> TableBody | None:
+    """A copy of the statement's body with the columns the SELECT copies from `source` (the one
+    table it reads), in the server's order; None when the SELECT gives no column innolint can
+    tell (then the body is the definition's, as written)."""
+    names, sources = op.select_columns, op.select_sources
+    if source is None or names is None or sources is None:
+        return None
+    by_name = source.columns
+    selected: list[Column] = []
+    for name, column_name in zip(names, sources):
+        if column_name == "*":
+            selected += [_copied(c, c.name, source, target, schema) for c in by_name.values() if not c.invisible]
+        elif column_name is not None and column_name.lower() in by_name:
+            selected.append(_copied(by_name[column_name.lower()], name, source, target, schema))
+    if not selected:
+        return None
+    body = op.body.copy()
+    defined = body.columns
+    given = {c.name.lower() for c in selected}
+    columns = {key: column for key, column in defined.items() if key not in given}
+    for column in selected:
+        key = column.name.lower()
+        if key not in columns:
+            columns[key] = defined.get(key, column)
+    body.columns = columns
+    return body
