@@ -44,6 +44,11 @@ CASES = [
      "ENGINE=InnoDB */;\nCREATE TABLE n3 (\n a int /*!99999 ,\n b /* nested */ int */,\n c int\n);\n", [1]),
     ("CREATE TABLE n4 (a int) /*!50100 /* c */ ENGINE=InnoDB */ */;\nCREATE TABLE n5 (a int) /*M!100301 /* c */ "
      "ENGINE=Aria */;\n", []),
+    # the server reads no quotes in a comment it skips: `/*` or `*/` in one moves its end
+    ("CREATE TABLE p1 (a int) /*!80023 COMMENT '/* not a comment' */;\nCREATE TABLE p2 (a int) /*!99999 COMMENT "
+     "'a*/b' */;\nCREATE TABLE p3 (a int) /*!50100 COMMENT '/* it runs */' */;\n", [1, 2]),
+    ("/*!80023 CREATE TABLE p4 (f TEXT COMMENT '/* not a comment') */;\nCREATE TABLE p5 (a int);\n"
+     "/*M!999999 CREATE TABLE p6 (b CHAR(4) DEFAULT '/* x') */;\nCREATE TABLE p7 (a int);\n", []),
     # an executable comment open at the end of the file: refused; a plain comment: dropped by the client
     ("CREATE TABLE o1 (a int) /*!50100 ENGINE=InnoDB\n", [1]),
     ("CREATE TABLE o2 (a int) /*!99999 ENGINE=InnoDB", [1]),
