@@ -49,6 +49,10 @@ CASES = [
      "'a*/b' */;\nCREATE TABLE p3 (a int) /*!50100 COMMENT '/* it runs */' */;\n", [1, 2]),
     ("/*!80023 CREATE TABLE p4 (f TEXT COMMENT '/* not a comment') */;\nCREATE TABLE p5 (a int);\n"
      "/*M!999999 CREATE TABLE p6 (b CHAR(4) DEFAULT '/* x') */;\nCREATE TABLE p7 (a int);\n", []),
+    # `#` and `-- ` comments in one: the client drops them with the rest of their line, unseen by the server
+    ("/*!99999 CREATE TABLE h1 (e INT NOT NULL /*M!100301 INVISIBLE */, PRIMARY\nKey # it's\n(e)) CHARSET latin1 */;\n"
+     "CREATE TABLE h2 (a int) /*!99999 COMMENT 'x' # */\n */;\nCREATE TABLE h3 (a int) /*!99999 -- it's; \n */;\n"
+     "CREATE TABLE h4 (a int) /*!99999 --x; */;\n", []),
     # an executable comment open at the end of the file: refused; a plain comment: dropped by the client
     ("CREATE TABLE o1 (a int) /*!50100 ENGINE=InnoDB\n", [1]),
     ("CREATE TABLE o2 (a int) /*!99999 ENGINE=InnoDB", [1]),

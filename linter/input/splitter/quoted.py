@@ -9,6 +9,7 @@ from linter.input.splitter.lexis import (
     _CLIENTDROP,
     _CODE,
     _COMMENT_CHARS,
+    _DASH_COMMENT_FOLLOW,
     _MODE_QUOTES,
     _Matcher,
     _SKIPEXEC,
@@ -32,7 +33,7 @@ def _skip_stop(delimiter: str) -> _Matcher:
     tried once."""
     found = _skip_stops.get(delimiter)
     if found is None:
-        alternatives = [r"\*/", r"/\*", "['\"`]"] + ([re.escape(delimiter)] if delimiter else [])
+        alternatives = [r"\*/", r"/\*", "['\"`#]", "--"] + ([re.escape(delimiter)] if delimiter else [])
         found = _skip_stops[delimiter] = re.compile("|".join(alternatives)).search
     return found
 
@@ -75,6 +76,17 @@ class _QuotedText:
         delimiter = "" if self.block else self.delimiter
         while True:
             quote = self.skip_quote
+            if quote == "#":  # a `#` or `-- ` comment: the client drops the rest of the line, unseen by either
+                e = buf.find("\n", pos)
+                closed = e >= 0
+                if not closed:
+                    e = n
+                if not closed:
+                    self.pos = n if self.eof else max(pos, n - 1)
+                    return False
+                pos = e
+                self.skip_quote = ""
+                continue
             if quote:
                 if quote == "`":
                     e = buf.find("`", pos)
@@ -109,6 +121,17 @@ class _QuotedText:
             if found in ("'", '"', "`"):
                 self.skip_quote = found
                 pos = i + 1
+                continue
+            if found == "#" or found == "--":
+                if found == "--":
+                    if n - i < 3 and not self.eof:
+                        self.pos = i
+                        return False
+                    if i + 2 < n and buf[i + 2] not in _DASH_COMMENT_FOLLOW:
+                        pos = i + 1
+                        continue
+                self.skip_quote = "#"
+                pos = i + len(found)
                 continue
             if found == "/*":
                 if n - i < 4 and not self.eof:
