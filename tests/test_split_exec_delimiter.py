@@ -28,6 +28,10 @@ CASES = [
     ("DELIMITER //\nCREATE TABLE s1 (e INT) /*!99999 ENGINE=MyISAM *///\nCREATE TABLE s2 (a int)//\n", [2]),
     ("DELIMITER //\n/*!50100 CREATE TABLE k1 (a int) *///\nCREATE TABLE k2 (a int)//\n"
      "CREATE TABLE k3 (a int) /*!50100 ENGINE=InnoDB */ //\nCREATE TABLE k4 (a int) /* plain *///\n", [2]),
+    # the `/` left of `*///` begins the next packet, a DELIMITER line in it included (the mariadb
+    # client sends it as text): the server refuses its first statement and runs none after it
+    ("\\d //\n/*!40101 DROP TABLE t2 *///\nDELIMITER ;;\nCREATE TABLE t_b.`T1` (d CHAR(36) NOT NULL) CHARSET latin1;;\n",
+     [2]),
     ("DELIMITER $$\nCREATE TABLE m1 (a int) /*M!100301 ENGINE=Aria *///$$\nCREATE TABLE m2 (a int) /*!40101 *//$$\n", []),
     # the delimiter inside an executable comment, run or skipped; what follows is outside it
     ("CREATE TABLE u1 (e INT) /*!50100 ENGINE=MyISAM; */\nCREATE TABLE u2 (a int);\nCREATE TABLE u3 (a int);\n", [1]),

@@ -40,6 +40,8 @@ _CUT_AT_CLOSE = ("the mysql client ends this statement at the `/` of the `*/` th
                  "which begins the delimiter {delimiter!r}: the server gets the comment unclosed and refuses the "
                  "statement (syntax error, 1064)")
 
+_LEADING_SLASH = ("this statement begins with `/` (such as what is left of `*///` after the delimiter `//`): the "
+                  "server refuses it (syntax error, 1064)")
 _STRAY_CLOSE = ("this statement holds the `*/` of an executable comment the mysql client cut at its delimiter: "
                 "the server reads it as text and refuses the statement (syntax error, 1064)")
 
@@ -309,9 +311,16 @@ class _StatementText:
         refused, self.refused = self.refused, None
         if not text or self.down or self.rejecting:
             return
+        if refused is None and text[:1] == "/":
+            refused = _LEADING_SLASH
         if refused is not None:
             self._flush_pending()
             line = self.stmt_line
+            at_delimiter = not self.block and self.buf.startswith(self.delimiter, end)
+            if (self.block or self.delimiter != ";") and not at_delimiter and end < len(self.buf):
+                # a multi-statement packet stops at its first error
+                self.rejecting = True
+                refused += "; the server runs none of the statements after it in the same packet"
             self.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
                                    _excerpt(text)))
             return
