@@ -209,13 +209,6 @@ class _StatementText:
             else:
                 pos = p + 1
 
-    def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
-        """The client found its delimiter in an executable comment (at buffer index `end`): the
-        statement it sends ends inside the comment, which the server refuses (`reason`)."""
-        self.refused = self.refused or reason
-        self._end_stmt(end, delimiter_end=delimiter_end, strip_semicolon=self.delimiter != ";")
-        self.packet_open = self.rejecting = False
-
     def _text_prefix(self, end: int) -> str:
         """The start of the statement being read, up to buffer index `end` (at most `_COMPOUND_PREFIX` characters)."""
         if self.over:
@@ -316,9 +309,8 @@ class _StatementText:
         if refused is not None:
             self._flush_pending()
             line = self.stmt_line
-            at_delimiter = not self.block and self.buf.startswith(self.delimiter, end)
-            if (self.block or self.delimiter != ";") and not at_delimiter and end < len(self.buf):
-                # a multi-statement packet stops at its first error
+            packet = self.block or self.delimiter != ";" and not self.buf.startswith(self.delimiter, end)
+            if packet and end < len(self.buf):  # a multi-statement packet stops at its first error
                 self.rejecting = True
                 refused += "; the server runs none of the statements after it in the same packet"
             self.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),

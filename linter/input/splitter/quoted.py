@@ -174,6 +174,13 @@ class _QuotedText:
             self.at_line_start = False
             return True
 
+    def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
+        """The client found its delimiter in an executable comment (at buffer index `end`): the
+        statement it sends ends inside the comment, which the server refuses (`reason`)."""
+        self.refused = self.refused or reason
+        self._end_stmt(end, delimiter_end=delimiter_end, strip_semicolon=self.delimiter != ";")
+        self.packet_open = self.rejecting = False
+
     def _cut_in_skipped(self, end: int, delimiter_end: int, *, inside: bool) -> None:
         """The client's delimiter at buffer index `end` in a skipped executable comment (`inside`
         it, else at the `/` of its `*/`): the statement it ends is refused by the server, the
