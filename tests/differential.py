@@ -1835,6 +1835,11 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
     KnownClass("rejected-exists", "a name taken by a table or a view (1050)", _rejected(1050)),
+    KnownClass("rejected-create-select", "CREATE TABLE (columns) ... SELECT the server refuses, also where a `;` left "
+               "out glues a SELECT line to a CREATE TABLE (one CREATE ... SELECT to the server): an AUTO_INCREMENT "
+               "column outside a key (1075), a NOT NULL column without a default the SELECT does not fill (1364); "
+               "innolint checks neither on CREATE ... SELECT and makes the table",
+               lambda c: any(code in (1075, 1364) for code in c.codes) and "SELECT" in c.text.upper()),
     # -- the model ------------------------------------------------------------------------------
     KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
                "no prefix, or no longer than the prefix: the server drops the prefix, innolint keeps it",

@@ -53,6 +53,11 @@ CASES = [
      "'a*/b' */;\nCREATE TABLE p3 (a int) /*!50100 COMMENT '/* it runs */' */;\n", [1, 2]),
     ("/*!80023 CREATE TABLE p4 (f TEXT COMMENT '/* not a comment') */;\nCREATE TABLE p5 (a int);\n"
      "/*M!999999 CREATE TABLE p6 (b CHAR(4) DEFAULT '/* x') */;\nCREATE TABLE p7 (a int);\n", []),
+    # the `*/` of a comment skipped inside a running one ends the client's executable comment: a
+    # plain comment after it on that line is an ordinary one; a running one nested ends the outer
+    ("/*!40101 CREATE TABLE IF NOT EXISTS j1 (`b` INT /*!80023 UNSIGNED */, c TIMESTAMP, f /* a;b 'q' */ BIGINT NOT "
+     "/* c */ NULL # it's\n/*M!999999 , UNIQUE KEY uk_v (f) */) ENGINE=MyISAM */;\n"
+     "/*!40101 CREATE TABLE j2 (a INT /*!50100 UNSIGNED */, b int) */;\nCREATE TABLE j3 (a int);\n", [3]),
     # `#` and `-- ` comments in one: the client drops them with the rest of their line, unseen by the server
     ("/*!99999 CREATE TABLE h1 (e INT NOT NULL /*M!100301 INVISIBLE */, PRIMARY\nKey # it's\n(e)) CHARSET latin1 */;\n"
      "CREATE TABLE h2 (a int) /*!99999 COMMENT 'x' # */\n */;\nCREATE TABLE h3 (a int) /*!99999 -- it's; \n */;\n"

@@ -1824,6 +1824,9 @@ def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[
             key = c.name().upper()
             if key not in _TABLE_OPTION_NAMES and not c.at_type(TokenType.EQ):
                 c.i -= 1
+                if not (token.text[:1].isalpha() or token.text[:1] == "_"):
+                    c.fail("unexpected text after the table options: the server refuses the statement (syntax error, "
+                           "1064)")
                 raise ParseFailure(_NOT_AN_OPTION.format(word=token.text), c.line_offset())
         c.accept_type(TokenType.EQ)
         if key == "UNION" and c.at_type(TokenType.L_PAREN):

@@ -172,6 +172,7 @@ class _QuotedText:
             self.pos = pos
             self.mode = _CODE
             self.at_line_start = False
+            self.exec_line = -1  # its `*/` ends the client's executable comment, an outer one too
             return True
 
     def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
