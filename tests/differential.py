@@ -1839,7 +1839,7 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "out glues a SELECT line to a CREATE TABLE (one CREATE ... SELECT to the server): an AUTO_INCREMENT "
                "column outside a key (1075), a NOT NULL column without a default the SELECT does not fill (1364); "
                "innolint checks neither on CREATE ... SELECT and makes the table",
-               lambda c: any(code in (1075, 1364) for code in c.codes) and "SELECT" in c.text.upper()),
+               lambda c: any(code in (1075, 1364) for _, code in c.shown.loaded.errors) and "SELECT" in c.text.upper()),
     # -- the model ------------------------------------------------------------------------------
     KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "
                "no prefix, or no longer than the prefix: the server drops the prefix, innolint keeps it",
