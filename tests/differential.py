@@ -1730,12 +1730,12 @@ def _safe(predicate: Callable[[Case], bool], case: Case) -> bool:
 # is ordered: a case belongs to the first class that matches. The most certain evidence goes first:
 # the kind of the unit where the views part (dynamic SQL, a block the server stops), then the
 # server's error code on it (a statement it REFUSED that innolint applied), then how the two models
-# differ (the model classes), and only then text features of the script (client commands,
-# executable comments, names), which a shrunk script may keep without needing them; 1064 last. Remove a class when its fix lands:
+# differ (the model classes), and only then text features of the script (names, namespaces),
+# which a shrunk script may keep without needing them. Remove a class when its fix lands (the
+# mysql client's and the text's classes went with issue 14's splitter and parser refusals):
 # tests/test_differential.py then reports any case it still covered as a new class, or nothing.
 
 _VERSIONED = re.compile(r"/\*(M?)!(\d{5,6})")
-_QUOTED_NAME = re.compile(r'(?:\(|,|TABLE|KEY|INDEX|ON)\s*"\w+"', re.IGNORECASE)
 #: the target, mariadb-10.11: any 10.11.x runs what is marked 10.11.0 or older, none what is
 #: marked 10.12 or newer (in between it depends on the patch level; the generator uses none of it)
 _MARIADB_VERSION = 101100
@@ -1751,8 +1751,6 @@ def runs_on_mariadb(marker: str, digits: str) -> bool:
     return version <= _MARIADB_VERSION
 
 
-def _skipped_version(case: Case) -> bool:
-    return any(not runs_on_mariadb(m.group(1), m.group(2)) for m in _VERSIONED.finditer(case.text))
 
 
 def _delimiter_changed(case: Case) -> bool:
@@ -1786,30 +1784,9 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                _refused_key_lost),
     KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
                _rejected(1845, 1846)),
-    # -- the mysql client: what it does with the text before the server sees it -----------------
-    KnownClass("client-use-command", "`\\u db` (the client's USE) is not read as a command: innolint stays in its "
-               "database or glues it to the next statement", lambda c: any(u.kind == "client-use" and not u.pinned for u in c.units)),
-    KnownClass("use-without-semicolon", "`use db` on a line of its own, without `;`, is a client command; innolint "
-               "glues it to the next statement", lambda c: c.has("use-no-delimiter")),
-    KnownClass("client-delimiter-command", "`\\d //` (the client's DELIMITER) is not read as a command",
-               lambda c: any(u.delimiter is not None and u.head.startswith("\\d") for u in c.units)),
-    KnownClass("delimiter-in-comment-end", "under `DELIMITER //`, the client finds the delimiter in `*///` (the "
-               "end of an executable comment and the delimiter) one character early, and the statement after "
-               "it is glued to the rest", lambda c: any(u.delimiter == "//" for u in c.units) and "*///" in c.text),
-    KnownClass("delimiter-inside-statement", "a DELIMITER line right after a statement left without its "
-               "delimiter is part of that statement for the client (the server rejects both); innolint ends the "
-               "statement there and applies it", lambda c: any(
-                   u.end == "none" and v.delimiter is not None for u, v in zip(c.units, c.units[1:]))),
-    KnownClass("missing-delimiter", "a statement without its delimiter: the server rejects it glued to the next "
-               "line(s); innolint applies one of them", lambda c: any(u.end == "none" for u in c.before())
-               or (c.focus is not None and c.focus.end == "none")),
-    # -- how the text is read -------------------------------------------------------------------
-    KnownClass("executable-comment-version", "an executable comment MariaDB 10.11 skips (`/*!80023`, `/*!50717`, "
-               "`/*!99999`, `/*M!999999`) is run by innolint", _skipped_version),
-    KnownClass("sql-mode-quotes", "ANSI_QUOTES / NO_BACKSLASH_ESCAPES: innolint reads \"x\" as a name and "
-               "backslashes as escapes whatever the sql_mode", lambda c: c.has("sql-mode")
-               or bool(_QUOTED_NAME.search(c.text))),
-    # -- text the server's parser rejects: last, as client and comment classes end in 1064 too ---
-    KnownClass("rejected-syntax", "text the server's parser rejects (1064: TYPE=MyISAM, ...) is read by innolint",
-               _rejected(1064)),
+    KnownClass("rejected-create-select", "CREATE TABLE (columns) ... SELECT the server refuses, also where a `;` left "
+               "out glues a SELECT line to a CREATE TABLE (one CREATE ... SELECT to the server): an AUTO_INCREMENT "
+               "column outside a key (1075), a NOT NULL column without a default the SELECT does not fill (1364); "
+               "innolint checks neither on CREATE ... SELECT and makes the table",
+               lambda c: any(code in (1075, 1364) for _, code in c.shown.loaded.errors) and "SELECT" in c.text.upper()),
 )

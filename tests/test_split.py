@@ -230,19 +230,29 @@ def test_several_executable_comments_make_no_single_version() -> None:
 
 
 def test_delimiter_inside_executable_comment_ends_the_statement() -> None:
-    stmts = split("/*!40101 SET a=1; SET b=2 */;\n/*!50001 DROP TABLE x*/;\nSELECT /*!99999 1*/ 2;")
+    """The client cuts at its delimiter inside an executable comment; the server gets
+    `/*!40101 SET a=1` (the comment unclosed) and `SET b=2 */`, refuses both (1064, checked on
+    MariaDB 10.11): neither is a statement, each is reported at its line
+    (tests/test_split_exec_delimiter.py asks the server)."""
+    stream = split_stream(["/*!40101 SET a=1; SET b=2 */;\n/*!50001 DROP TABLE x*/;\nSELECT /*!99999 1*/ 2;"], "t.sql")
+    stmts = list(stream)
     assert [(s.text, s.executable) for s in stmts] == [
-        ("SET a=1", "40101"),
-        ("SET b=2", "40101"),
         ("DROP TABLE x", "50001"),
         ("SELECT          1   2", None),
     ]
-    assert [s.column for s in stmts] == [10, 19, 10, 1]
+    assert [s.column for s in stmts] == [10, 1]
+    assert [(n.line, n.column, n.rule) for n in stream.notes] == [(1, 10, "parse-error"), (1, 19, "parse-error")]
+    assert "inside an executable comment" in stream.notes[0].message
+    assert "`*/`" in stream.notes[1].message
 
 
 def test_ordinary_comment_close_inside_executable_comment() -> None:
-    stmts = split("/*!50100 SELECT 1 /* inner */ + 2 */;\nSELECT 3;")
-    assert [(s.text, s.executable) for s in stmts] == [("SELECT 1 /* inner */ + 2", "50100"), ("SELECT 3", None)]
+    """On the line of `/*!`, the client drops a comment with the text up to the second `*/`: the
+    server gets `/*!50100 SELECT 1` and refuses it (1064); on a later line the comment is an
+    ordinary one (MariaDB 10.11, tests/test_split_exec_delimiter.py)."""
+    stream = split_stream(["/*!50100 SELECT 1 /* inner */ + 2 */;\nSELECT 3;\n/*!50100 SELECT 1\n /* b */ + 2 */;"], "t.sql")
+    assert [(s.text, s.executable) for s in stream] == [("SELECT 3", None), ("SELECT 1\n /* b */ + 2", "50100")]
+    assert [(n.line, n.rule) for n in stream.notes] == [(1, "parse-error")]
 
 
 # --- DELIMITER --------------------------------------------------------------------------------
@@ -364,11 +374,21 @@ def test_unterminated_block_comment_at_eof_is_emitted() -> None:
         ("SELECT 1", 1, 1),
         ("/* forgot to close\nCREATE TABLE t (a int);", 2, 3),
     ]
-    assert texts("SELECT 1 /* open") == ["SELECT 1 /* open"]
+    # inside a statement the client drops it and sends what is before it (MariaDB 10.11,
+    # tests/test_split_exec_delimiter.py); a migration tool sends it all
+    stream = split_stream(["SELECT 1 /* open"], "t.sql")
+    assert [s.text for s in stream] == ["SELECT 1"] and [n.rule for n in stream.notes] == ["parse-error"]
+    assert texts("SELECT 1 /* open", fmt="flyway") == ["SELECT 1 /* open"]
 
 
 def test_unterminated_executable_comment_at_eof() -> None:
-    assert [(s.text, s.executable) for s in split("/*!40101 SET x = 1")] == [("SET x = 1", "40101")]
+    """MariaDB 10.11 refuses a statement whose executable comment is still open at its end (1064,
+    run or skipped: tests/test_split_exec_delimiter.py), while a plain comment left open is dropped
+    by the client and what comes before it runs."""
+    for text in ("/*!40101 SET x = 1", "CREATE TABLE t (a int) /*!50100 ENGINE=InnoDB\n", "CREATE TABLE t (a int) /*!99999 x"):
+        stream = split_stream([text], "t.sql")
+        assert list(stream) == [] and [(n.line, n.rule) for n in stream.notes] == [(1, "parse-error")], text
+        assert "not closed" in stream.notes[0].message
 
 
 def test_junk_never_crashes() -> None:

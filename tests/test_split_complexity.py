@@ -78,6 +78,15 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
         "mysql-8.0", None),
     "a one-line executable comment that does not close": (
         lambda n: ("/*!40101 " + "a" * n + "\n;\n/*!40101 " + " " * n + "x\n;\n") * 4, 200000, 1 << 16, None, None),
+    "delimiters and quotes in executable comments": (
+        lambda n: "DELIMITER //\nCREATE TABLE t (a int) /*!99999 COMMENT 'x//y' */ /*!50100 ENGINE=InnoDB *///\n/\n"
+        "/*!99999 a // b */ /*!50100 SELECT 1 /* c */ */ //\n" * n, 1000, 1 << 12, "mariadb-10.11", None),
+    "comments the client drops in executable comments": (
+        lambda n: "CREATE TABLE t (a int) /*!50100 /* c */ " + "/*!x */ y " * n + "*/ ENGINE=InnoDB */;\n"
+        + "SELECT 1 /*!99999 /* c " + "*/ /*! " * n + "*/ */;\n", 5000, 1 << 12, "mariadb-10.11", None),
+    "a long quote in an executable comment that does not run": (
+        lambda n: "CREATE TABLE t (a int) /*!99999 COMMENT '" + "x;" * n + "' */;\n", 200000, 1 << 12, "mariadb-10.11",
+        None),
     "nested comment openers in one that does not run": (
         lambda n: "/*!99999 " + "/*" * n + " */ */\nSELECT 1;\n", 20000, 1 << 12, "mysql-8.0", None),
     "executable comments in one statement": (

@@ -78,22 +78,36 @@ def test_a_skipped_comment_keeps_lines_and_columns_and_takes_one_nested_comment(
         + ",\n  c int\n)"
     assert (create.line, create.end_line, select.line) == (1, 5, 6)
     # between statements too, with a nested comment, over any chunking
-    gap = "/*!99999 SELECT 1; /* x */ SELECT 2; */\nSELECT 3;\n"
+    gap = "/*!99999 SELECT 1 /* x; */ + 2 */;\nSELECT 3;\n"
     for chunk in (None, 1, 3):
         assert [(s.text, s.line) for s in split(gap, chunk=chunk, target="mysql-8.0")[0]] == [("SELECT 3", 2)]
+    # the client cuts at a `;` in it: the server refuses `/*!99999 SELECT 1` (1064), runs
+    # ` /* x */ SELECT 2` and refuses `*/ SELECT 3` (tests/test_split_exec_delimiter.py)
+    gap = "/*!99999 SELECT 1; /* x */ SELECT 2; */\nSELECT 3;\n"
+    for chunk in (None, 1, 3):
+        statements, notes = split(gap, chunk=chunk, target="mysql-8.0")
+        assert [(s.text, s.line) for s in statements] == [("SELECT 2", 1)]
+        assert [(n.line, n.column, n.rule) for n in notes] == [(1, 38, "parse-error")]
 
 
 def test_mysql_reads_a_mariadb_comment_as_an_ordinary_one() -> None:
     # an ordinary comment ends at its first `*/`, nested or not: what follows is SQL to MySQL
     text = "/*M!100100 SELECT 1 /* x */ SELECT 2;\n"
     assert texts(text, target="mysql-8.0") == ["SELECT 2"]
-    assert texts(text, target="mariadb-10.11") == ["SELECT 1 /* x */ SELECT 2"]
+    # to MariaDB it runs, and the client drops `/* x */ SELECT 2;` (a comment on the line of an
+    # executable comment, up to the next `*/`): the server gets it unclosed and refuses it
+    assert texts(text, target="mariadb-10.11") == []
 
 
 def test_an_unclosed_comment_that_does_not_run_is_reported_where_it_starts() -> None:
-    statements, notes = split("SELECT 1;\n  /*!99999 CREATE TABLE t (a int);\nCREATE TABLE u (a int);\n", target="mysql-8.0")
+    statements, notes = split("SELECT 1;\n  /*!99999 CREATE TABLE t (a int COMMENT 'x;y')\nCREATE TABLE u (a int)\n",
+                              target="mysql-8.0")
     assert [s.text for s in statements] == ["SELECT 1"]
     assert [(n.line, n.column, n.rule) for n in notes] == [(2, 3, "parse-error")]
+    # the client cuts at its delimiter in the comment: the rest is outside it for the server
+    statements, notes = split("SELECT 1;\n  /*!99999 CREATE TABLE t (a int);\nCREATE TABLE u (a int);\n", target="mysql-8.0")
+    assert [s.text for s in statements] == ["SELECT 1", "CREATE TABLE u (a int)"]
+    assert notes == []  # the comment alone between statements: refused, and nothing of it runs anyway
 
 
 @pytest.mark.parametrize("chunk", [None, 7, 4093])

@@ -180,6 +180,15 @@ def _unfollowed(text: str, word: str) -> ops.Unfollowed:
 # events, and the BEGIN / IF / WHILE ... blocks of the splitter) hold statements on purpose.
 _DDL_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE", "INSERT"})
 _SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"})
+#: in a DDL statement, a line may not start with these either (`DROP TABLE t` then `FLUSH TABLES`
+#: on the next line, or a DELIMITER line the mariadb client sends as part of the statement): SET
+#: only before `@` or a session variable (`ALTER COLUMN c` then `SET DEFAULT 1` is one action), USE
+#: only before a name (`USE INDEX` is a hint), START only before TRANSACTION
+_AFTER_DDL_GLUE_WORDS = _DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER", "START", "USE", "SET"}
+_GLUE_FOLLOWING = {"START": frozenset({"TRANSACTION"}),
+                   "SET": frozenset({"NAMES", "SESSION", "GLOBAL", "LOCAL", "SQL_MODE", "FOREIGN_KEY_CHECKS",
+                                     "UNIQUE_CHECKS", "AUTOCOMMIT", "TIME_ZONE", "CHARACTER_SET_CLIENT"})}
+_GLUE_NOT_FOLLOWING = {"USE": frozenset({"INDEX", "KEY"})}
 #: in an ALTER TABLE, a line may start an action with DROP, ALTER or RENAME: those count only
 #: when followed by one of these
 _STATEMENT_OBJECTS = frozenset(
@@ -190,11 +199,13 @@ _STATEMENT_OBJECTS = frozenset(
 _COMPOUND_WORDS = frozenset({"BEGIN", "IF", "WHILE", "REPEAT", "LOOP", "DECLARE", "CASE", "FOR", "SOURCE"})
 _COMPOUND_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE", "AGGREGATE"})
 #: a cheap first look (one C-level scan): a line starting with a statement word, maybe in a string
-_glue_candidate = re.compile(r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT)(?![A-Za-z0-9_$])", re.I).search
-#: at a line's start: the word, and the word after it (after TEMPORARY / IF ...)
+_glue_candidate = re.compile(
+    r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET)(?![A-Za-z0-9_$])",
+    re.I).search
+#: at a line's start: the word, and the word after it (after TEMPORARY / IF ...; `@` starts a variable)
 _glue_word = re.compile(
-    r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT)(?![A-Za-z0-9_$])"
-    r"(?:[ \t\r\n]++(?:TEMPORARY[ \t\r\n]++)?([A-Za-z_]++))?", re.I
+    r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET)(?![A-Za-z0-9_$])"
+    r"(?:[ \t\r\n]++(?:TEMPORARY[ \t\r\n]++)?([A-Za-z_@]++))?", re.I
 ).match
 #: where the scan must look: a line start, a quote, a comment's first character
 _glue_stop = re.compile(r"[\n'\"`#/-]").search
@@ -224,6 +235,10 @@ def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter
             w = _glue_word(text, pos)
             if w is not None:
                 word, following = w.group(1).upper(), (w.group(2) or "").upper()
+                if word in _GLUE_FOLLOWING and not following.startswith("@") and following not in _GLUE_FOLLOWING[word]:
+                    continue
+                if following in _GLUE_NOT_FOLLOWING.get(word, ()):
+                    continue
                 if word in words and not (alter and word in ("DROP", "ALTER", "RENAME") and following not in _STATEMENT_OBJECTS):
                     start = (word + " " + following).strip() if following in _STATEMENT_OBJECTS or word in ("CREATE", "INSERT") else word
                     return ParseFailure(
@@ -266,12 +281,12 @@ def _parse_statement(text: str) -> ops.Operation:
     try:
         op = _parse_ddl(text, word)
     except ParseFailure:
-        glued = glued_statement(text, _DDL_GLUE_WORDS, alter=word == "ALTER")
+        glued = glued_statement(text, _AFTER_DDL_GLUE_WORDS, alter=word == "ALTER")
         if glued is not None:
             raise glued from None  # the reason the statement does not read: say that one
         raise
     if not (op.__class__ is ops.Skipped and op.kind.rpartition(" ")[2] in _COMPOUND_OBJECTS):  # type: ignore[attr-defined]
-        glued = glued_statement(text, _DDL_GLUE_WORDS, alter=word == "ALTER")
+        glued = glued_statement(text, _AFTER_DDL_GLUE_WORDS, alter=word == "ALTER")
         if glued is not None:
             raise glued
     return op
@@ -354,6 +369,13 @@ def _database_options(words: list[str]) -> tuple[str | None, str | None]:
 # --------------------------------------------------------------------------------------------
 # A cursor over tokens
 # --------------------------------------------------------------------------------------------
+#: a quoted string where the grammar wants a name: `'b'` always, `"b"` unless ANSI_QUOTES is in
+#: effect (the splitter follows SET sql_mode and hands such a text on with `"b"` as a quoted name,
+#: `linter.input.splitter.sqlmode`). MariaDB 10.11 refuses it (1064, tests/test_parse_refusals.py).
+_STRING_FOR_NAME = ("a quoted string where a name is required (a double-quoted name reads as one only under "
+                    "sql_mode ANSI_QUOTES): the server refuses the statement (syntax error, 1064)")
+
+
 class _Cursor:
     def __init__(self, tokens: list[Token], text: str) -> None:
         self.tokens = tokens
@@ -459,6 +481,8 @@ class _Cursor:
         if token is None or token.token_type in _PUNCTUATION:
             self.fail("expected a name")
         assert token is not None
+        if token.token_type == TokenType.STRING:
+            self.fail(_STRING_FOR_NAME)
         parts = [self._raw(token)]
         self.i += 1
         while token.token_type != TokenType.IDENTIFIER:  # `quoted`NEXT is two tokens
@@ -1175,6 +1199,11 @@ def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column
     if not elements:
         return []
     elements = [_unqualified(element) for element in elements]
+    for element in elements:
+        if element and element[0].token_type == TokenType.STRING:  # a column's name as a string
+            raise ParseFailure(_STRING_FOR_NAME + f" near {element[0].text!r}", element[0].line - 1)
+        if len(element) > 2 and element[1].token_type not in _UNQUOTED and _head(element[1]) == "SERIAL":
+            _serial_attributes(element)
     plain = [_plain_column_element(c.text, element) for element in elements]
     if None not in plain:
         return _auto_increment_not_null(plain)  # type: ignore[arg-type]
@@ -1187,6 +1216,37 @@ def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column
         else:
             return _auto_increment_not_null([done if done is not None else next(parsed) for done in plain])
     return _auto_increment_not_null(_parse_columns_sqlglot(c, elements))
+
+
+#: what may not follow the type SERIAL (BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE): its
+#: grammar takes NOT NULL, [PRIMARY] KEY, UNIQUE [KEY], COMMENT, INVISIBLE, CHECK, REFERENCES and
+#: an engine's options only; MariaDB 10.11 refuses these (1064, tests/test_parse_refusals.py)
+_NOT_AFTER_SERIAL = frozenset({"DEFAULT", "AUTO_INCREMENT", "UNSIGNED", "SIGNED", "ZEROFILL", "COLLATE", "CHARACTER",
+                               "CHARSET", "AS", "GENERATED", "COMPRESSED", "ON", "BINARY", "ASCII", "UNICODE"})
+
+
+def _serial_attributes(element: list[Token]) -> None:
+    """Refuse a SERIAL column whose attributes its grammar does not take (`_NOT_AFTER_SERIAL`, a
+    NULL without NOT), up to a CHECK or REFERENCES, whose own text may hold any word."""
+    after_not = False
+    depth = 0
+    for token in element[2:]:
+        kind = token.token_type
+        if kind == _L_PAREN:
+            depth += 1
+        elif kind == _R_PAREN:
+            depth -= 1
+        if depth or kind in _UNQUOTED:
+            after_not = False
+            continue
+        word = _head(token)
+        if word in ("CHECK", "REFERENCES"):
+            return
+        if word in _NOT_AFTER_SERIAL or (word == "NULL" and not after_not) or word == "DEFAULT NULL":
+            raise ParseFailure(f"`SERIAL {token.text}`: the type SERIAL takes no {word} (it is BIGINT UNSIGNED NOT NULL "
+                               "AUTO_INCREMENT UNIQUE): the server refuses the statement (syntax error, 1064)",
+                               token.line - 1)
+        after_not = word == "NOT"
 
 
 def _unqualified(element: list[Token]) -> list[Token]:
@@ -1710,7 +1770,7 @@ _NOT_OPTION_NAMES = frozenset(
 _OPTION = re.compile(
     rf"""[ \t\r\n,]*(?:(?:DEFAULT{_S}+)?
     (?:(?P<charset>CHARACTER{_S}+SET)|(?!(?:{"|".join(sorted(_NOT_OPTION_NAMES))})(?![A-Za-z0-9_]))(?P<key>{_WORD}))
-    (?:{_S}*={_S}*|{_S}+)(?:'(?P<string>(?:[^'\\]|'')*)'|`(?P<quoted>[^`]+)`|(?P<bare>[A-Za-z0-9_]+))
+    (?:{_S}*(?P<eq>=){_S}*|{_S}+)(?:'(?P<string>(?:[^'\\]|'')*)'|`(?P<quoted>[^`]+)`|(?P<bare>[A-Za-z0-9_]+))
     (?=[ \t\r\n,]|\Z))?""",
     _FLAGS,
 )
@@ -1727,6 +1787,8 @@ def _plain_options(text: str, pos: int) -> list[tuple[str, str | None]] | None:
         charset, key, string, quoted, bare = m.group("charset", "key", "string", "quoted", "bare")
         if charset is None and key is None:
             return pairs if m.end() == end else None
+        if key is not None and m.group("eq") is None and key.upper() not in _TABLE_OPTION_NAMES:
+            return None  # not an option: the token path says why
         if bare is not None:
             if bare.upper() in _PAIR_FIRST_WORDS:
                 return None
@@ -1803,6 +1865,21 @@ def _read_table_options(c: _Cursor, *, stop_at_select: bool) -> tuple[TableOptio
     return options, as_select
 
 
+#: the table options the server's grammar names (MariaDB 10.11 and MySQL 8.x), which may go
+#: without `=`; any other word is an engine-defined option (MariaDB), `NAME = value` only. A word
+#: that is neither, such as the first word of a statement whose `;` was left out before it (`FLUSH
+#: TABLES`, `USE d2`, `DO 1`) or a client command the client sent as text (`DELIMITER //`), makes
+#: the server refuse the statement (1064, checked on MariaDB 10.11 by tests/test_parse_refusals.py).
+_TABLE_OPTION_NAMES = frozenset(
+    "ENGINE TYPE MAX_ROWS MIN_ROWS AVG_ROW_LENGTH PASSWORD COMMENT AUTO_INCREMENT PACK_KEYS STATS_AUTO_RECALC "
+    "STATS_PERSISTENT STATS_SAMPLE_PAGES CHECKSUM TABLE_CHECKSUM PAGE_CHECKSUM DELAY_KEY_WRITE ROW_FORMAT UNION "
+    "CHARSET COLLATE INSERT_METHOD TABLESPACE STORAGE CONNECTION KEY_BLOCK_SIZE TRANSACTIONAL SEQUENCE "
+    "COMPRESSION ENCRYPTION ENGINE_ATTRIBUTE SECONDARY_ENGINE SECONDARY_ENGINE_ATTRIBUTE AUTOEXTEND_SIZE".split())
+_NOT_AN_OPTION = ("`{word}` is not a table option, and an option of the engine's needs `=`: a `;` seems to be "
+                  "missing before it (the server reads the text as one statement and refuses it: syntax error, "
+                  "1064), so none of it runs")
+
+
 def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[str, str | None]], bool]:
     pairs: list[tuple[str, str | None]] = []
     while not c.done:
@@ -1832,7 +1909,14 @@ def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[
             token = c.peek()
             if token is None or token.token_type in _PUNCTUATION or token.token_type == TokenType.STRING:
                 c.fail("unexpected table option")
+            assert token is not None
             key = c.name().upper()
+            if key not in _TABLE_OPTION_NAMES and not c.at_type(TokenType.EQ):
+                c.i -= 1
+                if not (token.text[:1].isalpha() or token.text[:1] == "_"):
+                    c.fail("unexpected text after the table options: the server refuses the statement (syntax error, "
+                           "1064)")
+                raise ParseFailure(_NOT_AN_OPTION.format(word=token.text), c.line_offset())
         c.accept_type(TokenType.EQ)
         if key == "UNION" and c.at_type(TokenType.L_PAREN):
             start = c.peek()
@@ -1949,6 +2033,11 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
     table = c.qualified()
     parts = _key_parts(c)
     btree = btree or _using_btree(c)
+    for k in range(len(c.tokens) - c.i):  # no index option is a SELECT: a statement glued on (1064)
+        if c.word(k) == "SELECT":
+            c.i += k
+            raise ParseFailure("a `;` seems to be missing before `SELECT` here: the server reads this text as one "
+                               "statement and refuses it (syntax error), so none of it runs", c.line_offset())
     invisible = _index_options_invisible(c)
     return ops.CreateIndex(table, Index(name, kind, parts, invisible, btree=btree), if_not_exists)
 

@@ -6,6 +6,7 @@ from linter.input.splitter.client import _CMD_DONE, _CMD_MORE, _CMD_TEXT
 from linter.input.splitter.compound import BLOCK, Invalid, Structure, head as compound_head
 from linter.input.splitter.lexis import (
     _BLOCK,
+    _CODE,
     _BTICK,
     _COMPOUND_PREFIX,
     _DASH_COMMENT_FOLLOW,
@@ -25,6 +26,24 @@ from linter.input.splitter.lexis import (
 from linter.input.splitter.sqlmode import normalize
 from linter.input.statement import Note, Statement
 
+
+#: why the server refuses a statement the client cut in an executable comment (`_cut_in_exec`):
+#: the mysql client looks for its delimiter everywhere but in quotes and plain comments, so
+#: `/*!50100 a; b */` is cut at its `;`, and under `DELIMITER //` the `/` of a closing `*/` may
+#: begin the delimiter (`*///`). What follows the cut is outside the comment for the server: its
+#: `*/` is text there, which the parser refuses with that statement. Checked on MariaDB 10.11
+#: (tests/test_split_exec_delimiter.py).
+_CUT_IN_EXEC = ("the mysql client ends this statement at its delimiter {delimiter!r} inside an executable comment "
+                "(it looks for the delimiter there as in plain text): the server gets the comment unclosed and "
+                "refuses the statement (syntax error, 1064)")
+_CUT_AT_CLOSE = ("the mysql client ends this statement at the `/` of the `*/` that closes its executable comment, "
+                 "which begins the delimiter {delimiter!r}: the server gets the comment unclosed and refuses the "
+                 "statement (syntax error, 1064)")
+
+_LEADING_SLASH = ("this statement begins with `/` (such as what is left of `*///` after the delimiter `//`): the "
+                  "server refuses it (syntax error, 1064)")
+_STRAY_CLOSE = ("this statement holds the `*/` of an executable comment the mysql client cut at its delimiter: "
+                "the server reads it as text and refuses the statement (syntax error, 1064)")
 
 class _StatementText:
     """Inside a statement: its text up to its delimiter (`_code`), a compound statement's structure,
@@ -48,6 +67,12 @@ class _StatementText:
             c = buf[p]
             if c == d0:
                 if buf.startswith(delimiter, p):
+                    if self.exec_ver is not None:  # the client looks for its delimiter in executable comments too
+                        self.exec_ver = None  # for the server, what follows is outside the comment
+                        self.exec_cut = True
+                        self._set_matchers()
+                        self._cut_in_exec(p, p + len(delimiter), _CUT_IN_EXEC.format(delimiter=delimiter))
+                        return True
                     # under a custom delimiter, a `;` left before it is an empty statement to the server
                     self._end_stmt(p, delimiter_end=p + len(delimiter), strip_semicolon=delimiter != ";")
                     self.packet_open = self.rejecting = False
@@ -112,6 +137,12 @@ class _StatementText:
                 if buf.startswith("*", p + 1):
                     em = _exec_open(buf, p)
                     if em is None:
+                        if (self.exec_ver is not None and not self.exec_ver.startswith("M!")
+                                and self._where(p)[0] == self.exec_line):
+                            self._piece(buf[self.seg_start : p])
+                            self.seg_start = p
+                            self._client_drop_from(p, _CODE)
+                            return True
                         self._stmt_comment(p, p + 2, _BLOCK, dash=False)
                         return True
                     marker_end, version, runs = self._exec_marker(em)
@@ -123,15 +154,29 @@ class _StatementText:
                     # unwrap in place: the marker becomes as many spaces, so columns stay right
                     self._piece(" " * (marker_end - p))
                     self._open_exec(version)
+                    self.exec_line = self._where(p)[0]
                     pos = self.seg_start = marker_end
                     run_match = self.run_match
                     continue
                 pos = p + 1
             elif c == "*":
-                if n - p < 2 and not eof:
+                if n - p < (2 if d0 != "/" else 1 + len(delimiter)) and not eof:
                     self.pos = p
                     return False
+                if buf.startswith("/", p + 1) and self.exec_cut and self.exec_ver is None:
+                    self.refused = self.refused or _STRAY_CLOSE  # the end of a comment the client cut
+                    self.exec_cut = False
+                    self._set_matchers()
+                    pos = p + 2
+                    run_match = self.run_match
+                    continue
                 if buf.startswith("/", p + 1) and self.exec_ver is not None:
+                    if d0 == "/" and buf.startswith(delimiter, p + 1):
+                        # the client: `*` closes the comment and its `/` begins the delimiter
+                        self.exec_ver = None
+                        self._set_matchers()
+                        self._cut_in_exec(p + 1, p + 1 + len(delimiter), _CUT_AT_CLOSE.format(delimiter=delimiter))
+                        return True
                     self._piece(buf[self.seg_start : p])
                     if self.stmt_exec is not None and self.stmt_exec[0] == self.exec_serial:
                         self.exec_close_off = self.plen
@@ -216,6 +261,7 @@ class _StatementText:
             self.cm_off = self.plen + (start - self.seg_start)
         if mode == _BLOCK:
             self.open_at = self._where(start)
+            self.block_off = self.plen + (start - self.seg_start)
         self._start_comment(text_start, mode, collect=collect, dash=dash)
 
     def _end_stmt(
@@ -255,7 +301,20 @@ class _StatementText:
         self.stmt_exec = self.exec_close_off = None
         compound = self.compound
         self.compound = None
+        refused, self.refused = self.refused, None
         if not text or self.down or self.rejecting:
+            return
+        if refused is None and text[:1] == "/":
+            refused = _LEADING_SLASH
+        if refused is not None:
+            self._flush_pending()
+            line = self.stmt_line
+            packet = self.block or self.delimiter != ";" and not self.buf.startswith(self.delimiter, end)
+            if packet and end < len(self.buf):  # a multi-statement packet stops at its first error
+                self.rejecting = True
+                refused += "; the server runs none of the statements after it in the same packet"
+            self.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
+                                   _excerpt(text)))
             return
         if compound is None and (self.block or self.delimiter != ";"):  # no `;` of its own: a compound one?
             head = compound_head(text[:_COMPOUND_PREFIX])
@@ -369,6 +428,7 @@ class _StatementText:
         self.over_head = ""
         self.in_stmt = False
         self.stmt_exec = self.exec_close_off = None
+        self.refused = None
         if delimiter_end is not None:
             self.pos = delimiter_end
         if self.down:

@@ -292,3 +292,4 @@ class _ClientCommands:
         self.over_head = ""
         self.stmt_exec = self.exec_close_off = None
         self.compound = None
+        self.refused = None

@@ -168,6 +168,7 @@ class _GapReader:
                     end, version, runs = self._exec_marker(m)
                     if runs:
                         self._open_exec(version)
+                        self.exec_line = self._where(e)[0]
                         self.pos = end
                         return _GAP_NEXT
                     self._skip_exec(e, end, version)

@@ -81,8 +81,6 @@ _BODIES = {
 _exec_open = re.compile(r"/\*(M?!)([0-9]{0,6})").match
 #: the openings of the executable comments in a text, without their `/*` ("!40101", "M!100301")
 _EXEC_OPENINGS = re.compile(r"/\*(M?![0-9]{0,6})").findall
-#: in a skipped executable comment: a nested comment's opening, or the closing
-_OPEN_OR_CLOSE = re.compile(r"/\*|\*/").search
 
 
 def _blank(text: str) -> str:
@@ -172,7 +170,7 @@ _SCHEMA_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "USE"})
 
 
 #: modes of the scanner between chunks
-_CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE, _SKIPEXEC, _PARAMS = range(8)
+_CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE, _SKIPEXEC, _PARAMS, _CLIENTDROP = range(9)
 _QUOTE_MODES = {"'": _SQUOTE, '"': _DQUOTE}
 _MODE_QUOTES = {_SQUOTE: "'", _DQUOTE: '"'}
 

@@ -2,14 +2,40 @@
 
 from __future__ import annotations
 
+import re
+
+from linter.input.splitter.body import _CUT_AT_CLOSE, _CUT_IN_EXEC
 from linter.input.splitter.lexis import (
+    _CLIENTDROP,
     _CODE,
     _COMMENT_CHARS,
+    _DASH_COMMENT_FOLLOW,
     _MODE_QUOTES,
-    _OPEN_OR_CLOSE,
+    _Matcher,
+    _SKIPEXEC,
     _blank,
     _comment_text,
 )
+
+
+#: a quote in a skipped executable comment holding `/*` or `*/` (checked on MariaDB 10.11)
+_QUOTED_COMMENT_MARK = ("a quoted text in an executable comment the server skips holds `/*` or `*/`: the server reads no "
+                        "quotes there, so the comment ends elsewhere for it than for the mysql client, and it refuses "
+                        "the statement (syntax error, 1064)")
+#: in text the client drops (`_client_drop`): what changes its state
+_drop_stop = re.compile(r"\*/|/\*!|\n").search
+_skip_stops: dict[str, _Matcher] = {}
+
+
+def _skip_stop(delimiter: str) -> _Matcher:
+    """The search for what matters in a skipped executable comment: its end `*/`, a nested
+    comment's opening, a quote, the client's delimiter. Literal alternatives: each position is
+    tried once."""
+    found = _skip_stops.get(delimiter)
+    if found is None:
+        alternatives = [r"\*/", r"/\*", "['\"`#]", "--"] + ([re.escape(delimiter)] if delimiter else [])
+        found = _skip_stops[delimiter] = re.compile("|".join(alternatives)).search
+    return found
 
 
 class _QuotedText:
@@ -39,33 +65,182 @@ class _QuotedText:
         return True
 
     def _skip_exec_text(self) -> bool:
-        """Read on in an executable comment that does not run (see `_skip_exec`)."""
+        """Read on in an executable comment that does not run (see `_skip_exec`). The server skips
+        it, but the client reads it as it reads any statement text: quotes hide what is in them,
+        and its delimiter ends the statement there, the `/` of the closing `*/` included (`*///`
+        under `DELIMITER //`): such a statement is refused (`_cut_in_skipped`). A comment the target
+        reads as an ordinary one (MySQL and `/*M!`: `skip_nest` off) is one to its client too."""
         buf = self.buf
         n = len(buf)
         pos = self.pos
+        delimiter = "" if self.block else self.delimiter
         while True:
-            if self.skip_depth == 0 and self.skip_nest:
-                m = _OPEN_OR_CLOSE(buf, pos)
+            quote = self.skip_quote
+            if quote == "#":  # a `#` or `-- ` comment: the client drops the rest of the line, unseen by either
+                e = buf.find("\n", pos)
+                closed = e >= 0
+                if not closed:
+                    e = n
+                if not closed:
+                    self.pos = n if self.eof else max(pos, n - 1)
+                    return False
+                pos = e
+                self.skip_quote = ""
+                continue
+            if quote:
+                if quote == "`":
+                    e = buf.find("`", pos)
+                    closed = e >= 0
+                    if not closed:
+                        e = n
+                else:
+                    m = self.quote_body[quote].match(buf, pos)
+                    e = m.end() if m is not None else pos
+                    closed = e < n and buf[e] == quote
+                if self.in_stmt and (buf.find("/*", pos, e) >= 0 or buf.find("*/", pos, e) >= 0):
+                    # the server reads no quotes in a comment it skips: it ends the comment elsewhere
+                    self.refused = self.refused or _QUOTED_COMMENT_MARK
+                if not closed:
+                    self.pos = n if self.eof or quote == "`" else e  # e: the end, or a last backslash
+                    return False
+                pos = e + 1
+                self.skip_quote = ""
+                continue
+            if self.skip_nest and (self.skip_depth == 0 or self.skip_inner):
+                m = _skip_stop(delimiter)(buf, pos)
                 i = m.start() if m is not None else -1
-                opens = m is not None and m.group() == "/*"
+                found = m.group() if m is not None else ""
             else:
                 i = buf.find("*/", pos)
-                opens = False
+                found = "*/"
             if i < 0:
-                # keep a last `*` or `/`: its other half may come with the next chunk
-                self.pos = n if self.eof else max(pos, n - 1)
+                # keep what may be the start of `*/` or of the delimiter: it may end in the next chunk
+                keep = max(1, len(delimiter) - 1)
+                self.pos = n if self.eof else max(pos, n - keep)
                 return False
-            pos = i + 2
-            if opens or self.skip_depth:
-                self.skip_depth = 1 - self.skip_depth
+            if found in ("'", '"', "`"):
+                self.skip_quote = found
+                pos = i + 1
                 continue
+            if found == "#" or found == "--":
+                if found == "--":
+                    if n - i < 3 and not self.eof:
+                        self.pos = i
+                        return False
+                    if i + 2 < n and buf[i + 2] not in _DASH_COMMENT_FOLLOW:
+                        pos = i + 1
+                        continue
+                self.skip_quote = "#"
+                pos = i + len(found)
+                continue
+            if found == "/*":
+                if n - i < 4 and not self.eof:
+                    self.pos = i
+                    return False
+                inner = buf.startswith("!", i + 2) or buf.startswith("M!", i + 2)
+                if self.skip_depth:  # in the nested executable comment: an opening the server skips
+                    pos = i + 2
+                    continue
+                if not inner and not self.skip_mariadb and self._where(i)[0] == self.skip_at[0]:
+                    self.pos = i
+                    self._client_drop_from(i, _SKIPEXEC)
+                    return True
+                # nested for the server; to the client, an executable one is text it reads on in
+                self.skip_depth = 1
+                self.skip_inner = inner
+                pos = i + 2
+                continue
+            if found != "*/":  # the delimiter
+                self._cut_in_skipped(i, i + len(delimiter), inside=True)
+                return True
+            if self.skip_depth:
+                self.skip_depth = 0
+                self.skip_inner = False
+                pos = i + 2
+                continue
+            if delimiter[:1] == "/" and self.skip_nest:  # an ordinary comment's `*/` is read whole
+                if n - i - 1 < len(delimiter) and not self.eof:
+                    self.pos = i
+                    return False
+                if buf.startswith(delimiter, i + 1):
+                    self._cut_in_skipped(i + 1, i + 1 + len(delimiter), inside=False)
+                    return True
+            pos = i + 2
             if self.in_stmt:
                 self._piece(_blank(buf[self.seg_start : pos]))
                 self.seg_start = pos
             self.pos = pos
             self.mode = _CODE
             self.at_line_start = False
+            self.exec_line = -1  # its `*/` ends the client's executable comment, an outer one too
             return True
+
+    def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
+        """The client found its delimiter in an executable comment (at buffer index `end`): the
+        statement it sends ends inside the comment, which the server refuses (`reason`)."""
+        self.refused = self.refused or reason
+        self._end_stmt(end, delimiter_end=delimiter_end, strip_semicolon=self.delimiter != ";")
+        self.packet_open = self.rejecting = False
+
+    def _cut_in_skipped(self, end: int, delimiter_end: int, *, inside: bool) -> None:
+        """The client's delimiter at buffer index `end` in a skipped executable comment (`inside`
+        it, else at the `/` of its `*/`): the statement it ends is refused by the server, the
+        comment unclosed (between statements the comment alone is sent and refused: nothing runs
+        either way). What follows is outside the comment for the server: a `*/` in it is text,
+        which the parser refuses with that statement."""
+        self.mode = _CODE
+        if self.in_stmt:
+            self._piece(_blank(self.buf[self.seg_start : end]))
+            self.seg_start = end
+            self._cut_in_exec(end, delimiter_end, (_CUT_IN_EXEC if inside else _CUT_AT_CLOSE).format(
+                delimiter=self.delimiter))
+        else:
+            self.pos = delimiter_end
+            self.packet_open = self.rejecting = False
+        self.at_line_start = False
+        self.exec_ver = None  # what follows the cut is outside the comment for the server
+        self.exec_cut = inside  # and its `*/` is text there
+        self._set_matchers()
+
+    def _client_drop_from(self, start: int, back: int) -> None:
+        """A plain comment opened at buffer index `start`, on the line of an open `/*!` comment:
+        the client drops it up to its second `*/` (the first one ends the executable comment for
+        it, on that line only; see `_client_drop`), then reads on in mode `back`."""
+        self.mode = _CLIENTDROP
+        self.drop_ss = True
+        self.drop_back = back
+        self.open_at = self._where(start)
+        self.pos = start + 2
+
+    def _client_drop(self) -> bool:
+        """Read on in text the client drops. As MariaDB 10.11's client/mysql.cc `add_line` does: in
+        a comment, `/*!` marks an executable comment (until the end of its line or its `*/`), whose
+        `*/` ends only that; the next `*/` ends the comment. Nothing of it is sent: inside a
+        statement it becomes blanks, and the executable comment it was in is still open for the
+        server (checked in tests/test_split_exec_delimiter.py)."""
+        buf = self.buf
+        n = len(buf)
+        pos = self.pos
+        while True:
+            m = _drop_stop(buf, pos)
+            if m is None:
+                self.pos = n if self.eof else max(pos, n - 2)  # `/*!` or `*/` may end in the next chunk
+                return False
+            what = m.group()
+            pos = m.end()
+            if what == "\n":
+                self.drop_ss = False
+            elif what == "/*!":
+                self.drop_ss = True
+            elif self.drop_ss:
+                self.drop_ss = False
+            else:
+                if self.in_stmt:
+                    self._piece(_blank(buf[self.seg_start : pos]))
+                    self.seg_start = pos
+                self.pos = pos
+                self.mode = self.drop_back
+                return True
 
     def _block_comment(self) -> bool:
         buf = self.buf

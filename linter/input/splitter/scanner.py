@@ -19,6 +19,7 @@ from linter.input.splitter.lexis import (
     _BLOCK,
     _BODIES,
     _BTICK,
+    _CLIENTDROP,
     _CLIENT_FORMATS,
     _CODE,
     _COMMENT_CHARS,
@@ -44,6 +45,11 @@ from linter.input.statement import Note, Segment, Statement, _SEGMENT_SPLITS
 
 if TYPE_CHECKING:
     from linter.schema.target import Target
+
+
+#: an executable comment still open at the end (checked on MariaDB 10.11, run or skipped: 1064)
+_UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the end of the {part}: the server "
+                  "refuses the statement (syntax error, 1064)")
 
 
 class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _QuotedText):
@@ -98,9 +104,19 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
         self.exec_ver: str | None = None  # version of the open executable comment
         self.exec_serial = 0  # counts executable comments, to tell them apart
+        self.exec_line = 0  # the line the open one starts on
+        # the client found its delimiter inside an executable comment (`_cut_in_exec`): for the
+        # server the rest is outside the comment, and the `*/` that closed it is text it refuses
+        self.exec_cut = False
+        self.refused: str | None = None  # why the server refuses the statement being read, all of it
+        self.skip_quote = ""  # in a skipped executable comment: the quote open in it, the client's way
         self.plain_execs: dict[str, bool] = {}  # see `_plain_exec`
         self.plain_set: set[str] = set()  # the openings it found plain
         self.skip_depth = 0  # in an executable comment that does not run: comments open in it
+        self.skip_mariadb = False  # and whether it is a `/*M!` one
+        self.skip_inner = False  # and whether the comment nested in it is an executable one
+        self.drop_ss = False  # in text the client drops (`_client_drop`): whether a `/*!` is open on its line
+        self.drop_back = _CODE  # and the mode after it
         self.skip_nest = True  # whether one comment may nest in it
         self.skip_at = (0, 0)  # where it starts
         self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
@@ -137,6 +153,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.comment_line = 0
         self.comment_col = 0
         self.cm_off = 0  # offset in the statement text where an in-statement `--` comment began
+        self.block_off = 0  # and a `/*` one
         # comments waiting for the next statement, and the last statement waiting for the end of
         # its line (comments after its delimiter on that line are its own)
         self.comments: list[str] = []
@@ -197,6 +214,9 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.mode = _CODE
         self.in_stmt = False
         self.exec_ver = None
+        self.exec_cut = False
+        self.refused = None
+        self.skip_quote = ""
         self.compound = None
         self.packet_open = self.rejecting = False
         self.at_line_start = True
@@ -214,7 +234,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         if self.in_stmt:
             if pos > self.seg_start:
                 piece = buf[self.seg_start : pos]
-                self._piece(_blank(piece) if self.mode == _SKIPEXEC else piece)
+                self._piece(_blank(piece) if self.mode in (_SKIPEXEC, _CLIENTDROP) else piece)
             self.seg_start = 0
         if self.collect and self.mode in (_BLOCK, _LINE):
             room = _COMMENT_CHARS - self.clen
@@ -246,6 +266,8 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
                 ok = self._skip_exec_text()
             elif mode == _PARAMS:
                 ok = self._params()
+            elif mode == _CLIENTDROP:
+                ok = self._client_drop()
             else:
                 ok = self._quote()
             if not ok:
@@ -254,6 +276,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
     def _finish(self) -> None:
         """At end of input: emit what is left, even unterminated."""
         buf = self.buf
+        cut = None  # where the text sent ends, before the end of the input
         if self.stopped:
             line, column, what = self.stop_at
             if not self.rest_lines and buf:
@@ -280,17 +303,33 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
                 self.out.append(
                     Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.comments), None)
                 )
-        elif self.mode == _SKIPEXEC:
+        elif self.mode == _SKIPEXEC or self.mode == _CLIENTDROP and self.drop_back == _SKIPEXEC:
             line, column = self.skip_at
             self._flush_pending()
-            self.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not run "
-                                   f"on the target) and the rest of the {self.part} with it", end_line=self.cur_line))
             if self.in_stmt:
                 self._piece(_blank(buf[self.seg_start :]))
                 self.seg_start = len(buf)
+                self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
+            else:
+                self.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not "
+                                       f"run on the target) and the rest of the {self.part} with it",
+                                       end_line=self.cur_line))
+        elif self.in_stmt and self.exec_ver is not None and self.mode in (_CODE, _CLIENTDROP):
+            if self.mode == _CLIENTDROP:
+                self._piece(_blank(buf[self.seg_start :]))
+                self.seg_start = len(buf)
+            self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
+        elif self.mode == _BLOCK and self.in_stmt and self.client and not self.over:
+            # the client drops a comment left open (checked on MariaDB 10.11): what is before it is sent
+            line, column = self.open_at
+            self._flush_pending()
+            self.notes.append(Note(line, column, f"comment (/*) not closed: the rest of the {self.part} is inside it; the "
+                                   "mysql client drops it and sends the statement before it", "parse-error", "warning",
+                                   max(line, self._line_at(len(buf)))))
+            cut = self.block_off
         elif self.mode != _CODE and self.in_stmt:
             what = {_SQUOTE: "string (')", _DQUOTE: 'string (")', _BTICK: "quoted identifier (`)",
-                    _BLOCK: "comment (/*)", _LINE: ""}[self.mode]
+                    _BLOCK: "comment (/*)", _LINE: "", _CLIENTDROP: "comment (/*)", _PARAMS: ""}[self.mode]
             if what:
                 line, column = self.open_at
                 self._flush_pending()
@@ -300,7 +339,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
                                        "server rejects the statement it is in", end_line=max(line, end_line)))
         if self.in_stmt:
             # a goose block or a Segment sent whole: the server takes a last `;` as the end of the statement
-            self._end_stmt(len(buf), strip_semicolon=self.block and not self.packet)
+            self._end_stmt(len(buf), cut=cut, strip_semicolon=self.block and not self.packet)
         self._flush_pending()
 
     def _where(self, i: int) -> tuple[int, int]:
@@ -327,7 +366,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
     def _set_matchers(self) -> None:
         """Follow a change of delimiter, goose block or executable comment."""
         delimiter = "" if self.block else self.delimiter
-        key = (delimiter, self.exec_ver is not None, self.client, self.quoting, self.packet)
+        key = (delimiter, self.exec_ver is not None or self.exec_cut, self.client, self.quoting, self.packet)
         match = _run_cache.get(key)
         if match is None:
             match = _run_cache[key] = _run_pattern(*key)
@@ -335,6 +374,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.quote_body = _BODIES[self.quoting]
         self.gap_stops = "dD-#/*" + delimiter[:1] + ("\\" if self.client else "")
         self.fast_ok = (self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
+                        and not self.exec_cut
                         and not self.quoting)
 
     def _open_exec(self, version: str) -> None:
@@ -379,6 +419,9 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         (line breaks kept), so the statement's positions stay right."""
         self.mode = _SKIPEXEC
         self.pos = marker_end
+        self.skip_quote = ""
+        self.skip_mariadb = version.startswith("M!")
+        self.skip_inner = False
         self.skip_depth = 0
         self.skip_nest = not (version.startswith("M!") and self.target is not None and not self.target.is_mariadb)
         self.skip_at = self._where(start)

@@ -1,0 +1,80 @@
+"""Text the server's parser refuses (1064) that innolint read: a statement whose `;` was left out
+before a non-DDL line (`FLUSH TABLES`, `DO 1`, `USE d2`, `SET @x = 1`, a DELIMITER line the mariadb
+client sends as part of it), a word that is no table option, a quoted string where a name is
+required (unless ANSI_QUOTES), and attributes the type SERIAL does not take. Each is judged by the
+real `mariadb` client and server: innolint builds the server's tables and reports each refused
+statement (parse-error) at its lines; the forms the server accepts stay accepted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.mariadb import MariaDB
+from tests.splitting import client_tables, replay_text
+
+#: (script, the first line of each statement the server refuses; a missing `;` is reported at the
+#: line after it)
+REFUSED = [
+    # a `;` left out before a line the server then reads as part of the statement
+    ("CREATE TABLE a1 (e INT NOT NULL) DEFAULT CHARACTER SET=utf8\nDO 1;\n", [1]),
+    ("/*!50001 CREATE TABLE a2 (e INT NOT NULL) DEFAULT CHARACTER SET=utf8 */\nDO 1;\n", [1]),
+    ("CREATE TABLE a3 (f INTEGER) ENGINE=innodb\nFLUSH TABLES;\n", [1]),
+    ("CREATE TABLE a4 (a INT NOT NULL)\nUSE t_b;\nCREATE TABLE a5 (a int);\n", [1]),
+    ("CREATE TABLE a6 (a INT) COMMENT 'x'\nSET @x = 1;\n", [1]),
+    ("CREATE TABLE a7 (a INT)\nSET NAMES utf8mb4;\n", [1]),
+    ("CREATE TABLE a8 (a INT) ENGINE=MyISAM\nSTART TRANSACTION;\n", [1]),
+    ("CREATE TABLE a9 (a INT)\nCOMMIT;\n", [1]),
+    ("CREATE TABLE b1 (`d` TEXT) ENGINE = Aria\nDELIMITER $$\nCREATE TABLE b2 (a int)$$\n", [1]),
+    ("CREATE TABLE b3 (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY)\nDELIMITER //\n", [1]),
+    ("CREATE TABLE b4 (a int);\nCREATE INDEX ix ON b4 (a)\nSELECT 1;\nALTER TABLE b4 ADD COLUMN b INT\nDO 1;\n", [2, 4]),
+    ("CREATE TABLE b5 (a int);\nDROP TABLE IF EXISTS b5\nFLUSH TABLES;\nRENAME TABLE b5 TO b6\nUSE t_b;\n", [2, 4]),
+    ("CREATE TABLE b7 (a int);\nALTER TABLE b7 ENGINE=InnoDB\nSET foreign_key_checks = 0;\n", [2]),
+    ("CREATE TABLE b8 (a int) ENGINE=InnoDB DO 1;\n", [1]),
+    # a string where a name is required, without ANSI_QUOTES
+    ("CREATE TABLE c1 (f CHAR(36) NOT NULL, b INT NOT NULL, KEY (\"b\", f));\n", [1]),
+    ("CREATE TABLE c2 (\"c\" VARCHAR(8) NOT NULL) ENGINE=innodb;\n", [1]),
+    ("CREATE TABLE c3 (a INT, KEY ('a'));\nCREATE TABLE \"c4\" (a int);\n", [1, 2]),
+    ("CREATE TABLE c5 (a INT);\nALTER TABLE c5 ADD COLUMN \"b\" INT;\nALTER TABLE c5 ADD KEY \"k\" (a);\n"
+     "CREATE INDEX \"i\" ON c5 (a);\n", [2, 3, 4]),
+    ("SET sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES');\nSET sql_mode = DEFAULT;\nCREATE TABLE c6 (\"a\" INT);\n", [3]),
+    # attributes SERIAL does not take
+    ("CREATE TABLE d1 (d INT UNSIGNED INVISIBLE, a DECIMAL(10,2), c SERIAL NULL, UNIQUE KEY uk_a (c), KEY (d));\n",
+     [1]),
+    ("CREATE TABLE d2 (c SERIAL DEFAULT 1);\nCREATE TABLE d3 (c SERIAL AUTO_INCREMENT);\n"
+     "CREATE TABLE d4 (b SERIAL NOT NULL NULL);\nCREATE TABLE d5 (b SERIAL UNSIGNED);\n", [1, 2, 3, 4]),
+    ("/*!40101 CREATE TABLE d6 (c SERIAL NULL) */;\nCREATE TABLE d7 (c SERIAL COMMENT 'x' NULL);\n", [1, 2]),
+    ("CREATE TABLE d8 (a int);\nALTER TABLE d8 ADD COLUMN s SERIAL COLLATE latin1_bin;\n", [2]),
+]
+
+#: what the server accepts and innolint must keep reading
+ACCEPTED = [
+    "CREATE TABLE e1 (a INT) ENGINE InnoDB CHARSET latin1 ROW_FORMAT DYNAMIC AUTO_INCREMENT 5 COMMENT 'x';\n",
+    "CREATE TABLE e2 (a INT) PAGE_COMPRESSED=1 STATS_PERSISTENT 1 MAX_ROWS 10;\n",
+    "CREATE TABLE e3 (a INT)\nSELECT 1 AS b;\n",
+    "CREATE TABLE e4 (a INT, b INT DEFAULT \"x\" COMMENT \"y\", c ENUM(\"p\", \"q\")) COMMENT \"z\";\n",
+    "SET sql_mode = 'ANSI_QUOTES';\nCREATE TABLE \"e5\" (\"c\" INT, KEY (\"c\"));\nSET sql_mode = DEFAULT;\n",
+    "CREATE TABLE e6 (c SERIAL NOT NULL PRIMARY KEY COMMENT 'x', d SERIAL INVISIBLE, e SERIAL UNIQUE KEY);\n",
+    "CREATE TABLE e7 (d BIGINT NULL, c SERIAL KEY);\n",
+    "CREATE TABLE e8 (a int, b int);\nALTER TABLE e8 ALTER COLUMN b\nSET DEFAULT 1;\n",
+    "CREATE TABLE e9 (a int);\nCREATE TABLE f1 (a int) SELECT a FROM e9\nUSE INDEX ();\n",
+    "CREATE TABLE f2 (a int);\nCREATE INDEX ix ON f2 (a) COMMENT 'select' ALGORITHM=INPLACE;\n",
+]
+
+
+@pytest.mark.parametrize(("script", "refused"), REFUSED, ids=lambda c: repr(c)[:50] if isinstance(c, str) else "")
+def test_refused_text_is_reported_and_not_replayed(
+        mariadb: MariaDB, tmp_path: Path, script: str, refused: list[int]) -> None:
+    ours, diagnostics = replay_text(script, tmp_path, default_schema="t_a")
+    assert ours == client_tables(mariadb, script), script
+    for line in refused:  # at the statement, or at the line a `;` is missing before
+        assert any(d.rule == "parse-error" and d.line in (line, line + 1) for d in diagnostics), (line, diagnostics)
+
+
+@pytest.mark.parametrize("script", ACCEPTED, ids=lambda s: repr(s)[:50])
+def test_accepted_text_stays_read(mariadb: MariaDB, tmp_path: Path, script: str) -> None:
+    ours, diagnostics = replay_text(script, tmp_path, default_schema="t_a")
+    assert ours == client_tables(mariadb, script), script
+    assert [d for d in diagnostics if d.rule == "parse-error"] == [], diagnostics
