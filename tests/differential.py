@@ -1735,7 +1735,6 @@ def _safe(predicate: Callable[[Case], bool], case: Case) -> bool:
 # mysql client's and the text's classes went with issue 14's splitter and parser refusals):
 # tests/test_differential.py then reports any case it still covered as a new class, or nothing.
 
-_VERSIONED = re.compile(r"/\*(M?)!(\d{5,6})")
 #: the target, mariadb-10.11: any 10.11.x runs what is marked 10.11.0 or older, none what is
 #: marked 10.12 or newer (in between it depends on the patch level; the generator uses none of it)
 _MARIADB_VERSION = 101100
@@ -1751,10 +1750,6 @@ def runs_on_mariadb(marker: str, digits: str) -> bool:
     return version <= _MARIADB_VERSION
 
 
-
-
-def _delimiter_changed(case: Case) -> bool:
-    return any(u.delimiter not in (None, ";") for u in case.units)
 
 
 def _refused_key_lost(case: Case) -> bool:
