@@ -33,6 +33,11 @@ REFUSED = [
     ("CREATE TABLE b5 (a int);\nDROP TABLE IF EXISTS b5\nFLUSH TABLES;\nRENAME TABLE b5 TO b6\nUSE t_b;\n", [2, 4]),
     ("CREATE TABLE b7 (a int);\nALTER TABLE b7 ENGINE=InnoDB\nSET foreign_key_checks = 0;\n", [2]),
     ("CREATE TABLE b8 (a int) ENGINE=InnoDB DO 1;\n", [1]),
+    # ... before a line of dynamic SQL or a CALL (found by the fuzz, seed 61)
+    ("CREATE TABLE f1 (d VARCHAR(8));\n/*!50100 CREATE UNIQUE INDEX cx ON f1 (d) */\nEXECUTE IMMEDIATE 'DO 1';\n", [2]),
+    ("CREATE TABLE f2 (a INT)\nCALL nothing();\n", [1]),
+    ("CREATE TABLE f3 (a INT);\nALTER TABLE f3 ADD b INT\nPREPARE s FROM 'DO 1';\nDEALLOCATE PREPARE s;\n", [2]),
+    ("CREATE TABLE f4 (a INT);\nDROP TABLE f4\n  DEALLOCATE PREPARE s;\nCREATE TABLE f5 (a INT)\nEXECUTE s;\n", [2, 4]),
     # a string where a name is required, without ANSI_QUOTES
     ("CREATE TABLE c1 (f CHAR(36) NOT NULL, b INT NOT NULL, KEY (\"b\", f));\n", [1]),
     ("CREATE TABLE c2 (\"c\" VARCHAR(8) NOT NULL) ENGINE=innodb;\n", [1]),

@@ -184,7 +184,8 @@ _SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"
 #: on the next line, or a DELIMITER line the mariadb client sends as part of the statement): SET
 #: only before `@` or a session variable (`ALTER COLUMN c` then `SET DEFAULT 1` is one action), USE
 #: only before a name (`USE INDEX` is a hint), START only before TRANSACTION
-_AFTER_DDL_GLUE_WORDS = _DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER", "START", "USE", "SET"}
+_AFTER_DDL_GLUE_WORDS = _DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER", "START", "USE", "SET", "EXECUTE",
+                                           "PREPARE", "DEALLOCATE", "CALL"}
 _GLUE_FOLLOWING = {"START": frozenset({"TRANSACTION"}),
                    "SET": frozenset({"NAMES", "SESSION", "GLOBAL", "LOCAL", "SQL_MODE", "FOREIGN_KEY_CHECKS",
                                      "UNIQUE_CHECKS", "AUTOCOMMIT", "TIME_ZONE", "CHARACTER_SET_CLIENT"})}
@@ -200,11 +201,13 @@ _COMPOUND_WORDS = frozenset({"BEGIN", "IF", "WHILE", "REPEAT", "LOOP", "DECLARE"
 _COMPOUND_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE", "AGGREGATE"})
 #: a cheap first look (one C-level scan): a line starting with a statement word, maybe in a string
 _glue_candidate = re.compile(
-    r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET)(?![A-Za-z0-9_$])",
+    r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET|EXECUTE|PREPARE"
+    r"|DEALLOCATE|CALL)(?![A-Za-z0-9_$])",
     re.I).search
 #: at a line's start: the word, and the word after it (after TEMPORARY / IF ...; `@` starts a variable)
 _glue_word = re.compile(
-    r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET)(?![A-Za-z0-9_$])"
+    r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET|EXECUTE|PREPARE"
+    r"|DEALLOCATE|CALL)(?![A-Za-z0-9_$])"
     r"(?:[ \t\r\n]++(?:TEMPORARY[ \t\r\n]++)?([A-Za-z_@]++))?", re.I
 ).match
 #: where the scan must look: a line start, a quote, a comment's first character
