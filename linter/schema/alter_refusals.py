@@ -11,11 +11,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, Column, Index
+from linter.schema.online_alter import Request, Verdict, verdict
 from linter.schema.refusals import FULLTEXT_TYPES, engine_problem
 
 if TYPE_CHECKING:
     from linter.parse import ops
     from linter.schema.model import Table
+    from linter.schema.target import Target
 
 
 class AlterRefusals:
@@ -148,3 +150,9 @@ class AlterRefusals:
         columns += [c for _, c, _ in self.changes] + [c for is_add, _, c, _ in self.steps if is_add]
         kept = [index for at, index in draft.indexes.items() if at not in self.index_gone]
         return engine_problem(engine, columns, kept + self.index_adds)
+
+    def _online_verdict(self, request: Request, target: Target) -> Verdict | None:
+        """ALGORITHM= / LOCK= / ALTER ONLINE that the server cannot honour for this statement's
+        operations on this engine and target (1845, 1846), or innolint cannot tell:
+        linter.schema.online_alter."""
+        return verdict(self, request, target)

@@ -28,6 +28,7 @@ from linter.schema.model import (
 )
 from linter.parse.statement import MAX_KEYS, apply_options, option_field
 from linter.schema.alter_refusals import AlterRefusals
+from linter.schema.online_alter import Request
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, column_problem, definition_problem, key_part_problem,
     options_problem,
@@ -236,17 +237,25 @@ class Replayer:
             if op.if_exists:
                 return None
             return f"ALTER TABLE {self._label(op.name)}: table is not defined earlier in the input{self._case_hint(op.name)}"
-        return self._alter(table, op.actions, where, f"ALTER TABLE {self._label(op.name)}")
+        return self._alter(table, op.actions, where, f"ALTER TABLE {self._label(op.name)}",
+                           Request(op.algorithm, op.lock, op.online, op.unmodelled))
 
-    def _alter(self, table: Table, actions: tuple[ops.AlterAction, ...], where: Location, statement: str) -> str | None:
+    def _alter(
+        self, table: Table, actions: tuple[ops.AlterAction, ...], where: Location, statement: str,
+        request: Request | None = None,
+    ) -> str | None:
+        """`request`: the statement's ALGORITHM= / LOCK= / ONLINE, which the server may not honour."""
         alter = _Alter(self, table)
         problem = alter.plan(actions)
         if problem is None:
             problem = alter.check()
+        online = alter._online_verdict(request, self.target) if problem is None and request is not None else None
+        if online is not None and online.refused:
+            problem = online.message
         if problem is not None:
             return f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied"
         alter.apply(where)
-        return None
+        return f"{statement}: {online.message}" if online is not None else None
 
     def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         dropped: list[Table] = []
@@ -325,7 +334,7 @@ class Replayer:
         if table is None:
             return f"CREATE INDEX {op.index.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
         return self._alter(table, (ops.AddIndex(op.index, op.if_not_exists),), where,
-                           f"CREATE INDEX {op.index.name} ON {self._label(op.table)}")
+                           f"CREATE INDEX {op.index.name} ON {self._label(op.table)}", Request(op.algorithm, op.lock))
 
     def _DropIndexStatement(self, op: ops.DropIndexStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.table)
