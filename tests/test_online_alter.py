@@ -29,6 +29,8 @@ SHAPES = (
               "{d} {text}, KEY k_{a} ({a}, {b}))"),
     ("unique", "({id} INT UNSIGNED NOT NULL AUTO_INCREMENT, {a} SMALLINT NOT NULL, {b} VARCHAR(200), "
                "{c} VARCHAR(36) NOT NULL DEFAULT '', {d} {text}, PRIMARY KEY ({id}, {a}), UNIQUE KEY u_{c} ({c}))"),
+    ("fulltext", "({id} INT NOT NULL, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, {d} {text}, PRIMARY KEY ({id}), "
+                 "KEY k_{a} ({a}), FULLTEXT KEY ft_{d} ({d}))"),
 )
 
 #: operation kinds: (name, ALTER actions) on the columns above; {x} a new column's name
@@ -114,13 +116,14 @@ def cases(seed: int, engines: tuple[str, ...] = ENGINES, temporary: bool = False
                                   other="MyISAM" if engine != "MyISAM" else "InnoDB", table=table,
                                   rowformat=rng.choice(("DYNAMIC", "COMPACT")),
                                   key=("u_" + names["c"]) if shape == "unique" else f"k_{names['a']}")
+                    shape_of = "pk" if shape == "fulltext" else shape
                     values["ctype"] = {"pk": "CHAR(36) NOT NULL", "no-pk": "CHAR(10) NOT NULL",
-                                       "unique": "VARCHAR(36) NOT NULL DEFAULT ''"}[shape]
+                                       "unique": "VARCHAR(36) NOT NULL DEFAULT ''"}[shape_of]
                     values["btype"] = {"pk": "VARCHAR(20)", "no-pk": "VARCHAR(40) CHARACTER SET utf8mb4",
-                                       "unique": "VARCHAR(200)"}[shape]
+                                       "unique": "VARCHAR(200)"}[shape_of]
                     values["blonger"] = {"pk": rng.choice(("VARCHAR(30)", "VARCHAR(60)")),
                                          "no-pk": "VARCHAR(50) CHARACTER SET utf8mb4",
-                                         "unique": "VARCHAR(250)"}[shape]
+                                         "unique": "VARCHAR(250)"}[shape_of]
                     create = (f"CREATE {'TEMPORARY ' if temporary else ''}TABLE {table} "
                               + body.format(**values) + f" ENGINE={engine}")
                     if engine == "MEMORY":
@@ -208,7 +211,7 @@ def test_online_alter_as_the_server_decides(mariadb: Any, seed: int, temporary: 
     batch = cases(seed, ENGINES if not temporary else ("InnoDB", "MyISAM"), temporary, (4, 1))
     judged, wrong, undecided = _judge(mariadb, batch, f"online_{seed}")
     print(f"\nonline alter seed {seed}: {judged} server-judged cases, {len(undecided)} undecided")
-    assert judged > 0.9 * len(batch)
+    assert judged > 0.8 * len(batch)  # (MEMORY takes no FULLTEXT key)
     assert not wrong, f"{len(wrong)} of {judged} cases differ from the server:\n" + "\n".join(wrong[:40])
     assert len(undecided) <= judged // 10, "\n".join(undecided[:20])
 

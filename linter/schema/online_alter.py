@@ -296,6 +296,8 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                      "Dropping a primary key is not allowed without also adding a new primary key")
             else:
                 rows("dropping a column of the primary key", INPLACE, NONE, undecided="the primary key changes")
+        elif any(index.kind == "fulltext" for index in uses):
+            rows("dropping a FULLTEXT key's column", INPLACE, NONE)  # (with its hidden FTS_DOC_ID: a rebuild)
         elif any(len(index.columns) > 1 for index in uses):
             rows("dropping a column of a key over several columns", NOCOPY, NONE,
                  undecided="the key is rebuilt without it")
@@ -314,6 +316,8 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                 continue  # the ADD PRIMARY KEY below says what it needs
             rows("DROP PRIMARY KEY", COPY, SHARED,
                  "Dropping a primary key is not allowed without also adding a new primary key")
+        elif draft is not None and draft.indexes[at].kind == "fulltext":
+            rows("DROP of a FULLTEXT key", NOCOPY, NONE, None, "InnoDB may rebuild the table to drop the last one")
         else:
             rows("DROP INDEX", NOCOPY, NONE, "DROP INDEX")
     fulltext = draft is not None and any(index.kind == "fulltext" for at, index in draft.indexes.items()
@@ -353,6 +357,8 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
             metadata(words)
         else:
             needs.append(Need(words, COPY, SHARED, None, "innolint does not model how the server runs it"))
+    if innodb and _fulltext_after(plan):
+        needs = _with_fulltext(needs, mariadb)
     if plan.rename_to is not None and not needs:
         # alone, MariaDB renames it as RENAME TABLE does, under an exclusive lock; with other
         # operations the rename is part of them
@@ -361,6 +367,42 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         needs.append(Need("CONVERT PARTITION/TABLE", COPY, SHARED, None,
                           "innolint does not model how partitions are converted online"))
     return needs
+
+
+_COLUMN_LAYOUT = ("ADD COLUMN", "DROP COLUMN", "moving a column", "ADD COLUMN FIRST/AFTER", "making ", "dropping a column")
+
+
+def _fulltext_after(plan: Any) -> bool:
+    """Whether the table has a FULLTEXT key after the statement (kept or added)."""
+    if plan.draft is None:  # (the statement changes options only)
+        return any(index.kind == "fulltext" for index in plan.table.indexes)
+    dropped = set(plan.drops)
+    kept = any(index.kind == "fulltext" and any(part.name.lower() not in dropped for part in index.columns)
+               for at, index in plan.draft.indexes.items() if at not in plan.index_gone)
+    return kept or any(index.kind == "fulltext" for index in plan.index_adds)
+
+
+def _with_fulltext(needs: list[Need], mariadb: bool) -> list[Need]:
+    """An InnoDB table with a FULLTEXT key (MariaDB 10.11): a column added, dropped, moved or made
+    longer rebuilds the table (no INSTANT, no NOCOPY), and every rebuild re-creates the FULLTEXT
+    keys, which takes LOCK=SHARED ("Fulltext index creation requires a lock"). Renames, defaults
+    and other keys are unaffected."""
+    reason = "Fulltext index creation requires a lock"
+    undecided = None if mariadb else "innolint does not know how MySQL rebuilds a table with a FULLTEXT key"
+    changed = []
+    for need in needs:
+        if need.what.startswith("making ") and need.algorithm == INSTANT:
+            changed.append(Need(need.what, INSTANT, NONE, None, "with a FULLTEXT key, MariaDB 10.11 does it instantly "
+                                "in some tables and rebuilds others"))
+        elif need.algorithm in (INSTANT, NOCOPY) and need.what.startswith(_COLUMN_LAYOUT):
+            changed.append(Need(need.what + " (the table has a FULLTEXT key)", INPLACE, SHARED, reason,
+                                need.undecided or undecided))
+        elif need.algorithm == INPLACE and need.lock < SHARED:
+            changed.append(Need(need.what + " (the table has a FULLTEXT key)", INPLACE, SHARED, reason,
+                                need.undecided or undecided))
+        else:
+            changed.append(need)
+    return changed
 
 
 def _combined(needs: list[Need], plan: Any) -> list[Need]:
