@@ -1845,8 +1845,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
     KnownClass("rejected-drop-missing", "DROP of a column or key that is not there (1091) fails the whole "
                "ALTER; innolint applies the rest", _rejected(1091)),
     KnownClass("rejected-unknown-column", "an ALTER naming a column that is not there (1054)", _rejected(1054)),
-    KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
-               _rejected(1845, 1846)),
     KnownClass("rejected-exists", "a name taken by a table or a view (1050)", _rejected(1050)),
     # -- the model ------------------------------------------------------------------------------
     KnownClass("prefix-after-column-change", "MODIFY/CHANGE of a column under a prefix key to a type that takes "

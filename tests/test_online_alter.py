@@ -276,6 +276,11 @@ MYISAM = INNODB.replace("InnoDB", "MyISAM")
     # MyISAM copies what changes rows, whatever the target
     ("mysql-8.0", MYISAM, "ALTER TABLE t ADD KEY (b), LOCK=NONE", "refused"),
     ("mysql-8.0", MYISAM, "ALTER TABLE t RENAME COLUMN b TO c, LOCK=NONE", "ran"),
+    # DROP INDEX ... ON t with ALGORITHM/LOCK: MySQL's syntax; MariaDB 10.11 refuses it (1064)
+    ("mysql-8.0", INNODB, "DROP INDEX k ON t ALGORITHM=INPLACE LOCK=NONE", "ran"),
+    ("mysql-8.0", INNODB, "DROP INDEX k ON t ALGORITHM=INSTANT", "refused"),
+    ("mariadb-10.11", INNODB, "DROP INDEX k ON t LOCK=NONE", "refused"),
+    ("mariadb-10.11", INNODB, "DROP INDEX k ON t", "ran"),
     # ADD FOREIGN KEY in place depends on the session's foreign_key_checks
     ("mariadb-10.11", INNODB, "ALTER TABLE t ADD FOREIGN KEY (a) REFERENCES t (id), ALGORITHM=INPLACE", "undecided"),
 ])
@@ -297,3 +302,24 @@ def test_refusal_keeps_the_table_and_says_why() -> None:
     assert "none of it is applied" in message
     table = replayer.model.find_schema("d2").tables["t2"]
     assert table.indexes == []
+
+
+@pytest.mark.parametrize("drop", [
+    "DROP INDEX {k} ON {t} ALGORITHM=INPLACE", "DROP INDEX {k} ON {t} LOCK=NONE",
+    "drop index `{k}` on `{t}` algorithm inplace lock shared", "DROP INDEX IF EXISTS {k} ON {t} LOCK = EXCLUSIVE",
+])
+@pytest.mark.parametrize("names", [("t_drop", "k1"), ("Orders", "ix_Customer")])
+def test_drop_index_clauses_on_mariadb(mariadb: Any, drop: str, names: tuple[str, str]) -> None:
+    """MySQL's `DROP INDEX ... ON t ALGORITHM=... LOCK=...` is a syntax error on MariaDB 10.11;
+    innolint refuses it there and keeps the key."""
+    import pymysql
+
+    table, key = names
+    create = f"CREATE TABLE {table} (id INT PRIMARY KEY, a INT, KEY {key} (a)) ENGINE=InnoDB"
+    statement = drop.format(t=table, k=key)
+    mariadb.sql("DROP DATABASE IF EXISTS online_drop; CREATE DATABASE online_drop")
+    mariadb.sql(create, "online_drop")
+    with pytest.raises(pymysql.err.MySQLError):
+        mariadb.sql(statement, "online_drop")
+    verdict, message = _innolint(create, statement)
+    assert verdict == "other" and message is not None and "1064" in message and "none of it is applied" in message

@@ -322,15 +322,23 @@ class CreateIndex(FrozenRecord):
 
 
 class DropIndexStatement(FrozenRecord):
-    __slots__ = __match_args__ = ("table", "name", "if_exists")
+    """DROP INDEX ... ON t, with MySQL's ALGORITHM= and LOCK= (MariaDB 10.11 refuses them there: 1064)."""
+
+    __slots__ = __match_args__ = ("table", "name", "if_exists", "algorithm", "lock")
     table: Name
     name: str
     if_exists: bool
+    algorithm: str | None
+    lock: str | None
 
-    def __init__(self, table: Name, name: str, if_exists: bool = False) -> None:
+    def __init__(
+        self, table: Name, name: str, if_exists: bool = False, algorithm: str | None = None, lock: str | None = None,
+    ) -> None:
         _set(self, "table", table)
         _set(self, "name", name)
         _set(self, "if_exists", if_exists)
+        _set(self, "algorithm", algorithm)
+        _set(self, "lock", lock)
 
 
 class CreateTablespace(FrozenRecord):

@@ -2153,12 +2153,11 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
         if c.accept("WAIT"):  # MariaDB: ... [WAIT n | NOWAIT] [ALGORITHM [=] x] [LOCK [=] x]
             c.advance()
         c.accept("NOWAIT")
+        clauses: dict[str, str] = {}
         while c.word() in ("ALGORITHM", "LOCK"):
-            c.advance()
-            c.accept_type(TokenType.EQ)
-            c.advance()
+            _online_clause(c, clauses)
         c.expect_end("DROP INDEX ... ON table")
-        return ops.DropIndexStatement(table, name, if_exists)
+        return ops.DropIndexStatement(table, name, if_exists, clauses.get("ALGORITHM"), clauses.get("LOCK"))
     if word in ("DATABASE", "SCHEMA"):
         c.advance()
         c.accept_if_exists()

@@ -42,12 +42,16 @@ INPLACE/NOCOPY/INSTANT Alter Algorithm", checked on 10.11 by tests/test_online_a
     RENAME TO                                  INSTANT           EXCLUSIVE (LOCK=NONE/SHARED: 1845)
 
 and an instant ADD/DROP/reordered column together with an operation that is not instant needs
-a rebuild (INPLACE): `ADD c INT, ADD KEY (c), ALGORITHM=NOCOPY` is refused.
+a rebuild (INPLACE): `ADD c INT, ADD KEY (c), ALGORITHM=NOCOPY` is refused. A table with a FULLTEXT
+key rebuilds for a column added, dropped or moved, and every rebuild re-creates the FULLTEXT keys
+under LOCK=SHARED (1846 "Fulltext index creation requires a lock"). To another engine, MariaDB
+copies whatever NOCOPY/INSTANT say (they are not refused; INPLACE is: 1845).
 
 MyISAM, Aria, MEMORY, CSV ... (any engine but InnoDB): only what changes no row is done in place
 (RENAME COLUMN, CHANGE to the same definition, defaults, RENAME INDEX, COMMENT=, RENAME TO);
 everything else copies the table, so LOCK=NONE is refused (1845, "Try LOCK=SHARED"). A TEMPORARY
-table is the same, except that no LOCK is ever refused (no other session sees it).
+table (any engine) is copied: no LOCK is ever refused (no other session sees it), NOCOPY/INSTANT
+are ignored, INPLACE is refused (1845) for anything but a lone RENAME TO.
 
 MySQL (the "Online DDL Operations" tables of the 5.7, 8.0 and 8.4 manuals): no NOCOPY (an
 unknown ALGORITHM, error 1800) and no ALTER ONLINE (a syntax error since 5.6); 5.7 has no INSTANT

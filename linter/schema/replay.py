@@ -340,8 +340,13 @@ class Replayer:
         table = self._find(op.table)
         if table is None:
             return f"DROP INDEX {op.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
-        return self._alter(table, (ops.DropIndex(op.name, op.if_exists),), where,
-                           f"DROP INDEX {op.name} ON {self._label(op.table)}")
+        statement = f"DROP INDEX {op.name} ON {self._label(op.table)}"
+        if (op.algorithm or op.lock) and self.target.is_mariadb:
+            return (f"{statement}: MariaDB accepts no ALGORITHM= or LOCK= in DROP INDEX (a syntax error, 1064, on "
+                    f"MariaDB 10.11): write ALTER TABLE ... DROP INDEX {op.name}, ALGORITHM=...; the server refuses the whole "
+                    "statement, so none of it is applied")
+        return self._alter(table, (ops.DropIndex(op.name, op.if_exists),), where, statement,
+                           Request(op.algorithm, op.lock))
 
     def _CreateTablespace(self, op: ops.CreateTablespace, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         self.model.tablespaces[op.name.lower()] = Tablespace(op.name, op.datafile, op.engine, where)
