@@ -31,6 +31,12 @@ SHAPES = (
                "{c} VARCHAR(36) NOT NULL DEFAULT '', {d} {text}, PRIMARY KEY ({id}, {a}), UNIQUE KEY u_{c} ({c}))"),
     ("fulltext", "({id} INT NOT NULL, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, {d} {text}, PRIMARY KEY ({id}), "
                  "KEY k_{a} ({a}), FULLTEXT KEY ft_{d} ({d}))"),
+    # no PRIMARY KEY: InnoDB clusters by the UNIQUE NOT NULL key (dropping it rebuilds by copying)
+    ("clustered-unique", "({id} INT UNSIGNED NOT NULL, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, {d} {text}, "
+                         "UNIQUE KEY k_{a} ({id}), KEY k2 ({a}))"),
+    # a UNIQUE key over a whole TEXT column: MariaDB keeps it as a hidden hash column
+    ("hash-unique", "({id} BIGINT NOT NULL AUTO_INCREMENT, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, "
+                    "{d} {text} UNIQUE, PRIMARY KEY ({id}), KEY k_{a} ({a}))"),
 )
 
 #: operation kinds: (name, ALTER actions) on the columns above; {x} a new column's name
@@ -116,7 +122,7 @@ def cases(seed: int, engines: tuple[str, ...] = ENGINES, temporary: bool = False
                                   other="MyISAM" if engine != "MyISAM" else "InnoDB", table=table,
                                   rowformat=rng.choice(("DYNAMIC", "COMPACT")),
                                   key=("u_" + names["c"]) if shape == "unique" else f"k_{names['a']}")
-                    shape_of = "pk" if shape == "fulltext" else shape
+                    shape_of = shape if shape in ("pk", "no-pk", "unique") else "pk"
                     values["ctype"] = {"pk": "CHAR(36) NOT NULL", "no-pk": "CHAR(10) NOT NULL",
                                        "unique": "VARCHAR(36) NOT NULL DEFAULT ''"}[shape_of]
                     values["btype"] = {"pk": "VARCHAR(20)", "no-pk": "VARCHAR(40) CHARACTER SET utf8mb4",

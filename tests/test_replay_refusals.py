@@ -148,6 +148,16 @@ CASES: dict[str, list[str]] = {
         "ALTER TABLE t7 CHANGE a c INT AFTER c",
         "ALTER TABLE t7 MODIFY a INT AFTER b",
     ],
+    "FULLTEXT on a type it cannot index, added by ALTER or CREATE INDEX": [
+        "CREATE TABLE t1 (b BLOB NOT NULL, c VARCHAR(10)) ENGINE=InnoDB",
+        "ALTER TABLE t1 ADD FULLTEXT KEY ix_c (b)",
+        "ALTER TABLE t1 ADD FULLTEXT (c), ADD FULLTEXT f2 (b)",
+        "CREATE FULLTEXT INDEX fx ON t1 (c, b)",
+        "CREATE TABLE T2 (`Body` MEDIUMBLOB, n INT, t TEXT) ENGINE=MyISAM",
+        "ALTER TABLE T2 ADD FULLTEXT (`n`)",
+        "CREATE FULLTEXT INDEX ok ON T2 (t)",
+        "ALTER TABLE T2 ADD FULLTEXT INDEX (Body)",
+    ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",

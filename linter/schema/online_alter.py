@@ -45,7 +45,11 @@ and an instant ADD/DROP/reordered column together with an operation that is not 
 a rebuild (INPLACE): `ADD c INT, ADD KEY (c), ALGORITHM=NOCOPY` is refused. A table with a FULLTEXT
 key rebuilds for a column added, dropped or moved, and every rebuild re-creates the FULLTEXT keys
 under LOCK=SHARED (1846 "Fulltext index creation requires a lock"). To another engine, MariaDB
-copies whatever NOCOPY/INSTANT say (they are not refused; INPLACE is: 1845).
+copies whatever NOCOPY/INSTANT say (they are not refused; INPLACE is: 1845). Without a PRIMARY
+KEY, the UNIQUE NOT NULL key InnoDB clusters by is one: dropping it (or its column) copies, adding
+the first such key rebuilds (INPLACE). A table with a "long unique" key (UNIQUE over a whole
+TEXT/BLOB, a hidden hash column) does nothing in place, in any engine, unless the statement drops
+that key (1846 "INPLACE ADD or DROP of virtual columns cannot be combined ...").
 
 MyISAM, Aria, MEMORY, CSV ... (any engine but InnoDB): only what changes no row is done in place
 (RENAME COLUMN, CHANGE to the same definition, defaults, RENAME INDEX, COMMENT=, RENAME TO);
@@ -250,6 +254,9 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
 
     draft = plan.draft
     mariadb = target.is_mariadb
+    #: the key InnoDB clusters by (the PRIMARY KEY, else the first UNIQUE NOT NULL key): dropping
+    #: it without a new one rebuilds by copying, as dropping a primary key does
+    clustered = plan.table.clustered_index if innodb else None
     mysql_instant = target.version >= (8, 4) or mariadb
     for is_add, key, column, position in plan.steps:
         if not is_add:
@@ -293,7 +300,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                  "innolint does not model a column dropped and added again")
             continue
         uses = [draft.indexes[at] for at in draft.uses.get(key, ()) if at in draft.indexes] if draft else []
-        primary = [index for index in uses if index.kind == "primary"]
+        primary = [index for index in uses if index.kind == "primary" or _is_clustered(index, clustered)]
         if primary:
             if len(primary[0].columns) == 1 and not plan.adds_primary:
                 rows("dropping the primary key's column", COPY, SHARED,
@@ -314,8 +321,10 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         else:
             rows("DROP COLUMN", INPLACE)
     dropped_primary = draft is not None and draft.primary and draft.primary in plan.index_gone
+    no_cluster = clustered is None or (draft is not None and any(
+        _is_clustered(draft.indexes[at], clustered) for at in plan.index_gone if at in draft.indexes))
     for at in plan.index_drops:
-        if draft is not None and at == draft.primary:
+        if draft is not None and (at == draft.primary or _is_clustered(draft.indexes[at], clustered)):
             if plan.adds_primary:
                 continue  # the ADD PRIMARY KEY below says what it needs
             rows("DROP PRIMARY KEY", COPY, SHARED,
@@ -337,6 +346,8 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                 rows("ADD FULLTEXT", INPLACE, SHARED, "Fulltext index creation requires a lock")
         elif index.kind == "spatial":
             rows("ADD SPATIAL INDEX", NOCOPY, SHARED, None, "innolint does not model spatial keys online")
+        elif index.kind == "unique" and no_cluster and not plan.adds_primary and _can_cluster(index, plan):
+            rows("a UNIQUE key InnoDB clusters by (the table has no PRIMARY KEY)", INPLACE, NONE)
         elif _long_unique(index, plan):
             rows("a UNIQUE key on a TEXT/BLOB column", COPY, SHARED, None,
                  "MariaDB keeps it as a hash of the column, which innolint does not model online")
@@ -361,6 +372,10 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
             metadata(words)
         else:
             needs.append(Need(words, COPY, SHARED, None, "innolint does not model how the server runs it"))
+    if mariadb and needs and _hash_key_kept(plan):
+        reason = "INPLACE ADD or DROP of virtual columns cannot be combined with other ALTER operations"
+        needs = [Need(n.what + " (the table has a UNIQUE key kept as a hash)", COPY, SHARED, reason, n.undecided)
+                 for n in needs]
     if innodb and _fulltext_after(plan):
         needs = _with_fulltext(needs, mariadb)
     if plan.rename_to is not None and not needs:
@@ -446,6 +461,46 @@ def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: 
 def _has_strings(plan: Any) -> bool:
     return any(c.type.upper() in ("CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "ENUM", "SET")
                for c in plan.table.columns.values())
+
+
+def _is_clustered(index: Any, clustered: Any) -> bool:
+    return clustered is not None and index.kind == clustered.kind and (index.name or "").lower() == (
+        clustered.name or "").lower()
+
+
+def _can_cluster(index: Any, plan: Any) -> bool:
+    """Whether the new UNIQUE key can cluster the table: whole, NOT NULL, stored, short columns."""
+    for part in index.columns:
+        if part.expression or part.prefix is not None:
+            return False
+        column = plan._new_column(part.name.lower())
+        if column is None or column.nullable or column.generated == "virtual" or column.is_large:
+            return False
+    return True
+
+
+def _hash_key_kept(plan: Any) -> bool:
+    """Whether the table has a MariaDB "long unique" key (a UNIQUE key over a whole TEXT/BLOB
+    column, kept as a hidden virtual hash column) that the statement does not DROP INDEX: then
+    nothing is done in place, in any engine (1846 "INPLACE ADD or DROP of virtual columns cannot be
+    combined with other ALTER operations"; checked on the table as it was, which is what matters
+    for a column the statement changes)."""
+    if plan.draft is None:
+        indexes = list(plan.table.indexes)
+        lookup = plan.table.column
+    else:  # (a key whose column the statement drops goes with it, and counts: a virtual column dropped)
+        indexes = [index for at, index in plan.draft.indexes.items() if at not in plan.index_gone]
+        lookup = plan.draft.column
+    for index in indexes:
+        if index.kind != "unique":
+            continue
+        for part in index.columns:
+            if part.expression or part.prefix is not None:
+                continue
+            column = lookup(part.name) if plan.draft is None else lookup(part.name.lower())
+            if column is not None and column.is_large:
+                return True
+    return False
 
 
 def _long_unique(index: Any, plan: Any) -> bool:

@@ -144,6 +144,8 @@ def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, 
     if column is None or part.expression:
         return None
     kind = column.type.upper()
+    if index.kind == "fulltext" and kind not in FULLTEXT_TYPES:  # (ALTER ... ADD FULLTEXT, CREATE FULLTEXT INDEX too)
+        return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
     if part.prefix is not None:
         if kind in NO_PREFIX_TYPES:
             # a prefix as long as the value's bytes is dropped (DATE d(3)); any other is refused
