@@ -167,6 +167,29 @@ def _server(mariadb: Any, database: str, batch: list[tuple[str, str, str, str]])
     return answers
 
 
+def _shape(create: str, alter: str | None, target: str = "mariadb-10.11") -> Any:
+    """The table innolint has after the CREATE and the ALTER (columns, keys, engine), or None."""
+    replayer = Replayer(target=Target.parse(target))
+    replayer.apply(ops.SchemaStatement("use", "db"), Location("s.sql", 1))
+    cache = ParseCache()
+    replayer.apply(cache.parse(create), Location("s.sql", 2))
+    if alter is not None:
+        replayer.apply(cache.parse(alter), Location("s.sql", 3))
+    schema = replayer.model.find_schema("db")
+    return sorted((t.name, t.options.engine, [(c.name, c.type, c.params, c.nullable) for c in t.columns.values()],
+                   [(i.name, i.kind, i.column_names) for i in t.indexes])
+                  for t in list(schema.tables.values()) + list(schema.temporary.values()))
+
+
+def _without_clauses(alter: str) -> str:
+    """The ALTER as it would be without ONLINE, ALGORITHM= and LOCK=."""
+    for online, clause in CLAUSES:
+        if clause and alter.endswith(", " + clause):
+            alter = alter[: -len(clause) - 2]
+            break
+    return alter.replace("ALTER ONLINE TABLE", "ALTER TABLE")
+
+
 def _innolint(create: str, alter: str, target: str = "mariadb-10.11") -> tuple[str, str | None]:
     """("refused" | "undecided" | "ran" | "other", message) for the ALTER after the CREATE."""
     replayer = Replayer(target=Target.parse(target))
@@ -203,6 +226,12 @@ def _judge(mariadb: Any, batch: list[tuple[str, str, str, str]], database: str) 
             undecided.append(f"{label}: {message}")
             continue
         server = "refused" if answer is not None else "ran"
+        if verdict == "ran" and _shape(create, alter) != _shape(create, _without_clauses(alter)):
+            wrong.append(f"{label}: ran, but innolint's table differs from the same ALTER without its clauses\n    {alter}")
+            continue
+        if verdict == "refused" and _shape(create, alter) != _shape(create, None):
+            wrong.append(f"{label}: refused, but innolint changed the table\n    {alter}")
+            continue
         if verdict == "other" and server == "refused":
             verdict = "refused"  # refused for another reason first (1068 ...): the table stays as it was in both
         if verdict != server:

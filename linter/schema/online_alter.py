@@ -256,7 +256,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
     mariadb = target.is_mariadb
     #: the key InnoDB clusters by (the PRIMARY KEY, else the first UNIQUE NOT NULL key): dropping
     #: it without a new one rebuilds by copying, as dropping a primary key does
-    clustered = plan.table.clustered_index if innodb else None
+    clustered = _clustered(plan) if innodb else None
     mysql_instant = target.version >= (8, 4) or mariadb
     for is_add, key, column, position in plan.steps:
         if not is_add:
@@ -459,8 +459,28 @@ def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: 
 
 
 def _has_strings(plan: Any) -> bool:
+    columns = plan.draft.columns.values() if plan.draft is not None else plan.table.columns.values()
     return any(c.type.upper() in ("CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "ENUM", "SET")
-               for c in plan.table.columns.values())
+               for c in columns)
+
+
+def _clustered(plan: Any) -> Any:
+    """The table's clustered index before the statement. Read from the statement's draft when it
+    has one: reading the table's own views while a draft is open would settle them before the
+    statement's changes (linter.schema.model.TableBody.draft)."""
+    draft = plan.draft
+    if draft is None:
+        return plan.table.clustered_index
+    if draft.primary:
+        return draft.indexes[draft.primary]
+    for index in draft.indexes.values():
+        if index.kind != "unique" or not index.columns:
+            continue
+        columns = [draft.column(part.name.lower()) if not part.expression else None for part in index.columns]
+        if all(column is not None and not column.nullable and column.generated != "virtual" and not column.is_large
+               and part.prefix is None for part, column in zip(index.columns, columns)):
+            return index
+    return None
 
 
 def _is_clustered(index: Any, clustered: Any) -> bool:
