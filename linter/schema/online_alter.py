@@ -241,13 +241,15 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
     """What each operation of the statement needs."""
     innodb = _engine(plan) == "innodb" and not plan.table.temporary
     needs: list[Need] = []
+    copied = ("a TEMPORARY table is copied" if plan.table.temporary
+              else f"a {plan.table.body.options.engine or 'InnoDB'} table is copied")
 
     def rows(what: str, algorithm: int, lock: int = NONE, reason: str | None = None, undecided: str | None = None) -> None:
         """An operation that touches rows or indexes: InnoDB's need, else a copy."""
         if innodb:
             needs.append(Need(what, algorithm, lock, reason, undecided))
         else:
-            needs.append(Need(what, COPY, SHARED, None))
+            needs.append(Need(f"{what} ({copied})", COPY, SHARED, None))
 
     def metadata(what: str) -> None:
         needs.append(Need(what, INSTANT))
@@ -346,7 +348,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                 rows("ADD FULLTEXT", INPLACE, SHARED, "Fulltext index creation requires a lock")
         elif index.kind == "spatial":
             rows("ADD SPATIAL INDEX", NOCOPY, SHARED, None, "innolint does not model spatial keys online")
-        elif index.kind == "unique" and no_cluster and not plan.adds_primary and _can_cluster(index, plan):
+        elif index.kind == "unique" and innodb and no_cluster and not plan.adds_primary and _can_cluster(index, plan):
             rows("a UNIQUE key InnoDB clusters by (the table has no PRIMARY KEY)", INPLACE, NONE)
         elif _long_unique(index, plan):
             rows("a UNIQUE key on a TEXT/BLOB column", COPY, SHARED, None,
@@ -564,7 +566,7 @@ def _type_change(old: Column, new: Column, plan: Any, innodb: bool, mariadb: boo
         return [copy]
     if not same_type:  # a character set or collation changed
         return [Need(what, COPY, SHARED, "Cannot change column type",
-                     "MariaDB changes some character sets and collations instantly")]
+                     "the server changes some character sets and collations in place")]
     needs: list[Need] = []
     if old.params != new.params:
         kind = new.type.upper()
