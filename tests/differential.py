@@ -522,7 +522,7 @@ class Generator:
                 actions.append(action)
         if not actions:
             return None
-        head = "ALTER " + ("ONLINE " if self.chance(0.03) else "") + "TABLE " + (
+        head = "ALTER " + ("ONLINE " if self.chance(0.05) else "") + "TABLE " + (
             "IF EXISTS " if self.chance(0.05) else "") + self.ref(key) + " "
         return Unit("alter", head, tuple(actions), min_parts=1)
 
@@ -548,7 +548,7 @@ class Generator:
         kind = self.weighted((
             ("add", 16), ("drop", 7), ("modify", 8), ("change", 5), ("rename-column", 4), ("add-pk", 6),
             ("drop-pk", 5), ("add-unique", 9), ("add-index", 6), ("drop-index", 6), ("rename-index", 2),
-            ("engine", 5), ("rename", 4), ("default", 3), ("options", 2), ("algorithm", 1),
+            ("engine", 5), ("rename", 4), ("default", 3), ("options", 2), ("algorithm", 4),
         ))
         if kind == "add":
             name = self.unused_column(table)
@@ -630,7 +630,15 @@ class Generator:
             return f"ALTER {self.pick(('COLUMN ', ''))}{self.quote(column.name)} {value}"
         if kind == "options":
             return self.pick(("COMMENT='changed'", "ROW_FORMAT=DYNAMIC", "AUTO_INCREMENT=100", "DEFAULT CHARSET=utf8mb4"))
-        return self.pick(("ALGORITHM=COPY", "ALGORITHM=DEFAULT", "LOCK=DEFAULT"))
+        return self.online_clause()
+
+    def online_clause(self) -> str:
+        """ALGORITHM= / LOCK= as migrations pin them: the server refuses an ALTER it cannot run so
+        (1845, 1846), and innolint must say so (linter/schema/online_alter.py)."""
+        key = self.pick(("ALGORITHM", "LOCK"))
+        values = ("INPLACE", "INSTANT", "NOCOPY", "COPY", "DEFAULT") if key == "ALGORITHM" else (
+            "NONE", "SHARED", "EXCLUSIVE", "DEFAULT")
+        return key + self.pick(("=", " = ", " ")) + self.pick(values)
 
     def drop_table(self, inner: bool = False) -> Unit | None:
         temporary = not inner and bool(self.temps) and self.chance(0.3)
@@ -677,8 +685,9 @@ class Generator:
         table.keys.append(name)
         cols = table.columns if not unique else ([c for c in table.columns if c.not_null] or table.columns)
         exists = "IF NOT EXISTS " if self.chance(0.1) else ""
+        clause = " " + self.online_clause() if self.chance(0.15) else ""
         return Unit("create-index", f"CREATE {'UNIQUE ' if unique else ''}INDEX {exists}{self.quote(name)} ON "
-                                    f"{self.ref(key)} {self.key_parts(cols, self.pick((1, 1, 2)))}")
+                                    f"{self.ref(key)} {self.key_parts(cols, self.pick((1, 1, 2)))}{clause}")
 
     def drop_index(self) -> Unit | None:
         key = self.target()
@@ -1761,12 +1770,6 @@ def _refused_key_lost(case: Case) -> bool:
         rule == "index-key-length" for _, _, rule, _ in case.shown.diagnosed(unit))
 
 
-def _rejected(*codes: int) -> Callable[[Case], bool]:
-    """The server rejected the statement where the views part with one of these errors, and
-    innolint applied it."""
-    return lambda case: any(code in codes for code in case.codes)
-
-
 KNOWN_CLASSES: tuple[KnownClass, ...] = (
     # -- what innolint says it cannot follow -----------------------------------------------------
     KnownClass("dynamic-sql", "PREPARE/EXECUTE, EXECUTE IMMEDIATE and CALL run DDL innolint cannot see: it "
@@ -1777,8 +1780,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "model holds it: a later DROP TABLE (or a change of the key) takes the finding away, and the refused "
                "statement goes unreported. The replay would have to judge key widths (the check's decision) itself",
                _refused_key_lost),
-    KnownClass("rejected-online-alter", "ALTER ONLINE / LOCK=NONE that needs a copy is refused (1845, 1846)",
-               _rejected(1845, 1846)),
     KnownClass("rejected-create-select", "CREATE TABLE (columns) ... SELECT the server refuses, also where a `;` left "
                "out glues a SELECT line to a CREATE TABLE (one CREATE ... SELECT to the server): an AUTO_INCREMENT "
                "column outside a key (1075), a NOT NULL column without a default the SELECT does not fill (1364); "

@@ -419,7 +419,7 @@ def test_a_definition_the_server_refuses_is_not_created(text: str, why: str) -> 
     ("DROP TABLE IF EXISTS a, b.c", ops.DropTable((ops.Name(None, "a"), ops.Name("b", "c")), False, True)),
     ("DROP TEMPORARY TABLE a", ops.DropTable((ops.Name(None, "a"),), True, False)),
     ("RENAME TABLE IF EXISTS a TO b", ops.RenameTable(((ops.Name(None, "a"), ops.Name(None, "b")),), True)),
-    ("DROP INDEX IF EXISTS k ON t ALGORITHM = INPLACE LOCK = NONE", ops.DropIndexStatement(ops.Name(None, "t"), "k", True)),
+    ("DROP INDEX IF EXISTS k ON t ALGORITHM = INPLACE LOCK = NONE", ops.DropIndexStatement(ops.Name(None, "t"), "k", True, "INPLACE", "NONE")),
     ("EXECUTE stmt USING @a", ops.Unfollowed("EXECUTE")),
     ("execute\nimmediate 'DROP TABLE t'", ops.Unfollowed("EXECUTE IMMEDIATE")),
     ("CALL p(1)", ops.Unfollowed("CALL")),

@@ -224,6 +224,16 @@ CASES: dict[str, list[str]] = {
         "CREATE TABLE u4 (f TEXT, UNIQUE KEY u (f) USING HASH) ENGINE=MyISAM",
         "ALTER TABLE u4 ADD UNIQUE u5 (f) USING BTREE",
     ],
+    "FULLTEXT on a type it cannot index, added by ALTER or CREATE INDEX": [
+        "CREATE TABLE t1 (b BLOB NOT NULL, c VARCHAR(10)) ENGINE=InnoDB",
+        "ALTER TABLE t1 ADD FULLTEXT KEY ix_c (b)",
+        "ALTER TABLE t1 ADD FULLTEXT (c), ADD FULLTEXT f2 (b)",
+        "CREATE FULLTEXT INDEX fx ON t1 (c, b)",
+        "CREATE TABLE T2 (`Body` MEDIUMBLOB, n INT, t TEXT) ENGINE=MyISAM",
+        "ALTER TABLE T2 ADD FULLTEXT (`n`)",
+        "CREATE FULLTEXT INDEX ok ON T2 (t)",
+        "ALTER TABLE T2 ADD FULLTEXT INDEX (Body)",
+    ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",

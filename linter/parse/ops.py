@@ -255,17 +255,35 @@ class CreateTable(FrozenRecord):
 
 
 class AlterTable(FrozenRecord):
-    """ALTER TABLE: the server applies all its actions or none (one failing action fails it whole)."""
+    """ALTER TABLE: the server applies all its actions or none (one failing action fails it whole).
 
-    __slots__ = __match_args__ = ("name", "actions", "if_exists")
+    `algorithm` and `lock`: the ALGORITHM= and LOCK= clauses as written, upper-case (the last of
+    each wins), None when absent; `online`: `ALTER ONLINE TABLE` (MariaDB's LOCK=NONE). A server
+    that cannot run the actions that way refuses the statement (linter.schema.online_alter).
+    `unmodelled`: the actions that change nothing the model holds but decide how the server runs
+    the statement (FORCE, ORDER BY, CONVERT TO CHARACTER SET, partition maintenance ...), by their
+    leading words."""
+
+    __slots__ = __match_args__ = ("name", "actions", "if_exists", "algorithm", "lock", "online", "unmodelled")
     name: Name
     actions: tuple[AlterAction, ...]
     if_exists: bool  # MariaDB: ALTER TABLE IF EXISTS
+    algorithm: str | None
+    lock: str | None
+    online: bool
+    unmodelled: tuple[str, ...]
 
-    def __init__(self, name: Name, actions: tuple[AlterAction, ...], if_exists: bool = False) -> None:
+    def __init__(
+        self, name: Name, actions: tuple[AlterAction, ...], if_exists: bool = False, algorithm: str | None = None,
+        lock: str | None = None, online: bool = False, unmodelled: tuple[str, ...] = (),
+    ) -> None:
         _set(self, "name", name)
         _set(self, "actions", actions)
         _set(self, "if_exists", if_exists)
+        _set(self, "algorithm", algorithm)
+        _set(self, "lock", lock)
+        _set(self, "online", online)
+        _set(self, "unmodelled", unmodelled)
 
 
 class DropTable(FrozenRecord):
@@ -293,27 +311,44 @@ class RenameTable(FrozenRecord):
 
 
 class CreateIndex(FrozenRecord):
-    __slots__ = __match_args__ = ("table", "index", "if_not_exists")
+    """CREATE INDEX: an ALTER TABLE ... ADD KEY, with its ALGORITHM= and LOCK= clauses (AlterTable)."""
+
+    __slots__ = __match_args__ = ("table", "index", "if_not_exists", "algorithm", "lock")
     table: Name
     index: Index
     if_not_exists: bool
+    algorithm: str | None
+    lock: str | None
 
-    def __init__(self, table: Name, index: Index, if_not_exists: bool = False) -> None:
+    def __init__(
+        self, table: Name, index: Index, if_not_exists: bool = False, algorithm: str | None = None,
+        lock: str | None = None,
+    ) -> None:
         _set(self, "table", table)
         _set(self, "index", index)
         _set(self, "if_not_exists", if_not_exists)
+        _set(self, "algorithm", algorithm)
+        _set(self, "lock", lock)
 
 
 class DropIndexStatement(FrozenRecord):
-    __slots__ = __match_args__ = ("table", "name", "if_exists")
+    """DROP INDEX ... ON t, with MySQL's ALGORITHM= and LOCK= (MariaDB 10.11 refuses them there: 1064)."""
+
+    __slots__ = __match_args__ = ("table", "name", "if_exists", "algorithm", "lock")
     table: Name
     name: str
     if_exists: bool
+    algorithm: str | None
+    lock: str | None
 
-    def __init__(self, table: Name, name: str, if_exists: bool = False) -> None:
+    def __init__(
+        self, table: Name, name: str, if_exists: bool = False, algorithm: str | None = None, lock: str | None = None,
+    ) -> None:
         _set(self, "table", table)
         _set(self, "name", name)
         _set(self, "if_exists", if_exists)
+        _set(self, "algorithm", algorithm)
+        _set(self, "lock", lock)
 
 
 class CreateTablespace(FrozenRecord):

@@ -2041,8 +2041,13 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
             c.i += k
             raise ParseFailure("a `;` seems to be missing before `SELECT` here: the server reads this text as one "
                                "statement and refuses it (syntax error), so none of it runs", c.line_offset())
+    clauses: dict[str, str] = {}
+    for k in range(c.i, len(c.tokens)):  # [index options] [ALGORITHM [=] x] [LOCK [=] x], in any order
+        if c.tokens[k].token_type not in _UNQUOTED and c.tokens[k].text.upper() in ("ALGORITHM", "LOCK"):
+            _online_clause(c.sub(c.tokens[k:]), clauses)
     invisible = _index_options_invisible(c)
-    return ops.CreateIndex(table, Index(name, kind, parts, invisible, btree=btree), if_not_exists)
+    return ops.CreateIndex(table, Index(name, kind, parts, invisible, btree=btree), if_not_exists,
+                           clauses.get("ALGORITHM"), clauses.get("LOCK"))
 
 
 def _parse_create_tablespace(c: _Cursor) -> ops.CreateTablespace:
@@ -2082,7 +2087,8 @@ _KEYS_ONLY_LINE = r"ALTER[ \t]+TABLE[ \t]+(?:`[^`;\n]+`\.)?`[^`;\n]+`[ \t]+(?:DI
 
 def _parse_alter(c: _Cursor) -> ops.Operation:
     c.expect("ALTER")
-    c.accept("ONLINE") or c.accept("OFFLINE")
+    online = c.accept("ONLINE")
+    online or c.accept("OFFLINE")
     c.accept("IGNORE")
     word = c.word()
     if word in ("DATABASE", "SCHEMA", "VIEW", "TABLESPACE", "INSTANCE") or word in _SKIP_OBJECTS or word.startswith("DEFINER"):
@@ -2099,9 +2105,45 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
     rest = c.tokens[c.i :]
     if len(rest) == 2 and c.word() in ("DISABLE", "ENABLE") and c.word(1) == "KEYS":
         return _KEYS_ONLY
+    clauses: dict[str, str] = {}
+    unmodelled: list[str] = []
     for element in _split_top_level(rest):
-        actions.extend(_alter_action(c, c.sub(element)))
-    return ops.AlterTable(name, tuple(actions), if_exists)
+        part = c.sub(element)
+        first, second = part.word(), part.word(1)
+        if first in ("ALGORITHM", "LOCK"):
+            _online_clause(part, clauses)
+            continue
+        found = _alter_action(c, part)
+        if not found or (first == "CONVERT" and second == "TO"):
+            whole = element[0].text.upper()  # sqlglot makes one token of some pairs ('ORDER BY')
+            unmodelled.append(whole if " " in whole else f"{first} {second}".strip() if first in _TWO_WORD_ACTIONS
+                              else first)
+        for action in found:
+            if isinstance(action, ops.SetOptions) and any(k in ("ALGORITHM", "LOCK") for k, _ in action.options):
+                # `ENGINE=InnoDB ALGORITHM=INPLACE`, without a comma: read as options
+                clauses.update((k, (v or "").upper()) for k, v in action.options if k in ("ALGORITHM", "LOCK"))
+                kept = tuple((k, v) for k, v in action.options if k not in ("ALGORITHM", "LOCK"))
+                if not kept:
+                    continue
+                action = ops.SetOptions(kept)
+            actions.append(action)
+    return ops.AlterTable(name, tuple(actions), if_exists, clauses.get("ALGORITHM"), clauses.get("LOCK"), online,
+                          tuple(unmodelled))
+
+
+#: ALTER actions named by their first two words in `AlterTable.unmodelled` (ADD PARTITION, ORDER BY ...)
+_TWO_WORD_ACTIONS = frozenset({"ADD", "DROP", "ALTER", "CONVERT", "ORDER", "DISABLE", "ENABLE", "REMOVE"})
+
+
+def _online_clause(c: _Cursor, clauses: dict[str, str]) -> None:
+    """`ALGORITHM [=] x` or `LOCK [=] x` (in ALTER TABLE, CREATE INDEX): the last of each wins."""
+    key = c.word()
+    c.advance()
+    c.accept_type(TokenType.EQ)
+    token = c.peek()
+    if token is not None:
+        clauses[key] = token.text.strip("`'\"").upper()
+        c.advance()
 
 
 def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
@@ -2295,12 +2337,11 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
         if c.accept("WAIT"):  # MariaDB: ... [WAIT n | NOWAIT] [ALGORITHM [=] x] [LOCK [=] x]
             c.advance()
         c.accept("NOWAIT")
+        clauses: dict[str, str] = {}
         while c.word() in ("ALGORITHM", "LOCK"):
-            c.advance()
-            c.accept_type(TokenType.EQ)
-            c.advance()
+            _online_clause(c, clauses)
         c.expect_end("DROP INDEX ... ON table")
-        return ops.DropIndexStatement(table, name, if_exists)
+        return ops.DropIndexStatement(table, name, if_exists, clauses.get("ALGORITHM"), clauses.get("LOCK"))
     if word in ("DATABASE", "SCHEMA"):
         c.advance()
         c.accept_if_exists()

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from linter.schema.model import LARGE_TYPES, PREFIX_LENGTH_TYPES, BodyDraft, Column, Index, TableBody
+from linter.schema.online_alter import Request, Verdict, verdict
 from linter.schema.refusals import (
     FULLTEXT_TYPES, INNODB_ENGINES, engine_key_length_problem, engine_problem, lob_key_problem,
 )
@@ -21,6 +22,7 @@ from linter.schema.refusals import (
 if TYPE_CHECKING:
     from linter.parse import ops
     from linter.schema.model import Table
+    from linter.schema.target import Target
 
 
 class AlterRefusals:
@@ -154,6 +156,11 @@ class AlterRefusals:
         kept = [index for at, index in draft.indexes.items() if at not in self.index_drops]
         return engine_problem(engine, columns, kept + self.index_adds)
 
+    def _online_verdict(self, request: Request, target: Target) -> Verdict | None:
+        """ALGORITHM= / LOCK= / ALTER ONLINE that the server cannot honour for this statement's
+        operations on this engine and target (1845, 1846), or innolint cannot tell:
+        linter.schema.online_alter."""
+        return verdict(self, request, target)
 
 class TableAfterAlter(AlterRefusals):
     """What the server checks of the table a whole ALTER TABLE builds, before it changes anything

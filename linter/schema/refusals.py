@@ -161,6 +161,8 @@ def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, 
     if index.kind == "spatial" and part.prefix is not None:
         return f"incorrect prefix key: a SPATIAL key takes no prefix ({column.name}({part.prefix})) (error 1089)"
     kind = column.type.upper()
+    if index.kind == "fulltext" and kind not in FULLTEXT_TYPES:  # (ALTER ... ADD FULLTEXT, CREATE FULLTEXT INDEX too)
+        return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
     if part.prefix is not None:
         if kind in NO_PREFIX_TYPES:
             # a prefix as long as the value's bytes is dropped (DATE d(3)); any other is refused

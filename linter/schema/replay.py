@@ -32,6 +32,7 @@ from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema.create_select import selected_body
 from linter.schema.key_parts import KeyCuts, cut_long_key_parts, drop_whole_prefixes
 from linter.schema.namespaces import CaseLookup, bind_temporaries, named_twice, view_over_table
+from linter.schema.online_alter import Request
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem,
     engine_key_length_problem, key_part_problem, options_problem, select_key_problem,
@@ -260,18 +261,26 @@ class Replayer:
             if op.if_exists:
                 return None
             return f"ALTER TABLE {self._label(op.name)}: table is not defined earlier in the input{self._case_hint(op.name)}"
-        return self._alter(table, op.actions, where, f"ALTER TABLE {self._label(op.name)}")
+        return self._alter(table, op.actions, where, f"ALTER TABLE {self._label(op.name)}",
+                           Request(op.algorithm, op.lock, op.online, op.unmodelled))
 
-    def _alter(self, table: Table, actions: tuple[ops.AlterAction, ...], where: Location, statement: str) -> str | None:
+    def _alter(
+        self, table: Table, actions: tuple[ops.AlterAction, ...], where: Location, statement: str,
+        request: Request | None = None,
+    ) -> str | None:
+        """`request`: the statement's ALGORITHM= / LOCK= / ONLINE, which the server may not honour."""
         alter = _Alter(self, table)
         problem = alter.plan(actions)
         if problem is None:
             problem = alter.check()
+        online = alter._online_verdict(request, self.target) if problem is None and request is not None else None
+        if online is not None and online.refused:
+            problem = online.message
         if problem is not None:
             return self._selected.untold_refusal(table, statement, problem) or (
                 f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied")
         alter.apply(where)
-        return None
+        return f"{statement}: {online.message}" if online is not None else None
 
     def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         twice = named_twice(op.names, self._key, self.current_schema)
@@ -373,14 +382,19 @@ class Replayer:
         if table is None:
             return f"CREATE INDEX {op.index.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
         return self._alter(table, (ops.AddIndex(op.index, op.if_not_exists),), where,
-                           f"CREATE INDEX {op.index.name} ON {self._label(op.table)}")
+                           f"CREATE INDEX {op.index.name} ON {self._label(op.table)}", Request(op.algorithm, op.lock))
 
     def _DropIndexStatement(self, op: ops.DropIndexStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.table)
         if table is None:
             return f"DROP INDEX {op.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
-        return self._alter(table, (ops.DropIndex(op.name, op.if_exists),), where,
-                           f"DROP INDEX {op.name} ON {self._label(op.table)}")
+        statement = f"DROP INDEX {op.name} ON {self._label(op.table)}"
+        if (op.algorithm or op.lock) and self.target.is_mariadb:
+            return (f"{statement}: MariaDB accepts no ALGORITHM= or LOCK= in DROP INDEX (a syntax error, 1064, on "
+                    f"MariaDB 10.11): write ALTER TABLE ... DROP INDEX {op.name}, ALGORITHM=...; the server refuses the whole "
+                    "statement, so none of it is applied")
+        return self._alter(table, (ops.DropIndex(op.name, op.if_exists),), where, statement,
+                           Request(op.algorithm, op.lock))
 
     def _CreateTablespace(self, op: ops.CreateTablespace, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         self.model.tablespaces[op.name.lower()] = Tablespace(op.name, op.datafile, op.engine, where)

@@ -1,0 +1,602 @@
+"""Which ALTER TABLE operations each ALGORITHM and LOCK allows, per engine and target: a statement
+that asks for more than the server can give (`ALGORITHM=INPLACE`, `INSTANT`, MariaDB's `NOCOPY`,
+`LOCK=NONE`/`SHARED`, MariaDB's `ALTER ONLINE TABLE` = `LOCK=NONE`) is refused whole (error 1845
+ER_ALTER_OPERATION_NOT_SUPPORTED, 1846 ..._REASON), and the table stays as it was.
+
+Why it matters beyond the refusal: production migrations pin `ALGORITHM=INPLACE, LOCK=NONE` so
+that an ALTER which would copy (and lock) a big table fails instead; innolint says at the line
+which operation the server cannot run that way, with the server's reason.
+
+The model. Each operation of the statement needs at least an algorithm (INSTANT < NOCOPY <
+INPLACE < COPY) and, with it, a lock (NONE < SHARED < EXCLUSIVE); the statement needs the most
+any of its operations needs, and COPY needs LOCK=SHARED. An explicit ALGORITHM below that, or an
+explicit LOCK below that, is refused; DEFAULT (or nothing) lets the server choose. A statement
+with no operation runs whatever it asks.
+
+MariaDB 10.6 / 10.11 / 11.x, InnoDB (MariaDB's "InnoDB Online DDL Operations with the
+INPLACE/NOCOPY/INSTANT Alter Algorithm", checked on 10.11 by tests/test_online_alter.py):
+
+    operation                                  least algorithm   lock with it
+    ADD COLUMN (any position)                  INSTANT           NONE
+    ADD COLUMN ... AUTO_INCREMENT              INPLACE           SHARED
+    DROP COLUMN (in no key)                    INSTANT           NONE
+    DROP COLUMN (its own secondary key)        NOCOPY            NONE
+    DROP COLUMN (the whole primary key)        COPY              SHARED
+    RENAME COLUMN, CHANGE a b (same type)      INSTANT           NONE
+    MODIFY ... FIRST/AFTER (same type)         INSTANT           NONE
+    SET/DROP DEFAULT, MODIFY the default       INSTANT           NONE
+    VARCHAR longer (same length bytes: 1 or 2) INSTANT           NONE
+    NULL <-> NOT NULL                          INPLACE (rebuild) NONE
+    any other type change (INT->BIGINT, shorter VARCHAR, UNSIGNED)  COPY  SHARED
+    ADD INDEX / UNIQUE                         NOCOPY            NONE
+    ADD FULLTEXT (the table's first)           INPLACE (rebuild) SHARED
+    DROP INDEX                                 NOCOPY            NONE
+    RENAME INDEX                               INSTANT           NONE
+    ADD PRIMARY KEY, DROP + ADD PRIMARY KEY    INPLACE (rebuild) NONE
+    DROP PRIMARY KEY (no new one)              COPY              SHARED
+    ADD FOREIGN KEY                            COPY (INPLACE only with foreign_key_checks=0)
+    DROP FOREIGN KEY                           INSTANT           NONE
+    COMMENT=, AUTO_INCREMENT=, DEFAULT CHARSET INSTANT           NONE
+    ENGINE=InnoDB (same), ROW_FORMAT=, KEY_BLOCK_SIZE=, FORCE  INPLACE (rebuild)  NONE
+    ENGINE=other, CONVERT TO CHARACTER SET, PARTITION BY  COPY  SHARED
+    RENAME TO                                  INSTANT           EXCLUSIVE (LOCK=NONE/SHARED: 1845)
+
+and an instant ADD/DROP/reordered column together with an operation that is not instant needs
+a rebuild (INPLACE): `ADD c INT, ADD KEY (c), ALGORITHM=NOCOPY` is refused. A table with a FULLTEXT
+key rebuilds for a column added, dropped or moved, and every rebuild re-creates the FULLTEXT keys
+under LOCK=SHARED (1846 "Fulltext index creation requires a lock"). To another engine, MariaDB
+copies whatever NOCOPY/INSTANT say (they are not refused; INPLACE is: 1845). Without a PRIMARY
+KEY, the UNIQUE NOT NULL key InnoDB clusters by is one: dropping it (or its column) copies, adding
+the first such key rebuilds (INPLACE). A table with a "long unique" key (UNIQUE over a whole
+TEXT/BLOB, a hidden hash column) does nothing in place, in any engine, unless the statement drops
+that key (1846 "INPLACE ADD or DROP of virtual columns cannot be combined ...").
+
+MyISAM, Aria, MEMORY, CSV ... (any engine but InnoDB): only what changes no row is done in place
+(RENAME COLUMN, CHANGE to the same definition, defaults, RENAME INDEX, COMMENT=, RENAME TO);
+everything else copies the table, so LOCK=NONE is refused (1845, "Try LOCK=SHARED"). A TEMPORARY
+table (any engine) is copied: no LOCK is ever refused (no other session sees it), NOCOPY/INSTANT
+are ignored, INPLACE is refused (1845) for anything but a lone RENAME TO.
+
+MySQL (the "Online DDL Operations" tables of the 5.7, 8.0 and 8.4 manuals): no NOCOPY (an
+unknown ALGORITHM, error 1800) and no ALTER ONLINE (a syntax error since 5.6); 5.7 has no INSTANT
+either. INSTANT: ADD COLUMN (8.0.12+ last position only, any position from 8.0.29), DROP COLUMN
+(8.0.29+), RENAME COLUMN (8.0.28+), defaults, RENAME INDEX, RENAME TO; 8.0's minor version is
+unknown, so where it decides, innolint says it cannot tell. What MariaDB does as NOCOPY, MySQL
+does INPLACE; a reordered column is INPLACE (rebuild); DEFAULT CHARSET and AUTO_INCREMENT= are
+INPLACE; RENAME TO permits LOCK=NONE. The rest is as in MariaDB.
+
+Where innolint cannot tell what the server does (a VARCHAR that crosses 255 bytes, a change of
+character set, a key shrunk by a dropped column, partition maintenance, ADD FOREIGN KEY, which
+depends on the session's foreign_key_checks ...), it says so at the statement (`Verdict.refused`
+False) and replays the statement as though the server ran it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from linter.schema.innodb_sizes import CHARSET_MAXLEN, normalize_charset
+
+if TYPE_CHECKING:
+    from linter.schema.model import Column
+    from linter.schema.target import Target
+
+ALGORITHMS = ("INSTANT", "NOCOPY", "INPLACE", "COPY")
+LOCKS = ("NONE", "SHARED", "EXCLUSIVE")
+INSTANT, NOCOPY, INPLACE, COPY = range(4)
+NONE, SHARED, EXCLUSIVE = range(3)
+
+_STRING_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
+_VAR_TYPES = frozenset({"VARCHAR", "VARBINARY"})
+#: table options that change no row: (InnoDB on MariaDB) done instantly
+_INSTANT_OPTIONS = frozenset({"COMMENT", "AUTO_INCREMENT", "CHARSET", "COLLATE", "STATS_PERSISTENT",
+                              "STATS_AUTO_RECALC", "STATS_SAMPLE_PAGES", "PACK_KEYS", "CHECKSUM",
+                              "DELAY_KEY_WRITE", "MAX_ROWS", "MIN_ROWS", "AVG_ROW_LENGTH"})
+_REBUILD_OPTIONS = frozenset({"ROW_FORMAT", "KEY_BLOCK_SIZE", "PAGE_COMPRESSED", "PAGE_COMPRESSION_LEVEL",
+                              "COMPRESSION", "ENCRYPTED", "ENCRYPTION_KEY_ID"})
+#: options that change nothing in any engine's rows (so in place for MyISAM too)
+_METADATA_OPTIONS = frozenset({"COMMENT"})
+
+
+@dataclass(frozen=True)
+class Need:
+    """What one operation needs: the least algorithm, the lock it needs with it, the server's
+    reason (None: error 1845, which gives none), and `undecided`: why innolint cannot tell."""
+
+    what: str
+    algorithm: int
+    lock: int = NONE
+    reason: str | None = None
+    undecided: str | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """`refused`: the server refuses the statement (the replay keeps the table); else innolint
+    cannot tell, and says so while replaying it."""
+
+    refused: bool
+    message: str
+
+
+@dataclass(frozen=True)
+class Request:
+    """The statement's ALGORITHM= and LOCK= (upper-case, None: not given) and ALTER ONLINE."""
+
+    algorithm: str | None = None
+    lock: str | None = None
+    online: bool = False
+    unmodelled: tuple[str, ...] = ()
+
+    @property
+    def asks(self) -> bool:
+        return self.online or (self.algorithm not in (None, "DEFAULT")) or (self.lock not in (None, "DEFAULT"))
+
+
+def verdict(plan: Any, request: Request, target: Target) -> Verdict | None:
+    """The server's answer to `plan` (linter.schema.replay._Alter, read only) run as `request`
+    asks on `target`: None when it runs."""
+    syntax = _syntax_problem(request, target)
+    if syntax is not None:
+        return Verdict(True, syntax)
+    if not request.asks:
+        return None
+    needs = _needs(plan, request, target)
+    if not needs:
+        return None
+    mysql = not target.is_mariadb
+    if mysql:  # MySQL has no NOCOPY: what MariaDB does so, it does in place
+        needs = [Need(n.what, INPLACE if n.algorithm == NOCOPY else n.algorithm, n.lock, n.reason, n.undecided)
+                 for n in needs]
+    needs = _combined(needs, plan)
+    temporary = bool(plan.table.temporary)
+    asked_algorithm = ALGORITHMS.index(request.algorithm) if request.algorithm in ALGORITHMS else None
+    if temporary:
+        # no other session sees it: no LOCK is refused; MariaDB copies it whatever NOCOPY/INSTANT
+        # say, and refuses INPLACE (1845)
+        renamed_only = all(n.what == "RENAME TO alone" for n in needs)  # renamed as RENAME TABLE does
+        if not renamed_only and (asked_algorithm == INPLACE or (mysql and asked_algorithm is not None
+                                                                and asked_algorithm < COPY)):
+            return Verdict(True, _refusal(f"ALGORITHM={request.algorithm}", Need("a TEMPORARY table", COPY), "ALGORITHM=COPY",
+                                          target, _how(request)))
+        return None
+    if asked_algorithm in (INSTANT, NOCOPY) and not mysql and _changes_engine(plan):
+        # MariaDB 10.11 copies a TEMPORARY table, and to another engine, whatever NOCOPY/INSTANT
+        # say (INPLACE is refused: 1845)
+        asked_algorithm = None
+    lock_name = "NONE" if request.online and request.lock in (None, "DEFAULT") else request.lock
+    asked_lock = LOCKS.index(lock_name) if lock_name in LOCKS else None
+    how = _how(request)
+    decided = [n for n in needs if n.undecided is None]
+    undecided = [n for n in needs if n.undecided is not None]
+    most = max((n.algorithm for n in decided), default=INSTANT)
+    if asked_algorithm is not None and decided:
+        need = max(decided, key=lambda n: n.algorithm)
+        if need.algorithm > asked_algorithm:
+            return Verdict(True, _refusal(f"ALGORITHM={request.algorithm}", need,
+                                          f"ALGORITHM={ALGORITHMS[need.algorithm]}", target, how))
+    algorithm = asked_algorithm if asked_algorithm is not None else most
+    if asked_lock is not None and not temporary:
+        locks = [Need(n.what, n.algorithm, max(n.lock, SHARED) if algorithm == COPY else n.lock, n.reason)
+                 for n in decided]
+        if algorithm == COPY and asked_algorithm == COPY:
+            locks.append(Need("the COPY algorithm", COPY, SHARED, "COPY algorithm requires a lock"))
+        if locks:
+            need = max(locks, key=lambda n: n.lock)
+            if need.lock > asked_lock:
+                return Verdict(True, _refusal(f"LOCK={lock_name}" + (" (ALTER ONLINE)" if request.online else ""),
+                                              need, f"LOCK={LOCKS[need.lock]}", target, how))
+    constrained = (asked_algorithm is not None and asked_algorithm < COPY) or (
+        asked_lock is not None and asked_lock < EXCLUSIVE and not temporary)
+    if undecided and constrained:
+        return Verdict(False, _unknown(undecided[0], how, target))
+    return None
+
+
+def _changes_engine(plan: Any) -> bool:
+    engine = _engine(plan)
+    return any(key == "ENGINE" and (value or "").lower() != engine for pairs in plan.options for key, value in pairs)
+
+
+def _how(request: Request) -> str:
+    parts = (["ALTER ONLINE"] if request.online else []) + [
+        f"{key}={value}" for key, value in (("ALGORITHM", request.algorithm), ("LOCK", request.lock)) if value]
+    return ", ".join(parts)
+
+
+def _refusal(asked: str, need: Need, instead: str, target: Target, how: str) -> str:
+    code = 1846 if need.reason else 1845
+    reason = f": {need.reason}" if need.reason else ""
+    return (f"this ALTER cannot run with {how} on {target.label}: {asked} is not supported for {need.what}{reason}; "
+            f"the server says to try {instead} (error {code})")
+
+
+def _unknown(need: Need, how: str, target: Target) -> str:
+    return (f"innolint cannot tell whether {target.label} runs this ALTER with {how} ({need.what}: {need.undecided}); "
+            "if it cannot, it refuses the statement (error 1845/1846) and the table stays as it was; innolint "
+            "replays it as run")
+
+
+def _syntax_problem(request: Request, target: Target) -> str | None:
+    if target.is_mariadb:
+        allowed = ("DEFAULT", "COPY", "INPLACE", "NOCOPY", "INSTANT")
+    else:
+        allowed = ("DEFAULT", "COPY", "INPLACE") + (("INSTANT",) if target.is_mysql8 else ())
+        if request.online:
+            return (f"{target.label} does not accept ALTER ONLINE TABLE (MariaDB's; MySQL removed it in 5.6): write "
+                    "LOCK=NONE (a syntax error, 1064)")
+    if request.algorithm is not None and request.algorithm not in allowed:
+        return f"{target.label} knows no ALGORITHM={request.algorithm} (error 1800): it has {', '.join(allowed)}"
+    if request.lock is not None and request.lock not in ("DEFAULT", *LOCKS):
+        return f"{target.label} knows no LOCK={request.lock} (error 1801): it has DEFAULT, NONE, SHARED, EXCLUSIVE"
+    return None
+
+
+def _engine(plan: Any) -> str:
+    return (plan.table.body.options.engine or "InnoDB").lower()
+
+
+def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
+    """What each operation of the statement needs."""
+    innodb = _engine(plan) == "innodb" and not plan.table.temporary
+    needs: list[Need] = []
+    copied = ("a TEMPORARY table is copied" if plan.table.temporary
+              else f"a {plan.table.body.options.engine or 'InnoDB'} table is copied")
+
+    def rows(what: str, algorithm: int, lock: int = NONE, reason: str | None = None, undecided: str | None = None) -> None:
+        """An operation that touches rows or indexes: InnoDB's need, else a copy."""
+        if innodb:
+            needs.append(Need(what, algorithm, lock, reason, undecided))
+        else:
+            needs.append(Need(f"{what} ({copied})", COPY, SHARED, None))
+
+    def metadata(what: str) -> None:
+        needs.append(Need(what, INSTANT))
+
+    draft = plan.draft
+    mariadb = target.is_mariadb
+    #: the key InnoDB clusters by (the PRIMARY KEY, else the first UNIQUE NOT NULL key): dropping
+    #: it without a new one rebuilds by copying, as dropping a primary key does
+    clustered = _clustered(plan) if innodb else None
+    mysql_instant = target.version >= (8, 4) or mariadb
+    for is_add, key, column, position in plan.steps:
+        if not is_add:
+            continue
+        if column.auto_increment:
+            rows("adding an AUTO_INCREMENT column", INPLACE, SHARED, "Adding an auto-increment column requires a lock")
+        elif column.generated == "stored":
+            rows("adding a STORED generated column", COPY, SHARED, None,
+                 "innolint does not model how generated columns are added")
+        elif mariadb:
+            rows("ADD COLUMN", INSTANT)
+        elif not target.is_mysql8:
+            rows("ADD COLUMN", INPLACE)
+        elif position is None or target.version >= (8, 4):
+            rows("ADD COLUMN", INSTANT)
+        else:
+            rows("ADD COLUMN FIRST/AFTER", INSTANT, undecided="MySQL 8.0 adds a column at another position than the "
+                 "last instantly from 8.0.29 only, in place before")
+    moved = {key for is_add, key, _, position in plan.steps if not is_add and position is not None}
+    for old, column, defines in plan.changes:
+        before = draft.column(old) if draft is not None else None
+        if before is None:
+            continue
+        key = column.name.lower()
+        if not defines or _same_definition(before, column):
+            if key in moved or old in moved:
+                if innodb and mariadb:
+                    needs.append(Need("moving a column", INSTANT))
+                else:
+                    rows("moving a column", INPLACE)
+            elif old != key and innodb and not mariadb and not target.version >= (8, 4):
+                rows("renaming a column", INSTANT if target.is_mysql8 else INPLACE,
+                     undecided="MySQL 8.0 renames a column instantly from 8.0.28 only" if target.is_mysql8 else None)
+            else:
+                metadata("renaming a column or changing its default" if old != key else "changing a column's default")
+            continue
+        needs.extend(_type_change(before, column, plan, innodb, mariadb, target))
+    for key in plan.drops:
+        if key in plan.readded:
+            rows(f"dropping and adding column {key} again", COPY, SHARED, "Cannot change column type",
+                 "innolint does not model a column dropped and added again")
+            continue
+        uses = [draft.indexes[at] for at in draft.uses.get(key, ()) if at in draft.indexes] if draft else []
+        primary = [index for index in uses if index.kind == "primary" or _is_clustered(index, clustered)]
+        if primary:
+            if len(primary[0].columns) == 1 and not plan.adds_primary:
+                rows("dropping the primary key's column", COPY, SHARED,
+                     "Dropping a primary key is not allowed without also adding a new primary key")
+            else:
+                rows("dropping a column of the primary key", INPLACE, NONE, undecided="the primary key changes")
+        elif any(index.kind == "fulltext" for index in uses):
+            rows("dropping a FULLTEXT key's column", INPLACE, NONE)  # (with its hidden FTS_DOC_ID: a rebuild)
+        elif any(len(index.columns) > 1 for index in uses):
+            rows("dropping a column of a key over several columns", NOCOPY, NONE,
+                 undecided="the key is rebuilt without it")
+        elif uses:
+            rows("dropping a column and its key", NOCOPY, NONE, "DROP INDEX")
+        elif mariadb or target.version >= (8, 4):
+            rows("DROP COLUMN", INSTANT)
+        elif target.is_mysql8:
+            rows("DROP COLUMN", INSTANT, undecided="MySQL 8.0 drops a column instantly from 8.0.29 only")
+        else:
+            rows("DROP COLUMN", INPLACE)
+    dropped_primary = draft is not None and draft.primary and draft.primary in plan.index_gone
+    no_cluster = clustered is None or (draft is not None and any(
+        _is_clustered(draft.indexes[at], clustered) for at in plan.index_gone if at in draft.indexes))
+    for at in plan.index_drops:
+        if draft is not None and (at == draft.primary or _is_clustered(draft.indexes[at], clustered)):
+            if plan.adds_primary:
+                continue  # the ADD PRIMARY KEY below says what it needs
+            rows("DROP PRIMARY KEY", COPY, SHARED,
+                 "Dropping a primary key is not allowed without also adding a new primary key")
+        elif draft is not None and draft.indexes[at].kind == "fulltext":
+            rows("DROP of a FULLTEXT key", NOCOPY, NONE, None, "InnoDB may rebuild the table to drop the last one")
+        else:
+            rows("DROP INDEX", NOCOPY, NONE, "DROP INDEX")
+    fulltext = draft is not None and any(index.kind == "fulltext" for at, index in draft.indexes.items()
+                                         if at not in plan.index_gone)
+    for index in plan.index_adds:
+        if index.kind == "primary":
+            rows("ADD PRIMARY KEY" + (" after DROP PRIMARY KEY" if dropped_primary else ""), INPLACE, NONE)
+        elif index.kind == "fulltext":
+            if fulltext or sum(1 for i in plan.index_adds if i.kind == "fulltext") > 1:
+                rows("ADD FULLTEXT", NOCOPY, SHARED, "Fulltext index creation requires a lock",
+                     "InnoDB creates one FULLTEXT index at a time, and a second one without a rebuild")
+            else:
+                rows("ADD FULLTEXT", INPLACE, SHARED, "Fulltext index creation requires a lock")
+        elif index.kind == "spatial":
+            rows("ADD SPATIAL INDEX", NOCOPY, SHARED, None, "innolint does not model spatial keys online")
+        elif index.kind == "unique" and innodb and no_cluster and not plan.adds_primary and _can_cluster(index, plan):
+            rows("a UNIQUE key InnoDB clusters by (the table has no PRIMARY KEY)", INPLACE, NONE)
+        elif _long_unique(index, plan):
+            rows("a UNIQUE key on a TEXT/BLOB column", COPY, SHARED, None,
+                 "MariaDB keeps it as a hash of the column, which innolint does not model online")
+        else:
+            rows("ADD INDEX", NOCOPY, NONE, "ADD INDEX")
+    for at, _ in plan.index_renames:
+        metadata("RENAME INDEX")
+    if plan.fk_adds:
+        rows("ADD FOREIGN KEY", COPY, SHARED, "Adding foreign keys needs foreign_key_checks=OFF",
+             "in place only when the session has set foreign_key_checks=0, which innolint does not follow")
+    for _ in plan.fk_drops:
+        needs.append(Need("DROP FOREIGN KEY", INSTANT if mariadb else INPLACE))
+    for pairs in plan.options:
+        for key, value in pairs:
+            needs.append(_option_need(key, value, plan, innodb, mariadb, "CONVERT TO" in request.unmodelled))
+    for words in request.unmodelled:
+        if words == "CONVERT TO":
+            continue  # its options above
+        if words == "FORCE":
+            rows("FORCE", INPLACE, NONE, "Changing table options requires the table to be rebuilt")
+        elif words in ("DISABLE KEYS", "ENABLE KEYS"):
+            metadata(words)
+        else:
+            needs.append(Need(words, COPY, SHARED, None, "innolint does not model how the server runs it"))
+    if mariadb and needs and _hash_key_kept(plan):
+        reason = "INPLACE ADD or DROP of virtual columns cannot be combined with other ALTER operations"
+        needs = [Need(n.what + " (the table has a UNIQUE key kept as a hash)", COPY, SHARED, reason, n.undecided)
+                 for n in needs]
+    if innodb and _fulltext_after(plan):
+        needs = _with_fulltext(needs, mariadb)
+    if plan.rename_to is not None and not needs:
+        # alone, MariaDB renames it as RENAME TABLE does, under an exclusive lock; with other
+        # operations the rename is part of them
+        needs.append(Need("RENAME TO alone", INSTANT, EXCLUSIVE if mariadb else NONE))
+    if plan.partition_tables or plan.partition_sources:
+        needs.append(Need("CONVERT PARTITION/TABLE", COPY, SHARED, None,
+                          "innolint does not model how partitions are converted online"))
+    return needs
+
+
+_COLUMN_LAYOUT = ("ADD COLUMN", "DROP COLUMN", "moving a column", "ADD COLUMN FIRST/AFTER", "making ", "dropping a column")
+
+
+def _fulltext_after(plan: Any) -> bool:
+    """Whether the table has a FULLTEXT key after the statement (kept or added)."""
+    if plan.draft is None:  # (the statement changes options only)
+        return any(index.kind == "fulltext" for index in plan.table.indexes)
+    dropped = set(plan.drops)
+    kept = any(index.kind == "fulltext" and any(part.name.lower() not in dropped for part in index.columns)
+               for at, index in plan.draft.indexes.items() if at not in plan.index_gone)
+    return kept or any(index.kind == "fulltext" for index in plan.index_adds)
+
+
+def _with_fulltext(needs: list[Need], mariadb: bool) -> list[Need]:
+    """An InnoDB table with a FULLTEXT key (MariaDB 10.11): a column added, dropped, moved or made
+    longer rebuilds the table (no INSTANT, no NOCOPY), and every rebuild re-creates the FULLTEXT
+    keys, which takes LOCK=SHARED ("Fulltext index creation requires a lock"). Renames, defaults
+    and other keys are unaffected."""
+    reason = "Fulltext index creation requires a lock"
+    undecided = None if mariadb else "innolint does not know how MySQL rebuilds a table with a FULLTEXT key"
+    changed = []
+    for need in needs:
+        if need.what.startswith("making ") and need.algorithm == INSTANT:
+            changed.append(Need(need.what, INSTANT, NONE, None, "with a FULLTEXT key, MariaDB 10.11 does it instantly "
+                                "in some tables and rebuilds others"))
+        elif need.algorithm in (INSTANT, NOCOPY) and need.what.startswith(_COLUMN_LAYOUT):
+            changed.append(Need(need.what + " (the table has a FULLTEXT key)", INPLACE, SHARED, reason,
+                                need.undecided or undecided))
+        elif need.algorithm == INPLACE and need.lock < SHARED:
+            changed.append(Need(need.what + " (the table has a FULLTEXT key)", INPLACE, SHARED, reason,
+                                need.undecided or undecided))
+        else:
+            changed.append(need)
+    return changed
+
+
+def _combined(needs: list[Need], plan: Any) -> list[Need]:
+    """An instant ADD/DROP COLUMN or reordered column with an operation that is not instant: the
+    table is rebuilt (INPLACE) for both (MariaDB 10.11; MySQL the same)."""
+    instant_columns = [n for n in needs if n.algorithm == INSTANT and n.what in (
+        "ADD COLUMN", "DROP COLUMN", "moving a column", "ADD COLUMN FIRST/AFTER")]
+    if not instant_columns or all(n.algorithm == INSTANT for n in needs):
+        return needs
+    return [Need(n.what + " with another operation", INPLACE, n.lock, None, n.undecided) if n in instant_columns else n
+            for n in needs]
+
+
+def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: bool, converts: bool) -> Need:
+    engine = _engine(plan)
+    temporary = bool(plan.table.temporary)
+    if key == "ENGINE":
+        if (value or "").lower() == engine and innodb:
+            return Need("ENGINE=InnoDB (a rebuild)", INPLACE)
+        return Need(f"ENGINE={value}", COPY, SHARED)
+    if key == "PARTITION":
+        return Need("PARTITION BY", COPY, SHARED)
+    if key in ("CHARSET", "COLLATE") and converts:
+        return Need("CONVERT TO CHARACTER SET", COPY, SHARED, "Cannot change column type",
+                    None if _has_strings(plan) else "the table has no column of a character set to convert")
+    if key in _METADATA_OPTIONS:
+        return Need(f"{key}=", INSTANT)
+    if not innodb or temporary:
+        return Need(f"{key}=", COPY, SHARED)
+    if key in _INSTANT_OPTIONS:
+        return Need(f"{key}=", INSTANT if mariadb or key not in ("AUTO_INCREMENT", "CHARSET", "COLLATE") else INPLACE)
+    if key in _REBUILD_OPTIONS:
+        return Need(f"{key}=", INPLACE, NONE, "Changing table options requires the table to be rebuilt")
+    return Need(f"{key}=", COPY, SHARED, None, "innolint does not model how the server changes this option")
+
+
+def _has_strings(plan: Any) -> bool:
+    columns = plan.draft.columns.values() if plan.draft is not None else plan.table.columns.values()
+    return any(c.type.upper() in ("CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "ENUM", "SET")
+               for c in columns)
+
+
+def _clustered(plan: Any) -> Any:
+    """The table's clustered index before the statement. Read from the statement's draft when it
+    has one: reading the table's own views while a draft is open would settle them before the
+    statement's changes (linter.schema.model.TableBody.draft)."""
+    draft = plan.draft
+    if draft is None:
+        return plan.table.clustered_index
+    if draft.primary:
+        return draft.indexes[draft.primary]
+    for index in draft.indexes.values():
+        if index.kind != "unique" or not index.columns:
+            continue
+        columns = [draft.column(part.name.lower()) if not part.expression else None for part in index.columns]
+        if all(column is not None and not column.nullable and column.generated != "virtual" and not column.is_large
+               and part.prefix is None for part, column in zip(index.columns, columns)):
+            return index
+    return None
+
+
+def _is_clustered(index: Any, clustered: Any) -> bool:
+    return clustered is not None and index.kind == clustered.kind and (index.name or "").lower() == (
+        clustered.name or "").lower()
+
+
+def _can_cluster(index: Any, plan: Any) -> bool:
+    """Whether the new UNIQUE key can cluster the table: whole, NOT NULL, stored, short columns."""
+    for part in index.columns:
+        if part.expression or part.prefix is not None:
+            return False
+        column = plan._new_column(part.name.lower())
+        if column is None or column.nullable or column.generated == "virtual" or column.is_large:
+            return False
+    return True
+
+
+def _hash_key_kept(plan: Any) -> bool:
+    """Whether the table has a MariaDB "long unique" key (a UNIQUE key over a whole TEXT/BLOB
+    column, kept as a hidden virtual hash column) that the statement does not DROP INDEX: then
+    nothing is done in place, in any engine (1846 "INPLACE ADD or DROP of virtual columns cannot be
+    combined with other ALTER operations"; checked on the table as it was, which is what matters
+    for a column the statement changes)."""
+    if plan.draft is None:
+        indexes = list(plan.table.indexes)
+        lookup = plan.table.column
+    else:  # (a key whose column the statement drops goes with it, and counts: a virtual column dropped)
+        indexes = [index for at, index in plan.draft.indexes.items() if at not in plan.index_gone]
+        lookup = plan.draft.column
+    for index in indexes:
+        if index.kind != "unique":
+            continue
+        for part in index.columns:
+            if part.expression or part.prefix is not None:
+                continue
+            column = lookup(part.name) if plan.draft is None else lookup(part.name.lower())
+            if column is not None and column.is_large:
+                return True
+    return False
+
+
+def _long_unique(index: Any, plan: Any) -> bool:
+    if index.kind != "unique":
+        return False
+    for part in index.columns:
+        if part.expression or part.prefix is not None:
+            continue
+        column = plan._new_column(part.name.lower())
+        if column is not None and column.is_large:
+            return True
+    return False
+
+
+def _same_definition(old: Column, new: Column) -> bool:
+    """The same column but for its name, default, comment: a change of metadata only."""
+    return (old.type.upper(), old.params, old.unsigned, old.nullable, old.auto_increment, old.generated,
+            (old.charset or "").lower(), (old.collation or "").lower(), old.binary, old.compressed, old.srid,
+            old.invisible) == (
+            new.type.upper(), new.params, new.unsigned, new.nullable, new.auto_increment, new.generated,
+            (new.charset or "").lower(), (new.collation or "").lower(), new.binary, new.compressed, new.srid,
+            new.invisible)
+
+
+def _type_change(old: Column, new: Column, plan: Any, innodb: bool, mariadb: bool, target: Target) -> list[Need]:
+    """MODIFY / CHANGE that redefines a column: its type, length, NULL-ness."""
+    what = f"changing column {new.name}"
+    copy = Need(f"{what}'s type", COPY, SHARED, "Cannot change column type")
+    if not innodb:
+        return [Need(what, COPY, SHARED)]
+    nullability = old.nullable != new.nullable
+    same_type = (old.type.upper(), old.unsigned, (old.charset or "").lower(), (old.collation or "").lower(),
+                 old.binary, old.generated, old.auto_increment, old.compressed) == (
+                new.type.upper(), new.unsigned, (new.charset or "").lower(), (new.collation or "").lower(),
+                new.binary, new.generated, new.auto_increment, new.compressed)
+    if old.type.upper() != new.type.upper() or old.unsigned != new.unsigned or old.generated or new.generated \
+            or old.auto_increment != new.auto_increment:
+        if (plan.table.body.options.row_format or "").lower() == "redundant":
+            return [Need(what, COPY, SHARED, "Cannot change column type",
+                         "MariaDB widens some types instantly in ROW_FORMAT=REDUNDANT")]
+        return [copy]
+    if not same_type:  # a character set or collation changed
+        return [Need(what, COPY, SHARED, "Cannot change column type",
+                     "the server changes some character sets and collations in place")]
+    needs: list[Need] = []
+    if old.params != new.params:
+        kind = new.type.upper()
+        old_length, new_length = old.length, new.length
+        if kind not in _VAR_TYPES or old_length is None or new_length is None or new_length < old_length:
+            return [copy]
+        if new_length > old_length:
+            low = 1 if kind == "VARBINARY" else _maxlen(new, plan, low=True)
+            high = 1 if kind == "VARBINARY" else _maxlen(new, plan, low=False)
+            keyed = plan.draft is not None and plan.draft.uses.get(old.name.lower())
+            if keyed:
+                needs.append(Need(f"making key column {new.name} longer", INSTANT if mariadb else INPLACE, NONE, None,
+                                  "its keys may be rebuilt"))
+            elif new_length * high <= 255 or old_length * low > 255:
+                needs.append(Need(f"making {new.name} longer", INSTANT if mariadb else INPLACE))
+            else:
+                needs.append(Need(f"making {new.name} longer than 255 bytes", INSTANT if mariadb else INPLACE, NONE,
+                                  "Cannot change column type",
+                                  "whether its length takes 1 or 2 bytes then depends on its character set and the "
+                                  "row format"))
+    if nullability:
+        needs.append(Need(f"making {new.name} {'NULL' if new.nullable else 'NOT NULL'}", INPLACE))
+    return needs or [Need(what, INSTANT)]
+
+
+def _maxlen(column: Column, plan: Any, *, low: bool) -> int:
+    """Bytes per character of the column's character set, when known; else the bound asked for."""
+    charset = column.charset or plan.table.body.options.charset
+    if charset:
+        known = CHARSET_MAXLEN.get(normalize_charset(charset))
+        if known:
+            return known
+    return 1 if low else 4
