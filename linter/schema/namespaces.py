@@ -151,3 +151,48 @@ def view_over_table(statement: str, table: Table, standin: bool, or_replace: boo
                 "innolint lints as it does")
     return (f"{statement}: table {table.name} already exists (created at {_at(table.defined)}; error {error}); the "
             "server refuses this statement and keeps the table")
+
+
+class ViewStatements:
+    """CREATE VIEW and DROP VIEW in the namespace views share with tables (a mixin of the
+    Replayer, whose state it reads): a view over a table's name is refused (1050, or 1347 with
+    OR REPLACE), a mysqldump stand-in the dump never dropped included (`view_over_table`)."""
+
+    current_schema: str | None
+    #: views the input created, (database, folded name): a SELECT may read them
+    _views: set[tuple[str | None, str]]
+    #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id
+    _standins: dict[int, Table]
+    _key: Callable[[str], str]
+    _schema: Callable[[ops.Name], Schema | None]
+    _label: Callable[[ops.Name], str]
+
+    def _view_key(self, name: ops.Name) -> tuple[str | None, str]:
+        schema = name.schema if name.schema is not None else self.current_schema
+        return (self._key(schema) if schema is not None else None, self._key(name.name))
+
+    def _CreateView(self, op: ops.CreateView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        schema = self._schema(op.name)
+        table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
+        key = self._view_key(op.name)
+        if table is not None:  # the server keeps the table, a mysqldump stand-in of this view too
+            return view_over_table(f"CREATE VIEW {self._label(op.name)}", table, self._standins.get(id(table)) is table,
+                                   op.or_replace)
+        elif key in self._views and not op.or_replace:
+            if op.if_not_exists:
+                return None
+            return f"CREATE VIEW {self._label(op.name)}: the view already exists (error 1050); the server refuses this statement"
+        self._views.add(key)
+        return None
+
+    def _DropView(self, op: ops.DropView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        missing = []
+        for name in op.names:
+            key = self._view_key(name)
+            if key in self._views:
+                self._views.discard(key)
+            else:
+                missing.append(self._label(name))
+        if missing and not op.if_exists:
+            return f"DROP VIEW: unknown view {', '.join(missing)} (not defined earlier in the input); the server drops the others"
+        return None

@@ -31,7 +31,7 @@ from linter.schema.alter_keys import AlterKeys
 from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema.create_select import selected_body
 from linter.schema.key_parts import KeyCuts, cut_long_key_parts, drop_whole_prefixes
-from linter.schema.namespaces import CaseLookup, bind_temporaries, named_twice, view_over_table
+from linter.schema.namespaces import CaseLookup, ViewStatements, bind_temporaries, named_twice
 from linter.schema.online_alter import Request
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem,
@@ -53,7 +53,7 @@ def _at(location: Location) -> str:
     return f"{location.path}:{location.line}"
 
 
-class Replayer:
+class Replayer(ViewStatements):
     """Holds the model and the current database (USE) while statements are applied.
 
     `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
@@ -153,10 +153,6 @@ class Replayer:
             # differs only in case from one the input knows (then it is that one, mistyped)
             return self._cases.database(name.schema) is not None
         return self._view_key(name) not in self._views
-
-    def _view_key(self, name: ops.Name) -> tuple[str | None, str]:
-        schema = name.schema if name.schema is not None else self.current_schema
-        return (self._key(schema) if schema is not None else None, self._key(name.name))
 
     def _label(self, name: ops.Name) -> str:
         return f"{name.schema}.{name.name}" if name.schema is not None else name.name
@@ -423,32 +419,6 @@ class Replayer:
             schema.defined = schema.defined or where
         else:
             self.model.schemas.pop(self.model.key(op.name), None)
-        return None
-
-    def _CreateView(self, op: ops.CreateView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        schema = self._schema(op.name)
-        table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
-        key = self._view_key(op.name)
-        if table is not None:  # the server keeps the table, a mysqldump stand-in of this view too
-            return view_over_table(f"CREATE VIEW {self._label(op.name)}", table, self._standins.get(id(table)) is table,
-                                   op.or_replace)
-        elif key in self._views and not op.or_replace:
-            if op.if_not_exists:
-                return None
-            return f"CREATE VIEW {self._label(op.name)}: the view already exists (error 1050); the server refuses this statement"
-        self._views.add(key)
-        return None
-
-    def _DropView(self, op: ops.DropView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        missing = []
-        for name in op.names:
-            key = self._view_key(name)
-            if key in self._views:
-                self._views.discard(key)
-            else:
-                missing.append(self._label(name))
-        if missing and not op.if_exists:
-            return f"DROP VIEW: unknown view {', '.join(missing)} (not defined earlier in the input); the server drops the others"
         return None
 
     def _Unfollowed(self, op: ops.Unfollowed, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
