@@ -138,14 +138,19 @@ class AlterRefusals:
                 return f"the AUTO_INCREMENT column {name} must be the first column of a key (error 1075)"
         return None
 
-    def _engine_problem(self) -> str | None:
-        """A MEMORY table after the statement holding what MEMORY cannot (1163, 1214): checked
-        when the statement makes the table MEMORY or adds columns or keys to one."""
+    def _new_engine(self) -> str | None:
+        """The table's engine after the statement (its last ENGINE=, else the table's)."""
         engine = self.table.body.options.engine
         for pairs in self.options:
             for key, value in pairs:
                 if key == "ENGINE":
                     engine = value
+        return engine
+
+    def _engine_problem(self) -> str | None:
+        """A MEMORY table after the statement holding what MEMORY cannot (1163, 1214): checked
+        when the statement makes the table MEMORY or adds columns or keys to one."""
+        engine = self._new_engine()
         if (engine or "").lower() not in ("memory", "heap"):
             return None
         if self.draft is None:
@@ -191,11 +196,7 @@ class TableAfterAlter(AlterRefusals):
         """A key over a whole TEXT/BLOB column that a table of another engine than InnoDB cannot
         have (`lob_key_problem`): a key added, a column under a key changed, or the engine changed."""
         before = self.table.body.options.engine
-        engine = before
-        for pairs in self.options:
-            for key, value in pairs:
-                if key == "ENGINE":
-                    engine = value
+        engine = self._new_engine()
         if (engine or "innodb").lower() in INNODB_ENGINES:
             return None
         if self.draft is None:

@@ -21,6 +21,7 @@ from dataclasses import replace
 from linter.parse import ops
 from linter.schema.innodb_sizes import TEXT_TYPES, column_charset
 from linter.schema.model import Column, Schema, Table, TableBody
+from linter.schema.refusals import auto_increment_key_problem
 from linter.schema.target import Target
 
 
@@ -63,3 +64,31 @@ def selected_body(op: ops.CreateTable, source: Table | None, target: Target, sch
             columns[key] = defined.get(key, column)
     body.columns = columns
     return body
+
+
+def definition_problem(op: ops.CreateTable, source: Table | None) -> str | None:
+    """What the server refuses in the definition of a CREATE TABLE ... SELECT whatever the SELECT
+    gives: an AUTO_INCREMENT column that is not the first column of one of the definition's keys
+    (error 1075); a column the definition makes NOT NULL without a default (nor AUTO_INCREMENT)
+    that the SELECT gives no value for, whether it returns rows or not (error 1364, strict mode,
+    MariaDB 10.11), when innolint can tell the SELECT's columns. TIMESTAMP is left out: without
+    explicit_defaults_for_timestamp (MySQL 5.7, MariaDB before 10.10) the first one gets a default."""
+    body = op.body
+    autos = [key for key, column in body.columns.items() if column.auto_increment]
+    problem = auto_increment_key_problem(autos, body.indexes, body.options.engine)
+    if problem:
+        return problem
+    names = op.select_columns
+    if names is None:
+        return None
+    given = {name.lower() for name in names if name != "*"}
+    if "*" in names:
+        if source is None:
+            return None
+        given |= {key for key, column in source.columns.items() if not column.invisible}
+    for key, column in op.body.columns.items():
+        if (key not in given and not column.nullable and column.default is None and not column.auto_increment
+                and column.generated is None and column.type.upper() != "TIMESTAMP"):
+            return (f"column {column.name} is NOT NULL without a default and the SELECT gives no value for it "
+                    "(error 1364: field doesn't have a default value)")
+    return None

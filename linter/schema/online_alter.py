@@ -259,7 +259,6 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
     #: the key InnoDB clusters by (the PRIMARY KEY, else the first UNIQUE NOT NULL key): dropping
     #: it without a new one rebuilds by copying, as dropping a primary key does
     clustered = _clustered(plan) if innodb else None
-    mysql_instant = target.version >= (8, 4) or mariadb
     for is_add, key, column, position in plan.steps:
         if not is_add:
             continue

@@ -264,6 +264,43 @@ def options_problem(pairs: Iterable[tuple[str, str | None]]) -> str | None:
     return None
 
 
+def repeated_key_column(index: Index) -> str | None:
+    """A key that names one column twice, whatever its kind and prefixes (column names compare
+    without case): the server refuses it (error 1060, MariaDB 10.11 and MySQL alike)."""
+    seen: set[str] = set()
+    for part in index.columns:
+        if not part.expression:
+            name = part.name.lower()
+            if name in seen:
+                key = f"the key {index.name}" if index.name else "a key"
+                return f"{key} names column {part.name} twice (error 1060: duplicate column name)"
+            seen.add(name)
+    return None
+
+
+def temporary_key_problem(index: Index, engine: str | None) -> str | None:
+    """A FULLTEXT key in a temporary InnoDB table (CREATE TEMPORARY TABLE, ALTER, CREATE INDEX):
+    InnoDB refuses it (error 1796); MyISAM and Aria temporary tables take it."""
+    if index.kind == "fulltext" and (engine or "innodb").lower() in INNODB_ENGINES:
+        return "a temporary InnoDB table cannot have a FULLTEXT key (error 1796)"
+    return None
+
+
+def auto_increment_key_problem(autos: list[str], indexes: list[Index], engine: str | None) -> str | None:
+    """One AUTO_INCREMENT column at most (`autos`: lower-case names), the first column of a key (in
+    MyISAM and Aria: any column of one): error 1075."""
+    if len(autos) > 1:
+        return "there can be only one AUTO_INCREMENT column (error 1075)"
+    if autos:
+        any_part = (engine or "").lower() in _ANY_PART_AUTO
+        keyed = any((index.columns[0].name.lower() == autos[0] if not any_part else
+                     any(p.name.lower() == autos[0] for p in index.columns))
+                    for index in indexes if index.columns and index.kind not in ("fulltext", "spatial"))
+        if not keyed:
+            return f"the AUTO_INCREMENT column {autos[0]} must be the first column of a key (error 1075)"
+    return None
+
+
 def definition_problem(columns: dict[str, Column], indexes: list[Index], engine: str | None,
                        other_options: Iterable[str], *, mariadb: bool) -> str | None:
     """Why the server refuses a CREATE TABLE with this body, or None. `columns` by lower-case name."""
@@ -292,15 +329,13 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
             problem = key_part_problem(index, part, column, mariadb=mariadb)
             if problem:
                 return problem
-    if len(autos) > 1:
-        return "there can be only one AUTO_INCREMENT column (error 1075)"
+        problem = repeated_key_column(index)
+        if problem:
+            return problem
+    problem = auto_increment_key_problem(autos, indexes, engine)
+    if problem:
+        return problem
     if autos:
-        any_part = (engine or "").lower() in _ANY_PART_AUTO
-        keyed = any((index.columns[0].name.lower() == autos[0] if not any_part else
-                     any(p.name.lower() == autos[0] for p in index.columns))
-                    for index in indexes if index.columns and index.kind not in ("fulltext", "spatial"))
-        if not keyed:
-            return f"the AUTO_INCREMENT column {autos[0]} must be the first column of a key (error 1075)"
         if mariadb:  # a UNIQUE key over a whole TEXT/BLOB column is a hash key, which takes no AUTO_INCREMENT
             for index in indexes:
                 parts = [(p, columns.get(p.name.lower())) for p in index.columns if not p.expression]

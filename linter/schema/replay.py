@@ -29,13 +29,14 @@ from linter.schema.model import (
 from linter.parse.statement import apply_options, option_field
 from linter.schema.alter_keys import AlterKeys
 from linter.schema.alter_refusals import TableAfterAlter
-from linter.schema.create_select import selected_body
+from linter.schema import create_select
 from linter.schema.key_parts import KeyCuts, cut_long_key_parts, drop_whole_prefixes
 from linter.schema.namespaces import CaseLookup, ViewStatements, bind_temporaries, named_twice
 from linter.schema.online_alter import Request
 from linter.schema.refusals import (
     NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem,
-    engine_key_length_problem, key_part_problem, options_problem, select_key_problem,
+    engine_key_length_problem, key_part_problem, options_problem, repeated_key_column, select_key_problem,
+    temporary_key_problem,
 )
 from linter.schema.target import DEFAULT_TARGET, Target
 
@@ -190,6 +191,7 @@ class Replayer(ViewStatements):
         origin = "create"
         own = False
         given: frozenset[str] | None = None
+        read: Table | None = None  # the table a CREATE ... SELECT reads
         unsure = None  # why innolint cannot tell whether the server makes this table
         if op.like is not None:
             source = self._find(op.like)
@@ -207,7 +209,7 @@ class Replayer(ViewStatements):
                         f"earlier in the input (error 1146); the server refuses this statement{self._case_hint(source)}")
             read = self._find(source) if source is not None else None
             given = self._selected.given(op, read)
-            copied = selected_body(op, read, self.target, schema)  # the columns the SELECT copies
+            copied = create_select.selected_body(op, read, self.target, schema)  # the columns the SELECT copies
             if copied is not None:
                 body, own = copied, True
             unsure = select_key_problem(body, given)
@@ -221,13 +223,17 @@ class Replayer(ViewStatements):
             problem = _missing_key_columns(body) if not op.as_select else None
             if problem:
                 problem += " (error 1072)"
-            elif origin != "select":  # CREATE ... SELECT (or LIKE of one): the SELECT's columns are not known
+            elif origin != "select" or (given is not None and given <= columns.keys()):  # (else: columns untold)
                 problem = definition_problem(columns, indexes, body.options.engine, body.options.other,
                                              mariadb=self.target.is_mariadb
                                              ) or engine_key_length_problem(body, self.target, schema)
             if len(self._key_checks) >= 100_000:
                 self._key_checks.clear()
             self._key_checks[id(columns)] = (columns, indexes, problem)
+        if not problem and op.temporary:
+            problem = next(filter(None, (temporary_key_problem(i, body.options.engine) for i in indexes)), None)
+        if not problem and op.as_select:
+            problem = create_select.definition_problem(op, read)
         if problem:
             return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
         if existing is not None:  # CREATE OR REPLACE
@@ -674,6 +680,10 @@ class _Alter(AlterKeys, TableAfterAlter):
                     problem = key_part_problem(index, part, self._new_column(part.name.lower()), mariadb=mariadb)
                     if problem:
                         return problem
+                problem = repeated_key_column(index) or (
+                    temporary_key_problem(index, self._new_engine()) if self.table.temporary else None)
+                if problem:
+                    return problem
             problem = self._readded_columns() or self.shadowed_changes_problem()
             if problem is not None:
                 return problem
