@@ -1772,8 +1772,6 @@ def _refused_key_lost(case: Case) -> bool:
 
 KNOWN_CLASSES: tuple[KnownClass, ...] = (
     # -- what innolint says it cannot follow -----------------------------------------------------
-    KnownClass("dynamic-sql", "PREPARE/EXECUTE, EXECUTE IMMEDIATE and CALL run DDL innolint cannot see: it "
-               "says so once per file and kind of statement, not at every one", lambda c: c.has("dynamic", "call")),
     # -- statements the server REFUSED (by its error code) and innolint applied ------------------
     KnownClass("refused-key-finding-lost", "a key the server refuses in an InnoDB table (1071, 1170, 1709) is kept "
                "on purpose and index-key-length reports it at its statement with a fix, but only while the finished "

@@ -466,9 +466,13 @@ def test_statements_over_several_lines_are_not_taken_for_glued_ones(tmp_path: An
     assert not [d for d in report.diagnostics if d.rule == "parse-error"], report.diagnostics
 
 
-def test_dynamic_sql_is_reported_once_per_kind_and_file(tmp_path: Any) -> None:
+def test_dynamic_sql_is_reported_at_each_statement_up_to_a_cap_per_kind_and_file(tmp_path: Any) -> None:
+    """Each EXECUTE / EXECUTE IMMEDIATE / CALL may change the schema: each is said where it is (a
+    second CALL may run what the first did not), up to UNFOLLOWED_PER_FILE per kind and file."""
+    from linter.schema.replay import UNFOLLOWED_PER_FILE
     from tests.helpers import lint_sql
 
+    many = "".join(f"CALL step({i});\n" for i in range(UNFOLLOWED_PER_FILE + 5))
     report = lint_sql(
         "CREATE TABLE t (id int PRIMARY KEY);\n"
         "SET @s = 'ALTER TABLE t DROP PRIMARY KEY';\n"
@@ -476,11 +480,12 @@ def test_dynamic_sql_is_reported_once_per_kind_and_file(tmp_path: Any) -> None:
         "EXECUTE stmt;\n"
         "EXECUTE stmt;\n"
         "DEALLOCATE PREPARE stmt;\n"
-        "execute immediate 'DROP TABLE t';\n"
-        "CALL migrate_step(1);\n"
-        "call migrate_step(2);\n",
+        "execute immediate 'DROP TABLE t';\n" + many,
         tmp_path,
     )
     said = [(d.rule, d.line, d.message.split(":")[0]) for d in report.diagnostics]
-    assert said == [("replay-error", 4, "EXECUTE"), ("replay-error", 7, "EXECUTE IMMEDIATE"), ("replay-error", 8, "CALL")]
+    calls = [("replay-error", 8 + i, "CALL") for i in range(UNFOLLOWED_PER_FILE)]
+    assert said == [("replay-error", 4, "EXECUTE"), ("replay-error", 5, "EXECUTE"),
+                    ("replay-error", 7, "EXECUTE IMMEDIATE"), *calls]
+    assert "are enough to show it" in report.diagnostics[-1].message
     assert all("schema after this statement may differ" in d.message for d in report.diagnostics)

@@ -47,6 +47,9 @@ _BODY_ACTIONS = (
 )
 
 
+#: statements innolint cannot follow (CALL, EXECUTE ...) reported per file and kind: each one, up to
+#: this many (a generated file of thousands says it once per statement no more)
+UNFOLLOWED_PER_FILE = 50
 _SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 
 
@@ -73,8 +76,8 @@ class Replayer(ViewStatements):
         self._key_checks: dict[int, tuple[object, object, str | None]] = {}
         #: MariaDB's cut of long non-unique key parts, with the definitions it found nothing to cut in
         self._key_cuts = KeyCuts()
-        #: (path, kind) of the statements innolint cannot follow already reported: once per file
-        self._unfollowed: set[tuple[str, str]] = set()
+        #: how many statements innolint cannot follow were reported, by (path, kind)
+        self._unfollowed: dict[tuple[str, str], int] = {}
         #: names that differ only in case from a database or table the input knows (a bounded
         #: number of looks: a file of missing names stays linear)
         self._cases = CaseLookup(self.model)
@@ -429,12 +432,14 @@ class Replayer(ViewStatements):
 
     def _Unfollowed(self, op: ops.Unfollowed, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         seen = (where.path, op.kind)
-        if seen in self._unfollowed:
+        count = self._unfollowed[seen] = self._unfollowed.get(seen, 0) + 1
+        if count > UNFOLLOWED_PER_FILE:
             return None
-        self._unfollowed.add(seen)
         what = "a stored procedure" if op.kind == "CALL" else "dynamic SQL"
+        more = (f" (the last said of this file's {op.kind} statements: {UNFOLLOWED_PER_FILE} are enough to show it)"
+                if count == UNFOLLOWED_PER_FILE else "")
         return (f"{op.kind}: innolint cannot follow what {what} runs, so the schema after this statement may "
-                f"differ from the server's (said once per file for each kind of statement)")
+                f"differ from the server's{more}")
 
     def _Skipped(self, op: ops.Skipped, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         return None
