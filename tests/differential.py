@@ -1386,6 +1386,8 @@ class Trial:
         diagnostics = self.diagnosed(unit)
         if not diagnostics:
             return "silent"
+        if any("cannot follow" in message for _, _, _, message in diagnostics):
+            return "diagnosed"  # (a CALL or EXECUTE: the server may run part of it, then fail)
         if self.server_error(unit) is not None and all(rule == "replay-error" for _, _, rule, _ in diagnostics):
             return "applied"
         return "diagnosed"

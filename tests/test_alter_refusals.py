@@ -77,6 +77,18 @@ CASES: dict[str, list[str]] = {
         "ALTER TABLE t2 RENAME KEY ft TO ft2, MODIFY a INT",  # 1283 on the renamed key
         "ALTER TABLE t2 RENAME KEY ft TO ft3, MODIFY a CHAR(9)",
     ],
+    "a column one ALTER both changes and drops (1054)": [
+        "CREATE TABLE r1 (a INT, b INT DEFAULT 1, c VARCHAR(4), KEY (a))",
+        "ALTER TABLE r1 ALTER b DROP DEFAULT, DROP b",
+        "ALTER TABLE r1 DROP b, ALTER b SET DEFAULT 2",
+        "ALTER TABLE r1 MODIFY b BIGINT, DROP b",
+        "ALTER TABLE r1 DROP b, MODIFY b BIGINT",
+        "ALTER TABLE r1 CHANGE b d INT, DROP COLUMN b",
+        "ALTER TABLE r1 RENAME COLUMN b TO d, DROP b",
+        "ALTER TABLE r1 ALTER a SET DEFAULT 4, DROP IF EXISTS a",
+        "ALTER TABLE r1 CHANGE c `C` VARCHAR(8), DROP IF EXISTS `c`, ADD KEY (a)",
+        "ALTER TABLE r1 MODIFY c VARCHAR(9), DROP b",
+    ],
 }
 
 

@@ -39,6 +39,9 @@ SCRIPTS = {
                                 "ALTER TABLE T2 RENAME TO t3;\n",
     "rename-a-view-then-reuse-its-name": "CREATE VIEW v1 AS SELECT 1 AS x;\nRENAME TABLE v1 TO v9;\n"
                                          "CREATE TABLE v1 (a INT);\nCREATE TABLE v9 (a INT);\n",
+    "rename-a-view-to-another-database": "CREATE VIEW v1 AS SELECT 1 AS x;\nCREATE TEMPORARY TABLE t4 (a TEXT);\n"
+                                         "RENAME TABLE v1 TO {other}.v1;\nCREATE TABLE v1 LIKE t4;\n"
+                                         "RENAME TABLE v1 TO v2, {main}.v2 TO {other}.v3;\nCREATE TABLE v2 (a INT);\n",
     "dump-with-drops": STANDIN.format(v="v1") + "/*!50001 DROP TABLE IF EXISTS `v1`*/;\n/*!50001 DROP VIEW IF EXISTS `v1`*/;\n"
                        "/*!50001 CREATE ALGORITHM=UNDEFINED */\n/*!50001 VIEW `v1` AS SELECT 1 AS `x` */;\n",
     "dump-without-drop": STANDIN.format(v="v1") + "/*!50001 CREATE VIEW `v1` AS SELECT 1 AS `x` */;\n",

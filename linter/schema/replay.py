@@ -332,6 +332,9 @@ class Replayer(ViewStatements):
                 if self._taken(new, False) is not None or self._view_key(new) in self._views:
                     problem = f"table {self._label(new)} already exists (error 1050)"
                     break
+                if self._view_key(new)[0] != self._view_key(old)[0]:
+                    problem = f"view {self._label(old)} cannot move to another database (error 1450)"
+                    break
                 self._views.discard(self._view_key(old))
                 self._views.add(self._view_key(new))
                 views_done.append((old, new))
@@ -575,9 +578,11 @@ class _Alter(AlterKeys, TableAfterAlter):
         return self._change(action.name, changed, None, False, defines=False)
 
     def _DropColumn(self, action: ops.DropColumn) -> str | None:
+        key = action.name.lower()
+        if self.draft is not None and self.draft.column(key) is not None and any(old == key for old, _, _ in self.changes):
+            return f"unknown column {action.name} (error 1054): the statement both changes and drops it"
         if self._old_column(action.name) is None:
             return None if action.if_exists else f"cannot drop column {action.name}: it does not exist (error 1091)"
-        key = action.name.lower()
         self.consumed.add(key)
         self.drops.append(key)
         return None
