@@ -37,7 +37,6 @@ import os
 import platform
 import random
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -237,7 +236,8 @@ def corpus_tables() -> list[str]:
     import sqlglot
 
     from linter.parse import ops
-    from linter.parse.statement import ParseFailure, parse_statement
+    from linter.parse.tokens import ParseFailure
+    from linter.parse.statement import parse_statement
     from linter.input.source import read_statements
 
     seen: set[str] = set()

@@ -19,7 +19,8 @@ from annotated_types import Gt, Le
 from checks.column_types import change_columns
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent
 from linter.rules.findings import Finding, Severity
-from linter.schema.model import Column, ForeignKey, SchemaModel, Table
+from linter.schema.elements import Column, ForeignKey
+from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 

@@ -30,9 +30,10 @@ from checks.scope import Problem, definition_key, foreign_key_columns, sentences
 from checks.index_key_length import key_problem
 from checks.row_size_limit import row_problem
 from linter.schema import innodb_sizes as sizes
-from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding, Severity
-from linter.schema.model import Column, Schema, SchemaModel, Table, TableBody
+from linter.schema.elements import Column
+from linter.schema.model import Schema, SchemaModel, Table, TableBody
 from linter.schema.target import TARGETS, Target
 
 TargetName = Literal[TARGETS]  # type: ignore[valid-type]

@@ -19,7 +19,8 @@ from dataclasses import replace
 
 from checks.compression_candidate import kept_definition
 from linter.rules.checkapi import foreign_key_sql, qualified, quote, table_key
-from linter.schema.model import Column, ForeignKey, SchemaModel, Table
+from linter.schema.elements import Column, ForeignKey
+from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target
 
 

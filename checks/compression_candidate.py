@@ -29,7 +29,8 @@ from linter.rules.checkapi import (
 )
 from linter.rules.findings import Finding, Severity
 from linter.rules.grouping import grouped as copies_of
-from linter.schema.model import Column, SchemaModel, Table, TableOptions
+from linter.schema.elements import Column, TableOptions
+from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 from checks.compression_content import TableContent, content_of

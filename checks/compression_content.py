@@ -34,7 +34,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from linter.schema.model import Column, Table
+from linter.schema.elements import Column
+from linter.schema.model import Table
 from linter.record import FrozenRecord
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)

@@ -22,7 +22,8 @@ from linter.rules.checkapi import (
 )
 from linter.rules.findings import Finding, Severity
 from linter.schema.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
-from linter.schema.model import LARGE_TYPES, Column, ForeignKey, Index, SchemaModel, Table
+from linter.schema.elements import LARGE_TYPES, Column, ForeignKey, Index
+from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 

@@ -29,7 +29,8 @@ from linter.schema import innodb_sizes as sizes
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.schema.key_parts import as_written
-from linter.schema.model import Index, IndexColumn, Location, Schema, SchemaModel, Table, TableBody
+from linter.schema.elements import Index, IndexColumn, Location
+from linter.schema.model import Schema, SchemaModel, Table, TableBody
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 

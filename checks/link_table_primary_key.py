@@ -17,7 +17,8 @@ from functools import lru_cache
 from checks.compression_candidate import kept_definition
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
 from linter.rules.findings import Finding, Severity
-from linter.schema.model import Column, ForeignKey, Index, SchemaModel, Table
+from linter.schema.elements import Column, ForeignKey, Index
+from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import LinkEvidence
 from linter.record import FrozenRecord
 from linter.schema.target import Target

@@ -10,7 +10,8 @@ from annotated_types import Ge
 from checks.uuid_primary_key import DEFAULT_STATS_INSERT_RATIO, DEFAULT_STATS_MIN_INSERTS
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
 from linter.rules.findings import Finding
-from linter.schema.model import LARGE_TYPES, SPATIAL_TYPES, Index, SchemaModel, Table
+from linter.schema.elements import LARGE_TYPES, Index
+from linter.schema.model import SPATIAL_TYPES, SchemaModel, Table
 from linter.input.migrations.orm_evidence import LinkEvidence
 
 

@@ -25,7 +25,8 @@ from checks.index_key_length import key_fix, key_problem
 from checks.row_size_limit import fix_clauses, row_problem
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
-from linter.schema.model import Index, IndexColumn, Schema, SchemaModel, Table, TableBody
+from linter.schema.elements import Index, IndexColumn
+from linter.schema.model import Schema, SchemaModel, Table, TableBody
 from linter.schema.target import Target
 
 #: engines without transactions, by lower-case name: what they lack besides (each engine's

@@ -17,7 +17,8 @@ from linter.rules.checkapi import (
     Check, CheckContext, RuleDoc, foreign_keys_by_parent, innodb_tables, latest_place, qualified, quote, table_key,
 )
 from linter.rules.findings import Finding
-from linter.schema.model import Index, IndexColumn, SchemaModel, Table
+from linter.schema.elements import Index, IndexColumn
+from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 

@@ -21,7 +21,8 @@ from checks.scope import Problem, definition_key, foreign_key_columns, sentences
 from linter.schema import innodb_sizes as sizes
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding
-from linter.schema.model import Column, Schema, SchemaModel, Table, TableBody
+from linter.schema.elements import Column
+from linter.schema.model import Schema, SchemaModel, Table, TableBody
 from linter.schema.target import Target
 
 SERVER_ROW_ERROR = (

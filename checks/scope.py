@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.rules.findings import Severity
-from linter.schema.model import Column, Index, Location, Schema, SchemaModel, Table
+from linter.schema.elements import Column, Index, Location
+from linter.schema.model import Schema, SchemaModel, Table
 from linter.record import FrozenRecord
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)

@@ -17,7 +17,8 @@ from annotated_types import Ge, Gt, Le
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.grouping import grouped as copies_of
-from linter.schema.model import Location, SchemaModel, Table
+from linter.schema.elements import Location
+from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target
 from linter.schema.tenants import (
     BUILTIN_TABLESPACES,

@@ -22,7 +22,8 @@ from linter.rules.checkapi import (
 )
 from linter.rules.findings import Finding, Severity
 from linter.input.globs import name_match
-from linter.schema.model import Column, Index, SchemaModel, Table
+from linter.schema.elements import Column, Index
+from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import KeyEvidence
 from linter.record import FrozenRecord
 from linter.schema.target import Target

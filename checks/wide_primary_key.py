@@ -20,7 +20,8 @@ from checks.uuid_primary_key import uuid_key
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, latest_place, qualified, quote
 from linter.rules.findings import Finding
 from linter.schema.innodb_sizes import KeyWidth, key_width, schema_of
-from linter.schema.model import Column, Index, Location, SchemaModel, Table
+from linter.schema.elements import Column, Index, Location
+from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 

@@ -25,7 +25,8 @@ from dataclasses import replace
 from checks.scope import definition_key, statement_of, user_tables
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
-from linter.schema.model import Column, SchemaModel, Table
+from linter.schema.elements import Column
+from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 

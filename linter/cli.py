@@ -311,7 +311,7 @@ def _check(args: argparse.Namespace) -> int:
         from linter.config.defaults import ConfigError
         from linter.engine import RunOptions, lint_paths
         from linter.rules.findings import at_or_above
-        from linter.input.git_changes import ChangeError, ChangeSet
+        from linter.input.git_changes import ChangeError
     finally:
         _tune_gc()
         if collecting:

@@ -27,8 +27,9 @@ from linter.rules.grouping import group_copies
 from linter.input.git_changes import ChangeSet, tables_named_by
 from linter.input.migrations.files import HistoryNote, detected_root
 from linter.input.migrations.history import plan
-from linter.schema.model import Location, SchemaModel, Table
-from linter.parse.statement import ParseFailure
+from linter.schema.elements import Location
+from linter.schema.model import SchemaModel, Table
+from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
 from linter.schema.replay import Replayer

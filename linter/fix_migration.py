@@ -48,7 +48,8 @@ from linter.engine import Engine, RunOptions, Unit, lint_paths
 from linter.rules.findings import Diagnostic, Finding, at_or_above
 from linter.input.migrations.history import History, plan
 from linter.input.migrations.files import _numbers
-from linter.schema.model import Column, ForeignKey, Index, IndexColumn, SchemaModel, Table, generated_key_name
+from linter.schema.elements import Column, ForeignKey, Index, IndexColumn
+from linter.schema.model import SchemaModel, Table, generated_key_name
 from linter.report import human
 from linter.report.text import headline
 from linter.input.source import discover

@@ -44,8 +44,9 @@ from linter.parse import ops
 from linter.rules.checkapi import CheckContext, TableStats
 from linter.engine import Engine
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
-from linter.schema.model import Location
-from linter.parse.statement import ParseFailure, parse_statement
+from linter.schema.elements import Location
+from linter.parse.tokens import ParseFailure
+from linter.parse.statement import parse_statement
 from linter.schema.replay import Replayer
 from linter.input.source import LATIN1_FALLBACK
 from linter.input.statement import Statement

@@ -22,8 +22,10 @@ import pytest
 from linter.rules import suppressions
 from linter.rules.directives import comments_in_text, parse_directives
 from linter.rules.findings import Diagnostic, Finding
-from linter.schema.model import Location
-from linter.parse.statement import ParseFailure, glued_statement, parse_statement, partition_names
+from linter.schema.elements import Location
+from linter.parse.tokens import ParseFailure
+from linter.parse.statement import glued_statement, parse_statement
+from linter.parse.options import partition_names
 from linter.parse.cache import ParseCache
 from linter.schema.replay import Replayer
 from tests.complexity import assert_linear

@@ -13,7 +13,7 @@ from checks.compression_candidate import CompressionCandidate, candidates, class
 from linter.parse import ops
 from linter.rules.checkapi import CheckContext, TableStats
 from linter.rules.findings import Finding
-from linter.schema.model import Column, Location
+from linter.schema.elements import Column, Location
 from linter.parse.statement import parse_statement
 from linter.schema.replay import Replayer
 from linter.schema.target import Target

@@ -22,7 +22,6 @@ Where the checks and the labels part ways, and why (the file wins over the label
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 

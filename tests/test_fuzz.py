@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from linter.rules.checkapi import CheckContext
 from linter.engine import Engine
 from linter.rules.findings import Diagnostic, Finding, Report
-from linter.parse.statement import ParseFailure, parse_statement
+from linter.parse.tokens import ParseFailure
+from linter.parse.statement import parse_statement
 from linter.schema.replay import Replayer
 from linter.report import json as json_report
 from linter.report import printable, valid_unicode

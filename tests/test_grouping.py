@@ -16,7 +16,8 @@ from linter.config.settings import ConfigResolver
 from linter.engine import RunOptions, lint_paths
 from linter.rules.findings import GROUP_NAMES_KEPT, Finding
 from linter.rules.grouping import group_copies
-from linter.schema.model import Location, SchemaModel
+from linter.schema.elements import Location
+from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
 from linter.schema.replay import Replayer
 from tests.complexity import assert_linear

@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 from checks import check_by_id
 from linter.rules.checkapi import CheckContext
-from linter.schema.model import Location, SchemaModel
+from linter.schema.elements import Location
+from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
 from linter.schema.replay import Replayer
 from tests.complexity import assert_linear

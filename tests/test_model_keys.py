@@ -8,7 +8,7 @@ must not be (tests/test_model_oracle.py's judge).
 What the server answered (MariaDB 10.11):
 - one key per column from its own attributes: `a INT UNIQUE UNIQUE` and `f SERIAL UNIQUE` are one
   UNIQUE key, `a INT PRIMARY KEY UNIQUE` the PRIMARY KEY alone; `UNIQUE (a)` written apart is a
-  key of its own (`a`, `a_2`) (linter.parse.statement._one_key_per_column);
+  key of its own (`a`, `a_2`) (linter.parse.columns._one_key_per_column);
 - a non-unique KEY part longer than the engine takes is cut to a prefix (TEXT `KEY (t)`: t(3072)
   latin1, t(768) utf8mb4, t(1024) utf8mb3, t(1536) ucs2; TINYTEXT t(255); MyISAM 1000 bytes,
   Aria 2300; a VARCHAR(1000) utf8mb4 a(768); a prefix written longer, too), also by ADD KEY,
@@ -218,7 +218,7 @@ def test_the_classes_reach_what_they_are_about(outcomes: list[Outcome]) -> None:
 
 def _replay(text: str, target: str) -> object:
     from linter.parse.statement import parse_statement
-    from linter.schema.model import Location
+    from linter.schema.elements import Location
     from linter.schema.replay import Replayer
     from linter.schema.target import Target
 
@@ -259,7 +259,7 @@ def test_a_cut_key_is_cut_once_per_copy() -> None:
     """The parsed definition may be shared by many tables (a tenant dump): the cut is made on each
     table's own copy, never on the shared keys."""
     from linter.parse.statement import parse_statement
-    from linter.schema.model import Location
+    from linter.schema.elements import Location
     from linter.schema.replay import Replayer
     from linter.schema.target import Target
 

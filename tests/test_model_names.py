@@ -17,7 +17,8 @@ from collections.abc import Iterator
 import pymysql
 import pytest
 
-from linter.schema.model import IndexColumn, Location, Table, generated_key_name
+from linter.schema.elements import IndexColumn, Location
+from linter.schema.model import Table, generated_key_name
 from linter.parse.statement import parse_statement
 from linter.schema.replay import Replayer
 from tests.mariadb import MariaDB

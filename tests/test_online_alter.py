@@ -15,8 +15,8 @@ import pytest
 
 from linter.parse import ops
 from linter.parse.cache import ParseCache
-from linter.parse.statement import ParseFailure
-from linter.schema.model import Location
+from linter.parse.tokens import ParseFailure
+from linter.schema.elements import Location
 from linter.schema.replay import Replayer
 from linter.schema.target import Target
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 
 from linter.parse import ops
-from linter.schema.model import Location, SchemaModel, Table
-from linter.parse.statement import ParseFailure, parse_statement
+from linter.schema.elements import Location
+from linter.schema.model import SchemaModel, Table
+from linter.parse.tokens import ParseFailure
+from linter.parse.statement import parse_statement
 from linter.schema.replay import Replayer
 
 

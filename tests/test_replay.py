@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from linter.parse import ops
-from linter.schema.model import Location, Table
-from linter.parse.statement import ParseFailure
+from linter.schema.elements import Location
+from linter.schema.model import Table
+from linter.parse.tokens import ParseFailure
 from linter.parse.cache import ParseCache
 from linter.schema.replay import Replayer
 from linter.schema.target import Target

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from linter.parse import ops
-from linter.schema.model import Location
+from linter.schema.elements import Location
 from linter.parse.cache import ParseCache
 from linter.schema.replay import Replayer
 from linter.schema.target import Target

@@ -87,12 +87,16 @@ def test_the_finding_goes_to_the_statement_that_made_the_row_too_large(tmp_path:
     assert [f.line for f in same] == [1]
 
 
-def test_view_standins_system_and_unknown_tables_are_left_alone(tmp_path: Path) -> None:
+def test_system_and_unknown_tables_are_left_alone_and_a_standin_only_once_its_view_comes(tmp_path: Path) -> None:
+    """A mysqldump stand-in its view replaces is no table; one no view replaces stays a table on
+    the server (issue 14), and is judged like any other."""
     wide = ", ".join(f"c{i} CHAR(255)" for i in range(40))
+    standin = f"/*!50001 CREATE TABLE v ({wide}) CHARSET latin1 */;\n"
+    view = "/*!50001 DROP TABLE IF EXISTS v*/;\n/*!50001 CREATE VIEW v AS SELECT 1 AS x */;\n"
     sql = (f"CREATE DATABASE mysql; USE mysql; CREATE TABLE big ({wide}) CHARSET latin1;\n"
-           f"CREATE DATABASE app; USE app; /*!50001 CREATE TABLE v ({wide}) CHARSET latin1 */;\n"
-           "CREATE TABLE copy LIKE nowhere;\n")
-    assert findings(lint_sql(sql, tmp_path, target=TARGET), RULE) == []
+           f"CREATE DATABASE app; USE app; {standin}CREATE TABLE copy LIKE nowhere;\n")
+    assert findings(lint_sql(sql + view, tmp_path, target=TARGET), RULE) == []
+    assert [(f.table, f.line) for f in findings(lint_sql(sql, tmp_path, target=TARGET), RULE)] == [("v", 2)]
 
 
 def test_tenant_copies_are_decided_per_character_set(tmp_path: Path) -> None:

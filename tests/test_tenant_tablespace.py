@@ -14,7 +14,8 @@ import pytest
 from linter.parse import ops
 from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, Unit
-from linter.schema.model import Location, SchemaModel
+from linter.schema.elements import Location
+from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
 from linter.schema.replay import Replayer
 from linter.schema.target import Target

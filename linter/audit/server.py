@@ -35,8 +35,9 @@ from linter.audit.connection import AuditQueryError, ReadOnlyConnection
 from linter.rules.checkapi import CheckContext, ColumnMeasurement, KeySample, quote
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.rules.grouping import group_copies
-from linter.schema.model import Location, SchemaModel
-from linter.parse.statement import ParseFailure
+from linter.schema.elements import Location
+from linter.schema.model import SchemaModel
+from linter.parse.tokens import ParseFailure
 from linter.schema.replay import Replayer
 from linter.input.split import split_stream
 from linter.schema.stats import StatsFile, TableStatsRow, index_stats

@@ -34,11 +34,11 @@ from collections import OrderedDict
 from dataclasses import fields, replace
 
 from linter.parse import ops
-from linter.schema.model import TableBody, TableOptions
-from linter.parse.statement import (
-    _COMPOUND_WORDS, _KEYS_ONLY_LINE, _SKIP_FIRST_WORDS, _SKIPPED_GLUE_WORDS, ParseFailure, glued_statement,
-    parse_statement,
-)
+from linter.schema.model import TableBody
+from linter.schema.elements import TableOptions
+from linter.parse.statement import _COMPOUND_WORDS, _SKIP_FIRST_WORDS, _SKIPPED_GLUE_WORDS, glued_statement, parse_statement
+from linter.parse.alter import _KEYS_ONLY_LINE
+from linter.parse.tokens import ParseFailure
 
 #: statements skipped on purpose by their first word (INSERT, SET, LOCK ...), as parse_statement does
 SKIP_FIRST_WORDS: frozenset[str] = _SKIP_FIRST_WORDS

@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 
 from linter.rules.findings import Finding, Severity
 from linter.input.globs import name_match
-from linter.schema.model import Column, ForeignKey, Index, Location, SchemaModel, Table
+from linter.schema.elements import Column, ForeignKey, Index, Location
+from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import AppEvidence
 from linter.record import FrozenRecord, Record
 from linter.schema.target import DEFAULT_TARGET, Target

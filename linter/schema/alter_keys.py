@@ -31,8 +31,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from linter.parse.statement import MAX_KEYS
-from linter.schema.model import BodyDraft, Index, name_unnamed_keys, without_redundant_generated_keys
+from linter.parse.keys import MAX_KEYS
+from linter.schema.model import BodyDraft, name_unnamed_keys, without_redundant_generated_keys
+from linter.schema.elements import Index
 
 if TYPE_CHECKING:
     from linter.parse import ops

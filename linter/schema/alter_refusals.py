@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from linter.schema.model import LARGE_TYPES, PREFIX_LENGTH_TYPES, BodyDraft, Column, Index, TableBody
+from linter.schema.elements import LARGE_TYPES, Column, Index
+from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, TableBody
 from linter.schema.online_alter import Request, Verdict, verdict
 from linter.schema.refusals import (
     FULLTEXT_TYPES, INNODB_ENGINES, engine_key_length_problem, engine_problem, lob_key_problem,

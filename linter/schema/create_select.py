@@ -20,7 +20,8 @@ from dataclasses import replace
 
 from linter.parse import ops
 from linter.schema.innodb_sizes import TEXT_TYPES, column_charset
-from linter.schema.model import Column, Schema, Table, TableBody
+from linter.schema.elements import Column
+from linter.schema.model import Schema, Table, TableBody
 from linter.schema.refusals import auto_increment_key_problem
 from linter.schema.target import Target
 

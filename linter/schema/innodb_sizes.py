@@ -43,7 +43,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from linter.schema.model import Column, Index, Schema, SchemaModel, Table
+from linter.schema.elements import Column, Index
+from linter.schema.model import Schema, SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 

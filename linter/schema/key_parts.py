@@ -32,9 +32,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from linter.schema.innodb_sizes import column_charset
-from linter.schema.model import (
-    LARGE_TYPES, SPATIAL_TYPES, Column, Index, IndexColumn, Schema, Table, is_whole_column, whole_column_prefixes,
-)
+from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn
+from linter.schema.model import SPATIAL_TYPES, Schema, Table, is_whole_column, whole_column_prefixes
 from linter.schema.refusals import NO_PREFIX_TYPES, _stored_bytes
 from linter.schema.target import Target
 

@@ -34,7 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from linter.parse import ops
-from linter.schema.model import Location, Schema, SchemaModel, Table
+from linter.schema.elements import Location
+from linter.schema.model import Schema, SchemaModel, Table
 
 #: how many names one replay looks up in another case
 LOOKS = 100

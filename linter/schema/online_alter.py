@@ -79,7 +79,7 @@ from typing import TYPE_CHECKING, Any
 from linter.schema.innodb_sizes import CHARSET_MAXLEN, normalize_charset
 
 if TYPE_CHECKING:
-    from linter.schema.model import Column
+    from linter.schema.elements import Column
     from linter.schema.target import Target
 
 ALGORITHMS = ("INSTANT", "NOCOPY", "INPLACE", "COPY")

@@ -36,7 +36,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from linter.schema.model import LARGE_TYPES, Column, Index, IndexColumn, Location, TableBody
+from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn, Location
+from linter.schema.model import TableBody
 
 if TYPE_CHECKING:
     from linter.parse import ops

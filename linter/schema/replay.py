@@ -21,12 +21,10 @@ import sys
 from dataclasses import replace
 
 from linter.parse import ops
-from linter.schema.model import (
-    BodyDraft, Column, CompressionDictionary, ForeignKey, Index, Location, Schema, SchemaModel,
-    Table, Tablespace, foreign_key_name, generated_foreign_key_name,
-    without_redundant_generated_keys,
-)
-from linter.parse.statement import apply_options, option_field
+from linter.schema.model import BodyDraft, CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name, generated_foreign_key_name, without_redundant_generated_keys
+from linter.schema.elements import Column, ForeignKey, Index, Location
+from linter.parse.options import apply_options
+from linter.parse.statement import option_field
 from linter.schema.alter_keys import AlterKeys
 from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema import create_select

@@ -19,7 +19,8 @@ from collections.abc import Hashable, Iterable
 from dataclasses import fields
 from typing import Any
 
-from linter.schema.model import SchemaModel, Table, TableBody, TableOptions
+from linter.schema.model import SchemaModel, Table, TableBody
+from linter.schema.elements import TableOptions
 from linter.record import FrozenRecord
 from linter.schema.target import table_name_key
 from linter.config.user_regex import compile_user_regex

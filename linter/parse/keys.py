@@ -1,0 +1,179 @@
+"""Keys in a CREATE TABLE or ALTER TABLE: PRIMARY/UNIQUE/FULLTEXT/SPATIAL keys and their parts
+(prefixes, functional parts, ASC/DESC), index options (INVISIBLE), foreign key references, the
+names the server gives unnamed keys and the order it keeps them in."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from sqlglot.tokens import Token, TokenType
+
+from linter.schema.elements import ForeignKey, Index, IndexColumn, IndexKind
+from linter.schema.model import name_unnamed_keys
+from linter.parse.tokens import _KEY_WORDS, _head, _split_top_level
+
+if TYPE_CHECKING:
+    from linter.schema.model import TableBody
+    from linter.parse.tokens import _Cursor
+
+
+def _is_key_element(element: list[Token]) -> bool:
+    """Whether a body element is a key or constraint, not a column: it starts with a key word
+    (PERIOD only with FOR after it: `period INT` is a column named period)."""
+    head = element[0]
+    if head.token_type == TokenType.IDENTIFIER:
+        return False
+    word = _head(head)
+    if word == "PERIOD":
+        return len(element) > 1 and element[1].text.upper() == "FOR"
+    return word in _KEY_WORDS
+
+
+#: the most keys a table may have (MySQL's and MariaDB's MAX_INDEXES: error 1069)
+MAX_KEYS = 64
+
+
+def _name_keys(keys: list[Index], out: list[Index]) -> str | None:
+    """The keys of a CREATE TABLE in declaration order, into `out`, those without a name named as
+    the server names them (`linter.schema.model.name_unnamed_keys`). Returns why the server refuses the
+    keys (a name used twice, two primary keys, more than MAX_KEYS), or None. (The server's search
+    for a free name is quadratic in the keys of one name; a table has at most MAX_KEYS.)"""
+    out += keys
+    if len(keys) > MAX_KEYS:
+        return f"too many keys: {len(keys)}, the server allows {MAX_KEYS} (error 1069)"
+    return name_unnamed_keys(out)
+
+
+def _primary_key_first(body: TableBody) -> None:
+    """The primary key's columns are NOT NULL whether or not the DDL says so, and InnoDB lists
+    the primary key first whatever the order written. The columns were made by this parse, so
+    they are changed in place."""
+    primary = next((i for i in body.indexes if i.kind == "primary"), None)
+    if primary is None:
+        return
+    for part in primary.columns:
+        column = body.columns.get(part.name.lower())
+        if column is not None:
+            column.nullable = False
+    body.indexes.sort(key=lambda i: i.kind != "primary")
+
+
+# -- keys and constraints ----------------------------------------------------------------------
+def _read_key(c: _Cursor, body: TableBody) -> bool:
+    """One key or constraint element: PRIMARY KEY, [UNIQUE] KEY/INDEX, FULLTEXT, SPATIAL,
+    FOREIGN KEY, CHECK, PERIOD FOR. Returns whether MariaDB's IF NOT EXISTS came with it."""
+    constraint_name: str | None = None
+    if_not_exists = False
+    if c.accept("CONSTRAINT"):
+        if_not_exists = c.accept_if_exists()
+        if c.word() not in ("PRIMARY", "UNIQUE", "FOREIGN", "CHECK"):
+            constraint_name = c.name()
+    word = c.word()
+    if word == "CHECK":
+        body.checks += 1
+        return if_not_exists
+    if word == "PERIOD":  # MariaDB system versioning / application periods
+        return if_not_exists
+    if word == "FOREIGN":
+        c.expect("FOREIGN", "KEY")
+        if_not_exists = c.accept_if_exists() or if_not_exists
+        index_name = None if c.at_type(TokenType.L_PAREN) else c.name()
+        parts = _key_parts(c)
+        columns = tuple(part.name for part in parts)
+        body.foreign_keys.append(_references(c, constraint_name or index_name, columns))
+        # the key the server makes for it unless a key begins with its columns, named after the
+        # constraint, else the FOREIGN KEY's index name, else as an unnamed key (MariaDB 10.11 and
+        # MySQL 8.0.16+ alike: tests/test_model_oracle.py)
+        body.indexes.append(Index(constraint_name or index_name, "index", parts, generated=True))
+        return if_not_exists
+    kind: IndexKind
+    if c.accept("PRIMARY", "KEY"):
+        kind = "primary"
+    elif c.accept("UNIQUE"):
+        c.accept("INDEX") or c.accept("KEY")
+        kind = "unique"
+    elif c.accept("FULLTEXT") or c.accept("SPATIAL"):
+        kind = "fulltext" if c.tokens[c.i - 1].text.upper() == "FULLTEXT" else "spatial"
+        c.accept("INDEX") or c.accept("KEY")
+    else:
+        c.advance()  # KEY or INDEX
+        kind = "index"
+    if_not_exists = c.accept_if_exists() or if_not_exists
+    name = constraint_name
+    if not c.at_type(TokenType.L_PAREN) and c.word() != "USING":
+        name = c.name()
+    using = c.accept("USING")
+    btree = using and c.word() == "BTREE"
+    if using:
+        c.advance()
+    parts = _key_parts(c)
+    btree = btree or _using_btree(c)
+    invisible = _index_options_invisible(c)
+    if kind == "primary":
+        name = "PRIMARY"
+    # an unnamed key keeps None: the server names it after its first column, with _2, _3 when
+    # that name is taken (linter.schema.model.name_unnamed_keys, for the CREATE TABLE or in replay)
+    body.indexes.append(Index(name, kind, parts, invisible, btree=btree))
+    return if_not_exists
+
+
+def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
+    parts: list[IndexColumn] = []
+    for element in _split_top_level(c.group()):
+        part = c.sub(element)
+        if part.at_type(TokenType.L_PAREN):  # functional key part: ((expr))
+            text = c.text[element[0].start : element[-1].end + 1]
+            parts.append(IndexColumn(text, expression=True, descending=part.word(len(element) - 1) == "DESC"))
+            continue
+        name = part.name()
+        prefix = None
+        if part.at_type(TokenType.L_PAREN):
+            inner = part.group()
+            if len(inner) == 1 and inner[0].text.isdigit():
+                prefix = int(inner[0].text)
+            else:  # a function call written without the extra parentheses
+                text = c.text[element[0].start : element[-1].end + 1]
+                parts.append(IndexColumn(text, expression=True))
+                continue
+        descending = part.accept("DESC")
+        parts.append(IndexColumn(name, prefix, descending))
+    return tuple(parts)
+
+
+def _using_btree(c: _Cursor) -> bool:
+    """`USING BTREE` among a key's options after its parts (the cursor stays where it is)."""
+    return any(_head(t) == "USING" and _head(u) == "BTREE" for t, u in zip(c.tokens[c.i:], c.tokens[c.i + 1:]))
+
+
+def _index_options_invisible(c: _Cursor) -> bool:
+    """INVISIBLE (MySQL 8) or IGNORED (MariaDB 10.6+): the optimizer does not use the key."""
+    invisible = False
+    while not c.done:
+        if c.accept("INVISIBLE") or c.accept("IGNORED"):
+            invisible = True
+        elif c.accept("VISIBLE") or c.accept("NOT", "IGNORED"):
+            invisible = False
+        else:
+            c.advance()
+    return invisible
+
+
+def _references(c: _Cursor, name: str | None, columns: tuple[str, ...]) -> ForeignKey:
+    c.expect("REFERENCES")
+    target = c.qualified()
+    ref_columns: tuple[str, ...] = ()
+    if c.at_type(TokenType.L_PAREN):
+        ref_columns = tuple(part.name for part in _key_parts(c))
+    actions: dict[str, str] = {}
+    while not c.done:
+        if c.accept("ON"):
+            event = c.word()
+            c.advance()
+            words = [c.word()]
+            c.advance()
+            if words[0] in ("SET", "NO") and not c.done:
+                words.append(c.word())
+                c.advance()
+            actions[event] = " ".join(words).upper()
+        else:
+            c.advance()  # MATCH FULL / PARTIAL / SIMPLE
+    return ForeignKey(name, columns, target.schema, target.name, ref_columns, actions.get("DELETE"), actions.get("UPDATE"))
