@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests import differential as D
 from tests.mariadb import MariaDB
-from tests.test_model_oracle import Case, Gen, Outcome, _judge, _model_of
+from tests.test_model_oracle import Case, Gen, Outcome, judge_cases
 
 VARIATIONS = 12
 SEED = 14_140
@@ -174,24 +173,7 @@ def generate() -> list[Case]:
 
 @pytest.fixture(scope="module")
 def outcomes(mariadb: MariaDB) -> list[Outcome]:
-    from checks.index_key_length import IndexKeyLength
-
-    cases = generate()
-    texts = [case.text() for case in cases]
-    server = D.ServerRunner(mariadb, jobs=4, prefix="mk")
-    lint = D.InnolintRunner(server.lower_case_table_names)
-    key_check = IndexKeyLength()
-    try:
-        loaded = server.load([lambda main, other, text=text: text.replace("{main}", main) for text, _ in texts])
-        results = []
-        for case, (text, spans), on_server in zip(cases, texts, loaded):
-            linted = lint.lint(text, "d1", "d2")
-            refused = [f.line for f in key_check.run(_model_of(lint, text), lint.context) if f.subject.startswith("refused")]
-            results.append(_judge(case, text, spans, on_server, linted, refused, spatial_prefixes=True))
-    finally:
-        server.close()
-        lint.close()
-    return results
+    return judge_cases(mariadb, generate(), "mk", spatial_prefixes=True)
 
 
 @pytest.mark.parametrize("kind", [make.__name__.replace("_", "-") for make in CLASSES])

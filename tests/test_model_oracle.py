@@ -403,11 +403,16 @@ def _judge(case: Case, text: str, spans: list[tuple[int, int]], loaded: D.Loaded
 
 @pytest.fixture(scope="module")
 def outcomes(mariadb: MariaDB) -> list[Outcome]:
-    cases = generate()
-    texts = [case.text() for case in cases]
+    return judge_cases(mariadb, generate(), "mo")
+
+
+def judge_cases(mariadb: MariaDB, cases: list[Case], prefix: str, *, spatial_prefixes: bool = False) -> list[Outcome]:
+    """Each case loaded by MariaDB and replayed by innolint, judged by `_judge`; the
+    index-key-length check's refusals count as said (the model keeps such a table on purpose)."""
     from checks.index_key_length import IndexKeyLength
 
-    server = D.ServerRunner(mariadb, jobs=4, prefix="mo")
+    texts = [case.text() for case in cases]
+    server = D.ServerRunner(mariadb, jobs=4, prefix=prefix)
     lint = D.InnolintRunner(server.lower_case_table_names)
     key_check = IndexKeyLength()
     try:
@@ -416,7 +421,7 @@ def outcomes(mariadb: MariaDB) -> list[Outcome]:
         for case, (text, spans), on_server in zip(cases, texts, loaded):
             linted = lint.lint(text.replace("{main}", "d1"), "d1", "d2")
             refused = [f.line for f in key_check.run(_model_of(lint, text), lint.context) if f.subject.startswith("refused")]
-            results.append(_judge(case, text, spans, on_server, linted, refused))
+            results.append(_judge(case, text, spans, on_server, linted, refused, spatial_prefixes=spatial_prefixes))
     finally:
         server.close()
         lint.close()

@@ -251,13 +251,17 @@ class _QuotedText:
             return False
         self.mode = _CODE
         self.pos = e + 2
+        self._collected(e)
+        return True
+
+    def _collected(self, e: int) -> None:
+        """The comment being read ends at `e`: its text, when collected, goes to the notes."""
         if self.collect:
-            text = buf[self.cstart : min(e, self.cstart + max(0, _COMMENT_CHARS - self.clen))]
+            text = self.buf[self.cstart : min(e, self.cstart + max(0, _COMMENT_CHARS - self.clen))]
             if self.cparts:
                 text = "".join(self.cparts) + text
                 self.cparts = []
             self._comment_done(_comment_text(text))
-        return True
 
     def _line_comment(self) -> bool:
         buf = self.buf
@@ -269,10 +273,5 @@ class _QuotedText:
             e = len(buf)
         self.mode = _CODE
         self.pos = e
-        if self.collect:
-            text = buf[self.cstart : min(e, self.cstart + max(0, _COMMENT_CHARS - self.clen))]
-            if self.cparts:
-                text = "".join(self.cparts) + text
-                self.cparts = []
-            self._comment_done(_comment_text(text))
+        self._collected(e)
         return True
