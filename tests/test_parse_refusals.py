@@ -8,6 +8,7 @@ statement (parse-error) at its lines; the forms the server accepts stay accepted
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,11 @@ REFUSED = [
     ("CREATE TABLE f2 (a INT)\nCALL nothing();\n", [1]),
     ("CREATE TABLE f3 (a INT);\nALTER TABLE f3 ADD b INT\nPREPARE s FROM 'DO 1';\nDEALLOCATE PREPARE s;\n", [2]),
     ("CREATE TABLE f4 (a INT);\nDROP TABLE f4\n  DEALLOCATE PREPARE s;\nCREATE TABLE f5 (a INT)\nEXECUTE s;\n", [2, 4]),
+    # ... with comments between the words that start the statement (found by the fuzz, seeds 101-102)
+    ("CREATE TABLE g1 (a INT)\nCREATE # c\n TEMPORARY /* x */ TABLE g2 (b int);\n", [1]),
+    ("CREATE TABLE g3 (id INT NOT NULL AUTO_INCREMENT, UNIQUE (id))\nSTART /* */ TRANSACTION;\n", [1]),
+    ("CREATE TABLE g4 (h INT NOT NULL);\nALTER TABLE g4 ADD PRIMARY KEY (h)\nalter -- note ;\nTABLE g4 DROP INDEX ix;\n",
+     [2]),
     # a string where a name is required, without ANSI_QUOTES
     ("CREATE TABLE c1 (f CHAR(36) NOT NULL, b INT NOT NULL, KEY (\"b\", f));\n", [1]),
     ("CREATE TABLE c2 (\"c\" VARCHAR(8) NOT NULL) ENGINE=innodb;\n", [1]),
@@ -56,6 +62,7 @@ REFUSED = [
 
 #: what the server accepts and innolint must keep reading
 ACCEPTED = [
+    "CREATE TABLE g5 (c INT, d INT);\nALTER TABLE g5 ADD e INT,\n  DROP -- why\n  COLUMN d,\n  ALTER /* x */ c SET DEFAULT 1;\n",
     "CREATE TABLE e1 (a INT) ENGINE InnoDB CHARSET latin1 ROW_FORMAT DYNAMIC AUTO_INCREMENT 5 COMMENT 'x';\n",
     "CREATE TABLE e2 (a INT) PAGE_COMPRESSED=1 STATS_PERSISTENT 1 MAX_ROWS 10;\n",
     "CREATE TABLE e3 (a INT)\nSELECT 1 AS b;\n",
@@ -83,3 +90,17 @@ def test_accepted_text_stays_read(mariadb: MariaDB, tmp_path: Path, script: str)
     ours, diagnostics = replay_text(script, tmp_path, default_schema="t_a")
     assert ours == client_tables(mariadb, script), script
     assert [d for d in diagnostics if d.rule == "parse-error"] == [], diagnostics
+
+
+def test_the_glue_check_reads_each_comment_once() -> None:
+    """Comments between a line's first words are read by one possessive pattern: an ALTER of n
+    actions, each line `ALTER /* ... */ c` with a long comment, costs linear time."""
+    from linter.parse.statement import parse_statement
+    from tests.complexity import assert_linear
+
+    def make(n: int) -> Callable[[], object]:
+        lines = "".join(f",\n  ALTER /* {'x' * 50} */ -- why\n c{i % 7} SET DEFAULT {i}" for i in range(n))
+        text = "ALTER TABLE t ADD z INT" + lines
+        return lambda: parse_statement(text)
+
+    assert_linear(make, 200, what="glued_statement over commented lines")
