@@ -44,6 +44,9 @@ REFUSED = [
     ("CREATE TABLE g3 (id INT NOT NULL AUTO_INCREMENT, UNIQUE (id))\nSTART /* */ TRANSACTION;\n", [1]),
     ("CREATE TABLE g4 (h INT NOT NULL);\nALTER TABLE g4 ADD PRIMARY KEY (h)\nalter -- note ;\nTABLE g4 DROP INDEX ix;\n",
      [2]),
+    # ... before a SELECT line, which goes on no ALTER, DROP or RENAME (found by the fuzz, seed 111)
+    ("CREATE TABLE h1 (f INT NOT NULL);\nALTER TABLE h1 ADD UNIQUE (f)\nSELECT 1 FROM DUAL WHERE 1 = 0;\n", [2]),
+    ("CREATE TABLE h2 (a int);\nRENAME TABLE h2 TO h3\n  select a FROM h3;\n", [2]),
     # a string where a name is required, without ANSI_QUOTES
     ("CREATE TABLE c1 (f CHAR(36) NOT NULL, b INT NOT NULL, KEY (\"b\", f));\n", [1]),
     ("CREATE TABLE c2 (\"c\" VARCHAR(8) NOT NULL) ENGINE=innodb;\n", [1]),
@@ -62,6 +65,7 @@ REFUSED = [
 
 #: what the server accepts and innolint must keep reading
 ACCEPTED = [
+    "CREATE TABLE h6 (a INT);\nINSERT INTO h6\nSELECT 1;\nCREATE TABLE h7\n  SELECT a FROM h6;\n",
     "CREATE TABLE g5 (c INT, d INT);\nALTER TABLE g5 ADD e INT,\n  DROP -- why\n  COLUMN d,\n  ALTER /* x */ c SET DEFAULT 1;\n",
     "CREATE TABLE e1 (a INT) ENGINE InnoDB CHARSET latin1 ROW_FORMAT DYNAMIC AUTO_INCREMENT 5 COMMENT 'x';\n",
     "CREATE TABLE e2 (a INT) PAGE_COMPRESSED=1 STATS_PERSISTENT 1 MAX_ROWS 10;\n",
@@ -104,3 +108,11 @@ def test_the_glue_check_reads_each_comment_once() -> None:
         return lambda: parse_statement(text)
 
     assert_linear(make, 200, what="glued_statement over commented lines")
+
+
+@pytest.mark.parametrize("text", ["CREATE VIEW v AS\nSELECT 1 AS x", "ALTER VIEW v AS\n  SELECT 2 AS x",
+                                  "CREATE OR REPLACE VIEW v\nAS\nSELECT 3 AS x", "INSERT INTO t\nSELECT 1"])
+def test_a_select_line_of_a_view_or_an_insert_is_no_glued_statement(text: str) -> None:
+    from linter.parse.statement import parse_statement
+
+    parse_statement(text)  # no ParseFailure: the SELECT belongs to the statement

@@ -100,6 +100,10 @@ _SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"
 #: only before a name (`USE INDEX` is a hint), START only before TRANSACTION
 _AFTER_DDL_GLUE_WORDS = _DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER", "START", "USE", "SET", "EXECUTE",
                                            "PREPARE", "DEALLOCATE", "CALL"}
+#: after an ALTER TABLE, DROP TABLE or RENAME TABLE (not a CREATE ... SELECT, a view or an INSERT),
+#: a line may not start with SELECT either
+_AFTER_TABLE_CHANGE_GLUE_WORDS = _AFTER_DDL_GLUE_WORDS | {"SELECT"}
+_NO_SELECT_OPS = (ops.AlterTable, ops.DropTable, ops.RenameTable, ops.DropIndexStatement)
 _GLUE_FOLLOWING = {"START": frozenset({"TRANSACTION"}),
                    "SET": frozenset({"NAMES", "SESSION", "GLOBAL", "LOCAL", "SQL_MODE", "FOREIGN_KEY_CHECKS",
                                      "UNIQUE_CHECKS", "AUTOCOMMIT", "TIME_ZONE", "CHARACTER_SET_CLIENT"})}
@@ -116,7 +120,7 @@ _COMPOUND_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PAC
 #: a cheap first look (one C-level scan): a line starting with a statement word, maybe in a string
 _glue_candidate = re.compile(
     r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET|EXECUTE|PREPARE"
-    r"|DEALLOCATE|CALL)(?![A-Za-z0-9_$])",
+    r"|DEALLOCATE|CALL|SELECT)(?![A-Za-z0-9_$])",
     re.I).search
 #: at a line's start: the word, and the word after it (after TEMPORARY / IF ...; `@` starts a variable)
 #: between those two words: white space and comments (`ALTER -- note` then `TABLE t` on the next
@@ -124,7 +128,7 @@ _glue_candidate = re.compile(
 _GLUE_GAP = r"(?:[ \t\r\n]++|/\*[^*]*+(?:\*(?!/)[^*]*+)*+\*/|(?:--(?=[ \t\r\n])|\#)[^\n]*+)++"
 _glue_word = re.compile(
     r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET|EXECUTE|PREPARE"
-    r"|DEALLOCATE|CALL)(?![A-Za-z0-9_$])"
+    r"|DEALLOCATE|CALL|SELECT)(?![A-Za-z0-9_$])"
     rf"(?:{_GLUE_GAP}(?:TEMPORARY{_GLUE_GAP})?([A-Za-z_@]++))?", re.I
 ).match
 #: where the scan must look: a line start, a quote, a comment's first character
@@ -206,7 +210,9 @@ def _parse_statement(text: str) -> ops.Operation:
             raise glued from None  # the reason the statement does not read: say that one
         raise
     if not (op.__class__ is ops.Skipped and op.kind.rpartition(" ")[2] in _COMPOUND_OBJECTS):  # type: ignore[attr-defined]
-        glued = glued_statement(text, _AFTER_DDL_GLUE_WORDS, alter=word == "ALTER")
+        # a SELECT line goes on a CREATE TABLE / VIEW / INSERT, never on these
+        words = _AFTER_TABLE_CHANGE_GLUE_WORDS if op.__class__ in _NO_SELECT_OPS else _AFTER_DDL_GLUE_WORDS
+        glued = glued_statement(text, words, alter=word == "ALTER")
         if glued is not None:
             raise glued
     return op
