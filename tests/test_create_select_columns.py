@@ -130,3 +130,22 @@ def test_a_refusal_for_a_column_only_the_select_knows_is_not_claimed(
     assert refused == told
     assert ("the server refuses the whole statement" in message) == told, message
     assert ("cannot tell whether the server refuses" in message) == (not told), message
+
+
+def test_a_copied_column_keeps_the_character_set_of_the_source_database(mariadb: MariaDB, tmp_path: Path) -> None:
+    """The source's default character set, not the new table's database's, is the copy's."""
+    script = ("CREATE DATABASE cs_src DEFAULT CHARACTER SET latin1;\nCREATE DATABASE cs_dst DEFAULT CHARACTER SET utf8mb4;\n"
+              "CREATE TABLE cs_src.src (id INT NOT NULL PRIMARY KEY, name VARCHAR(20), note TEXT);\n"
+              "CREATE TABLE cs_dst.cp AS SELECT * FROM cs_src.src;\n")
+    mariadb.sql("DROP DATABASE IF EXISTS cs_src; DROP DATABASE IF EXISTS cs_dst")
+    for statement in filter(None, (s.strip() for s in script.split(";\n"))):
+        mariadb.sql(statement)
+    server = dict(mariadb.sql("SELECT COLUMN_NAME, CHARACTER_SET_NAME FROM information_schema.COLUMNS WHERE "
+                              "TABLE_SCHEMA = 'cs_dst' AND TABLE_NAME = 'cp' AND CHARACTER_SET_NAME IS NOT NULL"))
+    mariadb.sql("DROP DATABASE cs_src; DROP DATABASE cs_dst")
+    path = tmp_path / "copy.sql"
+    path.write_text(script, encoding="utf-8")
+    result = Engine(CheckContext(target=Target.parse("mariadb-10.11"))).lint_unit(Unit([str(path)]))
+    (table,) = [t for t in result.model.tables() if t.name == "cp"]
+    assert server == {"name": "latin1", "note": "latin1"}
+    assert {c.name: c.charset for c in table.columns.values() if c.charset} == server

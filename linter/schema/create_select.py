@@ -41,8 +41,8 @@ def _copied(column: Column, name: str, source: Table, target: Target, schema: Sc
 
 def selected_body(op: ops.CreateTable, source: Table | None, target: Target, schema: Schema | None) -> TableBody | None:
     """A copy of the statement's body with the columns the SELECT copies from `source` (the one
-    table it reads), in the server's order; None when the SELECT gives no column innolint can
-    tell (then the body is the definition's, as written)."""
+    table it reads; `schema`: the source's, for its default character set), in the server's order;
+    None when the SELECT gives no column innolint can tell (then the body is the definition's)."""
     names, sources = op.select_columns, op.select_sources
     if source is None or names is None or sources is None:
         return None

@@ -210,7 +210,7 @@ class Replayer(ViewStatements):
                         f"earlier in the input (error 1146); the server refuses this statement{self._case_hint(source)}")
             read = self._find(source) if source is not None else None
             given = self._selected.given(op, read)
-            copied = create_select.selected_body(op, read, self.target, schema)  # the columns the SELECT copies
+            copied = create_select.selected_body(op, read, self.target, self.model.find_schema(read.schema) if read else None)  # the columns the SELECT copies
             if copied is not None:
                 body, own = copied, True
             unsure = select_key_problem(body, given)
