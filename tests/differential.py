@@ -49,8 +49,9 @@ import subprocess
 import tempfile
 import time
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1289,6 +1290,18 @@ class Judged:
     def __str__(self) -> str:
         return (f"differences: {[str(d) for d in self.differences]}\nserver refused: {self.refused}\n"
                 f"innolint said: {self.said}")
+
+
+@contextmanager
+def judging_sides(mariadb: Any, prefix: str) -> Iterator[tuple[ServerRunner, InnolintRunner]]:
+    """A server runner (one job, databases named from `prefix`) and an innolint runner for `judge`,
+    closed after use (a module-scoped fixture of the hand-written script tests)."""
+    server, lint = ServerRunner(mariadb, jobs=1, prefix=prefix), InnolintRunner()
+    try:
+        yield server, lint
+    finally:
+        server.close()
+        lint.close()
 
 
 def judge(server: ServerRunner, lint: InnolintRunner, text: str) -> Judged:

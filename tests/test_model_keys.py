@@ -26,7 +26,7 @@ from __future__ import annotations
 import pytest
 
 from tests.mariadb import MariaDB
-from tests.test_model_oracle import Case, Gen, Outcome, judge_cases
+from tests.test_model_oracle import Case, Gen, Outcome, generate_cases, judge_cases
 
 VARIATIONS = 12
 SEED = 14_140
@@ -161,14 +161,7 @@ CLASSES = (column_keys, long_key_parts, fixed_size_prefix, alter_key_order, alte
 
 
 def generate() -> list[Case]:
-    cases = []
-    for n, make in enumerate(CLASSES):
-        for k in range(VARIATIONS):
-            g = Gen(SEED + n * 1000 + k)
-            case = make(g)
-            case.noise = SEED + n * 1000 + k if g.chance(0.4) else 0
-            cases.append(case)
-    return cases
+    return generate_cases(CLASSES, VARIATIONS, SEED, noise=0.4)
 
 
 @pytest.fixture(scope="module")

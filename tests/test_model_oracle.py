@@ -14,7 +14,7 @@ surprised us is written beside each class.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import pytest
@@ -337,12 +337,17 @@ CLASSES: tuple[Callable[[Gen], Case], ...] = (
 
 
 def generate() -> list[Case]:
+    return generate_cases(CLASSES, VARIATIONS, SEED, noise=0.5)
+
+
+def generate_cases(classes: Sequence[Callable[[Gen], Case]], variations: int, seed: int, *, noise: float) -> list[Case]:
+    """`variations` seeded cases of each class; a share `noise` of them with unrelated statements mixed in."""
     cases = []
-    for n, make in enumerate(CLASSES):
-        for k in range(VARIATIONS):
-            g = Gen(SEED + n * 1000 + k)
+    for n, make in enumerate(classes):
+        for k in range(variations):
+            g = Gen(seed + n * 1000 + k)
             case = make(g)
-            case.noise = SEED + n * 1000 + k if g.chance(0.5) else 0
+            case.noise = seed + n * 1000 + k if g.chance(noise) else 0
             cases.append(case)
     return cases
 

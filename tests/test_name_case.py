@@ -166,10 +166,8 @@ DATABASE_SCRIPTS = {
 def sides(mariadb: MariaDB):  # type: ignore[no-untyped-def]
     from tests import differential as D
 
-    server, lint = D.ServerRunner(mariadb, jobs=1, prefix="dbcase"), D.InnolintRunner()
-    yield server, lint
-    server.close()
-    lint.close()
+    with D.judging_sides(mariadb, "dbcase") as pair:
+        yield pair
 
 
 @pytest.mark.parametrize("name", list(DATABASE_SCRIPTS))

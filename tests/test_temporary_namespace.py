@@ -55,10 +55,8 @@ SCRIPTS = {
 
 @pytest.fixture(scope="module")
 def sides(mariadb: MariaDB) -> Iterator[tuple[D.ServerRunner, D.InnolintRunner]]:
-    server, lint = D.ServerRunner(mariadb, jobs=1, prefix="tmpns"), D.InnolintRunner()
-    yield server, lint
-    server.close()
-    lint.close()
+    with D.judging_sides(mariadb, "tmpns") as pair:
+        yield pair
 
 
 @pytest.mark.parametrize("name", list(SCRIPTS))

@@ -52,10 +52,8 @@ SCRIPTS = {
 
 @pytest.fixture(scope="module")
 def sides(mariadb: MariaDB) -> Iterator[tuple[D.ServerRunner, D.InnolintRunner]]:
-    server, lint = D.ServerRunner(mariadb, jobs=1, prefix="viewns"), D.InnolintRunner()
-    yield server, lint
-    server.close()
-    lint.close()
+    with D.judging_sides(mariadb, "viewns") as pair:
+        yield pair
 
 
 @pytest.mark.parametrize("name", list(SCRIPTS))
