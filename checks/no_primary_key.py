@@ -102,6 +102,17 @@ class NoPrimaryKey(Check):
             short = f"the ALTER TABLE at line {table.key_dropped.line} dropped its PRIMARY KEY"
         elif table.origin == "select":
             how = short = "CREATE TABLE ... SELECT copies no keys"
+        elif (behind := _clustering_key_behind(table)) is not None:
+            first = table.indexes[0]
+            how = (f"it has no PRIMARY KEY, and its UNIQUE key {behind.name} of NOT NULL columns is not its first key "
+                   f"({first.name} is): InnoDB looks at the first key alone. The server sorts a table's keys (NOT "
+                   "NULL UNIQUE keys first) when it creates the table and when an ALTER adds a key, and MariaDB "
+                   "keeps their order through an ALTER that only makes a column NOT NULL")
+            short = f"UNIQUE key {behind.name} is not its first key"
+        elif (hashed := _hash_key(table)) is not None:
+            how = (f"it has no PRIMARY KEY, and the server keeps its UNIQUE key {hashed.name} of NOT NULL columns as a "
+                   f"hash over a hidden column ({_why_hash(hashed)}), which InnoDB cannot cluster on")
+            short = f"UNIQUE key {hashed.name} is a hash key"
         else:
             how = "it has no PRIMARY KEY and no UNIQUE key of NOT NULL columns"
             short = "no PRIMARY KEY and no NOT NULL UNIQUE key"
@@ -155,10 +166,35 @@ def _human(n: int) -> str:
     return f"{n} bytes"
 
 
+def _clustering_key_behind(table: Table) -> Index | None:
+    """A UNIQUE key that could cluster the table but is not its first key (the server looks at the
+    first alone: `linter.schema.key_order`)."""
+    return next((index for index in table.indexes[1:] if index.kind == "unique" and table.can_cluster(index)), None)
+
+
+def _hash_key(table: Table) -> Index | None:
+    """A UNIQUE key of NOT NULL columns that the server keeps as a hash (`Index.long_hash`)."""
+    return next((index for index in table.indexes if index.kind == "unique" and index.long_hash and all(
+        (column := table.column(p.name)) is not None and not column.nullable for p in index.columns)), None)
+
+
+def _why_hash(index: Index) -> str:
+    return ("written USING HASH, which MariaDB keeps for a UNIQUE key" if index.using == "HASH"
+            else "MariaDB's answer to a UNIQUE key wider than a B-tree key takes")
+
+
 def _why_no_key_clusters(table: Table) -> str:
     reasons = []
     for index in table.indexes:
         if index.kind != "unique":
+            continue
+        if index.long_hash:
+            reasons.append(f"UNIQUE {index.name} cannot cluster: the server keeps it as a hash over a hidden column "
+                           f"({_why_hash(index)})")
+            continue
+        if table.can_cluster(index):
+            reasons.append(f"UNIQUE {index.name} could cluster but is not the table's first key "
+                           f"({table.indexes[0].name} is)")
             continue
         why = []
         for part in index.columns:
@@ -185,10 +221,12 @@ def _why_no_key_clusters(table: Table) -> str:
 
 def _promotable_key(table: Table) -> tuple[Index, str] | None:
     """A key that could become the primary key: a unique key on whole stored columns (its nullable
-    columns become NOT NULL), else a key on the AUTO_INCREMENT column."""
-    for index in table.indexes:
-        if index.kind != "unique":
-            continue
+    columns become NOT NULL; one that could cluster the table first), else a key on the
+    AUTO_INCREMENT column."""
+    clustering = [index for index in table.indexes if table.can_cluster(index)]
+    for index in [*clustering, *(index for index in table.indexes if index not in clustering)]:
+        if index.kind != "unique" or (index.long_hash and index.using != "HASH"):
+            continue  # (a key too wide for a B-tree is too wide for a PRIMARY KEY: error 1071)
         parts_ok = all(p.prefix is None and not p.expression for p in index.columns)
         columns = [table.column(p.name) for p in index.columns]
         # a whole TEXT/BLOB/JSON or spatial column cannot be a PRIMARY KEY part (error 1170)

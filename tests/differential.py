@@ -1807,14 +1807,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "there: the schema after it is uncertain); where it drops a temporary table, the next DROP or LIKE "
                "reaches the permanent one on one side only. innolint does not evaluate constant conditions",
                lambda c: c.has("if-false") and c.has("create-temporary")),
-    # -- the model --------------------------------------------------------------------------------
-    KnownClass("clustered-after-alter", "InnoDB clusters on the table's FIRST key when it is UNIQUE over NOT NULL "
-               "columns (else the hidden row id); CREATE sorts the keys (PRIMARY, UNIQUE NOT NULL, other UNIQUE, ...), "
-               "ALTER keeps the old keys in the order they were sorted in (MariaDB 10.11: `UNIQUE (b), UNIQUE (a)` "
-               "with both nullable, then MODIFY a NOT NULL, even with FORCE, stays on the row id; a UNIQUE key ADDed "
-               "over NOT NULL columns goes first). innolint promotes any UNIQUE NOT NULL key",
-               lambda c: c.focus is not None and c.focus.kind.endswith("alter")
-               and bool(c.shown.differences) and all(d.kind == "clustered" for d in c.shown.differences)),
     # -- the mysql client ---------------------------------------------------------------------------
     KnownClass("client-command-in-an-open-statement", "a statement left without its `;` (a SELECT, or an executable "
                "comment the server skips) then `\\d //` or `DELIMITER ;;`: the client changes the delimiter, the "

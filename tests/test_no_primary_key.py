@@ -140,3 +140,54 @@ def test_schema_is_reported(tmp_path: Path) -> None:
     [finding] = findings(report, RULE)
     assert (finding.schema_, finding.table) == ("shop", "t")
     assert finding.fix is not None and finding.fix.startswith("ALTER TABLE `shop`.`t` ")
+
+
+@pytest.mark.parametrize(("script", "behind", "first"), [
+    # MariaDB keeps the keys' order through an ALTER that adds no key (tests/test_key_order.py)
+    ("CREATE TABLE t (a int, b int, UNIQUE ub (b), UNIQUE ua (a));\nALTER TABLE t MODIFY a int NOT NULL;", "ua", "ub"),
+    ("CREATE TABLE t (code char(8), n bigint, email varchar(90), UNIQUE u_mail (email), UNIQUE u_code (code));\n"
+     "ALTER TABLE t CHANGE code code char(8) NOT NULL, FORCE;", "u_code", "u_mail"),
+    ("CREATE TABLE t (x int, y int, UNIQUE kx (x), UNIQUE ky (y), PRIMARY KEY (y));\nALTER TABLE t DROP PRIMARY KEY;",
+     "ky", "kx"),
+])
+def test_a_not_null_unique_key_behind_the_first_key_clusters_nothing(
+        tmp_path: Path, script: str, behind: str, first: str) -> None:
+    report = lint_sql(script, tmp_path, target="mariadb-10.11")
+    [finding] = findings(report, RULE)
+    assert finding.severity == "warning"
+    assert f"UNIQUE {behind} could cluster but is not the table's first key ({first} is)" in (finding.evidence or "")
+    if "DROP PRIMARY KEY" in script:  # said as the ALTER that dropped it, at that ALTER
+        assert finding.line == 2 and "dropped its PRIMARY KEY" in finding.message
+    else:  # on the row id since the CREATE TABLE
+        assert finding.line == 1
+        assert f"UNIQUE key {behind} of NOT NULL columns is not its first key ({first} is)" in finding.message
+    assert finding.fix is not None and f"DROP INDEX `{behind}`, ADD PRIMARY KEY" in finding.fix
+
+
+def test_mysql_sorts_the_keys_at_every_alter(tmp_path: Path) -> None:
+    report = lint_sql("CREATE TABLE t (a int, b int, UNIQUE ub (b), UNIQUE ua (a));\nALTER TABLE t MODIFY a int NOT NULL;",
+                      tmp_path, target="mysql-8.0")
+    [finding] = findings(report, RULE)
+    assert finding.severity == "info" and "clusters it on UNIQUE key ua" in finding.message
+
+
+@pytest.mark.parametrize(("statement", "why"), [
+    ("CREATE TABLE t (a int NOT NULL, UNIQUE KEY ua (a) USING HASH);", "written USING HASH"),
+    ("CREATE TABLE t (a varchar(1000) NOT NULL, UNIQUE KEY ua (a)) DEFAULT CHARSET=utf8mb4;",
+     "wider than a B-tree key takes"),
+    ("CREATE TABLE t (a varchar(700) NOT NULL, b varchar(69) NOT NULL, UNIQUE KEY ua (a, b)) CHARSET utf8mb4;",
+     "wider than"),
+])
+def test_a_unique_key_mariadb_keeps_as_a_hash_clusters_nothing(tmp_path: Path, statement: str, why: str) -> None:
+    report = lint_sql(statement, tmp_path, target="mariadb-10.11")
+    [finding] = findings(report, RULE)
+    assert finding.severity == "warning" and "as a hash over a hidden column" in finding.message
+    assert why in finding.message
+    on_mysql = lint_sql(statement, tmp_path, target="mysql-8.0")
+    assert [f.severity for f in findings(on_mysql, RULE)] in (["info"], [])  # a B-tree, or a key MySQL refuses
+
+
+def test_an_alter_makes_a_short_hash_key_a_b_tree(tmp_path: Path) -> None:
+    script = "CREATE TABLE t (a int NOT NULL, UNIQUE KEY ua (a) USING HASH);\nALTER TABLE t COMMENT = 'rebuilt';"
+    [finding] = findings(lint_sql(script, tmp_path, target="mariadb-10.11"), RULE)
+    assert finding.severity == "info" and "clusters it on UNIQUE key ua" in finding.message

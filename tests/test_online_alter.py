@@ -34,6 +34,10 @@ SHAPES = (
     # no PRIMARY KEY: InnoDB clusters by the UNIQUE NOT NULL key (dropping it rebuilds by copying)
     ("clustered-unique", "({id} INT UNSIGNED NOT NULL, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, {d} {text}, "
                          "UNIQUE KEY k_{a} ({id}), KEY k2 ({a}))"),
+    # two UNIQUE NOT NULL keys: InnoDB clusters by the first; dropping it, its column, or making
+    # that NULL hands the table to the other (a primary key changed, not dropped: LOCK=NONE runs)
+    ("two-unique", "({id} INT NOT NULL, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, {d} {text}, "
+                   "UNIQUE KEY k_{a} ({c}), UNIQUE KEY u_{id} ({id}))"),
     # a UNIQUE key over a whole TEXT column: MariaDB keeps it as a hidden hash column
     ("hash-unique", "({id} BIGINT NOT NULL AUTO_INCREMENT, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, "
                     "{d} {text} UNIQUE, PRIMARY KEY ({id}), KEY k_{a} ({a}))"),

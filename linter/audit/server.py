@@ -307,8 +307,10 @@ def mariadb_json(ddl: str) -> str:
 
 def _build_model(connection: ReadOnlyConnection, tables: Sequence[ServerTable], origin: str,
                  engine: Engine, progress: Progress) -> tuple[SchemaModel, list[Diagnostic], int]:
-    """SHOW CREATE TABLE of each table, through the splitter, the parser and the replayer."""
-    replayer = Replayer()
+    """SHOW CREATE TABLE of each table, through the splitter, the parser and the replayer (for the
+    audit's target, keeping the keys in the order shown: the server's, which decides the index
+    an InnoDB table is clustered on)."""
+    replayer = Replayer(target=engine.context.target, keys_as_shown=True)
     diagnostics: list[Diagnostic] = []
     statements = 0
     schema: str | None = None

@@ -3,6 +3,7 @@ CREATE INDEX, CREATE TABLESPACE, CREATE DATABASE/SCHEMA options."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 from sqlglot.tokens import Token, TokenType
 
@@ -16,9 +17,9 @@ from linter.parse.keys import (
     _is_key_element,
     _key_parts,
     _name_keys,
-    _primary_key_first,
+    _primary_columns_not_null,
     _read_key,
-    _using_btree,
+    _using_after,
 )
 from linter.parse.options import _online_clause, _read_table_options, apply_options
 from linter.parse.plain import _plain_options
@@ -261,7 +262,7 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
     keys = without_redundant_generated_keys(keys)
     problem = _name_keys(keys, body.indexes)
     drop_whole_prefixes(body.indexes, body.columns.get)
-    _primary_key_first(body)
+    _primary_columns_not_null(body)
     return refused or problem
 
 
@@ -287,7 +288,7 @@ def _without_overlaps(key: Index, periods: dict[str, tuple[str, str]], columns: 
             parts += [IndexColumn(period[1]), IndexColumn(period[0])]
         else:
             parts.append(part)
-    return Index(key.name, key.kind, tuple(parts), key.invisible)
+    return replace(key, columns=tuple(parts))
 
 
 def _system_versioned_keys(c: _Cursor, body: TableBody) -> None:
@@ -312,14 +313,14 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
     c.expect("INDEX")
     if_not_exists = c.accept_if_exists()
     name = c.name()
-    using = c.accept("USING")
-    btree = using and c.word() == "BTREE"
-    if using:
+    using: str | None = None
+    if c.accept("USING"):
+        using = c.word() if c.word() in ("BTREE", "HASH") else None
         c.advance()
     c.expect("ON")
     table = c.qualified()
     parts = _key_parts(c)
-    btree = btree or _using_btree(c)
+    using = _using_after(c) or using
     for k in range(len(c.tokens) - c.i):  # no index option is a SELECT: a statement glued on (1064)
         if c.word(k) == "SELECT":
             c.i += k
@@ -330,7 +331,7 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
         if c.tokens[k].token_type not in _UNQUOTED and c.tokens[k].text.upper() in ("ALGORITHM", "LOCK"):
             _online_clause(c.sub(c.tokens[k:]), clauses)
     invisible = _index_options_invisible(c)
-    return ops.CreateIndex(table, Index(name, kind, parts, invisible, btree=btree), if_not_exists,
+    return ops.CreateIndex(table, Index(name, kind, parts, invisible, using=using), if_not_exists,
                            clauses.get("ALGORITHM"), clauses.get("LOCK"))
 
 

@@ -1,6 +1,6 @@
 """Keys in a CREATE TABLE or ALTER TABLE: PRIMARY/UNIQUE/FULLTEXT/SPATIAL keys and their parts
 (prefixes, functional parts, ASC/DESC), index options (INVISIBLE), foreign key references, the
-names the server gives unnamed keys and the order it keeps them in."""
+names the server gives unnamed keys."""
 
 from __future__ import annotations
 
@@ -43,18 +43,21 @@ def _name_keys(keys: list[Index], out: list[Index]) -> str | None:
     return name_unnamed_keys(out)
 
 
-def _primary_key_first(body: TableBody) -> None:
-    """The primary key's columns are NOT NULL whether or not the DDL says so, and InnoDB lists
-    the primary key first whatever the order written. The columns were made by this parse, so
-    they are changed in place."""
+def _primary_columns_not_null(body: TableBody) -> None:
+    """The primary key's columns are NOT NULL whether or not the DDL says so; those only the
+    PRIMARY KEY makes NOT NULL are kept (`TableBody.primary_forced`) for the server's sort of the
+    keys, which the replay does (`linter.schema.key_order.creation_order`): the keys stay in the
+    order written. The columns were made by this parse, so they are changed in place."""
     primary = next((i for i in body.indexes if i.kind == "primary"), None)
     if primary is None:
         return
+    forced: set[str] = set()
     for part in primary.columns:
         column = body.columns.get(part.name.lower())
-        if column is not None:
+        if column is not None and column.nullable:
             column.nullable = False
-    body.indexes.sort(key=lambda i: i.kind != "primary")
+            forced.add(column.name.lower())
+    body.primary_forced = frozenset(forced)
 
 
 # -- keys and constraints ----------------------------------------------------------------------
@@ -101,18 +104,18 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
     name = constraint_name
     if not c.at_type(TokenType.L_PAREN) and c.word() != "USING":
         name = c.name()
-    using = c.accept("USING")
-    btree = using and c.word() == "BTREE"
-    if using:
+    using: str | None = None
+    if c.accept("USING"):
+        using = c.word() if c.word() in ("BTREE", "HASH") else None
         c.advance()
     parts = _key_parts(c)
-    btree = btree or _using_btree(c)
+    using = _using_after(c) or using
     invisible = _index_options_invisible(c)
     if kind == "primary":
         name = "PRIMARY"
     # an unnamed key keeps None: the server names it after its first column, with _2, _3 when
     # that name is taken (linter.schema.model.name_unnamed_keys, for the CREATE TABLE or in replay)
-    body.indexes.append(Index(name, kind, parts, invisible, btree=btree))
+    body.indexes.append(Index(name, kind, parts, invisible, using=using))
     return if_not_exists
 
 
@@ -139,9 +142,14 @@ def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
     return tuple(parts)
 
 
-def _using_btree(c: _Cursor) -> bool:
-    """`USING BTREE` among a key's options after its parts (the cursor stays where it is)."""
-    return any(_head(t) == "USING" and _head(u) == "BTREE" for t, u in zip(c.tokens[c.i:], c.tokens[c.i + 1:]))
+def _using_after(c: _Cursor) -> str | None:
+    """The index type of a `USING BTREE` / `USING HASH` among a key's options after its parts
+    (the last one written; the cursor stays where it is), None: none."""
+    found = None
+    for t, u in zip(c.tokens[c.i:], c.tokens[c.i + 1:]):
+        if _head(t) == "USING" and _head(u) in ("BTREE", "HASH"):
+            found = _head(u)
+    return found
 
 
 def _index_options_invisible(c: _Cursor) -> bool:

@@ -12,7 +12,7 @@ from linter.parse import ops
 from linter.schema.elements import Column, ForeignKey, Index, IndexColumn, IndexKind
 from linter.schema.model import TableBody, without_redundant_generated_keys
 from linter.schema.key_parts import drop_whole_prefixes
-from linter.parse.keys import _name_keys, _primary_key_first
+from linter.parse.keys import _name_keys, _primary_columns_not_null
 from linter.parse.options import _TABLE_OPTION_NAMES, apply_options
 from linter.parse.tokens import _KEY_WORDS, _PARSER, _TOKENIZER, _TYPE_ALIASES
 
@@ -236,14 +236,15 @@ def _plain_key(m: re.Match[str]) -> Index:
     """The key a `_KEY` match defines, as `_read_key` reads it (unnamed: None, `_name_keys`)."""
     constraint, primary, kind, name, parts = m.group("constraint", "primary", "kind", "name", "parts")
     columns = _index_columns(parts)
-    btree = "BTREE" in ((m.group("using") or "") + (m.group("using_after") or "")).upper()
+    written = m.group("using_after") or m.group("using")
+    using = written.upper() if written else None
     if primary is not None:
-        return Index("PRIMARY", "primary", columns, btree=btree)
+        return Index("PRIMARY", "primary", columns, using=using)
     if name is not None:
         name = _unquote(name)
     elif constraint is not None:
         name = _unquote(constraint)
-    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns, btree=btree)
+    return Index(name, _KEY_KINDS[kind.upper()] if kind is not None else "index", columns, using=using)
 
 
 def _plain_foreign_key(m: re.Match[str]) -> ForeignKey:
@@ -331,7 +332,7 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
             column.nullable = False
     problem = _name_keys(without_redundant_generated_keys(keys), body.indexes)
     drop_whole_prefixes(body.indexes, columns.get)
-    _primary_key_first(body)
+    _primary_columns_not_null(body)
     return body, pos, refused or problem
 
 

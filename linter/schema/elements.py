@@ -126,7 +126,7 @@ class IndexColumn(FrozenRecord):  # frozen: FrozenRecord refuses assignment
     descending: bool = False
     expression: bool = False  # a functional key part: KEY ((lower(x)))
     #: the server chose `prefix`, not the DDL: MariaDB cut a non-unique key part longer than the
-    #: engine takes (`linter.schema.key_parts.cut_long_key_parts`); the DDL wrote `written_prefix`
+    #: engine takes (`linter.schema.key_parts.server_keys`); the DDL wrote `written_prefix`
     #: (None: the whole column). Not part of == (the key is the server's); the index-key-length
     #: check reads the key as written (`key_parts.as_written`)
     server_cut: bool = False
@@ -160,14 +160,20 @@ class Index(Record):
     #: the server made this key for a foreign key whose columns no key began with; it drops it
     #: again when a later key begins with its columns (`without_redundant_generated_keys`)
     generated: bool = False
-    #: `USING BTREE` was written: MariaDB then makes no hash of a UNIQUE key too long for a B-tree
-    #: (it refuses it: error 1071)
-    btree: bool = False
+    #: the index type written (`USING BTREE` / `USING HASH`, upper-case), None: none. MariaDB makes
+    #: no hash of a UNIQUE key written USING BTREE that is too long for a B-tree (it refuses it:
+    #: error 1071), and keeps a UNIQUE key written USING HASH as a hash; MySQL's InnoDB ignores it
+    using: str | None = None
+    #: the server keeps this UNIQUE key as a hash over a hidden column (MariaDB's "long unique":
+    #: USING HASH written, a whole TEXT/BLOB, or wider than the engine's key), set by the replay
+    #: (`linter.schema.key_parts.server_keys`): such a key never clusters an InnoDB table and sorts
+    #: after every other UNIQUE key (`linter.schema.key_order`)
+    long_hash: bool = False
     __match_args__ = ("name", "kind", "columns", "invisible")  # == and repr: the definition, not where
 
     def __init__(
         self, name: str | None, kind: IndexKind, columns: tuple[IndexColumn, ...], invisible: bool = False,
-        where: Location | None = None, generated: bool = False, btree: bool = False,
+        where: Location | None = None, generated: bool = False, using: str | None = None, long_hash: bool = False,
     ) -> None:
         self.name = name
         self.kind = kind
@@ -175,7 +181,13 @@ class Index(Record):
         self.invisible = invisible
         self.where = where
         self.generated = generated
-        self.btree = btree
+        self.using = using
+        self.long_hash = long_hash
+
+    @property
+    def btree(self) -> bool:
+        """`USING BTREE` was written."""
+        return self.using == "BTREE"
 
     @property
     def column_names(self) -> tuple[str, ...]:

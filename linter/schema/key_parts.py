@@ -9,17 +9,17 @@ ALTER TABLE ... ADD KEY, CREATE INDEX and an ALTER that redefines a keyed column
   takes in a key (`INT` 4, `DATE` 3, `DECIMAL(10,2)` 5): the server accepts `KEY (a(4))` on an INT
   and keeps `KEY (a)`; any other length there is refused (1089, `refusals.key_part_problem`).
   Target-independent: the refusal rule both follow lets only the whole length through.
-- `cut_long_key_parts` (MariaDB only): a part of a non-unique KEY longer than the engine takes in
+- `server_keys` (MariaDB only): a part of a non-unique KEY longer than the engine takes in
   one key part - a TEXT/BLOB/JSON/GEOMETRY column without a length, a VARCHAR(1000) in utf8mb4, or
   a prefix written longer than that - is cut to the longest prefix that fits, with only a Note 1071
   (MariaDB 10.11, tests/test_model_keys.py): the part's bytes become the engine's limit less its
   remainder by the character set's bytes per character, shown in characters. So `KEY (t)` on a
   TEXT is `t(3072)` in latin1, `t(768)` in utf8mb4, `t(1024)` in utf8mb3, `t(1536)` in ucs2; on a
   TINYTEXT/TINYBLOB `t(255)` (the whole column is 255 characters' bytes); in MyISAM (1000 bytes)
-  `t(1000)`/`t(250)`, in Aria (2300 bytes) `t(2300)`/`t(575)`. A UNIQUE key is not cut (it becomes
-  a hash key), nor a PRIMARY KEY (refused: 1170 / 1071), nor FULLTEXT/SPATIAL. A key whose total
-  is then over the limit is refused (1071): the index-key-length check says so on the key as
-  written. MySQL (5.7, 8.0, 8.4) cuts nothing under its default strict sql_mode: it refuses any
+  `t(1000)`/`t(250)`, in Aria (2300 bytes) `t(2300)`/`t(575)`. A UNIQUE key is not cut: it
+  becomes a hash key (`is_long_unique`, `Index.long_hash`); nor is a PRIMARY KEY (refused: 1170 /
+  1071), nor FULLTEXT/SPATIAL. A key whose total is then over the limit is refused (1071): the
+  index-key-length check says so on the key as written. MySQL (5.7, 8.0, 8.4) cuts nothing under its default strict sql_mode: it refuses any
   key on a whole TEXT/BLOB (1170) or a part over the limit (1071), which the index-key-length
   check reports, so for MySQL targets the model keeps the key as written.
 
@@ -33,8 +33,9 @@ from dataclasses import replace
 
 from linter.schema.innodb_sizes import column_charset
 from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn
-from linter.schema.model import SPATIAL_TYPES, Schema, Table, is_whole_column, whole_column_prefixes
-from linter.schema.refusals import NO_PREFIX_TYPES, _stored_bytes
+from linter.schema.key_order import creation_order
+from linter.schema.model import SPATIAL_TYPES, BodyDraft, Schema, Table, is_whole_column, whole_column_prefixes
+from linter.schema.refusals import NO_PREFIX_TYPES, SIZED_STRING_TYPES, _stored_bytes
 from linter.schema.target import Target
 
 #: the most bytes one key part may take, by engine (the server's max_key_part_length; MariaDB
@@ -44,6 +45,8 @@ _KEY_PART_BYTES = {None: 3072, "innodb": 3072, "xtradb": 3072, "myisam": 1000, "
                    "heap": 3072}
 #: types whose value may be longer than a key part takes (a number or date never is)
 _CUTTABLE = LARGE_TYPES | SPATIAL_TYPES | {"CHAR", "VARCHAR", "BINARY", "VARBINARY"}
+#: types whose key bytes are their length in characters times the character set's bytes
+_CHARACTER_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
 #: TINYTEXT/TINYBLOB hold at most 255 bytes: their whole column is a 255-character prefix
 _TINY = frozenset({"TINYTEXT", "TINYBLOB"})
 #: POINT: the server takes 25 bytes of a non-spatial key on it (MAX_LEN_GEOM_POINT_FIELD)
@@ -64,55 +67,101 @@ def drop_whole_prefixes(indexes: list[Index], column: Callable[[str], Column | N
     whole_column_prefixes(indexes, column, is_whole_key_part)
 
 
-def cut_long_key_parts(
+def server_keys(
     table: Table, indexes: list[Index], column: Callable[[str], Column | None], target: Target, schema: Schema | None,
 ) -> list[Index] | None:
-    """The keys of `indexes` (the table's, or those an ALTER adds or changes) with MariaDB's cuts,
-    as new Index objects; None when the target cuts none of them (the caller changes nothing).
-    `column`: the table's column of a name (the ALTER's draft while it is applied); `table` gives
-    the character sets around the columns' (table, schema, server default) and the engine."""
+    """The keys of `indexes` (the table's, or those an ALTER adds or changes) as MariaDB stores
+    them, as new Index objects: long non-unique key parts cut (the module's docstring) and each UNIQUE key marked a hash key or not (`Index.long_hash`, `is_long_unique`);
+    None when that changes none of them (the caller changes nothing). `column`: the table's
+    column of a name (the ALTER's draft while it is applied); `table` gives the character sets
+    around the columns' (table, schema, server default) and the engine."""
     if not target.is_mariadb:
         return None
-    limit = _KEY_PART_BYTES.get((table.body.options.engine or "").lower() or None)
+    engine = (table.body.options.engine or "").lower() or None
+    limit = _KEY_PART_BYTES.get(engine)
     if limit is None:
         return None  # an engine innolint does not know the limits of: left as written
     out: list[Index] | None = None
     for n, index in enumerate(indexes):
-        if index.kind != "index":
-            continue
-        parts = _cut_parts(table, index, column, limit, target, schema)
-        if parts is not None:
+        stored = None
+        if index.kind == "index":
+            parts = _cut_parts(table, index, column, limit, target, schema)
+            if parts is not None:
+                stored = replace(index, columns=parts)
+        elif index.kind == "unique":
+            long_hash = is_long_unique(table, index, column, limit, engine, target, schema)
+            if long_hash != index.long_hash:
+                stored = replace(index, long_hash=long_hash)
+        if stored is not None:
             if out is None:
                 out = list(indexes)
-            out[n] = replace(index, columns=parts)
+            out[n] = stored
     return out
 
 
-class KeyCuts:
-    """`cut_long_key_parts` on a table as CREATE TABLE made it, on the table's own copy of a parsed
-    body that may be shared; a definition found to need no cut in the same character sets and
-    engine is not looked at again (tenant dumps repeat each one thousands of times)."""
+def is_long_unique(
+    table: Table, index: Index, column_of: Callable[[str], Column | None], limit: int, engine: str | None,
+    target: Target, schema: Schema | None,
+) -> bool:
+    """Whether MariaDB keeps this UNIQUE key as a hash over a hidden column (a "long unique"):
+    written USING HASH (but in MEMORY, whose hash keys are its own), a TEXT/BLOB/JSON part
+    without a prefix (TINYTEXT too), or parts that take more than the engine's `limit` bytes
+    together (each CHAR/VARCHAR its characters times its character set's bytes per character:
+    700 + 68 utf8mb4 characters are 3,072 bytes and a B-tree, 700 + 69 a hash; MariaDB 10.11).
+    A part whose size innolint does not know counts as small."""
+    if index.using == "HASH" and engine not in ("memory", "heap"):
+        return True
+    total = 0
+    for part in index.columns:
+        column = None if part.expression else column_of(part.name.lower())
+        if column is None:
+            continue
+        kind = column.type.upper()
+        if kind in SPATIAL_TYPES:
+            continue  # stored as a prefix of a few bytes, never a hash
+        if kind in LARGE_TYPES and part.prefix is None:
+            return True
+        if kind in LARGE_TYPES or kind in _CHARACTER_TYPES:
+            chars = part.prefix if part.prefix is not None else column.length
+            charset = column_charset(column, table, target, schema)
+            maxlen = 1 if charset is None or charset.charset == "binary" else charset.maxlen
+            total += (chars or 0) * (maxlen or 1)
+        else:
+            total += _stored_bytes(column) or 0
+    return total > limit
+
+
+class ServerKeys:
+    """A new table's keys as the server stores them: `server_keys` (MariaDB) and the server's
+    order (`linter.schema.key_order.creation_order`). The body may be shared (tenant dumps repeat
+    each definition thousands of times, linter.parse.cache): the answer for one definition, in
+    the same character sets and engine, is worked out once, and the tables that need other keys
+    than the parse gave share one list of them."""
 
     #: the most definitions remembered (then forgotten all at once: memory stays bounded)
     MOST = 100_000
 
     def __init__(self) -> None:
-        #: (id of the keys, engine, charsets and collations) -> the keys found to need no cut
-        self._uncut: dict[tuple[object, ...], object] = {}
+        #: (id of the keys, engine, charsets and collations, what was done) -> (those keys, the server's)
+        self._known: dict[tuple[object, ...], tuple[object, list[Index]]] = {}
 
-    def apply(self, table: Table, schema: Schema, target: Target) -> None:
+    def apply(self, table: Table, schema: Schema, target: Target, *, stored: bool, sort: bool) -> None:
+        """`stored`: apply `server_keys`; `sort`: put the keys in the server's order (not for keys
+        read as a server shows them: SHOW CREATE TABLE lists them in the order it keeps, which an
+        ALTER may have left unsorted)."""
         body = table.body
         options = body.options
-        seen = (id(body.indexes), options.engine, options.charset, options.collation, schema.charset, schema.collation)
-        if self._uncut.get(seen) is body.indexes:
-            return
-        if cut_long_key_parts(table, body.indexes, body.columns.get, target, schema) is None:
-            if len(self._uncut) >= self.MOST:
-                self._uncut.clear()
-            self._uncut[seen] = body.indexes
-            return
-        own = table.writable()
-        own.indexes = cut_long_key_parts(table, own.indexes, own.columns.get, target, schema) or own.indexes
+        seen = (id(body.indexes), options.engine, options.charset, options.collation, schema.charset, schema.collation,
+                stored, sort)
+        known = self._known.get(seen)
+        if known is None or known[0] is not body.indexes:
+            keys = (server_keys(table, body.indexes, body.columns.get, target, schema) if stored else None) or body.indexes
+            ordered = creation_order(keys, body.columns.get, body.primary_forced) if sort else None
+            if len(self._known) >= self.MOST:
+                self._known.clear()
+            known = self._known[seen] = (body.indexes, ordered or keys)
+        if known[1] is not body.indexes:
+            table.share_keys(known[1])  # (with the other tables made the same way)
 
 
 def _cut_parts(
@@ -165,8 +214,55 @@ def _cut(column: Column, prefix: int | None, limit: int, table: Table, target: T
     return (limit - limit % maxlen) // maxlen
 
 
+def drop_outgrown_prefixes(draft: BodyDraft, columns: list[Column]) -> None:
+    """MariaDB drops a key's prefix on a column redefined to a type that takes none (a number, a
+    date) or to a length no longer than the prefix: the key part becomes the whole column."""
+    for column in columns:
+        key = column.name.lower()
+        kind = column.type.upper()
+        length = column.length
+        for at in draft.uses.get(key, ()):
+            index = draft.indexes[at]
+            if any(p.prefix is not None and not p.expression and p.name.lower() == key and (
+                    kind in NO_PREFIX_TYPES or (kind in SIZED_STRING_TYPES and length is not None and length <= p.prefix))
+                   for p in index.columns):
+                index.columns = tuple(
+                    replace(p, prefix=None) if not p.expression and p.name.lower() == key else p for p in index.columns)
+
+
+def cut_changed_keys(table: Table, draft: BodyDraft, columns: list[Column], target: Target, schema: Schema | None) -> None:
+    """MariaDB cuts a non-unique key part on a column redefined longer than the engine takes (a
+    VARCHAR(100) under `KEY (a)` made TEXT is `a(3072)` in latin1), and makes a UNIQUE key on one a
+    hash key (`server_keys`)."""
+    for column in columns:
+        for at in list(draft.uses.get(column.name.lower(), ())):
+            stored = server_keys(table, [draft.indexes[at]], draft.column, target, schema)
+            if stored is not None:
+                draft.indexes[at].columns = stored[0].columns
+                draft.indexes[at].long_hash = stored[0].long_hash
+
+
+def rewrite_hash_keys(table: Table, draft: BodyDraft | None, target: Target, schema: Schema | None) -> None:
+    """MariaDB keeps a UNIQUE key written USING HASH a hash only until an ALTER writes the table's
+    definition anew (any action, `COMMENT='x'` or FORCE too; not a bare ALTER, a RENAME TO, nor IF
+    [NOT] EXISTS actions made void): then the key is a B-tree unless it is too wide for one, and
+    SHOW CREATE TABLE no longer says USING HASH. The keys keep their order (MariaDB 10.11, tests/
+    test_key_order.py)."""
+    keys = list(draft.indexes.values()) if draft is not None else table.body.indexes
+    if not any(index.kind == "unique" and index.using == "HASH" for index in keys):
+        return
+    if draft is None:
+        keys = table.writable().indexes
+    column = draft.column if draft is not None else table.writable().columns.get
+    for index in keys:
+        if index.kind == "unique" and index.using == "HASH":
+            index.using = None
+            stored = server_keys(table, [index], column, target, schema)
+            index.long_hash = stored[0].long_hash if stored is not None else index.long_hash
+
+
 def as_written(index: Index) -> Index:
-    """The key as its DDL wrote it: parts the server cut (`cut_long_key_parts`) given back their
+    """The key as its DDL wrote it: parts the server cut (`server_keys`) given back their
     written prefix (None: the whole column)."""
     if not any(part.server_cut for part in index.columns):
         return index

@@ -49,6 +49,28 @@ def is_whole_column(prefix: int, column: Column) -> bool:
     return column.type in PREFIX_LENGTH_TYPES and column.length == prefix
 
 
+def can_cluster(index: Index, column_of: Callable[[str], Column | None]) -> bool:
+    """Whether InnoDB could use this UNIQUE key as the clustered index: every key part a whole
+    (not prefix), NOT NULL, stored (not virtual) column, and the key no hash. A whole TEXT/BLOB/
+    JSON column is no such part: MariaDB enforces that UNIQUE through a hidden hash column (a
+    "long unique", USING HASH: `Index.long_hash`) and InnoDB keeps the row id (MySQL refuses the
+    key: error 1170); nor is a spatial column, whose UNIQUE key the server stores as a prefix key.
+    `column_of`: the table's column of a name."""
+    if index.kind not in ("unique", "primary") or not index.columns or index.long_hash:
+        return False
+    for part in index.columns:
+        if part.expression:
+            return False
+        column = column_of(part.name.lower())
+        if column is None or column.nullable or column.generated == "virtual":
+            return False
+        if part.prefix is not None and not is_whole_column(part.prefix, column):
+            return False
+        if column.type in LARGE_TYPES or column.type in SPATIAL_TYPES:
+            return False
+    return True
+
+
 def whole_column_prefixes(
     indexes: list[Index], column: Callable[[str], Column | None],
     whole: Callable[[int, Column], bool] = is_whole_column,
@@ -198,20 +220,26 @@ class TableBody(Record):
     list, rebuilds or scans the whole of it). The three views are rebuilt from the draft when read
     after a change, once per read-after-change."""
 
-    __slots__ = ("_columns", "_indexes", "_foreign_keys", "options", "checks", "_draft", "_stale")
+    __slots__ = ("_columns", "_indexes", "_foreign_keys", "options", "checks", "primary_forced", "_draft", "_stale")
     __match_args__ = ("columns", "indexes", "foreign_keys", "options", "checks")
     options: TableOptions
     checks: int  # number of CHECK constraints
+    #: as a CREATE TABLE was parsed, its keys in the order written: the lower-case names of the
+    #: columns only its PRIMARY KEY makes NOT NULL. The server sorts the keys written before the
+    #: PRIMARY KEY with those columns still nullable (`linter.schema.key_order.creation_order`)
+    primary_forced: frozenset[str]
 
     def __init__(
         self, columns: dict[str, Column] | None = None, indexes: list[Index] | None = None,
         foreign_keys: list[ForeignKey] | None = None, options: TableOptions | None = None, checks: int = 0,
+        primary_forced: frozenset[str] = frozenset(),
     ) -> None:
         self._columns = {} if columns is None else columns
         self._indexes = [] if indexes is None else indexes
         self._foreign_keys = [] if foreign_keys is None else foreign_keys
         self.options = TableOptions() if options is None else options
         self.checks = checks
+        self.primary_forced = primary_forced
         self._draft: BodyDraft | None = None
         self._stale = False
 
@@ -280,6 +308,11 @@ class TableBody(Record):
         columns, keys, foreign keys and checks, and options equal but for auto_increment and
         tablespace: a key for doing per-definition work once over a finished model."""
         return id(self.columns)
+
+    def with_indexes(self, indexes: list[Index]) -> TableBody:
+        """A body sharing this one's columns, foreign keys and options, with these keys (for a
+        table that does not own it: `Table.writable` copies it before any change)."""
+        return TableBody(self.columns, indexes, self.foreign_keys, self.options, self.checks)
 
     def copy(self) -> TableBody:
         return TableBody(
@@ -472,6 +505,26 @@ class BodyDraft:
                 used.pop(at, None)
         return index
 
+    def clustered(self) -> Index | None:
+        """The key the table is clustered on (`Table.clustered_index`), read from the draft."""
+        if self.primary:
+            return self.indexes[self.primary]
+        first = next(iter(self.indexes.values()), None)
+        return first if first is not None and first.kind == "unique" and can_cluster(first, self.column) else None
+
+    def nullable_primary_columns(self) -> frozenset[str]:
+        """The lower-case names of the primary key's columns that are nullable as defined."""
+        return frozenset(part.name.lower() for part in self.indexes[self.primary].columns
+                         if (column := self.column(part.name.lower())) is not None and column.nullable)
+
+    def sort_keys(self, rank: Callable[[int, Index], tuple[int, ...]]) -> None:
+        """Put the keys in the order of `rank` (of a key's id and the key; lower first), keeping
+        the order of equals."""
+        items = list(self.indexes.items())
+        ranks = [rank(at, index) for at, index in items]
+        if any(a > b for a, b in zip(ranks, ranks[1:])):
+            self.indexes = {items[n][0]: items[n][1] for n in sorted(range(len(items)), key=ranks.__getitem__)}
+
     def rename_index(self, at: int, name: str) -> None:
         index = self.indexes[at]
         key = (index.name or "").lower()
@@ -587,6 +640,11 @@ class Table(Record):
         self.options_where = {} if options_where is None else options_where
 
     # -- mutation: copy-on-write of the shared body -------------------------------------------
+    def share_keys(self, indexes: list[Index]) -> None:
+        """The body with these keys instead, which other tables may share (copied before a change)."""
+        self.body = self.body.with_indexes(indexes)
+        self._own_body = False
+
     def writable(self) -> TableBody:
         """The body, copied first if it may be shared with other tables."""
         if not self._own_body:
@@ -647,35 +705,23 @@ class Table(Record):
         return None
 
     def can_cluster(self, index: Index) -> bool:
-        """Whether InnoDB could use this UNIQUE key as the clustered index: every key part a
-        whole (not prefix), NOT NULL, stored (not virtual) column. A whole TEXT/BLOB/JSON column
-        is no such part: MariaDB enforces that UNIQUE through a hidden hash column (a "long
-        unique", USING HASH) and InnoDB keeps the row id (MySQL refuses the key: error 1170);
-        nor is a spatial column, whose UNIQUE key the server stores as a prefix key."""
-        if index.kind not in ("unique", "primary") or not index.columns:
-            return False
-        for part in index.columns:
-            if part.expression:
-                return False
-            column = self.column(part.name)
-            if column is None or column.nullable or column.generated == "virtual":
-                return False
-            if part.prefix is not None and not is_whole_column(part.prefix, column):
-                return False
-            if column.type in LARGE_TYPES or column.type in SPATIAL_TYPES:
-                return False
-        return True
+        """Whether InnoDB could use this UNIQUE key as the clustered index (`can_cluster`)."""
+        return can_cluster(index, self.column)
 
     @property
     def clustered_index(self) -> Index | None:
-        """The index InnoDB clusters the rows on: the PRIMARY KEY, else the first UNIQUE key
-        that can cluster, else None (the hidden 6-byte DB_ROW_ID)."""
+        """The index InnoDB clusters the rows on: the PRIMARY KEY, else the table's first key when
+        it is a UNIQUE key that can cluster, else None (the hidden 6-byte DB_ROW_ID). The server
+        looks at the first key alone; the replay keeps the keys in the server's order
+        (`linter.schema.key_order`), so a NOT NULL UNIQUE key behind a nullable one clusters
+        nothing."""
         primary = self.primary_key
         if primary is not None:
             return primary
-        for index in self.body.indexes:
-            if index.kind == "unique" and self.can_cluster(index):
-                return index
+        indexes = self.body.indexes
+        first = indexes[0] if indexes else None
+        if first is not None and first.kind == "unique" and self.can_cluster(first):
+            return first
         return None
 
     @property

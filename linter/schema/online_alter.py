@@ -73,10 +73,12 @@ False) and replays the statement as though the server ran it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from linter.schema.innodb_sizes import CHARSET_MAXLEN, normalize_charset
+from linter.schema.key_order import key_rank
+from linter.schema.model import can_cluster
 
 if TYPE_CHECKING:
     from linter.schema.elements import Column
@@ -183,7 +185,8 @@ def verdict(plan: Any, request: Request, target: Target) -> Verdict | None:
         if algorithm == COPY and asked_algorithm == COPY:
             locks.append(Need("the COPY algorithm", COPY, SHARED, "COPY algorithm requires a lock"))
         if locks:
-            need = max(locks, key=lambda n: n.lock)
+            # (the one that needs the most, with the server's reason where it gives one)
+            need = max(locks, key=lambda n: (n.lock, n.algorithm, n.reason is not None))
             if need.lock > asked_lock:
                 return Verdict(True, _refusal(f"LOCK={lock_name}" + (" (ALTER ONLINE)" if request.online else ""),
                                               need, f"LOCK={LOCKS[need.lock]}", target, how))
@@ -256,9 +259,13 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
 
     draft = plan.draft
     mariadb = target.is_mariadb
-    #: the key InnoDB clusters by (the PRIMARY KEY, else the first UNIQUE NOT NULL key): dropping
-    #: it without a new one rebuilds by copying, as dropping a primary key does
+    #: the key InnoDB clusters by before and after the statement (the PRIMARY KEY, else the first
+    #: key when UNIQUE NOT NULL: linter.schema.key_order; None: the row id). Leaving the row id
+    #: where there was a key is dropping a primary key without adding one: a copy; another key
+    #: taking over is a primary key changed, a rebuild in place
     clustered = _clustered(plan) if innodb else None
+    clustered_after = _clustered_after(plan) if innodb else None
+    loses_cluster = clustered is not None and clustered_after is None
     for is_add, key, column, position in plan.steps:
         if not is_add:
             continue
@@ -295,6 +302,10 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                 metadata("renaming a column or changing its default" if old != key else "changing a column's default")
             continue
         needs.extend(_type_change(before, column, plan, innodb, mariadb, target))
+        if loses_cluster and column.nullable and clustered.kind == "unique" and any(  # type: ignore[union-attr]
+                part.name.lower() == old for part in clustered.columns):  # type: ignore[union-attr]
+            rows(f"making {column.name}, a column of the UNIQUE key InnoDB clusters by, NULL", COPY, SHARED,
+                 "Dropping a primary key is not allowed without also adding a new primary key")
     for key in plan.drops:
         if key in plan.readded:
             rows(f"dropping and adding column {key} again", COPY, SHARED, "Cannot change column type",
@@ -303,9 +314,13 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         uses = [draft.indexes[at] for at in draft.uses.get(key, ()) if at in draft.indexes] if draft else []
         primary = [index for index in uses if index.kind == "primary" or _is_clustered(index, clustered)]
         if primary:
-            if len(primary[0].columns) == 1 and not plan.adds_primary:
+            whole = len(primary[0].columns) == 1 and not plan.adds_primary  # (the key goes with the column)
+            if whole and (loses_cluster or clustered_after is None):
                 rows("dropping the primary key's column", COPY, SHARED,
                      "Dropping a primary key is not allowed without also adding a new primary key")
+            elif whole:
+                rows(f"dropping the primary key's column, with {clustered_after.name} clustering the table instead",
+                     INPLACE, NONE)
             else:
                 rows("dropping a column of the primary key", INPLACE, NONE, undecided="the primary key changes")
         elif any(index.kind == "fulltext" for index in uses):
@@ -322,14 +337,16 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         else:
             rows("DROP COLUMN", INPLACE)
     dropped_primary = draft is not None and draft.primary and draft.primary in plan.index_gone
-    no_cluster = clustered is None or (draft is not None and any(
-        _is_clustered(draft.indexes[at], clustered) for at in plan.index_gone if at in draft.indexes))
     for at in plan.index_drops:
         if draft is not None and (at == draft.primary or _is_clustered(draft.indexes[at], clustered)):
             if plan.adds_primary:
                 continue  # the ADD PRIMARY KEY below says what it needs
-            rows("DROP PRIMARY KEY", COPY, SHARED,
-                 "Dropping a primary key is not allowed without also adding a new primary key")
+            if loses_cluster or clustered_after is None:
+                rows("DROP PRIMARY KEY", COPY, SHARED,
+                     "Dropping a primary key is not allowed without also adding a new primary key")
+            else:
+                rows(f"DROP PRIMARY KEY, with UNIQUE key {clustered_after.name} clustering the table instead",  # type: ignore[union-attr]
+                     INPLACE, NONE)
         elif draft is not None and draft.indexes[at].kind == "fulltext":
             rows("DROP of a FULLTEXT key", NOCOPY, NONE, None, "InnoDB may rebuild the table to drop the last one")
         else:
@@ -337,7 +354,11 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
     fulltext = draft is not None and any(index.kind == "fulltext" for at, index in draft.indexes.items()
                                          if at not in plan.index_gone)
     for index in plan.index_adds:
-        if index.kind == "primary":
+        if index.kind == "primary" and clustered is not None and clustered.kind == "unique" and not loses_cluster and [
+                p.name.lower() for p in clustered.columns] == [p.name.lower() for p in index.columns]:
+            # over the columns InnoDB already clusters by: the clustered index stays (MariaDB 10.11)
+            rows("ADD PRIMARY KEY over the UNIQUE key's columns InnoDB clusters by", NOCOPY, NONE, "ADD INDEX")
+        elif index.kind == "primary":
             rows("ADD PRIMARY KEY" + (" after DROP PRIMARY KEY" if dropped_primary else ""), INPLACE, NONE)
         elif index.kind == "fulltext":
             if fulltext or sum(1 for i in plan.index_adds if i.kind == "fulltext") > 1:
@@ -347,7 +368,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                 rows("ADD FULLTEXT", INPLACE, SHARED, "Fulltext index creation requires a lock")
         elif index.kind == "spatial":
             rows("ADD SPATIAL INDEX", NOCOPY, SHARED, None, "innolint does not model spatial keys online")
-        elif index.kind == "unique" and innodb and no_cluster and not plan.adds_primary and _can_cluster(index, plan):
+        elif index.kind == "unique" and innodb and clustered_after is index:
             rows("a UNIQUE key InnoDB clusters by (the table has no PRIMARY KEY)", INPLACE, NONE)
         elif _long_unique(index, plan):
             rows("a UNIQUE key on a TEXT/BLOB column", COPY, SHARED, None,
@@ -469,35 +490,41 @@ def _clustered(plan: Any) -> Any:
     """The table's clustered index before the statement. Read from the statement's draft when it
     has one: reading the table's own views while a draft is open would settle them before the
     statement's changes (linter.schema.model.TableBody.draft)."""
+    return plan.draft.clustered() if plan.draft is not None else plan.table.clustered_index
+
+
+def _clustered_after(plan: Any) -> Any:
+    """The key the table is clustered on after the statement (None: the row id): its keys as the
+    statement leaves them (those it drops gone, parts on dropped columns left out, those it adds
+    after the others), sorted again where the server sorts them (`key_order.alter_sorts_keys`),
+    the first of them (`linter.schema.model.can_cluster`)."""
     draft = plan.draft
     if draft is None:
         return plan.table.clustered_index
-    if draft.primary:
-        return draft.indexes[draft.primary]
-    for index in draft.indexes.values():
-        if index.kind != "unique" or not index.columns:
-            continue
-        columns = [draft.column(part.name.lower()) if not part.expression else None for part in index.columns]
-        if all(column is not None and not column.nullable and column.generated != "virtual" and not column.is_large
-               and part.prefix is None for part, column in zip(index.columns, columns)):
-            return index
-    return None
+    redefined = {old: column for old, column, _ in plan.changes}
+
+    def column_of(key: str) -> Any:
+        return redefined.get(key) or plan._new_column(key)
+
+    dropped = set(plan.drops) - plan.readded
+    keys = []
+    for at, index in draft.indexes.items():
+        parts = tuple(p for p in index.columns if p.expression or p.name.lower() not in dropped)
+        if at not in plan.index_gone and parts:
+            keys.append(index if len(parts) == len(index.columns) else replace(index, columns=parts))
+    keys += plan.index_adds
+    if plan._sorts_keys(draft):
+        keys.sort(key=lambda index: key_rank(index, column_of))
+    primary = next((index for index in keys if index.kind == "primary"), None)
+    if primary is not None:
+        return primary
+    first = keys[0] if keys else None
+    return first if first is not None and first.kind == "unique" and can_cluster(first, column_of) else None
 
 
 def _is_clustered(index: Any, clustered: Any) -> bool:
     return clustered is not None and index.kind == clustered.kind and (index.name or "").lower() == (
         clustered.name or "").lower()
-
-
-def _can_cluster(index: Any, plan: Any) -> bool:
-    """Whether the new UNIQUE key can cluster the table: whole, NOT NULL, stored, short columns."""
-    for part in index.columns:
-        if part.expression or part.prefix is not None:
-            return False
-        column = plan._new_column(part.name.lower())
-        if column is None or column.nullable or column.generated == "virtual" or column.is_large:
-            return False
-    return True
 
 
 def _hash_key_kept(plan: Any) -> bool:

@@ -17,6 +17,8 @@ through its `BodyDraft`, never rebuilt whole for one column or key.
 
 from __future__ import annotations
 
+import itertools
+
 import sys
 from dataclasses import replace
 
@@ -28,11 +30,14 @@ from linter.parse.statement import option_field
 from linter.schema.alter_keys import AlterKeys
 from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema import create_select
-from linter.schema.key_parts import KeyCuts, cut_long_key_parts, drop_whole_prefixes
+from linter.schema.key_order import alter_sorts_keys, key_rank
+from linter.schema.key_parts import (
+    ServerKeys, cut_changed_keys, drop_outgrown_prefixes, drop_whole_prefixes, rewrite_hash_keys, server_keys,
+)
 from linter.schema.namespaces import CaseLookup, ViewStatements, bind_temporaries, named_twice
 from linter.schema.online_alter import Request
 from linter.schema.refusals import (
-    NO_PREFIX_TYPES, SIZED_STRING_TYPES, SelectedColumns, column_problem, definition_problem,
+    SelectedColumns, column_problem, definition_problem,
     engine_key_length_problem, key_part_problem, options_problem, repeated_key_column, select_key_problem,
     temporary_key_problem,
 )
@@ -62,8 +67,13 @@ class Replayer(ViewStatements):
     TABLE is atomic); the default target when None. A `model` given keeps its own
     lower_case_table_names."""
 
-    def __init__(self, model: SchemaModel | None = None, *, target: Target | None = None) -> None:
+    def __init__(self, model: SchemaModel | None = None, *, target: Target | None = None,
+                 keys_as_shown: bool = False) -> None:
         self.target = target if target is not None else Target.parse(DEFAULT_TARGET)
+        #: CREATE TABLE statements are what a server shows (SHOW CREATE TABLE, read by the audit):
+        #: their keys are listed in the order the server keeps, which an ALTER may have left
+        #: unsorted (`linter.schema.key_order`), so they are not sorted again
+        self.keys_as_shown = keys_as_shown
         self.model = model if model is not None else SchemaModel(lower_case_table_names=self.target.lower_case_table_names)
         #: database and table names are folded to lower case to compare (lower_case_table_names 1, 2)
         self._fold = self.model.lower_case_table_names != 0
@@ -72,8 +82,8 @@ class Replayer(ViewStatements):
         #: `_missing_key_columns` per shared definition (tenant dumps create each one thousands of
         #: times): id(columns) -> (columns, indexes, answer); the objects are kept so ids stay theirs
         self._key_checks: dict[int, tuple[object, object, str | None]] = {}
-        #: MariaDB's cut of long non-unique key parts, with the definitions it found nothing to cut in
-        self._key_cuts = KeyCuts()
+        #: keys as the server stores them (MariaDB's cuts and hash keys) and in its order
+        self._server_keys = ServerKeys()
         #: how many statements innolint cannot follow were reported, by (path, kind)
         self._unfollowed: dict[tuple[str, str], int] = {}
         #: names that differ only in case from a database or table the input knows (a bounded
@@ -246,8 +256,8 @@ class Replayer(ViewStatements):
             # its view; one never dropped is a table the server keeps (it refuses the view), and is linted
             origin=origin, annotations=annotations, _own_body=own,  # type: ignore[arg-type]
         )
-        if self.target.is_mariadb and origin != "select":  # long non-unique key parts cut to a prefix
-            self._key_cuts.apply(table, schema, self.target)
+        # (a CREATE ... SELECT's copied columns may be untold: no cut is judged on them)
+        self._server_keys.apply(table, schema, self.target, stored=origin != "select", sort=not self.keys_as_shown)
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             _name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: said so if its view fails
@@ -282,7 +292,7 @@ class Replayer(ViewStatements):
         if problem is not None:
             return self._selected.untold_refusal(table, statement, problem) or (
                 f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied")
-        alter.apply(where)
+        alter.apply(where, rebuilds=alter.changes_anything() or bool(request is not None and request.unmodelled))
         return f"{statement}: {online.message}" if online is not None else None
 
     def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
@@ -718,10 +728,28 @@ class _Alter(AlterKeys, TableAfterAlter):
         return self._old_column(key)
 
     # -- applying it ------------------------------------------------------------------------
-    def apply(self, where: Location) -> None:
+    def _sorts_keys(self, draft: BodyDraft) -> bool:
+        """Whether the server sorts the table's keys again (`key_order.alter_sorts_keys`)."""
+        mariadb = self.replayer.target.is_mariadb
+        adds_key = bool(self.index_adds or self.fk_adds)
+        if mariadb and not adds_key and not self.drops and not self.changes:
+            return False
+        return alter_sorts_keys(mariadb=mariadb, adds_key=adds_key, clustered=draft.clustered(), dropped=self.drops,
+                                made_nullable=[old for old, column, _ in self.changes if column.nullable])
+
+    def changes_anything(self) -> bool:
+        """Whether the statement has an action left to do (not only a RENAME TO, nor IF [NOT]
+        EXISTS actions the table made void)."""
+        return bool(self.drops or self.changes or self.steps or self.index_drops or self.index_renames
+                    or self.index_adds or self.fk_drops or self.fk_adds or self.options or self.partition_tables
+                    or self.partition_sources)
+
+    def apply(self, where: Location, *, rebuilds: bool = True) -> None:
+        """`rebuilds`: the server writes the table's definition anew (`rewrite_hash_keys`)."""
         table = self.table
         draft = self.draft
         if draft is not None:
+            sorts_keys = self._sorts_keys(draft)  # (judged on the table as it was)
             for at in self.index_drops:  # first: a column dropped below may empty the same key
                 if at == draft.primary:
                     table.key_dropped = where
@@ -737,8 +765,8 @@ class _Alter(AlterKeys, TableAfterAlter):
                     for old, column, defines in self.changes
                 ])
                 if self.replayer.target.is_mariadb:
-                    _drop_outgrown_prefixes(draft, [column for _, column, defines in self.changes if defines])
-                    _cut_changed_keys(table, draft, [column for _, column, defines in self.changes if defines],
+                    drop_outgrown_prefixes(draft, [column for _, column, defines in self.changes if defines])
+                    cut_changed_keys(table, draft, [column for _, column, defines in self.changes if defines],
                                       self.replayer.target, self.replayer.model.find_schema(table.schema))
             for is_add, key, column, position in self.steps:
                 if position is None:
@@ -764,7 +792,7 @@ class _Alter(AlterKeys, TableAfterAlter):
             for index in self.index_adds:
                 added = replace(index, where=where)
                 drop_whole_prefixes([added], draft.column_by_name)
-                cut = cut_long_key_parts(table, [added], draft.column, self.replayer.target, schema)
+                cut = server_keys(table, [added], draft.column, self.replayer.target, schema)
                 draft.add_index(added if cut is None else cut[0])
                 if index.kind == "primary":
                     table.key_dropped = None
@@ -772,12 +800,20 @@ class _Alter(AlterKeys, TableAfterAlter):
                 kept = {id(index) for index in without_redundant_generated_keys(list(draft.indexes.values()))}
                 for at in [at for at, index in draft.indexes.items() if id(index) not in kept]:
                     draft.remove_index(at)
+            # columns only the added PRIMARY KEY makes NOT NULL: still nullable for the keys the
+            # server reads before it (the table's own, then those added, in the order written)
+            forced = draft.nullable_primary_columns() if self.adds_primary else frozenset()
             if self.changes or self.adds_primary or self.readded:
                 _keep_primary_not_null(draft)
             for at in self.fk_drops:
                 draft.remove_foreign_key(at)
             for fk, key in self.fk_adds:
                 draft.add_foreign_key(replace(fk, where=where), key)
+            if rebuilds and self.replayer.target.is_mariadb:  # (before the sort: it sorts the keys as rewritten)
+                rewrite_hash_keys(table, draft, self.replayer.target, schema)
+            if sorts_keys:
+                before_primary = set(itertools.takewhile(lambda at: at != draft.primary, draft.indexes)) if forced else set()
+                draft.sort_keys(lambda at, index: key_rank(index, draft.column, forced if at in before_primary else ()))
         if self.options:
             body = table.writable()
             for pairs in self.options:
@@ -785,7 +821,7 @@ class _Alter(AlterKeys, TableAfterAlter):
                 for key, _ in pairs:
                     table.options_where[option_field(key)] = where
             if any(key == "ENGINE" for pairs in self.options for key, _ in pairs):  # the new engine's limits
-                cut = cut_long_key_parts(table, body.indexes, body.columns.get, self.replayer.target,
+                cut = server_keys(table, body.indexes, body.columns.get, self.replayer.target,
                                          self.replayer.model.find_schema(table.schema))
                 if cut is not None:
                     body.indexes = cut
@@ -798,6 +834,8 @@ class _Alter(AlterKeys, TableAfterAlter):
             schema = self.replayer.model.schema(target.schema if target.schema is not None else self.replayer.current_schema)
             self.replayer._put(Table(schema=schema.name, name=self.replayer.model.stored(target.name), body=body,
                                      defined=where, changed=where, _own_body=True))
+        if rebuilds and draft is None and self.replayer.target.is_mariadb:
+            rewrite_hash_keys(table, None, self.replayer.target, self.replayer.model.find_schema(table.schema))
         if self.rename_to is not None:
             self.replayer._rename(table, self.rename_to, where)
         table.changed = where
@@ -843,32 +881,6 @@ def _missing_key_columns(body: object) -> str | None:
         if name.lower() not in columns
     ]
     return "; ".join(missing) or None
-
-
-def _drop_outgrown_prefixes(draft: BodyDraft, columns: list[Column]) -> None:
-    """MariaDB drops a key's prefix on a column redefined to a type that takes none (a number, a
-    date) or to a length no longer than the prefix: the key part becomes the whole column."""
-    for column in columns:
-        key = column.name.lower()
-        kind = column.type.upper()
-        length = column.length
-        for at in draft.uses.get(key, ()):
-            index = draft.indexes[at]
-            if any(p.prefix is not None and not p.expression and p.name.lower() == key and (
-                    kind in NO_PREFIX_TYPES or (kind in SIZED_STRING_TYPES and length is not None and length <= p.prefix))
-                   for p in index.columns):
-                index.columns = tuple(
-                    replace(p, prefix=None) if not p.expression and p.name.lower() == key else p for p in index.columns)
-
-
-def _cut_changed_keys(table: Table, draft: BodyDraft, columns: list[Column], target: Target, schema: Schema | None) -> None:
-    """MariaDB cuts a non-unique key part on a column redefined longer than the engine takes (a
-    VARCHAR(100) under `KEY (a)` made TEXT is `a(3072)` in latin1: `key_parts.cut_long_key_parts`)."""
-    for column in columns:
-        for at in list(draft.uses.get(column.name.lower(), ())):
-            cut = cut_long_key_parts(table, [draft.indexes[at]], draft.column, target, schema)
-            if cut is not None:
-                draft.indexes[at].columns = cut[0].columns
 
 
 def _keep_primary_not_null(draft: BodyDraft) -> None:
