@@ -89,6 +89,19 @@ CASES: dict[str, list[str]] = {
         "ALTER TABLE r1 CHANGE c `C` VARCHAR(8), DROP IF EXISTS `c`, ADD KEY (a)",
         "ALTER TABLE r1 MODIFY c VARCHAR(9), DROP b",
     ],
+    "ALTER COLUMN ... SET DEFAULT beside a MODIFY, CHANGE or ADD of its column (1054, 1067)": [
+        "CREATE TABLE t1 (id INT, f TEXT NOT NULL, z INT)",
+        "ALTER TABLE t1 ALTER f SET DEFAULT NULL, MODIFY f CHAR(36)",  # changed in place: unknown to it
+        "ALTER TABLE t1 MODIFY f CHAR(36) FIRST, ALTER f SET DEFAULT 'y'",  # moved: the new f takes it
+        "ALTER TABLE t1 ALTER COLUMN z SET DEFAULT 3, MODIFY z BIGINT NOT NULL AFTER f",
+        "ALTER TABLE t1 ALTER f SET DEFAULT 'y', CHANGE f g CHAR(36) AFTER z",  # by its old name: refused
+        "ALTER TABLE t1 ALTER g SET DEFAULT 'w', CHANGE f g VARCHAR(36) AFTER z",
+        "ALTER TABLE t1 ALTER g SET DEFAULT NULL, MODIFY g CHAR(36) NOT NULL FIRST",  # NULL in NOT NULL: 1067
+        "ALTER TABLE t1 ALTER q SET DEFAULT 1, ADD q INT NOT NULL",  # an added column takes it too
+        "ALTER TABLE t1 ADD `Q2` DATE, ALTER q2 DROP DEFAULT",
+        "ALTER TABLE t1 ALTER z SET DEFAULT 3, ALTER z SET DEFAULT 4",  # twice: refused
+        "ALTER TABLE t1 ALTER id SET DEFAULT 7, DROP id",
+    ],
 }
 
 

@@ -47,6 +47,11 @@ REFUSED = [
     # ... before a SELECT line, which goes on no ALTER, DROP or RENAME (found by the fuzz, seed 111)
     ("CREATE TABLE h1 (f INT NOT NULL);\nALTER TABLE h1 ADD UNIQUE (f)\nSELECT 1 FROM DUAL WHERE 1 = 0;\n", [2]),
     ("CREATE TABLE h2 (a int);\nRENAME TABLE h2 TO h3\n  select a FROM h3;\n", [2]),
+    # ... before a line that starts a statement among a key's options (found by the fuzz, seed 203)
+    ("CREATE TABLE i1 (c INT NOT NULL, KEY ix (c)) ENGINE=MEMORY;\nALTER TABLE i1 ADD UNIQUE KEY uk_b (c)\n"
+     "DROP INDEX ix ON i1;\n", [2]),
+    ("CREATE TABLE i2 (c INT, d INT);\nCREATE INDEX k ON i2 (c) COMMENT 'x'\n  drop index k ON i2;\n", [2]),
+    ("CREATE TABLE i3 (c INT);\nALTER TABLE i3 ADD KEY k3 (c) INVISIBLE\nCREATE UNIQUE INDEX u ON i3 (c);\n", [2]),
     # a string where a name is required, without ANSI_QUOTES
     ("CREATE TABLE c1 (f CHAR(36) NOT NULL, b INT NOT NULL, KEY (\"b\", f));\n", [1]),
     ("CREATE TABLE c2 (\"c\" VARCHAR(8) NOT NULL) ENGINE=innodb;\n", [1]),
@@ -77,6 +82,7 @@ ACCEPTED = [
     "CREATE TABLE e8 (a int, b int);\nALTER TABLE e8 ALTER COLUMN b\nSET DEFAULT 1;\n",
     "CREATE TABLE e9 (a int);\nCREATE TABLE f1 (a int) SELECT a FROM e9\nUSE INDEX ();\n",
     "CREATE TABLE f2 (a int);\nCREATE INDEX ix ON f2 (a) COMMENT 'select' ALGORITHM=INPLACE;\n",
+    "CREATE TABLE f3 (a int);\nALTER TABLE f3 ADD KEY k (a) COMMENT 'drop',\n  DROP INDEX k, ADD KEY k2 (a) IGNORED;\n",
 ]
 
 

@@ -9,7 +9,7 @@ from sqlglot.tokens import Token, TokenType
 
 from linter.schema.elements import ForeignKey, Index, IndexColumn, IndexKind
 from linter.schema.model import name_unnamed_keys
-from linter.parse.tokens import _KEY_WORDS, _head, _split_top_level
+from linter.parse.tokens import _KEY_WORDS, ParseFailure, _head, _split_top_level
 
 if TYPE_CHECKING:
     from linter.schema.model import TableBody
@@ -152,14 +152,24 @@ def _using_after(c: _Cursor) -> str | None:
     return found
 
 
+#: words that start a statement and no index option: one among a key's options is a statement
+#: glued on by a `;` left out (`ADD UNIQUE KEY u (c)` then `DROP INDEX i ON t` on the next line)
+_STATEMENT_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE", "INSERT", "REPLACE", "UPDATE", "DELETE",
+                              "SELECT", "CALL", "EXECUTE", "PREPARE", "DEALLOCATE", "FLUSH", "GRANT", "REVOKE"})
+
+
 def _index_options_invisible(c: _Cursor) -> bool:
-    """INVISIBLE (MySQL 8) or IGNORED (MariaDB 10.6+): the optimizer does not use the key."""
+    """INVISIBLE (MySQL 8) or IGNORED (MariaDB 10.6+): the optimizer does not use the key. A word
+    that starts a statement there is a statement glued on (the server refuses the text: 1064)."""
     invisible = False
     while not c.done:
         if c.accept("INVISIBLE") or c.accept("IGNORED"):
             invisible = True
         elif c.accept("VISIBLE") or c.accept("NOT", "IGNORED"):
             invisible = False
+        elif c.word() in _STATEMENT_WORDS:
+            raise ParseFailure(f"a `;` seems to be missing before `{c.word()}` here: the server reads this text as one "
+                               "statement and refuses it (syntax error), so none of it runs", c.line_offset())
         else:
             c.advance()
     return invisible

@@ -17,7 +17,7 @@ from linter.schema.elements import LARGE_TYPES, Column, Index
 from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, TableBody
 from linter.schema.online_alter import Request, Verdict, verdict
 from linter.schema.refusals import (
-    FULLTEXT_TYPES, INNODB_ENGINES, engine_key_length_problem, engine_problem, lob_key_problem,
+    FULLTEXT_TYPES, INNODB_ENGINES, column_problem, engine_key_length_problem, engine_problem, lob_key_problem,
 )
 
 if TYPE_CHECKING:
@@ -38,6 +38,9 @@ class AlterRefusals:
     consumed: set[str]
     readded: set[str]
     readded_prefixes: list[tuple[int, str, int | None]]
+    defaults: list[ops.SetColumnDefault]
+    _old_column: Callable[[str], Column | None]
+    _change: Callable[..., str | None]
     index_gone: set[int]  # dropped or renamed: the names taken away (a renamed key stays: not `index_drops`)
     index_drops: list[int]
     index_adds: list[Index]
@@ -167,6 +170,44 @@ class AlterRefusals:
         operations on this engine and target (1845, 1846), or innolint cannot tell:
         linter.schema.online_alter."""
         return verdict(self, request, target)
+
+    def _defaults_problem(self) -> str | None:
+        """ALTER COLUMN ... SET / DROP DEFAULT, once every action is read. It names a column of the
+        table as it was, which the statement does not change; or, on MariaDB, a column a MODIFY or
+        CHANGE with FIRST / AFTER redefines, by its new name, or one the statement adds, whose
+        definition then takes the default whatever the order written. A column changed in place is unknown to it (error
+        1054; MariaDB 10.11: `ALTER f SET DEFAULT 'y', MODIFY f CHAR(36)` is refused, the same with
+        `FIRST` gives f DEFAULT 'y'; MySQL is taken to do the same)."""
+        moved = {key for is_add, key, _, _ in self.steps if not is_add}
+        for action in self.defaults:
+            key = action.name.lower()
+            at = next((n for n, (_, column, _) in enumerate(self.changes) if column.name.lower() == key), None)
+            if at is not None and key in moved:
+                old, column, defines = self.changes[at]
+                changed = replace(column, default=action.default)
+                problem = column_problem(changed)
+                if problem:
+                    return problem
+                self.changes[at] = (old, changed, defines)
+                continue
+            added = next((n for n, (is_add, name, _, _) in enumerate(self.steps) if is_add and name == key), None)
+            if added is not None:  # (a column the statement adds takes it too)
+                _, name, column, position = self.steps[added]
+                changed = replace(column, default=action.default)
+                problem = column_problem(changed)
+                if problem:
+                    return problem
+                self.steps[added] = (True, name, changed, position)
+                continue
+            column = self._old_column(action.name)
+            if column is None:
+                return f"unknown column {action.name} (error 1054)"
+            changed = replace(column, default=action.default)
+            problem = column_problem(changed) or self._change(action.name, changed, None, False, defines=False)
+            if problem:
+                return problem
+        return None
+
 
 class TableAfterAlter(AlterRefusals):
     """What the server checks of the table a whole ALTER TABLE builds, before it changes anything

@@ -507,6 +507,7 @@ class _Alter(AlterKeys, TableAfterAlter):
         self.readded: set[str] = set()
         self.shadowed: set[str] = set()
         self.readded_prefixes: list[tuple[int, str, int | None]] = []
+        self.defaults: list[ops.SetColumnDefault] = []  # ALTER COLUMN ... SET / DROP DEFAULT
 
     # -- reading the statement ------------------------------------------------------------
     def plan(self, actions: tuple[ops.AlterAction, ...]) -> str | None:
@@ -576,14 +577,8 @@ class _Alter(AlterKeys, TableAfterAlter):
         return self._change(action.old_name, replace(column, name=action.new_name), None, False, defines=False)
 
     def _SetColumnDefault(self, action: ops.SetColumnDefault) -> str | None:
-        column = self._old_column(action.name)
-        if column is None:
-            return f"unknown column {action.name} (error 1054)"
-        changed = replace(column, default=action.default)
-        problem = column_problem(changed)
-        if problem:
-            return problem
-        return self._change(action.name, changed, None, False, defines=False)
+        self.defaults.append(action)  # (judged once every action is read: `_defaults_problem`)
+        return None
 
     def _DropColumn(self, action: ops.DropColumn) -> str | None:
         key = action.name.lower()
@@ -669,6 +664,9 @@ class _Alter(AlterKeys, TableAfterAlter):
         """What the server checks once it has read every action: the table the statement builds."""
         draft = self.draft
         if draft is not None:
+            problem = self._defaults_problem()
+            if problem:
+                return problem
             given: set[str] = set()
             for name in self.new_names:  # a swap of two names is fine, a name kept or given twice is not
                 key = name.lower()
