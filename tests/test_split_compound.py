@@ -70,14 +70,14 @@ def test_a_block_becomes_its_statements_at_their_places(chunk: int | None) -> No
     text = ("SELECT 1;\nDELIMITER //\nBEGIN NOT ATOMIC\n  -- innolint: ignore[no-primary-key] scratch\n"
             "  CREATE TABLE a (i int);\n  IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE "
             "column_name = 'j') THEN\n    ALTER TABLE a ADD COLUMN j int;\n  ELSE\n    DROP TABLE a;\n  END IF;\nEND//\n"
-            "IF 1 THEN CREATE TABLE b (i int); END IF; CREATE TABLE c (i int)//\nDELIMITER ;\nCREATE TABLE d (i int);\n")
+            "IF @ready THEN CREATE TABLE b (i int); END IF; CREATE TABLE c (i int)//\nDELIMITER ;\nCREATE TABLE d (i int);\n")
     statements, notes = split(text, chunk=chunk, target="mariadb-10.11")
     assert [(s.text, s.line, s.column, s.comments) for s in statements] == [
         ("SELECT 1", 1, 1, ()),
         ("CREATE TABLE a (i int)", 5, 3, ("innolint: ignore[no-primary-key] scratch",)),
         ("ALTER TABLE a ADD COLUMN j int", 7, 5, ()),
-        ("CREATE TABLE b (i int)", 12, 11, ()),
-        ("CREATE TABLE c (i int)", 12, 43, ()),
+        ("CREATE TABLE b (i int)", 12, 16, ()),
+        ("CREATE TABLE c (i int)", 12, 48, ()),
         ("CREATE TABLE d (i int)", 14, 1, ()),
     ]
     assert [(n.line, n.rule, n.message.split(":")[0]) for n in notes] == [
@@ -85,6 +85,24 @@ def test_a_block_becomes_its_statements_at_their_places(chunk: int | None) -> No
         (9, "replay-error", "not replayed"),
         (12, "replay-error", "runs only if the condition of the IF at line 12 holds; innolint replays it as if it ran once, so the schema after it is uncertain"),
     ]
+
+
+@pytest.mark.parametrize(("condition", "runs"), [
+    ("1", "then"), ("0", "else"), ("TRUE", "then"), ("false", "else"), ("NULL", "else"), ("0 = 1", "else"),
+    ("2 <> 3", "then"), ("NOT 0", "then"), ("(1 >= 2)", "else"), ("1 != 1", "else"),
+])
+def test_a_constant_condition_chooses_its_branch(mariadb: MariaDB, tmp_path: Path, condition: str, runs: str) -> None:
+    """`IF 0 = 1 THEN ... ELSE ... END IF`: the server runs the branch a constant condition chooses,
+    and so does innolint, as certain (no note); a branch that never runs is skipped as the server
+    skips it. The mariadb client and server judge each."""
+    text = ("CREATE TABLE keep (i int PRIMARY KEY);\nDELIMITER //\n"
+            f"IF {condition} THEN CREATE TABLE then_t (i int PRIMARY KEY); DROP TABLE keep;\n"
+            f"ELSEIF 1 THEN CREATE TABLE elseif_t (i int PRIMARY KEY);\nELSE CREATE TABLE else_t (i int PRIMARY KEY);\n"
+            "END IF//\nDELIMITER ;\n")
+    tables, diagnostics = replay_text(text, tmp_path, default_schema="t_a")
+    assert tables == client_tables(mariadb, text)
+    assert tables == ({"t_a.then_t"} if runs == "then" else {"t_a.keep", "t_a.elseif_t"})
+    assert [d for d in diagnostics if d.rule == "replay-error"] == []
 
 
 def test_begin_is_a_transaction() -> None:
@@ -212,8 +230,8 @@ def test_the_tables_are_the_servers(mariadb: MariaDB, tmp_path: Path, script: st
 
 
 def test_the_engine_reports_the_notes_and_a_directive_silences_one(tmp_path: Path) -> None:
-    text = ("DELIMITER //\nBEGIN NOT ATOMIC\n  IF 1 THEN\n    CREATE TABLE a (id int PRIMARY KEY);\n  END IF;\n"
-            "  IF 1 THEN\n    -- innolint: ignore[replay-error] created by the installer every time\n"
+    text = ("DELIMITER //\nBEGIN NOT ATOMIC\n  IF @a THEN\n    CREATE TABLE a (id int PRIMARY KEY);\n  END IF;\n"
+            "  IF @b > 0 THEN\n    -- innolint: ignore[replay-error] created by the installer every time\n"
             "    CREATE TABLE b (id int PRIMARY KEY);\n  END IF;\nEND//\n")
     tables, diagnostics = replay_text(text, tmp_path)
     assert tables == {"a", "b"}

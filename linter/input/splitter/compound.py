@@ -12,10 +12,12 @@ hands it the text between two `;`s as it reads them), so its cost is linear in t
 - `complete` tells when the statement has ended (its body closed, then a `;`): what follows in
   the packet is the next statement;
 - for a block, `items` are the statements it runs, each with why it may not run (or run more
-  than once) and whether innolint replays it. innolint replays the first branch of an IF or CASE
-  (the branch a reader of `IF NOT EXISTS (...) THEN ALTER ...` expects to run) and the body of a
-  loop once; other branches and condition handlers are not replayed. Either way the splitter
-  reports the schema after such DDL as uncertain.
+  than once) and whether innolint replays it. An IF whose conditions are constants (`IF 0 = 1`,
+  `IF TRUE`: `constant_truth`) runs the branch they choose, which innolint replays as certain, and
+  none of the others. Else innolint replays the first branch of an IF or CASE (the branch a reader
+  of `IF NOT EXISTS (...) THEN ALTER ...` expects to run) and the body of a loop once; other
+  branches and condition handlers are not replayed. Either way the splitter reports the schema
+  after such DDL as uncertain.
 
 `head` classifies a statement by its first words (stored program, block, or something the server
 rejects at the top level: a label, DECLARE, BEGIN without NOT ATOMIC).
@@ -90,6 +92,55 @@ class Item(NamedTuple):
     replay: bool
 
 
+#: the most tokens of an IF condition kept to tell whether it is constant (longer ones are not)
+_CONSTANT_TOKENS = 16
+_COMPARISONS = {"=": lambda a, b: a == b, "<>": lambda a, b: a != b, "!=": lambda a, b: a != b,
+                "<": lambda a, b: a < b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+def constant_truth(condition: list[str]) -> bool | None:
+    """Whether an IF condition of constants holds (`1`, `0`, TRUE, FALSE, NULL, `NOT x`, `(x)`,
+    `a = b`, `a <> b`, `a < b` ... of integers): True, False (a NULL does not hold either), or
+    None where it is not such a constant (a column, a function, a subquery)."""
+    words = list(condition)
+    negate = False
+    while words and words[0] in ("NOT", "!"):
+        negate, words = not negate, words[1:]
+    while len(words) >= 2 and words[0] == "(" and words[-1] == ")":
+        words = words[1:-1]
+    values = [_CONSTANTS.get(w, int(w) if w.isascii() and w.isdigit() else "?") for w in words]
+    if len(values) == 1 and values[0] != "?":
+        value = values[0]
+    elif len(values) in (3, 4) and values[0] != "?" and values[-1] != "?":
+        operator = "".join(words[1:-1])
+        if operator not in _COMPARISONS:
+            return None
+        left, right = values[0], values[-1]
+        value = None if left is None or right is None else int(_COMPARISONS[operator](left, right))
+    else:
+        return None
+    holds = value is not None and value != 0
+    return not holds if negate and value is not None else holds
+
+
+_CONSTANTS: dict[str, int | None] = {"TRUE": 1, "FALSE": 0, "NULL": None}
+
+
+def _branch_taken(frame: _Frame) -> bool | None:
+    """Whether the IF branch being read runs whenever the IF does (True), never (False), or
+    innolint cannot tell (None): a branch runs when its condition holds and every condition
+    before it does not; ELSE's holds."""
+    truths = frame.truths
+    if frame.branch >= len(truths):
+        return None
+    before, own = truths[:frame.branch], truths[frame.branch]
+    if any(before):
+        return False
+    if all(t is False for t in before):
+        return own
+    return None
+
+
 class StructureError(ValueError):
     """The text does not have the structure of a compound statement (at offset `at`)."""
 
@@ -99,12 +150,14 @@ class StructureError(ValueError):
 
 
 class _Frame:
-    __slots__ = ("kind", "at", "branch", "paren", "case_depth", "sub", "end_word", "end_label")
+    __slots__ = ("kind", "at", "branch", "paren", "case_depth", "sub", "end_word", "end_label", "condition", "truths")
 
     def __init__(self, kind: str, at: int) -> None:
         self.kind = kind  # BEGIN, IF, CASE, LOOP, WHILE, REPEAT, FOR, HANDLER
         self.at = at  # offset of its first word
         self.branch = 0  # IF/CASE: which branch the body is (0: the first)
+        self.condition: list[str] = []  # IF: the words and signs of the condition being read
+        self.truths: list[bool | None] = []  # IF: each branch's condition, where constant (`constant_truth`)
         self.paren = 0  # parentheses open in a condition
         self.case_depth = 0  # CASE expressions open in a condition
         self.sub = ""  # CASE: "when" in a WHEN condition; HANDLER: where in its condition list
@@ -219,7 +272,10 @@ class Structure:
                 top.branch += 1
                 self._comments = []
                 if word == "ELSEIF":
+                    top.condition = []
                     self._state = "cond"
+                else:
+                    top.truths.append(True)
                 return
             if top.kind == "CASE" and word in ("WHEN", "ELSE"):
                 top.branch += 1
@@ -321,6 +377,12 @@ class Structure:
         frame = self._stack[-1]
         if token.kind == SEMI:
             raise StructureError(f"`;` in the condition of the {frame.kind}", token.start)
+        if frame.kind == "IF" and token.kind != COMMENT and not (token.kind == WORD and token.text == "THEN"
+                                                                 and not frame.paren):
+            if len(frame.condition) < _CONSTANT_TOKENS:
+                frame.condition.append(token.text if token.kind in (WORD, PUNCT) else "?")
+            else:
+                frame.condition = ["?"]
         if token.kind == PUNCT:
             if token.text == "(":
                 frame.paren += 1
@@ -348,6 +410,8 @@ class Structure:
                 frame.sub = "when"
             return
         if word == ("THEN" if kind in ("IF", "CASE") else "DO"):
+            if kind == "IF":
+                frame.truths.append(constant_truth(frame.condition))
             self._comments = []
             self._state = "start"
 
@@ -418,6 +482,11 @@ class Structure:
             kind = frame.kind
             if kind == "BEGIN":
                 continue
+            taken = _branch_taken(frame) if kind == "IF" else None
+            if taken is False:
+                return None, -1, False  # a branch that never runs: skipped, as the server skips it
+            if taken:
+                continue  # a branch that always runs (when what holds it runs)
             if kind == "HANDLER":
                 message, follow = "runs only when the condition of the handler declared at {at} is raised", False
             elif kind in ("IF", "CASE"):
