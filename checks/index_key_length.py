@@ -21,7 +21,7 @@ MariaDB 10.4 and later (verified on 10.11):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from checks.scope import definition_key, foreign_key_columns, sentences, statement_of, user_tables
@@ -108,6 +108,15 @@ def _type_of(table: Table, name: str) -> str:
 def _per_char(part: sizes.KeyPartWidth) -> int:
     charset = part.charset
     return (charset.maxlen or 1) if charset is not None and charset.charset != "binary" else 1
+
+
+def key_refusal(target: Target) -> Callable[[Table, Index, Schema | None], str | None]:
+    """The decision the replay takes from this check (`linter.schema.key_refusals`): the message
+    when `target` refuses the key, else None."""
+    def refusal(table: Table, index: Index, schema: Schema | None) -> str | None:
+        problem = key_problem(table, index, target, schema)
+        return problem.message if problem is not None and problem.kind == "refused" else None
+    return refusal
 
 
 def key_problem(table: Table, index: Index, target: Target, schema: Schema | None = None,
@@ -356,13 +365,31 @@ class IndexKeyLength(Check):
                     if problem is not None:
                         decided.append((index, problem, key_fix(table, index, context.target, schema, locked=locked)))
             for index, problem, found in seen[key]:
-                fix = f"ALTER TABLE {qualified(table)} {', '.join(found[0])};" if found else None
-                message = sentences(problem.message, found[1] if found else "")
-                point = {"refused": f"too long for {context.target.label}, which refuses it",
-                         "truncated": f"too long: {context.target.label} silently cuts it to a prefix",
-                         "hashed": f"too long: {context.target.label} silently makes it a hash"}.get(problem.kind)
-                yield self.finding(
-                    table, message, severity=problem.severity, where=_key_place(table, index, context.target, schema),
-                    evidence=problem.evidence, fix=fix, subject=f"{problem.kind}:{index_name(index)}",
-                    summary=f"{table.name}: {_key_label(index)} {point}" if point else None,
-                )
+                yield self._finding(table, index, problem, found, _key_place(table, index, context.target, schema),
+                                    context)
+        # the statements the replay refused for a key (linter.schema.key_refusals): not in the model,
+        # so no ALTER can fix them; the statement itself is to be written otherwise
+        for refused in model.refused_keys:
+            table, index = refused.table, refused.index
+            schema = sizes.schema_of(model, table)
+            problem = key_problem(table, index, context.target, schema)
+            if problem is not None:
+                yield self._finding(table, index, problem, key_fix(table, index, context.target, schema), refused.where,
+                                    context, rewrite=True)
+
+    def _finding(self, table: Table, index: Index, problem: KeyProblem, found: tuple[list[str], str] | None,
+                 where: Location, context: CheckContext, *, rewrite: bool = False) -> Finding:
+        fix = f"ALTER TABLE {qualified(table)} {', '.join(found[0])};" if found and not rewrite else None
+        message = sentences(problem.message, found[1] if found else "")
+        if found and rewrite:
+            written = [c.removeprefix("ADD ").removeprefix("MODIFY COLUMN ") for c in found[0] if not c.startswith("DROP ")]
+            message = sentences(message, f"The server runs none of the statement: write {', '.join(written)} in it "
+                                         "instead")
+        point = {"refused": f"too long for {context.target.label}, which refuses it",
+                 "truncated": f"too long: {context.target.label} silently cuts it to a prefix",
+                 "hashed": f"too long: {context.target.label} silently makes it a hash"}.get(problem.kind)
+        return self.finding(
+            table, message, severity=problem.severity, where=where, evidence=problem.evidence, fix=fix,
+            subject=f"{problem.kind}:{index_name(index)}",
+            summary=f"{table.name}: {_key_label(index)} {point}" if point else None,
+        )

@@ -32,6 +32,7 @@ from linter.schema.model import SchemaModel, Table
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
+from linter.schema.key_refusals import KeyJudge, KeyRefusal
 from linter.schema.replay import Replayer
 from linter.input.source import InputError, discover, read_statements
 from linter.input.migrations.orm_evidence import AppEvidence
@@ -160,7 +161,11 @@ class Engine:
         context = context or self.context
         if unit.evidence is not None:
             context = dataclasses.replace(context, app_evidence=unit.evidence)
-        replayer = Replayer(target=context.target)
+        from checks.index_key_length import IndexKeyLength, key_refusal
+
+        replayer = Replayer(target=context.target, key_judge=KeyJudge(
+            key_refusal(context.target), reported=any(c.id == IndexKeyLength.id for c in self.checks)
+            and IndexKeyLength.id not in disabled))
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
         result.diagnostics.extend(
@@ -242,10 +247,11 @@ class Engine:
                     continue
                 problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
                 if problem:
-                    diagnostics.append(
-                        Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
-                                   end_line=end_line, message=problem, excerpt=_excerpt(text))
-                    )
+                    if problem.__class__ is not KeyRefusal:  # (else the index-key-length check reports it)
+                        diagnostics.append(
+                            Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
+                                       end_line=end_line, message=problem, excerpt=_excerpt(text))
+                        )
                     if packet and kind is not ops.Unfollowed:
                         stopped, stopped_at = packet, line
         finally:
@@ -277,7 +283,7 @@ class Engine:
         problem = replayer.apply(op, where, annotations=tags, executable=statement.executable)
         if touched is not None:
             touched.extend(tables_named_by(op, replayer.model, replayer.current_schema))
-        if problem:
+        if problem and problem.__class__ is not KeyRefusal:  # (else the index-key-length check reports it)
             diagnostics.append(
                 Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
                            column=statement.column, end_line=statement.end_line, message=problem,

@@ -20,9 +20,9 @@ scripts/fuzz_differential.py (thousands, random seeds):
   information_schema TABLES, COLUMNS, STATISTICS, and InnoDB's clustered index from
   INNODB_SYS_INDEXES (TYPE bit 1; GEN_CLUST_INDEX is the hidden row id).
 - `InnolintRunner`: innolint's model of the same text, as the same `View`, and its diagnostics,
-  with index-key-length's findings that say the server refuses a key (`refused_keys`): the model
-  keeps such a table on purpose, for the fix, and the finding is innolint saying at that statement
-  that the server does otherwise.
+  with index-key-length's findings that say the server refuses a key (`refused_keys`): the replay
+  refuses such a statement as the server does (linter/schema/key_refusals.py), and the finding is
+  innolint saying so at that statement.
 - `Differ`: compares them; on a difference, finds the first unit after which the prefix of the
   script already differs (all prefixes loaded at once), looks for a diagnostic there, and shrinks
   a silent difference to a minimal script (dropping units, then simplifying each).
@@ -802,7 +802,9 @@ class Generator:
             elif roll == 4:
                 units.append(Unit("if-true", "IF 1 THEN ", parts, "; END IF", sep="; "))
             elif roll == 5:
-                units.append(Unit("if-false", "IF 0 = 1 THEN ", parts, "; END IF", sep="; "))
+                # a constant innolint evaluates, or a variable it cannot (unset: NULL, so not run)
+                condition = self.rng.choice(("0 = 1", "FALSE", "@unset_flag = 1"))
+                units.append(Unit("if-false", f"IF {condition} THEN ", parts, "; END IF", sep="; "))
             elif roll == 6:
                 units.append(Unit("start-transaction", "START TRANSACTION; ", parts, "; COMMIT", sep="; "))
             else:  # an ordinary statement under the other delimiter
@@ -1245,7 +1247,7 @@ class InnolintRunner:
 
         self.context = innolint_context(lower_case_table_names)
         # the one check that speaks of statements: a key the server refuses (1071, 1170, 1709) is
-        # reported by index-key-length at the statement, on the table the model keeps on purpose
+        # reported by index-key-length at the statement the replay refused for it
         self.engine = Engine(self.context, checks=[IndexKeyLength()])
         self._dir = tempfile.mkdtemp(prefix="innolint-diff-lint-", dir=scratch_dir())
         self._removal = weakref.finalize(self, shutil.rmtree, self._dir, True)
@@ -1315,9 +1317,8 @@ def judge(server: ServerRunner, lint: InnolintRunner, text: str) -> Judged:
 
 
 def refused_keys(findings: Iterable[Any]) -> list[tuple[int, int, str, str]]:
-    """index-key-length's findings that say the server refuses the statement on this target (the
-    model keeps such a table on purpose, for the fix), as diagnostics at their statement's lines:
-    innolint did say there that the server does otherwise."""
+    """index-key-length's findings that say the server refuses the statement on this target, as
+    diagnostics at their statement's lines: innolint did say there that the server refuses it."""
     return [(f.line, max(f.end_line or 0, f.line), f.rule, f.message) for f in findings
             if f.rule == "index-key-length" and (f.subject or "").startswith("refused:")]
 
@@ -1776,37 +1777,44 @@ def runs_on_mariadb(marker: str, digits: str) -> bool:
 
 
 
-def _refused_key_lost(case: Case) -> bool:
-    """The server refused a key (1071, 1170, 1709) in an InnoDB table; index-key-length reports it
-    at that statement while the table holds it (the reproduction shows it), but a later statement of
-    the whole script dropped the table or changed the key, and the finding went with it."""
-    unit = case.shown_unit
-    return unit is not None and any(code in (1071, 1170, 1709) for code in case.codes) and any(
-        rule == "index-key-length" for _, _, rule, _ in case.shown.diagnosed(unit))
+def _comment_in_executable_comment(text: str) -> bool:
+    """Whether an executable comment of `text` holds another comment before its `*/`."""
+    at = text.find("/*")
+    while at >= 0:
+        end = text.find("*/", at + 2)
+        if end < 0:
+            return False
+        if text.startswith(("/*!", "/*M!"), at) and text.find("/*", at + 2, end) >= 0:
+            return True
+        at = text.find("/*", end + 2)
+    return False
 
 
 KNOWN_CLASSES: tuple[KnownClass, ...] = (
     # -- what innolint says it cannot follow -----------------------------------------------------
     # -- statements the server REFUSED (by its error code) and innolint applied ------------------
-    KnownClass("refused-key-finding-lost", "a key the server refuses in an InnoDB table (1071, 1170, 1709) is kept "
-               "on purpose and index-key-length reports it at its statement with a fix, but only while the finished "
-               "model holds it: a later DROP TABLE (or a change of the key) takes the finding away, and the refused "
-               "statement goes unreported. The replay would have to judge key widths (the check's decision) itself",
-               _refused_key_lost),
     KnownClass("rejected-create-select", "CREATE TABLE (columns) ... SELECT the server refuses, also where a `;` left "
                "out glues a SELECT line to a CREATE TABLE (one CREATE ... SELECT to the server): an AUTO_INCREMENT "
                "column outside a key (1075), a NOT NULL column without a default the SELECT does not fill (1364); "
                "innolint checks these where it can tell the SELECT's columns (create_select.definition_problem)",
                lambda c: any(code in (1075, 1364) for _, code in c.shown.loaded.errors) and "SELECT" in c.text.upper()),
-    KnownClass("refused-temporary-key", "a key the server refuses (1071, 1170) in a TEMPORARY InnoDB table: the model "
-               "keeps it, as it keeps a permanent one for index-key-length, but no check judges temporary tables, "
-               "so the refusal goes unsaid and the temporary table shadows a permanent one",
-               lambda c: c.has("create-temporary") and any(code in (1071, 1170) for _, code in c.shown.loaded.errors)),
+    KnownClass("select-after-create-select", "`CREATE TABLE t AS SELECT ...` then a SELECT line without the `;` "
+               "between: the server reads one statement and refuses it (1064). innolint's check for a `;` left out "
+               "lets a SELECT line follow any CREATE TABLE (after the columns form, `CREATE TABLE t (a INT)` then "
+               "`SELECT ...`, it is one statement to the server); telling a second SELECT from a UNION's or a "
+               "subquery's needs the token before the line (seed 204)",
+               lambda c: c.has("create-select") and any(code == 1064 for _, code in c.shown.loaded.errors)),
+    KnownClass("comment-nested-in-an-executable-comment", "a comment inside an executable comment that runs "
+               "(`/*!50100 ALTER TABLE t MODIFY e INT /*M!100301 UNSIGNED */, ADD ... */`): the server ends the "
+               "executable comment at the nested one's `*/`, so what follows is outside it and the last `*/` is "
+               "refused (1064); innolint reads the nested comment as nested and applies the statement (seed 204)",
+               lambda c: _comment_in_executable_comment(c.text)),
     # -- what follows an uncertain construct -------------------------------------------------------
-    KnownClass("after-an-uncertain-branch", "`IF 0 = 1 THEN DROP TABLE t1; END IF` is replayed as if it ran (said "
-               "there: the schema after it is uncertain); where it drops a temporary table, the next DROP or LIKE "
-               "reaches the permanent one on one side only. innolint does not evaluate constant conditions",
-               lambda c: c.has("if-false") and c.has("create-temporary")),
+    KnownClass("after-an-uncertain-branch", "`IF @unset_flag = 1 THEN DROP TABLE t1; END IF` is replayed as if it ran "
+               "(said there: the schema after it is uncertain); where it drops a temporary table, the next DROP or "
+               "LIKE reaches the permanent one on one side only. innolint evaluates constant conditions (`IF 0 = 1`), "
+               "not variables",
+               lambda c: c.has("if-false") and "@unset_flag" in c.text and c.has("create-temporary")),
     # -- the mysql client ---------------------------------------------------------------------------
     KnownClass("client-command-in-an-open-statement", "a statement left without its `;` (a SELECT, or an executable "
                "comment the server skips) then `\\d //` or `DELIMITER ;;`: the client changes the delimiter, the "

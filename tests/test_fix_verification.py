@@ -489,12 +489,6 @@ PARSE_CASES = [
                         f"CREATE TABLE users (id INT PRIMARY KEY) TABLESPACE t{n}; "
                         f"CREATE TABLE items (id INT PRIMARY KEY) TABLESPACE t{n};" for n in range(1, 5)),
               "ALTER TABLE `t2`.`orders` TABLESPACE `t2`;"),
-    ParseCase("key-mysql8", "mysql-8.0", "index-key-length", "page",
-              "CREATE TABLE page (id INT PRIMARY KEY, url VARCHAR(1000), KEY k_url (url)) DEFAULT CHARSET=utf8mb4;",
-              "ADD INDEX `k_url` (`url`(768))"),
-    ParseCase("key-mysql57-compact", "mysql-5.7", "index-key-length", "account",
-              "CREATE TABLE account (id INT PRIMARY KEY, email VARCHAR(255), UNIQUE KEY uq (email)) "
-              "DEFAULT CHARSET=utf8mb4 ROW_FORMAT=COMPACT;", "ROW_FORMAT=DYNAMIC"),
     ParseCase("rows-mysql8", "mysql-8.0", "row-size-limit", "wide",
               "CREATE TABLE wide (id INT PRIMARY KEY, " + ", ".join(f"c{n} VARCHAR(100)" for n in range(90))
               + ") DEFAULT CHARSET=latin1;", "MODIFY COLUMN `c0` TEXT"),
@@ -519,6 +513,30 @@ def test_mysql_only_fix_parses_and_the_finding_is_gone(case: ParseCase, tmp_path
     assert not [d for d in fixed.diagnostics if d.rule == "parse-error"], fixed.diagnostics
     assert not [f for f in fixed.findings if f.rule == case.rule and f.table == case.table
                 and f.subject == finding.subject and f.schema_ == finding.schema_], fix
+
+
+@pytest.mark.parametrize(("target", "ddl", "written", "as_said"), [
+    ("mysql-8.0", "CREATE TABLE page (id INT PRIMARY KEY, url VARCHAR(1000), KEY k_url (url)) DEFAULT CHARSET=utf8mb4;",
+     "KEY k_url (url)", "INDEX `k_url` (`url`(768))"),
+    ("mysql-5.7", "CREATE TABLE account (id INT PRIMARY KEY, email VARCHAR(255), UNIQUE KEY uq (email)) "
+     "DEFAULT CHARSET=utf8mb4 ROW_FORMAT=COMPACT;", "ROW_FORMAT=COMPACT", "ROW_FORMAT=DYNAMIC"),
+    ("mariadb-10.11", "CREATE TABLE doc (id INT PRIMARY KEY, code VARCHAR(1000) NOT NULL, UNIQUE KEY uc (code) "
+     "USING BTREE) CHARSET utf8mb4;", "code VARCHAR(1000) NOT NULL", "`code` VARCHAR(768) NOT NULL"),
+])
+def test_a_refused_statement_is_said_as_it_should_be_written(tmp_path: Path, target: str, ddl: str, written: str,
+                                                            as_said: str) -> None:
+    """The server refuses the whole statement for the key, and the replay follows it (linter/schema/
+    key_refusals.py): no ALTER can fix a table that was never made, so the finding has no fix and
+    says what to write in the statement instead. Written so, the statement is taken, and the
+    finding is gone."""
+    found = [f for f in lint_sql(ddl, tmp_path, target=target).findings if f.rule == "index-key-length"]
+    assert len(found) == 1 and found[0].fix is None, found
+    said = found[0].message.split("write ", 1)[1].split(" in it instead")[0]
+    assert as_said in said, said
+    rewritten = ddl.replace(written, said)
+    fixed = lint_sql(rewritten, tmp_path, target=target, name="fixed.sql")
+    assert not [f for f in fixed.findings if f.rule == "index-key-length"], (rewritten, fixed.findings)
+    assert not [d for d in fixed.diagnostics if d.rule in ("parse-error", "replay-error")], fixed.diagnostics
 
 
 def test_undefined_tablespace_fix_defines_it(tmp_path: Path) -> None:

@@ -50,7 +50,9 @@ def test_the_issues_example(server: MariaDB, tmp_path: Path) -> None:
     made = run(server, "kl_issue", [ddl.sql()], table="t")
     assert made.ok and ("Note", 1071, "Specified key was too long; max key length is 3072 bytes") in made.notes
     assert "KEY `k` (`a`(768))" in made.tables["t"]
-    assert maria[0].fix == mysql[0].fix == "ALTER TABLE `t` DROP INDEX `k`, ADD INDEX `k` (`a`(768));"
+    assert maria[0].fix == "ALTER TABLE `t` DROP INDEX `k`, ADD INDEX `k` (`a`(768));"
+    # MySQL refuses the CREATE TABLE: no table to ALTER, the statement is to be written otherwise
+    assert mysql[0].fix is None and "write INDEX `k` (`a`(768)) in it instead" in mysql[0].message
 
 
 @pytest.mark.parametrize(("ddl", "limit", "error"), [
@@ -177,3 +179,31 @@ def test_generated_keys_do_on_mariadb_what_the_findings_say(server: MariaDB, tmp
             assert loaded.ok and "HASH" not in loaded.tables["t"], (fix, loaded)
         assert lint(loaded.tables["t"], tmp_path) == [], (fix, loaded.tables["t"])
     assert set(seen) == {"ok", "refused", "truncated", "hashed"}, seen
+
+
+@pytest.mark.parametrize("target", ["mariadb-10.11", "mysql-8.0"])
+def test_a_refused_key_is_said_once_and_the_statement_changes_nothing(tmp_path: Path, target: str) -> None:
+    """The replay refuses the statement for the key (linter/schema/key_refusals.py): the finding
+    says so, not a replay-error too; the table is not made, so no other rule speaks of it, and a
+    later DROP TABLE of it finds none (the finding stays). With the check disabled, the refusal is
+    a replay-error at that statement: never silent."""
+    from linter.cli import main
+
+    sql = ("CREATE TABLE notes (body MEDIUMTEXT NOT NULL, PRIMARY KEY (body));\n"
+           "CREATE TABLE tags (label VARCHAR(20) NOT NULL, n INT);\n"
+           "ALTER TABLE tags ADD COLUMN extra TEXT, ADD PRIMARY KEY (extra);\n"
+           "DROP TABLE IF EXISTS notes;\n")
+    report = lint_sql(sql, tmp_path, target=target)
+    said = {(f.rule, f.line, f.table) for f in report.findings if f.rule in ("index-key-length", "no-primary-key")}
+    # the refused ALTER added no PRIMARY KEY: tags is still flagged, at its CREATE; notes was never made
+    assert said == {("index-key-length", 1, "notes"), ("index-key-length", 3, "tags"), ("no-primary-key", 2, "tags")}
+    assert not [d for d in report.diagnostics if d.rule == "replay-error" and d.line in (1, 3)], report.diagnostics
+    path = tmp_path / "schema.sql"
+    code = main(["check", "--target", target, "--ignore", "index-key-length", "--format", "json", "--output",
+                 str(tmp_path / "out.json"), "--", str(path)])
+    import json
+
+    out = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert code in (0, 1)
+    assert [d["line"] for d in out["diagnostics"] if d["rule"] == "replay-error" and "PRIMARY KEY" in d["message"]
+            ][:1] == [1], out["diagnostics"]

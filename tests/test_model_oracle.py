@@ -391,13 +391,11 @@ def _judge(case: Case, text: str, spans: list[tuple[int, int]], loaded: D.Loaded
     refused_key = {statement_at(line) for line in refused_keys}
     problems: list[str] = []
     for n in range(len(case.statements)):
-        if n in rejected and n not in diagnosed and not (rejected[n] == 1170 and n in refused_key):
+        if n in rejected and n not in diagnosed and n not in refused_key:
             problems.append(f"statement {n + 1}: the server refuses it (error {rejected[n]}), innolint applies it")
         if n not in rejected and n in diagnosed and n not in case.may_diagnose:
             problems.append(f"statement {n + 1}: the server accepts it, innolint says {diagnosed[n]}")
     differences = D.compare(loaded.view if spatial_prefixes else _spatial_prefixes_dropped(loaded.view), linted.view)
-    if refused_key & set(rejected):  # the model keeps the table the server refused; the finding says so
-        differences = [d for d in differences if d.kind != "only-innolint"]
     if differences and not (case.may_diagnose & set(diagnosed)):
         problems += [str(d) for d in differences]
     values = any("VALUES" in s for s in case.statements)
@@ -413,7 +411,7 @@ def outcomes(mariadb: MariaDB) -> list[Outcome]:
 
 def judge_cases(mariadb: MariaDB, cases: list[Case], prefix: str, *, spatial_prefixes: bool = False) -> list[Outcome]:
     """Each case loaded by MariaDB and replayed by innolint, judged by `_judge`; the
-    index-key-length check's refusals count as said (the model keeps such a table on purpose)."""
+    index-key-length check's refusals count as said (the replay refused the statement for it)."""
     from checks.index_key_length import IndexKeyLength
 
     texts = [case.text() for case in cases]

@@ -1,15 +1,11 @@
-"""A key the server refuses in an InnoDB table (1071, 1170, 1709) is kept in the model on purpose,
-and index-key-length reports it with a fix: the finding must stand at the statement the server
-refuses (the CREATE TABLE, the ALTER that adds the key or changes a column under it, the CREATE
-INDEX), which is where the differential test (tests/differential.py, `refused_keys`) looks for it.
-Each script runs on MariaDB 10.11, statement by statement; the lines of the statements it refuses
-with those errors must be the lines of the findings that say it refuses them.
-
-What this leaves out on purpose: the check judges the model after the whole input, which kept the
-refused key, so a later statement that builds on it (changes a column of it, adds another key over
-the column a refused MODIFY made TEXT) is judged on innolint's table, not the server's. The
-differential test meets the first such statement, which the finding names; the replay would have
-to judge key widths itself (the check's decision) to follow the server past it.
+"""A key the server refuses in an InnoDB table (1071, 1170, 1709): the replay refuses the
+statement as the server does (linter/schema/key_refusals.py, with the index-key-length check's
+decision), and the check reports it with a fix at that statement (the CREATE TABLE, the ALTER
+that adds the key or changes a column under it, the CREATE INDEX), which is where the
+differential test (tests/differential.py, `refused_keys`) looks for it. Each script runs on
+MariaDB 10.11, statement by statement; the lines of the statements it refuses with those errors
+must be the lines of the findings that say it refuses them, and innolint's tables the server's
+(a later statement on a refused table, a DROP TABLE of it included, meets what the server has).
 """
 
 from __future__ import annotations
@@ -52,6 +48,15 @@ SCRIPTS: dict[str, list[str]] = {
         "CREATE INDEX k9 ON t9 (c, d)",
         "ALTER TABLE t9 MODIFY d INT NOT NULL",  # a narrow column of the refused key: not the place
     ],
+    "later statements meet the server's tables": [
+        "CREATE TABLE t1 (e MEDIUMTEXT NOT NULL, n INT, PRIMARY KEY (e))",
+        "CREATE TABLE IF NOT EXISTS t1 (n INT PRIMARY KEY)",  # t1 is not there: made
+        "CREATE TABLE `Keys` (b VARCHAR(900), c INT, UNIQUE KEY ub (b) USING BTREE) CHARSET utf8mb4",
+        "CREATE TABLE `Keys` (b VARCHAR(900), c INT) CHARSET utf8mb4",
+        "ALTER TABLE `Keys` ADD KEY kc (c), ADD PRIMARY KEY (b, c), ADD d INT",  # refused whole: no kc, no d
+        "ALTER TABLE `Keys` ADD KEY kc (c)",
+        "CREATE TEMPORARY TABLE tmp (g TEXT NOT NULL, PRIMARY KEY (g)) ENGINE=InnoDB",  # judged too
+    ],
 }
 
 
@@ -81,3 +86,7 @@ def test_refused_keys_are_reported_at_the_refused_statement(mariadb: Any, script
     said = {line for line, _, rule, _ in linted.diagnostics if rule == "index-key-length"}
     assert refused, "the script shows nothing the server refuses"
     assert said == refused, linted.diagnostics
+    assert not [d for d in linted.diagnostics if d[2] == "replay-error"], linted.diagnostics
+    assert {name for (_, name) in linted.view} == {row[0] for row in mariadb.sql("SHOW TABLES", "refused_keys")}
+    for (_, name), facts in linted.view.items():  # the refused ALTER of `Keys` added no column d
+        assert name != "Keys" or {c.name for c in facts.columns} == {"b", "c"}, facts

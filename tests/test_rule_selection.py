@@ -46,7 +46,10 @@ def test_selection_on_the_command_line(capsys: pytest.CaptureFixture[str], args:
     found = rules_found(capsys, *args, EXAMPLES)
     if expected is None:
         expected = everything - {"wide-primary-key", "compression-candidate"}
-    assert found == expected
+    # a statement the server refuses for a key index-key-length would report stays said, as a
+    # replay-error, when that rule does not run (examples/shop.sql's landing_page): never silent
+    assert found - {"replay-error"} == expected - {"replay-error"}
+    assert ("replay-error" in found) == ("replay-error" in expected or "index-key-length" not in found)
 
 
 def test_ignore_alone_and_the_configuration(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

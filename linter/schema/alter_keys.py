@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from linter.parse.keys import MAX_KEYS
 from linter.schema.model import BodyDraft, name_unnamed_keys, without_redundant_generated_keys
-from linter.schema.elements import Index
+from linter.schema.elements import Index, Location
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -54,6 +54,9 @@ class AlterKeys:
     changes: list[tuple[str, Any, bool]]  # (old key, new Column, defines)
     steps: list[tuple[bool, str, Any, Any]]  # (added, key, Column, position)
     consumed: set[str]
+    replayer: Any  # `_Alter`'s Replayer: its key judge and model
+    table: Any
+    new_column_of: Any  # `_Alter.new_column_of`
     #: old column names changed to another name whose keys stay on a column added under the old
     #: name, which comes first in the new table (`_shadowed_changes`)
     shadowed: set[str]
@@ -173,3 +176,19 @@ class AlterKeys:
                                                           and (after in names or name not in self.consumed))), len(order) - 1)
                 order.insert(spot + 1, entry)
         return order
+
+    def refused_key(self, where: Location, statement: str) -> str | None:
+        """The refusal of a key the statement builds that the server cannot (`key_refusals`)."""
+        judge, model = self.replayer.key_judge, self.replayer.model
+        if judge is None or self.draft is None:
+            return None
+        return judge.alter(self.table, self.keys_built(), self.new_column_of, model.find_schema(self.table.schema),
+                           where, model.refused_keys, statement)
+
+    def keys_built(self) -> list[Index]:
+        """The keys the statement builds: those it adds, and the table's kept keys on columns it
+        redefines."""
+        assert self.draft is not None
+        uses = self.draft.uses
+        ats = dict.fromkeys(at for old, _, defines in self.changes if defines for at in uses.get(old, ()))
+        return [*self.index_adds, *(self.draft.indexes[at] for at in ats if at not in self.index_gone)]

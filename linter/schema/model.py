@@ -791,6 +791,20 @@ class Schema(Record):
         self.temporary = {} if temporary is None else temporary
 
 
+class RefusedKey(Record):
+    """A key the server cannot build, and so the statement it refuses (`SchemaModel.refused_keys`)."""
+
+    __slots__ = __match_args__ = ("table", "index", "where")
+    table: Table  # as the statement would have left it
+    index: Index
+    where: Location  # the statement
+
+    def __init__(self, table: Table, index: Index, where: Location) -> None:
+        self.table = table
+        self.index = index
+        self.where = where
+
+
 class SchemaModel(Record):
     """Every schema, table, tablespace and compression dictionary after the whole input.
 
@@ -799,7 +813,7 @@ class SchemaModel(Record):
     tables. Column, key and constraint names are always case-insensitive."""
 
     __slots__ = __match_args__ = (
-        "schemas", "tablespaces", "dictionaries", "is_migration_history", "lower_case_table_names",
+        "schemas", "tablespaces", "dictionaries", "is_migration_history", "lower_case_table_names", "refused_keys",
     )
     schemas: dict[str | None, Schema]  # keyed by `key` of the schema's name
     tablespaces: dict[str, Tablespace]  # lower-case name
@@ -809,6 +823,11 @@ class SchemaModel(Record):
     #: the server's lower_case_table_names: 0 (names as written), 1 (stored in lower case), 2
     #: (stored as written, compared in lower case)
     lower_case_table_names: int
+    #: statements the server refuses for a key it cannot build (a key too long, a TEXT without a
+    #: prefix: the index-key-length check's decision, which the engine hands the replay), each
+    #: with the table as the statement would have left it: they change nothing here, and the
+    #: check reports them
+    refused_keys: list[RefusedKey]
 
     def __init__(
         self, schemas: dict[str | None, Schema] | None = None, tablespaces: dict[str, Tablespace] | None = None,
@@ -820,6 +839,7 @@ class SchemaModel(Record):
         self.dictionaries = {} if dictionaries is None else dictionaries
         self.is_migration_history = is_migration_history
         self.lower_case_table_names = lower_case_table_names
+        self.refused_keys = []
 
     def key(self, name: str) -> str:
         """How database and table names are looked up (`linter.schema.target.table_name_key`)."""

@@ -501,11 +501,6 @@ def _clustered_after(plan: Any) -> Any:
     draft = plan.draft
     if draft is None:
         return plan.table.clustered_index
-    redefined = {old: column for old, column, _ in plan.changes}
-
-    def column_of(key: str) -> Any:
-        return redefined.get(key) or plan._new_column(key)
-
     dropped = set(plan.drops) - plan.readded
     keys = []
     for at, index in draft.indexes.items():
@@ -514,12 +509,12 @@ def _clustered_after(plan: Any) -> Any:
             keys.append(index if len(parts) == len(index.columns) else replace(index, columns=parts))
     keys += plan.index_adds
     if plan._sorts_keys(draft):
-        keys.sort(key=lambda index: key_rank(index, column_of))
+        keys.sort(key=lambda index: key_rank(index, plan.new_column_of))
     primary = next((index for index in keys if index.kind == "primary"), None)
     if primary is not None:
         return primary
     first = keys[0] if keys else None
-    return first if first is not None and first.kind == "unique" and can_cluster(first, column_of) else None
+    return first if first is not None and first.kind == "unique" and can_cluster(first, plan.new_column_of) else None
 
 
 def _is_clustered(index: Any, clustered: Any) -> bool:

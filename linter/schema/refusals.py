@@ -423,3 +423,23 @@ def select_key_problem(body: TableBody, given: frozenset[str] | None) -> str | N
             "innolint cannot tell the columns the SELECT gives, so it cannot tell whether the server makes this "
             "table (if the SELECT gives no such column it refuses the statement: error 1072); innolint keeps the "
             "table as defined")
+
+
+def missing_key_columns(body: object) -> str | None:
+    """A key or foreign key on a column the table lacks: the server refuses such a CREATE (error 1072)."""
+    columns = body.columns  # type: ignore[attr-defined]
+    if not columns:  # LIKE of an unknown table, or CREATE ... SELECT: columns unknown
+        return None
+    missing = [
+        f"key {index.name} names column {part.name}, which the table does not have"
+        for index in body.indexes  # type: ignore[attr-defined]
+        for part in index.columns
+        if not part.expression and part.name.lower() not in columns
+    ]
+    missing += [
+        f"foreign key {fk.name or ''} names column {name}, which the table does not have".replace("key  names", "key names")
+        for fk in body.foreign_keys  # type: ignore[attr-defined]
+        for name in fk.columns
+        if name.lower() not in columns
+    ]
+    return "; ".join(missing) or None

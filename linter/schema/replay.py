@@ -34,10 +34,11 @@ from linter.schema.key_order import alter_sorts_keys, key_rank
 from linter.schema.key_parts import (
     ServerKeys, cut_changed_keys, drop_outgrown_prefixes, drop_whole_prefixes, rewrite_hash_keys, server_keys,
 )
+from linter.schema.key_refusals import KeyJudge
 from linter.schema.namespaces import CaseLookup, ViewStatements, bind_temporaries, named_twice
 from linter.schema.online_alter import Request
 from linter.schema.refusals import (
-    SelectedColumns, column_problem, definition_problem,
+    SelectedColumns, column_problem, definition_problem, missing_key_columns,
     engine_key_length_problem, key_part_problem, options_problem, repeated_key_column, select_key_problem,
     temporary_key_problem,
 )
@@ -68,11 +69,10 @@ class Replayer(ViewStatements):
     lower_case_table_names."""
 
     def __init__(self, model: SchemaModel | None = None, *, target: Target | None = None,
-                 keys_as_shown: bool = False) -> None:
+                 keys_as_shown: bool = False, key_judge: KeyJudge | None = None) -> None:
         self.target = target if target is not None else Target.parse(DEFAULT_TARGET)
-        #: CREATE TABLE statements are what a server shows (SHOW CREATE TABLE, read by the audit):
-        #: their keys are listed in the order the server keeps, which an ALTER may have left
-        #: unsorted (`linter.schema.key_order`), so they are not sorted again
+        self.key_judge = key_judge  # the keys the server cannot build (`key_refusals`)
+        #: CREATE TABLE is SHOW CREATE TABLE's (the audit): keys in the server's order (`key_order`)
         self.keys_as_shown = keys_as_shown
         self.model = model if model is not None else SchemaModel(lower_case_table_names=self.target.lower_case_table_names)
         #: database and table names are folded to lower case to compare (lower_case_table_names 1, 2)
@@ -231,7 +231,7 @@ class Replayer(ViewStatements):
         if known is not None and known[0] is columns and known[1] is indexes:
             problem = known[2]
         else:
-            problem = _missing_key_columns(body) if not op.as_select else None
+            problem = missing_key_columns(body) if not op.as_select else None
             if problem:
                 problem += " (error 1072)"
             elif origin != "select" or (given is not None and given <= columns.keys()):  # (else: columns untold)
@@ -247,9 +247,7 @@ class Replayer(ViewStatements):
             problem = create_select.definition_problem(op, read)
         if problem:
             return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
-        if existing is not None:  # CREATE OR REPLACE
-            del space[key]
-        table = space[sys.intern(key)] = Table(
+        table = Table(
             schema=schema.name, name=self.model.stored(name.name), body=body, defined=where, changed=where,
             temporary=op.temporary,
             # a mysqldump view stand-in (`/*!50001 CREATE TABLE`) is a table until DROP TABLE makes way for
@@ -258,6 +256,12 @@ class Replayer(ViewStatements):
         )
         # (a CREATE ... SELECT's copied columns may be untold: no cut is judged on them)
         self._server_keys.apply(table, schema, self.target, stored=origin != "select", sort=not self.keys_as_shown)
+        if self.key_judge and (refused := self.key_judge.create(table, schema, where, self.model.refused_keys,
+                                                                 f"CREATE TABLE {self._label(name)}")):
+            return refused
+        if existing is not None:  # CREATE OR REPLACE
+            del space[key]
+        space[sys.intern(key)] = table
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             _name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: said so if its view fails
@@ -289,6 +293,8 @@ class Replayer(ViewStatements):
         online = alter._online_verdict(request, self.target) if problem is None and request is not None else None
         if online is not None and online.refused:
             problem = online.message
+        if problem is None and (refused := alter.refused_key(where, statement)):
+            return refused
         if problem is not None:
             return self._selected.untold_refusal(table, statement, problem) or (
                 f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied")
@@ -715,6 +721,14 @@ class _Alter(AlterKeys, TableAfterAlter):
             return self.replayer._rename_problem(self.table, self.rename_to, itself=True)
         return None
 
+    def new_column_of(self, key: str) -> Column | None:
+        """A column of the table the statement builds, by lower-case name; a column it redefines
+        by its old name too (the keys on it still name that)."""
+        for old, column, _ in self.changes:
+            if old == key:
+                return column
+        return self._new_column(key)
+
     def _new_column(self, key: str) -> Column | None:
         """The column of this name in the table the statement builds (None: not there)."""
         for _, column, _ in reversed(self.changes):
@@ -859,26 +873,6 @@ def _rename_generated_foreign_keys(table: Table, new_name: str) -> None:
             if name.lower().startswith(prefix):
                 foreign_key.name = f"{new_name}_ibfk_{name[len(prefix):]}"
     table.name = new_name
-
-
-def _missing_key_columns(body: object) -> str | None:
-    """A key or foreign key on a column the table lacks: the server refuses such a CREATE (error 1072)."""
-    columns = body.columns  # type: ignore[attr-defined]
-    if not columns:  # LIKE of an unknown table, or CREATE ... SELECT: columns unknown
-        return None
-    missing = [
-        f"key {index.name} names column {part.name}, which the table does not have"
-        for index in body.indexes  # type: ignore[attr-defined]
-        for part in index.columns
-        if not part.expression and part.name.lower() not in columns
-    ]
-    missing += [
-        f"foreign key {fk.name or ''} names column {name}, which the table does not have".replace("key  names", "key names")
-        for fk in body.foreign_keys  # type: ignore[attr-defined]
-        for name in fk.columns
-        if name.lower() not in columns
-    ]
-    return "; ".join(missing) or None
 
 
 def _keep_primary_not_null(draft: BodyDraft) -> None:

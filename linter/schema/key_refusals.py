@@ -1,0 +1,87 @@
+"""Keys the server cannot build, judged while replaying, so that the statement that asks for one
+changes nothing, as on the server.
+
+The decision (a key too long for InnoDB, a TEXT/BLOB part without a prefix, a JSON part on
+MySQL ...) is the index-key-length check's (`checks.index_key_length.key_problem`): the engine
+hands it to the replay (`KeyJudge`), which then refuses the CREATE TABLE, ALTER TABLE or CREATE
+INDEX and keeps the table as it would have been in `SchemaModel.refused_keys`, where the check
+finds it and reports it with its fix. The replay's message for such a statement is a
+`KeyRefusal`: the engine says nothing more of it while the check runs (else it reports it as a
+replay-error). Before, the model kept the refused key, and the finding went with the table when a
+later statement dropped it (the differential's refused-key-finding-lost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from linter.schema.model import RefusedKey, Schema, Table, TableBody
+
+if TYPE_CHECKING:
+    from linter.schema.elements import Index, Location
+
+__all__ = ["KeyJudge", "KeyRefusal"]
+
+#: the refusal (its message) of a key on a table, by the index-key-length check, else None
+Decide = Callable[[Table, "Index", "Schema | None"], "str | None"]
+
+
+class KeyRefusal(str):
+    """A replay message for a statement refused for a key the index-key-length check reports."""
+
+    __slots__ = ()
+
+
+class KeyJudge:
+    """`decide` for each key a statement makes; `reported`: the check runs and reports what is
+    refused (else the message is a plain replay-error). A definition repeated in many tables
+    (tenant dumps) is judged once for its character sets, engine and row format."""
+
+    #: the most definitions remembered (then forgotten all at once: memory stays bounded)
+    MOST = 100_000
+
+    def __init__(self, decide: Decide, *, reported: bool = True) -> None:
+        self.decide = decide
+        self.reported = reported
+        self._known: dict[tuple[object, ...], tuple[object, int | None]] = {}
+
+    def create(self, table: Table, schema: Schema | None, where: Location, refused_keys: list[RefusedKey],
+               statement: str) -> str | None:
+        """Why the server refuses the table a CREATE TABLE makes for one of its keys, or None."""
+        body = table.body
+        options = body.options
+        seen = (id(body.indexes), id(body.columns), options.engine, options.charset, options.collation,
+                options.row_format, schema.charset if schema else None, schema.collation if schema else None)
+        known = self._known.get(seen)
+        if known is None or known[0] is not body.indexes:
+            refused = next((n for n, index in enumerate(body.indexes) if self.decide(table, index, schema)), None)
+            if len(self._known) >= self.MOST:
+                self._known.clear()
+            known = self._known[seen] = (body.indexes, refused)
+        if known[1] is None:
+            return None
+        return self._refuse(table, body.indexes[known[1]], schema, where, refused_keys, statement)
+
+    def alter(self, table: Table, keys: list[Index], column_of: Callable[[str], Any], schema: Schema | None,
+              where: Location, refused_keys: list[RefusedKey], statement: str) -> str | None:
+        """Why the server refuses an ALTER TABLE (or CREATE INDEX) for one of the `keys` it adds or
+        changes, or None; `column_of`: a column of the table the statement builds, by lower-case
+        name. Each key is judged on a table of its own columns (the cost of what it names)."""
+        for index in keys:
+            columns = {}
+            for part in index.columns:
+                column = None if part.expression else column_of(part.name.lower())
+                if column is not None:
+                    columns[part.name.lower()] = column
+            built = Table(schema=table.schema, name=table.name, body=TableBody(columns, [index], [], table.body.options),
+                          defined=table.defined, changed=where, temporary=table.temporary)
+            if self.decide(built, index, schema):
+                return self._refuse(built, index, schema, where, refused_keys, statement)
+        return None
+
+    def _refuse(self, table: Table, index: Index, schema: Schema | None, where: Location,
+                refused_keys: list[RefusedKey], statement: str) -> str:
+        refused_keys.append(RefusedKey(table, index, where))
+        message = f"{statement}: {self.decide(table, index, schema)}; the server refuses the whole statement"
+        return KeyRefusal(message) if self.reported else message
