@@ -1777,19 +1777,6 @@ def runs_on_mariadb(marker: str, digits: str) -> bool:
 
 
 
-def _comment_in_executable_comment(text: str) -> bool:
-    """Whether an executable comment of `text` holds another comment before its `*/`."""
-    at = text.find("/*")
-    while at >= 0:
-        end = text.find("*/", at + 2)
-        if end < 0:
-            return False
-        if text.startswith(("/*!", "/*M!"), at) and text.find("/*", at + 2, end) >= 0:
-            return True
-        at = text.find("/*", end + 2)
-    return False
-
-
 KNOWN_CLASSES: tuple[KnownClass, ...] = (
     # -- what innolint says it cannot follow -----------------------------------------------------
     # -- statements the server REFUSED (by its error code) and innolint applied ------------------
@@ -1804,11 +1791,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "`SELECT ...`, it is one statement to the server); telling a second SELECT from a UNION's or a "
                "subquery's needs the token before the line (seed 204)",
                lambda c: c.has("create-select") and any(code == 1064 for _, code in c.shown.loaded.errors)),
-    KnownClass("comment-nested-in-an-executable-comment", "a comment inside an executable comment that runs "
-               "(`/*!50100 ALTER TABLE t MODIFY e INT /*M!100301 UNSIGNED */, ADD ... */`): the server ends the "
-               "executable comment at the nested one's `*/`, so what follows is outside it and the last `*/` is "
-               "refused (1064); innolint reads the nested comment as nested and applies the statement (seed 204)",
-               lambda c: _comment_in_executable_comment(c.text)),
     # -- what follows an uncertain construct -------------------------------------------------------
     KnownClass("after-an-uncertain-branch", "`IF @unset_flag = 1 THEN DROP TABLE t1; END IF` is replayed as if it ran "
                "(said there: the schema after it is uncertain); where it drops a temporary table, the next DROP or "

@@ -42,6 +42,8 @@ _CUT_AT_CLOSE = ("the mysql client ends this statement at the `/` of the `*/` th
 
 _LEADING_SLASH = ("this statement begins with `/` (such as what is left of `*///` after the delimiter `//`): the "
                   "server refuses it (syntax error, 1064)")
+_NESTED_CLOSE = ("an executable comment nested in a running one ends that one too: the server reads what "
+                 "follows as statement text and refuses the `*/` that was to close it (syntax error, 1064)")
 _STRAY_CLOSE = ("this statement holds the `*/` of an executable comment the mysql client cut at its delimiter: "
                 "the server reads it as text and refuses the statement (syntax error, 1064)")
 
@@ -143,9 +145,11 @@ class _StatementText:
                             self.seg_start = p
                             self._client_drop_from(p, _CODE)
                             return True
-                        self._stmt_comment(p, p + 2, _BLOCK, dash=False)
+                        self._stmt_comment(p, p + 2, _BLOCK, dash=False)  # (an ordinary one nests)
                         return True
                     marker_end, version, runs = self._exec_marker(em)
+                    if runs and self.exec_ver is not None:
+                        self.exec_nested = True  # its `*/` ends the running one too
                     self._piece(buf[self.seg_start : p])
                     if not runs:  # its text becomes blanks (see `_skip_exec`)
                         self.seg_start = p
@@ -163,9 +167,10 @@ class _StatementText:
                 if n - p < (2 if d0 != "/" else 1 + len(delimiter)) and not eof:
                     self.pos = p
                     return False
-                if buf.startswith("/", p + 1) and self.exec_cut and self.exec_ver is None:
-                    self.refused = self.refused or _STRAY_CLOSE  # the end of a comment the client cut
-                    self.exec_cut = False
+                if buf.startswith("/", p + 1) and (self.exec_cut or self.exec_stray) and self.exec_ver is None:
+                    # the end of a comment the client cut, or one a nested comment ended
+                    self.refused = self.refused or (_STRAY_CLOSE if self.exec_cut else _NESTED_CLOSE)
+                    self.exec_cut = self.exec_stray = False
                     self._set_matchers()
                     pos = p + 2
                     run_match = self.run_match
@@ -182,6 +187,8 @@ class _StatementText:
                         self.exec_close_off = self.plen
                     self._piece("  ")
                     self.exec_ver = None
+                    if self.exec_nested:  # a nested executable comment: the outer one ends here too
+                        self._nested_comment_closed()
                     pos = self.seg_start = p + 2
                     self._set_matchers()
                     run_match = self.run_match

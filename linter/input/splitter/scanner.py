@@ -108,6 +108,10 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         # the client found its delimiter inside an executable comment (`_cut_in_exec`): for the
         # server the rest is outside the comment, and the `*/` that closed it is text it refuses
         self.exec_cut = False
+        # an executable comment nested in a running one ended both (the server's lexer; an ordinary
+        # comment nests): a later `*/` in the statement is text the server refuses (`_nested_comment_closed`)
+        self.exec_nested = False  # such a comment is open
+        self.exec_stray = False  # it has closed the executable comment
         self.refused: str | None = None  # why the server refuses the statement being read, all of it
         self.skip_quote = ""  # in a skipped executable comment: the quote open in it, the client's way
         self.plain_execs: dict[str, bool] = {}  # see `_plain_exec`
@@ -214,7 +218,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.mode = _CODE
         self.in_stmt = False
         self.exec_ver = None
-        self.exec_cut = False
+        self.exec_cut = self.exec_nested = self.exec_stray = False
         self.refused = None
         self.skip_quote = ""
         self.compound = None
@@ -366,7 +370,8 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
     def _set_matchers(self) -> None:
         """Follow a change of delimiter, goose block or executable comment."""
         delimiter = "" if self.block else self.delimiter
-        key = (delimiter, self.exec_ver is not None or self.exec_cut, self.client, self.quoting, self.packet)
+        key = (delimiter, self.exec_ver is not None or self.exec_cut or self.exec_stray, self.client, self.quoting,
+               self.packet)
         match = _run_cache.get(key)
         if match is None:
             match = _run_cache[key] = _run_pattern(*key)
@@ -374,8 +379,19 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.quote_body = _BODIES[self.quoting]
         self.gap_stops = "dD-#/*" + delimiter[:1] + ("\\" if self.client else "")
         self.fast_ok = (self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
-                        and not self.exec_cut
+                        and not self.exec_cut and not self.exec_stray
                         and not self.quoting)
+
+    def _nested_comment_closed(self) -> None:
+        """An executable comment nested in a running one has ended: for the server the outer one
+        ended with it (MariaDB 10.11: `/*!50100 ALTER TABLE t MODIFY e BIGINT /*M!100301 UNSIGNED */;`
+        runs; with `, ADD ... */` after the nested one, the `*/` is refused). An ordinary comment
+        nests (`/*!50100` then `/* c */ ENGINE=InnoDB */` on a later line runs: the client drops one
+        on the opening's line, `_client_drop_from`)."""
+        self.exec_nested = False
+        self.exec_ver = None
+        self.exec_stray = True
+        self._set_matchers()
 
     def _open_exec(self, version: str) -> None:
         self.exec_ver = version
