@@ -1785,12 +1785,6 @@ KNOWN_CLASSES: tuple[KnownClass, ...] = (
                "column outside a key (1075), a NOT NULL column without a default the SELECT does not fill (1364); "
                "innolint checks these where it can tell the SELECT's columns (create_select.definition_problem)",
                lambda c: any(code in (1075, 1364) for _, code in c.shown.loaded.errors) and "SELECT" in c.text.upper()),
-    KnownClass("select-after-create-select", "`CREATE TABLE t AS SELECT ...` then a SELECT line without the `;` "
-               "between: the server reads one statement and refuses it (1064). innolint's check for a `;` left out "
-               "lets a SELECT line follow any CREATE TABLE (after the columns form, `CREATE TABLE t (a INT)` then "
-               "`SELECT ...`, it is one statement to the server); telling a second SELECT from a UNION's or a "
-               "subquery's needs the token before the line (seed 204)",
-               lambda c: c.has("create-select") and any(code == 1064 for _, code in c.shown.loaded.errors)),
     # -- what follows an uncertain construct -------------------------------------------------------
     KnownClass("after-an-uncertain-branch", "`IF @unset_flag = 1 THEN DROP TABLE t1; END IF` is replayed as if it ran "
                "(said there: the schema after it is uncertain); where it drops a temporary table, the next DROP or "

@@ -52,6 +52,10 @@ REFUSED = [
      "DROP INDEX ix ON i1;\n", [2]),
     ("CREATE TABLE i2 (c INT, d INT);\nCREATE INDEX k ON i2 (c) COMMENT 'x'\n  drop index k ON i2;\n", [2]),
     ("CREATE TABLE i3 (c INT);\nALTER TABLE i3 ADD KEY k3 (c) INVISIBLE\nCREATE UNIQUE INDEX u ON i3 (c);\n", [2]),
+    # ... before a second query's SELECT line after CREATE TABLE ... SELECT (found by the fuzz, seed 204)
+    ("CREATE TABLE k1 (d BOOL NOT NULL);\nCREATE TABLE k2 AS SELECT * FROM k1\nSELECT 'x' AS s;\n", [2]),
+    ("CREATE TABLE k3 (a INT);\nCREATE TABLE k4\n  SELECT a FROM k3 WHERE a IN (1, 2)\n  select 2;\n", [3]),
+    ("CREATE TABLE k5 SELECT 1 AS `x`\nSELECT 2;\n", [1]),
     # an executable comment nested in a running one ends it: its last `*/` is text (found by the fuzz, seed 204)
     ("CREATE TABLE j1 (e INT NOT NULL);\n/*!50100 ALTER TABLE j1 MODIFY COLUMN e INT /*M!100301 UNSIGNED */, "
      "ADD CONSTRAINT uk_x UNIQUE (e) */;\n", [2]),
@@ -87,6 +91,11 @@ ACCEPTED = [
     "CREATE TABLE e9 (a int);\nCREATE TABLE f1 (a int) SELECT a FROM e9\nUSE INDEX ();\n",
     "CREATE TABLE f2 (a int);\nCREATE INDEX ix ON f2 (a) COMMENT 'select' ALGORITHM=INPLACE;\n",
     "CREATE TABLE f3 (a int);\nALTER TABLE f3 ADD KEY k (a) COMMENT 'drop',\n  DROP INDEX k, ADD KEY k2 (a) IGNORED;\n",
+    "CREATE TABLE l1 (a INT);\nCREATE TABLE l2 AS SELECT a FROM l1\nUNION\nSELECT a FROM l1;\n",
+    "CREATE TABLE l3 (a INT);\nCREATE TABLE l4 AS SELECT a FROM l3 WHERE a IN (\n  SELECT a FROM l3) UNION ALL\n"
+    "SELECT 2;\nCREATE TABLE l5 (c INT COMMENT 'select')\nSELECT 1 AS c;\n",
+    "CREATE TABLE l6 (a INT);\nCREATE TABLE l7 AS SELECT a FROM l6 -- the first\nSELECT 1;\n".replace(
+        "SELECT 1;", "WHERE a > 0;"),
     "CREATE TABLE f4 (e INT);\n/*!50100 ALTER TABLE f4 MODIFY COLUMN e BIGINT /*M!100301 UNSIGNED */;\n",
     "CREATE TABLE f5 (e INT);\nALTER TABLE f5 ADD r INT /*!40101 NOT NULL */, ADD s INT /* c */;\n",
     "CREATE TABLE f6 (e INT);\n/*!40101 ALTER TABLE f6\n  ADD COLUMN q INT /* a note */\n  , ADD r INT */;\n",

@@ -141,22 +141,35 @@ _glue_quoted = {
 }
 
 
-def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter: bool = False) -> ParseFailure | None:
+def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter: bool = False,
+                    query: bool = False) -> ParseFailure | None:
     """The failure to report when a line of `text`, outside quotes and comments, starts another
-    statement (one of `words`): a `;` was left out before it. Linear: the scan steps over each
-    quote and comment once, and runs at all only when a cheap search finds such a line."""
+    statement (one of `words`): a `;` was left out before it. `query`: the text is a CREATE TABLE
+    ... SELECT, whose query a SELECT line may start, but not a second one (`_second_query`). Linear:
+    the scan steps over each quote and comment once, and runs at all only when a cheap search
+    finds such a line."""
     if _glue_candidate(text) is None:
         return None
     pos = 0
+    selected = False  # (query) a SELECT read in the code so far
     while True:
         m = _glue_stop(text, pos)
         if m is None:
             return None
         at = m.start()
         c = text[at]
+        if query and not selected:
+            selected = _select_word(text, pos, at) is not None
         if c == "\n":
             pos = at + 1
             w = _glue_word(text, pos)
+            if w is not None and query and w.group(1).upper() == "SELECT":
+                if selected and _second_query(text, at):
+                    return ParseFailure("a `;` seems to be missing before `SELECT` here: the server reads this text as "
+                                        "one statement and refuses it (syntax error), so none of it runs",
+                                        text.count("\n", 0, pos))
+                selected = True
+                continue
             if w is not None:
                 word, following = w.group(1).upper(), (w.group(2) or "").upper()
                 if word in _GLUE_FOLLOWING and not following.startswith("@") and following not in _GLUE_FOLLOWING[word]:
@@ -187,6 +200,36 @@ def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter
             pos = at + 1
 
 
+#: a SELECT in code (the word alone)
+_select_word = re.compile(r"(?<![A-Za-z0-9_$])SELECT(?![A-Za-z0-9_$])", re.I).search
+#: the words after which a query goes on with a SELECT (a UNION's next one, a subquery)
+_QUERY_GOES_ON = frozenset({"UNION", "ALL", "DISTINCT", "INTERSECT", "EXCEPT", "MINUS", "AS", "IN", "EXISTS", "ANY",
+                            "SOME", "SELECT", "FROM", "JOIN", "WHERE", "AND", "OR", "NOT", "ON", "HAVING", "THEN",
+                            "ELSE", "WHEN", "RETURN", "IGNORE", "REPLACE", "TABLE"})
+#: the most characters looked at before a SELECT line (a longer line of blanks: taken as going on)
+_LOOK_BACK = 200
+
+
+def _second_query(text: str, newline: int) -> bool:
+    """Whether the SELECT that starts the line after `newline` begins a second query: what ends
+    the line before it closes one (a name, a number, a string, a `)`), and that line holds no
+    comment that could hide what really ends it (then it is taken as going on: no refusal)."""
+    start = text.rfind("\n", max(0, newline - _LOOK_BACK), newline) + 1
+    line = text[start:newline]
+    if start == 0 and newline > _LOOK_BACK or "--" in line or "#" in line or "*/" in line:
+        return False
+    line = line.rstrip()
+    if not line:
+        return False
+    last = line[-1]
+    if last in ")'\"`":
+        return True
+    if not (last.isalnum() or last in "_$"):
+        return False  # `(`, `,`, `=` ...: the query goes on
+    word = re.split(r"[^A-Za-z0-9_$]", line)[-1].upper()
+    return word not in _QUERY_GOES_ON
+
+
 def _parse_statement(text: str) -> ops.Operation:
     first_word = _FIRST_WORD.match(text)
     word = first_word.group().upper() if first_word is not None else ""
@@ -212,7 +255,8 @@ def _parse_statement(text: str) -> ops.Operation:
     if not (op.__class__ is ops.Skipped and op.kind.rpartition(" ")[2] in _COMPOUND_OBJECTS):  # type: ignore[attr-defined]
         # a SELECT line goes on a CREATE TABLE / VIEW / INSERT, never on these
         words = _AFTER_TABLE_CHANGE_GLUE_WORDS if op.__class__ in _NO_SELECT_OPS else _AFTER_DDL_GLUE_WORDS
-        glued = glued_statement(text, words, alter=word == "ALTER")
+        glued = glued_statement(text, words, alter=word == "ALTER",
+                                query=op.__class__ is ops.CreateTable and op.as_select)  # type: ignore[attr-defined]
         if glued is not None:
             raise glued
     return op
