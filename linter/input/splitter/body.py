@@ -148,8 +148,7 @@ class _StatementText:
                         self._stmt_comment(p, p + 2, _BLOCK, dash=False)  # (an ordinary one nests)
                         return True
                     marker_end, version, runs = self._exec_marker(em)
-                    if runs and self.exec_ver is not None:
-                        self.exec_nested = True  # its `*/` ends the running one too
+                    self.exec_nested = self.exec_nested or (runs and self.exec_ver is not None)  # (ends it too)
                     self._piece(buf[self.seg_start : p])
                     if not runs:  # its text becomes blanks (see `_skip_exec`)
                         self.seg_start = p
@@ -168,10 +167,7 @@ class _StatementText:
                     self.pos = p
                     return False
                 if buf.startswith("/", p + 1) and (self.exec_cut or self.exec_stray) and self.exec_ver is None:
-                    # the end of a comment the client cut, or one a nested comment ended
-                    self.refused = self.refused or (_STRAY_CLOSE if self.exec_cut else _NESTED_CLOSE)
-                    self.exec_cut = self.exec_stray = False
-                    self._set_matchers()
+                    self._stray_close(_STRAY_CLOSE if self.exec_cut else _NESTED_CLOSE)
                     pos = p + 2
                     run_match = self.run_match
                     continue
@@ -187,8 +183,7 @@ class _StatementText:
                         self.exec_close_off = self.plen
                     self._piece("  ")
                     self.exec_ver = None
-                    if self.exec_nested:  # a nested executable comment: the outer one ends here too
-                        self._nested_comment_closed()
+                    self._nested_comment_closed()
                     pos = self.seg_start = p + 2
                     self._set_matchers()
                     run_match = self.run_match

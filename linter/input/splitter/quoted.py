@@ -242,6 +242,26 @@ class _QuotedText:
                 self.mode = self.drop_back
                 return True
 
+    def _nested_comment_closed(self) -> None:
+        """An executable comment has ended; if it was nested in a running one: for the server the outer one
+        ended with it (MariaDB 10.11: `/*!50100 ALTER TABLE t MODIFY e BIGINT /*M!100301 UNSIGNED */;`
+        runs; with `, ADD ... */` after the nested one, the `*/` is refused). An ordinary comment
+        nests (`/*!50100` then `/* c */ ENGINE=InnoDB */` on a later line runs: the client drops one
+        on the opening's line, `_client_drop_from`)."""
+        if not self.exec_nested:
+            return
+        self.exec_nested = False
+        self.exec_ver = None
+        self.exec_stray = True
+        self._set_matchers()
+
+    def _stray_close(self, why: str) -> None:
+        """A `*/` outside any comment: the end of an executable comment the client cut at its
+        delimiter, or one a nested executable comment ended; the server refuses the statement."""
+        self.refused = self.refused or why
+        self.exec_cut = self.exec_stray = False
+        self._set_matchers()
+
     def _block_comment(self) -> bool:
         buf = self.buf
         e = buf.find("*/", self.pos)

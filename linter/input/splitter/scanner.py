@@ -382,17 +382,6 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
                         and not self.exec_cut and not self.exec_stray
                         and not self.quoting)
 
-    def _nested_comment_closed(self) -> None:
-        """An executable comment nested in a running one has ended: for the server the outer one
-        ended with it (MariaDB 10.11: `/*!50100 ALTER TABLE t MODIFY e BIGINT /*M!100301 UNSIGNED */;`
-        runs; with `, ADD ... */` after the nested one, the `*/` is refused). An ordinary comment
-        nests (`/*!50100` then `/* c */ ENGINE=InnoDB */` on a later line runs: the client drops one
-        on the opening's line, `_client_drop_from`)."""
-        self.exec_nested = False
-        self.exec_ver = None
-        self.exec_stray = True
-        self._set_matchers()
-
     def _open_exec(self, version: str) -> None:
         self.exec_ver = version
         self.exec_serial += 1
