@@ -207,3 +207,43 @@ def test_a_refused_key_is_said_once_and_the_statement_changes_nothing(tmp_path: 
     assert code in (0, 1)
     assert [d["line"] for d in out["diagnostics"] if d["rule"] == "replay-error" and "PRIMARY KEY" in d["message"]
             ][:1] == [1], out["diagnostics"]
+
+
+def test_the_replays_shortcut_never_skips_a_refused_key(tmp_path: Path) -> None:
+    """The replay asks the check's decision only for keys that may be refused
+    (`key_refusals.may_be_refused`): over generated keys (types, lengths, prefixes, character
+    sets, row formats, engines, targets), every key the decision refuses passes that test."""
+    from linter.parse.statement import parse_statement
+    from linter.schema.elements import Location
+    from linter.schema.key_refusals import may_be_refused
+    from linter.schema.replay import Replayer
+
+    rng = random.Random(14_300)
+    types = ("INT", "BIGINT", "DECIMAL(65,30)", "DATE", "DATETIME(6)", "ENUM('a','b')", "BIT(64)", "CHAR(191)",
+             "VARCHAR(191)", "VARCHAR(192)", "VARCHAR(255)", "VARCHAR(768)", "VARBINARY(800)", "BINARY(255)",
+             "TEXT", "TINYBLOB", "JSON", "NVARCHAR(300)", "NCHAR(200)", "SET('x','y')", "YEAR", "TIMESTAMP")
+    refused = checked = 0
+    for n in range(400):
+        names = [f"c{k}" for k in range(rng.randrange(1, 5))]
+        columns = ", ".join(f"{c} {rng.choice(types)} NOT NULL" for c in names)
+        parts = ", ".join(c + (f"({rng.choice((10, 100, 191, 200, 400, 800))})" if rng.random() < 0.2 else "")
+                          for c in rng.sample(names, rng.randrange(1, len(names) + 1)))
+        kind = rng.choice(("PRIMARY KEY", "UNIQUE KEY u", "KEY k"))
+        options = rng.choice(("", " ROW_FORMAT=COMPACT", " ROW_FORMAT=REDUNDANT", " DEFAULT CHARSET=utf8mb4",
+                              " DEFAULT CHARSET=latin1", " ENGINE=MyISAM"))
+        for target in ("mysql-8.0", "mysql-5.7", "mariadb-10.11"):
+            replayer = Replayer(target=Target.parse(target))
+            try:
+                op = parse_statement(f"CREATE TABLE t{n} ({columns}, {kind} ({parts})){options}")
+            except Exception:  # a prefix the type takes none of: not a key to judge
+                continue
+            if replayer.apply(op, Location("g.sql", 1)) is not None:
+                continue
+            table = next(iter(replayer.model.tables()))
+            for index in table.indexes:
+                checked += 1
+                if key_problem(table, index, Target.parse(target)) is not None and key_problem(
+                        table, index, Target.parse(target)).kind == "refused":
+                    refused += 1
+                    assert may_be_refused(index, table.body.columns.get), (target, op)
+    assert checked > 500 and refused > 50, (checked, refused)

@@ -16,15 +16,49 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from linter.schema.model import RefusedKey, Schema, Table, TableBody
+from linter.schema.elements import LARGE_TYPES
+from linter.schema.model import SPATIAL_TYPES, RefusedKey, Schema, Table, TableBody
+from linter.schema.refusals import _stored_bytes
 
 if TYPE_CHECKING:
     from linter.schema.elements import Index, Location
 
-__all__ = ["KeyJudge", "KeyRefusal"]
+__all__ = ["KeyJudge", "KeyRefusal", "may_be_refused"]
 
 #: the refusal (its message) of a key on a table, by the index-key-length check, else None
 Decide = Callable[[Table, "Index", "Schema | None"], "str | None"]
+
+
+#: the most bytes a character takes in any character set, a key part takes in any row format
+#: (COMPACT and REDUNDANT: 767), and a key takes (3,072)
+_MAX_CHAR_BYTES, _SAFE_PART_BYTES, _SAFE_KEY_BYTES = 4, 767, 3072
+_STRING_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
+
+
+def may_be_refused(index: Index, column_of: Callable[[str], Any]) -> bool:
+    """False for a key no server refuses for its size, whatever the character sets and row format
+    (each part a type of known fixed size or a string of at most 191 characters, 3,072 bytes in
+    all, counting 4 bytes a character): the decision is then not asked for (it measures every
+    part: a dump of distinct tables asks it once per key)."""
+    total = 0
+    for part in index.columns:
+        column = None if part.expression else column_of(part.name.lower())
+        if column is None:
+            return True
+        kind = column.type.upper()
+        if kind in LARGE_TYPES or kind in SPATIAL_TYPES:
+            return True
+        if kind in _STRING_TYPES:
+            chars = part.prefix if part.prefix is not None else column.length
+            if chars is None or chars * _MAX_CHAR_BYTES > _SAFE_PART_BYTES:
+                return True
+            total += chars * _MAX_CHAR_BYTES
+        else:
+            fixed = _stored_bytes(column)  # (None: a type innolint does not know the size of)
+            if fixed is None:
+                return True
+            total += fixed
+    return total > _SAFE_KEY_BYTES
 
 
 class KeyRefusal(str):
@@ -55,7 +89,9 @@ class KeyJudge:
                 options.row_format, schema.charset if schema else None, schema.collation if schema else None)
         known = self._known.get(seen)
         if known is None or known[0] is not body.indexes:
-            refused = next((n for n, index in enumerate(body.indexes) if self.decide(table, index, schema)), None)
+            column_of = body.columns.get
+            refused = next((n for n, index in enumerate(body.indexes)
+                            if may_be_refused(index, column_of) and self.decide(table, index, schema)), None)
             if len(self._known) >= self.MOST:
                 self._known.clear()
             known = self._known[seen] = (body.indexes, refused)
@@ -74,6 +110,8 @@ class KeyJudge:
                 column = None if part.expression else column_of(part.name.lower())
                 if column is not None:
                     columns[part.name.lower()] = column
+            if not may_be_refused(index, columns.get):
+                continue
             built = Table(schema=table.schema, name=table.name, body=TableBody(columns, [index], [], table.body.options),
                           defined=table.defined, changed=where, temporary=table.temporary)
             if self.decide(built, index, schema):
