@@ -131,14 +131,21 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
                            select_sources=selected[1] if selected else None)
 
 
+def _select_start(tokens: list[Token], start: int) -> int | None:
+    """Where the plain SELECT of a CREATE TABLE ... [AS] SELECT begins (from `start`), None when
+    it is no plain one (WITH, or a parenthesised query)."""
+    i = start
+    while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
+        i += 1
+    return i if i < len(tokens) and _head(tokens[i]) == "SELECT" else None
+
+
 def _select_source(c: _Cursor, start: int) -> ops.Name | None:
     """The table a CREATE TABLE ... [AS] SELECT ... FROM t reads first (a plain SELECT only: not
     WITH, where t may name a CTE, nor a parenthesised or derived source)."""
     tokens = c.tokens
-    i = start
-    while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
-        i += 1
-    if i >= len(tokens) or _head(tokens[i]) != "SELECT":
+    i = _select_start(tokens, start)
+    if i is None:
         return None
     depth = 0
     for j in range(i + 1, len(tokens)):
@@ -169,10 +176,8 @@ def _select_columns(c: _Cursor, start: int) -> tuple[tuple[str, ...], tuple[str 
     the column of that one table it copies (`a`, `t.a`, `a AS b`; "*" for all; None for an
     expression, or when the SELECT reads more than one table)."""
     tokens = c.tokens
-    i = start
-    while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
-        i += 1
-    if i >= len(tokens) or _head(tokens[i]) != "SELECT":
+    i = _select_start(tokens, start)
+    if i is None:
         return None
     items: list[list[Token]] = [[]]
     depth, j = 0, i + 1
