@@ -172,6 +172,42 @@ def drop_and_add_again(g: Gen) -> Case:
         f"ALTER TABLE {t} {', '.join(g.shuffled(actions))}"], may_diagnose={1} if may else set())
 
 
+def redefine_added(g: Gen) -> Case:
+    """ADD COLUMN z, then MODIFY z or CHANGE <any name> z in the same ALTER: the server finds the
+    column added earlier by the NEW name, takes it out and puts the new definition where the
+    MODIFY says (the end without FIRST/AFTER), so columns added between move before it; a MODIFY
+    before the ADD, or a CHANGE z y, is refused (1054)."""
+    t, (a, b, z, w) = g.table(), g.names(4)
+    ztype, wtype = g.pick(("INT", "VARCHAR(10)", "DATE")), g.pick(("INT", "CHAR(3)"))
+    add = f"ADD {g.pick(('COLUMN ', ''))}{z} {ztype}{g.pick(('', ' NOT NULL', ' FIRST', f' AFTER {a}', ' UNIQUE'))}"
+    other = f"ADD {w} {wtype}{g.pick(('', f' AFTER {z}', ' FIRST'))}"
+    redefine = g.pick((f"MODIFY {z}", f"CHANGE {z} {z}", f"CHANGE {z.upper()} {z}", f"CHANGE nowhere {z}",
+                       f"CHANGE {z} renamed"))
+    redefine += f" {g.pick(('BIGINT', 'VARCHAR(40)', 'BIGINT NOT NULL'))}{g.pick(('', '', ' FIRST', f' AFTER {b}'))}"
+    actions = [add, other, redefine] if g.chance(0.8) else [redefine, add, other]
+    if g.chance(0.3):
+        actions.insert(g.rng.randrange(len(actions) + 1), f"ADD KEY ({z})")
+    return Case("redefine-added", [
+        f"CREATE TABLE {t} ({a} INT NOT NULL, {b} INT, PRIMARY KEY ({a}))",
+        f"ALTER TABLE {t} {', '.join(actions)}"])
+
+
+def drop_key_with_its_column(g: Gen) -> Case:
+    """A key whose every column an ALTER drops goes with them before the server checks the new
+    keys: `DROP COLUMN a, ADD PRIMARY KEY (b)` replaces a PRIMARY KEY (a), and a DROP INDEX of
+    it in the same statement names the key as it was. A key over several columns of which one is
+    dropped is refused when UNIQUE (1072)."""
+    t, (a, b, c) = g.table(), g.names(3)
+    key = g.pick(("PRIMARY KEY", "UNIQUE KEY ka"))
+    parts = g.pick((a, f"{a}, {c}"))
+    actions = [f"DROP COLUMN {a}", g.pick((f"ADD PRIMARY KEY ({b})", f"ADD UNIQUE KEY ka ({b})",
+                                           "DROP PRIMARY KEY" if key == "PRIMARY KEY" else "DROP INDEX ka",
+                                           f"ADD KEY ({c})"))]
+    return Case("drop-key-with-its-column", [
+        f"CREATE TABLE {t} ({a} INT NOT NULL, {b} INT NOT NULL, {c} INT NOT NULL, {key} ({parts}))",
+        f"ALTER TABLE {t} {', '.join(g.shuffled(actions))}"])
+
+
 def swap_columns(g: Gen) -> Case:
     """CHANGE / RENAME COLUMN a->b and b->a in one ALTER swap the names; the keys follow the columns."""
     t, (a, b) = g.table(), g.names(2)
@@ -331,8 +367,8 @@ def partition_maintenance(g: Gen) -> Case:
 
 
 CLASSES: tuple[Callable[[Gen], Case], ...] = (
-    auto_increment, long_unique, full_length_prefix, drop_constraint_primary, drop_and_add_again, swap_columns,
-    engines, key_names, foreign_keys, if_exists, parse_gaps, partition_maintenance,
+    auto_increment, long_unique, full_length_prefix, drop_constraint_primary, drop_and_add_again, redefine_added,
+    drop_key_with_its_column, swap_columns, engines, key_names, foreign_keys, if_exists, parse_gaps, partition_maintenance,
 )
 
 

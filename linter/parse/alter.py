@@ -57,9 +57,13 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
         return _KEYS_ONLY
     clauses: dict[str, str] = {}
     unmodelled: list[str] = []
+    partitions = False  # in the list of partitions of ANALYZE / CHECK ... PARTITION p1, p2
     for element in _split_top_level(rest):
         part = c.sub(element)
         first, second = part.word(), part.word(1)
+        if partitions and len(element) == 1:
+            continue
+        partitions = first in _PARTITION_LIST_ACTIONS and second == "PARTITION"
         if first in ("ALGORITHM", "LOCK"):
             _online_clause(part, clauses)
             continue
@@ -81,6 +85,10 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
                           tuple(unmodelled))
 
 
+#: partition maintenance that takes a list of partitions (`TRUNCATE PARTITION p1, p2`)
+_PARTITION_LIST_ACTIONS = frozenset({"ANALYZE", "CHECK", "OPTIMIZE", "REBUILD", "REPAIR", "TRUNCATE", "DROP"})
+
+
 #: ALTER actions named by their first two words in `AlterTable.unmodelled` (ADD PARTITION, ORDER BY ...)
 _TWO_WORD_ACTIONS = frozenset({"ADD", "DROP", "ALTER", "CONVERT", "ORDER", "DISABLE", "ENABLE", "REMOVE"})
 
@@ -96,6 +104,7 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
                     + [ops.AddForeignKey(f, if_not_exists) for f in body.foreign_keys])
         if c.word() == "PARTITION" or c.at("SYSTEM", "VERSIONING"):
             return []  # (ADD SYSTEM VERSIONING: its row_end joins the unique keys hidden)
+        bare_word = c.word() in ops.VERSIONING_WORDS
         c.accept("COLUMN")
         if_not_exists = c.accept_if_exists()
         position: ops.Position = None
@@ -107,7 +116,7 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         if not elements or not elements[0]:
             c.fail("expected a name")
         columns, keys = _alter_elements(parent, elements)
-        actions: list[ops.AlterAction] = [ops.AddColumn(col, if_not_exists, position) for col in columns]
+        actions: list[ops.AlterAction] = [ops.AddColumn(col, if_not_exists, position, bare_word) for col in columns]
         return actions + keys
     if word == "DROP":
         c.advance()
@@ -125,14 +134,15 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
                 return [ops.DropIndex("PRIMARY")]
             if_exists = c.accept_if_exists()
             return [ops.DropConstraint(_last_name(c, "DROP CONSTRAINT"), if_exists)]
-        if c.word() in ("CHECK", "PARTITION", "PERIOD", "SYSTEM"):
+        if c.word() in ("CHECK", "PARTITION") or c.at("PERIOD", "FOR") or c.at("SYSTEM", "VERSIONING"):
             return []
+        bare_word = c.word() in ops.VERSIONING_WORDS
         c.accept("COLUMN")
         if_exists = c.accept_if_exists()
         name = c.name()
         c.accept("RESTRICT") or c.accept("CASCADE")
         c.expect_end("DROP COLUMN")
-        return [ops.DropColumn(name, if_exists)]
+        return [ops.DropColumn(name, if_exists, bare_word)]
     if word in ("MODIFY", "CHANGE"):
         c.advance()
         c.accept("COLUMN")

@@ -38,15 +38,18 @@ Position = Literal["FIRST"] | tuple[Literal["AFTER"], str] | None
 
 
 class AddColumn(FrozenRecord):
-    __slots__ = __match_args__ = ("column", "if_not_exists", "position")
+    __slots__ = __match_args__ = ("column", "if_not_exists", "position", "bare_word")
     column: Column
     if_not_exists: bool  # MariaDB: ADD COLUMN IF NOT EXISTS (skipped when the column exists)
     position: Position
+    bare_word: bool  # `ADD period ...` / `ADD system ...` (see `VERSIONING_WORDS`)
 
-    def __init__(self, column: Column, if_not_exists: bool = False, position: Position = None) -> None:
+    def __init__(self, column: Column, if_not_exists: bool = False, position: Position = None,
+                 bare_word: bool = False) -> None:
         _set(self, "column", column)
         _set(self, "if_not_exists", if_not_exists)
         _set(self, "position", position)
+        _set(self, "bare_word", bare_word)
 
 
 class ChangeColumn(FrozenRecord):
@@ -77,14 +80,22 @@ class RenameColumn(FrozenRecord):
         _set(self, "if_exists", if_exists)
 
 
+#: column names that MariaDB (10.3 and later) reads right after ADD or DROP as the start of
+#: ADD/DROP PERIOD FOR and ADD/DROP SYSTEM VERSIONING: `ADD period INT` and `DROP system` are
+#: syntax errors there (1064; MariaDB 10.11), fine with COLUMN, IF [NOT] EXISTS or the name quoted
+VERSIONING_WORDS = frozenset({"PERIOD", "SYSTEM"})
+
+
 class DropColumn(FrozenRecord):
-    __slots__ = __match_args__ = ("name", "if_exists")
+    __slots__ = __match_args__ = ("name", "if_exists", "bare_word")
     name: str
     if_exists: bool
+    bare_word: bool  # `DROP period` / `DROP system` (see `VERSIONING_WORDS`)
 
-    def __init__(self, name: str, if_exists: bool = False) -> None:
+    def __init__(self, name: str, if_exists: bool = False, bare_word: bool = False) -> None:
         _set(self, "name", name)
         _set(self, "if_exists", if_exists)
+        _set(self, "bare_word", bare_word)
 
 
 class SetColumnDefault(FrozenRecord):

@@ -54,6 +54,7 @@ class AlterKeys:
     changes: list[tuple[str, Any, bool]]  # (old key, new Column, defines)
     steps: list[tuple[bool, str, Any, Any]]  # (added, key, Column, position)
     consumed: set[str]
+    drops: list[str]  # the columns dropped (lower-case names)
     replayer: Any  # `_Alter`'s Replayer: its key judge and model
     table: Any
     new_column_of: Any  # `_Alter.new_column_of`
@@ -115,7 +116,9 @@ class AlterKeys:
         after their first column, `_2`, `_3` ...). Names `index_adds`; returns why the server
         refuses the statement (1061, 1068, 1069), or None."""
         assert self.draft is not None
-        taken = [index.name for at, index in self.draft.indexes.items() if at not in self.index_gone and index.name]
+        emptied = self._emptied_keys()
+        taken = [index.name for at, index in self.draft.indexes.items()
+                 if at not in self.index_gone and at not in emptied and index.name]
         if len(taken) + len(self.index_renames) + len(self.index_adds) > MAX_KEYS:
             return f"too many keys: the server allows {MAX_KEYS} (error 1069)"
         used = {name.lower() for name in taken}
@@ -125,6 +128,17 @@ class AlterKeys:
             used.add(name.lower())
         self.index_adds = [replace(index) for index in self.index_adds]  # (the operation's keys may be shared)
         return name_unnamed_keys(self.index_adds, used)
+
+    def _emptied_keys(self) -> set[int]:
+        """The table's keys whose every column the statement drops (and adds no column of that
+        name again): the server leaves them out of the new table before it checks the names, so
+        `DROP COLUMN a, ADD PRIMARY KEY (b)` replaces a PRIMARY KEY (a) (MariaDB 10.11)."""
+        assert self.draft is not None
+        gone = set(self.drops).difference(key for is_add, key, _, _ in self.steps if is_add)
+        if not gone:
+            return set()
+        return {at for at, index in self.draft.indexes.items()
+                if index.columns and all(not p.expression and p.name.lower() in gone for p in index.columns)}
 
     def shadowed_changes_problem(self) -> str | None:
         """A column changed or renamed away from its name while a column of that name is added: the
@@ -162,7 +176,7 @@ class AlterKeys:
                 order.append(("old", key))
             at = draft.after[at]
         for is_add, key, _, position in self.steps:
-            entry = ("new", key) if is_add else ("old", names.get(key, key))
+            entry = ("new", key) if is_add or ("new", key) in order else ("old", names.get(key, key))
             if not is_add and entry in order:
                 order.remove(entry)
             if position is None:

@@ -1,7 +1,8 @@
 """What a whole ALTER TABLE statement may not leave behind, as the server checks it before it
 changes anything: keys of a column dropped and added again (1089), FULLTEXT on a column changed to
 a type it cannot index (1283), the AUTO_INCREMENT column outside a key (1075), what a MEMORY table
-cannot hold (1163, 1214), and what `TableAfterAlter` checks of the table it builds: no visible
+cannot hold (1163, 1214), a MODIFY or CHANGE of a column added earlier in the statement (taken
+out and put back, `_redefine_added`), `ADD period` / `DROP system` on MariaDB (1064), and what `TableAfterAlter` checks of the table it builds: no visible
 column (1113), FULLTEXT on a column it cannot index (1283), an AUTO_INCREMENT column in a hash key
 (4169), a column dropped out of a UNIQUE key that stays (1072). `linter.schema.replay._Alter` plans the statement and asks these; each
 rule was checked against MariaDB 10.11 (tests/test_replay_refusals.py, tests/test_model_oracle.py).
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from linter.schema.elements import LARGE_TYPES, Column, Index
 from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, TableBody
@@ -45,8 +46,38 @@ class AlterRefusals:
     index_drops: list[int]
     index_adds: list[Index]
     options: list[tuple[tuple[str, str | None], ...]]
+    new_names: list[str]
+    replayer: Any  # `_Alter`'s Replayer: its target
 
     _new_column: Callable[[str], Column | None]  # `_Alter`'s: the column of this name after the statement
+
+    def _versioning_word_problem(self, verb: str, name: str, bare_word: bool) -> str | None:
+        """`ADD period ...`, `DROP system`: a syntax error on MariaDB 10.3 and later (`ops.VERSIONING_WORDS`)."""
+        target = self.replayer.target
+        if not bare_word or not target.is_mariadb or target.version < (10, 3):
+            return None
+        return (f"{target.label} reads `{verb} {name}` as the start of {verb} PERIOD FOR / {verb} SYSTEM VERSIONING and "
+                f"refuses the statement (syntax error, 1064): write {verb} COLUMN {name}")
+
+    def _redefine_added(self, old_name: str, column: Column, position: ops.Position) -> str | None:
+        """A MODIFY or CHANGE of a column the table does not have: the server looks for a column
+        added earlier in the statement under the NEW name (whatever the old name says), takes it
+        out and puts this definition in its place at this action's position (the end without
+        FIRST / AFTER); without one it is error 1054. MariaDB 10.11: `ADD z INT, ADD w INT, MODIFY
+        z BIGINT` gives ..., w, z BIGINT; `ADD z INT, CHANGE q z BIGINT` works; `MODIFY z BIGINT,
+        ADD z INT` and `ADD z INT, CHANGE z y BIGINT` are refused."""
+        key = column.name.lower()
+        at = next((n for n in range(len(self.steps) - 1, -1, -1) if self.steps[n][0] and self.steps[n][1] == key), None)
+        if at is None:
+            return f"unknown column {old_name} (error 1054)"
+        problem = column_problem(column)
+        if problem:
+            return problem
+        self.steps[at] = (True, key, column, self.steps[at][3])
+        self.steps.append((False, key, column, position))  # (no position: moved to the end)
+        named = max(n for n, name in enumerate(self.new_names) if name.lower() == key)
+        self.new_names[named] = column.name
+        return None
 
     def _readded_columns(self) -> str | None:
         """DROP COLUMN a, ADD COLUMN a in one statement: the server finds key parts by column name,

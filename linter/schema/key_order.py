@@ -16,7 +16,8 @@ mysql_prepare_create_table (sql_table.cc):
 - `alter_sorts_keys`: MariaDB's ALTER TABLE sorts again only when it adds a key (ADD KEY, UNIQUE,
   PRIMARY KEY or FOREIGN KEY, a key declared on an added or changed column, CREATE INDEX) or
   changes the key the table is clustered on (drops one of its columns, or makes one of the implicit
-  one's nullable): MDEV-25803's HA_SKIP_KEY_SORT. Else the keys keep the order they were sorted in,
+  one's nullable) without dropping that key itself (DROP PRIMARY KEY, DROP INDEX: the server
+  leaves a dropped key out before it looks at its columns): MDEV-25803's HA_SKIP_KEY_SORT. Else the keys keep the order they were sorted in,
   whatever the ALTER did to their columns (even with FORCE or ALGORITHM=COPY). The old keys come
   first, the added ones after them, and the sort keeps that order among equals. MySQL's
   sql_table.cc has no such skip: its ALTER sorts every time, so its first key is the best one
@@ -83,15 +84,17 @@ def creation_order(indexes: Sequence[Index], column_of: ColumnOf, primary_forced
     return [indexes[n] for n in order]
 
 
-def alter_sorts_keys(*, mariadb: bool, adds_key: bool, clustered: Index | None, dropped: Sequence[str],
-                     made_nullable: Sequence[str]) -> bool:
+def alter_sorts_keys(*, mariadb: bool, adds_key: bool, clustered: Index | None, clustered_dropped: bool,
+                     dropped: Sequence[str], made_nullable: Sequence[str]) -> bool:
     """Whether an ALTER TABLE sorts the table's keys again (see the module's docstring).
-    `clustered`: the key the table was clustered on before it (None: the row id); `dropped`: the
-    lower-case names of the columns it drops; `made_nullable`: those of the columns it redefines
-    as nullable (their old names)."""
+    `clustered`: the key the table was clustered on before it (None: the row id);
+    `clustered_dropped`: the statement drops that key (DROP PRIMARY KEY, DROP INDEX); `dropped`:
+    the lower-case names of the columns it drops; `made_nullable`: those of the columns it
+    redefines as nullable (their old names). MariaDB 10.11: with keys ua (a), ub (b, nullable),
+    uc (c), `DROP a` sorts (uc clusters), `DROP INDEX ua, DROP a` does not (the row id)."""
     if not mariadb or adds_key:
         return True
-    if clustered is None:
+    if clustered is None or clustered_dropped:
         return False
     columns = {part.name.lower() for part in clustered.columns if not part.expression}
     if columns.intersection(dropped):

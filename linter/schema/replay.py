@@ -542,6 +542,9 @@ class _Alter(AlterKeys, TableAfterAlter):
         return None if key in self.consumed else self.draft.column(key)
 
     def _AddColumn(self, action: ops.AddColumn) -> str | None:
+        problem = self._versioning_word_problem("ADD", action.column.name, action.bare_word)
+        if problem:
+            return problem
         key = action.column.name.lower()
         if action.if_not_exists and (self._column_kept(key) or key in self.new_columns):
             return None
@@ -559,7 +562,9 @@ class _Alter(AlterKeys, TableAfterAlter):
         """`defines`: the action writes the column's definition (MODIFY / CHANGE), not only its
         name or default: the column's `where` becomes this statement."""
         if self._old_column(old_name) is None:
-            return None if if_exists else f"unknown column {old_name} (error 1054)"
+            if if_exists:
+                return None
+            return self._redefine_added(old_name, column, position) if defines else f"unknown column {old_name} (error 1054)"
         problem = column_problem(column) if defines else None
         if problem:
             return problem
@@ -587,6 +592,9 @@ class _Alter(AlterKeys, TableAfterAlter):
         return None
 
     def _DropColumn(self, action: ops.DropColumn) -> str | None:
+        problem = self._versioning_word_problem("DROP", action.name, action.bare_word)
+        if problem:
+            return problem
         key = action.name.lower()
         if self.draft is not None and self.draft.column(key) is not None and any(old == key for old, _, _ in self.changes):
             return f"unknown column {action.name} (error 1054): the statement both changes and drops it"
@@ -746,7 +754,10 @@ class _Alter(AlterKeys, TableAfterAlter):
         adds_key = bool(self.index_adds or self.fk_adds)
         if mariadb and not adds_key and not self.drops and not self.changes:
             return False
-        return alter_sorts_keys(mariadb=mariadb, adds_key=adds_key, clustered=draft.clustered(), dropped=self.drops,
+        clustered = draft.clustered()
+        return alter_sorts_keys(mariadb=mariadb, adds_key=adds_key, clustered=clustered,
+                                clustered_dropped=any(draft.indexes[at] is clustered for at in self.index_drops),
+                                dropped=self.drops,
                                 made_nullable=[old for old, column, _ in self.changes if column.nullable])
 
     def changes_anything(self) -> bool:
