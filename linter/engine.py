@@ -29,6 +29,7 @@ from linter.input.migrations.files import HistoryNote, detected_root
 from linter.input.migrations.history import plan
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel, Table
+from linter.parse.statement import glued_in_packet
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
@@ -235,8 +236,12 @@ class Engine:
                     result.suppressions.extend(suppressions.from_statement(statement))
                 op = parse(text)
                 kind = op.__class__
-                if kind is ops.Skipped:
-                    continue  # INSERT, SET, LOCK...: nothing to replay, nothing to report
+                if kind is ops.Skipped:  # INSERT, SET, LOCK...: nothing to replay, nothing to report,
+                    if packet and packet != stopped:  # unless it takes down the rest of its packet
+                        glued = glued_in_packet(text)
+                        if glued is not None and apply(replayer, statement, diagnostics, None, glued):
+                            stopped, stopped_at = packet, line
+                    continue
                 if packet and packet == stopped:
                     diagnostics.append(_not_run(statement, stopped_at))
                     continue
@@ -273,7 +278,7 @@ class Engine:
                     excerpt=_excerpt(statement.text),
                 )
             )
-            return False
+            return op.refused
         where = Location(statement.path, statement.line, statement.column, statement.end_line)
         tags: frozenset[str] = frozenset()
         if isinstance(op, ops.CreateTable) and (statement.comments or "innolint:" in statement.text):

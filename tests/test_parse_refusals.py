@@ -74,6 +74,13 @@ REFUSED = [
      "CREATE TABLE d4 (b SERIAL NOT NULL NULL);\nCREATE TABLE d5 (b SERIAL UNSIGNED);\n", [1, 2, 3, 4]),
     ("/*!40101 CREATE TABLE d6 (c SERIAL NULL) */;\nCREATE TABLE d7 (c SERIAL COMMENT 'x' NULL);\n", [1, 2]),
     ("CREATE TABLE d8 (a int);\nALTER TABLE d8 ADD COLUMN s SERIAL COLLATE latin1_bin;\n", [2]),
+    # a key declared on a column takes no column list, and CONSTRAINT there names a CHECK or
+    # REFERENCES only (often two elements a `,` left out glued together)
+    ("CREATE TABLE k1 (a int COMMENT 'x' CONSTRAINT uk_b UNIQUE (`a`(5)));\nCREATE TABLE k2 (b INT UNIQUE (b));\n"
+     "CREATE TABLE k3 (c INT NOT NULL PRIMARY KEY (c));\nCREATE TABLE k4 (d INT UNIQUE KEY (d));\n", [1, 2, 3, 4]),
+    ("CREATE TABLE k5 (a INT CONSTRAINT uk UNIQUE);\nCREATE TABLE k6 (a INT CONSTRAINT PRIMARY KEY);\n"
+     "CREATE TABLE k7 (a INT, b INT DEFAULT 1 CONSTRAINT);\nCREATE TABLE k8 (a INT NOT NULL CONSTRAINT `k` KEY);\n"
+     "ALTER TABLE k9 ADD COLUMN z INT CONSTRAINT z_u UNIQUE (z);\n", [1, 2, 3, 4, 5]),
 ]
 
 #: what the server accepts and innolint must keep reading
@@ -99,6 +106,14 @@ ACCEPTED = [
     "CREATE TABLE f4 (e INT);\n/*!50100 ALTER TABLE f4 MODIFY COLUMN e BIGINT /*M!100301 UNSIGNED */;\n",
     "CREATE TABLE f5 (e INT);\nALTER TABLE f5 ADD r INT /*!40101 NOT NULL */, ADD s INT /* c */;\n",
     "CREATE TABLE f6 (e INT);\n/*!40101 ALTER TABLE f6\n  ADD COLUMN q INT /* a note */\n  , ADD r INT */;\n",
+    "CREATE TABLE n1 (a INT NOT NULL, PRIMARY KEY (a)) PARTITION BY HASH (a) PARTITIONS 2;\nALTER TABLE n1\n"
+    "TRUNCATE PARTITION p0;\nALTER TABLE n1 -- x\n  TRUNCATE /* y */ PARTITION p1, p0;\n"
+    "ALTER TABLE n1 ANALYZE PARTITION p0, p1;\nALTER TABLE n1 REBUILD PARTITION p0,\n  p1;\n",
+    # GRANT and REVOKE name privileges like statements, on lines of their own too
+    "CREATE TABLE p1 (i int);\nGRANT SELECT, INSERT,\n  CREATE, ALTER ON t_a.* TO someone@localhost;\n"
+    "REVOKE SELECT,\nDROP ON t_a.* FROM someone@localhost;\nCREATE TABLE p2 (i int);\n",
+    "CREATE TABLE m1 (a INT KEY, b INT UNIQUE KEY, c INT UNIQUE, d INT NOT NULL PRIMARY KEY COMMENT 'key (x)',\n"
+    "  e INT CHECK (e > 0) UNIQUE, f INT DEFAULT (1) KEY, `primary` INT, `constraint` INT);\n",
 ]
 
 

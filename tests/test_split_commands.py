@@ -114,6 +114,21 @@ CASES = [
     f"{B}u `t_b`\nCREATE TABLE a (i int);\n{B}u t_a\nCREATE TABLE b (i int);\n",
     "DELIMITER // junk\nCREATE TABLE b (i int)//\n",
     "DELIMITER '//'\nCREATE TABLE b (i int)//\nDELIMITER ;\nCREATE TABLE c (i int);\n",
+    # a command while a statement is open: `\d` changes the delimiter and the statement takes the
+    # text up to the new one; the mariadb client sends a DELIMITER line as text. The server refuses
+    # the glued statement and runs nothing after it in its packet
+    f"CREATE TABLE a (i int);\n{B}d //\nCREATE INDEX ix ON a (i)\nDELIMITER ;;\nCREATE TABLE b (i int);;\n",
+    f"SET @a := 1\n{B}d ;;\nBEGIN; CREATE TABLE c (i int); COMMIT;;\nCREATE TABLE c2 (i int);;\n",
+    f"DO 1\n{B}d $$\nSTART TRANSACTION; DROP TABLE IF EXISTS a; CREATE TABLE d (i int); COMMIT$$\n",
+    f"CREATE TABLE a (i int);\nINSERT INTO a VALUES (1)\n{B}d //\nCOMMIT; CREATE TABLE e (i int)//\n",
+    # an executable comment between statements is text the client keeps (a plain one it drops):
+    # a DELIMITER line or a command by name after it is no command to the mariadb client
+    "/*!80023 CREATE TABLE f (i int) */\nDELIMITER $$\nCREATE TABLE g (i int)$$\n",
+    "/*!99999 x */\nDELIMITER //\nCREATE TABLE h (i int);\n",
+    "/* plain */\nDELIMITER //\nCREATE TABLE i2 (i int)//\n",
+    "/*M!100301 SELECT 1 */\nDELIMITER //\nCREATE TABLE j (i int);\nCREATE TABLE k (i int)//\n",
+    "/*!40101 SET @x = 1 */;\nDELIMITER //\nCREATE TABLE m (i int)//\n",
+    "/*!99999 x */\nuse t_b\nCREATE TABLE n (i int);\n",
 ]
 
 #: what generated scripts are made of: statements with their end, and client commands between them

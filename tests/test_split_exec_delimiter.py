@@ -58,6 +58,17 @@ CASES = [
     ("/*!40101 CREATE TABLE IF NOT EXISTS j1 (`b` INT /*!80023 UNSIGNED */, c TIMESTAMP, f /* a;b 'q' */ BIGINT NOT "
      "/* c */ NULL # it's\n/*M!999999 , UNIQUE KEY uk_v (f) */) ENGINE=MyISAM */;\n"
      "/*!40101 CREATE TABLE j2 (a INT /*!50100 UNSIGNED */, b int) */;\nCREATE TABLE j3 (a int);\n", [3]),
+    # a running comment nested in a running one ends both: the `*/` left is text, whose `/` may begin
+    # the delimiter (`*///`: the next packet begins with `/`, refused too)
+    ("DELIMITER //\n/*!CREATE TABLE g1 (f INT) /*!50100 ROW_FORMAT=DYNAMIC */ *///\nCREATE TABLE g2 (id INT)//\n"
+     "CREATE TABLE g3 (id INT)//\n", [2]),
+    ("\\d $$\n/*M!100301 DROP TABLE /*!32312 IF EXISTS*/ g4 */$$\nCREATE TABLE g5 (a INT) /*!40101 x /*!50100 y */ "
+     "*/$$\nCREATE TABLE g6 (a INT)$$\n", [2, 3]),
+    # the `*/` of a comment nested in a skipped one ends the client's executable comment on that
+    # line: a plain comment after it is an ordinary one to the client, its `;` no delimiter
+    ("CREATE TABLE f1 (d INT NOT NULL)\n/*!99999 CREATE TABLE f2 (a INT /*M!100301 UNSIGNED */, b INT) /* a;b 'q' */ */;\n"
+     "CREATE TABLE f3 (a int) /*!99999 x /*!50100 y */ /**/ */;\nRENAME TABLE f3 TO f4\n/*!99999 CREATE TABLE f5 "
+     "(e INT /*M!100301 INVISIBLE */) /**/ */;\n", []),
     # `#` and `-- ` comments in one: the client drops them with the rest of their line, unseen by the server
     ("/*!99999 CREATE TABLE h1 (e INT NOT NULL /*M!100301 INVISIBLE */, PRIMARY\nKey # it's\n(e)) CHARSET latin1 */;\n"
      "CREATE TABLE h2 (a int) /*!99999 COMMENT 'x' # */\n */;\nCREATE TABLE h3 (a int) /*!99999 -- it's; \n */;\n"

@@ -36,7 +36,7 @@ from dataclasses import fields, replace
 from linter.parse import ops
 from linter.schema.model import TableBody
 from linter.schema.elements import TableOptions
-from linter.parse.statement import _COMPOUND_WORDS, _SKIP_FIRST_WORDS, _SKIPPED_GLUE_WORDS, glued_statement, parse_statement
+from linter.parse.statement import _SKIP_FIRST_WORDS, parse_statement, skipped_glue
 from linter.parse.alter import _KEYS_ONLY_LINE
 from linter.parse.tokens import ParseFailure
 
@@ -224,8 +224,8 @@ class ParseCache:
             if len(self._words) < 512:
                 self._words[word] = skipped  # type: ignore[assignment]
         if skipped is not None:
-            if "\n" in text and skipped.kind not in _COMPOUND_WORDS:  # type: ignore[attr-defined]
-                glued = glued_statement(text, _SKIPPED_GLUE_WORDS)  # a `;` left out before a DDL line
+            if "\n" in text:
+                glued = skipped_glue(text, skipped.kind)  # type: ignore[attr-defined]  # a `;` left out before a DDL line
                 if glued is not None:
                     return glued
             return skipped  # type: ignore[return-value]

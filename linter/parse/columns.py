@@ -246,12 +246,15 @@ def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column
     elements = [_unqualified(element) for element in elements]
     for element in elements:
         if element and element[0].token_type == TokenType.STRING:  # a column's name as a string
-            raise ParseFailure(_STRING_FOR_NAME + f" near {element[0].text!r}", element[0].line - 1)
+            raise ParseFailure(_STRING_FOR_NAME + f" near {element[0].text!r}", element[0].line - 1, refused=True)
         if len(element) > 2 and element[1].token_type not in _UNQUOTED and _head(element[1]) == "SERIAL":
             _serial_attributes(element)
     plain = [_plain_column_element(c.text, element) for element in elements]
     if None not in plain:
         return _auto_increment_not_null(plain)  # type: ignore[arg-type]
+    for element, done in zip(elements, plain):
+        if done is None:
+            _refused_attributes(element)
     if any(plain):
         rest = [i for i, done in enumerate(plain) if done is None]
         try:
@@ -261,6 +264,49 @@ def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column
         else:
             return _auto_increment_not_null([done if done is not None else next(parsed) for done in plain])
     return _auto_increment_not_null(_parse_columns_sqlglot(c, elements))
+
+
+#: the words of a key declared on a column (`a INT UNIQUE KEY`), and what CONSTRAINT may name there
+_COLUMN_KEY_WORDS = frozenset({"UNIQUE", "PRIMARY", "KEY"})
+_NOT_A_COLUMN_CONSTRAINT = frozenset({"UNIQUE", "PRIMARY", "KEY", "INDEX", "FOREIGN", "FULLTEXT", "SPATIAL"})
+
+
+def _refused_attributes(element: list[Token]) -> None:
+    """Refuse a column's attributes that no server's grammar takes (MariaDB 10.11 and MySQL: 1064),
+    up to a CHECK or REFERENCES, whose own text may hold any word: a key declared on the column
+    with a column list (`a INT UNIQUE (a)`, `a INT PRIMARY KEY (a)`), and CONSTRAINT [name] before
+    a key (`a INT CONSTRAINT uk UNIQUE`: a named key is a table element of its own) or before
+    nothing. Such text is often two elements a `,` left out glued together."""
+    depth = 0
+    words = [(token, depth := depth + (token.token_type == _L_PAREN) - (token.token_type == _R_PAREN))
+             for token in element[2:]]
+    for n, (token, level) in enumerate(words):
+        if level or token.token_type in _UNQUOTED or token.token_type == _R_PAREN:
+            continue
+        word = _head(token)
+        if word in ("CHECK", "REFERENCES"):
+            return
+        after = [t for t, _ in words[n + 1 : n + 4]]
+        if word in _COLUMN_KEY_WORDS:
+            keys = [token]
+            for t in after:
+                if t.token_type in _UNQUOTED or _head(t) != "KEY":
+                    break
+                keys.append(t)
+            if len(keys) <= len(after) and after[len(keys) - 1].token_type == _L_PAREN:
+                written = " ".join(t.text.upper() for t in keys)
+                raise ParseFailure(f"`{written} (`: a key declared on a column takes no column list (a `,` may be "
+                                   "missing before it): the server refuses the statement (syntax error, 1064)",
+                                   token.line - 1, refused=True)
+        elif word == "CONSTRAINT":
+            if after and (after[0].token_type == TokenType.IDENTIFIER or (
+                    after[0].token_type != TokenType.STRING and (after[0].text[:1].isalpha() or after[0].text[:1] == "_")
+                    and _head(after[0]) not in _NOT_A_COLUMN_CONSTRAINT | {"CHECK", "REFERENCES"})):
+                after = after[1:]  # its name
+            if not after or after[0].token_type in _UNQUOTED or _head(after[0]) not in ("CHECK", "REFERENCES"):
+                raise ParseFailure("`CONSTRAINT` in a column's definition names only a CHECK or REFERENCES (a `,` may "
+                                   "be missing before it): the server refuses the statement (syntax error, 1064)",
+                                   token.line - 1, refused=True)
 
 
 #: what may not follow the type SERIAL (BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE): its
@@ -290,7 +336,7 @@ def _serial_attributes(element: list[Token]) -> None:
         if word in _NOT_AFTER_SERIAL or (word == "NULL" and not after_not) or word == "DEFAULT NULL":
             raise ParseFailure(f"`SERIAL {token.text}`: the type SERIAL takes no {word} (it is BIGINT UNSIGNED NOT NULL "
                                "AUTO_INCREMENT UNIQUE): the server refuses the statement (syntax error, 1064)",
-                               token.line - 1)
+                               token.line - 1, refused=True)
         after_not = word == "NOT"
 
 

@@ -330,7 +330,8 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
         if c.word(k) == "SELECT":
             c.i += k
             raise ParseFailure("a `;` seems to be missing before `SELECT` here: the server reads this text as one "
-                               "statement and refuses it (syntax error), so none of it runs", c.line_offset())
+                               "statement and refuses it (syntax error), so none of it runs", c.line_offset(),
+                               refused=True)
     clauses: dict[str, str] = {}
     for k in range(c.i, len(c.tokens)):  # [index options] [ALGORITHM [=] x] [LOCK [=] x], in any order
         if c.tokens[k].token_type not in _UNQUOTED and c.tokens[k].text.upper() in ("ALGORITHM", "LOCK"):

@@ -169,7 +169,8 @@ def _index_options_invisible(c: _Cursor) -> bool:
             invisible = False
         elif c.word() in _STATEMENT_WORDS:
             raise ParseFailure(f"a `;` seems to be missing before `{c.word()}` here: the server reads this text as one "
-                               "statement and refuses it (syntax error), so none of it runs", c.line_offset())
+                               "statement and refuses it (syntax error), so none of it runs", c.line_offset(),
+                               refused=True)
         else:
             c.advance()
     return invisible

@@ -83,8 +83,8 @@ def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[
                 c.i -= 1
                 if not (token.text[:1].isalpha() or token.text[:1] == "_"):
                     c.fail("unexpected text after the table options: the server refuses the statement (syntax error, "
-                           "1064)")
-                raise ParseFailure(_NOT_AN_OPTION.format(word=token.text), c.line_offset())
+                           "1064)", refused=True)
+                raise ParseFailure(_NOT_AN_OPTION.format(word=token.text), c.line_offset(), refused=True)
         c.accept_type(TokenType.EQ)
         if key == "UNION" and c.at_type(TokenType.L_PAREN):
             start = c.peek()

@@ -103,13 +103,19 @@ _AFTER_DDL_GLUE_WORDS = _DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER",
 #: after an ALTER TABLE, DROP TABLE or RENAME TABLE (not a CREATE ... SELECT, a view or an INSERT),
 #: a line may not start with SELECT either
 _AFTER_TABLE_CHANGE_GLUE_WORDS = _AFTER_DDL_GLUE_WORDS | {"SELECT"}
+#: in a skipped statement of a multi-statement packet (`glued_in_packet`): BEGIN too, not SELECT
+#: (`INSERT INTO t` then `SELECT ...` is one statement); asked only of statements that hold no
+#: other (not CREATE TRIGGER / PROCEDURE, whose bodies are statements)
+_PACKET_GLUE_WORDS = _AFTER_DDL_GLUE_WORDS | {"BEGIN"}
+_SIMPLE_SKIPPED_WORDS = frozenset({"SET", "DO", "INSERT", "REPLACE", "UPDATE", "DELETE", "LOCK", "UNLOCK", "COMMIT",
+                                   "ROLLBACK", "START", "FLUSH", "GRANT", "REVOKE", "SELECT", "ANALYZE", "OPTIMIZE"})
 _NO_SELECT_OPS = (ops.AlterTable, ops.DropTable, ops.RenameTable, ops.DropIndexStatement)
 _GLUE_FOLLOWING = {"START": frozenset({"TRANSACTION"}),
                    "SET": frozenset({"NAMES", "SESSION", "GLOBAL", "LOCAL", "SQL_MODE", "FOREIGN_KEY_CHECKS",
                                      "UNIQUE_CHECKS", "AUTOCOMMIT", "TIME_ZONE", "CHARACTER_SET_CLIENT"})}
 _GLUE_NOT_FOLLOWING = {"USE": frozenset({"INDEX", "KEY"})}
 #: in an ALTER TABLE, a line may start an action with DROP, ALTER or RENAME: those count only
-#: when followed by one of these
+#: when followed by one of these (and TRUNCATE only when not followed by PARTITION)
 _STATEMENT_OBJECTS = frozenset(
     {"TABLE", "TABLES", "DATABASE", "SCHEMA", "VIEW", "PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "USER"}
 )
@@ -120,7 +126,7 @@ _COMPOUND_OBJECTS = frozenset({"PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PAC
 #: a cheap first look (one C-level scan): a line starting with a statement word, maybe in a string
 _glue_candidate = re.compile(
     r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET|EXECUTE|PREPARE"
-    r"|DEALLOCATE|CALL|SELECT)(?![A-Za-z0-9_$])",
+    r"|DEALLOCATE|CALL|SELECT|BEGIN)(?![A-Za-z0-9_$])",
     re.I).search
 #: at a line's start: the word, and the word after it (after TEMPORARY / IF ...; `@` starts a variable)
 #: between those two words: white space and comments (`ALTER -- note` then `TABLE t` on the next
@@ -128,7 +134,7 @@ _glue_candidate = re.compile(
 _GLUE_GAP = r"(?:[ \t\r\n]++|/\*[^*]*+(?:\*(?!/)[^*]*+)*+\*/|(?:--(?=[ \t\r\n])|\#)[^\n]*+)++"
 _glue_word = re.compile(
     r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET|EXECUTE|PREPARE"
-    r"|DEALLOCATE|CALL|SELECT)(?![A-Za-z0-9_$])"
+    r"|DEALLOCATE|CALL|SELECT|BEGIN)(?![A-Za-z0-9_$])"
     rf"(?:{_GLUE_GAP}(?:TEMPORARY{_GLUE_GAP})?([A-Za-z_@]++))?", re.I
 ).match
 #: where the scan must look: a line start, a quote, a comment's first character
@@ -139,6 +145,39 @@ _glue_quoted = {
     '"': re.compile(r'"(?:[^"\\]++|\\.|"")*+"', re.S).match,
     "`": re.compile(r"`(?:[^`]++|``)*+`").match,
 }
+
+
+def glued_in_packet(text: str) -> ParseFailure | None:
+    """For a statement innolint skips (SET, DO, INSERT ...) in a packet of several (a DELIMITER
+    block): a line of it that starts another statement, DDL or not (`SET @a := 1` then `BEGIN`,
+    `DO 1` then `START TRANSACTION`, as when a client command changed the delimiter while it was
+    open). The server refuses the text and runs nothing after it in the packet; None when no line
+    does. Only asked of statements in such packets: a lone skipped statement loses no DDL."""
+    first_word = _FIRST_WORD.match(text)
+    word = first_word.group().upper() if first_word is not None else ""
+    return skipped_glue(text, word, _PACKET_GLUE_WORDS) if word in _SIMPLE_SKIPPED_WORDS else None
+
+
+#: where the privileges of a GRANT or REVOKE end
+_privileges_end = re.compile(r"[ \t\r\n)]ON[ \t\r\n]", re.I).search
+
+
+def skipped_glue(text: str, word: str, words: frozenset[str] = _SKIPPED_GLUE_WORDS) -> ParseFailure | None:
+    """A line of a skipped statement (first word `word`) that starts another one (`words`). GRANT
+    and REVOKE name privileges after statements (`GRANT SELECT,` then `  CREATE, ALTER ON ...`):
+    only what follows their ON is looked at."""
+    if "\n" not in text or word in _COMPOUND_WORDS:
+        return None
+    start = 0
+    if word in ("GRANT", "REVOKE"):
+        on = _privileges_end(text)
+        if on is None:
+            return None
+        start = on.end()
+    glued = glued_statement(text[start:] if start else text, words)
+    if glued is not None and start:
+        glued.line_offset += text.count("\n", 0, start)
+    return glued
 
 
 def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter: bool = False,
@@ -167,7 +206,7 @@ def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter
                 if selected and _second_query(text, at):
                     return ParseFailure("a `;` seems to be missing before `SELECT` here: the server reads this text as "
                                         "one statement and refuses it (syntax error), so none of it runs",
-                                        text.count("\n", 0, pos))
+                                        text.count("\n", 0, pos), refused=True)
                 selected = True
                 continue
             if w is not None:
@@ -176,11 +215,12 @@ def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter
                     continue
                 if following in _GLUE_NOT_FOLLOWING.get(word, ()):
                     continue
-                if word in words and not (alter and word in ("DROP", "ALTER", "RENAME") and following not in _STATEMENT_OBJECTS):
+                if word in words and not (alter and (word in ("DROP", "ALTER", "RENAME") and following not in _STATEMENT_OBJECTS
+                                                     or word == "TRUNCATE" and following == "PARTITION")):
                     start = (word + " " + following).strip() if following in _STATEMENT_OBJECTS or word in ("CREATE", "INSERT") else word
                     return ParseFailure(
                         f"a `;` seems to be missing before `{start}` here: the server reads this text as one statement "
-                        "and refuses it (syntax error), so none of it runs", text.count("\n", 0, pos))
+                        "and refuses it (syntax error), so none of it runs", text.count("\n", 0, pos), refused=True)
         elif c in "'\"`":
             quoted = _glue_quoted[c](text, at)
             if quoted is None:
@@ -236,10 +276,9 @@ def _parse_statement(text: str) -> ops.Operation:
     if word in _SKIP_FIRST_WORDS:
         # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long), unless a
         # line in it starts a DDL statement: then a `;` was left out and the server refuses both
-        if "\n" in text and word not in _COMPOUND_WORDS:
-            glued = glued_statement(text, _SKIPPED_GLUE_WORDS)
-            if glued is not None:
-                raise glued
+        glued = skipped_glue(text, word)
+        if glued is not None:
+            raise glued
         return ops.Skipped(word)
     if word in _UNFOLLOWED_WORDS:
         return _unfollowed(text, word)
@@ -288,6 +327,10 @@ def _parse_ddl(text: str, word: str) -> ops.Operation:
         return ops.SchemaStatement("use", cursor.name())
     if first in _SKIP_FIRST_WORDS or tokens[0].token_type in (TokenType.L_PAREN, TokenType.BACKSLASH):
         return ops.Skipped(first or tokens[0].text)
+    if first == "DELIMITER":  # (the splitter reads the client's own DELIMITER lines)
+        raise ParseFailure("a DELIMITER line the client sends to the server (the mariadb client does so while the text "
+                           "before it is not sent: a statement left open, an executable comment it keeps): the server "
+                           "refuses it (syntax error, 1064)", refused=True)
     raise ParseFailure(f"not a statement innolint knows: {tokens[0].text!r}")
 
 

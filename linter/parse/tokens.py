@@ -23,12 +23,15 @@ _GENERATOR = _DIALECT.generator()
 
 class ParseFailure(Exception):
     """A DDL statement that could not be understood: the reason, and the line within the
-    statement (0 = its first line) where the trouble is."""
+    statement (0 = its first line) where the trouble is. `refused`: innolint knows the server
+    refuses the text (a syntax error, a `;` left out), so it runs nothing after it in its packet
+    either; else only innolint cannot read it."""
 
-    def __init__(self, reason: str, line_offset: int = 0) -> None:
+    def __init__(self, reason: str, line_offset: int = 0, *, refused: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.line_offset = line_offset
+        self.refused = refused
 
 
 # Objects whose CREATE/ALTER/DROP is not table DDL.
@@ -183,10 +186,10 @@ class _Cursor:
         if not self.accept(*words):
             self.fail(f"expected {' '.join(words)}")
 
-    def fail(self, reason: str) -> None:
+    def fail(self, reason: str, *, refused: bool = False) -> None:
         token = self.peek()
         found = f" near {token.text!r}" if token is not None else " at the end of the statement"
-        raise ParseFailure(reason + found, self.line_offset())
+        raise ParseFailure(reason + found, self.line_offset(), refused=refused)
 
     def accept_if_exists(self) -> bool:
         """`IF EXISTS` or `IF NOT EXISTS` at the cursor, taken: whether there was one."""
@@ -198,7 +201,7 @@ class _Cursor:
         if not self.done:
             if self.word() in _DDL_GLUE_WORDS:
                 self.fail(f"a `;` seems to be missing after {what}: the server reads this text as one statement and "
-                          "refuses it (syntax error), so none of it runs;")
+                          "refuses it (syntax error), so none of it runs;", refused=True)
             self.fail(f"unexpected text after {what}")
 
     # -- names and values
@@ -210,7 +213,7 @@ class _Cursor:
             self.fail("expected a name")
         assert token is not None
         if token.token_type == TokenType.STRING:
-            self.fail(_STRING_FOR_NAME)
+            self.fail(_STRING_FOR_NAME, refused=True)
         parts = [self._raw(token)]
         self.i += 1
         while token.token_type != TokenType.IDENTIFIER:  # `quoted`NEXT is two tokens

@@ -168,7 +168,7 @@ class _StatementText:
                     return False
                 if buf.startswith("/", p + 1) and (self.exec_cut or self.exec_stray) and self.exec_ver is None:
                     self._stray_close(_STRAY_CLOSE if self.exec_cut else _NESTED_CLOSE)
-                    pos = p + 2
+                    pos = p + 1 if d0 == "/" and buf.startswith(delimiter, p + 1) else p + 2  # (`*///`: at `/`)
                     run_match = self.run_match
                     continue
                 if buf.startswith("/", p + 1) and self.exec_ver is not None:

@@ -112,7 +112,7 @@ class _ClientCommands:
             return _UNDECIDED
         if buf[q : q + 9].lower() != "delimiter" or q + 9 >= n or buf[q + 9] not in " \t":
             return False
-        open_statement = self.in_stmt or self.packet_open
+        open_statement = self.in_stmt or self.packet_open or self.client_text
         if open_statement and self.mariadb_client:
             return False
         end = buf.find("\n", q + 9, q + _COMMAND_LINE)
@@ -137,7 +137,7 @@ class _ClientCommands:
         else:
             self.delimiter = argument
             self._set_matchers()
-        self.packet_open = self.rejecting = False
+        self.packet_open = self.rejecting = self.client_text = False
         self.at_line_start = False
         if buf.find("\n", q, end + 1) < 0 and end < n:  # a line longer than we look at: the rest is ignored
             self.mode = _PARAMS
@@ -197,7 +197,7 @@ class _ClientCommands:
             if self.in_stmt:
                 self._end_stmt(p, delimiter_end=p + 2)  # sent as it is
             self.pos = p + 2
-            self.packet_open = self.rejecting = False
+            self.packet_open = self.rejecting = self.client_text = False
             if c == "q":
                 self._run_command("q", None, p, "\\q")
                 return _CMD_MODE
@@ -206,7 +206,7 @@ class _ClientCommands:
             if self.in_stmt:
                 self._drop_stmt()
             self.pos = p + 2
-            self.packet_open = self.rejecting = False
+            self.packet_open = self.rejecting = self.client_text = False
             return _CMD_DONE
         if not _COMMAND_LETTERS[c]:
             self._cut(p, p + 2)

@@ -69,7 +69,8 @@ class _GapReader:
                 if step != _GAP_STATEMENT:
                     return step == _GAP_MODE
             # the first character of a statement, unless a client command by name fills the line
-            if self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not self.packet_open:
+            if (self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not self.packet_open
+                    and not self.client_text):
                 found = self._try_command(e)
                 if found is _UNDECIDED:
                     return False
@@ -88,6 +89,7 @@ class _GapReader:
             self.stmt_line = self.cur_line
             self.stmt_col = e - self.line_start + 1
             self.in_stmt = True
+            self.client_text = False  # (what it held goes with this statement)
             self.at_line_start = False
             self.seg_start = self.pos = e
             self.stmt_comments = self.comments
@@ -122,7 +124,7 @@ class _GapReader:
         c = buf[e]
         fast = not self.markers
         if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE") and not (
-                self.mariadb_client and self.packet_open):
+                self.mariadb_client and (self.packet_open or self.client_text)):
             found = self._try_delimiter(e)
             if found is _UNDECIDED:
                 return _GAP_MORE
@@ -133,7 +135,7 @@ class _GapReader:
             if buf.startswith(delimiter, e):  # an empty statement
                 self.pos = e + len(delimiter)
                 self.at_line_start = False
-                self.packet_open = self.rejecting = False
+                self.packet_open = self.rejecting = self.client_text = False
                 return _GAP_NEXT
             if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
                 return _GAP_MORE
@@ -165,6 +167,7 @@ class _GapReader:
                         return _GAP_NEXT
                 m = _exec_open(buf, e)
                 if m is not None:
+                    self.client_text = True
                     end, version, runs = self._exec_marker(m)
                     if runs:
                         self._open_exec(version)

@@ -141,7 +141,7 @@ class _QuotedText:
                 if self.skip_depth:  # in the nested executable comment: an opening the server skips
                     pos = i + 2
                     continue
-                if not inner and not self.skip_mariadb and self._where(i)[0] == self.skip_at[0]:
+                if not inner and self._where(i)[0] == self.skip_ss_line:
                     self.pos = i
                     self._client_drop_from(i, _SKIPEXEC)
                     return True
@@ -156,6 +156,7 @@ class _QuotedText:
             if self.skip_depth:
                 self.skip_depth = 0
                 self.skip_inner = False
+                self.skip_ss_line = -1  # (and the client's executable comment: see `_skip_exec`)
                 pos = i + 2
                 continue
             if delimiter[:1] == "/" and self.skip_nest:  # an ordinary comment's `*/` is read whole

@@ -73,6 +73,10 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.client = migration_format in _CLIENT_FORMATS  # client commands are the client's
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
         self.packet_open = False  # under a delimiter other than `;`: statements read but not sent yet
+        #: between statements, the client holds text it sends with the next one: an executable
+        #: comment (`/*!`, `/*M!`: kept, run or not; a plain one it drops). A DELIMITER line or a
+        #: command by name is then no command to the mariadb client (`_try_delimiter`)
+        self.client_text = False
         self.rejecting = False  # and the server rejected one of them: it runs none of the others
         self.target = target
         self.max_statement = max_statement
@@ -123,6 +127,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.drop_back = _CODE  # and the mode after it
         self.skip_nest = True  # whether one comment may nest in it
         self.skip_at = (0, 0)  # where it starts
+        self.skip_ss_line = -1  # see `_skip_exec`
         self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
         self.stopped = False  # the client quit (`\q`, `exit`): nothing after is read
         self.stop_at = (0, 0, "")  # where, and how
@@ -222,7 +227,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.refused = None
         self.skip_quote = ""
         self.compound = None
-        self.packet_open = self.rejecting = False
+        self.packet_open = self.rejecting = self.client_text = False
         self.at_line_start = True
         self._clear_comments()
         self.block = segment.split != "delimiter"
@@ -430,6 +435,11 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.skip_depth = 0
         self.skip_nest = not (version.startswith("M!") and self.target is not None and not self.target.is_mariadb)
         self.skip_at = self._where(start)
+        # the line on which the client still reads an executable comment: a plain comment opened
+        # there is dropped up to its second `*/` (`_client_drop_from`). The client marks only a
+        # `/*!` one, on its line, until a `*/`: a nested comment's ends it (MariaDB 10.11 sends
+        # `/*!99999 a /*M!100301 b */ c /* d;e */ */` without `/* d;e */`, its `;` no delimiter)
+        self.skip_ss_line = -1 if self.skip_mariadb else self.skip_at[0]
 
     def _flush_pending(self) -> None:
         if self.pending is not None:
