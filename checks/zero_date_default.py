@@ -37,8 +37,6 @@ DATE_TYPES = frozenset({"DATE", "DATETIME", "TIMESTAMP"})
 #: format), or 'YYYYMMDD[HHMMSS]' (MySQL 8.0 manual 13.2.1 "Date and Time Literals")
 _DELIMITED = re.compile(r"(\d{1,4})[^\d](\d{1,2})[^\d](\d{1,2})(?:[ T][\d:.]*)?")
 _DIGITS = re.compile(r"(\d{4})(\d{2})(\d{2})(?:\d{6}(?:\.\d*)?)?")
-#: explicit_defaults_for_timestamp is OFF by default here (MySQL 5.7 manual; MariaDB before 10.10)
-_IMPLICIT_TIMESTAMP_DEFAULT = frozenset({"mysql-5.7", "mariadb-10.6"})
 
 
 def invalid_default_error(column: str) -> str:
@@ -106,7 +104,7 @@ def zero_date_problem(table: Table, column: Column, target: Target, first_timest
     name = f"{table.name}.{column.name}"
     if parts is None:
         implicit = (kind == "TIMESTAMP" and column.default is None and not column.nullable
-                    and target.name in _IMPLICIT_TIMESTAMP_DEFAULT
+                    and not target.explicit_defaults_for_timestamp
                     and (first_timestamp or _first_timestamp(table)) is not column)
         if not implicit:
             return None

@@ -72,3 +72,37 @@ def test_columns_it_cannot_tell_are_said_at_the_statement(select: str) -> None:
     said = replayer.apply(cache.parse(f"CREATE TABLE t3 (PRIMARY KEY (id)) AS {select}"), Location("s.sql", 9))
     assert said is not None and "cannot tell" in said and "error 1072" in said
     assert "t3" in replayer.model.find_schema("db").tables  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("definition", "select", "target", "said"), [
+    # a NOT NULL column without a default the SELECT may not give (MariaDB 10.11: 1364, rows or not)
+    ("c SMALLINT NOT NULL", "SELECT 1 FROM DUAL WHERE 1 = 0", "mariadb-10.11", True),
+    ("e TIMESTAMP NOT NULL, id INT", "SELECT id + 0 FROM t1", "mariadb-10.11", True),
+    # the server names an unaliased expression by its text: `(a)` and the string 'a' are `a`
+    ("a INT NOT NULL", "SELECT (a) FROM t1", "mariadb-10.11", True),
+    ("b INT NULL, c INT NOT NULL DEFAULT 0", "SELECT 1", "mariadb-10.11", False),
+    ("a INT NOT NULL AUTO_INCREMENT, KEY (a)", "SELECT 1", "mariadb-10.11", False),
+    # explicit_defaults_for_timestamp OFF (MariaDB 10.6): a TIMESTAMP NOT NULL gets a default
+    ("e TIMESTAMP NOT NULL", "SELECT 1", "mariadb-10.6", False),
+    ("e TIMESTAMP NOT NULL", "SELECT 1", "mysql-8.0", True),
+])
+def test_a_column_the_select_may_not_fill_is_said(definition: str, select: str, target: str, said: bool) -> None:
+    """Where innolint cannot tell the SELECT's columns, a definition column a row must be given
+    a value may make the server refuse the statement (1364): innolint says it cannot tell."""
+    replayer = Replayer(target=Target.parse(target))
+    replayer.apply(ops.SchemaStatement("use", "db"), Location("s.sql", 1))
+    cache = ParseCache()
+    assert replayer.apply(cache.parse("CREATE TABLE t1 (a INT, id INT)"), Location("s.sql", 2)) is None
+    message = replayer.apply(cache.parse(f"CREATE TABLE t3 ({definition}) {select}"), Location("s.sql", 3))
+    assert (message is not None and "cannot tell" in message and "1364" in message) == said, message
+    assert "t3" in replayer.model.find_schema("db").tables  # type: ignore[union-attr]
+
+
+def test_a_timestamp_the_select_does_not_fill_is_refused_where_its_default_is_explicit(mariadb: Any) -> None:
+    """MariaDB 10.11 (explicit_defaults_for_timestamp ON) refuses a TIMESTAMP NOT NULL the SELECT
+    does not fill (1364), as innolint does when it can tell the SELECT's columns."""
+    statements = ["CREATE TABLE t1 (a INT)", "CREATE TABLE t2 (e TIMESTAMP NOT NULL, KEY (a)) SELECT a FROM t1"]
+    refused, permanent, _ = _server(mariadb, "select_timestamp_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="select_timestamp_oracle")
+    assert refused and reported == refused, messages
+    assert set(model) == set(permanent)

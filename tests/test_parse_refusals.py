@@ -74,6 +74,12 @@ REFUSED = [
      "CREATE TABLE d4 (b SERIAL NOT NULL NULL);\nCREATE TABLE d5 (b SERIAL UNSIGNED);\n", [1, 2, 3, 4]),
     ("/*!40101 CREATE TABLE d6 (c SERIAL NULL) */;\nCREATE TABLE d7 (c SERIAL COMMENT 'x' NULL);\n", [1, 2]),
     ("CREATE TABLE d8 (a int);\nALTER TABLE d8 ADD COLUMN s SERIAL COLLATE latin1_bin;\n", [2]),
+    # text after DROP PRIMARY KEY without a `,`; a skipped executable comment whose quote holds `/*`
+    # between statements (the server's comment ends elsewhere: the next statement goes with it)
+    ("CREATE TABLE r1 (id INT NOT NULL, PRIMARY KEY (id), UNIQUE (id));\nALTER TABLE r1 DROP PRIMARY KEY\n"
+     "DROP INDEX uk_a ON `r2`;\nCREATE TABLE r3 (id INT, PRIMARY KEY (id));\nALTER TABLE r3 DROP PRIMARY KEY ADD KEY (id);\n",
+     [2, 5]),
+    ("CREATE TABLE r4 (e TEXT);\n/*!80023 CREATE TABLE r5 (b DATETIME COMMENT '/* x') */\nDROP TABLE r4;\n", [2]),
     # a key declared on a column takes no column list, and CONSTRAINT there names a CHECK or
     # REFERENCES only (often two elements a `,` left out glued together)
     ("CREATE TABLE k1 (a int COMMENT 'x' CONSTRAINT uk_b UNIQUE (`a`(5)));\nCREATE TABLE k2 (b INT UNIQUE (b));\n"
@@ -109,6 +115,9 @@ ACCEPTED = [
     "CREATE TABLE n1 (a INT NOT NULL, PRIMARY KEY (a)) PARTITION BY HASH (a) PARTITIONS 2;\nALTER TABLE n1\n"
     "TRUNCATE PARTITION p0;\nALTER TABLE n1 -- x\n  TRUNCATE /* y */ PARTITION p1, p0;\n"
     "ALTER TABLE n1 ANALYZE PARTITION p0, p1;\nALTER TABLE n1 REBUILD PARTITION p0,\n  p1;\n",
+    # IF NOT EXISTS is judged on the table as it was
+    "CREATE TABLE s1 (c INT, e INT);\nALTER TABLE s1 DROP COLUMN c, ADD COLUMN IF NOT EXISTS c INT FIRST;\n"
+    "ALTER TABLE s1 ADD COLUMN IF NOT EXISTS f INT, DROP COLUMN e;\n",
     # GRANT and REVOKE name privileges like statements, on lines of their own too
     "CREATE TABLE p1 (i int);\nGRANT SELECT, INSERT,\n  CREATE, ALTER ON t_a.* TO someone@localhost;\n"
     "REVOKE SELECT,\nDROP ON t_a.* FROM someone@localhost;\nCREATE TABLE p2 (i int);\n",

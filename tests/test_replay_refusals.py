@@ -273,6 +273,15 @@ CASES: dict[str, list[str]] = {
         "CREATE TABLE s11 (f INT NOT NULL) SELECT a AS b FROM src",
         "CREATE TABLE s12 (g INT NOT NULL AUTO_INCREMENT, h INT AUTO_INCREMENT, KEY (g)) SELECT a FROM src",
     ],
+    "ADD period, DROP system: MariaDB reads PERIOD FOR / SYSTEM VERSIONING": [
+        "CREATE TABLE v1 (a INT NOT NULL PRIMARY KEY, period INT, `system` INT, versioning INT)",
+        "ALTER TABLE v1 ADD period2 INT, DROP period",  # 1064
+        "ALTER TABLE v1 ADD system INT",  # 1064
+        "ALTER TABLE v1 ADD COLUMN `Period` INT",  # 1060: a column of that name exists
+        "ALTER TABLE v1 DROP COLUMN period, DROP `system`, DROP versioning",
+        "ALTER TABLE v1 ADD IF NOT EXISTS period INT, ADD COLUMN system INT",
+        "ALTER TABLE v1 DROP IF EXISTS period, ADD `Period` BIGINT",
+    ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",

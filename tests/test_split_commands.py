@@ -119,6 +119,7 @@ CASES = [
     # the glued statement and runs nothing after it in its packet
     f"CREATE TABLE a (i int);\n{B}d //\nCREATE INDEX ix ON a (i)\nDELIMITER ;;\nCREATE TABLE b (i int);;\n",
     f"SET @a := 1\n{B}d ;;\nBEGIN; CREATE TABLE c (i int); COMMIT;;\nCREATE TABLE c2 (i int);;\n",
+    f"CREATE TABLE a2 (i int);\nALTER TABLE a2 ADD b INT FIRST\n{B}d //\nBEGIN; DROP TABLE a2; COMMIT//\n",
     f"DO 1\n{B}d $$\nSTART TRANSACTION; DROP TABLE IF EXISTS a; CREATE TABLE d (i int); COMMIT$$\n",
     f"CREATE TABLE a (i int);\nINSERT INTO a VALUES (1)\n{B}d //\nCOMMIT; CREATE TABLE e (i int)//\n",
     # an executable comment between statements is text the client keeps (a plain one it drops):

@@ -121,6 +121,7 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
     if word == "DROP":
         c.advance()
         if c.accept("PRIMARY", "KEY"):
+            c.expect_end("DROP PRIMARY KEY")
             return [ops.DropIndex("PRIMARY")]
         if c.accept("INDEX") or c.accept("KEY"):
             if_exists = c.accept_if_exists()
@@ -156,7 +157,7 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         columns, keys = _alter_elements(parent, [definition])
         if len(columns) != 1:
             c.fail("expected a column definition")
-        return [ops.ChangeColumn(old_name or columns[0].name, columns[0], if_exists, position), *keys]
+        return [ops.ChangeColumn(old_name or columns[0].name, columns[0], if_exists, position, word == "CHANGE"), *keys]
     if word == "RENAME":
         c.advance()
         if c.accept("COLUMN"):

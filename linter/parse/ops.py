@@ -55,17 +55,20 @@ class AddColumn(FrozenRecord):
 class ChangeColumn(FrozenRecord):
     """MODIFY (old_name == column.name) or CHANGE old new-definition."""
 
-    __slots__ = __match_args__ = ("old_name", "column", "if_exists", "position")
+    __slots__ = __match_args__ = ("old_name", "column", "if_exists", "position", "change")
     old_name: str
     column: Column
     if_exists: bool  # MariaDB: MODIFY / CHANGE COLUMN IF EXISTS
     position: Position
+    change: bool  # written CHANGE, which names the column anew (as RENAME COLUMN does), not MODIFY
 
-    def __init__(self, old_name: str, column: Column, if_exists: bool = False, position: Position = None) -> None:
+    def __init__(self, old_name: str, column: Column, if_exists: bool = False, position: Position = None,
+                 change: bool = False) -> None:
         _set(self, "old_name", old_name)
         _set(self, "column", column)
         _set(self, "if_exists", if_exists)
         _set(self, "position", position)
+        _set(self, "change", change)
 
 
 class RenameColumn(FrozenRecord):

@@ -99,14 +99,14 @@ _SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"
 #: only before `@` or a session variable (`ALTER COLUMN c` then `SET DEFAULT 1` is one action), USE
 #: only before a name (`USE INDEX` is a hint), START only before TRANSACTION
 _AFTER_DDL_GLUE_WORDS = _DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER", "START", "USE", "SET", "EXECUTE",
-                                           "PREPARE", "DEALLOCATE", "CALL"}
+                                           "PREPARE", "DEALLOCATE", "CALL", "BEGIN"}
 #: after an ALTER TABLE, DROP TABLE or RENAME TABLE (not a CREATE ... SELECT, a view or an INSERT),
 #: a line may not start with SELECT either
 _AFTER_TABLE_CHANGE_GLUE_WORDS = _AFTER_DDL_GLUE_WORDS | {"SELECT"}
-#: in a skipped statement of a multi-statement packet (`glued_in_packet`): BEGIN too, not SELECT
-#: (`INSERT INTO t` then `SELECT ...` is one statement); asked only of statements that hold no
-#: other (not CREATE TRIGGER / PROCEDURE, whose bodies are statements)
-_PACKET_GLUE_WORDS = _AFTER_DDL_GLUE_WORDS | {"BEGIN"}
+#: in a skipped statement of a multi-statement packet (`glued_in_packet`): not SELECT (`INSERT
+#: INTO t` then `SELECT ...` is one statement); asked only of statements that hold no other (not
+#: CREATE TRIGGER / PROCEDURE, whose bodies are statements)
+_PACKET_GLUE_WORDS = _AFTER_DDL_GLUE_WORDS
 _SIMPLE_SKIPPED_WORDS = frozenset({"SET", "DO", "INSERT", "REPLACE", "UPDATE", "DELETE", "LOCK", "UNLOCK", "COMMIT",
                                    "ROLLBACK", "START", "FLUSH", "GRANT", "REVOKE", "SELECT", "ANALYZE", "OPTIMIZE"})
 _NO_SELECT_OPS = (ops.AlterTable, ops.DropTable, ops.RenameTable, ops.DropIndexStatement)

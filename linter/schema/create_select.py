@@ -67,13 +67,13 @@ def selected_body(op: ops.CreateTable, source: Table | None, target: Target, sch
     return body
 
 
-def definition_problem(op: ops.CreateTable, source: Table | None) -> str | None:
+def definition_problem(op: ops.CreateTable, source: Table | None, *, explicit_timestamps: bool) -> str | None:
     """What the server refuses in the definition of a CREATE TABLE ... SELECT whatever the SELECT
     gives: an AUTO_INCREMENT column that is not the first column of one of the definition's keys
     (error 1075); a column the definition makes NOT NULL without a default (nor AUTO_INCREMENT)
     that the SELECT gives no value for, whether it returns rows or not (error 1364, strict mode,
-    MariaDB 10.11), when innolint can tell the SELECT's columns. TIMESTAMP is left out: without
-    explicit_defaults_for_timestamp (MySQL 5.7, MariaDB before 10.10) the first one gets a default."""
+    MariaDB 10.11), when innolint can tell the SELECT's columns. A TIMESTAMP counts only with
+    `explicit_timestamps` (`Target.explicit_defaults_for_timestamp`): else it gets a default."""
     body = op.body
     autos = [key for key, column in body.columns.items() if column.auto_increment]
     problem = auto_increment_key_problem(autos, body.indexes, body.options.engine)
@@ -87,9 +87,32 @@ def definition_problem(op: ops.CreateTable, source: Table | None) -> str | None:
         if source is None:
             return None
         given |= {key for key, column in source.columns.items() if not column.invisible}
-    for key, column in op.body.columns.items():
-        if (key not in given and not column.nullable and column.default is None and not column.auto_increment
-                and column.generated is None and column.type.upper() != "TIMESTAMP"):
+    for key, column in _needing_a_value(op, explicit_timestamps):
+        if key not in given:
             return (f"column {column.name} is NOT NULL without a default and the SELECT gives no value for it "
                     "(error 1364: field doesn't have a default value)")
     return None
+
+
+def untold_value(op: ops.CreateTable, source: Table | None, *, explicit_timestamps: bool) -> str | None:
+    """Where innolint cannot tell the SELECT's columns (an expression without an alias: the
+    server names it by its text, `(e)` and the string `'e'` as `e`; `*` over a join): the first
+    column of the definition the server refuses the statement for if the SELECT does not give it
+    (`definition_problem`), said as what innolint cannot tell; None when there is none."""
+    names = op.select_columns
+    if names is not None and ("*" not in names or source is not None):
+        return None
+    needing = next(iter(_needing_a_value(op, explicit_timestamps)), None)
+    if needing is None:
+        return None
+    return (f"innolint cannot tell whether the SELECT gives column {needing[1].name} a value (it cannot tell the "
+            "SELECT's columns): NOT NULL without a default, the server refuses the statement if it does not (error "
+            "1364); innolint makes the table")
+
+
+def _needing_a_value(op: ops.CreateTable, explicit_timestamps: bool) -> list[tuple[str, Column]]:
+    """The definition's columns a row must give a value: NOT NULL without a default, nor
+    AUTO_INCREMENT nor generated; a TIMESTAMP only with `explicit_timestamps`."""
+    return [(key, column) for key, column in op.body.columns.items()
+            if not column.nullable and column.default is None and not column.auto_increment
+            and column.generated is None and (explicit_timestamps or column.type.upper() != "TIMESTAMP")]

@@ -41,6 +41,11 @@ class Location(FrozenRecord):
         _set(self, "column", column)
         _set(self, "end_line", line if end_line < line else end_line)
 
+    @property
+    def at(self) -> str:
+        """`path:line`, as messages name a statement."""
+        return f"{self.path}:{self.line}"
+
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
 class Column(Record):

@@ -869,3 +869,25 @@ class SchemaModel(Record):
         lctn = self.lower_case_table_names
         found = self.schemas.get(table_name_key(schema, lctn) if schema else None)
         return found.tables.get(table_name_key(name, lctn)) if found else None
+
+
+def name_created_foreign_keys(table: Table) -> None:
+    """Give the unnamed foreign keys of a CREATE TABLE the server's names (`<table>_ibfk_1`, 2 ...).
+    The body may be shared (a parsed statement's), so it is copied first."""
+    generated: list[str] = []
+    for foreign_key in table.writable().foreign_keys:
+        if foreign_key.name is None:
+            foreign_key.name = generated_foreign_key_name(table.name, generated)
+            generated.append(foreign_key.name)
+
+
+def rename_generated_foreign_keys(table: Table, new_name: str) -> None:
+    """RENAME TABLE renames the constraints named `<old>_ibfk_<n>` to `<new>_ibfk_<n>` (MariaDB
+    10.11, tests/test_model_names.py; MySQL's manual says the same), and the table."""
+    prefix = f"{table.name}_ibfk_".lower()
+    if any((f.name or "").lower().startswith(prefix) for f in table.foreign_keys):
+        for foreign_key in table.writable().foreign_keys:
+            name = foreign_key.name or ""
+            if name.lower().startswith(prefix):
+                foreign_key.name = f"{new_name}_ibfk_{name[len(prefix):]}"
+    table.name = new_name

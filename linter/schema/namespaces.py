@@ -17,6 +17,11 @@
   means a temporary table an earlier pair renamed to it (`d TO d2, d2 TO d3`), else the permanent
   table (MariaDB 10.11, tests/test_temporary_namespace.py; the rule is MariaDB's, followed for
   every target: what MySQL's RENAME TABLE does with temporary tables was not checked here).
+- After MariaDB refuses an ALTER TABLE of a temporary table that CHANGEs or RENAMEs a column, its
+  RENAME TABLE does not see that temporary table until a statement opens it again (any ALTER,
+  CREATE INDEX, SELECT or INSERT on it): it renames the permanent table of that name, or finds
+  none (MariaDB 10.11, tests/test_temporary_namespace.py; MODIFY does not do this).
+  `RenameBlindness` follows that, and says innolint cannot tell it for the statements it skips.
 - One statement may not name one table twice: `CREATE TABLE t LIKE t` and `DROP TABLE t, t`
   fail with error 1066 (not unique table/alias) whatever exists, IF [NOT] EXISTS or TEMPORARY
   included (MariaDB 10.11, tests/test_temporary_namespace.py; MySQL has the same error, not
@@ -196,4 +201,41 @@ class ViewStatements:
                 missing.append(self._label(name))
         if missing and not op.if_exists:
             return f"DROP VIEW: unknown view {', '.join(missing)} (not defined earlier in the input); the server drops the others"
+        return None
+
+
+class RenameBlindness:
+    """The temporary tables a refused ALTER ... CHANGE / RENAME COLUMN hid from RENAME TABLE
+    (see the module's docstring), with where that ALTER was."""
+
+    def __init__(self) -> None:
+        self._hidden: dict[int, tuple[Table, Location]] = {}
+
+    def altered(self, table: Table, where: Location, actions: tuple[ops.AlterAction, ...], *, refused: bool) -> None:
+        """An ALTER TABLE (or CREATE / DROP INDEX) of the temporary `table`, refused or not."""
+        if refused and any(isinstance(a, ops.RenameColumn) or isinstance(a, ops.ChangeColumn) and a.change
+                           for a in actions):
+            self._hidden[id(table)] = (table, where)
+        elif self._hidden:
+            self._hidden.pop(id(table), None)
+
+    def seen_by_rename(self, table: Table | None) -> Table | None:
+        """`table` (a temporary table or None) as RENAME TABLE sees it: None when hidden."""
+        if table is not None and self._hidden and self._hidden.get(id(table), (None,))[0] is table:
+            return None
+        return table
+
+    def unseen_note(self, pairs: tuple[tuple[ops.Name, ops.Name], ...], temporary: Callable[[ops.Name], Table | None]
+                    ) -> str | None:
+        """What to say of a RENAME TABLE that went past a hidden temporary table, or None."""
+        if not self._hidden:
+            return None
+        for old, _ in pairs:
+            table = temporary(old)
+            if table is not None and self.seen_by_rename(table) is None:
+                line = self._hidden[id(table)][1].line
+                return (f"RENAME TABLE: MariaDB renames the permanent {old.name}, not the temporary one: after the "
+                        f"ALTER TABLE at line {line} it refused (a CHANGE or RENAME COLUMN), its RENAME TABLE does not "
+                        "see the temporary table until a statement opens it; innolint cannot tell whether a SELECT or "
+                        "INSERT it skips did")
         return None

@@ -23,7 +23,10 @@ import sys
 from dataclasses import replace
 
 from linter.parse import ops
-from linter.schema.model import BodyDraft, CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name, generated_foreign_key_name, without_redundant_generated_keys
+from linter.schema.model import (
+    BodyDraft, CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name,
+    name_created_foreign_keys, without_redundant_generated_keys,
+)
 from linter.schema.elements import Column, ForeignKey, Index, Location
 from linter.parse.options import apply_options
 from linter.parse.statement import option_field
@@ -35,7 +38,8 @@ from linter.schema.key_parts import (
     ServerKeys, cut_changed_keys, drop_outgrown_prefixes, drop_whole_prefixes, rewrite_hash_keys, server_keys,
 )
 from linter.schema.key_refusals import KeyJudge
-from linter.schema.namespaces import CaseLookup, ViewStatements, bind_temporaries, named_twice
+from linter.schema.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
+from linter.schema.rename_tables import TableRenames
 from linter.schema.online_alter import Request
 from linter.schema.refusals import (
     SelectedColumns, column_problem, definition_problem, missing_key_columns,
@@ -57,11 +61,7 @@ UNFOLLOWED_PER_FILE = 50
 _SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 
 
-def _at(location: Location) -> str:
-    return f"{location.path}:{location.line}"
-
-
-class Replayer(ViewStatements):
+class Replayer(ViewStatements, TableRenames):
     """Holds the model and the current database (USE) while statements are applied.
 
     `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
@@ -96,6 +96,8 @@ class Replayer(ViewStatements):
         self._standins: dict[int, Table] = {}
         #: the columns CREATE TABLE ... SELECT gave the tables it made, where innolint can tell them
         self._selected = SelectedColumns()
+        #: temporary tables a refused ALTER ... CHANGE hid from RENAME TABLE (MariaDB)
+        self._temporaries = RenameBlindness()
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
@@ -197,7 +199,7 @@ class Replayer(ViewStatements):
                 return None  # the server keeps the table and says so in a note: dumps say this on purpose
             if not op.or_replace:
                 return (f"CREATE TABLE {self._label(name)}: table {existing.name} already exists (created at "
-                        f"{_at(existing.defined)}); the server refuses this statement and keeps that table")
+                        f"{existing.defined.at}); the server refuses this statement and keeps that table")
         body = op.body
         origin = "create"
         own = False
@@ -244,7 +246,8 @@ class Replayer(ViewStatements):
         if not problem and op.temporary:
             problem = next(filter(None, (temporary_key_problem(i, body.options.engine) for i in indexes)), None)
         if not problem and op.as_select:
-            problem = create_select.definition_problem(op, read)
+            problem = create_select.definition_problem(op, read,
+                                                       explicit_timestamps=self.target.explicit_defaults_for_timestamp)
         if problem:
             return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
         table = Table(
@@ -263,11 +266,13 @@ class Replayer(ViewStatements):
             del space[key]
         space[sys.intern(key)] = table
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
-            _name_created_foreign_keys(table)
+            name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: said so if its view fails
             self._standins[id(table)] = table
         if op.as_select:
             self._selected.remember(table, given)
+            unsure = unsure or create_select.untold_value(
+                op, read, explicit_timestamps=self.target.explicit_defaults_for_timestamp)
             if unsure is not None:
                 return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}"
         return None
@@ -295,6 +300,8 @@ class Replayer(ViewStatements):
             problem = online.message
         if problem is None and (refused := alter.refused_key(where, statement)):
             return refused
+        if table.temporary and self.target.is_mariadb:
+            self._temporaries.altered(table, where, actions, refused=problem is not None)
         if problem is not None:
             return self._selected.untold_refusal(table, statement, problem) or (
                 f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied")
@@ -331,73 +338,6 @@ class Replayer(ViewStatements):
                 self._put(table)
             return f"{what}; {self.target.label} drops none of the tables it names"
         return what + (f"; the server drops the others ({', '.join(t.name for t in dropped)})" if dropped else "")
-
-    def _RenameTable(self, op: ops.RenameTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        done: list[tuple[Table, str | None, str]] = []
-        views_done: list[tuple[ops.Name, ops.Name]] = []
-        problem = None
-        renamed: set[int] = set()  # temporary tables this statement renamed: a later pair may name them
-        sources = bind_temporaries([name for pair in op.pairs for name in pair], lambda n: self._taken(n, True))[::2]
-        for (old, new), table in zip(op.pairs, sources):
-            if table is None:
-                table = self._taken(old, True)
-                table = table if table is not None and id(table) in renamed else self._taken(old, False)
-            if table is None and self._views and self._view_key(old) in self._views:  # RENAME TABLE renames views too
-                if self._taken(new, False) is not None or self._view_key(new) in self._views:
-                    problem = f"table {self._label(new)} already exists (error 1050)"
-                    break
-                if self._view_key(new)[0] != self._view_key(old)[0]:
-                    problem = f"view {self._label(old)} cannot move to another database (error 1450)"
-                    break
-                self._views.discard(self._view_key(old))
-                self._views.add(self._view_key(new))
-                views_done.append((old, new))
-                continue
-            if table is None:
-                if op.if_exists:
-                    continue
-                problem = f"table {self._label(old)} is not defined earlier in the input{self._case_hint(old)}"
-                break
-            problem = self._rename_problem(table, new, itself=False)
-            if problem is not None:
-                break
-            done.append((table, table.schema, table.name, table.changed))
-            self._rename(table, new, where)
-            if table.temporary:
-                renamed.add(id(table))
-        if problem is None:
-            return None
-        for old, new in reversed(views_done):
-            self._views.discard(self._view_key(new))
-            self._views.add(self._view_key(old))
-        for table, schema, name, changed in reversed(done):
-            self._remove(table)
-            table.schema, table.changed = schema, changed
-            _rename_generated_foreign_keys(table, name)
-            self._put(table)
-        return f"RENAME TABLE: {problem}; the server renames none of the tables"
-
-    def _rename_problem(self, table: Table, new: ops.Name, itself: bool) -> str | None:
-        """Why `table` may not take the name `new` (RENAME TABLE, ALTER TABLE ... RENAME): a table of
-        its namespace has it (RENAME TABLE t TO t too; `itself`: ALTER TABLE t RENAME t is a no-op),
-        a view has it (views share the permanent tables' namespace), or it names a database that
-        differs only in case from one the input knows."""
-        taken = self._taken(new, table.temporary)
-        if taken is not None and (taken is not table or not itself):
-            return f"table {self._label(new)} already exists (created at {_at(taken.defined)}; error 1050)"
-        if not table.temporary and self._views and self._view_key(new) in self._views:
-            return f"a view {self._label(new)} exists (error 1050)"
-        if new.schema is not None and self.model.find_schema(new.schema) is None:
-            return self._cases.unknown_database(new.schema, f"rename to {self._label(new)}", 1025, "nothing is renamed")
-        return None
-
-    def _rename(self, table: Table, new: ops.Name, where: Location) -> None:
-        self._remove(table)
-        schema = self.model.schema(new.schema if new.schema is not None else self.current_schema)
-        table.schema = schema.name
-        _rename_generated_foreign_keys(table, self.model.stored(new.name))
-        table.changed = where
-        self._put(table)
 
     def _CreateIndex(self, op: ops.CreateIndex, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.table)
@@ -546,7 +486,8 @@ class _Alter(AlterKeys, TableAfterAlter):
         if problem:
             return problem
         key = action.column.name.lower()
-        if action.if_not_exists and (self._column_kept(key) or key in self.new_columns):
+        assert self.draft is not None  # (IF NOT EXISTS: judged on the table as it was, `DROP c, ADD IF NOT EXISTS c`)
+        if action.if_not_exists and (key in self.draft.column_ids or key in self.new_columns):
             return None
         problem = column_problem(action.column)
         if problem:
@@ -662,7 +603,7 @@ class _Alter(AlterKeys, TableAfterAlter):
             return "the table is not partitioned (error 1505)"
         taken = self.replayer._taken(action.target, False)
         if taken is not None:
-            return f"table {self.replayer._label(action.target)} already exists (created at {_at(taken.defined)}) (error 1050)"
+            return f"table {self.replayer._label(action.target)} already exists (created at {taken.defined.at}) (error 1050)"
         self.partition_tables.append(action.target)
         return None
 
@@ -757,8 +698,7 @@ class _Alter(AlterKeys, TableAfterAlter):
         clustered = draft.clustered()
         return alter_sorts_keys(mariadb=mariadb, adds_key=adds_key, clustered=clustered,
                                 clustered_dropped=any(draft.indexes[at] is clustered for at in self.index_drops),
-                                dropped=self.drops,
-                                made_nullable=[old for old, column, _ in self.changes if column.nullable])
+                                dropped=self.drops, made_nullable=[old for old, column, _ in self.changes if column.nullable])
 
     def changes_anything(self) -> bool:
         """Whether the statement has an action left to do (not only a RENAME TO, nor IF [NOT]
@@ -862,28 +802,6 @@ class _Alter(AlterKeys, TableAfterAlter):
         if self.rename_to is not None:
             self.replayer._rename(table, self.rename_to, where)
         table.changed = where
-
-
-def _name_created_foreign_keys(table: Table) -> None:
-    """Give the unnamed foreign keys of a CREATE TABLE the server's names (`<table>_ibfk_1`, 2 ...).
-    The body may be shared (a parsed statement's), so it is copied first."""
-    generated: list[str] = []
-    for foreign_key in table.writable().foreign_keys:
-        if foreign_key.name is None:
-            foreign_key.name = generated_foreign_key_name(table.name, generated)
-            generated.append(foreign_key.name)
-
-
-def _rename_generated_foreign_keys(table: Table, new_name: str) -> None:
-    """RENAME TABLE renames the constraints named `<old>_ibfk_<n>` to `<new>_ibfk_<n>` (MariaDB
-    10.11, tests/test_model_names.py; MySQL's manual says the same), and the table."""
-    prefix = f"{table.name}_ibfk_".lower()
-    if any((f.name or "").lower().startswith(prefix) for f in table.foreign_keys):
-        for foreign_key in table.writable().foreign_keys:
-            name = foreign_key.name or ""
-            if name.lower().startswith(prefix):
-                foreign_key.name = f"{new_name}_ibfk_{name[len(prefix):]}"
-    table.name = new_name
 
 
 def _keep_primary_not_null(draft: BodyDraft) -> None:

@@ -70,6 +70,13 @@ class Target(FrozenRecord):
         return self.is_mysql8
 
     @property
+    def explicit_defaults_for_timestamp(self) -> bool:
+        """The variable's default: ON in MySQL 8 and MariaDB 10.10 and later. OFF (MySQL 5.7,
+        MariaDB 10.6), a TIMESTAMP NOT NULL without DEFAULT gets one: the table's first
+        CURRENT_TIMESTAMP, the others the zero date."""
+        return self.is_mysql8 or (self.is_mariadb and self.version >= (10, 10))
+
+    @property
     def is_mariadb(self) -> bool:
         return self.flavor == "mariadb"
 

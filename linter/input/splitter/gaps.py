@@ -47,7 +47,7 @@ class _GapReader:
         buf = self.buf
         n = len(buf)
         while True:
-            if self.fast_ok and self.pending is None:
+            if self.fast_ok and self.pending is None and self.refused is None:
                 self._fast()
             pos = self.pos
             e = _run_end(_WS_RUN, buf, pos)
@@ -136,6 +136,7 @@ class _GapReader:
                 self.pos = e + len(delimiter)
                 self.at_line_start = False
                 self.packet_open = self.rejecting = self.client_text = False
+                self.refused = None  # (a comment sent alone: refused, and nothing with it)
                 return _GAP_NEXT
             if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
                 return _GAP_MORE

@@ -97,8 +97,9 @@ class _QuotedText:
                     m = self.quote_body[quote].match(buf, pos)
                     e = m.end() if m is not None else pos
                     closed = e < n and buf[e] == quote
-                if self.in_stmt and (buf.find("/*", pos, e) >= 0 or buf.find("*/", pos, e) >= 0):
+                if buf.find("/*", pos, e) >= 0 or buf.find("*/", pos, e) >= 0:
                     # the server reads no quotes in a comment it skips: it ends the comment elsewhere
+                    # (between statements: for the statement the client sends it with)
                     self.refused = self.refused or _QUOTED_COMMENT_MARK
                 if not closed:
                     self.pos = n if self.eof or quote == "`" else e  # e: the end, or a last backslash
