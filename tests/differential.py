@@ -1363,6 +1363,10 @@ def _column_facts(column: Any) -> ColumnFacts:
 # --- the comparison, the divergence, the shrinking --------------------------------------------------
 
 
+#: what innolint says at a statement it cannot follow (`Trial.lost_track_before`)
+_LOST_TRACK = "the schema after"
+
+
 @dataclass
 class Trial:
     """One script run on both sides."""
@@ -1393,13 +1397,23 @@ class Trial:
         first, last = self.spans[unit]
         return [d for d in self.linted.diagnostics if d[0] and d[0] <= last and d[1] >= first]
 
+    def lost_track_before(self, unit: int) -> bool:
+        """Whether innolint said, at a statement before this unit, that the schema after it may
+        differ from the server's: a CALL or dynamic SQL it cannot follow, a branch it replays as
+        if it ran or does not replay (`IF @flag = 1 THEN DROP TABLE t1; END IF`). A divergence
+        after that (the DROP reaching a temporary table on one side) is where it lost track."""
+        first = self.spans[unit][0]
+        return any(line < first and (_LOST_TRACK in message or message.startswith("not replayed:")
+                                     or "from here on" in message)
+                   for line, _, _, message in self.linted.diagnostics)
+
     def status(self, unit: int) -> str:
         """What innolint did at a unit where the views part: "silent" (said nothing), "applied"
         (reported a replay-error, yet changed its model by a statement the server rejected: it
         knew something was wrong and built on it anyway) or "diagnosed" (said it lost track)."""
         diagnostics = self.diagnosed(unit)
         if not diagnostics:
-            return "silent"
+            return "diagnosed" if self.lost_track_before(unit) else "silent"
         if any("cannot follow" in message or "cannot tell" in message for _, _, _, message in diagnostics):
             return "diagnosed"  # (a CALL or EXECUTE the server ran part of; columns of a SELECT innolint cannot read)
         if self.server_error(unit) is not None and all(rule == "replay-error" for _, _, rule, _ in diagnostics):
@@ -1778,22 +1792,4 @@ def runs_on_mariadb(marker: str, digits: str) -> bool:
 
 
 KNOWN_CLASSES: tuple[KnownClass, ...] = (
-    # -- what innolint says it cannot follow -----------------------------------------------------
-    # -- statements the server REFUSED (by its error code) and innolint applied ------------------
-    KnownClass("rejected-create-select", "CREATE TABLE (columns) ... SELECT the server refuses, also where a `;` left "
-               "out glues a SELECT line to a CREATE TABLE (one CREATE ... SELECT to the server): an AUTO_INCREMENT "
-               "column outside a key (1075), a NOT NULL column without a default the SELECT does not fill (1364); "
-               "innolint checks these where it can tell the SELECT's columns (create_select.definition_problem)",
-               lambda c: any(code in (1075, 1364) for _, code in c.shown.loaded.errors) and "SELECT" in c.text.upper()),
-    # -- what follows an uncertain construct -------------------------------------------------------
-    KnownClass("after-an-uncertain-branch", "`IF @unset_flag = 1 THEN DROP TABLE t1; END IF` is replayed as if it ran "
-               "(said there: the schema after it is uncertain); where it drops a temporary table, the next DROP or "
-               "LIKE reaches the permanent one on one side only. innolint evaluates constant conditions (`IF 0 = 1`), "
-               "not variables",
-               lambda c: c.has("if-false") and "@unset_flag" in c.text and c.has("create-temporary")),
-    # -- the mysql client ---------------------------------------------------------------------------
-    KnownClass("client-command-in-an-open-statement", "a statement left without its `;` (a SELECT, or an executable "
-               "comment the server skips) then `\\d //` or `DELIMITER ;;`: the client changes the delimiter, the "
-               "open statement takes the text up to the new one, and the server refuses it; innolint ends the "
-               "statement at the command", lambda c: any(u.end == "none" for u in c.before()) and c.has("delimiter")),
 )

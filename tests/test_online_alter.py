@@ -38,6 +38,10 @@ SHAPES = (
     # that NULL hands the table to the other (a primary key changed, not dropped: LOCK=NONE runs)
     ("two-unique", "({id} INT NOT NULL, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, {d} {text}, "
                    "UNIQUE KEY k_{a} ({c}), UNIQUE KEY u_{id} ({id}))"),
+    # a nullable TIMESTAMP: MariaDB copies the table to make it NOT NULL (MODIFY, or a PRIMARY KEY
+    # over it), whatever its default; a DATETIME it converts in place
+    ("timestamp", "({id} INT NOT NULL, {a} {atype}, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, {d} {text}, "
+                  "KEY k_{a} ({a}))"),
     # a UNIQUE key over a whole TEXT column: MariaDB keeps it as a hidden hash column
     ("hash-unique", "({id} BIGINT NOT NULL AUTO_INCREMENT, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, "
                     "{d} {text} UNIQUE, PRIMARY KEY ({id}), KEY k_{a} ({a}))"),
@@ -66,6 +70,8 @@ OPERATIONS = (
     ("modify-varchar-shorter", "MODIFY {b} VARCHAR(5)"),
     ("modify-not-null", "MODIFY {d} {text} NOT NULL"),
     ("modify-null", "MODIFY {c} {ctype} NULL"),
+    ("modify-a-not-null", "MODIFY {a} {atype} NOT NULL"),
+    ("add-primary-a", "ADD PRIMARY KEY ({a})"),
     ("set-default", "ALTER COLUMN {c} SET DEFAULT 'x'"),
     ("drop-default", "ALTER {b} DROP DEFAULT"),
     ("add-index", "ADD INDEX k_x ({c})"),
@@ -129,6 +135,9 @@ def cases(seed: int, engines: tuple[str, ...] = ENGINES, temporary: bool = False
                     shape_of = shape if shape in ("pk", "no-pk", "unique") else "pk"
                     values["ctype"] = {"pk": "CHAR(36) NOT NULL", "no-pk": "CHAR(10) NOT NULL",
                                        "unique": "VARCHAR(36) NOT NULL DEFAULT ''"}[shape_of]
+                    values["atype"] = (rng.choice(("TIMESTAMP NULL", "TIMESTAMP NULL DEFAULT '2020-01-01 00:00:00'",
+                                                   "DATETIME NULL DEFAULT CURRENT_TIMESTAMP", "TIMESTAMP NULL DEFAULT NULL"))
+                                       if shape == "timestamp" else "SMALLINT" if shape == "unique" else "INT")
                     values["btype"] = {"pk": "VARCHAR(20)", "no-pk": "VARCHAR(40) CHARACTER SET utf8mb4",
                                        "unique": "VARCHAR(200)"}[shape_of]
                     values["blonger"] = {"pk": rng.choice(("VARCHAR(30)", "VARCHAR(60)")),

@@ -80,6 +80,8 @@ REFUSED = [
      "DROP INDEX uk_a ON `r2`;\nCREATE TABLE r3 (id INT, PRIMARY KEY (id));\nALTER TABLE r3 DROP PRIMARY KEY ADD KEY (id);\n",
      [2, 5]),
     ("CREATE TABLE r4 (e TEXT);\n/*!80023 CREATE TABLE r5 (b DATETIME COMMENT '/* x') */\nDROP TABLE r4;\n", [2]),
+    ("/*!80023 CREATE TABLE r6 (d VARCHAR(8) DEFAULT '/* x') */\\g\nCREATE TABLE r7 (a INT);\n"
+     "/*!80023 CREATE TABLE r8 (d VARCHAR(8) DEFAULT '/* x') */ \\c\nCREATE TABLE r9 (a INT);\n", []),
     # a key declared on a column takes no column list, and CONSTRAINT there names a CHECK or
     # REFERENCES only (often two elements a `,` left out glued together)
     ("CREATE TABLE k1 (a int COMMENT 'x' CONSTRAINT uk_b UNIQUE (`a`(5)));\nCREATE TABLE k2 (b INT UNIQUE (b));\n"

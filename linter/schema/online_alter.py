@@ -358,6 +358,10 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                 p.name.lower() for p in clustered.columns] == [p.name.lower() for p in index.columns]:
             # over the columns InnoDB already clusters by: the clustered index stays (MariaDB 10.11)
             rows("ADD PRIMARY KEY over the UNIQUE key's columns InnoDB clusters by", NOCOPY, NONE, "ADD INDEX")
+        elif index.kind == "primary" and mariadb and any(
+                (column := plan.new_column_of(p.name.lower())) is not None and column.nullable and _timestamp(column)
+                for p in index.columns if not p.expression):
+            rows("ADD PRIMARY KEY over a nullable TIMESTAMP column", COPY, SHARED, _TIMESTAMP_NOT_NULL)
         elif index.kind == "primary":
             rows("ADD PRIMARY KEY" + (" after DROP PRIMARY KEY" if dropped_primary else ""), INPLACE, NONE)
         elif index.kind == "fulltext":
@@ -608,9 +612,20 @@ def _type_change(old: Column, new: Column, plan: Any, innodb: bool, mariadb: boo
                                   "Cannot change column type",
                                   "whether its length takes 1 or 2 bytes then depends on its character set and the "
                                   "row format"))
-    if nullability:
+    if nullability and mariadb and not new.nullable and _timestamp(new):
+        needs.append(Need(f"making TIMESTAMP {new.name} NOT NULL", COPY, SHARED, _TIMESTAMP_NOT_NULL))
+    elif nullability:
         needs.append(Need(f"making {new.name} {'NULL' if new.nullable else 'NOT NULL'}", INPLACE))
     return needs or [Need(what, INSTANT)]
+
+
+#: MariaDB 10.11 copies a table to make a nullable TIMESTAMP column NOT NULL (a MODIFY, or the
+#: PRIMARY KEY an ALTER adds over it), whatever its default; a DATETIME it converts in place
+_TIMESTAMP_NOT_NULL = "cannot convert NULL to non-constant DEFAULT"
+
+
+def _timestamp(column: Column) -> bool:
+    return column.type.upper() == "TIMESTAMP"
 
 
 def _maxlen(column: Column, plan: Any, *, low: bool) -> int:

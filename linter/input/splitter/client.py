@@ -198,6 +198,7 @@ class _ClientCommands:
                 self._end_stmt(p, delimiter_end=p + 2)  # sent as it is
             self.pos = p + 2
             self.packet_open = self.rejecting = self.client_text = False
+            self.refused = None  # (what was sent alone took its refusal with it)
             if c == "q":
                 self._run_command("q", None, p, "\\q")
                 return _CMD_MODE
@@ -207,6 +208,7 @@ class _ClientCommands:
                 self._drop_stmt()
             self.pos = p + 2
             self.packet_open = self.rejecting = self.client_text = False
+            self.refused = None
             return _CMD_DONE
         if not _COMMAND_LETTERS[c]:
             self._cut(p, p + 2)
