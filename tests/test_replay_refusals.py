@@ -282,6 +282,14 @@ CASES: dict[str, list[str]] = {
         "ALTER TABLE v1 ADD IF NOT EXISTS period INT, ADD COLUMN system INT",
         "ALTER TABLE v1 DROP IF EXISTS period, ADD `Period` BIGINT",
     ],
+    "SET DEFAULT NULL on a column a PRIMARY KEY makes NOT NULL": [
+        "CREATE TABLE w1 (d VARCHAR(191), f VARCHAR(32), c INT)",
+        "ALTER TABLE w1 ALTER COLUMN f SET DEFAULT NULL, ADD PRIMARY KEY (d(191), f(32))",  # 1067
+        "ALTER TABLE w1 ADD PRIMARY KEY (c), ALTER c SET DEFAULT NULL",  # 1067
+        "ALTER TABLE w1 MODIFY c INT DEFAULT NULL, ADD PRIMARY KEY (c)",
+        "ALTER TABLE w1 ALTER c SET DEFAULT NULL",  # 1067: c is NOT NULL now
+        "ALTER TABLE w1 ALTER d SET DEFAULT NULL, ADD UNIQUE (d)",
+    ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",

@@ -212,6 +212,10 @@ class AlterRefusals:
         moved = {key for is_add, key, _, _ in self.steps if not is_add}
         for action in self.defaults:
             key = action.name.lower()
+            if (action.default or "").strip().upper() == "NULL" and any(
+                    index.kind == "primary" and any(p.name.lower() == key for p in index.columns)
+                    for index in self.index_adds):  # (MariaDB 10.11; a MODIFY ... DEFAULT NULL is taken)
+                return f"invalid default value for {action.name} (error 1067): the PRIMARY KEY added makes it NOT NULL"
             at = next((n for n, (_, column, _) in enumerate(self.changes) if column.name.lower() == key), None)
             if at is not None and key in moved:
                 old, column, defines = self.changes[at]
