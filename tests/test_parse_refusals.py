@@ -120,6 +120,9 @@ ACCEPTED = [
     # IF NOT EXISTS is judged on the table as it was
     "CREATE TABLE s1 (c INT, e INT);\nALTER TABLE s1 DROP COLUMN c, ADD COLUMN IF NOT EXISTS c INT FIRST;\n"
     "ALTER TABLE s1 ADD COLUMN IF NOT EXISTS f INT, DROP COLUMN e;\n",
+    # a column named begin on a line of its own
+    "CREATE TABLE bg1 (\n  id INT,\n  begin DATETIME,\n  `end` DATETIME\n);\nALTER TABLE bg1\n  ADD COLUMN x INT,\n"
+    "  MODIFY\nbegin DATE;\n",
     # GRANT and REVOKE name privileges like statements, on lines of their own too
     "CREATE TABLE p1 (i int);\nGRANT SELECT, INSERT,\n  CREATE, ALTER ON t_a.* TO someone@localhost;\n"
     "REVOKE SELECT,\nDROP ON t_a.* FROM someone@localhost;\nCREATE TABLE p2 (i int);\n",

@@ -111,6 +111,9 @@ _SIMPLE_SKIPPED_WORDS = frozenset({"SET", "DO", "INSERT", "REPLACE", "UPDATE", "
                                    "ROLLBACK", "START", "FLUSH", "GRANT", "REVOKE", "SELECT", "ANALYZE", "OPTIMIZE"})
 _NO_SELECT_OPS = (ops.AlterTable, ops.DropTable, ops.RenameTable, ops.DropIndexStatement)
 _GLUE_FOLLOWING = {"START": frozenset({"TRANSACTION"}),
+                   # (a column may be named begin: `begin DATETIME,` on a line of a CREATE TABLE)
+                   "BEGIN": frozenset({"", "WORK", "NOT", "CREATE", "ALTER", "DROP", "RENAME", "INSERT", "UPDATE", "DELETE",
+                                       "SET", "SELECT", "DECLARE", "IF", "CALL", "COMMIT"}),
                    "SET": frozenset({"NAMES", "SESSION", "GLOBAL", "LOCAL", "SQL_MODE", "FOREIGN_KEY_CHECKS",
                                      "UNIQUE_CHECKS", "AUTOCOMMIT", "TIME_ZONE", "CHARACTER_SET_CLIENT"})}
 _GLUE_NOT_FOLLOWING = {"USE": frozenset({"INDEX", "KEY"})}
