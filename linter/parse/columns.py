@@ -268,7 +268,9 @@ def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column
 
 #: the words of a key declared on a column (`a INT UNIQUE KEY`), and what CONSTRAINT may name there
 _COLUMN_KEY_WORDS = frozenset({"UNIQUE", "PRIMARY", "KEY"})
-_NOT_A_COLUMN_CONSTRAINT = frozenset({"UNIQUE", "PRIMARY", "KEY", "INDEX", "FOREIGN", "FULLTEXT", "SPATIAL"})
+#: words that follow CONSTRAINT in place of a name
+_NOT_A_CONSTRAINT_NAME = frozenset({"UNIQUE", "PRIMARY", "KEY", "INDEX", "FOREIGN", "FULLTEXT", "SPATIAL", "CHECK",
+                                    "REFERENCES"})
 
 
 def _refused_attributes(element: list[Token]) -> None:
@@ -277,16 +279,17 @@ def _refused_attributes(element: list[Token]) -> None:
     with a column list (`a INT UNIQUE (a)`, `a INT PRIMARY KEY (a)`), and CONSTRAINT [name] before
     a key (`a INT CONSTRAINT uk UNIQUE`: a named key is a table element of its own) or before
     nothing. Such text is often two elements a `,` left out glued together."""
+    tokens = element[2:]
     depth = 0
-    words = [(token, depth := depth + (token.token_type == _L_PAREN) - (token.token_type == _R_PAREN))
-             for token in element[2:]]
-    for n, (token, level) in enumerate(words):
-        if level or token.token_type in _UNQUOTED or token.token_type == _R_PAREN:
+    for n, token in enumerate(tokens):
+        kind = token.token_type
+        depth += (kind == _L_PAREN) - (kind == _R_PAREN)
+        if depth or kind in _UNQUOTED or kind == _R_PAREN:
             continue
         word = _head(token)
         if word in ("CHECK", "REFERENCES"):
             return
-        after = [t for t, _ in words[n + 1 : n + 4]]
+        after = tokens[n + 1 : n + 4]
         if word in _COLUMN_KEY_WORDS:
             keys = [token]
             for t in after:
@@ -301,7 +304,7 @@ def _refused_attributes(element: list[Token]) -> None:
         elif word == "CONSTRAINT":
             if after and (after[0].token_type == TokenType.IDENTIFIER or (
                     after[0].token_type != TokenType.STRING and (after[0].text[:1].isalpha() or after[0].text[:1] == "_")
-                    and _head(after[0]) not in _NOT_A_COLUMN_CONSTRAINT | {"CHECK", "REFERENCES"})):
+                    and _head(after[0]) not in _NOT_A_CONSTRAINT_NAME)):
                 after = after[1:]  # its name
             if not after or after[0].token_type in _UNQUOTED or _head(after[0]) not in ("CHECK", "REFERENCES"):
                 raise ParseFailure("`CONSTRAINT` in a column's definition names only a CHECK or REFERENCES (a `,` may "

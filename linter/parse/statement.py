@@ -103,10 +103,9 @@ _AFTER_DDL_GLUE_WORDS = _DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER",
 #: after an ALTER TABLE, DROP TABLE or RENAME TABLE (not a CREATE ... SELECT, a view or an INSERT),
 #: a line may not start with SELECT either
 _AFTER_TABLE_CHANGE_GLUE_WORDS = _AFTER_DDL_GLUE_WORDS | {"SELECT"}
-#: in a skipped statement of a multi-statement packet (`glued_in_packet`): not SELECT (`INSERT
-#: INTO t` then `SELECT ...` is one statement); asked only of statements that hold no other (not
+#: the skipped statements whose lines `glued_in_packet` reads (_AFTER_DDL_GLUE_WORDS, not SELECT:
+#: `INSERT INTO t` then `SELECT ...` is one statement): those that hold no other statement (not
 #: CREATE TRIGGER / PROCEDURE, whose bodies are statements)
-_PACKET_GLUE_WORDS = _AFTER_DDL_GLUE_WORDS
 _SIMPLE_SKIPPED_WORDS = frozenset({"SET", "DO", "INSERT", "REPLACE", "UPDATE", "DELETE", "LOCK", "UNLOCK", "COMMIT",
                                    "ROLLBACK", "START", "FLUSH", "GRANT", "REVOKE", "SELECT", "ANALYZE", "OPTIMIZE"})
 _NO_SELECT_OPS = (ops.AlterTable, ops.DropTable, ops.RenameTable, ops.DropIndexStatement)
@@ -158,7 +157,7 @@ def glued_in_packet(text: str) -> ParseFailure | None:
     does. Only asked of statements in such packets: a lone skipped statement loses no DDL."""
     first_word = _FIRST_WORD.match(text)
     word = first_word.group().upper() if first_word is not None else ""
-    return skipped_glue(text, word, _PACKET_GLUE_WORDS) if word in _SIMPLE_SKIPPED_WORDS else None
+    return skipped_glue(text, word, _AFTER_DDL_GLUE_WORDS) if word in _SIMPLE_SKIPPED_WORDS else None
 
 
 #: where the privileges of a GRANT or REVOKE end
