@@ -12,6 +12,7 @@ replay refuses it.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from linter.schema.elements import Location
 from linter.parse.cache import ParseCache
 from linter.schema.replay import Replayer
 from linter.schema.target import Target
+from linter.schema.temporal_numbers import number_default_refused
 from tests.test_replay import _innolint, _server
 
 CASES: dict[str, list[str]] = {
@@ -371,3 +373,59 @@ def test_a_mysqldump_view_stand_in_not_dropped_stays_a_table() -> None:
     message = replayer.apply(cache.parse("CREATE VIEW v AS SELECT 1 AS a"), Location("s.sql", 3))
     assert message is not None and "stand-in" in message and "1050" in message and "s.sql:2" in message
     assert list(replayer.model.find_schema("db").tables) == ["v"]  # type: ignore[union-attr]
+
+
+def _temporal_numbers(rng: random.Random) -> list[str]:
+    """Numbers as a schema writes them for a temporal default: the date and time shapes the
+    server reads (YYMMDD, YYYYMMDD, YYMMDDhhmmss, YYYYMMDDhhmmss, HHMMSS), their borders, and
+    digits that fit none; some with a fraction, a sign or an exponent."""
+    shapes = ["{y2:02}{m:02}{d:02}", "{y4:04}{m:02}{d:02}", "{y2:02}{m:02}{d:02}{h:02}{i:02}{s:02}",
+              "{y4:04}{m:02}{d:02}{h:02}{i:02}{s:02}", "{h}{i:02}{s:02}", "{i}{s:02}", "{s}", "{y4}"]
+    numbers = ["0", "101", "100", "691231", "700101", "991231", "1000000", "10000101", "99991231",
+               "101000000", "8385959", "8385960", "19700101000001", "20380119031407", "99999999999999",
+               "100000000000000", "1901", "2155", "2156", "99", "-0"]
+    for _ in range(150):
+        fields = {"y2": rng.randrange(100), "y4": rng.choice([rng.randrange(10000), rng.randrange(1960, 2050)]),
+                  "m": rng.choice([rng.randrange(13), rng.randrange(32)]),
+                  "d": rng.choice([rng.randrange(1, 29), rng.randrange(32), 29, 30, 31]),
+                  "h": rng.choice([rng.randrange(24), rng.randrange(100)]),
+                  "i": rng.randrange(61), "s": rng.randrange(61)}
+        number = rng.choice(shapes).format(**fields).lstrip("0") or "0"
+        decoration = rng.random()
+        if decoration < 0.15:
+            number += f".{rng.randrange(10)}"
+        elif decoration < 0.2:
+            number = "-" + number
+        elif decoration < 0.25:
+            number = f"{number}e0"
+        numbers.append(number)
+    return numbers
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_numbers_as_temporal_defaults_as_mariadb_reads_them(mariadb: Any, seed: int) -> None:
+    """A number is read as a date or time by its digits' places (linter/schema/temporal_numbers.py):
+    generated numbers for each temporal type, in CREATE TABLE and in ALTER ... SET DEFAULT (where
+    the fuzz found it). What innolint refuses, the server refuses; what the server refuses and
+    innolint keeps is only what innolint says it does not judge (a TIMESTAMP in 1970 or 2038, a
+    TIME the servers read differently)."""
+    rng = random.Random(seed)
+    kinds = ("DATE", "DATETIME", "TIMESTAMP", "TIME", "YEAR", "DATETIME(3)")
+    statements = [f"CREATE TABLE base (id INT PRIMARY KEY, {', '.join(f'c{n} {k} NULL' for n, k in enumerate(kinds))})"]
+    cases: list[tuple[str, str]] = []
+    for number in _temporal_numbers(rng):
+        n = rng.randrange(len(kinds))
+        kind = kinds[n]
+        cases.append((kind.split("(")[0], number))
+        if rng.random() < 0.5:
+            statements.append(f"CREATE TABLE t{len(statements)} (a INT, b {kind} DEFAULT {number})")
+        else:
+            statements.append(f"ALTER TABLE base ALTER c{n} SET DEFAULT {number}")
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    context = "\n".join(f"{n}: {s}" for n, s in enumerate(statements) if n in refused ^ reported)
+    assert reported <= refused, context
+    unjudged = {n for n, (kind, number) in enumerate(cases, start=1) if number_default_refused(kind, number) is None}
+    assert refused - reported <= unjudged, context
+    assert len(refused) > len(statements) // 4 and len(unjudged) < len(statements) // 20
+    assert set(model) == set(permanent)

@@ -7,7 +7,8 @@ and on innolint and compares; the differential test, tests/test_differential.py,
 
 - 1067: a default the column cannot hold: NULL in a NOT NULL column, a string that is not a number for a numeric column, an
   integer out of the type's range, a string longer than a CHAR/VARCHAR/BINARY/VARBINARY, an ENUM
-  value not in its list, a date that has no digit, any default on an AUTO_INCREMENT column;
+  value not in its list, a date that has no digit or a number that spells no date or time
+  (`linter.schema.temporal_numbers`), any default on an AUTO_INCREMENT column;
 - 1075: one AUTO_INCREMENT column at most, and it is the first part of a key (any part of a key
   for MyISAM and Aria);
 - 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn, Location
 from linter.schema.model import TableBody
+from linter.schema.temporal_numbers import number_default_refused
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -119,6 +121,8 @@ def column_problem(column: Column, *, in_primary_key: bool = False) -> str | Non
             return bad
         return None
     if kind in _DATES and what == "string" and not any(ch.isdigit() for ch in value):
+        return bad
+    if kind in _DATES and what == "number" and number_default_refused(kind, value):
         return bad
     return None
 
