@@ -171,6 +171,8 @@ def _mariadb(table: Table, index: Index, target: Target, width: sizes.KeyWidth, 
     parts_after: list[int] = []
     for part in width.parts:
         nbytes = part.bytes
+        if nbytes is None and index.kind == "index" and _type_of(table, part.column) in ("TINYTEXT", "TINYBLOB"):
+            nbytes = 255 * _per_char(part)  # the whole column, which MariaDB writes as a 255-character prefix
         if nbytes is None or nbytes > limit:  # over the server's part limit (a TEXT without prefix: unbounded)
             if index.kind == "primary":
                 error = no_prefix_error(part.column) if nbytes is None else too_long_error(limit)

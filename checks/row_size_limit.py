@@ -21,7 +21,7 @@ from checks.scope import Problem, definition_key, foreign_key_columns, sentences
 from linter.schema import innodb_sizes as sizes
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding
-from linter.schema.elements import Column
+from linter.schema.elements import Column, Location
 from linter.schema.model import Schema, SchemaModel, Table, TableBody
 from linter.schema.target import Target
 
@@ -311,22 +311,37 @@ class RowSizeLimit(Check):
                 clauses = fix_clauses(table, context.target, schema, locked=locked) if problem is not None else None
                 seen[key] = (problem, clauses)
             problem, clauses = seen[key]
-            if problem is None:
-                continue
-            fix = f"ALTER TABLE {qualified(table)} {', '.join(clauses)};" if clauses else None
-            message = problem.message
-            if clauses is None:
-                message = sentences(message, "innolint finds no column it can move off-page: split the table (rarely read "
-                                             "columns to a 1:1 side table).")
-            summary = {
-                "column-length": f"{table.name}.{problem.columns[0]}: longer than its type allows",
-                "server-row": f"{table.name}: the row is over the server's 65,535-byte row limit",
-                "innodb-create": f"{table.name}: a row can pass InnoDB's record limit: the server refuses the table",
-                "innodb-rows": f"{table.name}: a full row passes InnoDB's record limit: INSERTs of long rows fail",
-            }.get(problem.kind)
-            yield self.finding(
-                table, message, severity=problem.severity, where=statement_of(table), evidence=problem.evidence,
-                fix=fix, subject=problem.kind if problem.kind != "column-length" else f"column-length:{problem.columns[0]}",
-                summary=summary,
-            )
+            if problem is not None:
+                yield self._finding(table, problem, clauses, statement_of(table))
+        # the statements the replay refused for a column too long for its type (linter.schema.column_lengths):
+        # not in the model; the fix is what to write in the statement instead
+        for refused in model.refused_lengths:
+            schema = sizes.schema_of(model, refused.table)
+            problem = row_problem(refused.table, context.target, schema)
+            if problem is not None:
+                yield self._finding(refused.table, problem, fix_clauses(refused.table, context.target, schema),
+                                    refused.where, refused=True)
 
+    def _finding(self, table: Table, problem: Problem, clauses: list[str] | None, where: Location, *,
+                 refused: bool = False) -> Finding:
+        """`refused`: the replay refused the statement (the table is not in the model): the fix's
+        changes are to be written into it."""
+        fix = f"ALTER TABLE {qualified(table)} {', '.join(clauses)};" if clauses else None
+        message = problem.message
+        if refused and clauses:
+            message = sentences(message, "The server runs none of the statement: write the fix's changes into it "
+                                         f"instead ({'; '.join(clauses)})")
+        if clauses is None:
+            message = sentences(message, "innolint finds no column it can move off-page: split the table (rarely read "
+                                         "columns to a 1:1 side table).")
+        summary = {
+            "column-length": f"{table.name}.{problem.columns[0]}: longer than its type allows",
+            "server-row": f"{table.name}: the row is over the server's 65,535-byte row limit",
+            "innodb-create": f"{table.name}: a row can pass InnoDB's record limit: the server refuses the table",
+            "innodb-rows": f"{table.name}: a full row passes InnoDB's record limit: INSERTs of long rows fail",
+        }.get(problem.kind)
+        return self.finding(
+            table, message, severity=problem.severity, where=where, evidence=problem.evidence,
+            fix=fix, subject=problem.kind if problem.kind != "column-length" else f"column-length:{problem.columns[0]}",
+            summary=summary,
+        )

@@ -33,7 +33,7 @@ from linter.parse.statement import glued_in_packet
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
-from linter.schema.key_refusals import KeyJudge, KeyRefusal
+from linter.schema.key_refusals import CheckedRefusal, KeyJudge
 from linter.schema.replay import Replayer
 from linter.input.source import InputError, discover, read_statements
 from linter.input.migrations.orm_evidence import AppEvidence
@@ -163,10 +163,14 @@ class Engine:
         if unit.evidence is not None:
             context = dataclasses.replace(context, app_evidence=unit.evidence)
         from checks.index_key_length import IndexKeyLength, key_refusal
+        from checks.row_size_limit import RowSizeLimit
 
-        replayer = Replayer(target=context.target, key_judge=KeyJudge(
-            key_refusal(context.target), reported=any(c.id == IndexKeyLength.id for c in self.checks)
-            and IndexKeyLength.id not in disabled))
+        def reported(rule: str) -> bool:
+            return any(c.id == rule for c in self.checks) and rule not in disabled
+
+        replayer = Replayer(target=context.target, key_judge=KeyJudge(key_refusal(context.target),
+                                                                      reported=reported(IndexKeyLength.id)),
+                            lengths_reported=reported(RowSizeLimit.id))
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
         result.diagnostics.extend(
@@ -252,7 +256,7 @@ class Engine:
                     continue
                 problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
                 if problem:
-                    if problem.__class__ is not KeyRefusal:  # (else the index-key-length check reports it)
+                    if problem.__class__ is not CheckedRefusal:  # (else a check reports it)
                         diagnostics.append(
                             Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
                                        end_line=end_line, message=problem, excerpt=_excerpt(text))
@@ -288,7 +292,7 @@ class Engine:
         problem = replayer.apply(op, where, annotations=tags, executable=statement.executable)
         if touched is not None:
             touched.extend(tables_named_by(op, replayer.model, replayer.current_schema))
-        if problem and problem.__class__ is not KeyRefusal:  # (else the index-key-length check reports it)
+        if problem and problem.__class__ is not CheckedRefusal:  # (else a check reports it)
             diagnostics.append(
                 Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
                            column=statement.column, end_line=statement.end_line, message=problem,

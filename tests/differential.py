@@ -221,6 +221,15 @@ def add_noise(text: str, seed: int) -> str:
 # --- the generator -----------------------------------------------------------------------------
 
 TABLE_NAMES = ("t1", "t2", "t3", "t4")
+#: what a column or table may say of its character set
+CHARSETS = ("CHARACTER SET latin1", "CHARSET utf8mb4", "COLLATE utf8mb4_bin", "CHARSET utf8mb3 COLLATE utf8mb3_bin",
+            "CHARACTER SET utf8")
+#: an ALTER TABLE's change of character set: the default alone, or every text column (CONVERT TO)
+TABLE_CHARSET_CHANGES = (
+    "DEFAULT CHARSET=latin1", "CHARACTER SET = utf8mb3", "COLLATE=utf8mb4_unicode_ci", "CONVERT TO CHARACTER SET utf8mb4",
+    "CONVERT TO CHARACTER SET latin1", "CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin", "CONVERT TO CHARSET utf8",
+    "CONVERT TO CHARACTER SET DEFAULT", "CONVERT TO CHARACTER SET binary",
+)
 CASE_VARIANTS = {"t1": "T1", "t2": "T2"}
 COLUMN_NAMES = ("id", "a", "b", "c", "d", "e", "f")
 ENGINES = (("InnoDB", 30), ("", 30), ("innodb", 5), ("MyISAM", 8), ("MEMORY", 5), ("Aria", 5), ("INNODB", 2))
@@ -351,7 +360,12 @@ class Generator:
             (("char", "CHAR(36)", 36), 3), (("text", "TEXT", None), 5), (("text", "BLOB", None), 1),
             (("other", "DATETIME", None), 4), (("other", "DATE", None), 1), (("other", "DECIMAL(10,2)", None), 2),
             (("other", "TIMESTAMP", None), 1), (("other", "ENUM('x','y')", None), 1), (("int", "SERIAL", None), 0.4),
+            (("char", "VARCHAR(800)", 800), 0.7), (("text", "TINYTEXT", None), 0.5), (("text", "MEDIUMTEXT", None), 0.5),
+            (("text", "JSON", None), 0.3), (("text", "TEXT(100)", None), 0.2), (("text", "BLOB(300)", None), 0.2),
+            (("char", "VARCHAR(20000)", 20000), 0.2),
         ))
+        if kind in ("char", "text") and type_text not in ("BLOB", "BLOB(300)", "JSON") and self.chance(0.1):
+            type_text += " " + self.pick(CHARSETS)
         if self.chance(0.04):  # a type in an executable comment: the version decides
             type_text = self.pick(("INT /*!80023 UNSIGNED */", "INT /*M!100301 UNSIGNED */", "/*!50100 BIGINT */"))
         not_null = pk_candidate or self.chance(0.4)
@@ -630,6 +644,8 @@ class Generator:
             value = "DROP DEFAULT" if self.chance(0.4) else ("SET DEFAULT 1" if column.kind == "int" else "SET DEFAULT NULL")
             return f"ALTER {self.pick(('COLUMN ', ''))}{self.quote(column.name)} {value}"
         if kind == "options":
+            if self.chance(0.3):
+                return self.pick(TABLE_CHARSET_CHANGES)
             return self.pick(("COMMENT='changed'", "ROW_FORMAT=DYNAMIC", "AUTO_INCREMENT=100", "DEFAULT CHARSET=utf8mb4"))
         return self.online_clause()
 
@@ -862,12 +878,22 @@ class Generator:
             return self.dynamic()
         if roll < 0.96:
             return [self.client_command()]
+        if roll < 0.965:
+            return [self.alter_database()]
         if roll < 0.98:  # a statement the client clears (\c) or a comment-only line
             unit = self.ddl()
             if unit is None:
                 return []
             return [replace(unit, kind="client-clear:" + unit.kind, end="\\c")]
         return [Unit("comment", self.pick(LEAD_COMMENTS).rstrip("\n"), end="own")]
+
+    def alter_database(self) -> Unit:
+        """A new default character set for the tables created after it: by name, or the
+        client's current database."""
+        change = self.pick(("CHARACTER SET utf8mb4", "DEFAULT CHARSET = latin1", "COLLATE utf8mb4_bin",
+                            "CHARSET utf8mb3", "COMMENT 'no charset'"))
+        name = self.pick(("", "{main} ", "{other} ", "{" + self.db + "} "))
+        return Unit("alter-database", f"ALTER {self.pick(('DATABASE', 'SCHEMA'))} {name}{change}")
 
     def client_command(self) -> Unit:
         return Unit("client-command", self.pick(("\\W", "\\w", "\\p", "\\W ")), end="own")
@@ -929,10 +955,14 @@ class ColumnFacts:
     length: int | None  # for CHAR and VARCHAR
     unsigned: bool
     nullable: bool
+    #: CHARACTER_SET_NAME: the character set of a text column (None: a column that holds no text)
+    charset: str | None = None
 
     def __str__(self) -> str:
         length = f"({self.length})" if self.length is not None else ""
-        return f"{self.name} {self.type}{length}{' unsigned' if self.unsigned else ''}{'' if self.nullable else ' NOT NULL'}"
+        charset = f" {self.charset}" if self.charset is not None else ""
+        return (f"{self.name} {self.type}{length}{charset}{' unsigned' if self.unsigned else ''}"
+                f"{'' if self.nullable else ' NOT NULL'}")
 
 
 @dataclass(frozen=True)
@@ -977,6 +1007,13 @@ class Difference:
 
     def __str__(self) -> str:
         return f"{self.kind} {self.table}: {self.detail}"
+
+
+def without_charsets(view: View) -> View:
+    """The view with no column's character set: for inputs that cannot say one (Liquibase's XML
+    change types write no table options, so a history's `DEFAULT CHARACTER SET` is not in them)."""
+    return {key: replace(facts, columns=tuple(replace(c, charset=None) for c in facts.columns))
+            for key, facts in view.items()}
 
 
 def compare(server: View, linted: View) -> list[Difference]:
@@ -1161,7 +1198,7 @@ class ServerRunner:
                                  f"WHERE TABLE_SCHEMA IN ({listed}) AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')")
         columns = self._sql(
             "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, COLUMN_TYPE, "
-            f"IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA IN ({listed}) "
+            f"IS_NULLABLE, CHARACTER_SET_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA IN ({listed}) "
             "ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION")
         statistics = self._sql(
             "SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, NON_UNIQUE, COLUMN_NAME, SUB_PART, INDEX_TYPE "
@@ -1173,11 +1210,11 @@ class ServerRunner:
             + " OR ".join(f"t.NAME LIKE '{db}/%'" for db in databases) + ")")
         engine = {(str(s), str(t)): str(e or "").lower() for s, t, e in tables}
         cols: dict[tuple[str, str], list[ColumnFacts]] = {}
-        for schema, table, name, data_type, length, column_type, nullable in columns:
+        for schema, table, name, data_type, length, column_type, nullable, charset in columns:
             char = str(data_type).lower() in _CHAR_TYPES
             cols.setdefault((str(schema), str(table)), []).append(ColumnFacts(
                 str(name), str(data_type).lower(), int(length) if char and length is not None else None,
-                "unsigned" in str(column_type).lower(), nullable == "YES"))
+                "unsigned" in str(column_type).lower(), nullable == "YES", str(charset) if charset else None))
         keys: dict[tuple[str, str], dict[str, tuple[str, list[tuple[str, int | None]]]]] = {}
         for schema, table, index, non_unique, column, sub_part, index_type in statistics:
             kind = ("primary" if index == "PRIMARY" else "fulltext" if index_type == "FULLTEXT"
@@ -1326,6 +1363,10 @@ def refused_keys(findings: Iterable[Any]) -> list[tuple[int, int, str, str]]:
 def model_view(model: Any, main: str, other: str) -> View:
     """innolint's model as a View: its permanent tables, by database (no database named, or the
     first one's name: "main"; the second one's: "other"; any other name as it is)."""
+    from linter.schema.innodb_sizes import column_charset
+    from linter.schema.target import Target
+
+    target = Target.parse(TARGET)
     view: View = {}
     for table in model.tables():
         if table.temporary:
@@ -1337,7 +1378,8 @@ def model_view(model: Any, main: str, other: str) -> View:
             key = (role, table.name + " (again)")
         engine = (table.engine or "innodb").lower()
         engine = {"heap": "memory", "xtradb": "innodb"}.get(engine, engine)
-        columns = tuple(_column_facts(c) for c in table.columns.values())
+        schema_of = model.find_schema(table.schema)
+        columns = tuple(_column_facts(c, column_charset(c, table, target, schema_of)) for c in table.columns.values())
         indexes = tuple(IndexFacts(i.name if i.kind != "primary" else "PRIMARY", i.kind,
                                    tuple((p.name.lower(), p.prefix) for p in i.columns)) for i in table.indexes)
         clustered = table.clustered_index
@@ -1348,14 +1390,17 @@ def model_view(model: Any, main: str, other: str) -> View:
     return view
 
 
-def _column_facts(column: Any) -> ColumnFacts:
+def _column_facts(column: Any, charset: Any) -> ColumnFacts:
+    """`charset`: the ResolvedCharset innolint gives the column (None, or a binary type's: it holds
+    bytes, which information_schema shows as no character set)."""
     base = column.type.lower()
     base = _TYPE_SYNONYMS.get(base, base)
     length = None
     if base in _CHAR_TYPES:
         length = int(column.params[0]) if column.params and str(column.params[0]).isdigit() else (
             1 if base == "char" else None)
-    return ColumnFacts(column.name, base, length, bool(column.unsigned), bool(column.nullable))
+    shown = charset.charset if charset is not None and charset.source != "binary type" else None
+    return ColumnFacts(column.name, base, length, bool(column.unsigned), bool(column.nullable), shown)
 
 
 

@@ -403,7 +403,9 @@ def test_change_types_replay_as_mariadb_runs_the_same_changes(mariadb, tmp_path:
             assert [d.message for d in result.diagnostics if d.rule in PROBLEMS] == []
             (loaded,) = server.load([lambda main, other, e=evolution: H.truth(e)])
             assert loaded.errors == []
-            differences = [d for d in D.compare(loaded.view, D.model_view(result.model, "main", "other"))
+            # (the XML change types carry no table options: the history's DEFAULT CHARACTER SET is not in them)
+            differences = [d for d in D.compare(D.without_charsets(loaded.view),
+                                                D.without_charsets(D.model_view(result.model, "main", "other")))
                            if not _only_foreign_key_indexes(d)]
             assert differences == [], f"seed {seed}: " + "; ".join(map(str, differences))
     finally:

@@ -191,6 +191,33 @@ def test_a_column_longer_than_its_type(server: MariaDB, column: str, charset: st
         assert "whatever the sql_mode" in found[0].message and lenient.code == 1074
 
 
+@pytest.mark.parametrize(("alter", "subject", "code"), [
+    ("ADD c VARCHAR(70000)", "column-length:c", 1074), ("MODIFY name CHAR(256)", "column-length:name", 1074),
+    ("CHANGE name title VARBINARY(70000)", "column-length:title", 1074),
+    ("CONVERT TO CHARACTER SET utf8mb4", "column-length:note", 1074),
+    ("DEFAULT CHARSET=utf8mb4, ADD d VARCHAR(20000)", "column-length:d", 1074),
+    ("ADD c VARCHAR(40000)", "server-row", 1118), ("MODIFY name VARCHAR(12000) CHARSET utf8mb3", "server-row", 1118),
+    ("MODIFY note VARCHAR(21000) CHARSET utf8mb3, ADD x VARCHAR(1000), DEFAULT CHARSET=utf8mb3", "server-row", 1118),
+])
+def test_an_alter_the_server_refuses_for_a_column_or_row_length(server: MariaDB, alter: str, subject: str, code: int,
+                                                                 tmp_path: Path) -> None:
+    """The replay refuses the ALTER (the table stays as it was: tests/test_alter_charsets.py
+    compares it with the server's) and the check reports it at the ALTER, once, with the change
+    to write instead."""
+    create = ("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(20), note VARCHAR(30000), body TEXT) ENGINE=MyISAM "
+              "DEFAULT CHARSET=latin1")
+    statements = [create, f"ALTER TABLE t {alter}", "ALTER TABLE t ADD e INT"]
+    refused = run(server, "rs_alter", statements[:2])
+    assert not refused.ok and refused.code == code, refused
+    loaded = run(server, "rs_alter", [create, statements[2]], table="t")
+    found = lint(";\n".join(statements), tmp_path)
+    assert [(f.line, f.subject) for f in found] == [(2, subject)]
+    assert f"ERROR {code}" in found[0].message and "write the fix's changes into it" in found[0].message
+    report = lint_sql(";\n".join(statements) + ";\n", tmp_path, target=TARGET)
+    assert not [d for d in report.diagnostics if d.rule == "replay-error"]  # (the check said it: nothing twice)
+    assert "`e` int" in loaded.tables["t"]
+
+
 @pytest.mark.parametrize(("columns", "charset"), [
     (["TEXT"], "latin1"), (["VARCHAR(300)"], "latin1"), (["MEDIUMBLOB", "TEXT"], "utf8mb4"),
     (["VARBINARY(300)"], "latin1"), (["TEXT", "VARCHAR(300)", "INT"], "latin1"), (["VARCHAR(100)", "JSON"], "utf8mb4"),

@@ -11,9 +11,10 @@ from linter.parse import ops
 from linter.schema.elements import Column, Index
 from linter.schema.model import TableBody
 from linter.parse.columns import _parse_columns
+from linter.parse.create import _database_options
 from linter.parse.keys import _is_key_element, _read_key
-from linter.parse.options import _online_clause, _partition_text, _read_option_pairs
-from linter.parse.tokens import _KEY_WORDS, _SKIP_OBJECTS, _UNQUOTED, _split_top_level
+from linter.parse.options import _online_clause, charset_conflict, _partition_text, _read_option_pairs
+from linter.parse.tokens import _KEY_WORDS, _SKIP_OBJECTS, _UNQUOTED, ParseFailure, _split_top_level
 
 if TYPE_CHECKING:
     from linter.parse.tokens import _Cursor
@@ -35,13 +36,42 @@ _KEYS_ONLY = ops.Skipped("ALTER TABLE ... KEYS")
 _KEYS_ONLY_LINE = r"ALTER[ \t]+TABLE[ \t]+(?:`[^`;\n]+`\.)?`[^`;\n]+`[ \t]+(?:DISABLE|ENABLE)[ \t]+KEYS"
 
 
+#: the reserved words an ALTER DATABASE's options start with: after DATABASE, one of them means
+#: no name was given (the client's current database). CHARSET is no reserved word: `ALTER DATABASE
+#: CHARSET x` names a database CHARSET and is refused (MariaDB 10.11, 1064)
+_DATABASE_OPTION_WORDS = frozenset({"DEFAULT", "CHARACTER", "COLLATE", "COMMENT", "READ", "ENCRYPTION"})
+
+
+def _parse_alter_database(c: _Cursor) -> ops.Operation:
+    """ALTER {DATABASE | SCHEMA} [name] options: a new default character set or collation is
+    followed (the tables created after it take it); any other option (COMMENT, READ ONLY,
+    ENCRYPTION, UPGRADE DATA DIRECTORY NAME) changes nothing innolint models."""
+    c.advance()
+    name = "" if c.word() in _DATABASE_OPTION_WORDS else c.name()
+    words = [t.text for t in c.tokens[c.i:] if t.token_type != TokenType.EQ]
+    if not words or words[0].upper() not in _DATABASE_OPTION_WORDS | {"CHARSET", "UPGRADE"}:
+        c.fail("ALTER DATABASE without an option the server reads (syntax error, 1064)", refused=True)
+    pairs = [("CHARSET" if word.upper() in ("CHARSET", "SET") else "COLLATE", words[i + 1])
+             for i, word in enumerate(words[:-1]) if word.upper() in ("CHARSET", "COLLATE")
+             or (word.upper() == "SET" and i and words[i - 1].upper() == "CHARACTER")]
+    conflict = charset_conflict(pairs)
+    if conflict is not None:
+        raise ParseFailure(conflict, refused=True)
+    charset, collation = _database_options(words)
+    if charset is None and collation is None:
+        return ops.Skipped("ALTER DATABASE")
+    return ops.SchemaStatement("alter", name, charset, collation)
+
+
 def _parse_alter(c: _Cursor) -> ops.Operation:
     c.expect("ALTER")
     online = c.accept("ONLINE")
     online or c.accept("OFFLINE")
     c.accept("IGNORE")
     word = c.word()
-    if word in ("DATABASE", "SCHEMA", "VIEW", "TABLESPACE", "INSTANCE") or word in _SKIP_OBJECTS or word.startswith("DEFINER"):
+    if word in ("DATABASE", "SCHEMA"):
+        return _parse_alter_database(c)
+    if word in ("VIEW", "TABLESPACE", "INSTANCE") or word in _SKIP_OBJECTS or word.startswith("DEFINER"):
         return ops.Skipped(f"ALTER {word}")
     if word == "ALGORITHM" or word == "SQL":
         return ops.Skipped("ALTER VIEW")
@@ -81,6 +111,10 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
                     continue
                 action = ops.SetOptions(kept)
             actions.append(action)
+    conflict = charset_conflict([pair for action in actions if isinstance(action, ops.SetOptions) for pair in action.options])
+    conflict = conflict or charset_conflict([("CHARSET", a.charset) for a in actions if isinstance(a, ops.ConvertCharset)])
+    if conflict is not None:
+        raise ParseFailure(conflict, refused=True)
     return ops.AlterTable(name, tuple(actions), if_exists, clauses.get("ALGORITHM"), clauses.get("LOCK"), online,
                           tuple(unmodelled))
 
@@ -205,7 +239,14 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
     if word == "CONVERT":
         c.expect("CONVERT", "TO")
         pairs, _ = _read_option_pairs(c.sub(c.tokens[c.i :]), stop_at_select=False)
-        return [ops.SetOptions(tuple(pairs))]
+        charset = next((value for key, value in pairs if key == "CHARSET"), None)
+        if charset is None or any(key not in ("CHARSET", "COLLATE") for key, _ in pairs):
+            c.fail("CONVERT TO needs CHARACTER SET and takes COLLATE alone after it", refused=True)
+        assert charset is not None
+        conflict = charset_conflict(pairs)
+        if conflict is not None:
+            raise ParseFailure(conflict, refused=True)
+        return [ops.ConvertCharset(charset, next((value for key, value in pairs if key == "COLLATE"), None))]
     if word in _ALTER_NO_OPS or (word == "WITH" or word == "WITHOUT") and c.word(1) == "VALIDATION":
         return []
     if c.at("PARTITION", "BY"):

@@ -21,7 +21,7 @@ from linter.parse.keys import (
     _read_key,
     _using_after,
 )
-from linter.parse.options import _online_clause, _read_table_options, apply_options
+from linter.parse.options import _online_clause, _read_table_options, apply_options, charset_conflict
 from linter.parse.plain import _plain_options
 from linter.parse.tokens import ParseFailure, _L_PAREN, _SKIP_OBJECTS, _UNQUOTED, _head, _split_top_level
 
@@ -113,7 +113,7 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH", "VALUES"):
         refused = _read_elements(c, _split_top_level(c.group()), body)
         pairs = _plain_options(c.text, c.tokens[c.i - 1].end + 1)
-        if pairs is not None:
+        if pairs is not None and charset_conflict(pairs) is None:
             apply_options(body.options, pairs)
             _system_versioned_keys(c, body)
             return ops.CreateTable(name, body, temporary, if_not_exists, refused=refused)

@@ -187,6 +187,20 @@ class SetOptions(FrozenRecord):
         _set(self, "options", options)
 
 
+class ConvertCharset(FrozenRecord):
+    """ALTER TABLE ... CONVERT TO CHARACTER SET cs [COLLATE c]: every text column of the table
+    moves to it (the table's default too, unless the statement sets that itself). `charset`
+    "DEFAULT": the database's."""
+
+    __slots__ = __match_args__ = ("charset", "collation")
+    charset: str
+    collation: str | None
+
+    def __init__(self, charset: str, collation: str | None) -> None:
+        _set(self, "charset", charset)
+        _set(self, "collation", collation)
+
+
 class RenameTo(FrozenRecord):
     __slots__ = __match_args__ = ("target",)
     target: Name
@@ -219,8 +233,8 @@ class TableToPartition(FrozenRecord):
 
 AlterAction = (
     AddColumn | ChangeColumn | RenameColumn | DropColumn | SetColumnDefault | AddIndex | DropIndex
-    | RenameIndex | AddForeignKey | DropForeignKey | DropConstraint | SetOptions | RenameTo | PartitionToTable
-    | TableToPartition
+    | RenameIndex | AddForeignKey | DropForeignKey | DropConstraint | SetOptions | ConvertCharset | RenameTo
+    | PartitionToTable | TableToPartition
 )
 
 
@@ -395,17 +409,20 @@ class CreateCompressionDictionary(FrozenRecord):
 
 
 class SchemaStatement(FrozenRecord):
-    """CREATE DATABASE / DROP DATABASE / USE. A CREATE DATABASE's DEFAULT CHARACTER SET and
-    COLLATE are the defaults of its tables that name none (linter.schema.innodb_sizes resolves them)."""
+    """CREATE DATABASE / ALTER DATABASE / DROP DATABASE / USE. A CREATE DATABASE's DEFAULT
+    CHARACTER SET and COLLATE are the defaults of the tables created in it that name none
+    (linter.schema.innodb_sizes resolves them); an ALTER DATABASE changes them for the tables
+    created after it (those before keep what they were created with). `name` "" in an ALTER
+    DATABASE: the client's current database."""
 
     __slots__ = __match_args__ = ("action", "name", "charset", "collation")
-    action: Literal["create", "drop", "use"]
+    action: Literal["create", "alter", "drop", "use"]
     name: str
     charset: str | None
     collation: str | None
 
     def __init__(
-        self, action: Literal["create", "drop", "use"], name: str, charset: str | None = None,
+        self, action: Literal["create", "alter", "drop", "use"], name: str, charset: str | None = None,
         collation: str | None = None,
     ) -> None:
         _set(self, "action", action)

@@ -4,11 +4,13 @@ partitions' names); `apply_options` sets them on a TableOptions."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 import re
 from sqlglot.tokens import TokenType
 
 from linter.schema.elements import TableOptions
+from linter.schema.innodb_sizes import charset_of_collation, normalize_charset
 from linter.parse.tokens import ParseFailure, _PUNCTUATION
 
 if TYPE_CHECKING:
@@ -28,9 +30,32 @@ _OPTION_FIELDS = {
 def _read_table_options(c: _Cursor, *, stop_at_select: bool) -> tuple[TableOptions, bool]:
     """Table options up to the end (or to AS SELECT): (options, whether a SELECT follows)."""
     pairs, as_select = _read_option_pairs(c, stop_at_select=stop_at_select)
+    conflict = charset_conflict(pairs)
+    if conflict is not None:
+        raise ParseFailure(conflict, refused=True)
     options = TableOptions()
     apply_options(options, pairs)
     return options, as_select
+
+
+def charset_conflict(pairs: Iterable[tuple[str, str | None]]) -> str | None:
+    """Why the server refuses the character sets and collations one statement gives a table (or
+    one CONVERT TO gives its columns), or None: two different character sets (error 1302), a
+    collation of another character set than the one given (error 1253). MariaDB 10.11 and MySQL
+    refuse both while reading the statement; `DEFAULT` stands for the database's."""
+    charsets = {normalize_charset(value) for key, value in pairs if key == "CHARSET" and value}
+    if len(charsets) > 1:
+        first, second = sorted(charsets)[:2]
+        return (f"conflicting declarations: CHARACTER SET {first} and CHARACTER SET {second} (error 1302); the "
+                "server refuses the statement")
+    charset = next(iter(charsets), None)
+    for key, value in pairs:
+        if key == "COLLATE" and value and charset not in (None, "default"):
+            owner = charset_of_collation(value)
+            if owner is not None and owner != charset:
+                return (f"COLLATION {value} is not valid for CHARACTER SET {charset} (error 1253); the server refuses "
+                        "the statement")
+    return None
 
 
 #: the table options the server's grammar names (MariaDB 10.11 and MySQL 8.x), which may go

@@ -13,7 +13,7 @@ from linter.schema.elements import Column, ForeignKey, Index, IndexColumn, Index
 from linter.schema.model import TableBody, without_redundant_generated_keys
 from linter.schema.key_parts import drop_whole_prefixes
 from linter.parse.keys import _name_keys, _primary_columns_not_null
-from linter.parse.options import _TABLE_OPTION_NAMES, apply_options
+from linter.parse.options import charset_conflict, _TABLE_OPTION_NAMES, apply_options
 from linter.parse.tokens import _KEY_WORDS, _PARSER, _TOKENIZER, _TYPE_ALIASES
 
 
@@ -284,7 +284,7 @@ def _plain_create_table(text: str) -> ops.CreateTable | None:
         return None
     body, end, refused = read
     pairs = _plain_options(text, end)
-    if pairs is None:
+    if pairs is None or charset_conflict(pairs) is not None:  # (the token path says why it is refused)
         return None
     apply_options(body.options, pairs)
     if_not_exists, schema, table = head.groups()

@@ -326,7 +326,11 @@ def _parse_ddl(text: str, word: str) -> ops.Operation:
         return _parse_rename(cursor)
     if first == "USE":
         cursor.advance()
-        return ops.SchemaStatement("use", cursor.name())
+        name = cursor.name()
+        if not cursor.done:  # the server reads one name: `USE d2 DROP VIEW v` is a syntax error
+            cursor.fail("unexpected text after USE's database name: the server refuses the statement (syntax error, "
+                        "1064) and stays in its database", refused=bool(cursor.word()))
+        return ops.SchemaStatement("use", name)
     if first in _SKIP_FIRST_WORDS or tokens[0].token_type in (TokenType.L_PAREN, TokenType.BACKSLASH):
         return ops.Skipped(first or tokens[0].text)
     if first == "DELIMITER":  # (the splitter reads the client's own DELIMITER lines)

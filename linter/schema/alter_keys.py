@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from linter.parse.keys import MAX_KEYS
 from linter.schema.model import BodyDraft, name_unnamed_keys, without_redundant_generated_keys
 from linter.schema.elements import Index, Location
+from linter.schema.key_parts import as_stored
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -61,6 +62,7 @@ class AlterKeys:
     #: old column names changed to another name whose keys stay on a column added under the old
     #: name, which comes first in the new table (`_shadowed_changes`)
     shadowed: set[str]
+    convert: Any  # `AlterCharsets.convert`: a CONVERT TO CHARACTER SET
 
     def _AddIndex(self, action: ops.AddIndex) -> str | None:
         assert self.draft is not None
@@ -204,5 +206,9 @@ class AlterKeys:
         redefines."""
         assert self.draft is not None
         uses = self.draft.uses
-        ats = dict.fromkeys(at for old, _, defines in self.changes if defines for at in uses.get(old, ()))
+        if self.convert is not None:  # every text column moves: every key is built again, as stored
+            return [*self.index_adds, *(as_stored(index) for at, index in self.draft.indexes.items()
+                                        if at not in self.index_gone)]
+        else:
+            ats = dict.fromkeys(at for old, _, defines in self.changes if defines for at in uses.get(old, ()))
         return [*self.index_adds, *(self.draft.indexes[at] for at in ats if at not in self.index_gone)]

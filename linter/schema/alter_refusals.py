@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from linter.schema.elements import LARGE_TYPES, Column, Index
 from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, TableBody
+from linter.schema.key_parts import as_stored, auto_increment_hash_problem
 from linter.schema.online_alter import Request, Verdict, verdict
 from linter.schema.refusals import (
     FULLTEXT_TYPES, INNODB_ENGINES, column_problem, engine_key_length_problem, engine_problem, lob_key_problem,
@@ -50,6 +51,7 @@ class AlterRefusals:
     replayer: Any  # `_Alter`'s Replayer: its target
 
     _new_column: Callable[[str], Column | None]  # `_Alter`'s: the column of this name after the statement
+    keys_built: Callable[[], list[Index]]  # `AlterKeys.keys_built`: the keys the statement builds
 
     def _versioning_word_problem(self, verb: str, name: str, bare_word: bool) -> str | None:
         """`ADD period ...`, `DROP system`: a syntax error on MariaDB 10.3 and later (`ops.VERSIONING_WORDS`)."""
@@ -281,9 +283,11 @@ class TableAfterAlter(AlterRefusals):
                                       for index in self.table.indexes)), None)
         renamed = {old: column.name.lower() for old, column, _ in self.changes}
         indexes = list(self.index_adds)
-        if engine != before or renamed:
-            indexes += [index for at, index in self.draft.indexes.items() if at not in self.index_drops and (
-                engine != before or any(p.name.lower() in renamed for p in index.columns))]
+        converts = self.convert is not None  # (every text column moves: every key is built again, as stored)
+        if engine != before or renamed or converts:
+            indexes += [as_stored(index) if converts else index for at, index in self.draft.indexes.items()
+                        if at not in self.index_drops and (
+                            engine != before or converts or any(p.name.lower() in renamed for p in index.columns))]
         for index in indexes:
             problem = lob_key_problem(index, lambda name: self._new_column(renamed.get(name, name)), engine,
                                       mariadb=mariadb)
@@ -352,27 +356,19 @@ class TableAfterAlter(AlterRefusals):
         return None
 
     def _hash_key_auto_problem(self) -> str | None:
-        """A UNIQUE key over a whole TEXT/BLOB column is a hash key, which takes no AUTO_INCREMENT column."""
-        made_auto = any(c.auto_increment for _, c, _ in self.changes) or any(
-            c.auto_increment for a, _, c, _ in self.steps if a)
-        made_lob = any(c.type.upper() in LARGE_TYPES for _, c, _ in self.changes)
-        if not (self.index_adds or made_auto or made_lob):
-            return None
+        """A UNIQUE key MariaDB keeps as a hash takes no AUTO_INCREMENT column
+        (`key_parts.auto_increment_hash_problem`): judged on the keys the statement builds."""
         draft = self.draft
         assert draft is not None
+        built = self.keys_built()
+        if (self._new_engine() or "").lower() != (self.table.body.options.engine or "").lower():
+            built = [*self.index_adds, *(index for at, index in draft.indexes.items() if at not in self.index_gone)]
+        if not built:
+            return None
         renamed = {old: column.name.lower() for old, column, _ in self.changes}
-        keys = [index for at, index in draft.indexes.items() if at not in self.index_drops]
-        for index in keys + self.index_adds:
-            if index.kind != "unique":
-                continue
-            parts = [(p, self._new_column(renamed.get(p.name.lower(), p.name.lower())))
-                     for p in index.columns if not p.expression]
-            if any(c is not None and c.type.upper() in LARGE_TYPES and p.prefix is None for p, c in parts):
-                auto = next((c for _, c in parts if c is not None and c.auto_increment), None)
-                if auto is not None:
-                    return (f"the AUTO_INCREMENT column {auto.name} cannot be part of UNIQUE key {index.name}, which "
-                            "is over a whole TEXT/BLOB column (a hash key; error 4169)")
-        return None
+        return auto_increment_hash_problem(
+            self.table, built, lambda key: self._new_column(renamed.get(key, key)), self._new_engine(),
+            self.replayer.target, self.replayer.model.find_schema(self.table.schema))  # type: ignore[attr-defined]
 
     def _dropped_from_unique_problem(self) -> str | None:
         draft = self.draft

@@ -312,6 +312,11 @@ def table_charset(table: Table, target: Target, schema: Schema | None = None) ->
     found = _pair(table.options.charset, table.options.collation)
     if found is not None:
         return ResolvedCharset(found[0], found[1], "table")
+    return database_charset(target, schema)
+
+
+def database_charset(target: Target, schema: Schema | None) -> ResolvedCharset:
+    """A database's default character set: its CREATE / ALTER DATABASE's, else the server's."""
     if schema is not None:
         found = _pair(schema.charset, schema.collation)
         if found is not None:
@@ -328,11 +333,12 @@ def column_charset(
     kind = column.type.upper()
     if kind in BINARY_TYPES:
         return ResolvedCharset("binary", "binary", "binary type")
+    found = _pair(column.charset, column.collation)
     if kind == "JSON" and target.is_mariadb:  # LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin (verified)
-        return ResolvedCharset("utf8mb4", "utf8mb4_bin", "column")
+        return ResolvedCharset(found[0], found[1], "column") if found is not None else (
+            ResolvedCharset("utf8mb4", "utf8mb4_bin", "column"))  # (a CONVERT TO moves it: `alter_charsets`)
     if kind not in TEXT_TYPES:
         return None
-    found = _pair(column.charset, column.collation)
     if found is not None:
         return ResolvedCharset(found[0], found[1], "column")
     return table_charset(table, target, schema)
@@ -414,9 +420,13 @@ def _fsp_bytes(column: Column) -> int:
     return (_int_param(column, 0, 0) + 1) // 2
 
 
-def _text_type_for(kind: str, max_bytes: int) -> str:
-    """TEXT(n)/BLOB(n): the server takes the smallest type that holds n characters' bytes."""
+def text_type_for(kind: str, max_bytes: int) -> str:
+    """TEXT(n)/BLOB(n): the server takes the smallest type that holds n characters' bytes; TEXT(0)
+    is TEXT (verified on MariaDB 10.11: BLOB(100) is TINYBLOB, latin1 TEXT(256) TEXT, utf8mb4
+    TEXT(64) TEXT, latin1 TEXT(16777216) LONGTEXT). `kind`: "TEXT" or "BLOB"."""
     text = kind == "TEXT"
+    if max_bytes == 0:
+        return kind
     for name, limit in (("TINY", 255), ("", 65_535), ("MEDIUM", 16_777_215)):
         if max_bytes <= limit:
             return name + ("TEXT" if text else "BLOB")
@@ -464,7 +474,7 @@ def column_bytes(column: Column, charset: ResolvedCharset | None) -> ColumnBytes
         return ColumnBytes(size + length, size, length, False, False, True)
     if kind in ("TEXT", "BLOB") and column.params:
         wanted = _int_param(column, 0, 0) * (maxlen if kind == "TEXT" else 1)
-        kind = _text_type_for(kind, wanted)
+        kind = text_type_for(kind, wanted)
     if kind in _LOB_LENGTH_BYTES:
         length = _LOB_LENGTH_BYTES[kind]
         return ColumnBytes(length + 8, None, length, False, True, True)

@@ -99,6 +99,32 @@ def server_keys(
     return out
 
 
+def auto_increment_hash_problem(
+    table: Table, indexes: list[Index], column_of: Callable[[str], Column | None], engine: str | None,
+    target: Target, schema: Schema | None,
+) -> str | None:
+    """MariaDB keeps no AUTO_INCREMENT column in a UNIQUE key it keeps as a hash (`is_long_unique`:
+    over a whole TEXT/BLOB column, longer than the engine's key, or written USING HASH): it refuses
+    the statement (error 4169; 1901 for USING HASH). `column_of`: the columns as the statement
+    leaves them, in the character set they hold."""
+    if not target.is_mariadb:
+        return None
+    engine = (engine or "").lower() or None
+    limit = _KEY_PART_BYTES.get(engine)
+    if limit is None:
+        return None
+    for index in indexes:
+        if index.kind != "unique":
+            continue
+        auto = next((column for part in index.columns if not part.expression
+                     and (column := column_of(part.name.lower())) is not None and column.auto_increment), None)
+        if auto is not None and is_long_unique(table, index, column_of, limit, engine, target, schema):
+            return (f"the AUTO_INCREMENT column {auto.name} cannot be part of UNIQUE key {index.name or '(unnamed)'}, "
+                    f"which MariaDB keeps as a hash: over a whole TEXT/BLOB column, longer than the {limit:,} bytes "
+                    f"of a key, or USING HASH (error {1901 if index.using == 'HASH' else 4169})")
+    return None
+
+
 def is_long_unique(
     table: Table, index: Index, column_of: Callable[[str], Column | None], limit: int, engine: str | None,
     target: Target, schema: Schema | None,
@@ -268,3 +294,14 @@ def as_written(index: Index) -> Index:
         return index
     return replace(index, columns=tuple(
         IndexColumn(p.name, p.written_prefix, p.descending, p.expression) if p.server_cut else p for p in index.columns))
+
+
+def as_stored(index: Index) -> Index:
+    """The key as the server stored it, each part it cut now a prefix of its own: what a later
+    ALTER TABLE that rebuilds the key (a CONVERT TO CHARACTER SET) starts from (asked of MariaDB
+    10.11: `KEY (c1, c0)` on a latin1 TINYTEXT, stored as `c1(255)`, converted to utf8mb4 keeps
+    `c1(255)` on the TEXT it becomes)."""
+    if not any(part.server_cut for part in index.columns):
+        return index
+    return replace(index, columns=tuple(
+        IndexColumn(p.name, p.prefix, p.descending, p.expression) if p.server_cut else p for p in index.columns))

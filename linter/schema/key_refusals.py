@@ -6,7 +6,7 @@ MySQL ...) is the index-key-length check's (`checks.index_key_length.key_problem
 hands it to the replay (`KeyJudge`), which then refuses the CREATE TABLE, ALTER TABLE or CREATE
 INDEX and keeps the table as it would have been in `SchemaModel.refused_keys`, where the check
 finds it and reports it with its fix. The replay's message for such a statement is a
-`KeyRefusal`: the engine says nothing more of it while the check runs (else it reports it as a
+`CheckedRefusal`: the engine says nothing more of it while the check runs (else it reports it as a
 replay-error). Before, the model kept the refused key, and the finding went with the table when a
 later statement dropped it (the differential's refused-key-finding-lost).
 """
@@ -17,13 +17,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from linter.schema.elements import LARGE_TYPES
-from linter.schema.model import SPATIAL_TYPES, RefusedKey, Schema, Table, TableBody
+from linter.schema.model import SPATIAL_TYPES, Schema, Table, TableBody
+from linter.schema.refused import RefusedKey
 from linter.schema.refusals import _stored_bytes
 
 if TYPE_CHECKING:
     from linter.schema.elements import Index, Location
 
-__all__ = ["KeyJudge", "KeyRefusal", "may_be_refused"]
+__all__ = ["CheckedRefusal", "KeyJudge", "may_be_refused"]
 
 #: the refusal (its message) of a key on a table, by the index-key-length check, else None
 Decide = Callable[[Table, "Index", "Schema | None"], "str | None"]
@@ -61,8 +62,9 @@ def may_be_refused(index: Index, column_of: Callable[[str], Any]) -> bool:
     return total > _SAFE_KEY_BYTES
 
 
-class KeyRefusal(str):
-    """A replay message for a statement refused for a key the index-key-length check reports."""
+class CheckedRefusal(str):
+    """A replay message for a statement refused for what a check reports: a key (index-key-length)
+    or a column's length (row-size-limit, `column_lengths`)."""
 
     __slots__ = ()
 
@@ -122,4 +124,4 @@ class KeyJudge:
                 refused_keys: list[RefusedKey], statement: str) -> str:
         refused_keys.append(RefusedKey(table, index, where))
         message = f"{statement}: {self.decide(table, index, schema)}; the server refuses the whole statement"
-        return KeyRefusal(message) if self.reported else message
+        return CheckedRefusal(message) if self.reported else message

@@ -11,11 +11,14 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Collection
 from dataclasses import replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from linter.record import Record
 from linter.schema.target import stored_table_name, table_name_key
 from linter.schema.elements import Column, ForeignKey, Index, IndexColumn, LARGE_TYPES, Location, TableOptions
+
+if TYPE_CHECKING:
+    from linter.schema.refused import RefusedKey, RefusedLength
 
 
 #: Spatial types: a UNIQUE key on one is stored as a prefix key (MariaDB 10.11: `a(8)` on GEOMETRY,
@@ -791,20 +794,6 @@ class Schema(Record):
         self.temporary = {} if temporary is None else temporary
 
 
-class RefusedKey(Record):
-    """A key the server cannot build, and so the statement it refuses (`SchemaModel.refused_keys`)."""
-
-    __slots__ = __match_args__ = ("table", "index", "where")
-    table: Table  # as the statement would have left it
-    index: Index
-    where: Location  # the statement
-
-    def __init__(self, table: Table, index: Index, where: Location) -> None:
-        self.table = table
-        self.index = index
-        self.where = where
-
-
 class SchemaModel(Record):
     """Every schema, table, tablespace and compression dictionary after the whole input.
 
@@ -814,6 +803,7 @@ class SchemaModel(Record):
 
     __slots__ = __match_args__ = (
         "schemas", "tablespaces", "dictionaries", "is_migration_history", "lower_case_table_names", "refused_keys",
+        "refused_lengths",
     )
     schemas: dict[str | None, Schema]  # keyed by `key` of the schema's name
     tablespaces: dict[str, Tablespace]  # lower-case name
@@ -828,6 +818,9 @@ class SchemaModel(Record):
     #: with the table as the statement would have left it: they change nothing here, and the
     #: check reports them
     refused_keys: list[RefusedKey]
+    #: statements the server refuses for a column too long for its type (replay's
+    #: `column_lengths`), reported by the row-size-limit check
+    refused_lengths: list[RefusedLength]
 
     def __init__(
         self, schemas: dict[str | None, Schema] | None = None, tablespaces: dict[str, Tablespace] | None = None,
@@ -840,6 +833,7 @@ class SchemaModel(Record):
         self.is_migration_history = is_migration_history
         self.lower_case_table_names = lower_case_table_names
         self.refused_keys = []
+        self.refused_lengths = []
 
     def key(self, name: str) -> str:
         """How database and table names are looked up (`linter.schema.target.table_name_key`)."""

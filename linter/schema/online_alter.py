@@ -76,7 +76,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from linter.schema.innodb_sizes import CHARSET_MAXLEN, normalize_charset
+from linter.schema.innodb_sizes import CHARSET_MAXLEN, column_charset, normalize_charset
 from linter.schema.key_order import key_rank
 from linter.schema.model import can_cluster
 
@@ -388,10 +388,12 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         needs.append(Need("DROP FOREIGN KEY", INSTANT if mariadb else INPLACE))
     for pairs in plan.options:
         for key, value in pairs:
-            needs.append(_option_need(key, value, plan, innodb, mariadb, "CONVERT TO" in request.unmodelled))
+            needs.append(_option_need(key, value, plan, innodb, mariadb))
+    if plan.convert is not None:
+        needs.append(_convert_need(plan, mariadb))
     for words in request.unmodelled:
         if words == "CONVERT TO":
-            continue  # its options above
+            continue  # (`plan.convert`)
         if words == "FORCE":
             rows("FORCE", INPLACE, NONE, "Changing table options requires the table to be rebuilt")
         elif words in ("DISABLE KEYS", "ENABLE KEYS"):
@@ -461,7 +463,28 @@ def _combined(needs: list[Need], plan: Any) -> list[Need]:
             for n in needs]
 
 
-def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: bool, converts: bool) -> Need:
+def _convert_need(plan: Any, mariadb: bool) -> Need:
+    """CONVERT TO CHARACTER SET: a copy when it changes the character set of a column the table
+    keeps (MariaDB 10.11, MySQL the same), nothing to do when it changes none; utf8mb3 to utf8mb4
+    MariaDB may do in place (instantly for a column in no key), which innolint does not judge."""
+    moved = []
+    columns = plan.draft.columns.values() if plan.draft is not None else plan.table.columns.values()
+    for column in columns:
+        view = plan.kept_view(column)
+        if view is not column:
+            was = column_charset(column, plan.table, plan.replayer.target, plan.replayer.model.find_schema(plan.table.schema))
+            now = column_charset(view, plan.table, plan.replayer.target, None)
+            if was is None or now is None or was.charset != now.charset or view.type != column.type:
+                moved.append((was.charset if was else None, now.charset if now else None))
+    if not moved:
+        return Need("CONVERT TO CHARACTER SET (no column changes)", INSTANT)
+    if mariadb and all(pair == ("utf8mb3", "utf8mb4") for pair in moved):
+        return Need("CONVERT TO CHARACTER SET", COPY, SHARED, "Cannot change column type",
+                    "MariaDB may convert utf8mb3 to utf8mb4 in place")
+    return Need("CONVERT TO CHARACTER SET", COPY, SHARED, "Cannot change column type")
+
+
+def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: bool) -> Need:
     engine = _engine(plan)
     temporary = bool(plan.table.temporary)
     if key == "ENGINE":
@@ -470,9 +493,6 @@ def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: 
         return Need(f"ENGINE={value}", COPY, SHARED)
     if key == "PARTITION":
         return Need("PARTITION BY", COPY, SHARED)
-    if key in ("CHARSET", "COLLATE") and converts:
-        return Need("CONVERT TO CHARACTER SET", COPY, SHARED, "Cannot change column type",
-                    None if _has_strings(plan) else "the table has no column of a character set to convert")
     if key in _METADATA_OPTIONS:
         return Need(f"{key}=", INSTANT)
     if not innodb or temporary:
@@ -482,12 +502,6 @@ def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: 
     if key in _REBUILD_OPTIONS:
         return Need(f"{key}=", INPLACE, NONE, "Changing table options requires the table to be rebuilt")
     return Need(f"{key}=", COPY, SHARED, None, "innolint does not model how the server changes this option")
-
-
-def _has_strings(plan: Any) -> bool:
-    columns = plan.draft.columns.values() if plan.draft is not None else plan.table.columns.values()
-    return any(c.type.upper() in ("CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "ENUM", "SET")
-               for c in columns)
 
 
 def _clustered(plan: Any) -> Any:

@@ -11,7 +11,8 @@ and on innolint and compares; the differential test, tests/test_differential.py,
   (`linter.schema.temporal_numbers`), any default on an AUTO_INCREMENT column;
 - 1075: one AUTO_INCREMENT column at most, and it is the first part of a key (any part of a key
   for MyISAM and Aria);
-- 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key over a whole TEXT/BLOB column (a hash key);
+- 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key MariaDB keeps as a hash (judged where the
+  keys' sizes are known: `key_parts.auto_increment_hash_problem`, from the replay);
 - 1113: a table needs a visible column; 4108: an INVISIBLE NOT NULL column needs a default (one in the
   PRIMARY KEY is NOT NULL whatever it says);
 - 1089: a prefix on a part that is not a string, or longer than the column, or in a SPATIAL key;
@@ -34,7 +35,7 @@ size, a charset it would have to guess, are left to the server.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn, Location
@@ -43,6 +44,7 @@ from linter.schema.temporal_numbers import number_default_refused
 
 if TYPE_CHECKING:
     from linter.parse import ops
+    from linter.schema.innodb_sizes import KeyPartWidth
     from linter.schema.model import Schema, Table
     from linter.schema.target import Target
 
@@ -218,6 +220,25 @@ _ENGINE_KEY_BYTES = {"myisam": 1000, "aria": 2300}
 _NOWHERE = Location("", 0)
 
 
+def _engine_key_bytes(table: Table, index: Index, parts: Sequence[KeyPartWidth]) -> int | None:
+    """The key's bytes as MyISAM and Aria count them: a whole TINYTEXT or TINYBLOB part as its
+    255 characters (bytes) at the most bytes a character of its character set takes (asked of
+    MariaDB 10.11: KEY (VARCHAR(100) latin1, TINYTEXT utf8mb4, TINYTEXT utf8mb4) is 2,140 bytes,
+    taken by Aria; (INT, TINYBLOB, TINYTEXT utf8mb4) 1,279, refused by MyISAM). None: a part of
+    unknown size, or a whole longer TEXT/BLOB."""
+    total = 0
+    for width, part in zip(parts, index.columns):
+        if width.bytes is not None:
+            total += width.bytes
+            continue
+        column = None if part.expression or part.prefix is not None else table.column(part.name)
+        if column is None or column.type.upper() not in ("TINYTEXT", "TINYBLOB"):
+            return None
+        charset = width.charset
+        total += 255 * ((charset.maxlen or 1) if charset is not None and charset.charset != "binary" else 1)
+    return total
+
+
 def engine_key_length_problem(body: TableBody, target: Target, schema: Schema | None,
                               indexes: Iterable[Index] | None = None) -> str | None:
     """A key longer than MyISAM (1,000 bytes) or Aria (2,300) take, which the server refuses (1071):
@@ -236,12 +257,11 @@ def engine_key_length_problem(body: TableBody, target: Target, schema: Schema | 
     for index in body.indexes if indexes is None else indexes:
         if index.kind not in ("primary", "unique", "index"):
             continue
-        parts = key_width(table, index, target, schema).parts
-        if any(p.bytes is None for p in parts):
-            continue  # unknown, or a whole TEXT/BLOB (lob_key_problem's)
-        total = sum(p.bytes or 0 for p in parts)
+        total = _engine_key_bytes(table, index, key_width(table, index, target, schema).parts)
+        if total is None:
+            continue  # unknown, or a whole TEXT/BLOB longer than TINYTEXT (lob_key_problem's)
         if total > limit and (not target.is_mariadb or index.kind == "primary" or (
-                index.kind == "unique" and (engine == "aria" or index.btree)) or (index.kind == "index" and len(parts) > 1)):
+                index.kind == "unique" and (engine == "aria" or index.btree)) or (index.kind == "index" and len(index.columns) > 1)):
             name = "PRIMARY KEY" if index.kind == "primary" else f"key {index.name or index.columns[0].name}"
             return (f"the {name} takes {total:,} bytes, over the {limit:,} {body.options.engine} takes (specified "
                     "key was too long: error 1071)")
@@ -340,15 +360,6 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
     problem = auto_increment_key_problem(autos, indexes, engine)
     if problem:
         return problem
-    if autos:
-        if mariadb:  # a UNIQUE key over a whole TEXT/BLOB column is a hash key, which takes no AUTO_INCREMENT
-            for index in indexes:
-                parts = [(p, columns.get(p.name.lower())) for p in index.columns if not p.expression]
-                if index.kind == "unique" and any(c is not None and c.type.upper() in LARGE_TYPES and p.prefix is None
-                                                  for p, c in parts) \
-                        and any(p.name.lower() == autos[0] for p, _ in parts):
-                    return (f"the AUTO_INCREMENT column {autos[0]} cannot be part of a UNIQUE key over a whole "
-                            "TEXT/BLOB column (a hash key; error 4169)")
     return engine_problem(engine, columns.values(), indexes)
 
 
@@ -447,3 +458,16 @@ def missing_key_columns(body: object) -> str | None:
         if name.lower() not in columns
     ]
     return "; ".join(missing) or None
+
+
+def create_problem(body: TableBody, as_select: bool, origin: str, given: frozenset[str] | None, target: Target,
+                   schema: Schema | None) -> str | None:
+    """Why the server refuses a CREATE TABLE's columns and keys as defined (the replay caches it
+    per parsed definition: a tenant dump repeats each one). `origin`: "select" for CREATE ...
+    SELECT, whose columns are judged only where `given` names them all."""
+    if not as_select and (problem := missing_key_columns(body)):
+        return problem + " (error 1072)"
+    if origin != "select" or (given is not None and given <= body.columns.keys()):  # (else: columns untold)
+        return definition_problem(body.columns, body.indexes, body.options.engine, body.options.other,
+                                  mariadb=target.is_mariadb) or engine_key_length_problem(body, target, schema)
+    return None

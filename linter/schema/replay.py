@@ -24,34 +24,37 @@ from dataclasses import replace
 
 from linter.parse import ops
 from linter.schema.model import (
-    BodyDraft, CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name,
+    BodyDraft, CompressionDictionary, Schema, SchemaModel, Table, TableBody, Tablespace, foreign_key_name,
     name_created_foreign_keys, without_redundant_generated_keys,
 )
 from linter.schema.elements import Column, ForeignKey, Index, Location
 from linter.parse.options import apply_options
 from linter.parse.statement import option_field
 from linter.schema.alter_keys import AlterKeys
+from linter.schema.alter_charsets import AlterCharsets
+from linter.schema.innodb_sizes import MAX_ROW_BYTES, column_charset, table_charset
 from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema import create_select
 from linter.schema.key_order import alter_sorts_keys, key_rank
 from linter.schema.key_parts import (
+    auto_increment_hash_problem,
     ServerKeys, cut_changed_keys, drop_outgrown_prefixes, drop_whole_prefixes, rewrite_hash_keys, server_keys,
 )
+from linter.schema.column_lengths import LengthRefusals, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
 from linter.schema.key_refusals import KeyJudge
 from linter.schema.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
 from linter.schema.rename_tables import TableRenames
 from linter.schema.online_alter import Request
 from linter.schema.refusals import (
-    SelectedColumns, column_problem, definition_problem, missing_key_columns,
-    engine_key_length_problem, key_part_problem, options_problem, repeated_key_column, select_key_problem,
-    temporary_key_problem,
+    SelectedColumns, column_problem, create_problem, key_part_problem, options_problem, repeated_key_column,
+    select_key_problem, temporary_key_problem,
 )
 from linter.schema.target import DEFAULT_TARGET, Target
 
 #: ALTER actions that need the body's draft (the others change options or the table's name)
 _BODY_ACTIONS = (
     ops.AddColumn, ops.ChangeColumn, ops.RenameColumn, ops.DropColumn, ops.SetColumnDefault, ops.AddIndex,
-    ops.DropIndex, ops.RenameIndex, ops.AddForeignKey, ops.DropForeignKey, ops.DropConstraint,
+    ops.DropIndex, ops.RenameIndex, ops.AddForeignKey, ops.DropForeignKey, ops.DropConstraint, ops.ConvertCharset,
 )
 
 
@@ -61,7 +64,7 @@ UNFOLLOWED_PER_FILE = 50
 _SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 
 
-class Replayer(ViewStatements, TableRenames):
+class Replayer(ViewStatements, TableRenames, LengthRefusals):
     """Holds the model and the current database (USE) while statements are applied.
 
     `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
@@ -69,9 +72,11 @@ class Replayer(ViewStatements, TableRenames):
     lower_case_table_names."""
 
     def __init__(self, model: SchemaModel | None = None, *, target: Target | None = None,
-                 keys_as_shown: bool = False, key_judge: KeyJudge | None = None) -> None:
+                 keys_as_shown: bool = False, key_judge: KeyJudge | None = None, lengths_reported: bool = False) -> None:
         self.target = target if target is not None else Target.parse(DEFAULT_TARGET)
         self.key_judge = key_judge  # the keys the server cannot build (`key_refusals`)
+        #: the row-size-limit check reports the statements refused for a column's length (`refused_length`)
+        self.lengths_reported = lengths_reported
         #: CREATE TABLE is SHOW CREATE TABLE's (the audit): keys in the server's order (`key_order`)
         self.keys_as_shown = keys_as_shown
         self.model = model if model is not None else SchemaModel(lower_case_table_names=self.target.lower_case_table_names)
@@ -79,9 +84,12 @@ class Replayer(ViewStatements, TableRenames):
         self._fold = self.model.lower_case_table_names != 0
         self.current_schema: str | None = None
         self._handlers: dict[type, object] = {}
-        #: `_missing_key_columns` per shared definition (tenant dumps create each one thousands of
-        #: times): id(columns) -> (columns, indexes, answer); the objects are kept so ids stay theirs
-        self._key_checks: dict[int, tuple[object, object, str | None]] = {}
+        #: what a CREATE TABLE's definition asks, per shared definition (tenant dumps create each one
+        #: thousands of times): id(columns) -> (columns, indexes, the columns to settle
+        #: (`column_lengths`), whether the row may pass the server's limit, why the server refuses
+        #: it); the objects are kept so ids stay theirs
+        self._key_checks: dict[int, tuple[object, object, tuple[str, ...], bool, str | None]] = {}
+        self._row_uppers: dict[int, tuple[Table, int]] = {}  # (`LengthRefusals`)
         #: keys as the server stores them (MariaDB's cuts and hash keys) and in its order
         self._server_keys = ServerKeys()
         #: how many statements innolint cannot follow were reported, by (path, kind)
@@ -230,19 +238,24 @@ class Replayer(ViewStatements, TableRenames):
                 return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}; the server refuses this statement"
         columns, indexes = body.columns, body.indexes
         known = self._key_checks.get(id(columns))
-        if known is not None and known[0] is columns and known[1] is indexes:
-            problem = known[2]
-        else:
-            problem = missing_key_columns(body) if not op.as_select else None
-            if problem:
-                problem += " (error 1072)"
-            elif origin != "select" or (given is not None and given <= columns.keys()):  # (else: columns untold)
-                problem = definition_problem(columns, indexes, body.options.engine, body.options.other,
-                                             mariadb=self.target.is_mariadb
-                                             ) or engine_key_length_problem(body, self.target, schema)
+        if known is None or known[0] is not columns or known[1] is not indexes:
+            unsettled = tuple(key for key, column in columns.items() if needs_settling(column))
+            known = (columns, indexes, unsettled, row_bound(columns.values()) > MAX_ROW_BYTES,
+                     None if unsettled else create_problem(body, op.as_select, origin, given, self.target, schema))
             if len(self._key_checks) >= 100_000:
                 self._key_checks.clear()
-            self._key_checks[id(columns)] = (columns, indexes, problem)
+            self._key_checks[id(columns)] = known
+        problem = known[4]
+        if known[2]:  # TEXT(n), or a length the server may refuse: judged in the table's character sets
+            made = Table(schema=schema.name, name=name.name, body=body, defined=where, changed=where)
+            settled = settle_lengths(body, known[2], self.target,
+                                     lambda column: column_charset(column, made, self.target, schema))
+            if isinstance(settled, str):
+                return self.refused_length(made, where, f"CREATE TABLE {name.name}: {settled}; the server refuses this "
+                                                        "statement")
+            body, own = settled, False  # (its keys are the parsed body's: copied before any change)
+            indexes = body.indexes
+            problem = create_problem(body, op.as_select, origin, given, self.target, schema)
         if not problem and op.temporary:
             problem = next(filter(None, (temporary_key_problem(i, body.options.engine) for i in indexes)), None)
         if not problem and op.as_select:
@@ -259,9 +272,16 @@ class Replayer(ViewStatements, TableRenames):
         )
         # (a CREATE ... SELECT's copied columns may be untold: no cut is judged on them)
         self._server_keys.apply(table, schema, self.target, stored=origin != "select", sort=not self.keys_as_shown)
+        problem = auto_increment_hash_problem(table, table.indexes, table.columns.get, table.options.engine, self.target,
+                                              schema) if self.target.is_mariadb and origin != "select" else None
+        if problem:
+            return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
         if self.key_judge and (refused := self.key_judge.create(table, schema, where, self.model.refused_keys,
                                                                  f"CREATE TABLE {self._label(name)}")):
             return refused
+        if known[3] and (too_long := row_refusal(server_row_bytes(table, self.target, schema))):
+            return self.refused_length(table, where, f"CREATE TABLE {name.name}: {too_long}; the server refuses this "
+                                                     "statement")
         if existing is not None:  # CREATE OR REPLACE
             del space[key]
         space[sys.intern(key)] = table
@@ -298,14 +318,29 @@ class Replayer(ViewStatements, TableRenames):
         online = alter._online_verdict(request, self.target) if problem is None and request is not None else None
         if online is not None and online.refused:
             problem = online.message
+        if problem is None and (too_long := alter.too_long_column()) is not None:
+            column, why = too_long
+            made = Table(schema=table.schema, name=table.name, body=TableBody({column.name.lower(): column}, [], [],
+                                                                               table.options), defined=where, changed=where)
+            return self.refused_length(made, where, f"{statement}: {why}; the server refuses the whole statement, so "
+                                                    "none of it is applied")
         if problem is None and (refused := alter.refused_key(where, statement)):
             return refused
+        row_upper = self._row_upper(table, alter) if problem is None else None
+        if row_upper is not None and row_upper > MAX_ROW_BYTES:  # (the bound passes the limit: the row is counted)
+            built = alter.built()
+            row_upper = server_row_bytes(built, self.target, self.model.find_schema(table.schema))
+            if too_long := row_refusal(row_upper):
+                return self.refused_length(built, where, f"{statement}: {too_long}; the server refuses the whole "
+                                                         "statement, so none of it is applied")
         if table.temporary and self.target.is_mariadb:
             self._temporaries.altered(table, where, actions, refused=problem is not None)
         if problem is not None:
             return self._selected.untold_refusal(table, statement, problem) or (
                 f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied")
         alter.apply(where, rebuilds=alter.changes_anything() or bool(request is not None and request.unmodelled))
+        if row_upper is not None:
+            self._row_uppers[id(table)] = (table, row_upper)
         return f"{statement}: {online.message}" if online is not None else None
 
     def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
@@ -383,8 +418,33 @@ class Replayer(ViewStatements, TableRenames):
             if schema.defined is None:  # CREATE DATABASE IF NOT EXISTS of an existing one changes nothing
                 schema.charset, schema.collation = op.charset, op.collation
             schema.defined = schema.defined or where
+        elif op.action == "alter":
+            return self._alter_database(op)
         else:
             self.model.schemas.pop(self.model.key(op.name), None)
+        return None
+
+    def _alter_database(self, op: ops.SchemaStatement) -> str | None:
+        """A new default character set or collation for the tables created from now on: those
+        the database has keep theirs (the server wrote it into each), so they are given it.
+        Without a name: the client's database (the one the input never names, when it has no USE)."""
+        name = op.name or self.current_schema
+        if name is not None:
+            problem = self._cases.unknown_database(name, f"ALTER DATABASE {name}", 1, "changes nothing")
+            if problem:
+                return problem
+        schema = self.model.schema(name)
+        for table in [*schema.tables.values(), *schema.temporary.values()]:
+            if table.options.charset is None and table.options.collation is None:
+                kept = table_charset(table, self.target, schema)
+                options = table.writable().options
+                options.charset, options.collation = kept.charset, kept.collation
+        schema.charset, schema.collation = op.charset, op.collation
+        if op.name and self.current_schema is None:
+            return (f"ALTER DATABASE {op.name}: innolint cannot tell whether it is the database the input's tables "
+                    "without a database name are in (the input has no USE): if it is, the tables created from here on "
+                    "take its new character set, which innolint does not give them, and the schema after this "
+                    "statement may differ from the server's")
         return None
 
     def _Unfollowed(self, op: ops.Unfollowed, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
@@ -402,7 +462,7 @@ class Replayer(ViewStatements, TableRenames):
         return None
 
 
-class _Alter(AlterKeys, TableAfterAlter):
+class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
     """One ALTER TABLE (or CREATE / DROP INDEX), checked whole against the table before any of
     it is applied, with the server's rules (MariaDB 10.11 and MySQL agree on them):
 
@@ -454,6 +514,7 @@ class _Alter(AlterKeys, TableAfterAlter):
         self.shadowed: set[str] = set()
         self.readded_prefixes: list[tuple[int, str, int | None]] = []
         self.defaults: list[ops.SetColumnDefault] = []  # ALTER COLUMN ... SET / DROP DEFAULT
+        self.convert: ops.ConvertCharset | None = None
 
     # -- reading the statement ------------------------------------------------------------
     def plan(self, actions: tuple[ops.AlterAction, ...]) -> str | None:
@@ -670,24 +731,6 @@ class _Alter(AlterKeys, TableAfterAlter):
             return self.replayer._rename_problem(self.table, self.rename_to, itself=True)
         return None
 
-    def new_column_of(self, key: str) -> Column | None:
-        """A column of the table the statement builds, by lower-case name; a column it redefines
-        by its old name too (the keys on it still name that)."""
-        for old, column, _ in self.changes:
-            if old == key:
-                return column
-        return self._new_column(key)
-
-    def _new_column(self, key: str) -> Column | None:
-        """The column of this name in the table the statement builds (None: not there)."""
-        for _, column, _ in reversed(self.changes):
-            if column.name.lower() == key:
-                return column
-        for is_add, added, column, _ in self.steps:
-            if is_add and added == key:
-                return column
-        return self._old_column(key)
-
     # -- applying it ------------------------------------------------------------------------
     def _sorts_keys(self, draft: BodyDraft) -> bool:
         """Whether the server sorts the table's keys again (`key_order.alter_sorts_keys`)."""
@@ -705,11 +748,16 @@ class _Alter(AlterKeys, TableAfterAlter):
         EXISTS actions the table made void)."""
         return bool(self.drops or self.changes or self.steps or self.index_drops or self.index_renames
                     or self.index_adds or self.fk_drops or self.fk_adds or self.options or self.partition_tables
-                    or self.partition_sources)
+                    or self.partition_sources or self.convert)
 
     def apply(self, where: Location, *, rebuilds: bool = True) -> None:
         """`rebuilds`: the server writes the table's definition anew (`rewrite_hash_keys`)."""
         table = self.table
+        self.apply_charsets(where)  # first: the columns defined below take the new engine's limits and charset
+        for pairs in self.options:
+            apply_options(table.writable().options, pairs)
+            for key, _ in pairs:
+                table.options_where[option_field(key)] = where
         draft = self.draft
         if draft is not None:
             sorts_keys = self._sorts_keys(draft)  # (judged on the table as it was)
@@ -724,7 +772,8 @@ class _Alter(AlterKeys, TableAfterAlter):
             shadowed = {old: draft.uses.pop(old, {}) for old in self.shadowed}  # keys staying on the old name
             if self.changes:
                 draft.attach_columns([
-                    (draft.detach_column(old), old, replace(column, where=where) if defines else replace(column))
+                    (draft.detach_column(old), old,
+                     self.written_view(replace(column, where=where)) if defines else replace(column))
                     for old, column, defines in self.changes
                 ])
                 if self.replayer.target.is_mariadb:
@@ -739,7 +788,7 @@ class _Alter(AlterKeys, TableAfterAlter):
                 else:
                     previous = draft.column_ids[position[1].lower()]  # type: ignore[index]
                 if is_add:
-                    draft.insert_column(replace(column, where=where), previous)
+                    draft.insert_column(self.written_view(replace(column, where=where)), previous)
                 else:
                     draft.move_column(draft.column_ids[key], previous)
             for old, uses in shadowed.items():
@@ -777,17 +826,12 @@ class _Alter(AlterKeys, TableAfterAlter):
             if sorts_keys:
                 before_primary = set(itertools.takewhile(lambda at: at != draft.primary, draft.indexes)) if forced else set()
                 draft.sort_keys(lambda at, index: key_rank(index, draft.column, forced if at in before_primary else ()))
-        if self.options:
+        if any(key == "ENGINE" for pairs in self.options for key, _ in pairs):  # the new engine's limits
             body = table.writable()
-            for pairs in self.options:
-                apply_options(body.options, pairs)
-                for key, _ in pairs:
-                    table.options_where[option_field(key)] = where
-            if any(key == "ENGINE" for pairs in self.options for key, _ in pairs):  # the new engine's limits
-                cut = server_keys(table, body.indexes, body.columns.get, self.replayer.target,
-                                         self.replayer.model.find_schema(table.schema))
-                if cut is not None:
-                    body.indexes = cut
+            cut = server_keys(table, body.indexes, body.columns.get, self.replayer.target,
+                              self.replayer.model.find_schema(table.schema))
+            if cut is not None:
+                body.indexes = cut
         for source in self.partition_sources:
             self.replayer._remove(source)
         for target in self.partition_tables:
