@@ -292,6 +292,25 @@ CASES: dict[str, list[str]] = {
         "ALTER TABLE w1 ALTER c SET DEFAULT NULL",  # 1067: c is NOT NULL now
         "ALTER TABLE w1 ALTER d SET DEFAULT NULL, ADD UNIQUE (d)",
     ],
+    "a long UNIQUE key in MEMORY (no hash: 1910)": [
+        "CREATE TABLE m1 (f DATETIME, d VARCHAR(800) CHARSET utf8mb4, UNIQUE KEY uk (f, d(800))) ENGINE=MEMORY",  # 1910
+        "CREATE TABLE m2 (d VARCHAR(800) CHARSET latin1, UNIQUE KEY (d)) ENGINE=MEMORY",
+        "CREATE TABLE m3 (d VARCHAR(800) CHARSET utf8mb4, KEY (d)) ENGINE=HEAP",  # cut to d(768)
+        "CREATE TABLE m4 (d TEXT, UNIQUE KEY (d)) ENGINE=InnoDB",  # a hash
+        "ALTER TABLE m4 ENGINE=MEMORY",  # 1910 (1163 too: MEMORY holds no TEXT)
+        "CREATE TABLE m5 (d VARCHAR(800) CHARSET utf8mb4, UNIQUE KEY (d)) ENGINE=Aria",
+        "ALTER TABLE m5 ENGINE=MEMORY",  # 1910
+        "ALTER TABLE m3 ADD UNIQUE (d)",  # 1910
+        "ALTER TABLE m2 MODIFY d VARCHAR(800) CHARSET utf8mb4",  # 1910
+        "CREATE TABLE m6 (d VARCHAR(800) CHARSET utf8mb4, UNIQUE KEY (d) USING HASH) ENGINE=MEMORY",  # its own hash
+        "ALTER TABLE m2 ENGINE=InnoDB, MODIFY d VARCHAR(800) CHARSET utf8mb4",
+    ],
+    "a key part on a column CREATE ... SELECT defines": [
+        "CREATE TABLE s1 (a INT, KEY (a(8))) SELECT 1 AS b",  # 1089: a prefix on a number
+        "CREATE TABLE s3 (a VARCHAR(4), KEY (a(8))) SELECT 2 AS a",  # 1089: longer than the column
+        "CREATE TABLE s4 (a VARCHAR(9), UNIQUE (a(0))) SELECT 'q' AS b",  # 1391
+        "CREATE TABLE s5 (a VARCHAR(9), KEY (a(4))) SELECT 'q' AS a",
+    ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from linter.schema.elements import LARGE_TYPES, Column, Index
 from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, TableBody
-from linter.schema.key_parts import as_stored, auto_increment_hash_problem
+from linter.schema.key_parts import as_stored, long_unique_problem
 from linter.schema.online_alter import Request, Verdict, verdict
 from linter.schema.refusals import (
     FULLTEXT_TYPES, INNODB_ENGINES, column_problem, engine_key_length_problem, engine_problem, lob_key_problem,
@@ -265,8 +265,9 @@ class TableAfterAlter(AlterRefusals):
     def _after_problem(self) -> str | None:
         """The first of these refusals the statement meets, or None (only what it touches is read)."""
         mariadb = getattr(getattr(self.replayer, "target", None), "is_mariadb", False)
-        if self.draft is None:
-            return self._lob_key_after(mariadb) if self.options else None
+        if self.draft is None:  # (only table options: an ENGINE= may meet the keys the table has)
+            return self._lob_key_after(mariadb) or (self._engine_hash_problem() if mariadb else None) \
+                if self.options else None
         return (self._visible_problem() or self._invisible_key_problem() or self._fulltext_added_problem()
                 or (self._hash_key_auto_problem() if mariadb else None)
                 or (self._dropped_from_unique_problem() if mariadb else None) or self._lob_key_after(mariadb))
@@ -357,7 +358,7 @@ class TableAfterAlter(AlterRefusals):
 
     def _hash_key_auto_problem(self) -> str | None:
         """A UNIQUE key MariaDB keeps as a hash takes no AUTO_INCREMENT column
-        (`key_parts.auto_increment_hash_problem`): judged on the keys the statement builds."""
+        (`key_parts.long_unique_problem`): judged on the keys the statement builds."""
         draft = self.draft
         assert draft is not None
         built = self.keys_built()
@@ -366,9 +367,18 @@ class TableAfterAlter(AlterRefusals):
         if not built:
             return None
         renamed = {old: column.name.lower() for old, column, _ in self.changes}
-        return auto_increment_hash_problem(
+        return long_unique_problem(
             self.table, built, lambda key: self._new_column(renamed.get(key, key)), self._new_engine(),
             self.replayer.target, self.replayer.model.find_schema(self.table.schema))  # type: ignore[attr-defined]
+
+    def _engine_hash_problem(self) -> str | None:
+        """The table's UNIQUE keys in the engine an ALTER with only table options moves it to
+        (`key_parts.long_unique_problem`: MEMORY keeps no hash of a long one)."""
+        engine = self._new_engine()
+        if (engine or "").lower() == (self.table.body.options.engine or "").lower():
+            return None
+        return long_unique_problem(self.table, self.table.indexes, self.table.column, engine, self.replayer.target,  # type: ignore[attr-defined]
+                                   self.replayer.model.find_schema(self.table.schema))  # type: ignore[attr-defined]
 
     def _dropped_from_unique_problem(self) -> str | None:
         draft = self.draft

@@ -99,13 +99,15 @@ def server_keys(
     return out
 
 
-def auto_increment_hash_problem(
+def long_unique_problem(
     table: Table, indexes: list[Index], column_of: Callable[[str], Column | None], engine: str | None,
     target: Target, schema: Schema | None,
 ) -> str | None:
-    """MariaDB keeps no AUTO_INCREMENT column in a UNIQUE key it keeps as a hash (`is_long_unique`:
-    over a whole TEXT/BLOB column, longer than the engine's key, or written USING HASH): it refuses
-    the statement (error 4169; 1901 for USING HASH). `column_of`: the columns as the statement
+    """Why MariaDB refuses a UNIQUE key it would keep as a hash (`is_long_unique`: over a whole
+    TEXT/BLOB column, longer than the engine's key, or written USING HASH): one with an
+    AUTO_INCREMENT column (error 4169; 1901 for USING HASH), or any in a MEMORY table, which
+    holds no hidden generated column (1910; asked of MariaDB 10.11: UNIQUE (VARCHAR(800) utf8mb4)
+    is refused, the same USING HASH is MEMORY's own hash, KEY (the same) is cut to 768 characters). `column_of`: the columns as the statement
     leaves them, in the character set they hold."""
     if not target.is_mariadb:
         return None
@@ -116,6 +118,9 @@ def auto_increment_hash_problem(
     for index in indexes:
         if index.kind != "unique":
             continue
+        if engine in ("memory", "heap") and index.using != "HASH" and is_long_unique(table, index, column_of, limit, engine, target, schema):
+            return (f"UNIQUE key {index.name or '(unnamed)'} is longer than the {limit:,} bytes of a MEMORY key, and MEMORY "
+                    "keeps no hash of it: the MEMORY storage engine does not support generated columns (error 1910)")
         auto = next((column for part in index.columns if not part.expression
                      and (column := column_of(part.name.lower())) is not None and column.auto_increment), None)
         if auto is not None and is_long_unique(table, index, column_of, limit, engine, target, schema):

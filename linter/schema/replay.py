@@ -37,7 +37,7 @@ from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema import create_select
 from linter.schema.key_order import alter_sorts_keys, key_rank
 from linter.schema.key_parts import (
-    auto_increment_hash_problem,
+    long_unique_problem,
     ServerKeys, cut_changed_keys, drop_outgrown_prefixes, drop_whole_prefixes, rewrite_hash_keys, server_keys,
 )
 from linter.schema.column_lengths import LengthRefusals, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
@@ -272,7 +272,7 @@ class Replayer(ViewStatements, TableRenames, LengthRefusals):
         )
         # (a CREATE ... SELECT's copied columns may be untold: no cut is judged on them)
         self._server_keys.apply(table, schema, self.target, stored=origin != "select", sort=not self.keys_as_shown)
-        problem = auto_increment_hash_problem(table, table.indexes, table.columns.get, table.options.engine, self.target,
+        problem = long_unique_problem(table, table.indexes, table.columns.get, table.options.engine, self.target,
                                               schema) if self.target.is_mariadb and origin != "select" else None
         if problem:
             return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
