@@ -115,3 +115,16 @@ def test_alter_database_is_read(text: str, charset: str | None, collation: str |
     op = ParseCache().parse(text)
     assert isinstance(op, ops.SchemaStatement) and op.action == "alter"
     assert (op.charset, op.collation) == (charset, collation)
+
+
+def test_create_like_in_another_database_keeps_the_sources_default(sides: tuple[D.ServerRunner, D.InnolintRunner]) -> None:
+    """CREATE TABLE ... LIKE copies the table's default character set as the source holds it (its
+    own database's), not the new database's (fuzz seed 354)."""
+    server, lint = sides
+    text = ("CREATE DATABASE IF NOT EXISTS {main};\nUSE {main};\nALTER DATABASE {other} CHARACTER SET utf8mb4;\n"
+            "CREATE TABLE {other}.t4 (e CHAR(4) NOT NULL, f TEXT);\nCREATE TABLE t4 LIKE {other}.t4;\n"
+            "CREATE TABLE t5 (e CHAR(4)) CHARSET utf8mb3;\nCREATE TABLE {other}.t5 LIKE t5;\n"
+            "CREATE TABLE t6 (e CHAR(4));\nCREATE TABLE {other}.t6 LIKE t6;\nALTER DATABASE {main} CHARSET utf8mb3;\n"
+            "CREATE TABLE t7 LIKE t6;\nCREATE TABLE {other}.t7 LIKE {other}.t6;\n")
+    judged = D.judge(server, lint, text)
+    assert judged.faithful(), str(judged)

@@ -311,6 +311,18 @@ CASES: dict[str, list[str]] = {
         "CREATE TABLE s4 (a VARCHAR(9), UNIQUE (a(0))) SELECT 'q' AS b",  # 1391
         "CREATE TABLE s5 (a VARCHAR(9), KEY (a(4))) SELECT 'q' AS a",
     ],
+    "MEMORY's key length, and an ENGINE= meeting the keys the table has": [
+        "CREATE TABLE e1 (c VARCHAR(20000) NOT NULL, a VARCHAR(8) NOT NULL, PRIMARY KEY (a(4), c(20000))) ENGINE=MEMORY",
+        "CREATE TABLE e2 (id INT NOT NULL, a VARCHAR(800) NOT NULL, PRIMARY KEY (id)) ENGINE=MyISAM CHARSET=utf8mb4",
+        "ALTER TABLE e2 ENGINE=MEMORY",
+        "ALTER TABLE IF EXISTS e2 ADD KEY (id, a)",  # 1071: 3,204 bytes
+        "CREATE TABLE e3 (a JSON NOT NULL, d VARCHAR(255) CHARSET utf8mb4 NOT NULL, PRIMARY KEY (d, a(8)))",
+        "ALTER TABLE e3 ENGINE=MyISAM",  # 1071: 1,052 bytes
+        "CREATE TABLE e4 (d VARCHAR(2000) CHARSET utf8mb4, KEY (d)) ENGINE=HEAP",  # cut
+        "CREATE TABLE e5 (d VARCHAR(700) CHARSET utf8mb4, e INT, KEY (d, e)) ENGINE=MEMORY",  # 2,804 bytes
+        "CREATE TABLE e6 (d VARCHAR(300) CHARSET utf8mb4, e VARCHAR(300) CHARSET utf8mb4, KEY (d, e))",
+        "ALTER TABLE e6 ENGINE=MyISAM",  # 1071
+    ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",
@@ -341,6 +353,17 @@ def test_create_select_from_a_table_that_is_not_there(mariadb: Any) -> None:
     refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
     reported, model, _, messages = _innolint(statements, database="refusals_oracle")
     assert refused == {0, 3}
+    assert reported == refused, messages
+    assert set(model) == set(permanent) - {"v1"}  # (the server lists the view with the tables)
+
+
+def test_alter_table_of_a_view_is_refused_if_exists_or_not(mariadb: Any) -> None:
+    """ALTER TABLE [IF EXISTS] of a view: 1347 (fuzz seed 355)."""
+    statements = ["CREATE VIEW v1 AS SELECT 1 AS x", "ALTER TABLE IF EXISTS v1 ADD KEY (x)", "ALTER TABLE v1 ENGINE=InnoDB",
+                  "ALTER TABLE IF EXISTS v2 ADD KEY (x)", "CREATE TABLE t1 (x INT)"]
+    refused, permanent, _ = _server(mariadb, "refusals_oracle", statements)
+    reported, model, _, messages = _innolint(statements, database="refusals_oracle")
+    assert refused == {1, 2}
     assert reported == refused, messages
     assert set(model) == set(permanent) - {"v1"}  # (the server lists the view with the tables)
 

@@ -154,7 +154,8 @@ class AlterRefusals:
         suspects: set[str] = set()
         for at in self.index_drops:
             for part in draft.indexes[at].columns:
-                column = self._new_column(part.name.lower()) if not part.expression else None
+                column = (self.table.column if self.draft is None else self._new_column)(part.name.lower()) \
+                    if not part.expression else None
                 if column is not None and column.auto_increment:
                     suspects.add(column.name.lower())
         suspects.update(column.name.lower() for _, column, _ in self.changes if column.auto_increment)
@@ -279,19 +280,20 @@ class TableAfterAlter(AlterRefusals):
         engine = self._new_engine()
         if (engine or "innodb").lower() in INNODB_ENGINES:
             return None
-        if self.draft is None:
-            return next(filter(None, (lob_key_problem(index, self.table.column, engine, mariadb=mariadb)
-                                      for index in self.table.indexes)), None)
-        renamed = {old: column.name.lower() for old, column, _ in self.changes}
-        indexes = list(self.index_adds)
+        renamed = {old: column.name.lower() for old, column, _ in self.changes} if self.draft is not None else {}
+        if self.draft is None:  # (only table options: the keys the table has, in the new engine)
+            indexes = [as_stored(index) for index in self.table.indexes] \
+                if (engine or "").lower() != (before or "").lower() else []
+        else:
+            indexes = list(self.index_adds)
         converts = self.convert is not None  # (every text column moves: every key is built again, as stored)
-        if engine != before or renamed or converts:
+        if self.draft is not None and (engine != before or renamed or converts):
             indexes += [as_stored(index) if converts else index for at, index in self.draft.indexes.items()
                         if at not in self.index_drops and (
                             engine != before or converts or any(p.name.lower() in renamed for p in index.columns))]
+        column_of = self.table.column if self.draft is None else (lambda name: self._new_column(renamed.get(name, name)))
         for index in indexes:
-            problem = lob_key_problem(index, lambda name: self._new_column(renamed.get(name, name)), engine,
-                                      mariadb=mariadb)
+            problem = lob_key_problem(index, column_of, engine, mariadb=mariadb)
             if problem:
                 return problem
         if not indexes:
@@ -303,7 +305,8 @@ class TableAfterAlter(AlterRefusals):
         columns = {}  # the keys' columns only: what their widths read
         for index in keys:
             for part in index.columns:
-                column = self._new_column(part.name.lower()) if not part.expression else None
+                column = (self.table.column if self.draft is None else self._new_column)(part.name.lower()) \
+                    if not part.expression else None
                 if column is not None:
                     columns[part.name.lower()] = column
         body = TableBody(columns, [], [], replace(self.table.body.options, engine=engine))
@@ -351,7 +354,8 @@ class TableAfterAlter(AlterRefusals):
             if index.kind != "fulltext":
                 continue
             for part in index.columns:
-                column = self._new_column(part.name.lower()) if not part.expression else None
+                column = (self.table.column if self.draft is None else self._new_column)(part.name.lower()) \
+                    if not part.expression else None
                 if column is not None and column.type.upper() not in FULLTEXT_TYPES:
                     return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
         return None

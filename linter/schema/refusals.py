@@ -215,8 +215,9 @@ def lob_key_problem(index: Index, column_of: Callable[[str], Column | None], eng
     return None
 
 
-#: the longest key MyISAM and Aria take, in bytes (MariaDB 10.11: "max key length is 1000 / 2300 bytes")
-_ENGINE_KEY_BYTES = {"myisam": 1000, "aria": 2300}
+#: the longest key MyISAM, Aria and MEMORY take, in bytes (MariaDB 10.11: "max key length is 1000 / 2300 /
+#: 3072 bytes"; a long UNIQUE key in MEMORY is 1910, `key_parts.long_unique_problem`)
+_ENGINE_KEY_BYTES = {"myisam": 1000, "aria": 2300, "memory": 3072, "heap": 3072}
 _NOWHERE = Location("", 0)
 
 
@@ -241,7 +242,7 @@ def _engine_key_bytes(table: Table, index: Index, parts: Sequence[KeyPartWidth])
 
 def engine_key_length_problem(body: TableBody, target: Target, schema: Schema | None,
                               indexes: Iterable[Index] | None = None) -> str | None:
-    """A key longer than MyISAM (1,000 bytes) or Aria (2,300) take, which the server refuses (1071):
+    """A key longer than MyISAM (1,000 bytes), Aria (2,300) or MEMORY (3,072) take, which the server refuses (1071):
     a PRIMARY KEY, an Aria UNIQUE key (a MyISAM one becomes a hash on MariaDB, unless written USING BTREE) or a key of several
     parts (one part alone is cut to a prefix on MariaDB); on MySQL any key. Counted as the
     index-key-length check counts InnoDB's (bytes of the columns' character sets, no length bytes),
