@@ -32,7 +32,7 @@ from linter.schema.column_lengths import needs_settling, stored, too_long
 from linter.schema.key_parts import as_stored, cut_changed_keys
 
 if TYPE_CHECKING:
-    from linter.schema.model import BodyDraft
+    from linter.schema.model import BodyDraft, Schema
     from linter.schema.target import Target
 
 #: the TEXT types by the bytes they hold, smallest first
@@ -258,3 +258,14 @@ def _written_against(column: Column, default: ResolvedCharset) -> Column:
     if (_pair(column.charset, column.collation) or (None, None)) == (default.charset, default.collation):
         return replace(column, charset=None, collation=None)
     return column
+
+
+def keep_copied_charset(body: TableBody, source: Table, target: Target, source_schema: Schema | None,
+                        schema: Schema | None) -> None:
+    """CREATE TABLE ... LIKE: the copy's `body` keeps the default character set the source holds
+    (its own database's, which the server writes on the copy), where the new database's differs
+    (fuzz seed 354; tests/test_alter_charsets.py)."""
+    copied = table_charset(source, target, source_schema)
+    here = database_charset(target, schema)
+    if (copied.charset, copied.collation) != (here.charset, here.collation):
+        body.options.charset, body.options.collation = copied.charset, copied.collation

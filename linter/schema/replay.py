@@ -31,8 +31,8 @@ from linter.schema.elements import Column, ForeignKey, Index, Location
 from linter.parse.options import apply_options
 from linter.parse.statement import option_field
 from linter.schema.alter_keys import AlterKeys
-from linter.schema.alter_charsets import AlterCharsets
-from linter.schema.innodb_sizes import MAX_ROW_BYTES, column_charset, database_charset, table_charset
+from linter.schema.alter_charsets import AlterCharsets, keep_copied_charset
+from linter.schema.innodb_sizes import MAX_ROW_BYTES, column_charset, table_charset
 from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema import create_select
 from linter.schema.key_order import alter_sorts_keys, key_rank
@@ -220,10 +220,7 @@ class Replayer(ViewStatements, TableRenames, LengthRefusals):
                 return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input{self._case_hint(op.like)}"
             body = source.body.copy()  # LIKE copies columns, keys and options, not foreign keys
             body.foreign_keys = []
-            copied = table_charset(source, self.target, self.model.find_schema(source.schema))
-            here = database_charset(self.target, schema)  # (the source's database default is written on the copy)
-            if (copied.charset, copied.collation) != (here.charset, here.collation):
-                body.options.charset, body.options.collation = copied.charset, copied.collation
+            keep_copied_charset(body, source, self.target, self.model.find_schema(source.schema), schema)
             # a copy of a CREATE ... SELECT table: its columns are not known either
             origin, own = "select" if source.origin == "select" else "like", True
         elif op.as_select:
