@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from linter.schema.key_refusals import CheckedRefusal
-from linter.schema.model import TableBody
+from linter.schema.model import Table, TableBody
 from linter.schema.refused import RefusedLength
 
 from linter.schema.innodb_sizes import (
@@ -36,7 +36,7 @@ from linter.schema.innodb_sizes import (
 
 if TYPE_CHECKING:
     from linter.schema.elements import Column, Location
-    from linter.schema.model import Schema, SchemaModel, Table
+    from linter.schema.model import Schema, SchemaModel
     from linter.schema.target import Target
 
 #: the types the server stores as a TEXT or BLOB type chosen by their length
@@ -127,11 +127,13 @@ def row_refusal(server_bytes: int) -> str | None:
             "row size too large (error 1118)")
 
 
-class LengthRefusals:
-    """The part of the Replayer that keeps the statements refused for a length (`RefusedLength`)
-    and each altered table's row bound."""
+class CheckedRefusals:
+    """The part of the Replayer that refuses an ALTER TABLE for what a check reports (a key, a
+    column's or the row's length), keeps those refused for a length (`RefusedLength`), and each
+    altered table's row bound."""
 
     model: SchemaModel
+    target: Target
     #: the row-size-limit check reports the statements refused for a length (`refused_length`)
     lengths_reported: bool
     #: id(table) -> (table, at least the bytes of its row) for tables an ALTER changed the
@@ -157,3 +159,23 @@ class LengthRefusals:
         check to report with its fix (the message is then a `CheckedRefusal`)."""
         self.model.refused_lengths.append(RefusedLength(table, where))
         return CheckedRefusal(message) if self.lengths_reported else message
+
+    def _checked_refusal(self, table: Table, alter: Any, where: Location, statement: str) -> tuple[str | None, int | None]:
+        """The refusal of an ALTER TABLE for what a check reports (a column or the row too long,
+        a key the server cannot build), and the bound of the row it leaves (`_row_upper`)."""
+        if (too_long := alter.too_long_column()) is not None:
+            column, why = too_long
+            made = Table(schema=table.schema, name=table.name, body=TableBody({column.name.lower(): column}, [], [],
+                                                                               table.options), defined=where, changed=where)
+            return self.refused_length(made, where, f"{statement}: {why}; the server refuses the whole statement, so "
+                                                    "none of it is applied"), None
+        if refused := alter.refused_key(where, statement):
+            return refused, None
+        row_upper = self._row_upper(table, alter)
+        if row_upper is not None and row_upper > MAX_ROW_BYTES:  # (the bound passes the limit: the row is counted)
+            built = alter.built()
+            row_upper = server_row_bytes(built, self.target, self.model.find_schema(table.schema))
+            if too_long := row_refusal(row_upper):
+                return self.refused_length(built, where, f"{statement}: {too_long}; the server refuses the whole "
+                                                         "statement, so none of it is applied"), None
+        return None, row_upper

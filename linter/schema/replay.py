@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from linter.parse import ops
 from linter.schema.model import (
-    BodyDraft, CompressionDictionary, Schema, SchemaModel, Table, TableBody, Tablespace, foreign_key_name,
+    BodyDraft, CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name,
     name_created_foreign_keys, without_redundant_generated_keys,
 )
 from linter.schema.elements import Column, ForeignKey, Index, Location
@@ -40,7 +40,7 @@ from linter.schema.key_parts import (
     long_unique_problem,
     ServerKeys, cut_changed_keys, drop_outgrown_prefixes, drop_whole_prefixes, rewrite_hash_keys, server_keys,
 )
-from linter.schema.column_lengths import LengthRefusals, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
+from linter.schema.column_lengths import CheckedRefusals, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
 from linter.schema.key_refusals import KeyJudge
 from linter.schema.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
 from linter.schema.rename_tables import TableRenames
@@ -64,7 +64,7 @@ UNFOLLOWED_PER_FILE = 50
 _SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 
 
-class Replayer(ViewStatements, TableRenames, LengthRefusals):
+class Replayer(ViewStatements, TableRenames, CheckedRefusals):
     """Holds the model and the current database (USE) while statements are applied.
 
     `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
@@ -75,8 +75,7 @@ class Replayer(ViewStatements, TableRenames, LengthRefusals):
                  keys_as_shown: bool = False, key_judge: KeyJudge | None = None, lengths_reported: bool = False) -> None:
         self.target = target if target is not None else Target.parse(DEFAULT_TARGET)
         self.key_judge = key_judge  # the keys the server cannot build (`key_refusals`)
-        #: the row-size-limit check reports the statements refused for a column's length (`refused_length`)
-        self.lengths_reported = lengths_reported
+        self.lengths_reported = lengths_reported  # (`CheckedRefusals`)
         #: CREATE TABLE is SHOW CREATE TABLE's (the audit): keys in the server's order (`key_order`)
         self.keys_as_shown = keys_as_shown
         self.model = model if model is not None else SchemaModel(lower_case_table_names=self.target.lower_case_table_names)
@@ -89,7 +88,7 @@ class Replayer(ViewStatements, TableRenames, LengthRefusals):
         #: (`column_lengths`), whether the row may pass the server's limit, why the server refuses
         #: it); the objects are kept so ids stay theirs
         self._key_checks: dict[int, tuple[object, object, tuple[str, ...], bool, str | None]] = {}
-        self._row_uppers: dict[int, tuple[Table, int]] = {}  # (`LengthRefusals`)
+        self._row_uppers: dict[int, tuple[Table, int]] = {}  # (`CheckedRefusals`)
         #: keys as the server stores them (MariaDB's cuts and hash keys) and in its order
         self._server_keys = ServerKeys()
         #: how many statements innolint cannot follow were reported, by (path, kind)
@@ -321,23 +320,11 @@ class Replayer(ViewStatements, TableRenames, LengthRefusals):
         online = alter._online_verdict(request, self.target) if problem is None and request is not None else None
         if online is not None and online.refused:
             problem = online.message
-        if problem is None and (too_long := alter.too_long_column()) is not None:
-            column, why = too_long
-            made = Table(schema=table.schema, name=table.name, body=TableBody({column.name.lower(): column}, [], [],
-                                                                               table.options), defined=where, changed=where)
-            return self.refused_length(made, where, f"{statement}: {why}; the server refuses the whole statement, so "
-                                                    "none of it is applied")
-        if problem is None and (refused := alter.refused_key(where, statement)):
-            return refused
-        row_upper = self._row_upper(table, alter) if problem is None else None
-        if row_upper is not None and row_upper > MAX_ROW_BYTES:  # (the bound passes the limit: the row is counted)
-            built = alter.built()
-            row_upper = server_row_bytes(built, self.target, self.model.find_schema(table.schema))
-            if too_long := row_refusal(row_upper):
-                return self.refused_length(built, where, f"{statement}: {too_long}; the server refuses the whole "
-                                                         "statement, so none of it is applied")
+        refusal, row_upper = self._checked_refusal(table, alter, where, statement) if problem is None else (None, None)
         if table.temporary and self.target.is_mariadb:
-            self._temporaries.altered(table, where, actions, refused=problem is not None)
+            self._temporaries.altered(table, where, actions, refused=problem is not None or refusal is not None)
+        if refusal is not None:
+            return refusal
         if problem is not None:
             return self._selected.untold_refusal(table, statement, problem) or (
                 f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied")
