@@ -67,6 +67,24 @@ REFUSED = [
     ("CREATE TABLE c5 (a INT);\nALTER TABLE c5 ADD COLUMN \"b\" INT;\nALTER TABLE c5 ADD KEY \"k\" (a);\n"
      "CREATE INDEX \"i\" ON c5 (a);\n", [2, 3, 4]),
     ("SET sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES');\nSET sql_mode = DEFAULT;\nCREATE TABLE c6 (\"a\" INT);\n", [3]),
+    # ... in the query of a CREATE TABLE ... SELECT or a CREATE VIEW (found by the fuzz, seed 351):
+    # where a table, a qualified name, a table's alias or a list of names goes
+    ("CREATE TABLE q1 (a INT);\nCREATE TABLE q2 AS SELECT * FROM t_a.\"q1\";\nCREATE TABLE q3 SELECT * FROM 'q1';\n",
+     [2, 3]),
+    ("CREATE TABLE q4 (x INT, y INT);\nCREATE TABLE q5\n  SELECT \"q4\".x FROM q4;\nCREATE TABLE q6 SELECT q4.\"y\" FROM q4;\n",
+     [2, 3]),
+    ("CREATE TABLE q7 (a INT);\nCREATE TABLE q8 SELECT * FROM q7 AS \"z\";\nCREATE TABLE q9 SELECT * FROM q7 'z';\n"
+     "CREATE TABLE r1 SELECT * FROM (SELECT a FROM q7) 'dt';\nCREATE TABLE r2 SELECT * FROM (SELECT 1 AS a) dt (\"b\");\n",
+     [2, 3, 4, 5]),
+    ("CREATE TABLE s1 (k INT PRIMARY KEY, v TEXT);\nCREATE TABLE s2 SELECT s1.k FROM s1, \"s1\" x;\n"
+     "CREATE TABLE s3 SELECT x.k FROM s1 x JOIN s1 AS y USING (\"k\");\nCREATE TABLE s4 SELECT x.k FROM s1 x\n"
+     "  LEFT JOIN s1 y ON x.k = y.k, 's1';\nCREATE TABLE s5 SELECT * FROM s1 NATURAL JOIN \"s1\";\n", [2, 3, 5, 6]),
+    ("CREATE TABLE u1 (n INT);\nCREATE TABLE u2 SELECT n FROM u1 WHERE n IN (SELECT n FROM \"u1\");\n"
+     "CREATE TABLE u3 SELECT * FROM u1 PARTITION ('p0');\nCREATE TABLE u4 SELECT * FROM u1 FORCE INDEX (\"PRIMARY\");\n"
+     "CREATE TABLE u5 WITH \"c\" AS (SELECT 1 AS n) SELECT * FROM c;\nCREATE TABLE u6 SELECT 1 AS n UNION SELECT n FROM 'u1';\n",
+     [2, 3, 4, 5, 6]),
+    ("CREATE TABLE v1 (a INT);\nCREATE VIEW w1 AS SELECT * FROM \"v1\";\nCREATE VIEW w2 (\"a\") AS SELECT a FROM v1;\n"
+     "CREATE TABLE w1 (a INT);\nCREATE TABLE w2 (a INT);\n", [2, 3]),
     # attributes SERIAL does not take
     ("CREATE TABLE d1 (d INT UNSIGNED INVISIBLE, a DECIMAL(10,2), c SERIAL NULL, UNIQUE KEY uk_a (c), KEY (d));\n",
      [1]),
@@ -117,6 +135,14 @@ ACCEPTED = [
     "CREATE TABLE n1 (a INT NOT NULL, PRIMARY KEY (a)) PARTITION BY HASH (a) PARTITIONS 2;\nALTER TABLE n1\n"
     "TRUNCATE PARTITION p0;\nALTER TABLE n1 -- x\n  TRUNCATE /* y */ PARTITION p1, p0;\n"
     "ALTER TABLE n1 ANALYZE PARTITION p0, p1;\nALTER TABLE n1 REBUILD PARTITION p0,\n  p1;\n",
+    # strings where the query takes values, and a select item's alias
+    "CREATE TABLE x1 (a INT, b VARCHAR(8));\nCREATE TABLE x2 SELECT a AS 'c', b \"d\", 'e' AS f FROM x1 WHERE b = \"x\"\n"
+    "  GROUP BY a, 'g' HAVING a > '1' ORDER BY 'h';\nCREATE TABLE x3 SELECT TRIM(LEADING 'x' FROM x1.b) AS t,\n"
+    "  EXTRACT(YEAR FROM '2020-01-01') AS y FROM x1 JOIN x2 ON x1.a = '1', x1 AS z WHERE z.a IN (SELECT '2');\n"
+    "CREATE TABLE x4 WITH RECURSIVE c (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < '3') SELECT n FROM c;\n"
+    "CREATE VIEW y1 (p, q) AS SELECT 'p', \"q\" FROM x1 AS `r` WHERE r.a = 's';\nCREATE TABLE y2 SELECT * FROM y1;\n"
+    "DROP VIEW y1;\nCREATE TABLE x5 SELECT * FROM\n"
+    "  JSON_TABLE('[1]', '$[*]' COLUMNS (a INT PATH '$')) AS jt;\n",
     # IF NOT EXISTS is judged on the table as it was
     "CREATE TABLE s1 (c INT, e INT);\nALTER TABLE s1 DROP COLUMN c, ADD COLUMN IF NOT EXISTS c INT FIRST;\n"
     "ALTER TABLE s1 ADD COLUMN IF NOT EXISTS f INT, DROP COLUMN e;\n",

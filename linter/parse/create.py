@@ -23,7 +23,8 @@ from linter.parse.keys import (
 )
 from linter.parse.options import _online_clause, _read_table_options, apply_options, charset_conflict
 from linter.parse.plain import _plain_options
-from linter.parse.tokens import ParseFailure, _L_PAREN, _SKIP_OBJECTS, _UNQUOTED, _head, _split_top_level
+from linter.parse.select_names import string_for_a_name
+from linter.parse.tokens import _STRING_FOR_NAME, ParseFailure, _L_PAREN, _SKIP_OBJECTS, _UNQUOTED, _head, _split_top_level
 
 if TYPE_CHECKING:
     from linter.schema.elements import Column
@@ -88,7 +89,11 @@ def _parse_create(c: _Cursor) -> ops.Operation:
     if word == "VIEW":
         c.advance()
         if_not_exists = c.accept_if_exists()
-        return ops.CreateView(c.qualified(), or_replace, if_not_exists)
+        name = c.qualified()
+        if c.at_type(TokenType.L_PAREN):  # the view's column names
+            _refuse_string_for_a_name(c.group(), names=True)
+        _refuse_string_for_a_name(c.tokens[c.i:])
+        return ops.CreateView(name, or_replace, if_not_exists)
     if word in _SKIP_OBJECTS or word.startswith("DEFINER"):
         return ops.Skipped(f"CREATE {word}")
     c.fail("unsupported CREATE statement")
@@ -122,6 +127,8 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
                "are unknown;")
     start = c.i
     options, as_select = _read_table_options(c, stop_at_select=True)
+    if as_select:
+        _refuse_string_for_a_name(c.tokens[start:])
     body.options = options
     _system_versioned_keys(c, body)
     selected = _select_columns(c, start) if as_select else None
@@ -129,6 +136,14 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
                            select_from=_select_source(c, start) if as_select else None,
                            select_columns=selected[0] if selected else None,
                            select_sources=selected[1] if selected else None)
+
+
+def _refuse_string_for_a_name(tokens: list[Token], *, names: bool = False) -> None:
+    """Refuse a statement whose query has a quoted string where a name goes (or, with `names`,
+    whose list of names has one), as the server does (`linter.parse.select_names`)."""
+    found = next((t for t in tokens if t.token_type == TokenType.STRING), None) if names else string_for_a_name(tokens)
+    if found is not None:
+        raise ParseFailure(_STRING_FOR_NAME + f" near {found.text!r}", found.line - 1, refused=True)
 
 
 def _select_start(tokens: list[Token], start: int) -> int | None:
@@ -157,10 +172,12 @@ def _select_source(c: _Cursor, start: int) -> ops.Name | None:
         elif depth == 0 and tokens[j].token_type not in _UNQUOTED and _head(tokens[j]) == "FROM":
             if j + 1 < len(tokens) and tokens[j + 1].token_type == TokenType.L_PAREN:
                 return None
+            source = c.sub(tokens[j + 1:])
             try:
-                return c.sub(tokens[j + 1:]).qualified()
+                name = source.qualified()
             except Exception:  # noqa: BLE001 - not a table's name: nothing to say about it
                 return None
+            return None if source.at_type(TokenType.L_PAREN) else name  # (JSON_TABLE(...): a table function)
     return None
 
 
