@@ -215,14 +215,14 @@ class AlterRefusals:
         moved = {key for is_add, key, _, _ in self.steps if not is_add}
         for action in self.defaults:
             key = action.name.lower()
-            if (action.default or "").strip().upper() == "NULL" and any(
+            if _is_null(action.default) and any(
                     index.kind == "primary" and any(p.name.lower() == key for p in index.columns)
                     for index in self.index_adds):  # (MariaDB 10.11; a MODIFY ... DEFAULT NULL is taken)
                 return f"invalid default value for {action.name} (error 1067): the PRIMARY KEY added makes it NOT NULL"
             at = next((n for n, (_, column, _) in enumerate(self.changes) if column.name.lower() == key), None)
             if at is not None and key in moved:
                 old, column, defines = self.changes[at]
-                changed = replace(column, default=action.default)
+                changed = self._defaulted(column, action.default)
                 problem = column_problem(changed)
                 if problem:
                     return problem
@@ -231,7 +231,7 @@ class AlterRefusals:
             added = next((n for n, (is_add, name, _, _) in enumerate(self.steps) if is_add and name == key), None)
             if added is not None:  # (a column the statement adds takes it too)
                 _, name, column, position = self.steps[added]
-                changed = replace(column, default=action.default)
+                changed = self._defaulted(column, action.default)
                 problem = column_problem(changed)
                 if problem:
                     return problem
@@ -240,11 +240,17 @@ class AlterRefusals:
             column = self._old_column(action.name)
             if column is None:
                 return f"unknown column {action.name} (error 1054)"
-            changed = replace(column, default=action.default)
+            changed = self._defaulted(column, action.default)
             problem = column_problem(changed) or self._change(action.name, changed, None, False, defines=False)
             if problem:
                 return problem
         return None
+
+    def _defaulted(self, column: Column, default: str | None) -> Column:
+        """`column` with the default ALTER COLUMN ... SET / DROP DEFAULT gives it: on MariaDB a
+        TEXT/BLOB given DEFAULT NULL keeps it as a value (`Column.altered_null_default`)."""
+        kept = _is_null(default) and column.is_large and self.replayer.target.is_mariadb
+        return replace(column, default=default, altered_null_default=kept)
 
 
 class TableAfterAlter(AlterRefusals):
@@ -269,7 +275,8 @@ class TableAfterAlter(AlterRefusals):
         if self.draft is None:  # (only table options: an ENGINE= may meet the keys the table has)
             return self._lob_key_after(mariadb) or (self._engine_hash_problem() if mariadb else None) \
                 if self.options else None
-        return (self._visible_problem() or self._invisible_key_problem() or self._fulltext_added_problem()
+        return (self._visible_problem() or self._invisible_key_problem() or self._null_default_key_problem()
+                or self._fulltext_added_problem()
                 or (self._hash_key_auto_problem() if mariadb else None)
                 or (self._dropped_from_unique_problem() if mariadb else None) or self._lob_key_after(mariadb))
 
@@ -349,6 +356,20 @@ class TableAfterAlter(AlterRefusals):
                     return f"invisible column {column.name} must have a default value: the PRIMARY KEY makes it NOT NULL (error 4108)"
         return None
 
+    def _null_default_key_problem(self) -> str | None:
+        """A PRIMARY KEY the statement adds over a TEXT/BLOB that an earlier ALTER gave DEFAULT NULL
+        and nothing has redefined since (`Column.altered_null_default`): the key makes it NOT NULL,
+        which that default is invalid for (1067, MariaDB 10.11)."""
+        if not self.adds_primary:
+            return None
+        for index in self.index_adds:
+            for part in index.columns if index.kind == "primary" else ():
+                column = None if part.expression else self._new_column(part.name.lower())
+                if column is not None and column.altered_null_default:
+                    return (f"invalid default value for {column.name} (error 1067): an ALTER gave it DEFAULT NULL, "
+                            "which the server keeps on a TEXT/BLOB, and the PRIMARY KEY makes it NOT NULL")
+        return None
+
     def _fulltext_added_problem(self) -> str | None:
         for index in self.index_adds:
             if index.kind != "fulltext":
@@ -401,3 +422,8 @@ class TableAfterAlter(AlterRefusals):
                     return (f"column {key} is dropped out of {name}, which keeps other columns: MariaDB refuses to "
                             f"change a UNIQUE key that way (\"Key column '{key}' doesn't exist in table\", error 1072)")
         return None
+
+
+def _is_null(default: str | None) -> bool:
+    """Whether a default's text is NULL (`NULL`, `(NULL)`, any case)."""
+    return default is not None and default.strip("() \t\r\n").upper() == "NULL"

@@ -73,6 +73,12 @@ class Column(Record):
     #: ON UPDATE CURRENT_TIMESTAMP[(n)] as SQL ("CURRENT_TIMESTAMP()"), kept so that a MODIFY COLUMN
     #: written from the model does not drop it
     on_update: str | None = None
+    #: MariaDB: a TEXT/BLOB/JSON column whose DEFAULT NULL an `ALTER TABLE ... ALTER COLUMN c SET
+    #: DEFAULT NULL` gave. The server keeps that as a default value, which a PRIMARY KEY added
+    #: later (it makes the column NOT NULL) is refused over (1067), through renames, copies (LIKE,
+    #: CREATE ... SELECT) and rebuilds; a DEFAULT NULL written in a definition is none (MariaDB
+    #: 10.11, tests/test_replay_refusals.py). Not compared: SHOW CREATE TABLE shows neither.
+    altered_null_default: bool = False
     #: the statement that last added or changed the column (ALTER TABLE ... ADD/MODIFY/CHANGE);
     #: None: the table's CREATE TABLE (`Table.place` answers either way)
     where: Location | None = None
@@ -89,7 +95,7 @@ class Column(Record):
         invisible: bool = False, compressed: str | None = None, compression_dictionary: str | None = None,
         comment: str | None = None, charset: str | None = None, collation: str | None = None, binary: bool = False,
         srid: int | None = None, checks: tuple[str, ...] = (), on_update: str | None = None,
-        where: Location | None = None,
+        altered_null_default: bool = False, where: Location | None = None,
     ) -> None:
         self.name = name
         self.type = type
@@ -109,6 +115,7 @@ class Column(Record):
         self.srid = srid
         self.checks = checks
         self.on_update = on_update
+        self.altered_null_default = altered_null_default
         self.where = where
 
     @property

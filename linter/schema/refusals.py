@@ -90,6 +90,9 @@ def column_problem(column: Column, *, in_primary_key: bool = False) -> str | Non
         return f"invisible column {column.name} must have a default value (error 4108)"
     if column.default is None:
         return None
+    if in_primary_key and column.altered_null_default:  # (a copy CREATE ... SELECT or LIKE made: MariaDB 10.11)
+        return (f"invalid default value for {column.name} (error 1067): an ALTER gave it DEFAULT NULL, which the "
+                "server keeps on a TEXT/BLOB, and the PRIMARY KEY makes it NOT NULL")
     if column.default.upper() == "NULL":
         if not column.nullable and not in_primary_key:
             return f"invalid default value for {column.name}: NULL in a NOT NULL column (error 1067)"
