@@ -348,6 +348,27 @@ CASES: dict[str, list[str]] = {
         "ALTER TABLE n6 DROP PRIMARY KEY, ADD UNIQUE (e(3))",
         "ALTER TABLE n6 ADD PRIMARY KEY (e(3))",  # 1067
     ],
+    # MariaDB's grammar for a column: its CHECK (one, with no CONSTRAINT before it) comes last, then at
+    # most one REFERENCES clause, which ends it; MySQL 8.0.16+ takes any order, and CONSTRAINT
+    "a column's CHECK and REFERENCES come last on MariaDB": [
+        "CREATE TABLE h0 (id INT PRIMARY KEY)",
+        "CREATE TABLE h1 (qty INT CONSTRAINT CHECK (qty > 0))",  # 1064
+        "CREATE TABLE h2 (id INT PRIMARY KEY, price DECIMAL(8,2) NOT NULL\n  CONSTRAINT `ck_price` CHECK (price >= 0))",  # 1064
+        "CREATE TABLE h3 (n INT CHECK (n > 0) CHECK (n < 9))",  # 1064
+        "CREATE TABLE h4 (r INT CONSTRAINT fk_r REFERENCES h0 (id), s INT COMMENT 'constraint' CHECK (s <> 1),"
+        " CONSTRAINT ck_s CHECK (s < 10))",
+        "ALTER TABLE h4 MODIFY s INT CONSTRAINT CHECK (s > 2)",  # 1064
+        "ALTER TABLE h4 ADD COLUMN t VARCHAR(3) CONSTRAINT ck_t CHECK (t <> 'x')",  # 1064
+        "ALTER TABLE h4 CHANGE r r2 INT CHECK (r2 > 0), ADD u INT CHECK (u > 0) FIRST",
+        "CREATE TABLE h5 (v VARCHAR(5) CHECK (v <> '') COLLATE latin1_bin)",  # 1064
+        "CREATE TABLE h6 (w INT CHECK (w >= 0) NOT NULL DEFAULT 0)",  # 1064
+        "CREATE TABLE h7 (x INT REFERENCES h0 (id) ON DELETE CASCADE COMMENT 'parent')",  # 1064
+        "CREATE TABLE h8 (y INT REFERENCES h0 (id) CHECK (y > 0))",  # 1064
+        "CREATE TABLE h9 (z INT NOT NULL DEFAULT 1 COMMENT 'z' CHECK (z > 0) REFERENCES h0 (id) MATCH FULL\n"
+        "  ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY (z))",
+        "ALTER TABLE h9 ADD COLUMN k INT CHECK (k > 0) UNIQUE",  # 1064
+        "ALTER TABLE h4 ADD COLUMN m INT REFERENCES h0 (id) AFTER s",
+    ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",

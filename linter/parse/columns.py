@@ -244,6 +244,56 @@ def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column
     if not elements:
         return []
     elements = [_unqualified(element) for element in elements]
+    columns = _read_columns(c, elements)
+    for element, (column, inline) in zip(elements, columns):
+        if column.checks or any(isinstance(declared, ForeignKey) for declared in inline):
+            column.mariadb_refuses = _mariadb_column_grammar(element)
+    return columns
+
+
+#: what may follow REFERENCES t (...) in a column's definition on MariaDB: its own MATCH and ON
+#: DELETE / ON UPDATE clauses
+_REFERENCE_WORDS = frozenset({"MATCH", "FULL", "PARTIAL", "SIMPLE", "ON", "DELETE", "UPDATE", "RESTRICT", "CASCADE",
+                              "SET", "NULL", "DEFAULT", "NO", "ACTION"})
+
+
+def _mariadb_column_grammar(element: list[Token]) -> str | None:
+    """Why MariaDB's grammar refuses a column's definition that MySQL 8.0.16+ takes, or None: its
+    CHECK comes last, followed at most by one REFERENCES clause, which ends the definition, and
+    takes no CONSTRAINT before it (MariaDB 10.11: `a INT CHECK (a > 0) NOT NULL`, `a INT CHECK
+    (a > 0) CHECK (a < 9)`, `a INT REFERENCES t (b) COMMENT 'x'` and `a INT CONSTRAINT c CHECK
+    (a > 0)` are syntax errors, 1064; tests/test_replay_refusals.py)."""
+    top: list[Token] = []  # the words outside parentheses, after the name and the type
+    depth = 0
+    for token in element[2:]:
+        kind = token.token_type
+        depth += (kind == _L_PAREN) - (kind == _R_PAREN)
+        if not depth and kind not in (_L_PAREN, _R_PAREN):
+            top.append(token)
+    words = [_head(t) if t.token_type not in _UNQUOTED else "" for t in top]
+    state, named = "", 0
+    for n, word in enumerate(words):
+        if state == "references":  # the referenced table's name, qualified or not
+            if named == 0 or top[n].token_type == TokenType.DOT or (n and top[n - 1].token_type == TokenType.DOT):
+                named += 1
+                continue
+            if word not in _REFERENCE_WORDS:
+                return f"`{top[n].text}` after a column's REFERENCES clause, which ends its definition on MariaDB"
+        elif word == "CHECK":
+            if state == "check":
+                return "a second CHECK on one column (MariaDB takes one, last)"
+            if "CONSTRAINT" in words[max(0, n - 2):n]:
+                return "CONSTRAINT before a column's CHECK (MariaDB names only a table's CHECK)"
+            state = "check"
+        elif word == "REFERENCES":
+            state, named = "references", 0
+        elif state == "check":
+            return f"`{top[n].text}` after a column's CHECK, which comes last on MariaDB (only REFERENCES may follow it)"
+    return None
+
+
+def _read_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
+    """`_parse_columns` of the unqualified elements."""
     for element in elements:
         if element and element[0].token_type == TokenType.STRING:  # a column's name as a string
             raise ParseFailure(_STRING_FOR_NAME + f" near {element[0].text!r}", element[0].line - 1, refused=True)
@@ -458,8 +508,10 @@ def _column(
         elif isinstance(kind_, exp.UniqueColumnConstraint):
             inline.append(Index(None, "unique", (IndexColumn(name),)))  # named as the server does, later
         elif isinstance(kind_, exp.Reference):  # MariaDB makes it a foreign key, with its key
-            inline.append(_reference(name, kind_))
-            inline.append(Index(None, "index", (IndexColumn(name),), generated=True))
+            named = constraint.this if isinstance(constraint, exp.ColumnConstraint) else None
+            fk_name = named.name if isinstance(named, exp.Identifier) else None  # (both named after it)
+            inline.append(_reference(name, kind_, fk_name))
+            inline.append(Index(fk_name, "index", (IndexColumn(name),), generated=True))
         elif isinstance(kind_, exp.CheckColumnConstraint) and kind_.this is not None:
             named = constraint.this if isinstance(constraint, exp.ColumnConstraint) else None
             check = f"CHECK ({_sql(kind_.this)})"
@@ -568,7 +620,7 @@ def _sql(node: exp.Expression) -> str:
     return _GENERATOR.generate(node)
 
 
-def _reference(column: str, reference: exp.Reference) -> ForeignKey:
+def _reference(column: str, reference: exp.Reference, name: str | None = None) -> ForeignKey:
     target = reference.this
     ref_columns: tuple[str, ...] = ()
     table = target
@@ -581,5 +633,5 @@ def _reference(column: str, reference: exp.Reference) -> ForeignKey:
         words = str(option).upper().split()
         if len(words) >= 3 and words[0] == "ON":
             actions[words[1]] = " ".join(words[2:])
-    return ForeignKey(None, (column,), schema, table.name if table is not None else "", ref_columns,
+    return ForeignKey(name, (column,), schema, table.name if table is not None else "", ref_columns,
                       actions.get("DELETE"), actions.get("UPDATE"))

@@ -72,7 +72,7 @@ class AlterRefusals:
         at = next((n for n in range(len(self.steps) - 1, -1, -1) if self.steps[n][0] and self.steps[n][1] == key), None)
         if at is None:
             return f"unknown column {old_name} (error 1054)"
-        problem = column_problem(column)
+        problem = column_problem(column, mariadb=self.replayer.target.is_mariadb)
         if problem:
             return problem
         self.steps[at] = (True, key, column, self.steps[at][3])

@@ -79,6 +79,9 @@ class Column(Record):
     #: CREATE ... SELECT) and rebuilds; a DEFAULT NULL written in a definition is none (MariaDB
     #: 10.11, tests/test_replay_refusals.py). Not compared: SHOW CREATE TABLE shows neither.
     altered_null_default: bool = False
+    #: why MariaDB's grammar refuses the definition as written, which MySQL 8.0.16+ takes (the
+    #: parse knows no target: the replay judges it, `linter.parse.columns._mariadb_column_grammar`)
+    mariadb_refuses: str | None = None
     #: the statement that last added or changed the column (ALTER TABLE ... ADD/MODIFY/CHANGE);
     #: None: the table's CREATE TABLE (`Table.place` answers either way)
     where: Location | None = None
@@ -95,7 +98,7 @@ class Column(Record):
         invisible: bool = False, compressed: str | None = None, compression_dictionary: str | None = None,
         comment: str | None = None, charset: str | None = None, collation: str | None = None, binary: bool = False,
         srid: int | None = None, checks: tuple[str, ...] = (), on_update: str | None = None,
-        altered_null_default: bool = False, where: Location | None = None,
+        altered_null_default: bool = False, mariadb_refuses: str | None = None, where: Location | None = None,
     ) -> None:
         self.name = name
         self.type = type
@@ -116,6 +119,7 @@ class Column(Record):
         self.checks = checks
         self.on_update = on_update
         self.altered_null_default = altered_null_default
+        self.mariadb_refuses = mariadb_refuses
         self.where = where
 
     @property

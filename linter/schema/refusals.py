@@ -81,10 +81,13 @@ def _literal(default: str) -> tuple[str, str] | None:
     return None
 
 
-def column_problem(column: Column, *, in_primary_key: bool = False) -> str | None:
+def column_problem(column: Column, *, in_primary_key: bool = False, mariadb: bool = False) -> str | None:
     """Why the server refuses this column's definition, or None. `in_primary_key`: the column is
     NOT NULL because a CREATE TABLE's PRIMARY KEY names it, which innolint cannot tell from a
-    column declared NOT NULL (`a INT DEFAULT NULL, PRIMARY KEY (a)` is taken)."""
+    column declared NOT NULL (`a INT DEFAULT NULL, PRIMARY KEY (a)` is taken). `mariadb`: the
+    target is MariaDB, whose grammar refuses some definitions MySQL takes (`Column.mariadb_refuses`)."""
+    if mariadb and column.mariadb_refuses:
+        return f"column {column.name}: {column.mariadb_refuses}: a syntax error on MariaDB (1064)"
     if column.invisible and (not column.nullable or in_primary_key) and column.default is None \
             and not column.auto_increment and column.generated is None:
         return f"invisible column {column.name} must have a default value (error 4108)"
@@ -342,7 +345,7 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
     primary = next((index for index in indexes if index.kind == "primary"), None)
     in_primary = {p.name.lower() for p in primary.columns} if primary is not None else set()
     for column in columns.values():
-        problem = column_problem(column, in_primary_key=column.name.lower() in in_primary)
+        problem = column_problem(column, in_primary_key=column.name.lower() in in_primary, mariadb=mariadb)
         if problem:
             return problem
         if column.auto_increment:

@@ -540,7 +540,7 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
         assert self.draft is not None  # (IF NOT EXISTS: judged on the table as it was, `DROP c, ADD IF NOT EXISTS c`)
         if action.if_not_exists and (key in self.draft.column_ids or key in self.new_columns):
             return None
-        problem = column_problem(action.column)
+        problem = column_problem(action.column, mariadb=self.replayer.target.is_mariadb)
         if problem:
             return problem
         self.new_names.append(action.column.name)
@@ -557,7 +557,7 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
             if if_exists:
                 return None
             return self._redefine_added(old_name, column, position) if defines else f"unknown column {old_name} (error 1054)"
-        problem = column_problem(column) if defines else None
+        problem = column_problem(column, mariadb=self.replayer.target.is_mariadb) if defines else None
         if problem:
             return problem
         old = old_name.lower()
