@@ -45,6 +45,11 @@ SHAPES = (
     # a UNIQUE key over a whole TEXT column: MariaDB keeps it as a hidden hash column
     ("hash-unique", "({id} BIGINT NOT NULL AUTO_INCREMENT, {a} INT, {b} VARCHAR(20), {c} CHAR(36) NOT NULL, "
                     "{d} {text} UNIQUE, PRIMARY KEY ({id}), KEY k_{a} ({a}))"),
+    # ... or over more bytes than a B-tree key takes, one VARCHAR or several parts (fuzz seeds 363-364)
+    ("wide-unique", "({id} INT NOT NULL, {a} INT, {b} VARCHAR(800) CHARACTER SET utf8mb4, {c} CHAR(36) NOT NULL, "
+                    "{d} {text}, PRIMARY KEY ({id}), UNIQUE KEY u_{b} ({b}), KEY k_{a} ({a}))"),
+    ("wide-unique-parts", "({id} INT NOT NULL, {a} INT, {b} VARCHAR(3000), {c} CHAR(100) NOT NULL, {d} {text}, "
+                          "PRIMARY KEY ({id}), UNIQUE KEY u_{b} ({c}, {b}), KEY k_{a} ({a}))"),
 )
 
 #: operation kinds: (name, ALTER actions) on the columns above; {x} a new column's name
@@ -56,6 +61,7 @@ OPERATIONS = (
     ("add-auto-increment", "ADD COLUMN {x} BIGINT NOT NULL AUTO_INCREMENT, ADD KEY ({x})"),
     ("add-column-and-key", "ADD COLUMN {x} INT, ADD KEY ({x})"),
     ("add-column-unique", "ADD COLUMN {x} INT UNIQUE"),
+    ("add-wide-unique", "ADD COLUMN {x} VARCHAR(3100), ADD UNIQUE ({x})"),
     ("drop-column", "DROP COLUMN {d}"),
     ("drop-keyed-column", "DROP COLUMN {a}"),
     ("drop-column-add-key", "DROP COLUMN {d}, ADD KEY ({b})"),

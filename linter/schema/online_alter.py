@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING, Any
 
 from linter.schema.innodb_sizes import CHARSET_MAXLEN, column_charset, normalize_charset
 from linter.schema.key_order import key_rank
+from linter.schema.key_parts import server_keys
 from linter.schema.model import can_cluster
 
 if TYPE_CHECKING:
@@ -555,6 +556,8 @@ def _hash_key_kept(plan: Any) -> bool:
     for index in indexes:
         if index.kind != "unique":
             continue
+        if index.long_hash:  # (also a UNIQUE key wider than a B-tree takes: `key_parts.is_long_unique`)
+            return True
         for part in index.columns:
             if part.expression or part.prefix is not None:
                 continue
@@ -565,6 +568,8 @@ def _hash_key_kept(plan: Any) -> bool:
 
 
 def _long_unique(index: Any, plan: Any) -> bool:
+    """Whether a UNIQUE key the statement adds is one MariaDB keeps as a hash (a whole TEXT/BLOB,
+    USING HASH, or wider than a B-tree takes: `key_parts.is_long_unique`)."""
     if index.kind != "unique":
         return False
     for part in index.columns:
@@ -573,7 +578,9 @@ def _long_unique(index: Any, plan: Any) -> bool:
         column = plan._new_column(part.name.lower())
         if column is not None and column.is_large:
             return True
-    return False
+    replayer = plan.replayer
+    stored = server_keys(plan.table, [index], plan._new_column, replayer.target, replayer.model.find_schema(plan.table.schema))
+    return stored[0].long_hash if stored is not None else index.long_hash
 
 
 def _same_definition(old: Column, new: Column) -> bool:
