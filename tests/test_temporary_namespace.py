@@ -112,6 +112,13 @@ HIDDEN_SCRIPTS = [
      "RENAME TABLE t3 TO t1;\n", 0),
     ("CREATE TEMPORARY TABLE t3 (e CHAR(36));\nCREATE TABLE t3 (d TEXT NOT NULL);\nALTER TABLE t3 CHANGE f g INT;\n"
      "CREATE INDEX ix ON t3 (nocol);\nRENAME TABLE t3 TO t1;\n", 0),
+    # a RENAME COLUMN of a column the table does not have is refused before: nothing hidden (fuzz seed 364)
+    ("CREATE TEMPORARY TABLE t1 (id BIGINT NOT NULL, PRIMARY KEY (id));\nALTER TABLE `t1` RENAME COLUMN h TO h;\n"
+     "RENAME TABLE `t1` TO t3;\nCREATE TABLE IF NOT EXISTS t1 (c VARCHAR(191));\nDROP TABLE IF EXISTS `t1`;\n", 0),
+    ("CREATE TABLE Ord (q INT);\nCREATE TEMPORARY TABLE Ord (k INT, v INT);\n"
+     "ALTER TABLE Ord CHANGE k k2 INT, RENAME COLUMN missing TO x;\nRENAME TABLE Ord TO Ord2;\n", 0),
+    ("CREATE TEMPORARY TABLE m (k INT);\nALTER TABLE m RENAME COLUMN IF EXISTS zz TO y, ADD KEY (nocol);\n"
+     "RENAME TABLE m TO m2;\n", 0),
 ]
 
 
