@@ -21,7 +21,8 @@ _TYPES = ("VARCHAR(10)", "VARCHAR(191)", "VARCHAR(255)", "VARCHAR(700)", "VARCHA
           "TEXT(70000)", "BLOB(300)", "TINYBLOB", "CHAR(255)", "VARBINARY(300)")
 _OWN = ("", "", "", " CHARACTER SET latin1", " CHARSET utf8mb4", " COLLATE latin1_bin", " CHARSET utf8 COLLATE utf8_bin",
         " BINARY")
-_DEFAULTS = ("", " DEFAULT CHARSET=latin1", " CHARSET utf8mb4", " CHARACTER SET utf8mb3", " COLLATE=utf8mb4_bin")
+_DEFAULTS = ("", " DEFAULT CHARSET=latin1", " CHARSET utf8mb4", " CHARACTER SET utf8mb3", " COLLATE=utf8mb4_bin",
+             " CHARSET binary")
 _ENGINES = ("InnoDB", "InnoDB", "MyISAM", "Aria")
 _CHANGES = (
     "DEFAULT CHARSET=utf8mb4", "CHARACTER SET latin1", "COLLATE utf8mb4_unicode_ci", "DEFAULT CHARSET utf8mb3 COLLATE utf8mb3_bin",
@@ -72,12 +73,20 @@ def script(seed: int) -> str:
             actions.append(f"MODIFY {_column(rng, rng.choice(tables[table]))}")
         elif roll < 0.55:
             actions.append(f"ENGINE={rng.choice(_ENGINES)}")
+        elif roll < 0.7:  # a column only renamed or given a default keeps its character set (fuzz seed 364)
+            column = rng.choice(tables[table])
+            if rng.random() < 0.5:
+                actions.append(f"ALTER {column} SET DEFAULT NULL")
+            else:
+                renamed = column + "r"
+                actions.append(f"RENAME COLUMN {column} TO {renamed}")
+                tables[table][tables[table].index(column)] = renamed
         if rng.random() < 0.3:
             actions.append(f"ADD {_key(rng, tables[table])}")
         rng.shuffle(actions)
         lines.append(f"ALTER TABLE {table} {', '.join(actions)};")
         if rng.random() < 0.2:
-            lines.append(f"ALTER DATABASE {rng.choice(('{main} ', ''))}{rng.choice(('CHARSET latin1', 'CHARACTER SET utf8mb4'))};")
+            lines.append(f"ALTER DATABASE {rng.choice(('{main} ', ''))}{rng.choice(('CHARSET latin1', 'CHARACTER SET utf8mb4', 'CHARSET binary'))};")
             lines.append(f"CREATE TABLE after{len(lines)} ({_column(rng, 'a')}, {_column(rng, 'b')});")
     return "\n".join(lines) + "\n"
 

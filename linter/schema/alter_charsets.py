@@ -132,7 +132,10 @@ class AlterCharsets:
             return column
         if plan.to is not None:
             schema = self.replayer.model.find_schema(self.table.schema)
-            return _moved(column, plan.to, column_charset(column, self.table, self.replayer.target, schema))
+            was = column_charset(column, self.table, self.replayer.target, schema)
+            if was is not None and was.charset == "binary":  # (an ENUM or SET in binary: CONVERT TO leaves it)
+                return column if column.charset else replace(column, charset=was.charset, collation=was.collation)
+            return _moved(column, plan.to, was)
         if _pair(column.charset, column.collation) is None and column.type.upper() in TEXT_TYPES:
             return replace(column, charset=plan.before.charset, collation=plan.before.collation)
         return column
@@ -149,12 +152,15 @@ class AlterCharsets:
         view = column
         if plan is not None and _holds_text(column, self.replayer.target):
             inherits = _pair(column.charset, column.collation) is None and column.type.upper() in TEXT_TYPES
-            if plan.to is not None and not (inherits and column.binary):
+            own = _pair(column.charset, column.collation)
+            if plan.to is not None and not (inherits and column.binary) and not (own and own[0] == "binary"):
                 view = _moved(column, plan.to, None)
             elif plan.after.charset == "binary":  # (BINARY alone in the binary character set: VARBINARY ...)
                 view = _moved(column, plan.after, None)
             elif inherits:  # (BINARY alone: the _bin collation of the new default, even under a CONVERT TO)
                 view = replace(column, charset=plan.after.charset, collation=plan.after.collation)
+        elif plan is None and _inherits_text(column) and self._charset_of(column).charset == "binary":  # type: ignore[union-attr]
+            view = _moved(column, _BINARY, None)  # (defined in a table whose default is binary)
         if needs_settling(view):
             view = stored(view, self._charset_of(view))
         return view
@@ -217,6 +223,9 @@ class AlterCharsets:
                 view = replace(view, where=where)
                 converted.append(view)
             draft.columns[at] = _written_against(view, plan.after)
+        for n, (old, column, defines) in enumerate(self.changes):  # renamed, or given a default: kept (fuzz seed 364)
+            if not defines:
+                self.changes[n] = (old, _written_against(self.kept_view(column), plan.after), defines)
         options = table.writable().options
         options.charset, options.collation = (plan.after.charset, plan.after.collation) \
             if plan.after.source == "table" else (None, None)
@@ -248,6 +257,32 @@ def _moved(column: Column, to: ResolvedCharset, was: ResolvedCharset | None) -> 
         kind = grown if _SIZE_OF_TEXT[grown] > _SIZE_OF_TEXT[kind] else kind
     return replace(column, type=column.type if kind == column.type.upper() else kind, params=params, binary=False,
                    charset=to.charset, collation=to.collation)
+
+
+#: the binary character set, which a column takes as its own type (`_moved`)
+_BINARY = ResolvedCharset("binary", "binary", "table")
+
+
+def _inherits_text(column: Column) -> bool:
+    """A CHAR, VARCHAR or TEXT column that names no character set: it takes its table's default."""
+    return _pair(column.charset, column.collation) is None and column.type.upper() in _BINARY_OF \
+        and column.type.upper() != "JSON"
+
+
+def in_binary_default(body: TableBody, target: Target, schema: Schema | None) -> TableBody:
+    """The body of a CREATE TABLE whose default character set (its own, else its database's) is
+    binary: each CHAR, VARCHAR or TEXT column that names none is of the binary type of its kind
+    (VARCHAR(10) is VARBINARY(10), TEXT is BLOB: MariaDB 10.11, fuzz seed 364); `body` itself
+    when nothing changes."""
+    found = _pair(body.options.charset, body.options.collation)
+    if (found[0] if found is not None else database_charset(target, schema).charset) != "binary":
+        return body
+    if not any(_inherits_text(column) for column in body.columns.values()):
+        return body
+    copy = body.copy()
+    copy.columns = {key: _moved(column, _BINARY, None) if _inherits_text(column) else column
+                    for key, column in copy.columns.items()}
+    return copy
 
 
 def _written_against(column: Column, default: ResolvedCharset) -> Column:

@@ -31,7 +31,7 @@ from linter.schema.elements import Column, ForeignKey, Index, Location
 from linter.parse.options import apply_options
 from linter.parse.statement import option_field
 from linter.schema.alter_keys import AlterKeys
-from linter.schema.alter_charsets import AlterCharsets, keep_copied_charset
+from linter.schema.alter_charsets import in_binary_default, AlterCharsets, keep_copied_charset
 from linter.schema.innodb_sizes import MAX_ROW_BYTES, column_charset, table_charset
 from linter.schema.alter_refusals import TableAfterAlter
 from linter.schema import create_select
@@ -236,6 +236,9 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             unsure = select_key_problem(body, given)
             if unsure is not None and given is not None:
                 return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}; the server refuses this statement"
+        binary = in_binary_default(body, self.target, schema)  # (text columns of a binary default: binary types)
+        if binary is not body:
+            body, own = binary, True
         columns, indexes = body.columns, body.indexes
         known = self._key_checks.get(id(columns))
         if known is None or known[0] is not columns or known[1] is not indexes:
