@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+import tests.differential as D
+
 from linter.parse import ops
 from linter.schema.elements import Location
 from linter.parse.cache import ParseCache
@@ -517,3 +519,27 @@ def test_numbers_as_temporal_defaults_as_mariadb_reads_them(mariadb: Any, seed: 
     assert refused - reported <= unjudged, context
     assert len(refused) > len(statements) // 4 and len(unjudged) < len(statements) // 20
     assert set(model) == set(permanent)
+
+
+#: an ALTER that changes the engine builds every key again, in the new engine (fuzz seed 364); the
+#: refusals of InnoDB's key length are the index-key-length check's, so the whole engine judges
+ENGINE_MOVES = """CREATE TABLE g1 (b BIGINT NOT NULL, PRIMARY KEY (b)) ENGINE=Aria;
+ALTER TABLE g1 ENGINE=InnoDB, MODIFY b TEXT;
+CREATE TABLE g2 (c VARCHAR(8) NOT NULL, b BIGINT NOT NULL, PRIMARY KEY (b), KEY ix (c(4))) ENGINE=MyISAM;
+ALTER TABLE g2 DROP c, ENGINE=InnoDB, CHANGE COLUMN b b MEDIUMTEXT COMMENT 'x';
+CREATE TABLE g3 (id INT NOT NULL, v VARCHAR(300) CHARSET utf8mb4 NOT NULL, PRIMARY KEY (id, v));
+ALTER TABLE g3 ENGINE=MyISAM, ADD COLUMN z INT;
+ALTER TABLE g3 ADD COLUMN w INT, ENGINE=Aria;
+CREATE TABLE g4 (b BIGINT NOT NULL, PRIMARY KEY (b)) ENGINE=MyISAM;
+ALTER TABLE g4 ENGINE=InnoDB, MODIFY b VARCHAR(100) NOT NULL;
+CREATE TABLE g5 (k VARCHAR(20) NOT NULL, UNIQUE KEY uk (k)) ENGINE=Aria;
+ALTER TABLE g5 MODIFY k VARCHAR(1100) CHARSET utf8mb4 NOT NULL, ENGINE=InnoDB;
+"""
+
+
+def test_keys_are_judged_in_the_engine_an_alter_moves_the_table_to(mariadb: Any) -> None:
+    with D.judging_sides(mariadb, "engine_moves") as sides:
+        judged = D.judge(*sides, ENGINE_MOVES)
+    assert not judged.differences, judged
+    assert set(judged.refused) == {2, 4, 6}, judged
+    assert set(judged.said) >= {2, 4, 6}, judged

@@ -198,8 +198,14 @@ class AlterKeys:
         judge, model = self.replayer.key_judge, self.replayer.model
         if judge is None or self.draft is None:
             return None
-        return judge.alter(self.table, self.keys_built(), self.new_column_of, model.find_schema(self.table.schema),
-                           where, model.refused_keys, statement)
+        options = self.table.body.options
+        engine = self._new_engine()  # type: ignore[attr-defined]
+        keys = self.keys_built()
+        if (engine or "").lower() != (options.engine or "").lower():  # every key built again, in the new engine
+            options = replace(options, engine=engine)
+            keys = [*self.index_adds, *(index for at, index in self.draft.indexes.items() if at not in self.index_gone)]
+        return judge.alter(self.table, keys, self.new_column_of, model.find_schema(self.table.schema),
+                           where, model.refused_keys, statement, options)
 
     def keys_built(self) -> list[Index]:
         """The keys the statement builds: those it adds, and the table's kept keys on columns it

@@ -22,7 +22,7 @@ from linter.schema.refused import RefusedKey
 from linter.schema.refusals import _stored_bytes
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Index, Location
+    from linter.schema.elements import Index, Location, TableOptions
 
 __all__ = ["CheckedRefusal", "KeyJudge", "may_be_refused"]
 
@@ -102,10 +102,12 @@ class KeyJudge:
         return self._refuse(table, body.indexes[known[1]], schema, where, refused_keys, statement)
 
     def alter(self, table: Table, keys: list[Index], column_of: Callable[[str], Any], schema: Schema | None,
-              where: Location, refused_keys: list[RefusedKey], statement: str) -> str | None:
+              where: Location, refused_keys: list[RefusedKey], statement: str,
+              options: TableOptions | None = None) -> str | None:
         """Why the server refuses an ALTER TABLE (or CREATE INDEX) for one of the `keys` it adds or
         changes, or None; `column_of`: a column of the table the statement builds, by lower-case
-        name. Each key is judged on a table of its own columns (the cost of what it names)."""
+        name; `options`: the table's options after it (its new engine; None: as they are). Each key
+        is judged on a table of its own columns (the cost of what it names)."""
         for index in keys:
             columns = {}
             for part in index.columns:
@@ -114,7 +116,7 @@ class KeyJudge:
                     columns[part.name.lower()] = column
             if not may_be_refused(index, columns.get):
                 continue
-            built = Table(schema=table.schema, name=table.name, body=TableBody(columns, [index], [], table.body.options),
+            built = Table(schema=table.schema, name=table.name, body=TableBody(columns, [index], [], options or table.body.options),
                           defined=table.defined, changed=where, temporary=table.temporary)
             if self.decide(built, index, schema):
                 return self._refuse(built, index, schema, where, refused_keys, statement)
