@@ -64,6 +64,12 @@ CASES = [
      "CREATE TABLE g3 (id INT)//\n", [2]),
     ("\\d $$\n/*M!100301 DROP TABLE /*!32312 IF EXISTS*/ g4 */$$\nCREATE TABLE g5 (a INT) /*!40101 x /*!50100 y */ "
      "*/$$\nCREATE TABLE g6 (a INT)$$\n", [2, 3]),
+    # ... and the packet it begins holds what follows up to the next delimiter, a DELIMITER line and
+    # what a `\d` makes the delimiter included: the server runs none of it (found by the fuzz, seed 377)
+    ("\\d //\nCREATE TABLE `g7` (b TIMESTAMP NOT NULL) /*!50100 ENGINE=MyISAM *///\nDELIMITER ;\n\\d ;\n"
+     "CREATE TABLE g8 (a BIGINT NOT NULL);\nCREATE TABLE g9 (a INT);\n", [2]),
+    ("DELIMITER $$\nCREATE TABLE g10 (a INT) /*!40101 ENGINE=InnoDB *$$/\nDELIMITER ;\nCREATE TABLE g11 (a INT)$$\n"
+     "\\d ;\nCREATE TABLE g12 (a INT);\n", [2]),
     # the `*/` of a comment nested in a skipped one ends the client's executable comment on that
     # line: a plain comment after it is an ordinary one to the client, its `;` no delimiter
     ("CREATE TABLE f1 (d INT NOT NULL)\n/*!99999 CREATE TABLE f2 (a INT /*M!100301 UNSIGNED */, b INT) /* a;b 'q' */ */;\n"
