@@ -85,6 +85,11 @@ REFUSED = [
      [2, 3, 4, 5, 6]),
     ("CREATE TABLE v1 (a INT);\nCREATE VIEW w1 AS SELECT * FROM \"v1\";\nCREATE VIEW w2 (\"a\") AS SELECT a FROM v1;\n"
      "CREATE TABLE w1 (a INT);\nCREATE TABLE w2 (a INT);\n", [2, 3]),
+    # ... before `ALTER ONLINE|OFFLINE|IGNORE TABLE` in an ALTER TABLE (found by the fuzz, seed 370)
+    ("CREATE TABLE z1 (id INT, e DATETIME);\nALTER TABLE z1 ADD c VARCHAR(32), ALTER COLUMN e DROP DEFAULT\n"
+     "ALTER ONLINE TABLE z1 ADD COLUMN f INT;\nCREATE TABLE z3 (a INT, b INT);\nALTER TABLE z3 DROP COLUMN b\n"
+     "ALTER IGNORE TABLE z3 ADD d INT;\nALTER TABLE z3 ALTER a DROP DEFAULT\n  alter offline table z3 ADD e INT;\n",
+     [2, 5, 7]),
     # attributes SERIAL does not take
     ("CREATE TABLE d1 (d INT UNSIGNED INVISIBLE, a DECIMAL(10,2), c SERIAL NULL, UNIQUE KEY uk_a (c), KEY (d));\n",
      [1]),
@@ -143,6 +148,9 @@ ACCEPTED = [
     "CREATE VIEW y1 (p, q) AS SELECT 'p', \"q\" FROM x1 AS `r` WHERE r.a = 's';\nCREATE TABLE y2 SELECT * FROM y1;\n"
     "DROP VIEW y1;\nCREATE TABLE x5 SELECT * FROM\n"
     "  JSON_TABLE('[1]', '$[*]' COLUMNS (a INT PATH '$')) AS jt;\n",
+    # a column named online or ignore altered on a line of its own
+    "CREATE TABLE z4 (a INT, online INT, `ignore` INT);\nALTER TABLE z4 ADD b INT,\nALTER online SET DEFAULT 1,\n"
+    "  ALTER\n  `ignore` DROP DEFAULT;\n",
     # IF NOT EXISTS is judged on the table as it was
     "CREATE TABLE s1 (c INT, e INT);\nALTER TABLE s1 DROP COLUMN c, ADD COLUMN IF NOT EXISTS c INT FIRST;\n"
     "ALTER TABLE s1 ADD COLUMN IF NOT EXISTS f INT, DROP COLUMN e;\n",

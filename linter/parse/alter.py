@@ -220,6 +220,7 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
             last = c.tokens[-1]
             return [ops.SetColumnDefault(column, c.text[token.start : last.end + 1] if token else None)]
         if c.accept("DROP", "DEFAULT"):
+            c.expect_end("ALTER COLUMN ... DROP DEFAULT")
             return [ops.SetColumnDefault(column, None)]
         return []
     if word == "CONVERT" and c.word(1) == "PARTITION":  # CONVERT PARTITION p TO TABLE target

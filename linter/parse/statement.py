@@ -130,14 +130,15 @@ _glue_candidate = re.compile(
     r"\n[ \t]*+(?:CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET|EXECUTE|PREPARE"
     r"|DEALLOCATE|CALL|SELECT|BEGIN)(?![A-Za-z0-9_$])",
     re.I).search
-#: at a line's start: the word, and the word after it (after TEMPORARY / IF ...; `@` starts a variable)
+#: at a line's start: the word, and the word after it (after TEMPORARY, ONLINE, OFFLINE, IGNORE: `ALTER
+#: ONLINE TABLE` starts a statement where `ALTER online SET DEFAULT 1` alters a column; `@` starts a variable)
 #: between those two words: white space and comments (`ALTER -- note` then `TABLE t` on the next
 #: line is one statement to the server); each part possessive, so nothing is read twice
 _GLUE_GAP = r"(?:[ \t\r\n]++|/\*[^*]*+(?:\*(?!/)[^*]*+)*+\*/|(?:--(?=[ \t\r\n])|\#)[^\n]*+)++"
 _glue_word = re.compile(
     r"[ \t]*+(CREATE|ALTER|DROP|RENAME|TRUNCATE|INSERT|DO|FLUSH|COMMIT|DELIMITER|START|USE|SET|EXECUTE|PREPARE"
     r"|DEALLOCATE|CALL|SELECT|BEGIN)(?![A-Za-z0-9_$])"
-    rf"(?:{_GLUE_GAP}(?:TEMPORARY{_GLUE_GAP})?([A-Za-z_@]++))?", re.I
+    rf"(?:{_GLUE_GAP}(?:(?:TEMPORARY|ONLINE|OFFLINE|IGNORE){_GLUE_GAP})*+([A-Za-z_@]++))?", re.I
 ).match
 #: where the scan must look: a line start, a quote, a comment's first character
 _glue_stop = re.compile(r"[\n'\"`#/-]").search
