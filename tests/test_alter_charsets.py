@@ -137,3 +137,21 @@ def test_create_like_in_another_database_keeps_the_sources_default(sides: tuple[
             "CREATE TABLE t7 LIKE t6;\nCREATE TABLE {other}.t7 LIKE {other}.t6;\n")
     judged = D.judge(server, lint, text)
     assert judged.faithful(), str(judged)
+
+
+@pytest.mark.parametrize("move", ["RENAME TABLE {a} TO {b}", "ALTER TABLE {a} RENAME TO {b}",
+                                  "RENAME TABLE {a} TO x_tmp, x_tmp TO {b}"])
+def test_a_table_moved_to_another_database_keeps_its_default(sides: tuple[D.ServerRunner, D.InnolintRunner],
+                                                             move: str) -> None:
+    """A table keeps the default character set it was made with (the server wrote it on the table)
+    when RENAME TABLE or ALTER TABLE ... RENAME moves it to a database whose default differs, its
+    columns too, and the columns added later take it (fuzz seed 369)."""
+    server, lint = sides
+    lines = ["CREATE DATABASE IF NOT EXISTS {main};", "USE {main};", "ALTER SCHEMA COLLATE utf8mb4_bin;",
+             "CREATE TABLE m1 (c TEXT NOT NULL, d VARCHAR(8));", "CREATE TABLE {other}.o1 (id INT, e CHAR(3));",
+             "CREATE TABLE m2 (c TEXT) CHARSET utf8mb3;",
+             move.format(a="m1", b="{other}.m1") + ";", move.format(a="{other}.o1", b="o1") + ";",
+             move.format(a="m2", b="{other}.m2") + ";",
+             "ALTER TABLE {other}.m1 ADD f VARCHAR(4);", "ALTER TABLE o1 ADD g TEXT;"]
+    judged = D.judge(server, lint, "\n".join(lines) + "\n")
+    assert judged.faithful(), str(judged)

@@ -6,7 +6,9 @@ renamed table's namespace (1050; views share the permanent tables' one), an unkn
 (1025), a table that is not there. Each old name is bound to the temporary tables first, as
 `linter.schema.namespaces.bind_temporaries` says, and a temporary table hidden by a refused ALTER
 ... CHANGE is not seen (`RenameBlindness`). RENAME TABLE renames views too, within their
-database (1450), and the foreign keys named after the table (`<old>_ibfk_<n>`).
+database (1450), and the foreign keys named after the table (`<old>_ibfk_<n>`). A table moved to
+another database keeps the default character set it was made with (the server wrote it on the
+table when it was created), where the new database's differs.
 """
 
 from __future__ import annotations
@@ -14,15 +16,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from linter.parse import ops
+from linter.schema.alter_charsets import keep_copied_charset
 from linter.schema.elements import Location
 from linter.schema.model import Schema, SchemaModel, Table, rename_generated_foreign_keys
 from linter.schema.namespaces import CaseLookup, RenameBlindness, bind_temporaries
+from linter.schema.target import Target
 
 
 class TableRenames:
     """RENAME TABLE and `_rename` (see the module's docstring)."""
 
     model: SchemaModel
+    target: Target
     current_schema: str | None
     _views: set[tuple[str | None, str]]
     _cases: CaseLookup
@@ -98,6 +103,8 @@ class TableRenames:
     def _rename(self, table: Table, new: ops.Name, where: Location) -> None:
         self._remove(table)
         schema = self.model.schema(new.schema if new.schema is not None else self.current_schema)
+        if schema.name != table.schema:  # (it keeps the default character set it was made with: fuzz seed 369)
+            keep_copied_charset(table.writable(), table, self.target, self.model.find_schema(table.schema), schema)
         table.schema = schema.name
         rename_generated_foreign_keys(table, self.model.stored(new.name))
         table.changed = where
