@@ -312,6 +312,10 @@ CASES: dict[str, list[str]] = {
         "CREATE TABLE s3 (a VARCHAR(4), KEY (a(8))) SELECT 2 AS a",  # 1089: longer than the column
         "CREATE TABLE s4 (a VARCHAR(9), UNIQUE (a(0))) SELECT 'q' AS b",  # 1391
         "CREATE TABLE s5 (a VARCHAR(9), KEY (a(4))) SELECT 'q' AS a",
+        # ... and what the engine cannot hold (fuzz seed 373)
+        "CREATE TABLE s6 (f TEXT) ENGINE=MEMORY SELECT 'a;b' AS s",  # 1163
+        "CREATE TABLE s7 (n INT, FULLTEXT KEY (g)) ENGINE=HEAP SELECT 'x' AS g",  # 1214
+        "CREATE TABLE s8 (n INT, v VARCHAR(9)) ENGINE=MEMORY SELECT 1 AS n, 'x' AS v",
     ],
     "MEMORY's key length, and an ENGINE= meeting the keys the table has": [
         "CREATE TABLE e1 (c VARCHAR(20000) NOT NULL, a VARCHAR(8) NOT NULL, PRIMARY KEY (a(4), c(20000))) ENGINE=MEMORY",
