@@ -51,6 +51,13 @@ CASES = [
     # the server reads no quotes in a comment it skips: `/*` or `*/` in one moves its end
     ("CREATE TABLE p1 (a int) /*!80023 COMMENT '/* not a comment' */;\nCREATE TABLE p2 (a int) /*!99999 COMMENT "
      "'a*/b' */;\nCREATE TABLE p3 (a int) /*!50100 COMMENT '/* it runs */' */;\n", [1, 2]),
+    # ... but reads one comment nested in it, whatever it is: a `/*` in a quote and the `*/` of an
+    # executable comment nested in the skipped one end where the client's comment ends (fuzz seed 379)
+    ("CREATE TABLE q0 (id INT);\nRENAME TABLE q0 TO q1\n/*!50717 CREATE TABLE q2 (f CHAR(4) DEFAULT '/* x') "
+     "ENGINE = MyISAM /*!50100 ENGINE=MyISAM */ */;\nCREATE TABLE q3 (a int) /*!99999 x /*!50100 y */ z */;\n"
+     "CREATE TABLE q4 (a int) /*!99999 COMMENT '/* q' /*!50100 y */ */;\nCREATE TABLE q5 (a int) /*!99999 COMMENT "
+     "'/* q' */;\nCREATE TABLE q6 (a int) /*!99999 COMMENT '/* q' /*M!100301 y */ */;\n"
+     "CREATE TABLE q7 (a int) /*!99999 COMMENT '*/ q' */;\n", [6, 8]),
     ("/*!80023 CREATE TABLE p4 (f TEXT COMMENT '/* not a comment') */;\nCREATE TABLE p5 (a int);\n"
      "/*M!999999 CREATE TABLE p6 (b CHAR(4) DEFAULT '/* x') */;\nCREATE TABLE p7 (a int);\n", []),
     # the `*/` of a comment skipped inside a running one ends the client's executable comment: a

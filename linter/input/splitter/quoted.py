@@ -98,9 +98,12 @@ class _QuotedText:
                     e = m.end() if m is not None else pos
                     closed = e < n and buf[e] == quote
                 if buf.find("/*", pos, e) >= 0 or buf.find("*/", pos, e) >= 0:
-                    # the server reads no quotes in a comment it skips: it ends the comment elsewhere
+                    # the server reads no quotes in a comment it skips: it may end the comment elsewhere
                     # (between statements: for the statement the client sends it with)
-                    self.refused = self.refused or _QUOTED_COMMENT_MARK
+                    if self.skip_nest:
+                        self._server_reads(buf[pos:e])
+                    else:
+                        self.refused = self.refused or _QUOTED_COMMENT_MARK
                 if not closed:
                     self.pos = n if self.eof or quote == "`" else e  # e: the end, or a last backslash
                     return False
@@ -140,6 +143,7 @@ class _QuotedText:
                     return False
                 inner = buf.startswith("!", i + 2) or buf.startswith("M!", i + 2)
                 if self.skip_depth:  # in the nested executable comment: an opening the server skips
+                    self._server_reads("/*")
                     pos = i + 2
                     continue
                 if not inner and self._where(i)[0] == self.skip_ss_line:
@@ -147,6 +151,7 @@ class _QuotedText:
                     self._client_drop_from(i, _SKIPEXEC)
                     return True
                 # nested for the server; to the client, an executable one is text it reads on in
+                self._server_reads("/*")
                 self.skip_depth = 1
                 self.skip_inner = inner
                 pos = i + 2
@@ -154,12 +159,16 @@ class _QuotedText:
             if found != "*/":  # the delimiter
                 self._cut_in_skipped(i, i + len(delimiter), inside=True)
                 return True
+            self._server_reads("*/")
             if self.skip_depth:
                 self.skip_depth = 0
                 self.skip_inner = False
                 self.skip_ss_line = -1  # (and the client's executable comment: see `_skip_exec`)
                 pos = i + 2
                 continue
+            if self.skip_nest and (self.skip_server_depth or not self.skip_server_ended):
+                # the client's comment ends here, the server's not: it runs on (or it ended before)
+                self.refused = self.refused or _QUOTED_COMMENT_MARK
             if delimiter[:1] == "/" and self.skip_nest:  # an ordinary comment's `*/` is read whole
                 if n - i - 1 < len(delimiter) and not self.eof:
                     self.pos = i
@@ -176,6 +185,31 @@ class _QuotedText:
             self.at_line_start = False
             self.exec_line = -1  # its `*/` ends the client's executable comment, an outer one too
             return True
+
+    def _server_reads(self, text: str) -> None:
+        """The server's reading of `text` in a comment it skips, which knows no quotes (MariaDB's
+        `consume_comment`: one comment nested in it, whatever it is, ends at the next `*/`; a `*/`
+        outside that ends the comment). `skip_server_ended` says the server's comment has ended:
+        where the client's does too, they agree (MariaDB 10.11 runs `/*!99999 '/* q' */ */` and
+        `/*!50717 '/*' /*!50100 x */ */`, and refuses `/*!99999 '/* q' */` and `'*/'`)."""
+        i = 0
+        while True:
+            opening, closing = text.find("/*", i), text.find("*/", i)
+            if closing < 0 and opening < 0:
+                return
+            if self.skip_server_ended:  # the server reads what follows as statement text
+                self.skip_server_ended = False
+                self.skip_server_depth = 2  # (never agrees again: refused at the client's end)
+                return
+            if opening >= 0 and (closing < 0 or opening < closing):
+                self.skip_server_depth = self.skip_server_depth or 1
+                i = opening + 2
+            else:
+                if self.skip_server_depth == 1:
+                    self.skip_server_depth = 0
+                elif self.skip_server_depth == 0:
+                    self.skip_server_ended = True
+                i = closing + 2
 
     def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
         """The client found its delimiter in an executable comment (at buffer index `end`): the

@@ -123,6 +123,10 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.skip_depth = 0  # in an executable comment that does not run: comments open in it
         self.skip_mariadb = False  # and whether it is a `/*M!` one
         self.skip_inner = False  # and whether the comment nested in it is an executable one
+        #: the server's own view of it, which reads no quotes (`_QuotedText._server_reads`): whether
+        #: a comment is nested (one level only), and whether the comment has ended
+        self.skip_server_depth = 0
+        self.skip_server_ended = False
         self.drop_ss = False  # in text the client drops (`_client_drop`): whether a `/*!` is open on its line
         self.drop_back = _CODE  # and the mode after it
         self.skip_nest = True  # whether one comment may nest in it
@@ -433,6 +437,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.skip_mariadb = version.startswith("M!")
         self.skip_inner = False
         self.skip_depth = 0
+        self.skip_server_depth, self.skip_server_ended = 0, False
         self.skip_nest = not (version.startswith("M!") and self.target is not None and not self.target.is_mariadb)
         self.skip_at = self._where(start)
         # the line on which the client still reads an executable comment: a plain comment opened
