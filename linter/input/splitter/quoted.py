@@ -190,8 +190,10 @@ class _QuotedText:
         """The server's reading of `text` in a comment it skips, which knows no quotes (MariaDB's
         `consume_comment`: one comment nested in it, whatever it is, ends at the next `*/`; a `*/`
         outside that ends the comment). `skip_server_ended` says the server's comment has ended:
-        where the client's does too, they agree (MariaDB 10.11 runs `/*!99999 '/* q' */ */` and
-        `/*!50717 '/*' /*!50100 x */ */`, and refuses `/*!99999 '/* q' */` and `'*/'`)."""
+        where the client's does too, they agree (MariaDB 10.11 runs `/*!50717 '/*' /*!50100 x */
+        */` and refuses `/*!99999 '/* q' */` and `'*/'`). Where the server's comment outlasts the
+        client's and ends in the statement text after it (`/*!99999 '/* q' */ */`, which runs),
+        innolint does not follow it and calls the statement refused."""
         i = 0
         while True:
             opening, closing = text.find("/*", i), text.find("*/", i)
