@@ -375,6 +375,18 @@ CASES: dict[str, list[str]] = {
         "ALTER TABLE h9 ADD COLUMN k INT CHECK (k > 0) UNIQUE",  # 1064
         "ALTER TABLE h4 ADD COLUMN m INT REFERENCES h0 (id) AFTER s",
     ],
+    # a FULLTEXT key on a column the binary character set makes VARBINARY or a BLOB (fuzz seed 390)
+    "FULLTEXT on a column the binary character set makes binary": [
+        "CREATE TABLE f4 (d VARCHAR(32), FULLTEXT KEY ix_a (d)) ENGINE=InnoDB DEFAULT CHARACTER SET=utf8",
+        "ALTER TABLE f4 CONVERT TO CHARACTER SET binary",  # 1283
+        "CREATE TABLE f5 (d TEXT, e CHAR(3), FULLTEXT KEY (e, d)) ENGINE=MyISAM",
+        "ALTER TABLE f5 CONVERT TO CHARACTER SET binary, ADD x INT",  # 1283
+        "ALTER TABLE f5 CONVERT TO CHARACTER SET utf8mb4",
+        "CREATE TABLE f6 (d TEXT, FULLTEXT KEY (d)) CHARSET binary",  # 1283
+        "CREATE TABLE f7 (d TEXT, q INT, FULLTEXT KEY (d))",
+        "ALTER TABLE f7 MODIFY d TEXT, DEFAULT CHARSET binary",  # 1283
+        "ALTER TABLE f7 CONVERT TO CHARACTER SET binary, DROP INDEX d",
+    ],
     "TYPE= is not ENGINE=": [
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",

@@ -41,6 +41,7 @@ class AlterRefusals:
     readded: set[str]
     readded_prefixes: list[tuple[int, str, int | None]]
     defaults: list[ops.SetColumnDefault]
+    convert: ops.ConvertCharset | None
     _old_column: Callable[[str], Column | None]
     _change: Callable[..., str | None]
     index_gone: set[int]  # dropped or renamed: the names taken away (a renamed key stays: not `index_drops`)
@@ -121,19 +122,25 @@ class AlterRefusals:
         return None
 
     def _changed_key_problem(self) -> str | None:
-        """A column under a FULLTEXT key redefined to a type FULLTEXT does not index (1283). (TEXT/BLOB
-        under a key without a prefix, 1170, is the index-key-length check's.)"""
+        """A column under a FULLTEXT key redefined, or converted (CONVERT TO CHARACTER SET binary
+        makes VARBINARY and BLOBs: fuzz seed 390), to a type FULLTEXT does not index (1283), as the
+        statement leaves it (`AlterCharsets.new_column_of`). (TEXT/BLOB under a key without a
+        prefix, 1170, is the index-key-length check's.)"""
         draft = self.draft
-        if draft is None or not self.changes:
+        if draft is None or not (self.changes or self.convert is not None):
             return None
-        for old, column, defines in self.changes:
-            if not defines:
-                continue
+        view: Callable[[str], Column | None] = self.new_column_of  # type: ignore[attr-defined]
+        names = [old for old, _, defines in self.changes if defines]
+        if self.convert is not None:  # (every text column moves)
+            names += [p.name.lower() for i in draft.indexes.values() if i.kind == "fulltext" for p in i.columns
+                      if not p.expression]
+        for old in names:
             for at in draft.uses.get(old, ()):
                 index = draft.indexes.get(at)
-                if index is None or at in self.index_drops:
+                if index is None or at in self.index_drops or index.kind != "fulltext":
                     continue
-                if index.kind == "fulltext" and column.type.upper() not in FULLTEXT_TYPES:
+                column = view(old)
+                if column is not None and column.type.upper() not in FULLTEXT_TYPES:
                     return f"column {column.name} cannot be part of a FULLTEXT key (error 1283)"
         return None
 
