@@ -99,7 +99,15 @@ OPERATIONS = (
     ("rename-table", "RENAME TO {table}_new"),
     ("rename-table-and-column", "RENAME TO {table}_new, RENAME COLUMN {b} TO {x}"),
     ("rename-index-and-add-column", "RENAME INDEX {key} TO k_renamed, ADD COLUMN {x} INT"),
+    # a renamed key is kept: the FULLTEXT, clustering or hash key it names still decides (fuzz seed 395)
+    ("rename-shape-key-drop-column", "RENAME INDEX {shape_key} TO k_renamed, DROP COLUMN {b}"),
+    ("rename-shape-key-modify-null", "RENAME KEY {shape_key} TO k_renamed, MODIFY {c} {ctype} NULL"),
+    ("rename-shape-key-drop-primary", "DROP PRIMARY KEY, RENAME KEY {shape_key} TO k_renamed"),
 )
+
+#: the key that gives each shape its character (else the plain key k_{a})
+SHAPE_KEYS = {"unique": "u_{c}", "fulltext": "ft_{d}", "two-unique": "k_{a}", "hash-unique": "{d}",
+              "wide-unique": "u_{b}", "wide-unique-parts": "u_{b}"}
 
 CLAUSES = (
     ("ONLINE", ""), ("", "ALGORITHM=INPLACE"), ("", "ALGORITHM=NOCOPY"), ("", "ALGORITHM=INSTANT"),
@@ -137,7 +145,8 @@ def cases(seed: int, engines: tuple[str, ...] = ENGINES, temporary: bool = False
                                   text="VARCHAR(100)" if engine == "MEMORY" else rng.choice(("TEXT", "MEDIUMTEXT")),
                                   other="MyISAM" if engine != "MyISAM" else "InnoDB", table=table,
                                   rowformat=rng.choice(("DYNAMIC", "COMPACT")),
-                                  key=("u_" + names["c"]) if shape == "unique" else f"k_{names['a']}")
+                                  key=("u_" + names["c"]) if shape == "unique" else f"k_{names['a']}",
+                                  shape_key=SHAPE_KEYS.get(shape, "k_{a}").format(**names))
                     shape_of = shape if shape in ("pk", "no-pk", "unique") else "pk"
                     values["ctype"] = {"pk": "CHAR(36) NOT NULL", "no-pk": "CHAR(10) NOT NULL",
                                        "unique": "VARCHAR(36) NOT NULL DEFAULT ''"}[shape_of]

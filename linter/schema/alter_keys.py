@@ -86,11 +86,16 @@ class AlterKeys:
         self.index_adds.append(index)
         return None
 
+    def kept_keys(self) -> dict[int, Index]:
+        """The table's keys the statement keeps, by id: all but those it drops. A renamed key is
+        kept: RENAME INDEX takes its old name away (`index_gone`), not the key (fuzz seed 395)."""
+        assert self.draft is not None
+        dropped = set(self.index_drops)
+        return {at: index for at, index in self.draft.indexes.items() if at not in dropped}
+
     def _kept_indexes(self) -> list[Index]:
         """The keys the new table has so far: the table's not dropped, and those added."""
-        assert self.draft is not None
-        kept = [index for at, index in self.draft.indexes.items() if at not in self.index_gone]
-        return kept + self.index_adds
+        return [*self.kept_keys().values(), *self.index_adds]
 
     def _DropIndex(self, action: ops.DropIndex) -> str | None:
         assert self.draft is not None
@@ -203,7 +208,7 @@ class AlterKeys:
         keys = self.keys_built()
         if (engine or "").lower() != (options.engine or "").lower():  # every key built again, in the new engine
             options = replace(options, engine=engine)
-            keys = [*self.index_adds, *(index for at, index in self.draft.indexes.items() if at not in self.index_gone)]
+            keys = [*self.index_adds, *self.kept_keys().values()]
         return judge.alter(self.table, keys, self.new_column_of, model.find_schema(self.table.schema),
                            where, model.refused_keys, statement, options)
 
@@ -213,8 +218,8 @@ class AlterKeys:
         assert self.draft is not None
         uses = self.draft.uses
         if self.convert is not None:  # every text column moves: every key is built again, as stored
-            return [*self.index_adds, *(as_stored(index) for at, index in self.draft.indexes.items()
-                                        if at not in self.index_gone)]
+            return [*self.index_adds, *(as_stored(index) for index in self.kept_keys().values())]
         else:
             ats = dict.fromkeys(at for old, _, defines in self.changes if defines for at in uses.get(old, ()))
-        return [*self.index_adds, *(self.draft.indexes[at] for at in ats if at not in self.index_gone)]
+        kept = self.kept_keys()
+        return [*self.index_adds, *(kept[at] for at in ats if at in kept)]

@@ -53,6 +53,7 @@ class AlterRefusals:
 
     _new_column: Callable[[str], Column | None]  # `_Alter`'s: the column of this name after the statement
     keys_built: Callable[[], list[Index]]  # `AlterKeys.keys_built`: the keys the statement builds
+    kept_keys: Callable[[], dict[int, Index]]  # `AlterKeys.kept_keys`: the table's keys not dropped
 
     def _versioning_word_problem(self, verb: str, name: str, bare_word: bool) -> str | None:
         """`ADD period ...`, `DROP system`: a syntax error on MariaDB 10.3 and later (`ops.VERSIONING_WORDS`)."""
@@ -395,7 +396,7 @@ class TableAfterAlter(AlterRefusals):
         assert draft is not None
         built = self.keys_built()
         if (self._new_engine() or "").lower() != (self.table.body.options.engine or "").lower():
-            built = [*self.index_adds, *(index for at, index in draft.indexes.items() if at not in self.index_gone)]
+            built = [*self.index_adds, *self.kept_keys().values()]
         if not built:
             return None
         renamed = {old: column.name.lower() for old, column, _ in self.changes}

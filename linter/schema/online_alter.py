@@ -337,7 +337,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
             rows("DROP COLUMN", INSTANT, undecided="MySQL 8.0 drops a column instantly from 8.0.29 only")
         else:
             rows("DROP COLUMN", INPLACE)
-    dropped_primary = draft is not None and draft.primary and draft.primary in plan.index_gone
+    dropped_primary = draft is not None and draft.primary and draft.primary in plan.index_drops
     for at in plan.index_drops:
         if draft is not None and (at == draft.primary or _is_clustered(draft.indexes[at], clustered)):
             if plan.adds_primary:
@@ -352,8 +352,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
             rows("DROP of a FULLTEXT key", NOCOPY, NONE, None, "InnoDB may rebuild the table to drop the last one")
         else:
             rows("DROP INDEX", NOCOPY, NONE, "DROP INDEX")
-    fulltext = draft is not None and any(index.kind == "fulltext" for at, index in draft.indexes.items()
-                                         if at not in plan.index_gone)
+    fulltext = draft is not None and any(index.kind == "fulltext" for index in plan.kept_keys().values())
     for index in plan.index_adds:
         if index.kind == "primary" and clustered is not None and clustered.kind == "unique" and not loses_cluster and [
                 p.name.lower() for p in clustered.columns] == [p.name.lower() for p in index.columns]:
@@ -426,7 +425,7 @@ def _fulltext_after(plan: Any) -> bool:
         return any(index.kind == "fulltext" for index in plan.table.indexes)
     dropped = set(plan.drops)
     kept = any(index.kind == "fulltext" and any(part.name.lower() not in dropped for part in index.columns)
-               for at, index in plan.draft.indexes.items() if at not in plan.index_gone)
+               for index in plan.kept_keys().values())
     return kept or any(index.kind == "fulltext" for index in plan.index_adds)
 
 
@@ -522,9 +521,9 @@ def _clustered_after(plan: Any) -> Any:
         return plan.table.clustered_index
     dropped = set(plan.drops) - plan.readded
     keys = []
-    for at, index in draft.indexes.items():
+    for index in plan.kept_keys().values():
         parts = tuple(p for p in index.columns if p.expression or p.name.lower() not in dropped)
-        if at not in plan.index_gone and parts:
+        if parts:
             keys.append(index if len(parts) == len(index.columns) else replace(index, columns=parts))
     keys += plan.index_adds
     if plan._sorts_keys(draft):
@@ -551,7 +550,7 @@ def _hash_key_kept(plan: Any) -> bool:
         indexes = list(plan.table.indexes)
         lookup = plan.table.column
     else:  # (a key whose column the statement drops goes with it, and counts: a virtual column dropped)
-        indexes = [index for at, index in plan.draft.indexes.items() if at not in plan.index_gone]
+        indexes = list(plan.kept_keys().values())
         lookup = plan.draft.column
     for index in indexes:
         if index.kind != "unique":
