@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from linter.input.splitter import packets
 from tests.mariadb import MariaDB
 from tests.splitting import client_tables, replay_text, split, texts
 
@@ -130,12 +131,31 @@ CASES = [
     "/*M!100301 SELECT 1 */\nDELIMITER //\nCREATE TABLE j (i int);\nCREATE TABLE k (i int)//\n",
     "/*!40101 SET @x = 1 */;\nDELIMITER //\nCREATE TABLE m (i int)//\n",
     "/*!99999 x */\nuse t_b\nCREATE TABLE n (i int);\n",
+    # a packet not sent yet (statements up to a `;` under another delimiter): `\c` throws all of
+    # it away, `\u` changes the database before any of it runs, `\d ;` leaves it open up to the
+    # next `;`, where an error stops the rest (fuzz seed 396)
+    f"DELIMITER //\nCREATE TABLE a (i int); CREATE TABLE b (i int) {B}c\nCREATE TABLE c (i int)//\n",
+    f"DELIMITER $$\nCREATE TABLE a (i int);\nCREATE TABLE a (i int);\nCREATE TABLE b (i int) {B}c\n"
+    "CREATE TABLE c (i int)$$\n",
+    f"{B}d //\nCREATE TABLE a (i int); CREATE TABLE b (i int);\n{B}d ;\nCREATE TABLE c (i int) {B}c\n"
+    "CREATE TABLE d (i int);\n",
+    f"{B}d //\nCREATE TABLE a (i int); CREATE TABLE a (j int);\n{B}d ;\nCREATE TABLE b (i int);\nCREATE TABLE c (i int);\n",
+    f"{B}d $$\nUSE t_b$$\nALTER TABLE t_b.x DROP PRIMARY KEY\nDELIMITER ;;\n{B}d ;\nCREATE TABLE T2 (i int);\n",
+    f"DELIMITER //\nCREATE TABLE a (i int); {B}u t_b\nCREATE TABLE b (i int)//\nDELIMITER ;\nCREATE TABLE c (i int);\n",
+    f"DELIMITER ;;\nCREATE TABLE a (i int);\n{B}u t_b\nCREATE TABLE b (i int);\n{B}c\n{B}u t_a\nCREATE TABLE c (i int);;\n"
+    f"CREATE TABLE d (i int);\n{B}g\n",
+    f"DELIMITER //\nCREATE TABLE a (i int);\nBEGIN NOT ATOMIC CREATE TABLE b (i int); END;\n{B}c\nCREATE TABLE c (i int)//\n",
+    f"DELIMITER //\nCREATE TABLE a (i int);\n/*!40101 SET sql_mode=ANSI_QUOTES */;\n{B}c CREATE TABLE \"b\" (i int)//\n"
+    "CREATE TABLE c (i int)//\n",
+    f"DELIMITER //\nCREATE TABLE a (i int); {B}G\nCREATE TABLE b (i int); {B}c CREATE TABLE c (i int);//\n",
 ]
 
 #: what generated scripts are made of: statements with their end, and client commands between them
-#: (none that writes files, pages, edits or runs a shell). Under `//` a statement ends with `//`:
-#: a `\\c` after a `;` there would clear statements the multi-statement split already yielded.
-ENDS = {";": [";", f"{B}g", f"{B}G", f" {B}c", f" {B}q", ";"], "//": ["//", f"{B}g", "; CREATE TABLE u{n} (i int)//"]}
+#: (none that writes files, pages, edits or runs a shell). Under `//` a `;` leaves the packet open
+#: for what follows (a `\\c`, a `\\u`, a `\\d ;`, a second CREATE of the same table that stops it)
+ENDS = {";": [";", f"{B}g", f"{B}G", f" {B}c", f" {B}q", ";"],
+        "//": ["//", f"{B}g", "; CREATE TABLE u{n} (i int)//", ";", "; CREATE TABLE t{n} (j int);", f" {B}c",
+               "; CREATE TABLE u{n} (i int);"]}
 COMMANDS = [f"{B}W", f"{B}w", f"{B}p", f"{B}t", f"{B}n", f"{B}#", f"{B}s", f"{B}u t_b ", f"{B}u t_a ", "\nuse t_b\n",
             "\nuse t_a\n", "\nexit\n", "\n", " ", "-- c\n", "/* x */", "\n  USE t_b\n", f"{B}-"]
 SWITCHES = {";": [f"{B}d // ", "\nDELIMITER //\n"], "//": [f"{B}d ; ", "\nDELIMITER ;\n"]}
@@ -164,3 +184,21 @@ def generated(count: int, seed: int = 14) -> list[str]:
 def test_the_tables_are_the_clients(mariadb: MariaDB, tmp_path: Path, script: str) -> None:
     ours, _ = replay_text(script, tmp_path, default_schema="t_a")
     assert ours == client_tables(mariadb, script), script
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5, 64])
+def test_an_open_packet_is_held_the_same_in_any_chunks(chunk: int) -> None:
+    for script in CASES:
+        assert split(script, chunk=chunk, target="mariadb-10.11") == split(script, target="mariadb-10.11"), script
+
+
+def test_a_packet_too_big_to_hold_is_let_go_and_clearing_it_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(packets, "_HELD_CHARS", 200)
+    script = "DELIMITER //\n" + "".join(f"CREATE TABLE t{n} (i int);\n" for n in range(20)) + f"{B}c\nCREATE TABLE z (i int)//\n"
+    statements, notes = split(script, chunk=16, target="mariadb-10.11")
+    assert [s.text for s in statements][-1] == "CREATE TABLE z (i int)"
+    assert len(statements) == 21  # let go: innolint has replayed them ...
+    assert [(n.line, "already replayed" in n.message) for n in notes] == [(22, True)]  # ... and says so at the `\c`
+    small = "DELIMITER //\n" + "".join(f"CREATE TABLE t{n} (i int);\n" for n in range(3)) + f"{B}c\nCREATE TABLE z (i int)//\n"
+    statements, notes = split(small, chunk=16, target="mariadb-10.11")
+    assert [s.text for s in statements] == ["CREATE TABLE z (i int)"] and notes == []

@@ -105,6 +105,9 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
         lambda n: "DELIMITER //\nCREATE PROCEDURE p() BEGIN\n" + "IF 1 THEN SELECT 1; END IF;\n" * n + "END//\n", 1000,
         1 << 12, None, None),
     "multi-statement packet": (lambda n: "DELIMITER //\n" + "SELECT 1;" * n + "//\n", 5000, 1 << 12, None, None),
+    "an open packet held, with commands in it, thrown away": (
+        lambda n: "DELIMITER //\n" + f"CREATE TABLE t (a int); {B}u db\nSET sql_mode='ANSI_QUOTES';\n" * n
+        + f"{B}c\nSELECT 1//\n", 5000, 1 << 12, "mariadb-10.11", None),
     "goose statement block": (
         lambda n: "-- +goose Up\n-- +goose StatementBegin\n" + "SELECT 1;\n" * n + "-- +goose StatementEnd\n", 200000,
         1 << 12, None, "goose"),

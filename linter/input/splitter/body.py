@@ -275,6 +275,7 @@ class _StatementText:
         strip_semicolon: bool = False,
     ) -> None:
         """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its text, if given)."""
+        self.ended_notes = len(self.notes)
         if self.over or self.plen + end - self.seg_start > self.max_statement:
             self._end_oversize(end, delimiter_end)
             return
@@ -293,7 +294,8 @@ class _StatementText:
         if strip_semicolon and text.endswith(";"):
             text = text[:-1].rstrip(_WS)
         packet = 0  # under `;` each statement is a packet of its own
-        if self.block or self.delimiter != ";":
+        # (but a packet begun under another delimiter goes on to the first `;` after `\d ;`: seed 396)
+        if self.block or self.delimiter != ";" or self.packet_open:
             if not self.packet_open:  # the first statement of a packet
                 self.packet_no += 1
             packet = self.packet_no

@@ -206,6 +206,8 @@ class _ClientCommands:
         if c == "c":
             if self.in_stmt:
                 self._drop_stmt()
+            if self.packet_open:
+                self._drop_packet(*self._where(p))
             self.pos = p + 2
             self.packet_open = self.rejecting = self.client_text = False
             self.refused = None
@@ -242,10 +244,10 @@ class _ClientCommands:
         elif letter in "ur" and argument:
             line, column = self._where(at)
             self._flush_pending()
-            self.out.append(Statement(f"USE {_quoted_name(argument)}", self.path, line, column, line, (), None))
-            if letter == "r":
-                self.notes.append(Note(line, column, f"`{written}` reconnects; innolint takes it for the same server, "
-                                       f"now in database {argument}", "parse-error", "info"))
+            use = Statement(f"USE {_quoted_name(argument)}", self.path, line, column, line, (), None)
+            self._before_packet(use, None if letter != "r" else Note(
+                line, column, f"`{written}` reconnects; innolint takes it for the same server, now in database "
+                f"{argument}", "parse-error", "info"))
         elif letter == "d" and argument and "\\" not in argument:
             self.delimiter = argument
             self._set_matchers()

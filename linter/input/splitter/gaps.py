@@ -47,8 +47,8 @@ class _GapReader:
         buf = self.buf
         n = len(buf)
         while True:
-            if self.fast_ok and self.pending is None and self.refused is None and not self.rejecting:
-                self._fast()  # (not in a packet the server stopped running: `\d ;` inside one, fuzz seed 377)
+            if self.fast_ok and self.pending is None and self.refused is None and not (self.rejecting or self.packet_open):
+                self._fast()  # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396)
             pos = self.pos
             e = _run_end(_WS_RUN, buf, pos)
             if e > pos:
@@ -302,6 +302,7 @@ class _GapReader:
         variable set there and later given to sql_mode is reported as unknown.)"""
         if "@" not in text and "sql_mode" not in text.lower():
             return
+        self._remember_modes()
         problem = self.modes.apply_set(text)
         if problem:
             self.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=_excerpt(text)))

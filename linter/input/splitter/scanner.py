@@ -38,6 +38,7 @@ from linter.input.splitter.lexis import (
     _run_pattern,
     executable_reading,
 )
+from linter.input.splitter.packets import _OpenPacket
 from linter.input.splitter.quoted import _QuotedText
 from linter.input.splitter.span_memory import SpanMemory
 from linter.input.splitter.sqlmode import Modes
@@ -52,7 +53,7 @@ _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the 
                   "refuses the statement (syntax error, 1064)")
 
 
-class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _QuotedText):
+class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _QuotedText, _OpenPacket):
     """The state of one streaming split; `run` drives it chunk by chunk.
 
     Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
@@ -72,7 +73,10 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.markers = migration_format if migration_format in _MARKER_FORMATS else None
         self.client = migration_format in _CLIENT_FORMATS  # client commands are the client's
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
-        self.packet_open = False  # under a delimiter other than `;`: statements read but not sent yet
+        self.out: list[Statement] = []
+        self.notes: list[Note] = []
+        self.ended_notes = 0
+        self._init_packet()  # under a delimiter other than `;`: statements read but not sent yet
         #: between statements, the client holds text it sends with the next one: an executable
         #: comment (`/*!`, `/*M!`: kept, run or not; a plain one it drops). A DELIMITER line or a
         #: command by name is then no command to the mariadb client (`_try_delimiter`)
@@ -80,7 +84,6 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.rejecting = False  # and the server rejected one of them: it runs none of the others
         self.target = target
         self.max_statement = max_statement
-        self.notes: list[Note] = []
         self.skip_words = skip_words
         self.skip_pattern = skip_pattern
         self.unless = unless
@@ -91,7 +94,6 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.buf = ""
         self.pos = 0
         self.eof = False
-        self.out: list[Statement] = []
         # line counting, lazily up to `cnt_pos`; `line_start` is the index where that line began
         self.cnt_pos = 0
         self.cur_line = 1
@@ -181,9 +183,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         for chunk in chunks:
             if chunk.__class__ is Segment:
                 self._segment(chunk)  # type: ignore[arg-type]
-                if self.out:
-                    out, self.out = self.out, []
-                    yield from out
+                yield from self._sendable()
                 continue
             if chunk.__class__ is Note:  # a format's reading reports something at its place
                 self.notes.append(chunk)  # type: ignore[arg-type]
@@ -200,9 +200,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
                     chunk = chunk[1:]
             self._feed(chunk)
             self._scan()
-            if self.out:
-                out, self.out = self.out, []
-                yield from out
+            yield from self._sendable()
         self.eof = True
         self._scan()
         self._finish()
@@ -354,6 +352,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
             # a goose block or a Segment sent whole: the server takes a last `;` as the end of the statement
             self._end_stmt(len(buf), cut=cut, strip_semicolon=self.block and not self.packet)
         self._flush_pending()
+        self.packet_open = False  # at the end the client sends what it holds
 
     def _where(self, i: int) -> tuple[int, int]:
         """(line, column) of buffer index `i`, which may lie before the last one asked."""

@@ -1,0 +1,143 @@
+"""A packet the client has not sent yet (`_OpenPacket`).
+
+Under a delimiter other than `;` the client gathers what is typed up to that delimiter and sends it
+as one packet; the server splits it at each `;` and runs the statements in turn. Until the
+delimiter (or `\\g`, a DELIMITER line, the end of input) the packet is only in the client's buffer:
+`\\c` throws all of it away, statements before its last `;` included, and a `\\u db` typed in it
+changes the database before any of them runs (checked with MariaDB 10.11's client). So the
+statements of an open packet are held back, not yielded, until the client sends it: a `\\c` then
+drops them with the notes about them and the sql_mode quoting a SET among them gave (not the user
+variables it set), and a `USE` from `\\u` goes before them.
+
+What is held is bounded: past `_HELD_CHARS` characters (the client's own max_allowed_packet is
+16 MiB by default) the statements are let go as they come, and a `\\c` that would throw them away
+says at its line that innolint has replayed them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from linter.input.statement import Note, Statement
+
+if TYPE_CHECKING:
+    from linter.input.splitter.sqlmode import Modes
+
+#: the most statement text an open packet holds back (see the module's docstring)
+_HELD_CHARS = 16 * 1024 * 1024
+
+
+class _OpenPacket:
+    """The held statements of the packet still open: `out[held_at:]` (None: nothing held), the
+    notes about them, `notes[notes_at:]`, and what the client commands typed in it did at once
+    (`early`, `early_notes`), which goes before them when the packet is sent or thrown away."""
+
+    out: list[Statement]
+    notes: list[Note]
+    packet_no: int
+    pending: tuple[str, int, int, int, list[str], str | None, int] | None
+    ended_notes: int  # len(notes) when `_end_stmt` last began: the notes about the statement it ended
+    modes: Modes
+    quoting: int
+    delimiter: str
+    block: bool
+    _set_matchers: Callable[[], None]  # `_Splitter`'s: follow a change of quoting
+
+    def _init_packet(self) -> None:
+        self._packet_open = False
+        self.held_at: int | None = None
+        self.notes_at = 0
+        self.held_chars = 0  # the characters held so far, counted up to `held_counted` in `out`
+        self.held_counted = 0
+        self.held_let_go = False  # the open packet outgrew `_HELD_CHARS`: its statements are yielded
+        self.modes_before: tuple[str | None, frozenset[str], int] | None = None  # see `_remember_modes`
+        self.early: list[Statement] = []
+        self.early_notes: list[Note] = []
+
+    @property
+    def packet_open(self) -> bool:
+        """Under a delimiter other than `;`: statements read up to a `;` but not sent yet."""
+        return self._packet_open
+
+    @packet_open.setter
+    def packet_open(self, value: bool) -> None:
+        if value and not self._packet_open:
+            # the statement that opened it was just ended: in `out` (at its end) or `pending`
+            at = len(self.out)
+            while at and self.out[at - 1].packet == self.packet_no:
+                at -= 1
+            self.held_at = at
+            self.notes_at = min(self.ended_notes, len(self.notes))
+            self.held_chars = self.held_counted = 0
+            self.held_let_go = False
+        elif not value:
+            self._put_early()
+            self.held_at = None
+            self.held_let_go = False
+            self.modes_before = None
+        self._packet_open = value
+
+    def _sendable(self) -> list[Statement]:
+        """Take from `out` what may be yielded: all but what an open packet holds."""
+        out, held = self.out, self.held_at
+        if held is None:
+            self.out = []
+            return out
+        self.held_chars += sum(len(statement.text) for statement in out[max(held, self.held_counted):])
+        self.held_counted = len(out)
+        if self.held_chars > _HELD_CHARS:
+            self._put_early()
+            self.held_at = None
+            self.held_let_go = True
+            self.out = []
+            return out
+        if held == 0:
+            return []
+        self.out = out[held:]
+        self.held_at = 0
+        self.held_counted = len(self.out)
+        return out[:held]
+
+    def _before_packet(self, statement: Statement, note: Note | None = None) -> None:
+        """What a client command does at once, before the open packet is sent (`\\u db`): goes
+        before the statements it holds."""
+        held = self.held_at is not None
+        (self.early if held else self.out).append(statement)
+        if note is not None:
+            (self.early_notes if held else self.notes).append(note)
+
+    def _put_early(self) -> None:
+        """What the commands typed in the open packet did goes before what it holds (once per
+        packet: the statements after `held_at` move once)."""
+        if self.held_at is not None and (self.early or self.early_notes):
+            self.out[self.held_at : self.held_at] = self.early
+            self.notes[self.notes_at : self.notes_at] = self.early_notes
+            self.held_counted += len(self.early)
+        self.early = []
+        self.early_notes = []
+
+    def _remember_modes(self) -> None:
+        """Before a SET that may change sql_mode in a packet: the quoting to go back to if the
+        packet is thrown away."""
+        if self.modes_before is None and (self.block or self.delimiter != ";"):
+            self.modes_before = (self.modes.value, self.modes.flags, self.quoting)
+
+    def _drop_packet(self, line: int, column: int) -> None:
+        """`\\c` while a packet is open: the client throws it away; nothing in it runs."""
+        if self.pending is not None and self.pending[-1] == self.packet_no:
+            self.pending = None
+        if self.held_at is not None:
+            del self.out[self.held_at :]
+            del self.notes[self.notes_at :]
+            self._put_early()
+            if self.modes_before is not None:
+                self.modes.value, self.modes.flags, quoting = self.modes_before
+                if quoting != self.quoting:
+                    self.quoting = quoting
+                    self._set_matchers()
+        elif self.held_let_go:
+            self.notes.append(Note(line, column, f"`\\c` throws away the packet typed since the last delimiter, over "
+                                   f"{_HELD_CHARS // (1024 * 1024)} MiB of statements that innolint has already "
+                                   "replayed: the server runs none of them", "parse-error", "warning"))
+        self.packet_open = False
