@@ -245,6 +245,8 @@ class Engine:
                         glued = glued_in_packet(text)
                         if glued is not None and apply(replayer, statement, diagnostics, None, glued):
                             stopped, stopped_at = packet, line
+                    elif packet and _sets_sql_mode(text):  # or is a SET the splitter followed, not run
+                        diagnostics.append(_not_run(statement, stopped_at, _SQL_MODE_NOT_RUN))
                     continue
                 if packet and packet == stopped:
                     diagnostics.append(_not_run(statement, stopped_at))
@@ -310,13 +312,23 @@ class Engine:
         return findings
 
 
-def _not_run(statement: Statement, refused_at: int) -> Diagnostic:
+#: a SET of sql_mode in a packet the server stopped: the splitter has read on with the quoting it
+#: gives (NO_BACKSLASH_ESCAPES, ANSI_QUOTES), not knowing the replay would stop the packet
+_SQL_MODE_NOT_RUN = ("; innolint reads on from here on with the sql_mode this SET gives, which the server does not "
+                     "have: where that mode changes how quotes read, the statements after may be read wrongly")
+
+
+def _sets_sql_mode(text: str) -> bool:
+    return text[:3].upper() == "SET" and "sql_mode" in text.lower()
+
+
+def _not_run(statement: Statement, refused_at: int, more: str = "") -> Diagnostic:
     """A statement after the one the server refused in the same packet: the server runs none of
     them (a DELIMITER packet of several statements, a compound block), and neither does innolint."""
-    return Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
-                      column=statement.column, end_line=statement.end_line,
+    return Diagnostic(rule="replay-error", severity="info" if not more else "warning", path=statement.path,
+                      line=statement.line, column=statement.column, end_line=statement.end_line,
                       message=f"not run: the server refuses the statement at line {refused_at} and runs nothing after "
-                              "it in the same packet (a DELIMITER block or a compound statement)",
+                              f"it in the same packet (a DELIMITER block or a compound statement){more}",
                       excerpt=_excerpt(statement.text))
 
 

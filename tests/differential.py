@@ -792,7 +792,7 @@ class Generator:
         units = [Unit("delimiter", f"DELIMITER {delimiter}" if self.chance(0.7) else f"\\d {delimiter}",
                       delimiter=delimiter)]
         for _ in range(self.pick((1, 1, 2, 3))):
-            roll = self.rng.randrange(9)
+            roll = self.rng.randrange(10)
             if roll in (0, 1):
                 saved = (dict(self.tables), dict(self.temps))
                 inner = [u for u in (self.ddl(inner=True) for _ in range(self.pick((1, 2)))) if u]
@@ -823,6 +823,18 @@ class Generator:
                 units.append(Unit("if-false", f"IF {condition} THEN ", parts, "; END IF", sep="; "))
             elif roll == 6:
                 units.append(Unit("start-transaction", "START TRANSACTION; ", parts, "; COMMIT", sep="; "))
+            elif roll == 9:
+                # statements ended by `;` only: a packet the client has not sent yet, which a `\c`
+                # throws away, a `\u` runs in another database, a `\d ;` leaves open to the next `;`
+                units.extend(replace(u, kind="open-packet:" + u.kind, end=";") for u in inner)
+                command = self.rng.randrange(4)
+                if command == 0:
+                    units.append(Unit("client-clear-packet", "\\c", end="own"))
+                elif command == 1:  # (the first database by name only where the script names it: `use`)
+                    self.db = ("other" if self.db == "main" else "main") if self.explicit else "other"
+                    units.append(Unit("client-use", "\\u {" + self.db + "}", end="own"))
+                elif command == 2:
+                    units.append(Unit("delimiter", "\\d ;", delimiter=";"))
             else:  # an ordinary statement under the other delimiter
                 units.append(inner[0])
         if self.chance(0.9):

@@ -68,13 +68,20 @@ def test_quit_stops_reading_and_says_so(stop: str) -> None:
     ("quit now", ["quit now\nCREATE TABLE a (i int)"]),  # quit takes no argument: SQL
     ("go on", ["go on\nCREATE TABLE a (i int)"]),
     ("statusx", ["statusx\nCREATE TABLE a (i int)"]),
-    ("exit;", ["exit", "CREATE TABLE a (i int)"]),  # a line with the delimiter is SQL
+    ("exit;", ["exit"]),  # a line with the delimiter is SQL, sent; `exit` alone then quits the client
     ("use x; ", ["use x", "CREATE TABLE a (i int)"]),
     ("use", ["CREATE TABLE a (i int)"]),  # a command without its argument: the client says so, nothing runs
     ("source", ["CREATE TABLE a (i int)"]),
 ])
 def test_a_command_name_is_a_command_only_alone_on_its_line(line: str, expected: list[str]) -> None:
     assert texts(f"{line}\nCREATE TABLE a (i int);\n") == expected
+
+
+@pytest.mark.parametrize("use", ["DELIMITER $$\nUSE t_b;\n", f"{B}u t_b;\n", "DELIMITER //\nuse t_b;//\n"])
+def test_a_database_name_with_the_semicolon_is_the_clients_and_reported(use: str) -> None:
+    statements, notes = split(use + "CREATE TABLE a (i int);\n", target="mariadb-10.11")
+    assert [s.text for s in statements] == ["CREATE TABLE a (i int)"]  # (the USE fails: checked by the client in
+    assert any("with its `;`" in n.message and "from here on" in n.message for n in notes), notes  # ..._clients)
 
 
 def test_commands_innolint_cannot_follow_are_reported() -> None:
@@ -148,6 +155,27 @@ CASES = [
     f"DELIMITER //\nCREATE TABLE a (i int);\n/*!40101 SET sql_mode=ANSI_QUOTES */;\n{B}c CREATE TABLE \"b\" (i int)//\n"
     "CREATE TABLE c (i int)//\n",
     f"DELIMITER //\nCREATE TABLE a (i int); {B}G\nCREATE TABLE b (i int); {B}c CREATE TABLE c (i int);//\n",
+    # an empty statement in a packet (blanks, comments, an executable comment that does not run)
+    # is refused with the rest of the packet when more follows it; at the packet's end it is not
+    "DELIMITER //\nCREATE TABLE a (i int);;\nCREATE TABLE b (i int);//\nCREATE TABLE c (i int); ;\n#x\n;//\n",
+    "DELIMITER //\n/* plain */;\nCREATE TABLE a (i int)//\nCREATE TABLE b (i int);\n/* c */; /* d */\n//\n",
+    "DELIMITER $$\n/*!99999 x */;\nCREATE TABLE a (i int)$$\nCREATE TABLE b (i int);\n/*M!999999 x */;$$\n",
+    "DELIMITER //\nCREATE TABLE a (i int); ; /*!40101 */ ;//\nCREATE TABLE b (i int)//\n",
+    f"{B}d ;;\nCREATE TABLE a (i int);\n  -- c\n;CREATE TABLE b (i int);;\n",
+    # an executable comment the server skips goes with the next statement, whichever lane reads it:
+    # a command by name after that statement is one again (fuzz seed 401)
+    "/*!80023 DROP TABLE x */\nCREATE TABLE a (i int);\nuse t_b\nCREATE TABLE b (i int);\n",
+    "/*!99999 x */\nSET @a = 1;\nexit\nCREATE TABLE c (i int);\n",
+    "/*M!999999 x */\nCREATE TABLE a (i int);\nDELIMITER //\nCREATE TABLE b (i int)//\n",
+    # `exit` or `quit` sent alone: the server refuses it, then the client quits; `exit now` it only sends
+    "CREATE TABLE a (i int);\nexit;\nCREATE TABLE b (i int);\n",
+    "CREATE TABLE a (i int); QUIT /* c */;\nCREATE TABLE b (i int);\n",
+    "CREATE TABLE a (i int);\nexit now;\nCREATE TABLE b (i int);\n",
+    "DELIMITER $$\nCREATE TABLE a (i int)$$\nexit$$\nCREATE TABLE b (i int)$$\n",
+    "DELIMITER $$\nexit;$$\nCREATE TABLE b (i int)$$\n",
+    # `use db;` alone at another delimiter: the client's `use`, whose argument keeps the `;`
+    "DELIMITER $$\nuse t_b;$$\nCREATE TABLE a (i int)$$\nuse t_b ;$$\nCREATE TABLE b (i int)$$\n",
+    "DELIMITER $$\nUSE t_b;\nCREATE TABLE a (i int)$$\nSELECT 1;\nuse t_b;\nCREATE TABLE b (i int)$$\n",
 ]
 
 #: what generated scripts are made of: statements with their end, and client commands between them
@@ -155,7 +183,7 @@ CASES = [
 #: for what follows (a `\\c`, a `\\u`, a `\\d ;`, a second CREATE of the same table that stops it)
 ENDS = {";": [";", f"{B}g", f"{B}G", f" {B}c", f" {B}q", ";"],
         "//": ["//", f"{B}g", "; CREATE TABLE u{n} (i int)//", ";", "; CREATE TABLE t{n} (j int);", f" {B}c",
-               "; CREATE TABLE u{n} (i int);"]}
+               "; CREATE TABLE u{n} (i int);", ";;", "; /* c */;\n"]}
 COMMANDS = [f"{B}W", f"{B}w", f"{B}p", f"{B}t", f"{B}n", f"{B}#", f"{B}s", f"{B}u t_b ", f"{B}u t_a ", "\nuse t_b\n",
             "\nuse t_a\n", "\nexit\n", "\n", " ", "-- c\n", "/* x */", "\n  USE t_b\n", f"{B}-"]
 SWITCHES = {";": [f"{B}d // ", "\nDELIMITER //\n"], "//": [f"{B}d ; ", "\nDELIMITER ;\n"]}

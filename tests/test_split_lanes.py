@@ -24,6 +24,7 @@ from linter.parse.statement import parse_statement
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN
 from linter.input.statement import Statement
 from linter.input.split import split_stream
+from linter.schema.target import Target
 
 SHARED = Path(__file__).parents[1] / ".." / "shared"
 DIRECTIVE = "innolint:"
@@ -34,14 +35,16 @@ def chunked(text: str, size: int | None) -> list[str]:
 
 
 def run(text: str, *, fast: bool, chunk: int | None = None, markers: bool = False,
-        skip: frozenset[str] | None = None) -> tuple[list[Statement], int]:
-    """`markers`: as a goose migration (its annotations obeyed), else a plain file."""
-    """Split `text`; with `skip`, also counting the statements SKIP_PATTERN matches, as the engine does."""
+        skip: frozenset[str] | None = None, target: str | None = None) -> tuple[list[Statement], int]:
+    """Split `text`; with `skip`, also counting the statements SKIP_PATTERN matches, as the engine
+    does. `markers`: as a goose migration (its annotations obeyed), else a plain file; `target`:
+    the server whose version executable comments are read for (None: all run)."""
     old = split_module._Splitter.fast_lane
     split_module._Splitter.fast_lane = fast
     try:
         stream = split_stream(chunked(text, chunk), "f.sql", migration_format="goose" if markers else None, skip_words=skip,
-                              skip_pattern=SKIP_PATTERN if skip else "", unless=DIRECTIVE)
+                              skip_pattern=SKIP_PATTERN if skip else "", unless=DIRECTIVE,
+                              target=Target.parse(target) if target else None)
         return list(stream), stream.skipped
     finally:
         split_module._Splitter.fast_lane = old
@@ -56,12 +59,12 @@ def first_word(statement: Statement) -> str:
     return word.upper()
 
 
-def assert_same(text: str, chunk: int | None = None, markers: bool = False) -> None:
-    slow, _ = run(text, fast=False, chunk=chunk, markers=markers)
-    fast, none_skipped = run(text, fast=True, chunk=chunk, markers=markers)
+def assert_same(text: str, chunk: int | None = None, markers: bool = False, target: str | None = None) -> None:
+    slow, _ = run(text, fast=False, chunk=chunk, markers=markers, target=target)
+    fast, none_skipped = run(text, fast=True, chunk=chunk, markers=markers, target=target)
     assert none_skipped == 0
     assert fast == slow
-    kept, skipped = run(text, fast=True, chunk=chunk, markers=markers, skip=SKIP_FIRST_WORDS)
+    kept, skipped = run(text, fast=True, chunk=chunk, markers=markers, skip=SKIP_FIRST_WORDS, target=target)
     assert len(kept) + skipped == len(slow)
     # what is kept is the whole list minus some statements the caller said it skips
     rest = iter(kept)
@@ -163,14 +166,28 @@ PIECES = [
     "# h\n", "/*", "*/", "/* c */", "/*!50100 ", "/*!40101 SET x=1 */;", "/*M!100301 ", "*", "/", "-", "\\",
     "CREATE PROCEDURE p() BEGIN SELECT 1; END", "BEGIN", "END", "innolint:", "-- innolint: ignore\n", "d", "D",
     "DELETE", "UNLOCK TABLES", "\ufeff", "é", "\x00",
+    # client commands, and executable comments that do not run on the target the client holds for
+    # the next statement (after one, a command by name is no command: fuzz seed 401)
+    "use db", "exit", "\\u db ", "\\c", "\\g", "/*!99999 x */", "/*M!999999 DROP TABLE t */", "/*!80023 y */",
 ]
+
+
+@pytest.mark.parametrize("text", [
+    "/*!80023 DROP TABLE x */\nCREATE TABLE a (i int);\nuse db\nSET @a = 1;\n",
+    "/*!99999 x */\nSET @a = 1;\nexit\nCREATE TABLE c (i int);\n",
+    "/*M!999999 x */\nCREATE TABLE a (i int);\nDELIMITER //\nCREATE TABLE b (i int)//\n",
+])
+def test_what_the_client_holds_goes_with_the_next_statement_in_every_lane(text: str) -> None:
+    for chunk in (None, 1, 7):
+        assert_same(text, chunk=chunk, target="mariadb-10.11")
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join), st.sampled_from([None, 1, 3, 16]),
-       st.booleans())
-def test_fast_lane_and_skipping_agree_on_generated_text(text: str, chunk: int | None, markers: bool) -> None:
-    assert_same(text, chunk=chunk, markers=markers)
+       st.booleans(), st.sampled_from([None, "mariadb-10.11", "mysql-8.0"]))
+def test_fast_lane_and_skipping_agree_on_generated_text(text: str, chunk: int | None, markers: bool,
+                                                         target: str | None) -> None:
+    assert_same(text, chunk=chunk, markers=markers, target=target)
 
 
 def test_runs_of_skipped_lines_are_counted_and_leave_the_next_statement_its_comments() -> None:

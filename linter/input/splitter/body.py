@@ -19,6 +19,7 @@ from linter.input.splitter.lexis import (
     _SLASH_LOOKAHEAD,
     _UNDECIDED,
     _WS,
+    _WS_RUN,
     _excerpt,
     _exec_open,
     _last_comments,
@@ -46,6 +47,34 @@ _NESTED_CLOSE = ("an executable comment nested in a running one ends that one to
                  "follows as statement text and refuses the `*/` that was to close it (syntax error, 1064)")
 _STRAY_CLOSE = ("this statement holds the `*/` of an executable comment the mysql client cut at its delimiter: "
                 "the server reads it as text and refuses the statement (syntax error, 1064)")
+
+#: how far blanks after the `;` of a `use db;` are looked at for the delimiter (`_use_alone`)
+_USE_LOOKAHEAD = 4096
+
+
+def _quits(text: str) -> bool:
+    """Whether the client, having sent `text` alone (as the whole of what it sends at its
+    delimiter), quits: `exit` or `quit` with nothing but comments after it. The server refuses it
+    (1064), then the client stops reading (MariaDB 10.11's client; `exit now` it only sends)."""
+    if text[:4].lower() not in ("exit", "quit") or len(text) > 512:
+        return False
+    i, n = 4, len(text)
+    while i < n:
+        c = text[i]
+        if c in _WS:
+            i += 1
+        elif text.startswith("/*", i) and not text.startswith(("/*!", "/*M!"), i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                return False
+            i = end + 2
+        elif c == "#" or text.startswith("-- ", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end + 1
+        else:
+            return False
+    return True
+
 
 class _StatementText:
     """Inside a statement: its text up to its delimiter (`_code`), a compound statement's structure,
@@ -85,9 +114,17 @@ class _StatementText:
             if c == ";" and (self.packet or delimiter and delimiter != ";"):  # not the delimiter: see `linter.input.splitter.compound`
                 compound = self.compound
                 if compound is None:
-                    head = compound_head(self._text_prefix(p))
+                    prefix = self._text_prefix(p)
+                    head = compound_head(prefix)
                     if head is None:
-                        self._end_stmt(p, delimiter_end=p + 1)
+                        if self.client and not self.packet_open and prefix[:3].lower() == "use":
+                            alone = self._use_alone(prefix, p)
+                            if alone is _UNDECIDED:
+                                self.pos = p
+                                return False
+                            if alone:
+                                return True
+                        self._end_stmt(p, delimiter_end=p + 1, semicolon=True)
                         self.packet_open = True
                         return True
                     compound = self.compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
@@ -211,6 +248,28 @@ class _StatementText:
             else:
                 pos = p + 1
 
+    def _use_alone(self, prefix: str, semi: int) -> bool | None:
+        """`use db;` then the delimiter (another than `;`): sent alone, the client runs it as its
+        `use` command (`_use_at_delimiter`). True when it was so (read up to the delimiter's end),
+        False when not, `_UNDECIDED` when more text is needed (blanks after the `;` are looked at
+        up to `_USE_LOOKAHEAD` characters)."""
+        buf, n, delimiter = self.buf, len(self.buf), self.delimiter
+        limit = min(n, semi + 1 + _USE_LOOKAHEAD)
+        after = _WS_RUN.match(buf, semi + 1, limit).end()  # type: ignore[union-attr]
+        if not self.eof and (after == n or after + len(delimiter) > n and delimiter.startswith(buf[after:])):
+            return _UNDECIDED  # type: ignore[return-value]
+        if not buf.startswith(delimiter, after) or len(prefix) >= _COMPOUND_PREFIX:
+            return False
+        argument = self._use_at_delimiter(prefix + ";")
+        if argument is None:
+            return False
+        where = (self.stmt_line, self.stmt_col)
+        self._drop_stmt()
+        self._run_command("u", argument, 0, "use", where=where)
+        self.pos = after + len(delimiter)
+        self.packet_open = self.rejecting = False
+        return True
+
     def _text_prefix(self, end: int) -> str:
         """The start of the statement being read, up to buffer index `end` (at most `_COMPOUND_PREFIX` characters)."""
         if self.over:
@@ -273,8 +332,10 @@ class _StatementText:
         delimiter_end: int | None = None,
         cut: int | None = None,
         strip_semicolon: bool = False,
+        semicolon: bool = False,
     ) -> None:
-        """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its text, if given)."""
+        """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its
+        text, if given); `semicolon`: at a `;` in a packet."""
         self.ended_notes = len(self.notes)
         if self.over or self.plen + end - self.seg_start > self.max_statement:
             self._end_oversize(end, delimiter_end)
@@ -306,6 +367,8 @@ class _StatementText:
         compound = self.compound
         self.compound = None
         refused, self.refused = self.refused, None
+        if not text and semicolon and not self.rejecting:
+            self._empty_statement(self.stmt_line, self.stmt_col)
         if not text or self.down or self.rejecting:
             return
         if refused is None and text[:1] == "/":
@@ -351,8 +414,16 @@ class _StatementText:
             comments = _last_comments(self.stmt_comments)
             self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
             return
+        if self.client and not semicolon:
+            argument = self._use_at_delimiter(raw)
+            if argument is not None:
+                self._run_command("u", argument, 0, "use", where=(line, self.stmt_col))
+                return
         self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
         self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+        if self.client and not semicolon and not self.packet_open and _quits(text):
+            self.stop_at = (line, self.stmt_col, f"`{text}` (which the server refuses)")
+            self.stopped = True
 
     def _emit_block(self, raw: str, block: Structure) -> None:
         """The statements a compound block outside a stored program runs (`linter.input.splitter.compound`), each

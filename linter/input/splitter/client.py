@@ -235,15 +235,23 @@ class _ClientCommands:
             self.seg_start = self.pos
         return _CMD_MODE
 
-    def _run_command(self, letter: str, argument: str | None, at: int, written: str) -> None:
-        """What a client command does to the schema, or to what innolint can follow."""
+    def _run_command(self, letter: str, argument: str | None, at: int, written: str,
+                     where: tuple[int, int] | None = None) -> None:
+        """What a client command does to the schema, or to what innolint can follow; it was
+        written at buffer index `at`, or at (line, column) `where`."""
         if letter == "q":
-            line, column = self._where(at)
+            line, column = where or self._where(at)
             self.stop_at = (line, column, f"`{written}`")
             self.stopped = True
         elif letter in "ur" and argument:
-            line, column = self._where(at)
+            line, column = where or self._where(at)
             self._flush_pending()
+            if argument.endswith(";"):  # (`USE db;` under another delimiter, or `\u db;`: fuzz seed 401)
+                self.notes.append(Note(line, column, f"the client takes {argument!r}, with its `;`, for the database's "
+                                       "name: unless a database of that name exists, it fails (error 1049) and the "
+                                       "client stays in its database, as innolint takes it to; from here on the "
+                                       "schema may differ from the server's if one does", "parse-error", "warning"))
+                return
             use = Statement(f"USE {_quoted_name(argument)}", self.path, line, column, line, (), None)
             self._before_packet(use, None if letter != "r" else Note(
                 line, column, f"`{written}` reconnects; innolint takes it for the same server, now in database "
@@ -256,6 +264,15 @@ class _ClientCommands:
             what = "runs another file" if letter == "." else "runs a shell command"
             self.notes.append(Note(line, column, f"`{written}` {what} here; innolint does not follow it, so what it "
                                    "does to the schema is not replayed", "parse-error", "warning"))
+
+    def _use_at_delimiter(self, raw: str) -> str | None:
+        """`use db;` sent alone at a delimiter other than `;`: the client runs it as its `use`
+        command, whose argument keeps the `;` (`db;`, checked with MariaDB 10.11's client; without
+        a `;` the server's USE names the same database). The argument when it is so, else None."""
+        if self.delimiter == ";" or self.packet_open or raw[:3].lower() != "use" or raw[3:4] not in (" ", "\t", "\n"):
+            return None
+        argument = _client_argument(raw[: _ARGUMENT_CHARS].rstrip("\r\n"), short=False)
+        return argument if argument is not None and argument.endswith(";") else None
 
     def _params(self) -> bool:
         """Read on in a client command's parameters (see `_backslash`)."""

@@ -326,8 +326,8 @@ class _FastLaneReader:
                 info = kinds.get(word)
                 if info is None:
                     info = self._word_kind(word)
-                if info & _COMMAND_WORD and buf.find("\n", start, semi) >= 0:
-                    break  # may be a client command alone on its line (`use db`): see `_try_command`
+                if info & _COMMAND_WORD and (buf.find("\n", start, semi) >= 0 or word.lower() in ("exit", "quit")):
+                    break  # may be a client command alone on its line (`use db`; `exit;` quits): see `_try_command`
             else:  # a one-line executable comment, or nothing
                 xt = m.group(g_xt)  # type: ignore[union-attr]
                 if not xt or len(xt) > max_statement:
@@ -415,6 +415,7 @@ class _FastLaneReader:
         memory.misses = misses
         if comments is None:  # took at least one statement
             self._clear_comments()
+            self.client_text = False  # (what the client held went with it: fuzz seed 401)
             self.pos = pos
             self.cnt_pos, self.cur_line, self.line_start = cnt, line, ls
             self.at_line_start = True

@@ -88,6 +88,8 @@ class _GapReader:
             self.cnt_pos = e
             self.stmt_line = self.cur_line
             self.stmt_col = e - self.line_start + 1
+            if self.empty_at is not None:
+                self._text_follows()
             self.in_stmt = True
             self.client_text = False  # (what it held goes with this statement)
             self.at_line_start = False
@@ -169,6 +171,8 @@ class _GapReader:
                 m = _exec_open(buf, e)
                 if m is not None:
                     self.client_text = True
+                    if self.empty_at is not None:
+                        self._text_follows()
                     end, version, runs = self._exec_marker(m)
                     if runs:
                         self._open_exec(version)
