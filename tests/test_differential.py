@@ -340,6 +340,31 @@ def test_a_packet_stops_at_its_first_refused_statement(differential_server: Mari
     assert any("not run: the server refuses the statement" in m for *_, m in trial.linted.diagnostics)
 
 
+KEYS_ON_CHANGED_COLUMNS = {
+    # a key on a CHANGEd column names it by its old name: judged by the column it becomes (seed 402)
+    "TEXT(n) is a TINYTEXT": ("CREATE TABLE t4 (c INT NOT NULL, f INT NOT NULL, PRIMARY KEY (f), INDEX ix_a (f, c), "
+                              "KEY ix_b (c, f)) CHARSET latin1;",
+                              "ALTER TABLE t4 CHANGE c d TEXT(100) COMMENT 'x', ADD UNIQUE INDEX uk_c (d, f);"),
+    "utf8mb4 TINYTEXT renamed": ("CREATE TABLE t5 (Col INT, KEY (Col)) CHARSET utf8mb4;",
+                                 "ALTER TABLE t5 CHANGE Col other_name TINYTEXT;"),
+    "a longer VARCHAR": ("CREATE TABLE t6 (a VARCHAR(10), b INT, KEY k (b, a)) CHARSET latin1 ENGINE=InnoDB;",
+                         "ALTER TABLE t6 CHANGE a a2 VARCHAR(3070);"),
+    # a UNIQUE prefix over its whole column is stored without it: ranked first, it clusters (seed 404)
+    "a whole-column prefix clusters": ("CREATE TABLE t7 (d BLOB NOT NULL, e VARCHAR(191) NOT NULL) ENGINE=InnoDB;",
+                                       "CREATE UNIQUE INDEX cx_c ON t7 (d(10));",
+                                       "CREATE UNIQUE INDEX cx_a ON t7 (e(191)) ALGORITHM NOCOPY;",
+                                       "ALTER TABLE t7 ADD UNIQUE cx_b (e(191)), ALGORITHM=INPLACE, LOCK=NONE;"),
+    "a whole CHAR prefix": ("CREATE TABLE t8 (k CHAR(8) NOT NULL, x INT NOT NULL, UNIQUE KEY ux (x, k(2)));",
+                            "ALTER TABLE t8 ADD UNIQUE KEY uk (k(8)), ALGORITHM=NOCOPY;"),
+}
+
+
+@pytest.mark.parametrize("name", KEYS_ON_CHANGED_COLUMNS)
+def test_keys_as_the_server_stores_them_agree(differential_server: MariaDB, name: str) -> None:
+    trial = _agree(differential_server, KEYS_ON_CHANGED_COLUMNS[name])
+    assert trial.differences == [], "\n".join(map(str, trial.differences))
+
+
 @pytest.mark.parametrize("mode", ["NO_BACKSLASH_ESCAPES", "ANSI_QUOTES,STRICT_ALL_TABLES"])
 def test_a_set_of_sql_mode_in_a_stopped_packet_is_where_innolint_says_it_may_lose_track(
         differential_server: MariaDB, mode: str) -> None:

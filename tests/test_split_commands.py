@@ -147,6 +147,7 @@ CASES = [
     f"{B}d //\nCREATE TABLE a (i int); CREATE TABLE b (i int);\n{B}d ;\nCREATE TABLE c (i int) {B}c\n"
     "CREATE TABLE d (i int);\n",
     f"{B}d //\nCREATE TABLE a (i int); CREATE TABLE a (j int);\n{B}d ;\nCREATE TABLE b (i int);\nCREATE TABLE c (i int);\n",
+    f"{B}d $$\nDROP TABLE nope;\n{B}d ;\n/*!50001 CREATE TABLE a (i int) ROW_FORMAT=COMPACT */;\nCREATE TABLE b (i int);\n",
     f"{B}d $$\nUSE t_b$$\nALTER TABLE t_b.x DROP PRIMARY KEY\nDELIMITER ;;\n{B}d ;\nCREATE TABLE T2 (i int);\n",
     f"DELIMITER //\nCREATE TABLE a (i int); {B}u t_b\nCREATE TABLE b (i int)//\nDELIMITER ;\nCREATE TABLE c (i int);\n",
     f"DELIMITER ;;\nCREATE TABLE a (i int);\n{B}u t_b\nCREATE TABLE b (i int);\n{B}c\n{B}u t_a\nCREATE TABLE c (i int);;\n"

@@ -91,6 +91,17 @@ CASES = [
     ("/*!99999 CREATE TABLE h1 (e INT NOT NULL /*M!100301 INVISIBLE */, PRIMARY\nKey # it's\n(e)) CHARSET latin1 */;\n"
      "CREATE TABLE h2 (a int) /*!99999 COMMENT 'x' # */\n */;\nCREATE TABLE h3 (a int) /*!99999 -- it's; \n */;\n"
      "CREATE TABLE h4 (a int) /*!99999 --x; */;\n", []),
+    # a `/*!` in a plain comment the client drops marks the rest of its line: the next `*/` there
+    # ends the mark, not the comment (not `/*M!`; fuzz seed 405)
+    ("CREATE TABLE a (i int) /* x /*!32312 y */ z */;\nCREATE TABLE b (i int);\n", []),
+    ("CREATE TABLE a (i int) /* x /*!32312 y */;\nCREATE TABLE b (i int);\nCREATE TABLE c (i int) /* */;\n", []),
+    ("CREATE TABLE a (i int) /* x /*!32312 y\n */;\nCREATE TABLE b (i int);\n", []),
+    ("/* x /*!40101 y */;\nCREATE TABLE b (i int);\nCREATE TABLE c (i int) */;\n", []),
+    ("CREATE TABLE a (i int) /* x /*M!100301 y */ ;\nCREATE TABLE b (i int); */\nCREATE TABLE c (i int);\n", []),
+    ("CREATE TABLE a (i int) /* x\n /*!32312 y */ ; */\nCREATE TABLE b (i int);\n", []),
+    ("CREATE TABLE a (i int) /* /*!1 */ /*!2 */ */ ;\nCREATE TABLE b (i int);\n */ CREATE TABLE c (i int);\n", []),
+    ("DELIMITER //\nCREATE TABLE a (i int) /* x /*!32312 y */ //\nCREATE TABLE b (i int)//\n */ //\nCREATE TABLE c (i int)//\n",
+     []),
     # an executable comment open at the end of the file: refused; a plain comment: dropped by the client
     ("CREATE TABLE o1 (a int) /*!50100 ENGINE=InnoDB\n", [1]),
     ("CREATE TABLE o2 (a int) /*!99999 ENGINE=InnoDB", [1]),

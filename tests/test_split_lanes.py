@@ -176,6 +176,9 @@ PIECES = [
     "/*!80023 DROP TABLE x */\nCREATE TABLE a (i int);\nuse db\nSET @a = 1;\n",
     "/*!99999 x */\nSET @a = 1;\nexit\nCREATE TABLE c (i int);\n",
     "/*M!999999 x */\nCREATE TABLE a (i int);\nDELIMITER //\nCREATE TABLE b (i int)//\n",
+    "CREATE TABLE a (i int) /* x /*!32312 y */ z */;\nCREATE TABLE b (i int);\n",
+    "/* x /*!40101 y */;\nCREATE TABLE b (i int);\nCREATE TABLE c (i int) */;\nSET @a = 1;\n",
+    "SET @a = 1 /* /*!1 */ /*!2 */ */ ;\nINSERT INTO t VALUES (1) /* x\n /*!3 */ ; */;\nCREATE TABLE b (i int);\n",
 ])
 def test_what_the_client_holds_goes_with_the_next_statement_in_every_lane(text: str) -> None:
     for chunk in (None, 1, 7):

@@ -13,6 +13,8 @@ later statement dropped it (the differential's refused-key-finding-lost).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -110,10 +112,15 @@ class KeyJudge:
         is judged on a table of its own columns (the cost of what it names)."""
         for index in keys:
             columns = {}
+            parts = []
             for part in index.columns:
                 column = None if part.expression else column_of(part.name.lower())
-                if column is not None:
-                    columns[part.name.lower()] = column
+                if column is not None:  # (a key on a column CHANGEd names it by its old name: judged by its new one)
+                    columns[column.name.lower()] = column
+                    part = part if part.name == column.name else replace(part, name=column.name)
+                parts.append(part)
+            if tuple(parts) != tuple(index.columns):
+                index = replace(index, columns=tuple(parts))
             if not may_be_refused(index, columns.get):
                 continue
             built = Table(schema=table.schema, name=table.name, body=TableBody(columns, [index], [], options or table.body.options),

@@ -78,7 +78,7 @@ from typing import TYPE_CHECKING, Any
 
 from linter.schema.innodb_sizes import CHARSET_MAXLEN, column_charset, normalize_charset
 from linter.schema.key_order import key_rank
-from linter.schema.key_parts import server_keys
+from linter.schema.key_parts import drop_whole_prefixes, server_keys
 from linter.schema.model import can_cluster
 
 if TYPE_CHECKING:
@@ -526,13 +526,22 @@ def _clustered_after(plan: Any) -> Any:
         if parts:
             keys.append(index if len(parts) == len(index.columns) else replace(index, columns=parts))
     keys += plan.index_adds
-    if plan._sorts_keys(draft):
-        keys.sort(key=lambda index: key_rank(index, plan.new_column_of))
+    if plan._sorts_keys(draft):  # (ranked as stored: a prefix over a whole column is none, fuzz seed 404)
+        keys.sort(key=lambda index: key_rank(_as_stored(index, plan.new_column_of), plan.new_column_of))
     primary = next((index for index in keys if index.kind == "primary"), None)
     if primary is not None:
         return primary
     first = keys[0] if keys else None
     return first if first is not None and first.kind == "unique" and can_cluster(first, plan.new_column_of) else None
+
+
+def _as_stored(index: Any, column_of: Any) -> Any:
+    """The key without the prefixes that cover their whole column, which the server drops."""
+    if all(part.prefix is None for part in index.columns):
+        return index
+    stored = replace(index)
+    drop_whole_prefixes([stored], column_of)
+    return stored
 
 
 def _is_clustered(index: Any, clustered: Any) -> bool:

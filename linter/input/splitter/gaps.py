@@ -164,7 +164,7 @@ class _GapReader:
                 return _GAP_MORE
             if buf.startswith("*", e + 1):
                 self.at_line_start = False
-                if fast and self.exec_ver is None and delimiter == ";":
+                if fast and self.exec_ver is None and delimiter == ";" and not self.packet_open:  # (seed 404)
                     m = _exec_line(buf, e)
                     if m is not None and self._exec_line_stmt(m):
                         return _GAP_NEXT
@@ -250,6 +250,7 @@ class _GapReader:
 
     def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
         self.mode = mode
+        self.block_bang = self.block_blank = False  # (see `_block_comment`)
         self.collect = collect
         self.dash_comment = dash
         self.cstart = self.pos = text_start

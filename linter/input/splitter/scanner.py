@@ -165,6 +165,8 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.cparts: list[str] = []
         self.clen = 0  # their length (at most `_COMMENT_CHARS` are kept)
         self.dash_comment = False  # a `--` comment (the only kind migration annotations use)
+        self.block_bang = False  # a `/*!` on this line of a plain comment (`_block_comment`)
+        self.block_blank = False  # and the comment went on past a `*/` it took: blanked
         self.comment_line = 0
         self.comment_col = 0
         self.cm_off = 0  # offset in the statement text where an in-statement `--` comment began
