@@ -14,12 +14,10 @@ from linter.input.splitter.lexis import (
     _LINE,
     _OVER_HEAD,
     _QUOTE_MODES,
-    _SCHEMA_WORDS,
     _SET_WORDS,
     _SLASH_LOOKAHEAD,
     _UNDECIDED,
     _WS,
-    _WS_RUN,
     _excerpt,
     _exec_open,
     _last_comments,
@@ -48,10 +46,6 @@ _NESTED_CLOSE = ("an executable comment nested in a running one ends that one to
 _STRAY_CLOSE = ("this statement holds the `*/` of an executable comment the mysql client cut at its delimiter: "
                 "the server reads it as text and refuses the statement (syntax error, 1064)")
 
-#: how far blanks after the `;` of a `use db;` are looked at for the delimiter (`_use_alone`)
-_USE_LOOKAHEAD = 4096
-
-
 def _quits(text: str) -> bool:
     """Whether the client, having sent `text` alone (as the whole of what it sends at its
     delimiter), quits: `exit` or `quit` with nothing but comments after it. The server refuses it
@@ -78,7 +72,7 @@ def _quits(text: str) -> bool:
 
 class _StatementText:
     """Inside a statement: its text up to its delimiter (`_code`), a compound statement's structure,
-    its comments, and its end (`_end_stmt`), a block's statements (`_emit_block`) or a statement
+    its comments, and its end (`_end_stmt`), a block's statements (`linter.input.splitter.blocks`) or a statement
     over the cap (`_end_oversize`)."""
 
     def _code(self) -> bool:
@@ -248,28 +242,6 @@ class _StatementText:
             else:
                 pos = p + 1
 
-    def _use_alone(self, prefix: str, semi: int) -> bool | None:
-        """`use db;` then the delimiter (another than `;`): sent alone, the client runs it as its
-        `use` command (`_use_at_delimiter`). True when it was so (read up to the delimiter's end),
-        False when not, `_UNDECIDED` when more text is needed (blanks after the `;` are looked at
-        up to `_USE_LOOKAHEAD` characters)."""
-        buf, n, delimiter = self.buf, len(self.buf), self.delimiter
-        limit = min(n, semi + 1 + _USE_LOOKAHEAD)
-        after = _WS_RUN.match(buf, semi + 1, limit).end()  # type: ignore[union-attr]
-        if not self.eof and (after == n or after + len(delimiter) > n and delimiter.startswith(buf[after:])):
-            return _UNDECIDED  # type: ignore[return-value]
-        if not buf.startswith(delimiter, after) or len(prefix) >= _COMPOUND_PREFIX:
-            return False
-        argument = self._use_at_delimiter(prefix + ";")
-        if argument is None:
-            return False
-        where = (self.stmt_line, self.stmt_col)
-        self._drop_stmt()
-        self._run_command("u", argument, 0, "use", where=where)
-        self.pos = after + len(delimiter)
-        self.packet_open = self.rejecting = False
-        return True
-
     def _text_prefix(self, end: int) -> str:
         """The start of the statement being read, up to buffer index `end` (at most `_COMPOUND_PREFIX` characters)."""
         if self.over:
@@ -424,74 +396,6 @@ class _StatementText:
         if self.client and not semicolon and not self.packet_open and _quits(text):
             self.stop_at = (line, self.stmt_col, f"`{text}` (which the server refuses)")
             self.stopped = True
-
-    def _emit_block(self, raw: str, block: Structure) -> None:
-        """The statements a compound block outside a stored program runs (`linter.input.splitter.compound`), each
-        at its place; for those it may not run as written (a branch, a loop, a handler), a note at
-        that statement: replayed as if it ran once, or not replayed, the schema after it uncertain."""
-        line0, column0 = self.stmt_line, self.stmt_col
-        counted = [0, line0, -1]  # line breaks are counted up to this offset: its line, its line's last break
-
-        def where(offset: int) -> tuple[int, int]:
-            upto, line, last = counted
-            if offset < upto:  # the constructs items name come before them: counted again from the start
-                upto, line, last = 0, line0, -1
-            breaks = raw.count("\n", upto, offset)
-            if breaks:
-                line += breaks
-                last = raw.rfind("\n", upto, offset)
-            counted[:] = [offset, line, last]
-            return line, column0 + offset if last < 0 else offset - last
-
-        self._flush_pending()
-        text = raw.rstrip(_WS)
-        end_line = line0 + text.count("\n")
-        target = self.target
-        if target is not None and not target.is_mariadb:
-            self.rejecting = True
-            self.notes.append(Note(line0, column0, "a compound statement (IF, CASE, a loop, BEGIN NOT ATOMIC) outside a "
-                                   f"stored program: {target.label} runs these only in stored programs and rejects "
-                                   "this one with the rest of its packet, so innolint replays none of it",
-                                   "parse-error", "warning", end_line, _excerpt(text)))
-            return
-        if block.error is not None:
-            self.rejecting = True
-            at = where(min(max(block.error.at, 0), len(raw)))[0]
-            reason = str(block.error).format(at=f"line {where(max(block.error.at, 0))[0]}")
-            self.notes.append(Note(line0, column0, f"innolint cannot follow this compound statement ({reason}, line "
-                                   f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
-            return
-        first = True
-        packet = self.packet
-        if not packet:  # a block is one packet, whatever the delimiter
-            self.packet_no += 1
-            packet = self.packet_no
-        for item in block.items:
-            body = raw[item.start : item.end]
-            if not body:
-                continue
-            if self.quoting:
-                body = normalize(body, self.modes.flags)
-            line, column = where(item.start)
-            word = _FIRST_WORD(body)
-            schema = word is not None and word.group().upper() in _SCHEMA_WORDS
-            why = item.why.format(at=f"line {where(item.at)[0]}") if item.why is not None else None
-            comments = item.comments
-            if first and self.stmt_comments:
-                comments = _last_comments(list(self.stmt_comments) + list(comments))
-            first = False
-            if item.replay:
-                self.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None,
-                                          packet))
-                if body[:3] in _SET_WORDS:
-                    self._follow_set(body, line, column)
-                if why is not None and schema:
-                    self.notes.append(Note(line, column, f"{why}; innolint replays it as if it ran once, so the schema "
-                                           "after it is uncertain", "replay-error", "warning",
-                                           line + body.count("\n"), _excerpt(body)))
-            elif schema and why is not None:  # (None: a branch that never runs, skipped as the server skips it)
-                self.notes.append(Note(line, column, f"not replayed: {why}", "replay-error", "warning",
-                                       line + body.count("\n"), _excerpt(body)))
 
     def _end_oversize(self, end: int, delimiter_end: int | None) -> None:
         """Close a statement longer than `max_statement`, of which only the start was kept: counted

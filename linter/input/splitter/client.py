@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from linter.input.splitter.lexis import _CODE, _HSPACE_RUN, _PARAMS, _UNDECIDED, _run_end
+from linter.input.splitter.lexis import _CODE, _COMPOUND_PREFIX, _HSPACE_RUN, _PARAMS, _UNDECIDED, _WS_RUN, _run_end
 from linter.input.statement import Note, Statement
 
 
@@ -78,6 +78,9 @@ def _client_argument(line: str, short: bool) -> str | None:
 def _quoted_name(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
 
+
+#: how far blanks after the `;` of a `use db;` are looked at for the delimiter (`_use_alone`)
+_USE_LOOKAHEAD = 4096
 
 #: what `_Splitter._backslash` found
 _CMD_TEXT, _CMD_MORE, _CMD_DONE, _CMD_MODE = range(4)
@@ -273,6 +276,28 @@ class _ClientCommands:
             return None
         argument = _client_argument(raw[: _ARGUMENT_CHARS].rstrip("\r\n"), short=False)
         return argument if argument is not None and argument.endswith(";") else None
+
+    def _use_alone(self, prefix: str, semi: int) -> bool | None:
+        """`use db;` then the delimiter (another than `;`): sent alone, the client runs it as its
+        `use` command (`_use_at_delimiter`). True when it was so (read up to the delimiter's end),
+        False when not, `_UNDECIDED` when more text is needed (blanks after the `;` are looked at
+        up to `_USE_LOOKAHEAD` characters)."""
+        buf, n, delimiter = self.buf, len(self.buf), self.delimiter
+        limit = min(n, semi + 1 + _USE_LOOKAHEAD)
+        after = _WS_RUN.match(buf, semi + 1, limit).end()  # type: ignore[union-attr]
+        if not self.eof and (after == n or after + len(delimiter) > n and delimiter.startswith(buf[after:])):
+            return _UNDECIDED  # type: ignore[return-value]
+        if not buf.startswith(delimiter, after) or len(prefix) >= _COMPOUND_PREFIX:
+            return False
+        argument = self._use_at_delimiter(prefix + ";")
+        if argument is None:
+            return False
+        where = (self.stmt_line, self.stmt_col)
+        self._drop_stmt()
+        self._run_command("u", argument, 0, "use", where=where)
+        self.pos = after + len(delimiter)
+        self.packet_open = self.rejecting = False
+        return True
 
     def _params(self) -> bool:
         """Read on in a client command's parameters (see `_backslash`)."""

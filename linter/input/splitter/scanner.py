@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 import re
 from typing import TYPE_CHECKING
 
+from linter.input.splitter.blocks import _BlockStatements
 from linter.input.splitter.body import _StatementText
 from linter.input.splitter.client import _ClientCommands
 from linter.input.splitter.compound import Invalid, Structure
@@ -53,7 +54,8 @@ _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the 
                   "refuses the statement (syntax error, 1064)")
 
 
-class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _QuotedText, _OpenPacket):
+class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _BlockStatements, _QuotedText,
+                _OpenPacket):
     """The state of one streaming split; `run` drives it chunk by chunk.
 
     Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
@@ -165,8 +167,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _Q
         self.cparts: list[str] = []
         self.clen = 0  # their length (at most `_COMMENT_CHARS` are kept)
         self.dash_comment = False  # a `--` comment (the only kind migration annotations use)
-        self.block_bang = False  # a `/*!` on this line of a plain comment (`_block_comment`)
-        self.block_blank = False  # and the comment went on past a `*/` it took: blanked
+        self.block_bang = self.block_blank = False  # in a plain comment: see `_block_comment`
         self.comment_line = 0
         self.comment_col = 0
         self.cm_off = 0  # offset in the statement text where an in-statement `--` comment began
