@@ -527,7 +527,7 @@ def _clustered_after(plan: Any) -> Any:
             keys.append(index if len(parts) == len(index.columns) else replace(index, columns=parts))
     keys += plan.index_adds
     if plan._sorts_keys(draft):  # (ranked as stored: a prefix over a whole column is none, fuzz seed 404)
-        keys.sort(key=lambda index: key_rank(_as_stored(index, plan.new_column_of), plan.new_column_of))
+        keys.sort(key=lambda index: key_rank(_without_whole_prefixes(index, plan.new_column_of), plan.new_column_of))
     primary = next((index for index in keys if index.kind == "primary"), None)
     if primary is not None:
         return primary
@@ -535,7 +535,7 @@ def _clustered_after(plan: Any) -> Any:
     return first if first is not None and first.kind == "unique" and can_cluster(first, plan.new_column_of) else None
 
 
-def _as_stored(index: Any, column_of: Any) -> Any:
+def _without_whole_prefixes(index: Any, column_of: Any) -> Any:
     """The key without the prefixes that cover their whole column, which the server drops."""
     if all(part.prefix is None for part in index.columns):
         return index
