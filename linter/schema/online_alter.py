@@ -42,7 +42,9 @@ INPLACE/NOCOPY/INSTANT Alter Algorithm", checked on 10.11 by tests/test_online_a
     RENAME TO                                  INSTANT           EXCLUSIVE (LOCK=NONE/SHARED: 1845)
 
 and an instant ADD/DROP/reordered column together with an operation that is not instant needs
-a rebuild (INPLACE): `ADD c INT, ADD KEY (c), ALGORITHM=NOCOPY` is refused. A table with a FULLTEXT
+a rebuild (INPLACE): `ADD c INT, ADD KEY (c), ALGORITHM=NOCOPY` is refused. A key or column
+renamed, a foreign key dropped or a VARCHAR made longer, with a table option (COMMENT= ...) and no
+column added, dropped or moved, needs NOCOPY (1846 "Reason: DROP INDEX"). A table with a FULLTEXT
 key rebuilds for a column added, dropped or moved, and every rebuild re-creates the FULLTEXT keys
 under LOCK=SHARED (1846 "Fulltext index creation requires a lock"). To another engine, MariaDB
 copies whatever NOCOPY/INSTANT say (they are not refused; INPLACE is: 1845). Without a PRIMARY
@@ -100,6 +102,13 @@ _REBUILD_OPTIONS = frozenset({"ROW_FORMAT", "KEY_BLOCK_SIZE", "PAGE_COMPRESSED",
                               "COMPRESSION", "ENCRYPTED", "ENCRYPTION_KEY_ID"})
 #: options that change nothing in any engine's rows (so in place for MyISAM too)
 _METADATA_OPTIONS = frozenset({"COMMENT"})
+#: options the other engines change in place (MariaDB 10.11 probed); any other option they copy for
+_ENGINE_OPTIONS = frozenset({"COMMENT", "STATS_PERSISTENT", "STATS_AUTO_RECALC", "STATS_SAMPLE_PAGES", "MIN_ROWS",
+                             "AVG_ROW_LENGTH", "PAGE_CHECKSUM"})
+_IN_PLACE_OPTIONS = {"myisam": _ENGINE_OPTIONS | {"DELAY_KEY_WRITE", "KEY_BLOCK_SIZE"},
+                     "aria": _ENGINE_OPTIONS | {"KEY_BLOCK_SIZE"},
+                     "memory": _ENGINE_OPTIONS | {"DELAY_KEY_WRITE"},
+                     "csv": _ENGINE_OPTIONS | {"DELAY_KEY_WRITE", "KEY_BLOCK_SIZE"}}
 
 
 @dataclass(frozen=True)
@@ -112,6 +121,13 @@ class Need:
     lock: int = NONE
     reason: str | None = None
     undecided: str | None = None
+    role: str = ""  # _LAYOUT, _DICTIONARY, _OPTIONS: how InnoDB combines it with others
+
+
+#: roles of needs: an instant column added, dropped or moved (InnoDB's instant column change);
+#: an instant change of InnoDB's dictionary only (a key or column renamed, a foreign key dropped,
+#: a VARCHAR made longer); a table option that changes no row (COMMENT=, AUTO_INCREMENT= ...)
+_LAYOUT, _DICTIONARY, _OPTIONS = "layout", "dictionary", "options"
 
 
 @dataclass(frozen=True)
@@ -150,8 +166,7 @@ def verdict(plan: Any, request: Request, target: Target) -> Verdict | None:
         return None
     mysql = not target.is_mariadb
     if mysql:  # MySQL has no NOCOPY: what MariaDB does so, it does in place
-        needs = [Need(n.what, INPLACE if n.algorithm == NOCOPY else n.algorithm, n.lock, n.reason, n.undecided)
-                 for n in needs]
+        needs = [replace(n, algorithm=INPLACE) if n.algorithm == NOCOPY else n for n in needs]
     needs = _combined(needs, plan)
     temporary = bool(plan.table.temporary)
     asked_algorithm = ALGORITHMS.index(request.algorithm) if request.algorithm in ALGORITHMS else None
@@ -248,15 +263,16 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
     copied = ("a TEMPORARY table is copied" if plan.table.temporary
               else f"a {plan.table.body.options.engine or 'InnoDB'} table is copied")
 
-    def rows(what: str, algorithm: int, lock: int = NONE, reason: str | None = None, undecided: str | None = None) -> None:
+    def rows(what: str, algorithm: int, lock: int = NONE, reason: str | None = None, undecided: str | None = None,
+             role: str = "") -> None:
         """An operation that touches rows or indexes: InnoDB's need, else a copy."""
         if innodb:
-            needs.append(Need(what, algorithm, lock, reason, undecided))
+            needs.append(Need(what, algorithm, lock, reason, undecided, role))
         else:
             needs.append(Need(f"{what} ({copied})", COPY, SHARED, None))
 
-    def metadata(what: str) -> None:
-        needs.append(Need(what, INSTANT))
+    def metadata(what: str, role: str = "") -> None:
+        needs.append(Need(what, INSTANT, role=role))
 
     draft = plan.draft
     mariadb = target.is_mariadb
@@ -276,14 +292,14 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
             rows("adding a STORED generated column", COPY, SHARED, None,
                  "innolint does not model how generated columns are added")
         elif mariadb:
-            rows("ADD COLUMN", INSTANT)
+            rows("ADD COLUMN", INSTANT, role=_LAYOUT)
         elif not target.is_mysql8:
             rows("ADD COLUMN", INPLACE)
         elif position is None or target.version >= (8, 4):
-            rows("ADD COLUMN", INSTANT)
+            rows("ADD COLUMN", INSTANT, role=_LAYOUT)
         else:
             rows("ADD COLUMN FIRST/AFTER", INSTANT, undecided="MySQL 8.0 adds a column at another position than the "
-                 "last instantly from 8.0.29 only, in place before")
+                 "last instantly from 8.0.29 only, in place before", role=_LAYOUT)
     moved = {key for is_add, key, _, position in plan.steps if not is_add and position is not None}
     for old, column, defines in plan.changes:
         before = draft.column(old) if draft is not None else None
@@ -293,14 +309,17 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         if not defines or _same_definition(before, column):
             if key in moved or old in moved:
                 if innodb and mariadb:
-                    needs.append(Need("moving a column", INSTANT))
+                    needs.append(Need("moving a column", INSTANT, role=_LAYOUT))
                 else:
                     rows("moving a column", INPLACE)
             elif old != key and innodb and not mariadb and not target.version >= (8, 4):
                 rows("renaming a column", INSTANT if target.is_mysql8 else INPLACE,
                      undecided="MySQL 8.0 renames a column instantly from 8.0.28 only" if target.is_mysql8 else None)
             else:
-                metadata("renaming a column or changing its default" if old != key else "changing a column's default")
+                if old != key:
+                    metadata("renaming a column", _DICTIONARY)
+                else:
+                    metadata("changing a column's default")
             continue
         needs.extend(_type_change(before, column, plan, innodb, mariadb, target))
         if loses_cluster and column.nullable and clustered.kind == "unique" and any(  # type: ignore[union-attr]
@@ -332,9 +351,9 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         elif uses:
             rows("dropping a column and its key", NOCOPY, NONE, "DROP INDEX")
         elif mariadb or target.version >= (8, 4):
-            rows("DROP COLUMN", INSTANT)
+            rows("DROP COLUMN", INSTANT, role=_LAYOUT)
         elif target.is_mysql8:
-            rows("DROP COLUMN", INSTANT, undecided="MySQL 8.0 drops a column instantly from 8.0.29 only")
+            rows("DROP COLUMN", INSTANT, undecided="MySQL 8.0 drops a column instantly from 8.0.29 only", role=_LAYOUT)
         else:
             rows("DROP COLUMN", INPLACE)
     dropped_primary = draft is not None and draft.primary and draft.primary in plan.index_drops
@@ -380,12 +399,12 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         else:
             rows("ADD INDEX", NOCOPY, NONE, "ADD INDEX")
     for at, _ in plan.index_renames:
-        metadata("RENAME INDEX")
+        metadata("RENAME INDEX", _DICTIONARY)
     if plan.fk_adds:
         rows("ADD FOREIGN KEY", COPY, SHARED, "Adding foreign keys needs foreign_key_checks=OFF",
              "in place only when the session has set foreign_key_checks=0, which innolint does not follow")
     for _ in plan.fk_drops:
-        needs.append(Need("DROP FOREIGN KEY", INSTANT if mariadb else INPLACE))
+        needs.append(Need("DROP FOREIGN KEY", INSTANT if mariadb else INPLACE, role=_DICTIONARY))
     for pairs in plan.options:
         for key, value in pairs:
             needs.append(_option_need(key, value, plan, innodb, mariadb))
@@ -406,6 +425,8 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                  for n in needs]
     if innodb and _fulltext_after(plan):
         needs = _with_fulltext(needs, mariadb)
+    if innodb and mariadb:
+        needs = _dictionary_with_options(needs)
     if plan.rename_to is not None and not needs:
         # alone, MariaDB renames it as RENAME TABLE does, under an exclusive lock; with other
         # operations the rename is part of them
@@ -439,8 +460,8 @@ def _with_fulltext(needs: list[Need], mariadb: bool) -> list[Need]:
     changed = []
     for need in needs:
         if need.what.startswith("making ") and need.algorithm == INSTANT:
-            changed.append(Need(need.what, INSTANT, NONE, None, "with a FULLTEXT key, MariaDB 10.11 does it instantly "
-                                "in some tables and rebuilds others"))
+            changed.append(replace(need, undecided="with a FULLTEXT key, MariaDB 10.11 does it instantly in some "
+                                   "tables and rebuilds others"))
         elif need.algorithm in (INSTANT, NOCOPY) and need.what.startswith(_COLUMN_LAYOUT):
             changed.append(Need(need.what + " (the table has a FULLTEXT key)", INPLACE, SHARED, reason,
                                 need.undecided or undecided))
@@ -452,11 +473,31 @@ def _with_fulltext(needs: list[Need], mariadb: bool) -> list[Need]:
     return changed
 
 
+def _dictionary_with_options(needs: list[Need]) -> list[Need]:
+    """InnoDB on MariaDB 10.11 does a key or column renamed, a foreign key dropped or a VARCHAR made
+    longer instantly, and a table option (COMMENT=, AUTO_INCREMENT=, STATS_PERSISTENT=, DEFAULT
+    CHARSET= ..., even to the value it has) instantly, but not the two in one statement: that
+    needs NOCOPY (1846 "Reason: DROP INDEX", whatever the statement drops). A column added,
+    dropped or moved instantly in the same statement takes both along instantly. (MySQL: unknown.)"""
+    if not any(n.role == _OPTIONS and n.algorithm == INSTANT for n in needs) or any(n.role == _LAYOUT for n in needs):
+        return needs
+    combined = []
+    for need in needs:
+        if need.role == _DICTIONARY and need.algorithm == INSTANT:
+            # (what innolint cannot tell about it, it still cannot: it needs NOCOPY at least)
+            combined.append(replace(need, what=f"{need.what} with a table option", algorithm=NOCOPY,
+                                    reason="DROP INDEX", undecided=None))
+            if need.undecided is not None:
+                combined.append(need)
+        else:
+            combined.append(need)
+    return combined
+
+
 def _combined(needs: list[Need], plan: Any) -> list[Need]:
     """An instant ADD/DROP COLUMN or reordered column with an operation that is not instant: the
     table is rebuilt (INPLACE) for both (MariaDB 10.11; MySQL the same)."""
-    instant_columns = [n for n in needs if n.algorithm == INSTANT and n.what in (
-        "ADD COLUMN", "DROP COLUMN", "moving a column", "ADD COLUMN FIRST/AFTER")]
+    instant_columns = [n for n in needs if n.algorithm == INSTANT and n.role == _LAYOUT]
     if not instant_columns or all(n.algorithm == INSTANT for n in needs):
         return needs
     return [Need(n.what + " with another operation", INPLACE, n.lock, None, n.undecided) if n in instant_columns else n
@@ -494,11 +535,19 @@ def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: 
     if key == "PARTITION":
         return Need("PARTITION BY", COPY, SHARED)
     if key in _METADATA_OPTIONS:
-        return Need(f"{key}=", INSTANT)
-    if not innodb or temporary:
+        return Need(f"{key}=", INSTANT, role=_OPTIONS)
+    if temporary:
         return Need(f"{key}=", COPY, SHARED)
+    if not innodb and key in _IN_PLACE_OPTIONS.get(engine, ()):
+        return Need(f"{key}=", INSTANT)
+    if not innodb and key == "AUTO_INCREMENT":
+        return Need(f"{key}=", COPY, SHARED, None, f"{engine} sets it in place only to the counter it has")
+    if not innodb:
+        return Need(f"{key}=", COPY, SHARED, None, None if engine in _IN_PLACE_OPTIONS
+                    else f"innolint does not know which options {engine} changes in place")
     if key in _INSTANT_OPTIONS:
-        return Need(f"{key}=", INSTANT if mariadb or key not in ("AUTO_INCREMENT", "CHARSET", "COLLATE") else INPLACE)
+        return Need(f"{key}=", INSTANT if mariadb or key not in ("AUTO_INCREMENT", "CHARSET", "COLLATE") else INPLACE,
+                    role=_OPTIONS)
     if key in _REBUILD_OPTIONS:
         return Need(f"{key}=", INPLACE, NONE, "Changing table options requires the table to be rebuilt")
     return Need(f"{key}=", COPY, SHARED, None, "innolint does not model how the server changes this option")
@@ -633,9 +682,9 @@ def _type_change(old: Column, new: Column, plan: Any, innodb: bool, mariadb: boo
             keyed = plan.draft is not None and plan.draft.uses.get(old.name.lower())
             if keyed:
                 needs.append(Need(f"making key column {new.name} longer", INSTANT if mariadb else INPLACE, NONE, None,
-                                  "its keys may be rebuilt"))
+                                  "its keys may be rebuilt", _DICTIONARY))
             elif new_length * high <= 255 or old_length * low > 255:
-                needs.append(Need(f"making {new.name} longer", INSTANT if mariadb else INPLACE))
+                needs.append(Need(f"making {new.name} longer", INSTANT if mariadb else INPLACE, role=_DICTIONARY))
             else:
                 needs.append(Need(f"making {new.name} longer than 255 bytes", INSTANT if mariadb else INPLACE, NONE,
                                   "Cannot change column type",
