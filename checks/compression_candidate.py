@@ -522,7 +522,7 @@ def column_definition(
     if column.collation:
         parts.append(f"COLLATE {column.collation}")
     parts.append("NULL" if column.nullable else "NOT NULL")
-    if column.default is not None:
+    if column.default is not None and not column.auto_increment:  # (one ALTER COLUMN SET DEFAULT gave: 1067 here)
         parts.append(f"DEFAULT {column.default}")
     if column.on_update is not None:
         parts.append(f"ON UPDATE {column.on_update}")

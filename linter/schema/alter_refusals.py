@@ -219,7 +219,9 @@ class AlterRefusals:
         CHANGE with FIRST / AFTER redefines, by its new name, or one the statement adds, whose
         definition then takes the default whatever the order written. A column changed in place is unknown to it (error
         1054; MariaDB 10.11: `ALTER f SET DEFAULT 'y', MODIFY f CHAR(36)` is refused, the same with
-        `FIRST` gives f DEFAULT 'y'; MySQL is taken to do the same)."""
+        `FIRST` gives f DEFAULT 'y'; MySQL is taken to do the same). An AUTO_INCREMENT column takes
+        a default this way, judged as any column's, which the server keeps unused while it is
+        AUTO_INCREMENT and a CREATE ... SELECT copy shows (MariaDB 10.11, fuzz seed 406)."""
         moved = {key for is_add, key, _, _ in self.steps if not is_add}
         for action in self.defaults:
             key = action.name.lower()
@@ -231,7 +233,7 @@ class AlterRefusals:
             if at is not None and key in moved:
                 old, column, defines = self.changes[at]
                 changed = self._defaulted(column, action.default)
-                problem = column_problem(changed)
+                problem = _default_problem(changed)
                 if problem:
                     return problem
                 self.changes[at] = (old, changed, defines)
@@ -240,7 +242,7 @@ class AlterRefusals:
             if added is not None:  # (a column the statement adds takes it too)
                 _, name, column, position = self.steps[added]
                 changed = self._defaulted(column, action.default)
-                problem = column_problem(changed)
+                problem = _default_problem(changed)
                 if problem:
                     return problem
                 self.steps[added] = (True, name, changed, position)
@@ -249,7 +251,7 @@ class AlterRefusals:
             if column is None:
                 return f"unknown column {action.name} (error 1054)"
             changed = self._defaulted(column, action.default)
-            problem = column_problem(changed) or self._change(action.name, changed, None, False, defines=False)
+            problem = _default_problem(changed) or self._change(action.name, changed, None, False, defines=False)
             if problem:
                 return problem
         return None
@@ -435,3 +437,9 @@ class TableAfterAlter(AlterRefusals):
 def _is_null(default: str | None) -> bool:
     """Whether a default's text is NULL (`NULL`, `(NULL)`, any case)."""
     return default is not None and default.strip("() \t\r\n").upper() == "NULL"
+
+
+def _default_problem(column: Column) -> str | None:
+    """Why the server refuses the default ALTER COLUMN ... SET DEFAULT gave `column`: judged as any
+    column's, also on an AUTO_INCREMENT column (whose definition may not have one: error 1067)."""
+    return column_problem(replace(column, auto_increment=False) if column.auto_increment else column)

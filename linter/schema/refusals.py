@@ -81,11 +81,14 @@ def _literal(default: str) -> tuple[str, str] | None:
     return None
 
 
-def column_problem(column: Column, *, in_primary_key: bool = False, mariadb: bool = False) -> str | None:
+def column_problem(column: Column, *, in_primary_key: bool = False, mariadb: bool = False,
+                   copied: bool = False) -> str | None:
     """Why the server refuses this column's definition, or None. `in_primary_key`: the column is
     NOT NULL because a CREATE TABLE's PRIMARY KEY names it, which innolint cannot tell from a
     column declared NOT NULL (`a INT DEFAULT NULL, PRIMARY KEY (a)` is taken). `mariadb`: the
-    target is MariaDB, whose grammar refuses some definitions MySQL takes (`Column.mariadb_refuses`)."""
+    target is MariaDB, whose grammar refuses some definitions MySQL takes (`Column.mariadb_refuses`).
+    `copied`: CREATE TABLE ... LIKE copied it from a table, so it has what the server keeps
+    there (an AUTO_INCREMENT column the default an ALTER COLUMN ... SET DEFAULT gave it)."""
     if mariadb and column.mariadb_refuses:
         return f"column {column.name}: {column.mariadb_refuses}: a syntax error on MariaDB (1064)"
     if column.invisible and (not column.nullable or in_primary_key) and column.default is None \
@@ -100,7 +103,7 @@ def column_problem(column: Column, *, in_primary_key: bool = False, mariadb: boo
         if not column.nullable and not in_primary_key:
             return f"invalid default value for {column.name}: NULL in a NOT NULL column (error 1067)"
         return None
-    if column.auto_increment:
+    if column.auto_increment and not copied:
         return f"invalid default value for {column.name}: an AUTO_INCREMENT column has none (error 1067)"
     literal = _literal(column.default)
     if literal is None:
@@ -334,8 +337,9 @@ def auto_increment_key_problem(autos: list[str], indexes: list[Index], engine: s
 
 
 def definition_problem(columns: dict[str, Column], indexes: list[Index], engine: str | None,
-                       other_options: Iterable[str], *, mariadb: bool) -> str | None:
-    """Why the server refuses a CREATE TABLE with this body, or None. `columns` by lower-case name."""
+                       other_options: Iterable[str], *, mariadb: bool, copied: bool = False) -> str | None:
+    """Why the server refuses a CREATE TABLE with this body, or None. `columns` by lower-case name;
+    `copied`: CREATE TABLE ... LIKE copied them (`column_problem`)."""
     problem = options_problem((key, None) for key in other_options)
     if problem:
         return problem
@@ -345,7 +349,8 @@ def definition_problem(columns: dict[str, Column], indexes: list[Index], engine:
     primary = next((index for index in indexes if index.kind == "primary"), None)
     in_primary = {p.name.lower() for p in primary.columns} if primary is not None else set()
     for column in columns.values():
-        problem = column_problem(column, in_primary_key=column.name.lower() in in_primary, mariadb=mariadb)
+        problem = column_problem(column, in_primary_key=column.name.lower() in in_primary, mariadb=mariadb,
+                                 copied=copied)
         if problem:
             return problem
         if column.auto_increment:
@@ -476,7 +481,8 @@ def create_problem(body: TableBody, as_select: bool, origin: str, given: frozens
         return problem + " (error 1072)"
     if origin != "select" or (given is not None and given <= body.columns.keys()):  # (else: columns untold)
         return definition_problem(body.columns, body.indexes, body.options.engine, body.options.other,
-                                  mariadb=target.is_mariadb) or engine_key_length_problem(body, target, schema)
+                                  mariadb=target.is_mariadb, copied=origin == "like") \
+            or engine_key_length_problem(body, target, schema)
     # the SELECT's columns are untold; those the statement defines keep their type, so a key part on
     # one is judged (fuzz seed 346: `CREATE TABLE t (a INT, KEY (a(8))) SELECT 1` is 1089), and what
     # the engine cannot hold (fuzz seed 373: a TEXT column in MEMORY is 1163)
