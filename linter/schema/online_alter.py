@@ -54,8 +54,10 @@ TEXT/BLOB, a hidden hash column) does nothing in place, in any engine, unless th
 that key (1846 "INPLACE ADD or DROP of virtual columns cannot be combined ...").
 
 MyISAM, Aria, MEMORY, CSV ... (any engine but InnoDB): only what changes no row is done in place
-(RENAME COLUMN, CHANGE to the same definition, defaults, RENAME INDEX, COMMENT=, RENAME TO);
-everything else copies the table, so LOCK=NONE is refused (1845, "Try LOCK=SHARED"). A TEMPORARY
+(RENAME COLUMN, CHANGE to the same definition, defaults, RENAME INDEX, RENAME TO, and the table
+options in `_IN_PLACE_OPTIONS`: COMMENT=, STATS_*=, MIN_ROWS= ...; AUTO_INCREMENT= only to the
+counter the table has, which innolint does not know); everything else copies the table, so
+LOCK=NONE is refused (1845, "Try LOCK=SHARED"). A TEMPORARY
 table (any engine) is copied: no LOCK is ever refused (no other session sees it), NOCOPY/INSTANT
 are ignored, INPLACE is refused (1845) for anything but a lone RENAME TO.
 
