@@ -415,6 +415,10 @@ CASES: dict[str, list[str]] = {
         "CREATE TABLE t1 (d INT) TYPE=InnoDB",
         "CREATE TABLE t2 (d INT) ENGINE=MyISAM",
         "ALTER TABLE t2 TYPE=InnoDB",
+        # ... also where a SELECT gives the columns (fuzz seed 411: a `;` missing before a SELECT)
+        "CREATE TABLE t3 (a INT NOT NULL DEFAULT 0) TYPE=InnoDB\nSELECT '/* not a comment' AS s",
+        "CREATE TABLE t4 type = MyISAM SELECT 1 AS one",
+        "CREATE TABLE t5 ENGINE=InnoDB AS SELECT d FROM t2",
     ],
 }
 

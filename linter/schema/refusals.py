@@ -336,13 +336,10 @@ def auto_increment_key_problem(autos: list[str], indexes: list[Index], engine: s
     return None
 
 
-def definition_problem(columns: dict[str, Column], indexes: list[Index], engine: str | None,
-                       other_options: Iterable[str], *, mariadb: bool, copied: bool = False) -> str | None:
-    """Why the server refuses a CREATE TABLE with this body, or None. `columns` by lower-case name;
-    `copied`: CREATE TABLE ... LIKE copied them (`column_problem`)."""
-    problem = options_problem((key, None) for key in other_options)
-    if problem:
-        return problem
+def definition_problem(columns: dict[str, Column], indexes: list[Index], engine: str | None, *, mariadb: bool,
+                       copied: bool = False) -> str | None:
+    """Why the server refuses a CREATE TABLE with these columns and keys, or None. `columns` by
+    lower-case name; `copied`: CREATE TABLE ... LIKE copied them (`column_problem`)."""
     if not columns or all(c.invisible for c in columns.values()):
         return "a table must have at least one visible column (error 1113)"
     autos = []
@@ -476,13 +473,15 @@ def create_problem(body: TableBody, as_select: bool, origin: str, given: frozens
                    schema: Schema | None) -> str | None:
     """Why the server refuses a CREATE TABLE's columns and keys as defined (the replay caches it
     per parsed definition: a tenant dump repeats each one). `origin`: "select" for CREATE ...
-    SELECT, whose columns are judged only where `given` names them all."""
+    SELECT, whose columns are judged only where `given` names them all; its options always are
+    (fuzz seed 411: `... TYPE=InnoDB SELECT ...` is 1064)."""
+    if problem := options_problem((key, None) for key in body.options.other):
+        return problem
     if not as_select and (problem := missing_key_columns(body)):
         return problem + " (error 1072)"
     if origin != "select" or (given is not None and given <= body.columns.keys()):  # (else: columns untold)
-        return definition_problem(body.columns, body.indexes, body.options.engine, body.options.other,
-                                  mariadb=target.is_mariadb, copied=origin == "like") \
-            or engine_key_length_problem(body, target, schema)
+        return definition_problem(body.columns, body.indexes, body.options.engine, mariadb=target.is_mariadb,
+                                  copied=origin == "like") or engine_key_length_problem(body, target, schema)
     # the SELECT's columns are untold; those the statement defines keep their type, so a key part on
     # one is judged (fuzz seed 346: `CREATE TABLE t (a INT, KEY (a(8))) SELECT 1` is 1089), and what
     # the engine cannot hold (fuzz seed 373: a TEXT column in MEMORY is 1163)
