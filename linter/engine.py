@@ -29,7 +29,7 @@ from linter.input.migrations.files import HistoryNote, detected_root
 from linter.input.migrations.history import plan
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel, Table
-from linter.parse.statement import glued_in_packet
+from linter.parse.statement import glued_in_packet, may_fail
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
@@ -232,6 +232,7 @@ class Engine:
         parse, apply, replay, diagnostics = self._cache.parse, self._apply, replayer.apply, result.diagnostics
         count = 0
         stopped, stopped_at = 0, 0  # the packet the server stopped at a statement it refused, and where
+        doubted, doubted_at, doubted_word = 0, 0, ""  # the packet with a skipped statement that may fail, ...
         try:
             for statement in stream:
                 count += 1
@@ -245,12 +246,16 @@ class Engine:
                         glued = glued_in_packet(text)
                         if glued is not None and apply(replayer, statement, diagnostics, None, glued):
                             stopped, stopped_at = packet, line
+                        elif packet != doubted and (word := may_fail(text)) is not None:
+                            doubted, doubted_at, doubted_word = packet, line, word
                     elif packet and _sets_sql_mode(text):  # or is a SET the splitter followed, not run
                         diagnostics.append(_not_run(statement, stopped_at, _SQL_MODE_NOT_RUN))
                     continue
                 if packet and packet == stopped:
                     diagnostics.append(_not_run(statement, stopped_at))
                     continue
+                if packet and packet == doubted:
+                    diagnostics.append(_may_not_run(statement, doubted_at, doubted_word))
                 if changes is not None or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
                     changed = changes is not None and changes.statement_changed(path, line, end_line)
                     if apply(replayer, statement, diagnostics, result.touched if changed else None, op) and packet:
@@ -329,6 +334,19 @@ def _not_run(statement: Statement, refused_at: int, more: str = "") -> Diagnosti
                       line=statement.line, column=statement.column, end_line=statement.end_line,
                       message=f"not run: the server refuses the statement at line {refused_at} and runs nothing after "
                               f"it in the same packet (a DELIMITER block or a compound statement){more}",
+                      excerpt=_excerpt(statement.text))
+
+
+def _may_not_run(statement: Statement, doubted_at: int, word: str) -> Diagnostic:
+    """A statement after one innolint skips in the same packet that the server may refuse (an
+    INSERT into a table that does not exist ...): then the server runs none of the rest (fuzz
+    seed 413)."""
+    return Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
+                      column=statement.column, end_line=statement.end_line,
+                      message=f"innolint cannot tell whether the server runs this: it runs it only if the {word} at line "
+                              f"{doubted_at} in the same packet succeeds, which innolint does not run (a table that "
+                              "does not exist, a duplicate key ...); if that fails, the server runs nothing after it in "
+                              "the packet; innolint replays this as run",
                       excerpt=_excerpt(statement.text))
 
 

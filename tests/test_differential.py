@@ -340,6 +340,47 @@ def test_a_packet_stops_at_its_first_refused_statement(differential_server: Mari
     assert any("not run: the server refuses the statement" in m for *_, m in trial.linted.diagnostics)
 
 
+#: a statement innolint skips that the server may refuse, then DDL in the same packet (fuzz seed 413)
+DOUBTFUL_PACKETS = {
+    "INSERT into a missing table": ("DELIMITER ;;", "INSERT INTO log_missing VALUES ('x');\nCREATE TABLE t4 (e INT);"),
+    "UPDATE in BEGIN NOT ATOMIC": ("DELIMITER //", "BEGIN NOT ATOMIC UPDATE Nowhere SET a = 1; DROP TABLE IF EXISTS t9; "
+                                   "CREATE TABLE t1 (a INT); END//", "DELIMITER ;"),
+    "SELECT from a missing table": ("DELIMITER $$", "SELECT n FROM missing_t WHERE 1 = 0; ALTER TABLE t0 ADD c INT$$",
+                                    "DELIMITER ;"),
+    "DELETE then two": ("DELIMITER //", "CREATE TABLE t2 (a INT);\nDELETE FROM gone; CREATE TABLE t3 (b INT); "
+                        "DROP TABLE t2//"),
+}
+#: ... and skipped statements that do not fail so: nothing to say, and the views agree
+SAFE_PACKETS = {
+    "SET and SELECT FROM DUAL": ("DELIMITER ;;", "SET @a := 1; SELECT 1 FROM  DUAL WHERE 1 = 0; CREATE TABLE t5 (a INT);;",
+                                 "DELIMITER ;"),
+    "DO, COMMIT, SELECT": ("DELIMITER //", "START TRANSACTION; DO 1; SELECT 'from x' AS s; CREATE TABLE t6 (a INT); "
+                           "COMMIT//"),
+}
+
+
+@pytest.mark.parametrize("name", DOUBTFUL_PACKETS)
+def test_ddl_after_a_skipped_statement_that_may_fail_is_where_innolint_says_so(differential_server: MariaDB,
+                                                                                name: str) -> None:
+    """The server refuses the INSERT/UPDATE/DELETE/SELECT and runs nothing after it in the packet;
+    innolint does not run it, so it says at each DDL statement after it that it cannot tell."""
+    units = (D.Unit("ddl", "CREATE TABLE t0 (a INT);", end="own"),
+             *(D.Unit("ddl", text, end="own") for text in DOUBTFUL_PACKETS[name]))
+    server = D.ServerRunner(differential_server, jobs=CLIENTS)
+    _, cases = D.Differ(server, D.InnolintRunner(server.lower_case_table_names)).run([D.Script(0, units)])
+    server.close()
+    assert cases, "the server ran the packet's DDL after all"
+    assert [c.status for c in cases] == ["diagnosed"], [c.report() for c in cases]
+    assert any("innolint cannot tell whether the server runs this" in m for m in cases[0].diagnostics[0][3:])
+
+
+@pytest.mark.parametrize("name", SAFE_PACKETS)
+def test_ddl_after_skipped_statements_that_do_not_fail(differential_server: MariaDB, name: str) -> None:
+    trial = _agree(differential_server, SAFE_PACKETS[name])
+    assert trial.differences == [], "\n".join(map(str, trial.differences))
+    assert not any("cannot tell whether the server runs" in m for *_, m in trial.linted.diagnostics)
+
+
 KEYS_ON_CHANGED_COLUMNS = {
     # a key on a CHANGEd column names it by its old name: judged by the column it becomes (seed 402)
     "TEXT(n) is a TINYTEXT": ("CREATE TABLE t4 (c INT NOT NULL, f INT NOT NULL, PRIMARY KEY (f), INDEX ix_a (f, c), "

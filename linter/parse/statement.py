@@ -161,6 +161,42 @@ def glued_in_packet(text: str) -> ParseFailure | None:
     return skipped_glue(text, word, _AFTER_DDL_GLUE_WORDS) if word in _SIMPLE_SKIPPED_WORDS else None
 
 
+def may_fail(text: str) -> str | None:
+    """For a statement innolint skips, in a packet of several: its first word when the server may
+    refuse it for what innolint does not follow (rows, privileges, a table that exists outside
+    the input, or does not exist at all: `INSERT INTO missing ...` is 1146), and then runs nothing
+    after it in the packet; None for one that does not fail so (SET, COMMIT, DO 1, a SELECT that
+    reads no table ...)."""
+    first_word = _FIRST_WORD.match(text)
+    word = first_word.group().upper() if first_word is not None else ""
+    if word in _WRITES_ROWS or (word == "SELECT" and _reads_a_table(text)):
+        return word
+    return None
+
+
+#: skipped statements that touch rows, tables or privileges, and so may fail where innolint cannot tell
+_WRITES_ROWS = frozenset({"INSERT", "REPLACE", "UPDATE", "DELETE", "LOAD", "LOCK", "GRANT", "REVOKE", "HANDLER"})
+_QUOTE_OR_FROM = re.compile(r"['\"`]|\bFROM(?![\w$])", re.I)
+_DUAL = re.compile(r"[ \t\r\n]*DUAL\b(?![ \t\r\n]*,)", re.I)
+
+
+def _reads_a_table(text: str) -> bool:
+    """Whether a SELECT has a FROM (outside quotes) that names something else than DUAL: one pass,
+    each quoted part skipped to its closing quote (a doubled quote reads as two quoted parts)."""
+    at = 0
+    while (found := _QUOTE_OR_FROM.search(text, at)) is not None:
+        if found.group() in ("'", '"', "`"):
+            end = text.find(found.group(), found.end())
+            if end < 0:
+                return False
+            at = end + 1
+        elif _DUAL.match(text, found.end()) is None:
+            return True
+        else:
+            at = found.end()
+    return False
+
+
 #: where the privileges of a GRANT or REVOKE end
 _privileges_end = re.compile(r"[ \t\r\n)]ON[ \t\r\n]", re.I).search
 
