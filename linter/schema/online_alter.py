@@ -317,11 +317,10 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
             elif old != key and innodb and not mariadb and not target.version >= (8, 4):
                 rows("renaming a column", INSTANT if target.is_mysql8 else INPLACE,
                      undecided="MySQL 8.0 renames a column instantly from 8.0.28 only" if target.is_mysql8 else None)
+            elif old != key:
+                metadata("renaming a column", _DICTIONARY)
             else:
-                if old != key:
-                    metadata("renaming a column", _DICTIONARY)
-                else:
-                    metadata("changing a column's default")
+                metadata("changing a column's default")
             continue
         needs.extend(_type_change(before, column, plan, innodb, mariadb, target))
         if loses_cluster and column.nullable and clustered.kind == "unique" and any(  # type: ignore[union-attr]
