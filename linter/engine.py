@@ -232,7 +232,8 @@ class Engine:
         parse, apply, replay, diagnostics = self._cache.parse, self._apply, replayer.apply, result.diagnostics
         count = 0
         stopped, stopped_at = 0, 0  # the packet the server stopped at a statement it refused, and where
-        doubted, doubted_at, doubted_word = 0, 0, ""  # the packet with a skipped statement that may fail, ...
+        # the packet with a skipped statement that may fail (said once, at the first DDL after it), where, what
+        doubted, doubted_at, doubted_word = 0, 0, ""
         try:
             for statement in stream:
                 count += 1
@@ -254,8 +255,9 @@ class Engine:
                 if packet and packet == stopped:
                     diagnostics.append(_not_run(statement, stopped_at))
                     continue
-                if packet and packet == doubted:
+                if packet and packet == doubted and doubted_at:
                     diagnostics.append(_may_not_run(statement, doubted_at, doubted_word))
+                    doubted_at = 0
                 if changes is not None or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
                     changed = changes is not None and changes.statement_changed(path, line, end_line)
                     if apply(replayer, statement, diagnostics, result.touched if changed else None, op) and packet:
@@ -338,15 +340,17 @@ def _not_run(statement: Statement, refused_at: int, more: str = "") -> Diagnosti
 
 
 def _may_not_run(statement: Statement, doubted_at: int, word: str) -> Diagnostic:
-    """A statement after one innolint skips in the same packet that the server may refuse (an
-    INSERT into a table that does not exist ...): then the server runs none of the rest (fuzz
-    seed 413)."""
+    """The first DDL statement after one innolint skips in the same packet that the server may
+    refuse (an INSERT into a table that does not exist ...): then the server runs none of the rest
+    (fuzz seed 413). Said once a packet: a file left under `DELIMITER //` is one packet, INSERTs
+    and CREATE TABLEs alike (cacti's schema)."""
     return Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
                       column=statement.column, end_line=statement.end_line,
-                      message=f"innolint cannot tell whether the server runs this: it runs it only if the {word} at line "
-                              f"{doubted_at} in the same packet succeeds, which innolint does not run (a table that "
-                              "does not exist, a duplicate key ...); if that fails, the server runs nothing after it in "
-                              "the packet; innolint replays this as run",
+                      message=f"innolint cannot tell whether the server runs this and what follows it in the same "
+                              f"packet: it runs them only if the {word} at line {doubted_at} succeeds, which innolint "
+                              "does not run (a table that does not exist, a duplicate key ...); if that fails, the "
+                              "server runs nothing after it in the packet and the schema after it differs from "
+                              "innolint's, which replays them as run",
                       excerpt=_excerpt(statement.text))
 
 
