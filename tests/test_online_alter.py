@@ -377,6 +377,30 @@ def test_refusal_keeps_the_table_and_says_why() -> None:
     assert table.indexes == []
 
 
+def _both_judge(mariadb: Any, database: str, setup: tuple[str, ...], statement: str) -> tuple[str, str]:
+    """("ran" | "refused") from the server and from innolint for `statement` after `setup`; the
+    server may refuse it only with 1845/1846."""
+    import pymysql
+
+    mariadb.sql(f"DROP DATABASE IF EXISTS {database}; CREATE DATABASE {database}")
+    for text in setup:
+        mariadb.sql(text, database)
+    try:
+        mariadb.sql(statement, database)
+        server = "ran"
+    except pymysql.err.MySQLError as error:
+        assert error.args[0] in (1845, 1846), error
+        server = "refused"
+    replayer = Replayer(target=Target.parse("mariadb-10.11"))
+    replayer.apply(ops.SchemaStatement("use", "db"), Location("s.sql", 1))
+    cache = ParseCache()
+    for line, text in enumerate(setup, start=2):
+        assert replayer.apply(cache.parse(text), Location("s.sql", line)) is None, text
+    message = replayer.apply(cache.parse(statement), Location("s.sql", len(setup) + 2))
+    innolint = "ran" if message is None else "refused" if "error 1845" in message or "error 1846" in message else message
+    return server, innolint
+
+
 @pytest.mark.parametrize("names", [("child", "fk_parent", "k_a"), ("Orders", "FK_Orders_Customer", "IX_Total")])
 @pytest.mark.parametrize("alter", [
     "DROP FOREIGN KEY {fk}, COMMENT='x', ALGORITHM=INSTANT",
@@ -392,30 +416,29 @@ def test_dictionary_change_with_table_option(mariadb: Any, names: tuple[str, str
     """A foreign key dropped (or a key or column renamed) is instant, and so is a table option,
     but not both in one statement on MariaDB 10.11 (1846 "Reason: DROP INDEX") unless a column is
     added or dropped with them (fuzz seed 403). The server's answer is innolint's."""
-    import pymysql
-
     table, fk, key = names
-    parent = "CREATE TABLE parent_t (id INT PRIMARY KEY) ENGINE=InnoDB"
-    create = (f"CREATE TABLE {table} (id INT PRIMARY KEY, a INT, b INT, p INT, KEY {key} (a), "
-              f"CONSTRAINT {fk} FOREIGN KEY (p) REFERENCES parent_t (id)) ENGINE=InnoDB")
+    setup = ("CREATE TABLE parent_t (id INT PRIMARY KEY) ENGINE=InnoDB",
+             f"CREATE TABLE {table} (id INT PRIMARY KEY, a INT, b INT, p INT, KEY {key} (a), "
+             f"CONSTRAINT {fk} FOREIGN KEY (p) REFERENCES parent_t (id)) ENGINE=InnoDB")
     statement = f"ALTER TABLE {table} " + alter.format(fk=fk, k=key)
-    mariadb.sql("DROP DATABASE IF EXISTS online_fk; CREATE DATABASE online_fk")
-    mariadb.sql(parent, "online_fk")
-    mariadb.sql(create, "online_fk")
-    try:
-        mariadb.sql(statement, "online_fk")
-        server = "ran"
-    except pymysql.err.MySQLError as error:
-        assert error.args[0] in (1845, 1846), error
-        server = "refused"
-    replayer = Replayer(target=Target.parse("mariadb-10.11"))
-    replayer.apply(ops.SchemaStatement("use", "db"), Location("s.sql", 1))
-    cache = ParseCache()
-    for line, text in enumerate((parent, create), start=2):
-        assert replayer.apply(cache.parse(text), Location("s.sql", line)) is None, text
-    message = replayer.apply(cache.parse(statement), Location("s.sql", 4))
-    innolint = "ran" if message is None else "refused" if "error 1845" in message or "error 1846" in message else message
+    server, innolint = _both_judge(mariadb, "online_fk", setup, statement)
     assert innolint == server, statement
+
+
+@pytest.mark.parametrize("unique", ["UNIQUE KEY uk (e)", "UNIQUE KEY uk USING BTREE (e)", "UNIQUE uk (e) USING BTREE",
+                                    "CONSTRAINT uk UNIQUE (e)"])
+@pytest.mark.parametrize("primary", ["PRIMARY KEY (e)", "PRIMARY KEY USING BTREE (e)", "PRIMARY KEY (e) USING HASH"])
+@pytest.mark.parametrize("fulltext", [False, True])
+def test_primary_key_over_the_clustering_unique_key(mariadb: Any, unique: str, primary: str, fulltext: bool) -> None:
+    """ADD PRIMARY KEY over the columns of the UNIQUE NOT NULL key InnoDB clusters by keeps that
+    index (NOCOPY) only when both are written with the same USING (or none); else the table is
+    rebuilt, which with a FULLTEXT key takes LOCK=SHARED (fuzz seed 423)."""
+    create = (f"CREATE TABLE Item (e VARCHAR(40) NOT NULL, f INT, {unique}"
+              + (", FULLTEXT KEY ft (e)" if fulltext else "") + ") ENGINE=InnoDB")
+    for clause in ("ALGORITHM=NOCOPY", "LOCK=NONE"):
+        statement = f"ALTER TABLE Item ADD {primary}, {clause}"
+        server, innolint = _both_judge(mariadb, "online_pk", (create,), statement)
+        assert innolint == server, (create, statement)
 
 
 @pytest.mark.parametrize("drop", [
