@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from checks.compression_candidate import kept_definition
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.schema.elements import Column, ForeignKey, Index
+from linter.schema.entities import EntityIndex, entity as _entity, name_tokens as _tokens
 from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import LinkEvidence
 from linter.record import FrozenRecord
@@ -50,33 +50,7 @@ _ATTRIBUTE_TOKENS = frozenset({
 })
 #: words that make a dated column the validity period of a history of links
 _PERIOD_TOKENS = frozenset({"from", "to", "valid", "start", "end", "begin", "until", "effective"})
-_PLACEHOLDER = re.compile(r"%[^%]*%|@[^@]*@|\{[^}]*\}|\$\w+")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
-
-
-@lru_cache(maxsize=1 << 16)
-def _tokens(name: str) -> tuple[str, ...]:
-    """`GroupId` -> (group, id); `geo_zone_id` -> (geo, zone, id); template placeholders dropped.
-    Cached: tenant dumps repeat the same names thousands of times."""
-    name = _PLACEHOLDER.sub("_", name)
-    spaced = _CAMEL.sub(r"\1_\2", name)
-    return tuple(t for t in _NON_WORD.split(spaced.lower()) if t)
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def _entity(tokens: Sequence[str]) -> str:
-    return "_".join([*tokens[:-1], _singular(tokens[-1])]) if tokens else ""
 
 
 class Reference(FrozenRecord):
@@ -122,77 +96,6 @@ class Link(FrozenRecord):
         _set(self, "others", others)
         _set(self, "clustered", clustered)
         _set(self, "why", why)
-
-
-class EntityIndex:
-    """Table names of the input by entity, so that `product_id` and `RoleId` can be matched to the
-    tables they name: `products` answers to product, and a table whose name starts with a prefix
-    that at least three tables share (`oc_`, `t_ds_`, `ums_`) answers without it too (`oc_product`
-    to product). Kept per schema: a multi-database dump holds several applications, and a
-    `user_id` is matched to the `users` of its own schema first; a table of another schema counts
-    only as a name (`user_id` in one application is not a reference to another's `users`)."""
-
-    def __init__(self, model: SchemaModel) -> None:
-        #: how the server compares table names (`SchemaModel.key`: lower_case_table_names)
-        self.key = model.key
-        tables = [t for t in model.tables() if not t.view_standin]
-        starts: dict[tuple[str | None, tuple[str, ...]], int] = {}
-        named: list[tuple[str | None, str, tuple[str, ...]]] = []
-        for table in tables:
-            schema = self.key(table.schema) if table.schema else None
-            tokens = _tokens(table.name)
-            named.append((schema, table.name, tokens))
-            for n in range(1, min(3, len(tokens))):
-                starts[(schema, tuple(tokens[:n]))] = starts.get((schema, tuple(tokens[:n])), 0) + 1
-        #: (schema key or None, entity) -> {(words skipped, table name)}
-        self._by_entity: dict[tuple[str | None, str], set[tuple[int, str]]] = {}
-        self._schemas_of: dict[str, set[str | None]] = {}
-        for schema, name, tokens in named:
-            for skip in range(min(3, len(tokens))):
-                if skip == 0 or starts.get((schema, tuple(tokens[:skip])), 0) >= 3:
-                    entity = _entity(tokens[skip:])
-                    self._by_entity.setdefault((schema, entity), set()).add((skip, name))
-                    self._schemas_of.setdefault(entity, set()).add(schema)
-        self._by_key_column: dict[tuple[str | None, str], set[str]] = {}
-        for table in tables:
-            primary = table.primary_key
-            if primary is not None and len(primary.columns) == 1 and primary.columns[0].name.lower() != "id":
-                schema = self.key(table.schema) if table.schema else None
-                self._by_key_column.setdefault((schema, primary.columns[0].name.lower()), set()).add(table.name)
-
-    def resolve(
-        self, tokens: Sequence[str], column: str, table: Table, *, whole: bool = False,
-    ) -> tuple[str, bool] | None:
-        """The table a column named with these tokens (its id words removed) points at, and whether
-        it is in the column's own schema: one named after the words, else one whose key column has
-        this very name, else (unless `whole`) one named after the last words (`zone_country_id` ->
-        countries, `owner_user_id` -> users). The table's own schema first, then any other."""
-        schema = self.key(table.schema) if table.schema else None
-        found = self._resolve(tokens, column, table.name, schema, whole)
-        if found is not None:
-            return found, True
-        entity = _entity(tokens)
-        for other in sorted(self._schemas_of.get(entity, set()) - {schema}, key=lambda s: s or ""):
-            found = self._named(tokens, table.name, other)
-            if found is not None:
-                return (f"{other}.{found}" if other else found), False
-        return None
-
-    def _resolve(self, tokens: Sequence[str], column: str, own: str, schema: str | None, whole: bool) -> str | None:
-        found = self._named(tokens, own, schema)
-        if found is not None:
-            return found
-        for name in sorted(self._by_key_column.get((schema, column.lower()), set()) - {own}):
-            return name
-        for skip in range(1, 0 if whole else len(tokens)):
-            found = self._named(tokens[skip:], own, schema)
-            if found is not None:
-                return found
-        return None
-
-    def _named(self, tokens: Sequence[str], own: str, schema: str | None) -> str | None:
-        found = min((c for c in self._by_entity.get((schema, _entity(tokens)), ()) if c[1] != own), default=None)
-        return found[1] if found else None
 
 
 class LinkTablePrimaryKey(Check):
@@ -261,12 +164,13 @@ class LinkTablePrimaryKey(Check):
         referenced = _referenced_columns(model)
         evidence = context.app_evidence
         # tenant dumps repeat one definition per schema: the answer depends on the body and the name only
-        # (and the schema, whose tables the names are matched to)
-        seen: dict[tuple[int, str, str], Link | None] = {}
+        # (and on the tables of its schema, whose names the columns' names are matched to: schemas holding
+        # the same tables share a signature, so a tenant's copies are decided once)
+        seen: dict[tuple[int, str, tuple[int, str | None]], Link | None] = {}
         for table in model.tables():
             if table.view_standin or table.temporary:
                 continue
-            key = (table.body.definition_id, model.key(table.name), model.key(table.schema or ""))
+            key = (table.body.definition_id, model.key(table.name), entities.signature(table))
             if key not in seen:
                 seen[key] = find_link(table, entities, referenced)
             link = seen[key]

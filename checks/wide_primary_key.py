@@ -14,13 +14,13 @@ from typing import Annotated
 
 from annotated_types import Ge
 
-from checks.link_table_primary_key import EntityIndex, _tokens
 from checks.uuid_primary_key import RULE as UUID_RULE
 from checks.uuid_primary_key import uuid_key
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, latest_place, qualified, quote
 from linter.rules.findings import Finding
 from linter.schema.innodb_sizes import KeyWidth, key_width, schema_of
 from linter.schema.elements import Column, Index, Location
+from linter.schema.entities import EntityIndex, name_tokens
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
@@ -75,7 +75,7 @@ def copies(table: Table, target: Target, model: SchemaModel) -> Copies | None:
 def names_a_table(table: Table, column: str, entities: EntityIndex) -> bool:
     """Whether a column is named after another table of the input (`user_id`, `RoleId`,
     `id_role`), as link-table-primary-key reads names."""
-    tokens = list(_tokens(column))
+    tokens = list(name_tokens(column))
     if len(tokens) < 2 or "id" not in (tokens[0], tokens[-1]):
         return False
     words = tokens[:-1] if tokens[-1] == "id" else tokens[1:]
@@ -172,8 +172,10 @@ class WidePrimaryKey(Check):
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         limit = int(context.option(self.id, "max_key_bytes", DEFAULT_MAX_KEY_BYTES))
         entities: EntityIndex | None = None
-        # tenant dumps repeat one definition per schema: decided once per definition, name and charset
-        decided: dict[tuple[object, ...], tuple[Copies, str | None] | None] = {}
+        # tenant dumps repeat one definition per schema: decided once per definition, name and charset,
+        # and whether a parent clusters it once more per the tables of its schema (`EntityIndex.signature`)
+        decided: dict[tuple[object, ...], Copies | None] = {}
+        parents: dict[tuple[object, ...], str | None] = {}
         for table in innodb_tables(model):
             if len(table.indexes) < 2:
                 continue
@@ -187,12 +189,16 @@ class WidePrimaryKey(Check):
                     continue
                 if random_uuid_key(table, found.key, context):
                     continue  # uuid-primary-key's finding says it, with the same surrogate-key fix
-                if entities is None:
-                    entities = EntityIndex(model)
-                decided[memo] = (found, clustered_by_parent(table, found.key, entities))
+                decided[memo] = found
             answer = decided[memo]
-            if answer is not None:
-                yield self._finding(table, answer[0], answer[1], context)
+            if answer is None:
+                continue
+            if entities is None:
+                entities = EntityIndex(model)
+            where = (*memo, entities.signature(table))
+            if where not in parents:
+                parents[where] = clustered_by_parent(table, answer.key, entities)
+            yield self._finding(table, answer, parents[where], context)
 
     def _finding(self, table: Table, found: Copies, keep: str | None, context: CheckContext) -> Finding:
         key = found.key

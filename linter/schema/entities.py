@@ -1,0 +1,189 @@
+"""Which table a column's name points at: `product_id` -> products, `RoleId` -> role.
+
+Several rules read references from names where the DDL has no foreign key (link-table-primary-key
+finds the pair of a link table, wide-primary-key a child table clustered by its parent). They ask
+the same index the same way, so it lives with the model.
+
+Cost: the index is built once per model, O(tables). A lookup is a few dict reads, whatever the
+number of schemas: a schema-per-tenant dump has the same tables in 10,000 schemas, and a name
+that is not found in its own schema is looked up in the others through a per-entity summary
+(`_Elsewhere`), never by walking them. `signature` says which schemas answer alike, so a rule
+can decide a tenant table once for all its copies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from linter.schema.model import SchemaModel, Table
+
+_PLACEHOLDER = re.compile(r"%[^%]*%|@[^@]*@|\{[^}]*\}|\$\w+")
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+
+
+@lru_cache(maxsize=1 << 16)
+def name_tokens(name: str) -> tuple[str, ...]:
+    """`GroupId` -> (group, id); `geo_zone_id` -> (geo, zone, id); template placeholders dropped.
+    Cached: tenant dumps repeat the same names thousands of times."""
+    name = _PLACEHOLDER.sub("_", name)
+    spaced = _CAMEL.sub(r"\1_\2", name)
+    return tuple(t for t in _NON_WORD.split(spaced.lower()) if t)
+
+
+def singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def entity(tokens: Sequence[str]) -> str:
+    """The entity words name: the tokens joined, the last one singular (`user_groups` -> user_group)."""
+    return "_".join([*tokens[:-1], singular(tokens[-1])]) if tokens else ""
+
+
+class _Elsewhere:
+    """For one entity, the schemas holding a table named after it, summarised so that "the first
+    schema (in name order) with such a table other than `own`" is answered in constant time.
+
+    A schema whose tables of this entity have two or more names answers for any `own`; one whose
+    tables all have one name answers unless that name is `own`. So the first of the former, and
+    the first two of the latter with different names, are all that is needed."""
+
+    __slots__ = ("multi", "single", "other_single")
+
+    def __init__(self) -> None:
+        #: (schema sort key, schema, its candidates (words skipped, name) in order)
+        self.multi: tuple[str, str | None, tuple[tuple[int, str], ...]] | None = None
+        self.single: tuple[str, str | None, tuple[int, str]] | None = None
+        self.other_single: tuple[str, str | None, tuple[int, str]] | None = None
+
+    def offer(self, schema: str | None, candidates: set[tuple[int, str]]) -> None:
+        """Called for each schema in name order."""
+        order = schema or ""
+        if len({name for _, name in candidates}) > 1:
+            if self.multi is None:
+                self.multi = (order, schema, tuple(sorted(candidates)))
+            return
+        best = min(candidates)
+        if self.single is None:
+            self.single = (order, schema, best)
+        elif self.other_single is None and best[1] != self.single[2][1]:
+            self.other_single = (order, schema, best)
+
+    def first(self, own: str) -> tuple[str | None, str] | None:
+        """(schema, table) of the first schema with a table of this entity not named `own`."""
+        found: list[tuple[str, str | None, str]] = []
+        if self.multi is not None:
+            order, schema, candidates = self.multi
+            found.append((order, schema, next(name for _, name in candidates if name != own)))
+        for single in (self.single, self.other_single):
+            if single is not None and single[2][1] != own:
+                found.append((single[0], single[1], single[2][1]))
+                break
+        if not found:
+            return None
+        _, schema, name = min(found, key=lambda item: item[0])
+        return schema, name
+
+
+class EntityIndex:
+    """Table names of the input by entity, so that `product_id` and `RoleId` can be matched to the
+    tables they name: `products` answers to product, and a table whose name starts with a prefix
+    that at least three tables share (`oc_`, `t_ds_`, `ums_`) answers without it too (`oc_product`
+    to product). Kept per schema: a multi-database dump holds several applications, and a
+    `user_id` is matched to the `users` of its own schema first; a table of another schema counts
+    only as a name (`user_id` in one application is not a reference to another's `users`)."""
+
+    def __init__(self, model: SchemaModel) -> None:
+        #: how the server compares table names (`SchemaModel.key`: lower_case_table_names)
+        self.key: Callable[[str], str] = model.key
+        tables = [t for t in model.tables() if not t.view_standin]
+        starts: dict[tuple[str | None, tuple[str, ...]], int] = {}
+        named: list[tuple[str | None, str, tuple[str, ...]]] = []
+        for table in tables:
+            schema = self.key(table.schema) if table.schema else None
+            tokens = name_tokens(table.name)
+            named.append((schema, table.name, tokens))
+            for n in range(1, min(3, len(tokens))):
+                starts[(schema, tuple(tokens[:n]))] = starts.get((schema, tuple(tokens[:n])), 0) + 1
+        #: (schema key or None, entity) -> {(words skipped, table name)}
+        self._by_entity: dict[tuple[str | None, str], set[tuple[int, str]]] = {}
+        schemas_of: dict[str, set[str | None]] = {}
+        for schema, name, tokens in named:
+            for skip in range(min(3, len(tokens))):
+                if skip == 0 or starts.get((schema, tuple(tokens[:skip])), 0) >= 3:
+                    found = entity(tokens[skip:])
+                    self._by_entity.setdefault((schema, found), set()).add((skip, name))
+                    schemas_of.setdefault(found, set()).add(schema)
+        self._elsewhere: dict[str, _Elsewhere] = {}
+        for found, schemas in schemas_of.items():
+            summary = self._elsewhere[found] = _Elsewhere()
+            for schema in sorted(schemas, key=lambda s: s or ""):
+                summary.offer(schema, self._by_entity[(schema, found)])
+        self._by_key_column: dict[tuple[str | None, str], set[str]] = {}
+        for table in tables:
+            primary = table.primary_key
+            if primary is not None and len(primary.columns) == 1 and primary.columns[0].name.lower() != "id":
+                schema = self.key(table.schema) if table.schema else None
+                self._by_key_column.setdefault((schema, primary.columns[0].name.lower()), set()).add(table.name)
+        # schemas whose tables (names, and single key columns) are alike answer every lookup alike
+        contents: dict[str | None, list[tuple[str, str]]] = {}
+        for table in tables:
+            primary = table.primary_key
+            single = primary.columns[0].name.lower() if primary is not None and len(primary.columns) == 1 else ""
+            contents.setdefault(self.key(table.schema) if table.schema else None, []).append((table.name, single))
+        numbers: dict[tuple[tuple[str, str], ...], int] = {}
+        self._signatures: dict[str | None, int] = {
+            schema: numbers.setdefault(tuple(sorted(names)), len(numbers)) for schema, names in contents.items()
+        }
+
+    def signature(self, table: Table) -> tuple[int, str | None]:
+        """What `resolve` answers for columns of `table` depends on besides the table itself: equal
+        signatures (and equal definitions and names), equal answers. Schemas holding the same
+        tables share a number; the schema's own name counts only where a foreign key names a
+        schema (whether it is the table's own)."""
+        schema = self.key(table.schema) if table.schema else None
+        named = schema if any(fk.ref_schema is not None for fk in table.foreign_keys) else None
+        return self._signatures.get(schema, -1), named
+
+    def resolve(
+        self, tokens: Sequence[str], column: str, table: Table, *, whole: bool = False,
+    ) -> tuple[str, bool] | None:
+        """The table a column named with these tokens (its id words removed) points at, and whether
+        it is in the column's own schema: one named after the words, else one whose key column has
+        this very name, else (unless `whole`) one named after the last words (`zone_country_id` ->
+        countries, `owner_user_id` -> users). The table's own schema first, then any other."""
+        schema = self.key(table.schema) if table.schema else None
+        found = self._resolve(tokens, column, table.name, schema, whole)
+        if found is not None:
+            return found, True
+        # the own schema has no table of this entity but maybe `table` itself: any other that has one
+        summary = self._elsewhere.get(entity(tokens))
+        elsewhere = summary.first(table.name) if summary is not None else None
+        if elsewhere is None:
+            return None
+        other, name = elsewhere
+        return (f"{other}.{name}" if other else name), False
+
+    def _resolve(self, tokens: Sequence[str], column: str, own: str, schema: str | None, whole: bool) -> str | None:
+        found = self._named(tokens, own, schema)
+        if found is not None:
+            return found
+        for name in sorted(self._by_key_column.get((schema, column.lower()), set()) - {own}):
+            return name
+        for skip in range(1, 0 if whole else len(tokens)):
+            found = self._named(tokens[skip:], own, schema)
+            if found is not None:
+                return found
+        return None
+
+    def _named(self, tokens: Sequence[str], own: str, schema: str | None) -> str | None:
+        found = min((c for c in self._by_entity.get((schema, entity(tokens)), ()) if c[1] != own), default=None)
+        return found[1] if found else None
