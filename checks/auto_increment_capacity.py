@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Annotated
-
-from annotated_types import Gt, Le
 
 from checks.column_types import change_columns
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent
 from linter.rules.findings import Finding, Severity
+from linter.rules.options import Number
 from linter.schema.elements import Column, ForeignKey
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
@@ -145,7 +143,7 @@ class AutoIncrementCapacity(Check):
             "warning_share": "share of the type's maximum from which the counter is flagged (default 0.5)",
             "error_share": "share of the type's maximum from which the finding is an error (default 0.85)",
         },
-        option_types={"warning_share": Annotated[float, Gt(0), Le(1)], "error_share": Annotated[float, Gt(0), Le(1)]},
+        option_types={"warning_share": Number(gt=0, le=1), "error_share": Number(gt=0, le=1)},
         option_defaults={"warning_share": DEFAULT_WARNING_SHARE, "error_share": DEFAULT_ERROR_SHARE},
     )
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Literal
 
 from checks.scope import Problem, definition_key, foreign_key_columns, sentences, statement_of, user_tables
 from checks.index_key_length import key_problem
@@ -32,11 +31,10 @@ from checks.row_size_limit import row_problem
 from linter.schema import innodb_sizes as sizes
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding, Severity
+from linter.rules.options import TARGET_NAMES
 from linter.schema.elements import Column
 from linter.schema.model import Schema, SchemaModel, Table, TableBody
 from linter.schema.target import TARGETS, Target
-
-TargetName = Literal[TARGETS]  # type: ignore[valid-type]
 
 #: utf8mb4 collations on every target (MySQL 5.7+ and MariaDB 10.6+; MariaDB's list verified):
 #: what a utf8mb3 collation maps to (same name after the character set), else utf8mb4_general_ci
@@ -333,7 +331,7 @@ class CharsetPortability(Check):
             "targets": "the servers the schema must also run on, checked besides the configured target "
                        f"(default: none), e.g. [\"mysql-8.0\", \"mariadb-10.11\"]; one of {', '.join(TARGETS)}",
         },
-        option_types={"targets": list[TargetName]},  # type: ignore[valid-type]
+        option_types={"targets": TARGET_NAMES},
         option_defaults={"targets": []},
     )
 

@@ -19,15 +19,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Annotated
-
-from annotated_types import Ge
-from pydantic import AfterValidator
 
 from linter.rules.checkapi import (
     Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, cause_place, innodb_tables, qualified, quote,
 )
 from linter.rules.findings import Finding, Severity
+from linter.rules.options import SIZE, Integer, size_bytes
 from linter.rules.grouping import grouped as copies_of
 from linter.schema.elements import Column, TableOptions
 from linter.schema.model import SchemaModel, Table
@@ -72,27 +69,6 @@ class Candidate(FrozenRecord):
         _set(self, "column", column)
         _set(self, "rank", rank)
         _set(self, "reason", reason)
-
-
-#: the units `size_bytes` reads (binary: K is 1024), upper-cased: "", "B", "K", "KB", "KIB", ...
-_SIZE_UNITS = {prefix + suffix: 1024 ** power for power, prefix in enumerate(("", "K", "M", "G", "T"))
-               for suffix in ("", "B", "IB")}
-
-
-def size_bytes(value: object) -> int:
-    """Bytes from an int or a string such as '1GiB', '512M', '2 GB' (binary units); ValueError
-    for anything else (the configuration reports it under the option's name)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-        return int(value)
-    if isinstance(value, str):
-        # the number by one regex, the unit by a table: a regex with `\s*` around optional parts
-        # backtracks on "1   ...x" (a configuration value), quadratically in its length
-        text = value.strip()
-        number = re.match(r"[0-9]+(?:\.[0-9]*)?", text)
-        unit = text[number.end():].lstrip().upper() if number else None
-        if number and unit in _SIZE_UNITS:
-            return int(float(number.group()) * _SIZE_UNITS[unit])
-    raise ValueError("not a size: a number of bytes, or a string like '1GiB' or '512MiB'")
 
 
 class CompressionCandidate(Check):
@@ -147,8 +123,8 @@ class CompressionCandidate(Check):
             f"(default {DEFAULT_MIN_VARCHAR_LENGTH})",
         },
         option_types={
-            "min_size": Annotated[int | str, AfterValidator(size_bytes)],
-            "min_varchar_length": Annotated[int, Ge(1)],
+            "min_size": SIZE,
+            "min_varchar_length": Integer(ge=1),
         },
         option_defaults={"min_size": "1GiB", "min_varchar_length": DEFAULT_MIN_VARCHAR_LENGTH},
     )

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated
-
-from annotated_types import Ge
 
 from checks.uuid_primary_key import DEFAULT_STATS_INSERT_RATIO, DEFAULT_STATS_MIN_INSERTS
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
 from linter.rules.findings import Finding
+from linter.rules.options import Integer, Number
 from linter.schema.elements import LARGE_TYPES, Index
 from linter.schema.model import SPATIAL_TYPES, SchemaModel, Table
 from linter.input.migrations.orm_evidence import LinkEvidence
@@ -57,7 +55,7 @@ class NoPrimaryKey(Check):
             "stats_insert_ratio": "with stats: inserted rows as a fraction of fetched rows from which a table is "
             "insert-heavy (default 0.1)",
         },
-        option_types={"stats_min_inserts": Annotated[int, Ge(0)], "stats_insert_ratio": Annotated[float, Ge(0)]},
+        option_types={"stats_min_inserts": Integer(ge=0), "stats_insert_ratio": Number(ge=0)},
         option_defaults={"stats_min_inserts": DEFAULT_STATS_MIN_INSERTS, "stats_insert_ratio": DEFAULT_STATS_INSERT_RATIO},
     )
 

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from typing import Annotated
-
-from annotated_types import Ge, Gt, Le
 
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
+from linter.rules.options import Integer, Number
 from linter.rules.grouping import grouped as copies_of
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel, Table
@@ -145,7 +143,7 @@ class TenantTablespace(Check):
                 f"(default {DEFAULT_SIMILARITY}); also used by cross-tenant-tablespace and compression-candidate"
             ),
         },
-        option_types={"min_schemas": Annotated[int, Ge(2)], "similarity": Annotated[float, Gt(0), Le(1)]},
+        option_types={"min_schemas": Integer(ge=2), "similarity": Number(gt=0, le=1)},
         option_defaults={"min_schemas": DEFAULT_MIN_SCHEMAS, "similarity": DEFAULT_SIMILARITY},
     )
 

@@ -12,15 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import Annotated, Literal
-
-from annotated_types import Ge
+from typing import Literal
 
 from linter.rules.checkapi import (
     Check, CheckContext, KeySample, RuleDoc, TableStats, cause_place, foreign_keys_by_parent, innodb_tables, qualified,
     quote, table_key,
 )
 from linter.rules.findings import Finding, Severity
+from linter.rules.options import STRINGS, Integer, Number
 from linter.input.globs import name_match
 from linter.schema.elements import Column, Index
 from linter.schema.model import SchemaModel, Table
@@ -171,9 +170,9 @@ class UuidPrimaryKey(Check):
             ),
         },
         option_types={
-            "time_ordered_columns": list[str],
-            "stats_min_inserts": Annotated[int, Ge(0)],
-            "stats_insert_ratio": Annotated[float, Ge(0)],
+            "time_ordered_columns": STRINGS,
+            "stats_min_inserts": Integer(ge=0),
+            "stats_insert_ratio": Number(ge=0),
         },
         option_defaults={"time_ordered_columns": [], "stats_min_inserts": DEFAULT_STATS_MIN_INSERTS,
                          "stats_insert_ratio": DEFAULT_STATS_INSERT_RATIO},

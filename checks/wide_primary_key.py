@@ -10,14 +10,12 @@ width is computed for the table's character sets on the target (linter.schema.in
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Annotated
-
-from annotated_types import Ge
 
 from checks.uuid_primary_key import RULE as UUID_RULE
 from checks.uuid_primary_key import uuid_key
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, latest_place, qualified, quote
 from linter.rules.findings import Finding
+from linter.rules.options import Integer
 from linter.schema.innodb_sizes import KeyWidth, key_width, schema_of
 from linter.schema.elements import Column, Index, Location
 from linter.schema.entities import EntityIndex, name_tokens
@@ -165,7 +163,7 @@ class WidePrimaryKey(Check):
             "severity": "severity of a wide clustered key (default warning)",
             "max_key_bytes": "the widest clustered key, in bytes as a secondary index holds it, not flagged (default 100)",
         },
-        option_types={"max_key_bytes": Annotated[int, Ge(ROW_ID_BYTES)]},
+        option_types={"max_key_bytes": Integer(ge=ROW_ID_BYTES)},
         option_defaults={"max_key_bytes": DEFAULT_MAX_KEY_BYTES},
     )
 

@@ -597,7 +597,7 @@ def _github(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from linter.input.file_access import REPORT_FILE_CAP, FileRefused, read_capped
-    from linter.rules.findings import Report
+    from linter.report.contract import read_report
     from linter.github.check_runs import GitHubEnvironment, PublishOptions, missing_report, run
 
     problem = None
@@ -608,7 +608,7 @@ def _github(args: argparse.Namespace) -> int:
                 raise FileRefused(f"-: the report is more than the {REPORT_FILE_CAP >> 20} MiB innolint reads")
         else:
             raw = read_capped(args.report, REPORT_FILE_CAP, "report", expected="JSON report")
-        report = Report.model_validate_json(raw.decode("utf-8"))
+        report = read_report(raw.decode("utf-8"))
     except FileRefused as error:
         problem = f"cannot read the report: {error}"
     except (UnicodeDecodeError, ValidationError) as error:

@@ -515,9 +515,9 @@ def _settle(
         require_reason=settings.value("require_suppression_reason"), disabled=disabled,
     )
     overrides = settings.severity_overrides()
-    findings = [f if f.rule not in overrides else f.model_copy(update={"severity": overrides[f.rule]})
+    findings = [f if f.rule not in overrides else f.replace(severity=overrides[f.rule])
                 for f in outcome.findings if f.rule not in disabled]
-    diagnostics = [d if d.rule not in overrides else d.model_copy(update={"severity": overrides[d.rule]})
+    diagnostics = [d if d.rule not in overrides else d.replace(severity=overrides[d.rule])
                    for d in outcome.diagnostics if d.rule not in disabled]
     findings = group_copies(findings, result.model, context)
     if changes is None:
@@ -527,7 +527,7 @@ def _settle(
         touched = {id(table) for table in result.touched}
 
         def untouched(finding: Finding) -> bool:
-            table = result.model.find_table(finding.schema_, finding.table) if finding.table else None
+            table = result.model.find_table(finding.schema, finding.table) if finding.table else None
             return table is not None and id(table) not in touched
 
         legacy = untouched

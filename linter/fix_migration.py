@@ -68,7 +68,7 @@ class FixError(Exception):
 
 def _key(finding: Finding) -> tuple[str, str, str, str]:
     """What a finding is about, wherever it is reported: its identity before and after a fix."""
-    return (finding.rule, (finding.schema_ or "").lower(), (finding.table or "").lower(), (finding.subject or "").lower())
+    return (finding.rule, (finding.schema or "").lower(), (finding.table or "").lower(), (finding.subject or "").lower())
 
 
 @dataclass

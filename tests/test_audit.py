@@ -210,7 +210,7 @@ def test_model_has_every_base_table_with_its_schema(audit: Audit) -> None:
 def test_findings_point_at_the_server_table(audit: Audit) -> None:
     finding = _by_table(_report(audit), "no-primary-key")["app_log"]
     assert finding.path == f"mysql://localhost/{SCHEMA}/app_log" and finding.line == 1
-    assert finding.schema_ == SCHEMA
+    assert finding.schema == SCHEMA
     assert finding.fix == f"ALTER TABLE `{SCHEMA}`.`app_log` ADD COLUMN `id` BIGINT UNSIGNED NOT NULL AUTO_INCREMENT " \
                           "INVISIBLE PRIMARY KEY FIRST;"
 

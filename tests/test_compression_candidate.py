@@ -321,12 +321,12 @@ def test_tenant_copies_are_one_finding_per_definition(tmp_path: Path) -> None:
     )
     report = lint_sql(sql, tmp_path)
     [finding] = findings(report, RULE)
-    assert (finding.schema_, finding.table) == ("t1", "post")
+    assert (finding.schema, finding.table) == ("t1", "post")
     assert "The same definition is in 4 tenant schemas (t1, t2, t3, t4); the fix is the same in each." in finding.message
     # with stats each tenant's table stands on its own evidence
     stats = {"t2.post": TableStats(rows=10**6, data_length=5 << 30, avg_row_length=5000)}
     found = findings(lint_sql(sql, tmp_path, stats=stats), RULE)
-    assert [(f.schema_, f.severity) for f in found] == [("t1", "info"), ("t2", "warning")]
+    assert [(f.schema, f.severity) for f in found] == [("t1", "info"), ("t2", "warning")]
     assert "3 tenant schemas (t1, t3, t4)" in found[0].message
 
 

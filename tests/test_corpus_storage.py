@@ -44,7 +44,7 @@ def test_no_candidate_without_a_large_column_or_with_compression(target: str) ->
                 continue
             # The labels list TEXT/BLOB/JSON columns only; a VARCHAR of DEFAULT_MIN_VARCHAR_LENGTH or more
             # counts as large here too (powerdns: records.content and domains.options are VARCHAR(64000)).
-            table = result.model.find_table(finding.schema_, finding.table or "")
+            table = result.model.find_table(finding.schema, finding.table or "")
             assert table is not None
             found = candidates(table) or []
             assert found and all(c.column.type == "VARCHAR" and (c.column.length or 0) >= DEFAULT_MIN_VARCHAR_LENGTH

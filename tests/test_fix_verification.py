@@ -362,7 +362,7 @@ FIX_ROUNDS: tuple[Callable[[str], bool], ...] = (
 
 
 def _key(finding: Finding) -> tuple[str, str | None, str | None, str | None]:
-    return (finding.rule, finding.schema_, finding.table, finding.subject)
+    return (finding.rule, finding.schema, finding.table, finding.subject)
 
 
 def test_every_fix_emitted_on_the_corpus_runs_and_works(corpus_server: CorpusServer) -> None:
@@ -379,14 +379,14 @@ def test_every_fix_emitted_on_the_corpus_runs_and_works(corpus_server: CorpusSer
         found = [f for f in current.findings if f.fix and in_round(f.rule)]
         for finding in found:
             try:
-                server.sql(finding.fix or "", database=finding.schema_)
+                server.sql(finding.fix or "", database=finding.schema)
             except pymysql.err.MySQLError as error:
-                failures.append(f"{finding.schema_}.{finding.table} [{finding.rule}] {error}\n    {finding.fix}")
+                failures.append(f"{finding.schema}.{finding.table} [{finding.rule}] {error}\n    {finding.fix}")
         fixable.extend(found)
         current = audit(server, copies, options=every_size)
     after = current
     remaining = {_key(f) for f in after.findings}
-    failed = {(f.schema_, f.table) for f in fixable if any(f"{f.schema_}.{f.table} [{f.rule}]" in x for x in failures)}
+    failed = {(f.schema, f.table) for f in fixable if any(f"{f.schema}.{f.table} [{f.rule}]" in x for x in failures)}
     still = [f"{k[1]}.{k[2]} [{k[0]}]" for k in sorted({_key(f) for f in fixable} & remaining, key=str)
              if (k[1], k[2]) not in failed]
     # A fix may only bring a new finding in one known way: no-primary-key's surrogate `id` on a
@@ -403,19 +403,19 @@ def test_every_fix_emitted_on_the_corpus_runs_and_works(corpus_server: CorpusSer
     # charset-portability's utf8mb4 takes 4 bytes a character where utf8mb3 took 3: a long VARCHAR
     # can become large enough for compression-candidate to rank it, and a string primary key wide
     # enough for wide-primary-key to flag it.
-    known = {(f.rule, f.schema_, f.table) for f in before.findings}
-    surrogate_added = {(f.schema_, f.table) for f in fixable if f.rule == "no-primary-key" and "ADD COLUMN" in (f.fix or "")}
-    pair_clustered = {(f.schema_, f.table) for f in fixable if f.rule == "link-table-primary-key"}
-    made_innodb = {(f.schema_, f.table) for f in fixable if f.rule == "non-innodb-engine"}
-    widened = {(f.schema_, f.table) for f in fixable if f.rule == "charset-portability"}
-    new = sorted(f"{f.schema_}.{f.table} [{f.rule}]" for f in after.findings
-                 if (f.rule, f.schema_, f.table) not in known
-                 and not (f.rule == "link-table-primary-key" and (f.schema_, f.table) in surrogate_added)
-                 and not (f.rule == "redundant-index" and (f.schema_, f.table) in pair_clustered
+    known = {(f.rule, f.schema, f.table) for f in before.findings}
+    surrogate_added = {(f.schema, f.table) for f in fixable if f.rule == "no-primary-key" and "ADD COLUMN" in (f.fix or "")}
+    pair_clustered = {(f.schema, f.table) for f in fixable if f.rule == "link-table-primary-key"}
+    made_innodb = {(f.schema, f.table) for f in fixable if f.rule == "non-innodb-engine"}
+    widened = {(f.schema, f.table) for f in fixable if f.rule == "charset-portability"}
+    new = sorted(f"{f.schema}.{f.table} [{f.rule}]" for f in after.findings
+                 if (f.rule, f.schema, f.table) not in known
+                 and not (f.rule == "link-table-primary-key" and (f.schema, f.table) in surrogate_added)
+                 and not (f.rule == "redundant-index" and (f.schema, f.table) in pair_clustered
                           and "PRIMARY KEY" in f.message)
-                 and not ((f.schema_, f.table) in made_innodb
+                 and not ((f.schema, f.table) in made_innodb
                           and f.rule not in ("non-innodb-engine", "row-size-limit", "index-key-length"))
-                 and not (f.rule in ("compression-candidate", "wide-primary-key") and (f.schema_, f.table) in widened))
+                 and not (f.rule in ("compression-candidate", "wide-primary-key") and (f.schema, f.table) in widened))
     by_rule: dict[str, int] = {}
     for finding in fixable:
         by_rule[finding.rule] = by_rule.get(finding.rule, 0) + 1
@@ -512,7 +512,7 @@ def test_mysql_only_fix_parses_and_the_finding_is_gone(case: ParseCase, tmp_path
     fixed = lint_sql(case.ddl + "\n" + fix, tmp_path, target=case.target, name="fixed.sql", **case.context)
     assert not [d for d in fixed.diagnostics if d.rule == "parse-error"], fixed.diagnostics
     assert not [f for f in fixed.findings if f.rule == case.rule and f.table == case.table
-                and f.subject == finding.subject and f.schema_ == finding.schema_], fix
+                and f.subject == finding.subject and f.schema == finding.schema], fix
 
 
 @pytest.mark.parametrize(("target", "ddl", "written", "as_said"), [

@@ -176,7 +176,7 @@ def test_file_names_that_are_not_utf8_do_not_break_any_report(tmp_path) -> None:
     clean = valid_unicode(report)
     assert clean.findings[0].path == "db/\\xff.sql" and clean.findings[0].message == "t in db/\\xff.sql"
     assert clean.diagnostics[0].path == "\\xffx.sql"
-    assert clean.findings[0].fix == finding.fix and clean.findings[0].schema_ is None
+    assert clean.findings[0].fix == finding.fix and clean.findings[0].schema is None
     fine = Report(findings=[Finding(rule="r", severity="info", path="é.sql", line=1, message="m")])
     assert valid_unicode(fine) is fine  # nothing to repair: the same object, no copy
     fuzzing.check_reporters(report, str(tmp_path), validate_sarif=True)

@@ -23,6 +23,7 @@ import pytest
 
 from jsonschema import Draft4Validator
 
+from linter.report import json as json_report
 from linter.rules.findings import Diagnostic, Finding, Report
 from linter.github.check_runs import (
     COMMENT_MARKER,
@@ -154,7 +155,7 @@ def test_authorization_reaches_the_api(api, tmp_path) -> None:
 
 
 def test_few_findings_complete_in_the_create_call(api, tmp_path, create_schema) -> None:
-    report = Report(findings=[f.model_copy(update={"severity": "info"}) for f in findings(3, tmp_path)])
+    report = Report(findings=[f.replace(severity="info") for f in findings(3, tmp_path)])
     code = run(report, PublishOptions(fail_level="warning"), environment(api, tmp_path), out=io.StringIO())
     (create,) = [r.body for r in api.writes()]
     assert list(create_schema.iter_errors(create)) == []
@@ -275,7 +276,7 @@ def test_pull_request_comment_is_found_again_and_edited(api, tmp_path) -> None:
 
 
 def test_comment_stays_under_githubs_cap(api, tmp_path) -> None:
-    many = [f.model_copy(update={"message": "x" * 2000}) for f in findings(400, tmp_path)]
+    many = [f.replace(message="x" * 2000) for f in findings(400, tmp_path)]
     run(Report(findings=many), PublishOptions(annotations="none", comment=True), environment(api, tmp_path), out=io.StringIO())
     (comment,) = api.comments.values()
     assert len(comment["body"]) <= 65_536
@@ -335,7 +336,7 @@ def test_innolint_github_command_end_to_end(api, tmp_path) -> None:
     """`innolint github REPORT` as the action runs it: environment in, check run and files out."""
     report = Report(findings=findings(55, tmp_path))
     report_path = tmp_path / "report.json"
-    report_path.write_text(report.model_dump_json(by_alias=True))
+    report_path.write_text(json_report.render(report))
     event = tmp_path / "event.json"
     event.write_text(json.dumps({"pull_request": {"number": 3, "head": {"sha": HEAD_SHA}}}))
     (tmp_path / "summary.md").write_text("")

@@ -204,7 +204,7 @@ def test_user_regex_time_is_linear_in_the_text(pattern: str, n: int) -> None:
 @pytest.mark.parametrize("shape", ["1{}x", "{}1x", "1.{}x", "1{}Gi x"])
 def test_size_option_time_is_linear(shape: str) -> None:
     """`min_size = "1      ...x"` from a configuration: refused in time linear in its length."""
-    from checks.compression_candidate import size_bytes
+    from linter.rules.options import size_bytes
 
     values = {size: shape.format(" " * size) for size in (20_000, 200_000)}
 

@@ -63,7 +63,7 @@ def test_every_rule_gives_one_finding_per_definition(tmp_path: Path, naming: str
     for rule in per_tenant_rules:
         (one,) = by_rule[rule]  # one finding, not `tenants`
         assert one.count == tenants
-        assert one.schema_ == names[0] and one.schemas[0] == names[0]
+        assert one.schema == names[0] and one.schemas[0] == names[0]
         assert list(one.schemas) == names[:GROUP_NAMES_KEPT]
         assert one.line == dump(names).splitlines().index(
             next(line for line in dump(names).splitlines() if f"`{one.table}`" in line and line.startswith("CREATE TABLE"))
@@ -88,7 +88,7 @@ def test_copies_that_differ_stay_apart(tmp_path: Path) -> None:
     blocks[3] = blocks[3].replace(blocks[3].splitlines()[2], drifted)  # tenant_3
     blocks[5] = blocks[5].replace(blocks[5].splitlines()[2], fixed)  # tenant_5
     found = [f for f in lint_text("CREATE DATABASE".join(blocks), tmp_path) if f.rule == "no-primary-key"]
-    assert sorted((f.count, f.schema_) for f in found) == [(1, "tenant_3"), (6, "tenant_1")]
+    assert sorted((f.count, f.schema) for f in found) == [(1, "tenant_3"), (6, "tenant_1")]
     big = next(f for f in found if f.count == 6)
     assert "tenant_3" not in big.schemas and "tenant_5" not in big.schemas
     single = next(f for f in found if f.count == 1)
@@ -106,7 +106,7 @@ def test_a_suppressed_copy_is_not_counted(tmp_path: Path) -> None:
 def test_no_tenant_layout_no_grouping(tmp_path: Path) -> None:
     """Two schemas are not a tenant layout (min_schemas 3): each keeps its finding, with no names."""
     found = [f for f in lint_text(dump(["shop", "shop_archive"]), tmp_path) if f.rule == "no-primary-key"]
-    assert [(f.schema_, f.count, f.schemas) for f in found] == [("shop", 1, ()), ("shop_archive", 1, ())]
+    assert [(f.schema, f.count, f.schemas) for f in found] == [("shop", 1, ()), ("shop_archive", 1, ())]
 
 
 def test_configured_tenant_pattern_groups(tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_configured_tenant_pattern_groups(tmp_path: Path) -> None:
     path = tmp_path / "t.sql"
     path.write_text(text)
     report = lint_paths([str(path)], options=RunOptions(ConfigResolver()))
-    found = [(f.schema_, f.count) for f in report.findings if f.rule == "no-primary-key"]
+    found = [(f.schema, f.count) for f in report.findings if f.rule == "no-primary-key"]
     assert sorted(found) == [("cust_1", 2), ("reporting", 1)]
 
 
@@ -201,7 +201,7 @@ def test_the_audit_of_a_tenant_server_groups_per_definition(mariadb) -> None:  #
     finally:
         mariadb.sql("".join(f"DROP DATABASE IF EXISTS {name};" for name in names))
     nopk = [f for f in report.findings if f.rule == "no-primary-key"]
-    assert len(nopk) == 1, [(f.schema_, f.table) for f in nopk]
+    assert len(nopk) == 1, [(f.schema, f.table) for f in nopk]
     assert (nopk[0].count, nopk[0].schemas[:2]) == (12, tuple(names[:2]))
     assert nopk[0].path == f"mysql://localhost/{names[0]}/audit_log"
     redundant = [f for f in report.findings if f.rule == "redundant-index"]

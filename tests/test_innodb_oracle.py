@@ -45,7 +45,7 @@ def _row_id_tables(model: SchemaModel, context: CheckContext) -> set[tuple[str |
     warning/error findings; the info finding is for tables clustered on a UNIQUE key)."""
     found = [f for f in NoPrimaryKey().run(model, context) if f.subject == "row-id"]
     assert all(f.severity == "warning" for f in found)  # no stats: the rule's own severity
-    return {(f.schema_, f.table or "") for f in found}
+    return {(f.schema, f.table or "") for f in found}
 
 
 def _compare_file(loaded: LoadedFile, engine: Engine, context: CheckContext, result: Comparison) -> None:
@@ -122,9 +122,9 @@ def test_audit_of_the_loaded_server_agrees_with_innodb(corpus_server: CorpusServ
     # with the server's sizes the severity follows the evidence (an empty table is info), so the
     # verdict is the finding's subject: "row-id" says the table is clustered on the hidden row id
     row_id = [f for f in report.findings if f.rule == "no-primary-key" and f.subject == "row-id"]
-    flagged = {(f.schema_, f.table) for f in row_id}
+    flagged = {(f.schema, f.table) for f in row_id}
     sizes: dict[tuple[str | None, str | None], int | None] = {(t.schema, t.name): t.rows for t in audit.tables}
-    assert all(f.severity == ("info" if sizes[(f.schema_, f.table)] == 0 else "warning") for f in row_id)
+    assert all(f.severity == ("info" if sizes[(f.schema, f.table)] == 0 else "warning") for f in row_id)
     audited = {(t.schema, t.name) for t in innodb_tables(audit.model)}
     disagreements = [f"{db}.{table}: InnoDB {index}, innolint {'row id' if (db, table) in flagged else 'no row id'}"
                      for (db, table), index in sorted(truth.items())

@@ -216,7 +216,7 @@ def test_entities_are_matched_in_the_tables_own_schema_first(db: str) -> None:
     assert run(*other, f"CREATE DATABASE {db}", f"USE {db}", link) == []
     own = (f"CREATE TABLE users (id INT PRIMARY KEY)", "CREATE TABLE teams (id INT PRIMARY KEY)")
     [finding] = run(*other, f"CREATE DATABASE {db}", f"USE {db}", *own, link)
-    assert finding.schema_ == db and "user_id -> users (name)" in (finding.evidence or "")
+    assert finding.schema == db and "user_id -> users (name)" in (finding.evidence or "")
 
 
 # -- formats ----------------------------------------------------------------------------------------

@@ -138,7 +138,7 @@ def test_a_view_standin_no_view_replaces_is_a_table(tmp_path: Path) -> None:
 def test_schema_is_reported(tmp_path: Path) -> None:
     report = lint_sql("USE shop;\nCREATE TABLE t (a int);\n", tmp_path)
     [finding] = findings(report, RULE)
-    assert (finding.schema_, finding.table) == ("shop", "t")
+    assert (finding.schema, finding.table) == ("shop", "t")
     assert finding.fix is not None and finding.fix.startswith("ALTER TABLE `shop`.`t` ")
 
 

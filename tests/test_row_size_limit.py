@@ -105,7 +105,7 @@ def test_tenant_copies_are_decided_per_character_set(tmp_path: Path) -> None:
     sql = "".join(f"CREATE DATABASE s{n} CHARACTER SET {cs}; USE s{n}; CREATE TABLE t (id INT PRIMARY KEY, {body}) "
                   "ROW_FORMAT=COMPACT;\n" for n, cs in enumerate(("latin1", "utf8mb4", "latin1", "utf8mb4")))
     found = findings(lint_sql(sql, tmp_path, target=TARGET), RULE)
-    assert sorted(f.schema_ for f in found) == ["s1", "s3"]  # 12 x 790 in utf8mb4; 12 x 201 in latin1
+    assert sorted(f.schema for f in found) == ["s1", "s3"]  # 12 x 790 in utf8mb4; 12 x 201 in latin1
 
 
 # --- the server as the oracle ------------------------------------------------------------------------

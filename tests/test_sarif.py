@@ -128,8 +128,8 @@ def test_fix_inserts_the_sql_after_the_statement(tmp_path) -> None:
 def test_fingerprint_ignores_the_line() -> None:
     one = Finding(rule="no-primary-key", severity="warning", path="a.sql", line=3, table="T", schema="s",
                   message="m", subject="row-id")
-    moved = one.model_copy(update={"line": 30, "message": "reworded"})
-    other = one.model_copy(update={"table": "u"})
+    moved = one.replace(line=30, message="reworded")
+    other = one.replace(table="u")
     assert sarif.fingerprint(one) == sarif.fingerprint(moved)
     assert sarif.fingerprint(one) != sarif.fingerprint(other)
 

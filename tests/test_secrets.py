@@ -27,6 +27,7 @@ from urllib.parse import quote
 
 import pytest
 
+from linter.report import json as json_report
 from linter.cli import main
 from linter.rules.findings import Diagnostic, Finding, Report
 from linter.github.check_runs import GitHubEnvironment, PublishOptions, run
@@ -90,7 +91,7 @@ def report_file(tmp_path: Path, n: int = 70) -> str:
                 for i in range(n)]
     diagnostics = [Diagnostic(rule="parse-error", path="db/x.sql", line=2, message="not understood", excerpt="CREATE ...")]
     path = tmp_path / "report.json"
-    path.write_text(Report(findings=findings, diagnostics=diagnostics).model_dump_json(by_alias=True), encoding="utf-8")
+    path.write_text(json_report.render(Report(findings=findings, diagnostics=diagnostics)), encoding="utf-8")
     return str(path)
 
 

@@ -24,6 +24,7 @@ OPTIONAL = (
     "linter.github.check_runs", "github",  # `innolint github`, PyGithub
     "linter.audit", "pymysql",  # `innolint audit`
     "linter.rules.docs",  # `innolint explain`
+    "linter.report.contract",  # `innolint github` reading a JSON report back (pydantic)
     "linter.report.sarif", "linter.report.github", "linter.report.summary", "linter.report.location",
 )
 #: read only when there is a configuration file

@@ -113,7 +113,7 @@ def test_group_by_definition_ignores_auto_increment_and_schema() -> None:
 def test_one_finding_per_definition_with_counts_names_files_and_fix(tmp_path: Path) -> None:
     report = lint_sql(tenant_sql(["acme", "globex", "initech"]), tmp_path)
     found = findings(report, TENANT)
-    assert [(f.schema_, f.table, f.severity, f.line) for f in found] == [
+    assert [(f.schema, f.table, f.severity, f.line) for f in found] == [
         ("acme", "orders", "warning", 3), ("acme", "users", "warning", 8)
     ]
     orders = found[0]
@@ -185,7 +185,7 @@ def test_distinct_definitions_get_their_own_finding(tmp_path: Path) -> None:
         "USE `t3`;\nCREATE TABLE `orders` (\n  `id` bigint", "USE `t3`;\nCREATE TABLE `orders` (\n  `id` int"
     )
     found = findings(lint_sql(sql, tmp_path), TENANT)
-    assert [(f.schema_, f.table) for f in found] == [("t1", "orders"), ("t1", "users"), ("t3", "orders")]
+    assert [(f.schema, f.table) for f in found] == [("t1", "orders"), ("t1", "users"), ("t3", "orders")]
     assert "2 tenant schemas (t1, t2)" in found[0].message and "1 tenant schema (t3)" in found[2].message
 
 
@@ -256,10 +256,10 @@ def test_tenant_dump_gives_one_finding_per_definition(tmp_path: Path) -> None:
     for finding in tenant[:-1]:
         assert finding.message.startswith(f"{finding.table}: 100 tenant schemas (tenant_00001, tenant_00002, "
                                           "tenant_00003 and 97 more)")
-        assert finding.schema_ == "tenant_00001"
+        assert finding.schema == "tenant_00001"
     termmeta = tenant[-1]
     assert termmeta.message.startswith(f"wp_termmeta: {len(drifted)} tenant schemas ({drifted[0]}, ")
-    assert termmeta.schema_ == drifted[0]
+    assert termmeta.schema == drifted[0]
     tables = summary["create_table_total"]
     assert f"{tables:,} such tables in 100 tenant schemas: {tables:,} .ibd files" in tenant[0].message
     assert "REGEXP '^tenant_[0-9]+$'" in (tenant[0].fix or "")
@@ -290,7 +290,7 @@ def test_table_in_a_tablespace_named_after_another_tenant_is_an_error(tmp_path: 
                       "  `total` int NOT NULL,\n  PRIMARY KEY (`id`)\n) TABLESPACE `acme`")
     report = lint_sql(sql, tmp_path)
     [finding] = findings(report, CROSS)
-    assert (finding.severity, finding.schema_, finding.table) == ("error", "globex", "orders")
+    assert (finding.severity, finding.schema, finding.table) == ("error", "globex", "orders")
     assert "tablespace `acme` is named after tenant acme and holding 2 of its tables" in finding.message
     assert "1 table of tenant globex (orders) is in it" in finding.message
     assert finding.fix == "ALTER TABLE `globex`.`orders` TABLESPACE `globex`;"  # globex's own tablespace exists
@@ -300,7 +300,7 @@ def test_table_in_a_tablespace_named_after_another_tenant_is_an_error(tmp_path: 
 def test_shared_tablespace_named_after_no_tenant(tmp_path: Path) -> None:
     sql = tenant_sql(["t1", "t2", "t3"], lambda name: "TABLESPACE `pool` ")
     [finding] = findings(lint_sql(sql, tmp_path), CROSS)
-    assert finding.schema_ == "t2"
+    assert finding.schema == "t2"
     assert "tablespace `pool` holds tables of 3 tenant schemas (t1, t2, t3), first of t1" in finding.message
     assert finding.fix == "\n".join([
         "CREATE TABLESPACE `t2` ADD DATAFILE 't2.ibd' ENGINE=InnoDB;",
@@ -317,7 +317,7 @@ def test_naming_convention_decides_who_a_tablespace_belongs_to(tmp_path: Path) -
                       "USE `t3`;\nCREATE TABLE `orders` (\n  `id` bigint NOT NULL AUTO_INCREMENT,\n"
                       "  `total` int NOT NULL,\n  PRIMARY KEY (`id`)\n) TABLESPACE `ts_t1`")
     [finding] = findings(lint_sql(sql, tmp_path), CROSS)
-    assert finding.schema_ == "t3" and "named after tenant t1" in finding.message
+    assert finding.schema == "t3" and "named after tenant t1" in finding.message
     assert finding.fix == "ALTER TABLE `t3`.`orders` TABLESPACE `ts_t3`;"
 
 
@@ -325,7 +325,7 @@ def test_tablespace_named_after_a_tenant_that_does_not_use_it(tmp_path: Path) ->
     sql = tenant_sql(["t1", "t2", "t3"], lambda name: "TABLESPACE `t2` " if name == "t1" else "")
     report = lint_sql(sql, tmp_path)
     [finding] = findings(report, CROSS)
-    assert finding.schema_ == "t1" and "tablespace `t2` is named after tenant t2," in finding.message
+    assert finding.schema == "t1" and "tablespace `t2` is named after tenant t2," in finding.message
     assert finding.fix == "\n".join([
         "CREATE TABLESPACE `t1` ADD DATAFILE 't1.ibd' ENGINE=InnoDB;",
         "ALTER TABLE `t1`.`orders` TABLESPACE `t1`;",

@@ -436,7 +436,7 @@ def run_checks(audit: Audit, context: CheckContext, *, engine: Engine | None = N
     checked = audit.context(context)
     findings: list[Finding] = engine.run_checks(audit.model, checked, frozenset(disabled))
     overrides = severities or {}
-    findings = [f.model_copy(update={"severity": overrides[f.rule]}) if f.rule in overrides else f
+    findings = [f.replace(severity=overrides[f.rule]) if f.rule in overrides else f
                 for f in findings]
     findings = group_copies(findings, audit.model, checked)  # one finding per tenant definition
     report = Report(findings=sorted(findings, key=Finding.sort_key),

@@ -18,10 +18,10 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from linter.config.defaults import DEFAULTS, ConfigError, _field_name, rule_ids
+from linter.config.option_types import TargetName, annotation
 from linter.suggest import did_you_mean
 from linter.schema.target import DEFAULT_LOWER_CASE_TABLE_NAMES, TARGETS
 
-TargetName = Literal[TARGETS]  # type: ignore[valid-type]
 FailLevel = Literal["error", "warning", "info", "none"]
 SeverityName = Literal["error", "warning", "info"]
 #: migration directory formats; "auto" detects one from the file names (linter.input.migrations.history)
@@ -146,7 +146,7 @@ def config_model() -> type[ConfigBase]:
                     )
                 else:
                     option_fields[_field_name(option)] = (
-                        Optional[check.doc.option_types[option]],  # noqa: UP007 - a runtime value, not an annotation
+                        Optional[annotation(check.doc.option_types[option])],  # noqa: UP007 - a runtime value, not an annotation
                         Field(default=None, alias=option, description=text),
                     )
         model = create_model(  # type: ignore[call-overload]

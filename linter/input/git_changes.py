@@ -105,7 +105,7 @@ class ChangeSet(Record):
                 kept.append(finding)
             elif self.contains(finding.path):
                 old = legacy is not None and legacy(finding)
-                kept.append(finding.model_copy(update={"severity": downgrade(finding.severity)}) if old else finding)
+                kept.append(finding.replace(severity=downgrade(finding.severity)) if old else finding)
         kept_diagnostics = [
             d for d in diagnostics
             if self.contains(d.path) or (before is not None and d.rule not in fingerprints.NOT_MATCHED

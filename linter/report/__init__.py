@@ -97,8 +97,8 @@ def _unprintable(value: object) -> bool:
 
 def _repaired(item: Finding | Diagnostic) -> Finding | Diagnostic:
     changes = {name: tuple(printable(v) for v in value) if isinstance(value, tuple) else printable(value)
-               for name, value in item.__dict__.items() if _unprintable(value)}
-    return item.model_copy(update=changes) if changes else item
+               for name, value in zip(item.__match_args__, item._values()) if _unprintable(value)}
+    return item.replace(**changes) if changes else item
 
 
 def valid_unicode(report: Report) -> Report:
@@ -107,12 +107,10 @@ def valid_unicode(report: Report) -> Report:
     Every reporter starts with this, so no output fails to encode whatever the paths were.
     """
     items = (*report.findings, *report.diagnostics)
-    if not any(_unprintable(value) for item in items for value in item.__dict__.values()):
+    if not any(_unprintable(value) for item in items for value in item._values()):
         return report
-    return report.model_copy(
-        update={"findings": [_repaired(f) for f in report.findings],
-                "diagnostics": [_repaired(d) for d in report.diagnostics]}
-    )
+    return Report([_repaired(f) for f in report.findings], [_repaired(d) for d in report.diagnostics],  # type: ignore[misc]
+                  report.stats, version=report.version)
 
 
 def copies_text(finding: Finding, shown: int = 3) -> str | None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from linter.rules.findings import Report
 from linter.report import valid_unicode
 
 
 def render(report: Report) -> str:
-    return valid_unicode(report).model_dump_json(by_alias=True, indent=1) + "\n"
+    return json.dumps(valid_unicode(report).to_json(), indent=1, ensure_ascii=False) + "\n"

@@ -123,14 +123,14 @@ def _location(item: Finding | Diagnostic, root: str) -> dict[str, Any]:
         physical["region"] = region
     location: dict[str, Any] = {"physicalLocation": physical}
     if isinstance(item, Finding) and item.table:
-        qualified = f"{item.schema_}.{item.table}" if item.schema_ else item.table
+        qualified = f"{item.schema}.{item.table}" if item.schema else item.table
         location["logicalLocations"] = [{"name": item.table, "fullyQualifiedName": qualified}]
     return location
 
 
 def fingerprint(finding: Finding) -> str:
     """What the finding is about, not where: rule, schema, table and subject (lower-case names)."""
-    key = "\x1f".join([finding.rule, (finding.schema_ or "").lower(), (finding.table or "").lower(), finding.subject or ""])
+    key = "\x1f".join([finding.rule, (finding.schema or "").lower(), (finding.table or "").lower(), finding.subject or ""])
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
@@ -175,7 +175,7 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str) -> dict[str
         result["fixes"] = [fix]
     properties = {
         "severity": finding.severity,
-        "schema": finding.schema_,
+        "schema": finding.schema,
         "table": finding.table,
         "evidence": finding.evidence,
         "fix": finding.fix,

@@ -262,7 +262,7 @@ def _rule_cell(rule: str) -> str:
 
 
 def _finding_row(finding: Finding, blob_url: str | None, root: str | None) -> str:
-    table = ".".join(p for p in (finding.schema_, finding.table) if p) or ""
+    table = ".".join(p for p in (finding.schema, finding.table) if p) or ""
     if finding.count > 1:
         table += f" (+{finding.count - 1:,} tenant schemas)"
     return (
@@ -295,7 +295,7 @@ def _rule_explanation(rule: str) -> str:
 
 def _fix_block(finding: Finding, root: str | None) -> str:
     place = f"{repo_path(finding.path, root)}:{finding.line}"
-    table = ".".join(p for p in (finding.schema_, finding.table) if p)
+    table = ".".join(p for p in (finding.schema, finding.table) if p)
     if finding.count > 1:
         table += f" and {finding.count - 1:,} more tenant schemas"
     label = html_text(f"{finding.rule} — {table} ({place})" if table else f"{finding.rule} ({place})")

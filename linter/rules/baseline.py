@@ -120,7 +120,7 @@ def build(findings: Iterable[Finding], diagnostics: Iterable[Diagnostic] = (), b
         made = []
         for key, item in first.items():
             rule = key[1][0]
-            original = (item.schema_ if not item.schemas else TENANTS, item.table, item.subject) \
+            original = (item.schema if not item.schemas else TENANTS, item.table, item.subject) \
                 if isinstance(item, Finding) else (None, None, fingerprints.statement_of(item))
             made.append(BaselineEntry(rule=rule, schema=original[0], table=original[1], subject=original[2],
                                       count=counts[key], path=_stored(item.path, base), message=item.message))

@@ -52,10 +52,11 @@ def _options(check: Any, settings: Any) -> list[dict[str, Any]]:
     from pydantic import TypeAdapter
 
     from linter.config.model import SeverityName
+    from linter.config.option_types import annotation
 
     found = []
     for name, text in check.doc.options.items():
-        kind = SeverityName if name == "severity" else check.doc.option_types[name]
+        kind = SeverityName if name == "severity" else annotation(check.doc.option_types[name])
         default = check.severity if name == "severity" else check.doc.option_defaults.get(name)
         configured = getattr(settings, name.replace("-", "_"), None) if settings is not None else None
         found.append({

@@ -36,7 +36,7 @@ def make(rule: str, schema: str | None, table: str | None, subject: str | None) 
 
 def of_finding(finding: Finding) -> Fingerprint:
     """What a finding is about, not where: rule, schema (`{tenant}` for a tenant table), table, subject."""
-    return make(finding.rule, TENANTS if finding.schemas else finding.schema_, finding.table, finding.subject)
+    return make(finding.rule, TENANTS if finding.schemas else finding.schema, finding.table, finding.subject)
 
 
 def of_diagnostic(diagnostic: Diagnostic) -> Fingerprint:

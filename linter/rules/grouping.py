@@ -33,7 +33,7 @@ from linter.schema.tenants import TenantLayout, group_by_definition, layout_for
 def grouped(finding: Finding, tables: Sequence[Table]) -> Finding:
     """`finding` standing for `tables` (its own first): count and the first schema names."""
     names = tuple(t.schema or "" for t in tables[:GROUP_NAMES_KEPT])
-    return finding.model_copy(update={"count": max(len(tables), 1), "schemas": names})
+    return finding.replace(count=max(len(tables), 1), schemas=names)
 
 
 def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
@@ -51,8 +51,8 @@ def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
     kept: list[tuple[int, Finding]] = []
     for position, finding in enumerate(findings):
         table = None
-        if finding.count == 1 and finding.table and layout.is_tenant(finding.schema_):
-            table = model.find_table(finding.schema_, finding.table)
+        if finding.count == 1 and finding.table and layout.is_tenant(finding.schema):
+            table = model.find_table(finding.schema, finding.table)
         if table is None:
             kept.append((position, finding))
             continue
@@ -80,7 +80,7 @@ def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
         members.sort(key=lambda item: order[id(item[2])])
         merged = grouped(members[0][1], [table for _, _, table in members])
         if merged.count > 1 and merged.fix and merged.schemas:
-            merged = merged.model_copy(update={"fix": _in_each(merged) + merged.fix})
+            merged = merged.replace(fix=_in_each(merged) + merged.fix)
         kept.append((min(p for p, _, _ in members), merged))
     kept.sort(key=lambda item: item[0])
     return [finding for _, finding in kept]

@@ -1,0 +1,29 @@
+"""A rule's option types (`linter.rules.options.OptionType`) as the pydantic types that validate a
+configuration file's values, and so as JSON Schema (`innolint rules --format json`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from annotated_types import Ge, Gt, Le
+from pydantic import AfterValidator
+
+from linter.rules.options import OptionType, size_bytes
+from linter.schema.target import TARGETS
+
+TargetName = Literal[TARGETS]  # type: ignore[valid-type]
+
+
+def annotation(option: OptionType) -> Any:
+    """The pydantic type of values of this option type."""
+    if option.kind == "size":
+        return Annotated[int | str, AfterValidator(size_bytes)]
+    if option.kind == "strings":
+        return list[str]
+    if option.kind == "targets":
+        return list[TargetName]  # type: ignore[valid-type]
+    base: Any = int if option.kind == "integer" else float
+    bounds = [Ge(option.ge)] if option.ge is not None else []
+    bounds += [Gt(option.gt)] if option.gt is not None else []
+    bounds += [Le(option.le)] if option.le is not None else []
+    return Annotated[(base, *bounds)] if bounds else base  # type: ignore[return-value]
