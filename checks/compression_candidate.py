@@ -17,7 +17,6 @@ and PAGE_COMPRESSED, MySQL page compression (sparse files) or the older ROW_FORM
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from linter.rules.checkapi import (

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from linter.config.defaults import DEFAULTS, ConfigError, _field_name, rule_ids
 from linter.config.option_types import TargetName, annotation
 from linter.suggest import did_you_mean
-from linter.schema.target import DEFAULT_LOWER_CASE_TABLE_NAMES, TARGETS
+from linter.schema.target import DEFAULT_LOWER_CASE_TABLE_NAMES
 
 FailLevel = Literal["error", "warning", "info", "none"]
 SeverityName = Literal["error", "warning", "info"]
