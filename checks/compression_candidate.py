@@ -24,7 +24,7 @@ from linter.rules.checkapi import (
 )
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import SIZE, Integer, size_bytes
-from linter.rules.grouping import grouped as copies_of
+from linter.rules.copies import grouped as copies_of
 from linter.schema.elements import Column, TableOptions
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord

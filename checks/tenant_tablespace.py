@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer, Number
-from linter.rules.grouping import grouped as copies_of
+from linter.rules.copies import grouped as copies_of
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target

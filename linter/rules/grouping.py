@@ -16,24 +16,20 @@ Why per (rule, severity, subject, definition): two copies of one definition can 
 only the server knows (an audit's row counts make one tenant's table an error and another's
 info); those stay apart, each group with its own count, rather than one severity claiming both.
 A merged finding's fix is the first copy's, with a comment line before it saying to repeat it in each
-schema. A check that already speaks for a whole definition (tenant-tablespace, compression-candidate)
-sets `count` itself through `grouped`, and such findings pass through unchanged.
+schema. Most rules decide a definition once already (`linter.rules.copies.decided_once`) and
+report one finding for its copies; such findings (their `schemas` set) pass through unchanged, so
+what is left here is the findings on tenant tables a rule decided alone (a table with statistics
+of its own) and those of rules that look at each copy (auto-increment-capacity: counters differ).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from linter.rules.findings import GROUP_NAMES_KEPT, Finding
+from linter.rules.copies import copies_of
+from linter.rules.findings import Finding
 from linter.schema.model import SchemaModel, Table
 from linter.schema.tenants import TenantLayout, group_by_definition, layout_for
-
-
-def grouped(finding: Finding, tables: Sequence[Table]) -> Finding:
-    """`finding` standing for `tables` (its own first): count and the first schema names."""
-    names = tuple(t.schema or "" for t in tables[:GROUP_NAMES_KEPT])
-    return finding.replace(count=max(len(tables), 1), schemas=names)
 
 
 def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
@@ -51,7 +47,7 @@ def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
     kept: list[tuple[int, Finding]] = []
     for position, finding in enumerate(findings):
         table = None
-        if finding.count == 1 and finding.table and layout.is_tenant(finding.schema):
+        if not finding.schemas and finding.table and layout.is_tenant(finding.schema):
             table = model.find_table(finding.schema, finding.table)
         if table is None:
             kept.append((position, finding))
@@ -78,15 +74,7 @@ def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
         buckets.setdefault((*about[:3], definition[id(table)], ordinal), []).append(item)
     for members in buckets.values():
         members.sort(key=lambda item: order[id(item[2])])
-        merged = grouped(members[0][1], [table for _, _, table in members])
-        if merged.count > 1 and merged.fix and merged.schemas:
-            merged = merged.replace(fix=_in_each(merged) + merged.fix)
+        merged = copies_of(members[0][1], [table for _, _, table in members])
         kept.append((min(p for p, _, _ in members), merged))
     kept.sort(key=lambda item: item[0])
     return [finding for _, finding in kept]
-
-
-def _in_each(finding: Finding) -> str:
-    """The line put before a merged finding's fix: the fix names the first copy's schema."""
-    first = finding.schemas[0].replace("\n", " ").replace("\r", " ")
-    return f"-- for each of the {finding.count:,} tenant schemas: this is {first}'s, repeat it with each name\n"

@@ -801,10 +801,11 @@ class SchemaModel(Record):
     (`linter.schema.target.table_name_key`): by default (0, Linux) as written, so `t1` and `T1` are two
     tables. Column, key and constraint names are always case-insensitive."""
 
-    __slots__ = __match_args__ = (
+    __match_args__ = (
         "schemas", "tablespaces", "dictionaries", "is_migration_history", "lower_case_table_names", "refused_keys",
         "refused_lengths",
     )
+    __slots__ = (*__match_args__, "derived")
     schemas: dict[str | None, Schema]  # keyed by `key` of the schema's name
     tablespaces: dict[str, Tablespace]  # lower-case name
     dictionaries: dict[str, CompressionDictionary]
@@ -821,6 +822,7 @@ class SchemaModel(Record):
     #: statements the server refuses for a column too long for its type (replay's
     #: `column_lengths`), reported by the row-size-limit check
     refused_lengths: list[RefusedLength]
+    derived: dict[str, object]
 
     def __init__(
         self, schemas: dict[str | None, Schema] | None = None, tablespaces: dict[str, Tablespace] | None = None,
@@ -834,6 +836,9 @@ class SchemaModel(Record):
         self.lower_case_table_names = lower_case_table_names
         self.refused_keys = []
         self.refused_lengths = []
+        #: facts the checks derive from the finished model, computed once and shared by every rule
+        #: (`linter.rules.copies.decided_once`); the replay never reads it
+        self.derived: dict[str, object] = {}
 
     def key(self, name: str) -> str:
         """How database and table names are looked up (`linter.schema.target.table_name_key`)."""
