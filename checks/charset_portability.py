@@ -25,10 +25,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import Problem, definition_key, foreign_key_columns, sentences, statement_of, user_tables
+from checks.scope import Problem, foreign_key_columns, is_system_schema, sentences, statement_of
 from checks.index_key_length import key_problem
 from checks.row_size_limit import row_problem
 from linter.schema import innodb_sizes as sizes
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import TARGET_NAMES
@@ -341,21 +342,21 @@ class CharsetPortability(Check):
             if name not in (t.name for t in targets):
                 targets.append(Target.parse(name))
         joined = foreign_key_columns(model)
-        seen: dict[tuple[object, ...], list[tuple[Problem, str | None, str]]] = {}
-        for table in user_tables(model):
+
+        def judge(table: Table) -> Iterator[Finding]:
+            if is_system_schema(table.schema):
+                return
             schema = sizes.schema_of(model, table)
             locked = frozenset(joined.get(id(table), ()))
-            key = (*definition_key(table, schema), locked)
-            if key not in seen:  # a tenant dump repeats each definition: decide once
-                seen[key] = [(problem, *fix_for(problem, table, schema, targets, locked))
-                             for problem in charset_problems(table, targets, schema)]
-            for problem, clauses, why in seen[key]:
+            for problem in charset_problems(table, targets, schema):
+                clauses, why = fix_for(problem, table, schema, targets, locked)
                 yield self.finding(
                     table, sentences(problem.message, why), severity=problem.severity, where=statement_of(table),
                     evidence=problem.evidence, fix=f"ALTER TABLE {qualified(table)} {clauses};" if clauses else None,
                     subject=problem.kind, summary=_summary(table, problem),
                 )
 
+        return judged_once(model, context, judge)
 
 def _summary(table: Table, problem: Problem) -> str | None:
     """The problem's point in one line (None: the message's first sentence says it)."""

@@ -74,6 +74,7 @@ class CompressionCandidate(Check):
     id = "compression-candidate"
     title = "Large text, JSON or BLOB columns with no compression"
     severity = "info"
+    covers_copies = True
     doc = RuleDoc(
         why=(
             "Large text and JSON values compress well and InnoDB can compress them, in ways that differ by server. "

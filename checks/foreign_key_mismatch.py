@@ -17,8 +17,9 @@ from dataclasses import replace
 
 from checks.column_types import change_columns
 from checks.redundant_index import MAX_KEYS
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import (
-    Check, CheckContext, RuleDoc, foreign_keys_by_parent, innodb_tables, latest_place, qualified, quote,
+    Check, CheckContext, RuleDoc, foreign_keys_by_parent, latest_place, qualified, quote,
 )
 from linter.rules.findings import Finding, Severity
 from linter.schema.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
@@ -292,7 +293,10 @@ class ForeignKeyMismatch(Check):
         target = context.target
         refused_severity: Severity = context.option(self.id, "severity", self.severity)
         by_parent = foreign_keys_by_parent(model)
-        for child in innodb_tables(model):
+
+        def judge(child: Table) -> Iterator[Finding]:
+            if not child.is_innodb:
+                return
             for fk in child.foreign_keys:
                 parent = model.find_table(fk.ref_schema if fk.ref_schema is not None else child.schema, fk.ref_table)
                 if parent is None or parent.view_standin or not parent.is_innodb or not fk.ref_columns:
@@ -300,6 +304,8 @@ class ForeignKeyMismatch(Check):
                 finding = self._check(child, fk, parent, target, model, refused_severity, by_parent)
                 if finding is not None:
                     yield finding
+
+        return judged_once(model, context, judge)
 
     def _check(self, child: Table, fk: ForeignKey, parent: Table, target: Target, model: SchemaModel,
                refused_severity: Severity, by_parent: dict[tuple[str, str], list[tuple[Table, ForeignKey]]],

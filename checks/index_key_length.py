@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from checks.scope import definition_key, foreign_key_columns, sentences, statement_of, user_tables
+from checks.scope import foreign_key_columns, is_system_schema, sentences, statement_of
 from linter.schema import innodb_sizes as sizes
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.schema.key_parts import as_written
@@ -353,22 +354,20 @@ class IndexKeyLength(Check):
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         joined = foreign_key_columns(model)
-        seen: dict[tuple[object, ...], list[tuple[Index, KeyProblem, tuple[list[str], str] | None]]] = {}
-        for table in user_tables(model):
-            if not table.is_innodb:
-                continue
+
+        def judge(table: Table) -> Iterator[Finding]:
+            if not table.is_innodb or is_system_schema(table.schema):
+                return
             schema = sizes.schema_of(model, table)
             locked = frozenset(joined.get(id(table), ()))
-            key = (*definition_key(table, schema), locked)
-            if key not in seen:  # a tenant dump repeats each definition: decide once
-                decided = seen[key] = []
-                for index in table.indexes:
-                    problem = key_problem(table, index, context.target, schema)
-                    if problem is not None:
-                        decided.append((index, problem, key_fix(table, index, context.target, schema, locked=locked)))
-            for index, problem, found in seen[key]:
-                yield self._finding(table, index, problem, found, _key_place(table, index, context.target, schema),
-                                    context)
+            for index in table.indexes:
+                problem = key_problem(table, index, context.target, schema)
+                if problem is not None:
+                    found = key_fix(table, index, context.target, schema, locked=locked)
+                    yield self._finding(table, index, problem, found, _key_place(table, index, context.target, schema),
+                                        context)
+
+        yield from judged_once(model, context, judge)
         # the statements the replay refused for a key (linter.schema.key_refusals): not in the model,
         # so no ALTER can fix them; the statement itself is to be written otherwise
         for refused in model.refused_keys:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from checks.compression_candidate import kept_definition
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.schema.elements import Column, ForeignKey, Index
@@ -163,24 +164,18 @@ class LinkTablePrimaryKey(Check):
         entities = EntityIndex(model)
         referenced = _referenced_columns(model)
         evidence = context.app_evidence
-        # tenant dumps repeat one definition per schema: the answer depends on the body and the name only
-        # (and on the tables of its schema, whose names the columns' names are matched to: schemas holding
-        # the same tables share a signature, so a tenant's copies are decided once)
-        seen: dict[tuple[int, str, tuple[int, str | None]], Link | None] = {}
-        for table in model.tables():
-            if table.view_standin or table.temporary:
-                continue
-            key = (table.body.definition_id, model.key(table.name), entities.signature(table))
-            if key not in seen:
-                seen[key] = find_link(table, entities, referenced)
-            link = seen[key]
+
+        def judge(table: Table) -> Iterator[Finding]:
+            link = find_link(table, entities, referenced)
             declared = evidence.link(table) if evidence is not None else None
             if declared is not None and declared.implicit:
                 declared = None  # Prisma's own relation table: no surrogate key to replace
             if link is None and declared is not None:
                 link = link_from_model(table, declared)
             if link is not None:
-                yield self._finding(link if link.table is table else replace(link, table=table), context, declared)
+                yield self._finding(link, context, declared)
+
+        return judged_once(model, context, judge)
 
     def _finding(self, link: Link, context: CheckContext, declared: LinkEvidence | None = None) -> Finding:
         table = link.table

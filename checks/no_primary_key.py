@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from checks.uuid_primary_key import DEFAULT_STATS_INSERT_RATIO, DEFAULT_STATS_MIN_INSERTS
-from linter.rules.checkapi import Check, CheckContext, RuleDoc, innodb_tables, qualified, quote
+from linter.rules.copies import judged_once
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer, Number
 from linter.schema.elements import LARGE_TYPES, Index
@@ -61,15 +62,18 @@ class NoPrimaryKey(Check):
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         severity = context.option(self.id, "severity", self.severity)
-        for table in innodb_tables(model):
-            if table.primary_key is not None:
-                continue
+
+        def judge(table: Table) -> Iterator[Finding]:
+            if not table.is_innodb or table.primary_key is not None:
+                return
             clustered = table.clustered_index
             if clustered is not None:
                 link = context.app_evidence.link(table) if context.app_evidence is not None else None
                 yield self._clustered_on_unique(table, clustered, link if link is not None and link.implicit else None)
-                continue
+                return
             yield self._row_id(table, context, severity)
+
+        return judged_once(model, context, judge)
 
     def _clustered_on_unique(self, table: Table, index: Index, owned: LinkEvidence | None = None) -> Finding:
         columns = ", ".join(quote(c) for c in index.column_names)

@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import sentences, user_tables
+from checks.scope import is_system_schema, sentences, user_tables
 from checks.index_key_length import key_fix, key_problem
 from checks.row_size_limit import fix_clauses, row_problem
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.schema.elements import Index, IndexColumn
@@ -129,17 +130,24 @@ class NonInnodbEngine(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
-        by_schema: dict[str | None, list[Table]] = {}
+        counts: dict[str | None, list[int]] = {}  # schema key -> [InnoDB tables, non-transactional tables]
         for table in user_tables(model):
-            by_schema.setdefault(model.key(table.schema) if table.schema else None, []).append(table)
-        for key, tables in by_schema.items():
-            innodb = sum(1 for t in tables if t.is_innodb)
-            if not innodb:
-                continue
-            others = [(t, NON_TRANSACTIONAL[(t.engine or "").lower()]) for t in tables
-                      if (t.engine or "").lower() in NON_TRANSACTIONAL]
-            for table, engine in others:
-                yield self._finding(table, engine, innodb, len(others), context.target, model.schemas[key])
+            count = counts.setdefault(model.key(table.schema) if table.schema else None, [0, 0])
+            if table.is_innodb:
+                count[0] += 1
+            elif (table.engine or "").lower() in NON_TRANSACTIONAL:
+                count[1] += 1
+
+        def judge(table: Table) -> Iterator[Finding]:
+            engine = NON_TRANSACTIONAL.get((table.engine or "").lower())
+            if engine is None or is_system_schema(table.schema):
+                return
+            key = model.key(table.schema) if table.schema else None
+            innodb, others = counts[key]
+            if innodb:
+                yield self._finding(table, engine, innodb, others, context.target, model.schemas[key])
+
+        return judged_once(model, context, judge)
 
     def _finding(self, table: Table, engine: tuple[str, str], innodb: int, others: int, target: Target,
                  schema: Schema) -> Finding:

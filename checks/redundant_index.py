@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import (
-    Check, CheckContext, RuleDoc, foreign_keys_by_parent, innodb_tables, latest_place, qualified, quote, table_key,
+    Check, CheckContext, RuleDoc, foreign_keys_by_parent, latest_place, qualified, quote, table_key,
 )
 from linter.rules.findings import Finding
 from linter.schema.elements import Index, IndexColumn
@@ -252,20 +253,17 @@ class RedundantIndex(Check):
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         referencing = foreign_keys_by_parent(model)
-        # tenant dumps repeat one definition per schema: decided once per definition and needs
-        decided: dict[tuple[int, tuple[tuple[str, tuple[str, ...]], ...]], list[Verdict]] = {}
-        for table in innodb_tables(model):
-            if not _two_keys_start_alike(table.indexes):
-                continue  # a duplicate or a prefix starts with the same column as the key it repeats
+
+        def judge(table: Table) -> Iterator[Finding]:
+            if not table.is_innodb or not _two_keys_start_alike(table.indexes):
+                return  # a duplicate or a prefix starts with the same column as the key it repeats
             needs = [(f"foreign key {quote(fk.name or '')}", fk.columns) for fk in table.foreign_keys]
             for child, fk in referencing.get(table_key(model, table.schema, table.name), ()):
                 needs.append((f"foreign key {quote(fk.name or '')} of {child.name}", fk.ref_columns))
-            memo = (table.body.definition_id, tuple((label, tuple(columns)) for label, columns in needs))
-            found = decided.get(memo)
-            if found is None:
-                found = decided[memo] = redundant_keys(table, context.target, needs)
-            for verdict_ in found:
+            for verdict_ in redundant_keys(table, context.target, needs):
                 yield self._finding(table, verdict_, needs, context.target)
+
+        return judged_once(model, context, judge)
 
     def _finding(self, table: Table, found: Verdict, needs: list[tuple[str, Sequence[str]]], target: Target) -> Finding:
         r, k = found.redundant.index, found.covered_by.index

@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import Problem, definition_key, foreign_key_columns, sentences, statement_of, user_tables
+from checks.scope import Problem, foreign_key_columns, is_system_schema, sentences, statement_of
 from linter.schema import innodb_sizes as sizes
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding
 from linter.schema.elements import Column, Location
@@ -301,21 +302,19 @@ class RowSizeLimit(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
-        seen: dict[tuple[object, ...], tuple[Problem | None, list[str] | None]] = {}
         joined = foreign_key_columns(model)
-        for table in user_tables(model):
-            if not table.columns:  # CREATE ... LIKE of an unknown table, CREATE ... SELECT: columns unknown
-                continue
+
+        def judge(table: Table) -> Iterator[Finding]:
+            if not table.columns or is_system_schema(table.schema):
+                return  # CREATE ... LIKE of an unknown table, CREATE ... SELECT: columns unknown
             schema = sizes.schema_of(model, table)
-            locked = frozenset(joined.get(id(table), ()))
-            key = (*definition_key(table, schema), locked)
-            if key not in seen:  # a tenant dump repeats each definition: decide once
-                problem = row_problem(table, context.target, schema)
-                clauses = fix_clauses(table, context.target, schema, locked=locked) if problem is not None else None
-                seen[key] = (problem, clauses)
-            problem, clauses = seen[key]
+            problem = row_problem(table, context.target, schema)
             if problem is not None:
-                yield self._finding(table, problem, clauses, statement_of(table))
+                locked = frozenset(joined.get(id(table), ()))
+                yield self._finding(table, problem, fix_clauses(table, context.target, schema, locked=locked),
+                                    statement_of(table))
+
+        yield from judged_once(model, context, judge)
         # the statements the replay refused for a column too long for its type (linter.schema.column_lengths):
         # not in the model; the fix is what to write in the statement instead
         for refused in model.refused_lengths:

@@ -105,6 +105,7 @@ class TenantTablespace(Check):
     id = "tenant-tablespace"
     title = "Schema-per-tenant tables without a tablespace per tenant"
     severity = "warning"
+    covers_copies = True
     doc = RuleDoc(
         why=(
             "A schema-per-tenant server (one schema per customer, the same tables in each) with file-per-table "

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Literal
 
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import (
-    Check, CheckContext, KeySample, RuleDoc, TableStats, cause_place, foreign_keys_by_parent, innodb_tables, qualified,
+    Check, CheckContext, KeySample, RuleDoc, TableStats, cause_place, foreign_keys_by_parent, qualified,
     quote, table_key,
 )
 from linter.rules.findings import Finding, Severity
@@ -184,23 +185,26 @@ class UuidPrimaryKey(Check):
             configured = (configured,)
         ordered_patterns = tuple(str(p).lower() for p in configured)
         referrers = _referrers(model)
-        for table in innodb_tables(model):
+
+        def judge(table: Table) -> Iterator[Finding]:
+            if not table.is_innodb:
+                return
             key = table.clustered_index
             if key is None or not key.columns or key.columns[0].expression:
-                continue
+                return
             column = table.column(key.columns[0].name)
             if column is None or column.auto_increment:
-                continue
+                return
             found = uuid_key(table, column, ordered_patterns)
             said = model_file_key(context, table, column)
             sample = context.key_sample(table, column.name) if found is not None else None
             sampled = sampled_order(sample) if sample is not None else None
             if sampled is not None:
                 if sampled.kind != "random":
-                    continue  # the values read say time-ordered, or no UUIDs: the audit's note says so
+                    return  # the values read say time-ordered, or no UUIDs: the audit's note says so
             elif said is not None and said.ordered is not None:
                 if said.ordered:
-                    continue  # the application's model says its values arrive in order
+                    return  # the application's model says its values arrive in order
                 if found is None and column.type in _TEXT_TYPES | _BINARY_TYPES:
                     written = f"{column.type}({column.length})" if column.length is not None else column.type
                     found = UuidKey(column, f"{written} filled with {said.kind}", "text" if column.type in _TEXT_TYPES
@@ -208,11 +212,13 @@ class UuidPrimaryKey(Check):
                 elif found is not None:  # the application fills the key itself: a DEFAULT or COMMENT does not
                     found = UuidKey(found.column, found.shape, found.form, None)
             if found is None or (sampled is None and found.ordered is not None):
-                continue
+                return
             if len(key.columns) > 1 and _is_foreign_key_column(table, column):
-                continue  # rows of one parent sit together; the parent's own key is the one to fix
+                return  # rows of one parent sit together; the parent's own key is the one to fix
             pointing = referrers.get(table_key(model, table.schema, table.name), [])
             yield self._finding(table, key, found, context, pointing, said, sampled)
+
+        return judged_once(model, context, judge)
 
     def _finding(
         self, table: Table, key: Index, found: UuidKey, context: CheckContext, pointing: list[str],

@@ -13,7 +13,8 @@ from collections.abc import Iterator, Sequence
 
 from checks.uuid_primary_key import RULE as UUID_RULE
 from checks.uuid_primary_key import uuid_key
-from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, innodb_tables, latest_place, qualified, quote
+from linter.rules.copies import judged_once
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, latest_place, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer
 from linter.schema.innodb_sizes import KeyWidth, key_width, schema_of
@@ -169,34 +170,21 @@ class WidePrimaryKey(Check):
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         limit = int(context.option(self.id, "max_key_bytes", DEFAULT_MAX_KEY_BYTES))
-        entities: EntityIndex | None = None
-        # tenant dumps repeat one definition per schema: decided once per definition, name and charset,
-        # and whether a parent clusters it once more per the tables of its schema (`EntityIndex.signature`)
-        decided: dict[tuple[object, ...], Copies | None] = {}
-        parents: dict[tuple[object, ...], str | None] = {}
-        for table in innodb_tables(model):
-            if len(table.indexes) < 2:
-                continue
-            schema = schema_of(model, table)
-            memo = (table.body.definition_id, table.name.lower(), table.annotations,
-                    (schema.charset, schema.collation) if schema is not None else None)
-            if memo not in decided:
-                decided[memo] = None
-                found = copies(table, context.target, model)
-                if found is None or found.width.stored_bytes <= limit or not found.total:
-                    continue
-                if random_uuid_key(table, found.key, context):
-                    continue  # uuid-primary-key's finding says it, with the same surrogate-key fix
-                decided[memo] = found
-            answer = decided[memo]
-            if answer is None:
-                continue
-            if entities is None:
-                entities = EntityIndex(model)
-            where = (*memo, entities.signature(table))
-            if where not in parents:
-                parents[where] = clustered_by_parent(table, answer.key, entities)
-            yield self._finding(table, answer, parents[where], context)
+        entities: list[EntityIndex] = []  # built when a key is wide: names are matched to tables
+
+        def judge(table: Table) -> Iterator[Finding]:
+            if not table.is_innodb or len(table.indexes) < 2:
+                return
+            found = copies(table, context.target, model)
+            if found is None or found.width.stored_bytes <= limit or not found.total:
+                return
+            if random_uuid_key(table, found.key, context):
+                return  # uuid-primary-key's finding says it, with the same surrogate-key fix
+            if not entities:
+                entities.append(EntityIndex(model))
+            yield self._finding(table, found, clustered_by_parent(table, found.key, entities[0]), context)
+
+        return judged_once(model, context, judge)
 
     def _finding(self, table: Table, found: Copies, keep: str | None, context: CheckContext) -> Finding:
         key = found.key

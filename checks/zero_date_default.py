@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from checks.scope import is_system_schema, statement_of
-from linter.rules.copies import decided_once
+from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.schema.elements import Column
@@ -181,20 +181,21 @@ class ZeroDateDefault(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
-        for copies in decided_once(model, context):  # a tenant dump's copies of a definition: decided once
-            table = copies.first
-            if is_system_schema(table.schema):
+        return judged_once(model, context, lambda table: self._judge(table, context))
+
+    def _judge(self, table: Table, context: CheckContext) -> Iterator[Finding]:
+        if is_system_schema(table.schema):
+            return
+        first = _first_timestamp(table)
+        for column in table.columns.values():
+            problem = zero_date_problem(table, column, context.target, first)
+            if problem is None:
                 continue
-            first = _first_timestamp(table)
-            for column in table.columns.values():
-                problem = zero_date_problem(table, column, context.target, first)
-                if problem is None:
-                    continue
-                point = ("TIMESTAMP NOT NULL without a DEFAULT gets the zero date" if problem.implicit
-                         else f"DEFAULT {column.default} is a zero date")
-                refused = f"; {context.target.label} refuses it" if problem.severity == "error" else ""
-                yield copies.of(self.finding(
-                    table, problem.message, severity=problem.severity, where=statement_of(table, column),
-                    evidence=problem.evidence, fix=zero_date_fix(table, column, context.target),
-                    subject=f"default:{column.name}", summary=f"{table.name}.{column.name}: {point}{refused}",
-                ))
+            point = ("TIMESTAMP NOT NULL without a DEFAULT gets the zero date" if problem.implicit
+                     else f"DEFAULT {column.default} is a zero date")
+            refused = f"; {context.target.label} refuses it" if problem.severity == "error" else ""
+            yield self.finding(
+                table, problem.message, severity=problem.severity, where=statement_of(table, column),
+                evidence=problem.evidence, fix=zero_date_fix(table, column, context.target),
+                subject=f"default:{column.name}", summary=f"{table.name}.{column.name}: {point}{refused}",
+            )

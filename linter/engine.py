@@ -142,6 +142,8 @@ class Engine:
             checks = ALL_CHECKS
         self.context = context
         self.checks = list(checks)
+        #: the rules whose findings speak for every tenant copy already (`Check.covers_copies`)
+        self.covers_copies = frozenset(c.id for c in self.checks if c.covers_copies)
         self._cache = ParseCache()
 
     # -- parsing with a cache ---------------------------------------------------------------
@@ -179,6 +181,9 @@ class Engine:
         )
         for path in unit.files:
             self._lint_file(path, unit, replayer, result, context.target, changes, progress)
+        suppressed = frozenset((s.path, s.line) for s in result.suppressions if not s.file_wide)
+        if suppressed:
+            context = dataclasses.replace(context, suppressed=suppressed)
         result.findings = self.run_checks(replayer.model, context, disabled)
         return result
 
@@ -439,7 +444,7 @@ def lint_paths(
         result = engine.lint_unit(
             unit, unit_context, disabled=settings.disabled_rules(), changes=changes, progress=progress,
         )
-        findings, diagnostics = _settle(result, settings, changes, unit_context)
+        findings, diagnostics = _settle(result, settings, changes, unit_context, engine.covers_copies)
         report.findings.extend(findings)
         report.diagnostics.extend(diagnostics)
         stats.files += len(unit.files)
@@ -503,7 +508,8 @@ def _size(path: str) -> int:
 
 
 def _settle(
-    result: UnitResult, settings: LoadedConfig, changes: ChangeSet | None, context: CheckContext
+    result: UnitResult, settings: LoadedConfig, changes: ChangeSet | None, context: CheckContext,
+    covered: frozenset[str] = frozenset(),
 ) -> tuple[list[Finding], list[Diagnostic]]:
     """What a unit reports: suppressions applied, disabled rules dropped, configured severities
     set, tenant copies grouped (`linter.rules.grouping`), and in changed-files mode what lies in the
@@ -519,7 +525,7 @@ def _settle(
                 for f in outcome.findings if f.rule not in disabled]
     diagnostics = [d if d.rule not in overrides else d.replace(severity=overrides[d.rule])
                    for d in outcome.diagnostics if d.rule not in disabled]
-    findings = group_copies(findings, result.model, context)
+    findings = group_copies(findings, result.model, context, covered=covered)
     if changes is None:
         return findings, diagnostics
     legacy: Callable[[Finding], bool] | None = None

@@ -438,7 +438,7 @@ def run_checks(audit: Audit, context: CheckContext, *, engine: Engine | None = N
     overrides = severities or {}
     findings = [f.replace(severity=overrides[f.rule]) if f.rule in overrides else f
                 for f in findings]
-    findings = group_copies(findings, audit.model, checked)  # one finding per tenant definition
+    findings = group_copies(findings, audit.model, checked, covered=engine.covers_copies)  # one per tenant definition
     report = Report(findings=sorted(findings, key=Finding.sort_key),
                     diagnostics=sorted(audit.diagnostics, key=Diagnostic.sort_key))
     report.stats = RunStats(files=len({t.schema.lower() for t in audit.tables}),

@@ -208,13 +208,17 @@ class CheckContext(Record):
     #: UUID versions read from leading key columns (`innolint audit --sample N`) per
     #: "schema.table.column", lower-case
     key_samples: dict[str, KeySample] = field(default_factory=dict)
+    #: (path, first line) of the statements an `innolint: ignore` comment is bound to (set by the
+    #: engine per unit): a tenant table defined by one is judged on its own, so that the copy a
+    #: comment suppresses is not counted with the others (`linter.rules.copies`)
+    suppressed: frozenset[tuple[str, int]] = frozenset()
 
     def __init__(
         self, target: Target | None = None, options: dict[str, dict[str, Any]] | None = None,
         insert_heavy: tuple[str, ...] = (), tenant_schema_pattern: str | None = None,
         stats: dict[str, TableStats] | None = None, measurements: dict[str, ColumnMeasurement] | None = None,
         stats_source: str = "file", app_evidence: AppEvidence | None = None,
-        key_samples: dict[str, KeySample] | None = None,
+        key_samples: dict[str, KeySample] | None = None, suppressed: frozenset[tuple[str, int]] = frozenset(),
     ) -> None:
         self.target = Target.parse(DEFAULT_TARGET) if target is None else target
         self.options = {} if options is None else options
@@ -225,6 +229,7 @@ class CheckContext(Record):
         self.stats_source = stats_source
         self.app_evidence = app_evidence
         self.key_samples = {} if key_samples is None else key_samples
+        self.suppressed = suppressed
 
     @property
     def stats_label(self) -> str:
@@ -271,6 +276,9 @@ class Check:
     doc: ClassVar[RuleDoc]
     #: when findings can be more severe than `severity`, what makes them so (one line; shown beside it)
     severity_note: ClassVar[str] = ""
+    #: its findings on a tenant definition speak for every copy, with a fix written for all of them
+    #: (a loop over the tenant schemas): grouping leaves them as they are (`linter.rules.grouping`)
+    covers_copies: ClassVar[bool] = False
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterable[Finding]:
         raise NotImplementedError

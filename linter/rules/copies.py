@@ -1,28 +1,39 @@
-"""Judge a definition once: the tables a rule decides alike, and the one finding that speaks for them.
+"""Judge a definition once: a tenant dump's copies of one table decided together, one finding for all.
 
 A schema-per-tenant dump holds each CREATE TABLE once per tenant: 10,000 tenants give 10,000
 copies of `wp_posts`, each with the same columns, keys and options (the parse cache and the
-replay share one body between them). A rule that looks at one table at a time would decide the
-same thing 10,000 times and build 10,000 findings that grouping then folds into one
-(`linter.rules.grouping`): time and memory per copy, for nothing. Instead a rule asks
-`decided_once(model, context)` for the tables it may decide together (`Copies`), judges the first,
-and reports through `Copies.of`, which makes the finding stand for all of them (count, the
-tenants' names, the fix to repeat in each), exactly as grouping would have.
+replay share one body between them). A rule that looked at one table at a time decided the same
+thing 10,000 times and built 10,000 findings that grouping then folded into one: time and memory
+per copy, for nothing. Instead a rule hands its judgement of one table to `judged_once`, which
+calls it once per kind of copy and makes each finding stand for the copies it holds for (`count`,
+the tenants' names). Grouping (`linter.rules.grouping`, after suppressions) then folds what is
+left (findings on copies judged alone) into them and writes the line before a fix that says to
+repeat it in each schema: the report is what judging every copy and grouping would give.
 
-What makes copies: tables of tenant schemas (`linter.schema.tenants.layout_for`) with the same
-definition (`linter.schema.tenants.definition_signature`: columns, keys, foreign keys, options but
-the counter, a tenant's own tablespace written alike), the same name, the same schema default
-character set and collation, and the same annotations. Never together: a table with evidence of
-its own (statistics, an audit's measurements, a configured insert-heavy pattern naming it), and
-tables outside a tenant layout (two applications in one dump each get their own finding).
+Which tables are judged together (`Definition`, and its parts):
+- a definition: tables of tenant schemas (`linter.schema.tenants.layout_for`) with the same name
+  and structure (`linter.schema.tenants.definition_signature`: columns, keys, foreign keys,
+  options but the counter, a tenant's own tablespace written alike), as grouping tells copies.
+  A table outside a tenant layout is a definition of its own (two applications in one dump each
+  get their own finding).
+- a part of a definition: its copies alike in everything else a rule reads: the schema's default
+  character set and collation, the table's annotations, and the schema's other tables (each name
+  with the same definition: a rule's answer may depend on the foreign keys other tables point at
+  it with, or how many InnoDB tables its schema has, and an upgraded tenant has one more). Each
+  part is judged once, on its first table; the findings of the parts that agree (rule, severity,
+  subject) become one, over all their copies, as grouping folds per-copy findings.
+- a copy with evidence of its own (statistics, an audit's measurements, a configured insert-heavy
+  pattern naming it) or with an `innolint: ignore` comment on the statement that defined or last
+  changed it is a part alone, and its findings stay its own: the suppression hides that copy's
+  only, and grouping folds the others' into the definition's.
 
-Cost: one pass over the tables, computed once per model and context and shared by every rule;
-a structural signature once per distinct definition.
+Cost: one pass over the tables, once per model and context, shared by every rule; a structural
+signature once per distinct definition; each rule's judgement once per part.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 from linter.rules.findings import GROUP_NAMES_KEPT, Finding
@@ -30,144 +41,186 @@ from linter.schema.model import SchemaModel, Table
 from linter.schema.tenants import definition_signature, layout_for, own_tablespace_shape
 
 
-class Copies:
-    """Tables a rule decides once: one table, or the copies of one definition across tenant
-    schemas (`tables`, in input order). `grouped`: they are such copies (a tenant's table alone
-    too), and `of` makes the finding speak for them; else it is one table decided on its own,
-    whose finding grouping may still merge with others of the same severity
-    (`linter.rules.grouping`: a tenant's table with statistics of its own)."""
+class Part:
+    """Copies judged once (`tables`, in input order). `alone`: one copy whose findings stay its
+    own (evidence or a suppression of its own: see the module docstring)."""
 
-    __slots__ = ("tables", "grouped")
+    __slots__ = ("tables", "alone")
 
-    def __init__(self, tables: list[Table], grouped: bool) -> None:
+    def __init__(self, tables: list[Table], alone: bool = False) -> None:
         self.tables = tables
+        self.alone = alone
+
+
+class Definition:
+    """Tables of one definition (`parts`, in the order of their first table). `grouped`: tenant
+    copies, whose findings stand for the copies of their part; else one table outside a tenant
+    layout, whose findings are left as they are."""
+
+    __slots__ = ("parts", "grouped")
+
+    def __init__(self, parts: list[Part], grouped: bool) -> None:
+        self.parts = parts
         self.grouped = grouped
 
     @property
     def first(self) -> Table:
-        """The table a rule judges and its finding names."""
-        return self.tables[0]
+        return self.parts[0].tables[0]
 
-    def of(self, finding: Finding) -> Finding:
-        """`finding` (about `first`) standing for every copy: `count`, the first tenants' names
-        and, for more than one, a line before the fix saying to run it in each schema. A table
-        decided on its own keeps its finding as it is."""
-        if not self.grouped:
-            return finding
-        return copies_of(finding, self.tables)
+
+Judge = Callable[[Table], Iterable[Finding]]
+
+
+def judged_once(model: SchemaModel, context: Any, judge: Judge) -> Iterator[Finding]:
+    """What `judge` says of every real table of the model (no view stand-in, no temporary table),
+    asked once per part of each definition (see the module docstring), each finding standing for
+    the copies it holds for."""
+    definitions, position = decided_once(model, context)
+    for definition in definitions:
+        if not definition.grouped:
+            yield from judge(definition.first)
+            continue
+        merged: dict[tuple[str, str, str, int], tuple[Finding, list[Table]]] = {}
+        for part in definition.parts:
+            if part.alone:
+                yield from judge(part.tables[0])
+                continue
+            nth: dict[tuple[str, str, str], int] = {}
+            for finding in judge(part.tables[0]):
+                about = (finding.rule, finding.severity, (finding.subject or "").lower())
+                # a rule may say two things of one table under one subject: the n-th on one part
+                # goes with the n-th on the others (rules are deterministic)
+                ordinal = nth[about] = nth.get(about, -1) + 1
+                found = merged.get((*about, ordinal))
+                if found is None:
+                    merged[(*about, ordinal)] = (finding, list(part.tables))
+                else:
+                    found[1].extend(part.tables)
+        for finding, tables in merged.values():
+            if len(definition.parts) > 1:
+                tables.sort(key=lambda t: position[id(t)])
+            yield grouped(finding, tables)
 
 
 def grouped(finding: Finding, tables: Sequence[Table]) -> Finding:
-    """`finding` standing for `tables` (its own first): count and the first schema names. For a
-    rule whose fix already speaks for every tenant (tenant-tablespace's loop over the schemas)."""
+    """`finding` standing for `tables` (its own first): count and the first schema names."""
     names = tuple(t.schema or "" for t in tables[:GROUP_NAMES_KEPT])
     return finding.replace(count=max(len(tables), 1), schemas=names)
 
 
-def copies_of(finding: Finding, tables: Sequence[Table]) -> Finding:
-    """`grouped`, and for more than one copy a line before the fix saying that it is the first
-    copy's, to repeat in each schema."""
-    merged = grouped(finding, tables)
-    if merged.count > 1 and merged.fix and merged.schemas:
-        merged = merged.replace(fix=_in_each(merged.schemas[0], merged.count) + merged.fix)
-    return merged
-
-
-def _in_each(first: str, count: int) -> str:
-    """The line put before a merged finding's fix: the fix names the first copy's schema."""
-    first = first.replace("\n", " ").replace("\r", " ")
-    return f"-- for each of the {count:,} tenant schemas: this is {first}'s, repeat it with each name\n"
-
-
-def decided_once(model: SchemaModel, context: Any) -> list[Copies]:
-    """Every real table of the model (no view stand-in, no temporary table) in `Copies`, in input
-    order of their first table. Computed once per model and context: every rule gets the same."""
+def decided_once(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[int, int]]:
+    """Every real table of the model in `Definition`s, in input order of their first table, and
+    each table's place in the input (by id). Computed once per model and context: every rule
+    gets the same."""
     memo = model.derived.get("copies")
-    if memo is not None and memo[0] is context:
-        return memo[1]  # type: ignore[no-any-return]
+    if memo is not None and memo[0] is context:  # type: ignore[index]
+        return memo[1]  # type: ignore[index, no-any-return]
     found = _group(model, context)
     model.derived["copies"] = (context, found)
     return found
 
 
-def _group(model: SchemaModel, context: Any) -> list[Copies]:
+def _group(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[int, int]]:
     layout = layout_for(model, context)
     tenant_schemas = layout.keys if layout is not None else frozenset()
-    own = _own_evidence(context)
-    groups: list[Copies] = []
-    # (definition, name, default charset and collation, annotations, tablespace shape, schema where a
-    # foreign key names one) -> the copies: cheap to compute per table, structural signatures come later
-    buckets: dict[Hashable, Copies] = {}
-    position: dict[int, int] = {}  # id(table) -> its place in the input, to sort merged copies
+    definitions: list[Definition | None] = []
+    position: dict[int, int] = {}  # id(table) -> its place in the input
+    # (definition, name, tablespace shape, the schema where a foreign key names one) -> the copies:
+    # cheap per table; structural signatures come later
+    buckets: dict[Hashable, list[Table]] = {}
+    first_of: list[tuple[int, list[Table]]] = []  # (where in `definitions` a bucket goes, the bucket)
     for key, schema in model.schemas.items():
         tenant = key in tenant_schemas
         for table in schema.tables.values():
             if table.view_standin or table.temporary:
                 continue
             position[id(table)] = len(position)
-            if not tenant or (own is not None and own(table)):
-                groups.append(Copies([table], False))
+            if not tenant:
+                definitions.append(Definition([Part([table])], False))
                 continue
             body = table.body
             options = body.options
             bucket_key = (
-                body.definition_id, table.name, schema.charset, schema.collation, table.annotations,
+                body.definition_id, table.name,
                 own_tablespace_shape(options.tablespace, table.schema) if options.tablespace else None,
                 key if any(f.ref_schema for f in body.foreign_keys) else None,
             )
             bucket = buckets.get(bucket_key)
             if bucket is None:
-                bucket = buckets[bucket_key] = Copies([table], True)
-                groups.append(bucket)
+                bucket = buckets[bucket_key] = [table]
+                first_of.append((len(definitions), bucket))
+                definitions.append(None)  # filled below
             else:
-                bucket.tables.append(table)
-    if len(buckets) < 2:
-        return groups
+                bucket.append(table)
+    if not buckets:
+        return definitions, position  # type: ignore[return-value]
     # buckets of one structure (the same CREATE TABLE parsed from texts that differ in spacing, an
-    # ALTER that made a copy what the others are) are one definition: merged, as grouping merges
-    # their findings
-    bucketed = {id(c) for c in buckets.values()}
-    merged: dict[Hashable, Copies] = {}
-    kept: list[Copies] = []
-    changed: list[Copies] = []
-    for copies in groups:
-        if id(copies) not in bucketed:
-            kept.append(copies)
+    # ALTER that made a copy what the others are) are one definition, as grouping sees it
+    merged: dict[Hashable, list[Table]] = {}
+    for at, bucket in first_of:
+        signature = definition_signature(model, bucket[0])
+        tables = merged.get(signature)
+        if tables is None:
+            merged[signature] = tables = []
+            definitions[at] = Definition([Part(tables)], True)  # parts made below
+        tables.extend(bucket)
+    neighbours = _schema_contents(model, tenant_schemas)
+    own = _own_evidence(context)
+    for definition in definitions:
+        if definition is not None and definition.grouped:
+            tables = definition.parts[0].tables
+            if len(tables) > 1:
+                tables.sort(key=lambda t: position[id(t)])
+            parts: dict[Hashable, Part] = {}
+            for table in tables:
+                if own is not None and own(table):
+                    parts[id(table)] = Part([table], alone=True)
+                    continue
+                schema = model.schemas[model.key(table.schema)] if table.schema else None
+                alike = (schema.charset if schema else None, schema.collation if schema else None, table.annotations,
+                         neighbours[id(table)])
+                part = parts.get(alike)
+                if part is None:
+                    parts[alike] = Part([table])
+                else:
+                    part.tables.append(table)
+            definition.parts = list(parts.values())
+    return [d for d in definitions if d is not None], position
+
+
+def _schema_contents(model: SchemaModel, tenant_schemas: frozenset[str]) -> dict[int, int]:
+    """id(table) -> a number its tenant schema shares with the schemas that hold the same tables
+    (each name with the same definition)."""
+    numbers: dict[tuple[tuple[str, int], ...], int] = {}
+    found: dict[int, int] = {}
+    for key in tenant_schemas:
+        schema = model.schemas.get(key)
+        if schema is None:
             continue
-        first = copies.first
-        schema = model.find_schema(first.schema)
-        signature = (definition_signature(model, first), schema.charset if schema else None,
-                     schema.collation if schema else None, first.annotations)
-        into = merged.get(signature)
-        if into is None:
-            merged[signature] = copies
-            kept.append(copies)
-        else:
-            into.tables.extend(copies.tables)
-            changed.append(into)
-    for copies in changed:
-        copies.tables.sort(key=lambda t: position[id(t)])
-    return kept
+        tables = schema.tables.values()
+        contents = tuple(sorted((t.name, t.body.definition_id) for t in tables if not t.view_standin))
+        number = numbers.setdefault(contents, len(numbers))
+        for table in tables:
+            found[id(table)] = number
+    return found
 
 
-def tables_of(copies: list[Copies]) -> Iterator[Table]:
-    """The first table of each: what a rule judges."""
-    for group in copies:
-        yield group.first
-
-
-def _own_evidence(context: Any) -> Any:
-    """A test of whether a table has evidence of its own (stats, measurements, key samples, a
-    configured insert-heavy pattern): such a table is decided alone. None when the context has
-    none at all (the usual case: no per-table work)."""
+def _own_evidence(context: Any) -> Callable[[Table], bool] | None:
+    """A test of whether a copy has evidence of its own (stats, measurements, key samples, a
+    configured insert-heavy pattern, an `innolint: ignore` on the statement that defined or last
+    changed it): such a copy is judged alone. None when the context has none at all (the usual
+    case: no per-table work)."""
     stats, measured, samples, heavy = context.stats, context.measurements, context.key_samples, context.insert_heavy
-    if not (stats or measured or samples or heavy):
+    suppressed = context.suppressed
+    if not (stats or measured or samples or heavy or suppressed):
         return None
     sampled = {key.rsplit(".", 1)[0] for key in (*measured, *samples)}
 
     def own(table: Table) -> bool:
         name = f"{table.schema or ''}.{table.name}".lower()
         return (context.table_stats(table) is not None or name in sampled
+                or (table.defined.path, table.defined.line) in suppressed
+                or (table.changed.path, table.changed.line) in suppressed
                 or (bool(heavy) and context.is_configured_insert_heavy(table) is not None))
 
     return own

@@ -24,19 +24,21 @@ of its own) and those of rules that look at each copy (auto-increment-capacity: 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from linter.rules.copies import copies_of
-from linter.rules.findings import Finding
+from linter.rules.findings import GROUP_NAMES_KEPT, Finding
 from linter.schema.model import SchemaModel, Table
 from linter.schema.tenants import TenantLayout, group_by_definition, layout_for
 
 
 def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
-                 layout: TenantLayout | None = None) -> list[Finding]:
+                 layout: TenantLayout | None = None, covered: frozenset[str] = frozenset()) -> list[Finding]:
     """The findings with each tenant definition's copies merged (see the module docstring), in
-    the order of their first copy; findings outside a tenant layout are returned as they are.
-    `layout`: the tenant layout when the caller knows it, else detected with the context's options."""
+    the order of their first copy; findings outside a tenant layout are returned as they are, and
+    so are the findings of the `covered` rules that speak for copies already (each with a fix for
+    all of them: `Check.covers_copies`). `layout`: the tenant layout when the caller knows
+    it, else detected with the context's options."""
     if not findings:
         return findings
     layout = layout if layout is not None else layout_for(model, context)
@@ -47,7 +49,7 @@ def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
     kept: list[tuple[int, Finding]] = []
     for position, finding in enumerate(findings):
         table = None
-        if not finding.schemas and finding.table and layout.is_tenant(finding.schema):
+        if not (finding.rule in covered and finding.schemas) and finding.table and layout.is_tenant(finding.schema):
             table = model.find_table(finding.schema, finding.table)
         if table is None:
             kept.append((position, finding))
@@ -56,13 +58,16 @@ def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
         on_tenants.append((position, finding, table))
     if not on_tenants:
         return findings
-    # one pass over the tables with findings: which definition each belongs to, in input order
+    # one pass over the tables with findings: which definition each belongs to
     definition: dict[int, int] = {}
-    order: dict[int, int] = {}
     for number, group in enumerate(group_by_definition(model, list(tenant_tables.values()))):
-        for rank, table in enumerate(group):
+        for table in group:
             definition[id(table)] = number
-            order[id(table)] = rank
+    rank = {key: n for n, key in enumerate(model.schemas)}  # a schema's place in the input
+
+    def place(schema: str | None) -> int:
+        return rank.get(model.key(schema) if schema else None, len(rank))
+
     # a check may say two things of one table under one subject: the n-th of them on one copy
     # goes with the n-th on the others (checks are deterministic), never two of one table together
     nth: dict[tuple[str, str, str, int], int] = {}
@@ -73,8 +78,29 @@ def group_copies(findings: list[Finding], model: SchemaModel, context: Any,
         ordinal = nth[about] = nth.get(about, -1) + 1
         buckets.setdefault((*about[:3], definition[id(table)], ordinal), []).append(item)
     for members in buckets.values():
-        members.sort(key=lambda item: order[id(item[2])])
-        merged = copies_of(members[0][1], [table for _, _, table in members])
-        kept.append((min(p for p, _, _ in members), merged))
+        members.sort(key=lambda item: place(item[1].schema))
+        kept.append((min(p for p, _, _ in members), _merged([finding for _, finding, _ in members], place)))
     kept.sort(key=lambda item: item[0])
     return [finding for _, finding in kept]
+
+
+def _merged(members: list[Finding], place: Callable[[str | None], int]) -> Finding:
+    """One finding for the copies `members` stand for (each a copy's own finding, or one that
+    already speaks for several: `linter.rules.copies`), the first copy's, with the count, the
+    first tenants' names in input order, and before the fix the line saying to repeat it."""
+    count = sum(m.count for m in members)
+    names: list[str] = []
+    for member in members:
+        names.extend(member.schemas or (member.schema or "",))
+    names = sorted(set(names), key=place)[:GROUP_NAMES_KEPT]
+    first = members[0]
+    fix = first.fix
+    if count > 1 and fix and names:
+        fix = _in_each(names[0], count) + fix
+    return first.replace(count=count, schemas=tuple(names), fix=fix)
+
+
+def _in_each(first: str, count: int) -> str:
+    """The line put before a merged finding's fix: the fix names the first copy's schema."""
+    first = first.replace("\n", " ").replace("\r", " ")
+    return f"-- for each of the {count:,} tenant schemas: this is {first}'s, repeat it with each name\n"

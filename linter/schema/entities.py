@@ -7,8 +7,7 @@ the same index the same way, so it lives with the model.
 Cost: the index is built once per model, O(tables). A lookup is a few dict reads, whatever the
 number of schemas: a schema-per-tenant dump has the same tables in 10,000 schemas, and a name
 that is not found in its own schema is looked up in the others through a per-entity summary
-(`_Elsewhere`), never by walking them. `signature` says which schemas answer alike, so a rule
-can decide a tenant table once for all its copies.
+(`_Elsewhere`), never by walking them.
 """
 
 from __future__ import annotations
@@ -133,25 +132,6 @@ class EntityIndex:
             if primary is not None and len(primary.columns) == 1 and primary.columns[0].name.lower() != "id":
                 schema = self.key(table.schema) if table.schema else None
                 self._by_key_column.setdefault((schema, primary.columns[0].name.lower()), set()).add(table.name)
-        # schemas whose tables (names, and single key columns) are alike answer every lookup alike
-        contents: dict[str | None, list[tuple[str, str]]] = {}
-        for table in tables:
-            primary = table.primary_key
-            single = primary.columns[0].name.lower() if primary is not None and len(primary.columns) == 1 else ""
-            contents.setdefault(self.key(table.schema) if table.schema else None, []).append((table.name, single))
-        numbers: dict[tuple[tuple[str, str], ...], int] = {}
-        self._signatures: dict[str | None, int] = {
-            schema: numbers.setdefault(tuple(sorted(names)), len(numbers)) for schema, names in contents.items()
-        }
-
-    def signature(self, table: Table) -> tuple[int, str | None]:
-        """What `resolve` answers for columns of `table` depends on besides the table itself: equal
-        signatures (and equal definitions and names), equal answers. Schemas holding the same
-        tables share a number; the schema's own name counts only where a foreign key names a
-        schema (whether it is the table's own)."""
-        schema = self.key(table.schema) if table.schema else None
-        named = schema if any(fk.ref_schema is not None for fk in table.foreign_keys) else None
-        return self._signatures.get(schema, -1), named
 
     def resolve(
         self, tokens: Sequence[str], column: str, table: Table, *, whole: bool = False,
