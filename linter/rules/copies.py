@@ -164,7 +164,7 @@ def _group(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[int
             merged[signature] = tables = []
             definitions[at] = Definition([Part(tables)], True)  # parts made below
         tables.extend(bucket)
-    neighbours = _schema_contents(model, tenant_schemas)
+    neighbours = model.contents()
     own = _own_evidence(context)
     for definition in definitions:
         if definition is not None and definition.grouped:
@@ -176,9 +176,9 @@ def _group(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[int
                 if own is not None and own(table):
                     parts[id(table)] = Part([table], alone=True)
                     continue
-                schema = model.schemas[model.key(table.schema)] if table.schema else None
-                alike = (schema.charset if schema else None, schema.collation if schema else None, table.annotations,
-                         neighbours[id(table)])
+                key = model.key(table.schema) if table.schema else None
+                schema = model.schemas[key]
+                alike = (schema.charset, schema.collation, table.annotations, neighbours[key])
                 part = parts.get(alike)
                 if part is None:
                     parts[alike] = Part([table])
@@ -186,23 +186,6 @@ def _group(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[int
                     part.tables.append(table)
             definition.parts = list(parts.values())
     return [d for d in definitions if d is not None], position
-
-
-def _schema_contents(model: SchemaModel, tenant_schemas: frozenset[str]) -> dict[int, int]:
-    """id(table) -> a number its tenant schema shares with the schemas that hold the same tables
-    (each name with the same definition)."""
-    numbers: dict[tuple[tuple[str, int], ...], int] = {}
-    found: dict[int, int] = {}
-    for key in tenant_schemas:
-        schema = model.schemas.get(key)
-        if schema is None:
-            continue
-        tables = schema.tables.values()
-        contents = tuple(sorted((t.name, t.body.definition_id) for t in tables if not t.view_standin))
-        number = numbers.setdefault(contents, len(numbers))
-        for table in tables:
-            found[id(table)] = number
-    return found
 
 
 def _own_evidence(context: Any) -> Callable[[Table], bool] | None:

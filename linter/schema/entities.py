@@ -63,8 +63,9 @@ class _Elsewhere:
         self.single: tuple[str, str | None, tuple[int, str]] | None = None
         self.other_single: tuple[str, str | None, tuple[int, str]] | None = None
 
-    def offer(self, schema: str | None, candidates: set[tuple[int, str]]) -> None:
-        """Called for each schema in name order."""
+    def offer(self, schema: str | None, candidates: tuple[tuple[int, str], ...]) -> None:
+        """Called in name order for each schema, or the first of schemas holding the same tables
+        (the others answer as it does)."""
         order = schema or ""
         if len({name for _, name in candidates}) > 1:
             if self.multi is None:
@@ -103,35 +104,25 @@ class EntityIndex:
     def __init__(self, model: SchemaModel) -> None:
         #: how the server compares table names (`SchemaModel.key`: lower_case_table_names)
         self.key: Callable[[str], str] = model.key
-        tables = [t for t in model.tables() if not t.view_standin]
-        starts: dict[tuple[str | None, tuple[str, ...]], int] = {}
-        named: list[tuple[str | None, str, tuple[str, ...]]] = []
-        for table in tables:
-            schema = self.key(table.schema) if table.schema else None
-            tokens = name_tokens(table.name)
-            named.append((schema, table.name, tokens))
-            for n in range(1, min(3, len(tokens))):
-                starts[(schema, tuple(tokens[:n]))] = starts.get((schema, tuple(tokens[:n])), 0) + 1
-        #: (schema key or None, entity) -> {(words skipped, table name)}
-        self._by_entity: dict[tuple[str | None, str], set[tuple[int, str]]] = {}
-        schemas_of: dict[str, set[str | None]] = {}
-        for schema, name, tokens in named:
-            for skip in range(min(3, len(tokens))):
-                if skip == 0 or starts.get((schema, tuple(tokens[:skip])), 0) >= 3:
-                    found = entity(tokens[skip:])
-                    self._by_entity.setdefault((schema, found), set()).add((skip, name))
-                    schemas_of.setdefault(found, set()).add(schema)
+        # schemas holding the same tables share one book: a tenant dump's 10,000 schemas have one or two
+        contents = model.contents()
+        books: dict[int, _Book] = {}
+        self._books: dict[str | None, _Book] = {}
+        first_of: dict[int, str | None] = {}  # a book's first schema in name order
+        for key in sorted(model.schemas, key=lambda s: s or ""):
+            number = contents[key]
+            book = books.get(number)
+            if book is None:
+                book = books[number] = _Book([t for t in model.schemas[key].tables.values() if not t.view_standin])
+                first_of[number] = key
+            self._books[key] = book
         self._elsewhere: dict[str, _Elsewhere] = {}
-        for found, schemas in schemas_of.items():
-            summary = self._elsewhere[found] = _Elsewhere()
-            for schema in sorted(schemas, key=lambda s: s or ""):
-                summary.offer(schema, self._by_entity[(schema, found)])
-        self._by_key_column: dict[tuple[str | None, str], set[str]] = {}
-        for table in tables:
-            primary = table.primary_key
-            if primary is not None and len(primary.columns) == 1 and primary.columns[0].name.lower() != "id":
-                schema = self.key(table.schema) if table.schema else None
-                self._by_key_column.setdefault((schema, primary.columns[0].name.lower()), set()).add(table.name)
+        for number, schema in sorted(first_of.items(), key=lambda item: item[1] or ""):
+            for found, candidates in books[number].entities.items():
+                summary = self._elsewhere.get(found)
+                if summary is None:
+                    summary = self._elsewhere[found] = _Elsewhere()
+                summary.offer(schema, candidates)
 
     def resolve(
         self, tokens: Sequence[str], column: str, table: Table, *, whole: bool = False,
@@ -153,17 +144,52 @@ class EntityIndex:
         return (f"{other}.{name}" if other else name), False
 
     def _resolve(self, tokens: Sequence[str], column: str, own: str, schema: str | None, whole: bool) -> str | None:
-        found = self._named(tokens, own, schema)
+        book = self._books.get(schema)
+        if book is None:
+            return None
+        found = book.named(tokens, own)
         if found is not None:
             return found
-        for name in sorted(self._by_key_column.get((schema, column.lower()), set()) - {own}):
-            return name
+        for name in book.key_columns.get(column.lower(), ()):
+            if name != own:
+                return name
         for skip in range(1, 0 if whole else len(tokens)):
-            found = self._named(tokens[skip:], own, schema)
+            found = book.named(tokens[skip:], own)
             if found is not None:
                 return found
         return None
 
-    def _named(self, tokens: Sequence[str], own: str, schema: str | None) -> str | None:
-        found = min((c for c in self._by_entity.get((schema, entity(tokens)), ()) if c[1] != own), default=None)
-        return found[1] if found else None
+
+class _Book:
+    """One schema's tables by entity (`entities`: entity -> (words skipped, table name), sorted),
+    and by the name of their single-column key (`key_columns`, but `id`)."""
+
+    __slots__ = ("entities", "key_columns")
+
+    def __init__(self, tables: list[Table]) -> None:
+        starts: dict[tuple[str, ...], int] = {}
+        named: list[tuple[str, tuple[str, ...]]] = []
+        for table in tables:
+            tokens = name_tokens(table.name)
+            named.append((table.name, tokens))
+            for n in range(1, min(3, len(tokens))):
+                starts[tokens[:n]] = starts.get(tokens[:n], 0) + 1
+        entities: dict[str, set[tuple[int, str]]] = {}
+        for name, tokens in named:
+            for skip in range(min(3, len(tokens))):
+                if skip == 0 or starts.get(tokens[:skip], 0) >= 3:
+                    entities.setdefault(entity(tokens[skip:]), set()).add((skip, name))
+        self.entities: dict[str, tuple[tuple[int, str], ...]] = {e: tuple(sorted(c)) for e, c in entities.items()}
+        key_columns: dict[str, set[str]] = {}
+        for table in tables:
+            primary = table.primary_key
+            if primary is not None and len(primary.columns) == 1 and primary.columns[0].name.lower() != "id":
+                key_columns.setdefault(primary.columns[0].name.lower(), set()).add(table.name)
+        self.key_columns: dict[str, tuple[str, ...]] = {c: tuple(sorted(n)) for c, n in key_columns.items()}
+
+    def named(self, tokens: Sequence[str], own: str) -> str | None:
+        """The table named after these words, other than `own`: the fewest words skipped first."""
+        for _, name in self.entities.get(entity(tokens), ()):
+            if name != own:
+                return name
+        return None
