@@ -70,8 +70,8 @@ def counter(table: Table, stats: TableStats | None) -> Counter | None:
     if stats is not None and stats.rows == 0:
         return None
     found = []
-    if table.options.auto_increment is not None:
-        found.append((table.options.auto_increment, "AUTO_INCREMENT=" + f"{table.options.auto_increment}"))
+    if table.auto_increment is not None:
+        found.append((table.auto_increment, "AUTO_INCREMENT=" + f"{table.auto_increment}"))
     if stats is not None and stats.auto_increment is not None:
         found.append((stats.auto_increment, "information_schema.TABLES.AUTO_INCREMENT"))
     if not found:
@@ -154,7 +154,7 @@ class AutoIncrementCapacity(Check):
         with_stats = bool(context.stats)
         by_parent: dict[tuple[str, str], list[tuple[Table, ForeignKey]]] | None = None
         for table in model.tables():
-            if table.view_standin or table.temporary or (table.options.auto_increment is None and not with_stats):
+            if table.view_standin or table.temporary or (table.auto_increment is None and not with_stats):
                 continue  # no value to judge (the common case of a CREATE TABLE without AUTO_INCREMENT=N)
             stats = context.table_stats(table)
             found = counter(table, stats)

@@ -33,11 +33,12 @@ from linter.parse.statement import glued_in_packet, may_fail
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
+from linter.schema.block_replay import Templates
 from linter.schema.key_refusals import CheckedRefusal, KeyJudge
 from linter.schema.replay import Replayer
 from linter.input.source import InputError, discover, read_statements
 from linter.input.migrations.orm_evidence import AppEvidence
-from linter.input.statement import Segment, Statement
+from linter.input.statement import BlockMark, Segment, Statement
 from linter.rules.suppressions import Suppression
 
 if TYPE_CHECKING:
@@ -204,12 +205,17 @@ class Engine:
                 progress.read(nbytes, sum(len(s.tables) for s in schemas.values()))
 
         stream = None
+        # a dump's repeated schema blocks are replayed once (linter.schema.block_replay), unless the
+        # statements are looked at one by one for a change set
+        templates = Templates(replayer, path) if changes is None and unit.migration_format is None else None
         try:
             # statements parse would skip by their first word are only counted, unless they hold a directive
             stream = read_statements(path, migration_format=unit.migration_format, target=target,
                                      skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
-                                     on_read=on_read, segment=unit.segments.get(path))
-            self._parse_and_replay(stream, path, replayer, result, changes if changes is not None and changes.contains(path) else None)
+                                     on_read=on_read, segment=unit.segments.get(path),
+                                     blocks=templates.accepts if templates is not None else None)
+            self._parse_and_replay(stream, path, replayer, result, changes if changes is not None and changes.contains(path) else None,
+                                   templates)
         except InputError as error:
             result.diagnostics.append(Diagnostic(rule="io-error", severity="error", path=path, message=str(error)))
         if stream is not None:
@@ -225,7 +231,8 @@ class Engine:
             progress.file_done()
 
     def _parse_and_replay(
-        self, stream: Iterable[Statement], path: str, replayer: Replayer, result: UnitResult, changes: ChangeSet | None,
+        self, stream: Iterable[Statement | BlockMark], path: str, replayer: Replayer, result: UnitResult,
+        changes: ChangeSet | None, templates: Templates | None = None,
     ) -> None:
         """Parse each statement (through the cache) and replay it into the model; the statements
         read are counted into `result` even when reading fails half-way.
@@ -233,19 +240,41 @@ class Engine:
         The hot loop of a run (a dump has a statement per table and several per row batch): the
         common case, a statement with no directive, no parse failure and outside a change set, is
         replayed here inline, as `_apply` would replay it; every other statement goes through
-        `_apply`. Statements the parser skips (INSERT, SET, LOCK ...) stop at the parse."""
+        `_apply`. Statements the parser skips (INSERT, SET, LOCK ...) stop at the parse. A dump's
+        repeated schema block comes as one `BlockMark` (`templates`, `linter.schema.block_replay`)."""
         parse, apply, replay, diagnostics = self._cache.parse, self._apply, replayer.apply, result.diagnostics
         count = 0
+        recorded: list[tuple[Statement, object]] | None = None  # a template block's statements, while it is read
+        said = 0  # diagnostics and suppressions when it started
         stopped, stopped_at = 0, 0  # the packet the server stopped at a statement it refused, and where
         # the packet with a skipped statement that may fail (said once, at the first DDL after it), where, what
         doubted, doubted_at, doubted_word = 0, 0, ""
         try:
             for statement in stream:
+                if statement.__class__ is BlockMark:
+                    kind = statement.kind  # type: ignore[union-attr]
+                    if templates is None:
+                        continue
+                    if kind == "start":
+                        templates.start(statement)  # type: ignore[arg-type]
+                        recorded, said = templates.recorded, len(diagnostics) + len(result.suppressions)
+                    elif kind == "end":
+                        templates.end(statement, quiet=len(diagnostics) + len(result.suppressions) == said)  # type: ignore[arg-type]
+                        recorded = None
+                    else:
+                        count += statement.statements  # type: ignore[union-attr]
+                        for where, problem in templates.repeat(statement):  # type: ignore[arg-type]
+                            diagnostics.append(Diagnostic(rule="replay-error", severity="info", path=path, line=where.line,
+                                                          column=where.column, end_line=where.end_line, message=problem,
+                                                          excerpt=_excerpt(where.text)))
+                    continue
                 count += 1
-                text, _, line, column, end_line, comments, executable, packet = statement
+                text, _, line, column, end_line, comments, executable, packet = statement  # type: ignore[misc]
                 if "innolint:" in text or (comments and any("innolint:" in c for c in comments)):
                     result.suppressions.extend(suppressions.from_statement(statement))
                 op = parse(text)
+                if recorded is not None:
+                    recorded.append((statement, op))  # type: ignore[arg-type]
                 kind = op.__class__
                 if kind is ops.Skipped:  # INSERT, SET, LOCK...: nothing to replay, nothing to report,
                     if packet and packet != stopped:  # unless it takes down the rest of its packet

@@ -64,7 +64,7 @@ def test_counter_variants_are_parsed_once_and_keep_their_own_counter() -> None:
         statements += [f"USE `tenant_{n}`", table_text(counter)]
     replayer = replay(cache, statements)
     tables = [replayer.model.find_table(f"tenant_{n}", "wp_posts") for n in range(len(counters))]
-    assert [t.options.auto_increment for t in tables] == counters  # type: ignore[union-attr]
+    assert [t.auto_increment for t in tables] == counters  # type: ignore[union-attr]
     # one parse for the definition, one to trust the counter's place, none for USE beyond its own
     assert cache.parsed - len(counters) == 2
     assert len({t.body.definition_id for t in tables}) <= 2  # type: ignore[union-attr]
@@ -106,7 +106,7 @@ def test_a_general_tablespace_per_tenant_hits_the_cache_with_its_own_tablespace(
         table = replayer.model.find_table(f"tenant_{n:05d}", "wp_posts")
         assert table is not None
         assert table.options.tablespace == f"tenant_{n:05d}"
-        assert table.options.auto_increment == (n * 3 if n % 2 else None)
+        assert table.auto_increment == (n * 3 if n % 2 else None)
         assert table.column("post_status") is not None and table.primary_key is not None
 
 
@@ -129,7 +129,7 @@ def test_copy_on_write_keeps_each_tenants_table_its_own() -> None:
     assert (a.options.engine, b.options.engine, c.options.engine) == ("MyISAM", "InnoDB", "InnoDB")
     assert a.options.other == {"CHECKSUM": "1"} and b.options.other == {} and c.options.other == {}
     assert (a.options.tablespace, b.options.tablespace, c.options.tablespace) == ("other", "b", "c")
-    assert (a.options.auto_increment, b.options.auto_increment, c.options.auto_increment) == (5, 6, None)
+    assert (a.auto_increment, b.auto_increment, c.auto_increment) == (5, 6, None)
     assert b.column("post_title").nullable and not c.column("post_title").nullable  # type: ignore[union-attr]
     # the cached definition itself is untouched: the next tenant gets the original
     d = replay(cache, ["USE `d`", table_text(1, "d")]).model.find_table("d", "wp_posts")
@@ -541,9 +541,9 @@ def test_a_tenant_dump_is_parsed_once_per_definition_and_every_table_is_its_own(
             written[(schema, op.name.name)] = (op.body.options.auto_increment, op.body.options.tablespace)  # type: ignore[index]
     tables = result.model.tables()
     assert len(tables) == len(written) > 400
-    assert {(t.schema, t.name): (t.options.auto_increment, t.options.tablespace) for t in tables} == written
+    assert {(t.schema, t.name): (t.auto_increment, t.options.tablespace) for t in tables} == written
     assert len({t.body.definition_id for t in tables}) <= 2 * 12
-    counters = {t.options.auto_increment for t in tables}
+    counters = {t.auto_increment for t in tables}
     assert len(counters) > 20  # the dump's counters differ, and each table kept its own
 
 

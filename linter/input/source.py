@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from linter.input.statement import Segment
+from linter.input.statement import Segment, TenantBlock
 from linter.input.split import StatementStream, split_stream
 from linter.schema.target import Target
 
@@ -149,12 +149,14 @@ def read_statements(
     path: str, *, migration_format: str | None = None, target: Target | None = None,
     skip_words: frozenset[str] | None = None, skip_pattern: str = "", unless: str = "",
     on_read: Callable[[int], None] | None = None, segment: Segment | None = None,
+    blocks: Callable[[TenantBlock], bool] | None = None,
 ) -> StatementStream:
     """The statements of `path` ("-": standard input), streamed; InputError when it cannot be read.
-    `migration_format`, `target`, `skip_words`, `skip_pattern`, `unless` and `segment`: see
-    `linter.input.split.split_stream`; `on_read`: see `iter_chunks`."""
+    `migration_format`, `target`, `skip_words`, `skip_pattern`, `unless`, `segment` and `blocks`:
+    see `linter.input.split.split_stream`; `on_read`: see `iter_chunks`."""
     return split_stream(iter_chunks(path, on_read=on_read), path, migration_format=migration_format, target=target,
-                        skip_words=skip_words, skip_pattern=skip_pattern, unless=unless, segment=segment)
+                        skip_words=skip_words, skip_pattern=skip_pattern, unless=unless, segment=segment,
+                        blocks=blocks)
 
 
 def discover(paths: list[str], *, repository: str | None = None) -> tuple[list[str], list[tuple[str, str]]]:

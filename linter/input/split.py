@@ -36,12 +36,13 @@ engine turns into diagnostics.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from linter.input.splitter.lexis import MAX_STATEMENT_CHARS
+from linter.input.splitter.repeats import Repeats
 from linter.input.splitter.scanner import _Splitter
-from linter.input.statement import Note, Segment, Statement
+from linter.input.statement import Note, Segment, Statement, TenantBlock
 
 if TYPE_CHECKING:
     from linter.schema.target import Target
@@ -57,6 +58,7 @@ def split_stream(
     chunks: Iterable[str], path: str, *, migration_format: str | None = None, target: Target | None = None,
     skip_words: frozenset[str] | None = None, skip_pattern: str = "", unless: str = "",
     max_statement: int = MAX_STATEMENT_CHARS, segment: Segment | None = None,
+    blocks: Callable[[TenantBlock], bool] | None = None,
 ) -> StatementStream:
     """Yield the statements of the text made of `chunks`, each as soon as it is complete.
 
@@ -82,9 +84,19 @@ def split_stream(
     directives become `Segment`s in the chunks; `segment`, how the whole file is split when the
     history that holds it says so (a Liquibase `<sqlFile endDelimiter="//">`). A `Note` among the
     chunks is reported as it is.
+
+    `blocks`: the caller takes a dump's repeated schema blocks (`linter.input.tenant_blocks`): the
+    stream then holds `BlockMark`s among the statements, and a block this says True of (a repeat
+    of a template the caller recorded) comes as one mark instead of its statements (plain files
+    only: a migration format's own reading stays as it is).
     """
     splitter = _Splitter(path, migration_format, skip_words, unless, skip_pattern, target, max_statement)
     reading = _OWN_READINGS.get(migration_format)  # type: ignore[arg-type]
+    if blocks is not None and reading is None and segment is None and migration_format is None:
+        from linter.input.tenant_blocks import tenant_blocks
+
+        splitter.repeats = Repeats(blocks)
+        chunks = tenant_blocks(chunks)  # type: ignore[assignment]
     if reading is not None:
         import importlib
 

@@ -74,3 +74,37 @@ class Segment(NamedTuple):
 
 #: what a Segment's `split` may be
 _SEGMENT_SPLITS = frozenset({"packet", "whole", "delimiter"})
+
+
+class TenantBlock(NamedTuple):
+    """One schema's part of a dump, as the block reader (`linter.input.tenant_blocks`) hands it to
+    the splitter: `text`, from the header before its `USE` line to the next schema's header,
+    always whole lines; `template`, the number of the block it repeats, or of itself when it is the
+    first of its kind (`first`); `name`, the schema its `USE` names; `counters`, the values of its
+    `AUTO_INCREMENT=` clauses where the template has them (None where this block has none). A
+    repeat's text is the template's with the name and these counters in their places, nothing else."""
+
+    text: str
+    template: int
+    first: bool
+    name: str
+    counters: tuple[int | None, ...]
+
+
+class BlockMark(NamedTuple):
+    """What the splitter says of a `TenantBlock` among the statements it yields, when its reader
+    asked for blocks (`split_stream(blocks=...)`): "start" and "end" around the statements of a
+    block it split, which the reader may take as its kind's template (`ok` False on the end: the
+    block did not end in the state it started in, and is none); or "repeat" for a block repeating
+    a template, which it did not split: its statements are the template's with this block's `name`
+    and `counters`, from line `line` on; `statements`: how many the template built (the rest were
+    counted into `skipped`); `text`: the block's."""
+
+    kind: str
+    template: int
+    name: str
+    counters: tuple[int | None, ...]
+    line: int
+    text: str = ""
+    statements: int = 0
+    ok: bool = True

@@ -598,10 +598,14 @@ class BodyDraft:
 _IBFK = "\0ibfk_"
 
 
+#: `Table`'s counter when it is the one its body's options hold
+AS_BODY = -1
+
+
 class Table(Record):
     __slots__ = __match_args__ = (
         "schema", "name", "body", "defined", "changed", "temporary", "origin", "key_dropped", "annotations",
-        "view_standin", "_own_body", "options_where",
+        "view_standin", "_own_body", "options_where", "_counter",
     )
     schema: str | None
     name: str
@@ -622,12 +626,15 @@ class Table(Record):
     #: the upper-case key of another option) -> the ALTER TABLE that last set it; an option not
     #: here is as the CREATE TABLE wrote it (`option_place` answers either way)
     options_where: dict[str, Location]
+    #: the table's AUTO_INCREMENT counter where it is not its body's (`AS_BODY`): a tenant's copy of
+    #: a table shares the body of every other copy but for this (`auto_increment` reads it)
+    _counter: int | None
 
     def __init__(
         self, schema: str | None, name: str, body: TableBody, defined: Location, changed: Location,
         temporary: bool = False, origin: Literal["create", "like", "select"] = "create",
         key_dropped: Location | None = None, annotations: frozenset[str] = frozenset(), view_standin: bool = False,
-        _own_body: bool = False, options_where: dict[str, Location] | None = None,
+        _own_body: bool = False, options_where: dict[str, Location] | None = None, counter: int | None = AS_BODY,
     ) -> None:
         self.schema = schema
         self.name = name
@@ -641,6 +648,7 @@ class Table(Record):
         self.view_standin = view_standin
         self._own_body = _own_body
         self.options_where = {} if options_where is None else options_where
+        self._counter = counter
 
     # -- mutation: copy-on-write of the shared body -------------------------------------------
     def share_keys(self, indexes: list[Index]) -> None:
@@ -648,12 +656,33 @@ class Table(Record):
         self.body = self.body.with_indexes(indexes)
         self._own_body = False
 
+    def share_body(self) -> None:
+        """Let other tables share this one's body: it is copied before this table changes it."""
+        self._own_body = False
+
     def writable(self) -> TableBody:
-        """The body, copied first if it may be shared with other tables."""
+        """The body, copied first if it may be shared with other tables (with the table's own
+        counter in its options)."""
         if not self._own_body:
             self.body = self.body.copy()
             self._own_body = True
+            if self._counter != AS_BODY:
+                self.body.options.auto_increment = self._counter
+                self._counter = AS_BODY
         return self.body
+
+    def body_copy(self) -> TableBody:
+        """A copy of the body of its own (for another table), with this table's counter in its options."""
+        body = self.body.copy()
+        if self._counter != AS_BODY:
+            body.options.auto_increment = self._counter
+        return body
+
+    @property
+    def auto_increment(self) -> int | None:
+        """The table's AUTO_INCREMENT counter as the input gives it (`AUTO_INCREMENT=N`), None when none."""
+        counter = self._counter
+        return self.body.options.auto_increment if counter == AS_BODY else counter
 
     # -- read access --------------------------------------------------------------------------
     @property

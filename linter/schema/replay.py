@@ -106,6 +106,14 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         #: temporary tables a refused ALTER ... CHANGE hid from RENAME TABLE (MariaDB)
         self._temporaries = RenameBlindness()
 
+    def side_effects(self) -> tuple[int, ...]:
+        """How much the replay keeps besides the schemas' tables: refusals the checks report,
+        tablespaces, compression dictionaries, views, view stand-ins (statements that change none of
+        these made or changed tables only, or nothing)."""
+        model = self.model
+        return (len(model.refused_keys), len(model.refused_lengths), len(model.tablespaces), len(model.dictionaries),
+                len(self._views), len(self._standins), len(self._row_uppers))
+
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
     ) -> str | None:
@@ -217,7 +225,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             source = self._find(op.like)
             if source is None:
                 return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input{self._case_hint(op.like)}"
-            body = source.body.copy()  # LIKE copies columns, keys and options, not foreign keys
+            body = source.body_copy()  # LIKE copies columns, keys and options, not foreign keys
             body.foreign_keys = []
             keep_copied_charset(body, source, self.target, self.model.find_schema(source.schema), schema)
             # a copy of a CREATE ... SELECT table: its columns are not known either
@@ -828,7 +836,7 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
         for source in self.partition_sources:
             self.replayer._remove(source)
         for target in self.partition_tables:
-            body = table.body.copy()
+            body = table.body_copy()
             body.foreign_keys = []
             body.options = replace(body.options, partitioning=None, partition_names=())
             schema = self.replayer.model.schema(target.schema if target.schema is not None else self.replayer.current_schema)

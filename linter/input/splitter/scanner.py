@@ -41,9 +41,10 @@ from linter.input.splitter.lexis import (
 )
 from linter.input.splitter.packets import _OpenPacket
 from linter.input.splitter.quoted import _QuotedText
+from linter.input.splitter.repeats import Repeats
 from linter.input.splitter.span_memory import SpanMemory
 from linter.input.splitter.sqlmode import Modes
-from linter.input.statement import Note, Segment, Statement, _SEGMENT_SPLITS
+from linter.input.statement import Note, Segment, Statement, TenantBlock, _SEGMENT_SPLITS
 
 if TYPE_CHECKING:
     from linter.schema.target import Target
@@ -95,6 +96,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.delimiter_at = self.directive_at = self.horizon = -1  # see `_fast`
         self.buf = ""
         self.pos = 0
+        self.chunks_fed = 0
         self.eof = False
         # line counting, lazily up to `cnt_pos`; `line_start` is the index where that line began
         self.cnt_pos = 0
@@ -180,6 +182,8 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.packet_no = 0  # the number of the last packet a statement was read from (`Statement.packet`)
         self.packet = 0  # the packet of the statement `_end_stmt` closes
         self.pending_line = 0
+        #: a dump's repeated schema blocks, when the reader takes them (`linter.input.splitter.repeats`)
+        self.repeats: Repeats | None = None
 
     def run(self, chunks: Iterable[str]) -> Iterator[Statement]:
         first = True
@@ -191,6 +195,14 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
             if chunk.__class__ is Note:  # a format's reading reports something at its place
                 self.notes.append(chunk)  # type: ignore[arg-type]
                 continue
+            if chunk.__class__ is TenantBlock:  # a dump's schema, maybe a repeat (`repeats`)
+                if self.stopped or self.repeats is None:
+                    chunk = chunk.text  # type: ignore[attr-defined]
+                else:
+                    first = False
+                    self.repeats.block(self, chunk)  # type: ignore[arg-type]
+                    yield from self._sendable()
+                    continue
             if not chunk:
                 continue
             if self.stopped:  # the client quit: the rest is read (a pipe must be drained) and counted
@@ -209,6 +221,11 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self._finish()
         yield from self.out
         self.out = []
+
+    def feed_text(self, text: str) -> None:
+        """Read `text` as the next chunk, as far as it goes."""
+        self._feed(text)
+        self._scan()
 
     def _segment(self, segment: Segment) -> None:
         """A part read on its own starts (see `Segment`): what is open ends as at the end of input,
@@ -261,6 +278,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.cnt_pos -= pos
         self.line_start -= pos
         self.buf = buf[pos:] + chunk if pos < len(buf) else chunk
+        self.chunks_fed += 1
         self.pos = 0
         self.delimiter_at = self.directive_at = self.horizon = -1  # fast-lane look-ahead, found again in the new buffer
 
