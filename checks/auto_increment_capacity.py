@@ -153,9 +153,23 @@ class AutoIncrementCapacity(Check):
         severity: Severity = context.option(self.id, "severity", self.severity)
         with_stats = bool(context.stats)
         by_parent: dict[tuple[str, str], list[tuple[Table, ForeignKey]]] | None = None
+        # the lowest counter worth a look, per definition (a tenant dump's copies share one): the
+        # counters differ per table, so each is looked at, but against a number worked out once
+        lowest: dict[int, float] = {}
         for table in model.tables():
-            if table.view_standin or table.temporary or (table.auto_increment is None and not with_stats):
+            value = table.auto_increment
+            if table.view_standin or table.temporary or (value is None and not with_stats):
                 continue  # no value to judge (the common case of a CREATE TABLE without AUTO_INCREMENT=N)
+            if value is not None and not with_stats:
+                columns = table.body.columns
+                floor = lowest.get(id(columns))
+                if floor is None:
+                    column = next((c for c in columns.values() if c.auto_increment), None)
+                    integer = column is not None and column.type in INTEGER_TYPES
+                    floor = lowest[id(columns)] = (warning_share * maximum(column.type, column.unsigned)  # type: ignore[union-attr]
+                                                   if integer else float("inf"))
+                if value < floor:
+                    continue
             stats = context.table_stats(table)
             found = counter(table, stats)
             if found is None or found.share < warning_share:

@@ -20,17 +20,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.rules.checkapi import (
-    Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, cause_place, innodb_tables, qualified, quote,
+    Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, cause_place, qualified, quote,
 )
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import SIZE, Integer, size_bytes
-from linter.rules.copies import grouped as copies_of
+from linter.rules.copies import decided_once, grouped as copies_of
 from linter.schema.elements import Column, TableOptions
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 from checks.compression_content import TableContent, content_of
-from linter.schema.tenants import TenantLayout, group_by_definition, layout_for, some_names, sql_string
+from linter.schema.tenants import TenantLayout, layout_for, some_names, sql_string
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
@@ -133,36 +133,43 @@ class CompressionCandidate(Check):
         min_size = parse_size(context.option(self.id, "min_size", DEFAULT_MIN_SIZE), DEFAULT_MIN_SIZE)
         min_varchar = _int(context.option(self.id, "min_varchar_length", DEFAULT_MIN_VARCHAR_LENGTH),
                            DEFAULT_MIN_VARCHAR_LENGTH)
-        per_body: dict[int, tuple[list[Candidate], list[tuple[Column, str]]]] = {}
         tenants = layout_for(model, context)
-        grouped: list[Table] = []
-        for table in innodb_tables(model):
-            key = table.body.definition_id  # tenant copies of one definition: classified once
-            if key not in per_body:
-                per_body[key] = classified(table, min_varchar)
-            found, left = per_body[key]
+        definitions, rank = decided_once(model, context)
+        for definition in definitions:  # a tenant definition's copies: classified once
+            first = definition.first
+            if not first.is_innodb:
+                continue
+            found, left = classified(first, min_varchar)
             if not found:
                 continue
-            measured = _measurements(table, found, context)
-            if measured:  # measured beats guessed: columns whose values did not compress go
-                found = [c for c in found if c.column.name.lower() not in measured or _pays(measured[c.column.name.lower()])]
-                if not found:
+            group: list[Table] = []  # the copies without a size of their own: one finding for them
+            for part in definition.parts:
+                if definition.grouped and not part.alone:
+                    group.extend(part.tables)
                     continue
-            stats = context.table_stats(table)
-            size = _size(stats)
-            if size is None and tenants is not None and tenants.is_tenant(table.schema):
-                grouped.append(table)
-                continue
-            finding = self._table(table, found, stats, size, min_size, context.target, model, measured=measured,
-                                  left=left)
-            if finding is not None:
-                yield finding
-        for group in group_by_definition(model, grouped):
-            found, left = per_body[group[0].body.definition_id]
-            finding = self._table(group[0], found, None, None, min_size, context.target, model, group, tenants,
-                                  left=left)
-            if finding is not None:
-                yield copies_of(finding, group)
+                table = part.tables[0]  # one table, with evidence of its own
+                measured = _measurements(table, found, context)
+                kept = found
+                if measured:  # measured beats guessed: columns whose values did not compress go
+                    kept = [c for c in found if c.column.name.lower() not in measured
+                            or _pays(measured[c.column.name.lower()])]
+                    if not kept:
+                        continue
+                stats = context.table_stats(table)
+                size = _size(stats)
+                if size is None and definition.grouped:
+                    group.append(table)
+                    continue
+                finding = self._table(table, kept, stats, size, min_size, context.target, model, measured=measured,
+                                      left=left)
+                if finding is not None:
+                    yield finding
+            if group:
+                group.sort(key=lambda t: rank[t.schema])
+                finding = self._table(group[0], found, None, None, min_size, context.target, model, group, tenants,
+                                      left=left)
+                if finding is not None:
+                    yield copies_of(finding, group)
 
     def _table(
         self, table: Table, found: list[Candidate], stats: TableStats | None, size: int | None, min_size: int,

@@ -76,10 +76,10 @@ def _report(path: Path, stats: dict[str, TableStats]) -> dict[str, object]:
 
 def _every_table_alone(model: object, context: object) -> object:
     """The reference: every table its own definition, judged alone (grouping folds the copies)."""
-    definitions, position = copies._group(model, context)  # type: ignore[arg-type]
+    definitions, rank = copies._group(model, context)  # type: ignore[arg-type]
     alone = [copies.Definition([copies.Part([table])], False) for d in definitions for part in d.parts
              for table in part.tables]
-    return alone, position
+    return alone, rank
 
 
 @pytest.mark.parametrize("seed", range(12))

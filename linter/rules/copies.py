@@ -75,7 +75,7 @@ def judged_once(model: SchemaModel, context: Any, judge: Judge) -> Iterator[Find
     """What `judge` says of every real table of the model (no view stand-in, no temporary table),
     asked once per part of each definition (see the module docstring), each finding standing for
     the copies it holds for."""
-    definitions, position = decided_once(model, context)
+    definitions, rank = decided_once(model, context)
     for definition in definitions:
         if not definition.grouped:
             yield from judge(definition.first)
@@ -98,7 +98,7 @@ def judged_once(model: SchemaModel, context: Any, judge: Judge) -> Iterator[Find
                     found[1].extend(part.tables)
         for finding, tables in merged.values():
             if len(definition.parts) > 1:
-                tables.sort(key=lambda t: position[id(t)])
+                tables.sort(key=lambda t: rank[t.schema])
             yield grouped(finding, tables)
 
 
@@ -108,10 +108,10 @@ def grouped(finding: Finding, tables: Sequence[Table]) -> Finding:
     return finding.replace(count=max(len(tables), 1), schemas=names)
 
 
-def decided_once(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[int, int]]:
+def decided_once(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[str | None, int]]:
     """Every real table of the model in `Definition`s, in input order of their first table, and
-    each table's place in the input (by id). Computed once per model and context: every rule
-    gets the same."""
+    each schema's place in the input (by its name: a definition's copies are each in a schema of
+    their own, and sort by it). Computed once per model and context: every rule gets the same."""
     memo = model.derived.get("copies")
     if memo is not None and memo[0] is context:  # type: ignore[index]
         return memo[1]  # type: ignore[index, no-any-return]
@@ -120,31 +120,35 @@ def decided_once(model: SchemaModel, context: Any) -> tuple[list[Definition], di
     return found
 
 
-def _group(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[int, int]]:
+def _group(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[str | None, int]]:
+    """The definitions (see `decided_once`), and each schema's place in the input by its name
+    (the copies of a definition are each in a schema of their own: they sort by it)."""
     layout = layout_for(model, context)
     tenant_schemas = layout.keys if layout is not None else frozenset()
     definitions: list[Definition | None] = []
-    position: dict[int, int] = {}  # id(table) -> its place in the input
-    # (definition, name, tablespace shape, the schema where a foreign key names one) -> the copies:
-    # cheap per table; structural signatures come later
+    rank: dict[str | None, int] = {}
+    # (definition, name, tablespace shape, the schema where a foreign key names one) -> the copies,
+    # in input order: cheap per table; structural signatures come later, once per bucket
     buckets: dict[Hashable, list[Table]] = {}
     first_of: list[tuple[int, list[Table]]] = []  # (where in `definitions` a bucket goes, the bucket)
+    qualified: dict[int, bool] = {}  # definition -> whether a foreign key names a schema
     for key, schema in model.schemas.items():
+        rank[schema.name] = len(rank)
         tenant = key in tenant_schemas
         for table in schema.tables.values():
             if table.view_standin or table.temporary:
                 continue
-            position[id(table)] = len(position)
             if not tenant:
                 definitions.append(Definition([Part([table])], False))
                 continue
             body = table.body
-            options = body.options
-            bucket_key = (
-                body.definition_id, table.name,
-                own_tablespace_shape(options.tablespace, table.schema) if options.tablespace else None,
-                key if any(f.ref_schema for f in body.foreign_keys) else None,
-            )
+            number = body.definition_id
+            names_schema = qualified.get(number)
+            if names_schema is None:
+                names_schema = qualified[number] = any(f.ref_schema for f in body.foreign_keys)
+            tablespace = body.options.tablespace
+            bucket_key = (number, table.name, own_tablespace_shape(tablespace, table.schema) if tablespace else None,
+                          key if names_schema else None)
             bucket = buckets.get(bucket_key)
             if bucket is None:
                 bucket = buckets[bucket_key] = [table]
@@ -153,39 +157,42 @@ def _group(model: SchemaModel, context: Any) -> tuple[list[Definition], dict[int
             else:
                 bucket.append(table)
     if not buckets:
-        return definitions, position  # type: ignore[return-value]
+        return definitions, rank  # type: ignore[return-value]
     # buckets of one structure (the same CREATE TABLE parsed from texts that differ in spacing, an
     # ALTER that made a copy what the others are) are one definition, as grouping sees it
-    merged: dict[Hashable, list[Table]] = {}
+    merged: dict[Hashable, tuple[Definition, list[list[Table]]]] = {}
     for at, bucket in first_of:
         signature = definition_signature(model, bucket[0])
-        tables = merged.get(signature)
-        if tables is None:
-            merged[signature] = tables = []
-            definitions[at] = Definition([Part(tables)], True)  # parts made below
-        tables.extend(bucket)
-    neighbours = model.contents()
+        found = merged.get(signature)
+        if found is None:
+            definition = definitions[at] = Definition([], True)  # its parts: made below
+            merged[signature] = found = (definition, [])
+        found[1].append(bucket)
+    contents = model.contents()
+    alike_in: dict[str | None, tuple[object, ...]] = {}  # what the tables of a schema share
+    for key in tenant_schemas:
+        schema = model.schemas.get(key)
+        if schema is not None:
+            alike_in[schema.name] = (schema.charset, schema.collation, contents[key])
     own = _own_evidence(context)
-    for definition in definitions:
-        if definition is not None and definition.grouped:
-            tables = definition.parts[0].tables
-            if len(tables) > 1:
-                tables.sort(key=lambda t: position[id(t)])
-            parts: dict[Hashable, Part] = {}
-            for table in tables:
-                if own is not None and own(table):
-                    parts[id(table)] = Part([table], alone=True)
-                    continue
-                key = model.key(table.schema) if table.schema else None
-                schema = model.schemas[key]
-                alike = (schema.charset, schema.collation, table.annotations, neighbours[key])
-                part = parts.get(alike)
-                if part is None:
-                    parts[alike] = Part([table])
-                else:
-                    part.tables.append(table)
-            definition.parts = list(parts.values())
-    return [d for d in definitions if d is not None], position
+    for definition, buckets_of in merged.values():
+        tables = buckets_of[0]
+        if len(buckets_of) > 1:
+            tables = [t for bucket in buckets_of for t in bucket]
+            tables.sort(key=lambda t: rank[t.schema])
+        parts: dict[Hashable, Part] = {}
+        for table in tables:
+            if own is not None and own(table):
+                parts[id(table)] = Part([table], alone=True)
+                continue
+            alike = (alike_in[table.schema], table.annotations)
+            part = parts.get(alike)
+            if part is None:
+                parts[alike] = Part([table])
+            else:
+                part.tables.append(table)
+        definition.parts = list(parts.values())
+    return [d for d in definitions if d is not None], rank
 
 
 def _own_evidence(context: Any) -> Callable[[Table], bool] | None:

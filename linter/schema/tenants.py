@@ -124,10 +124,13 @@ def layout_for(model: SchemaModel, context: Any) -> TenantLayout | None:
     tenant-tablespace rule's `min_schemas` and `similarity`), whichever check asks."""
     min_schemas = _int_option(context.option(DETECTION_RULE, "min_schemas", DEFAULT_MIN_SCHEMAS), DEFAULT_MIN_SCHEMAS)
     similarity = _float_option(context.option(DETECTION_RULE, "similarity", DEFAULT_SIMILARITY), DEFAULT_SIMILARITY)
-    return detect_tenants(
-        model, pattern=context.tenant_schema_pattern, min_schemas=max(2, min_schemas),
-        similarity=min(1.0, max(0.0, similarity)),
-    )
+    asked = (context.tenant_schema_pattern, max(2, min_schemas), min(1.0, max(0.0, similarity)))
+    known = model.derived.get("layout")  # the finished model's layout, detected once for every rule
+    if known is not None and known[0] == asked:  # type: ignore[index]
+        return known[1]  # type: ignore[index, no-any-return]
+    layout = detect_tenants(model, pattern=asked[0], min_schemas=asked[1], similarity=asked[2])
+    model.derived["layout"] = (asked, layout)
+    return layout
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
