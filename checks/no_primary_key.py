@@ -10,7 +10,8 @@ from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer, Number
 from linter.schema.elements import LARGE_TYPES, Index
-from linter.schema.model import SPATIAL_TYPES, SchemaModel, Table
+from linter.schema.elements import SPATIAL_TYPES
+from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import LinkEvidence
 
 

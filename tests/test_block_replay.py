@@ -8,7 +8,6 @@ refused (each block read statement by statement)."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 

@@ -32,7 +32,8 @@ from linter.schema.column_lengths import needs_settling, stored, too_long
 from linter.schema.key_parts import as_stored, cut_changed_keys
 
 if TYPE_CHECKING:
-    from linter.schema.model import BodyDraft, Schema
+    from linter.schema.body_draft import BodyDraft
+    from linter.schema.model import Schema
     from linter.schema.target import Target
 
 #: the TEXT types by the bytes they hold, smallest first

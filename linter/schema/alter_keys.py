@@ -32,7 +32,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from linter.parse.keys import MAX_KEYS
-from linter.schema.model import BodyDraft, name_unnamed_keys, without_redundant_generated_keys
+from linter.schema.body_draft import BodyDraft
+from linter.schema.model import name_unnamed_keys, without_redundant_generated_keys
 from linter.schema.elements import Index, Location
 from linter.schema.key_parts import as_stored
 

@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from linter.schema.elements import LARGE_TYPES, Column, Index
-from linter.schema.model import PREFIX_LENGTH_TYPES, BodyDraft, TableBody
+from linter.schema.elements import Column, Index
+from linter.schema.body_draft import BodyDraft
+from linter.schema.elements import PREFIX_LENGTH_TYPES
+from linter.schema.model import TableBody
 from linter.schema.key_parts import as_stored, long_unique_problem
 from linter.schema.online_alter import Request, Verdict, verdict
 from linter.schema.refusals import (

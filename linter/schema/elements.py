@@ -6,6 +6,7 @@ model that hold them are `linter.schema.model`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Literal
 
 from linter.record import FrozenRecord, Record
@@ -282,3 +283,55 @@ class TableOptions(Record):
         self.partition_names = partition_names
         self.auto_increment = auto_increment
         self.other = {} if other is None else other
+
+
+#: Spatial types: a UNIQUE key on one is stored as a prefix key (MariaDB 10.11: `a(8)` on GEOMETRY,
+#: `a(25)` on POINT), so it never clusters the table (tests/test_model_oracle.py).
+SPATIAL_TYPES = frozenset(
+    {"GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON",
+     "GEOMETRYCOLLECTION"}
+)
+#: Types whose key prefix counts characters (or bytes) of the column's declared length: a prefix
+#: as long as the column is the whole column, and the server drops it (`whole_column_prefixes`).
+PREFIX_LENGTH_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
+
+
+def is_whole_column(prefix: int, column: Column) -> bool:
+    """Whether a key prefix of `prefix` covers the whole of `column`: CHAR/VARCHAR/BINARY/VARBINARY
+    of exactly that length. The server then drops the prefix (SHOW CREATE TABLE and
+    information_schema.STATISTICS show none), and such a UNIQUE key can cluster the table."""
+    return column.type in PREFIX_LENGTH_TYPES and column.length == prefix
+
+
+def can_cluster(index: Index, column_of: Callable[[str], Column | None]) -> bool:
+    """Whether InnoDB could use this UNIQUE key as the clustered index: every key part a whole
+    (not prefix), NOT NULL, stored (not virtual) column, and the key no hash. A whole TEXT/BLOB/
+    JSON column is no such part: MariaDB enforces that UNIQUE through a hidden hash column (a
+    "long unique", USING HASH: `Index.long_hash`) and InnoDB keeps the row id (MySQL refuses the
+    key: error 1170); nor is a spatial column, whose UNIQUE key the server stores as a prefix key.
+    `column_of`: the table's column of a name."""
+    if index.kind not in ("unique", "primary") or not index.columns or index.long_hash:
+        return False
+    for part in index.columns:
+        if part.expression:
+            return False
+        column = column_of(part.name.lower())
+        if column is None or column.nullable or column.generated == "virtual":
+            return False
+        if part.prefix is not None and not is_whole_column(part.prefix, column):
+            return False
+        if column.type in LARGE_TYPES or column.type in SPATIAL_TYPES:
+            return False
+    return True
+
+
+def foreign_key_number(table: str, name: str) -> int | None:
+    """n when `name` has the form `<table>_ibfk_<n>` (case-insensitive), else None. (Numbers of
+    19 digits and more are left out: no server numbers that far, and reading a very long one
+    costs more than linear time.)"""
+    lowered = name.lower()
+    prefix = table.lower() + "_ibfk_"
+    number = lowered[len(prefix):]
+    if lowered.startswith(prefix) and number.isascii() and number.isdigit() and len(number) < 19:
+        return int(number)
+    return None

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from linter.schema.elements import Column, Index
-from linter.schema.model import SPATIAL_TYPES
+from linter.schema.elements import SPATIAL_TYPES
 
 __all__ = ["alter_sorts_keys", "creation_order", "key_rank"]
 

@@ -34,7 +34,9 @@ from dataclasses import replace
 from linter.schema.innodb_sizes import column_charset
 from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn
 from linter.schema.key_order import creation_order
-from linter.schema.model import SPATIAL_TYPES, BodyDraft, Schema, Table, is_whole_column, whole_column_prefixes
+from linter.schema.body_draft import BodyDraft
+from linter.schema.elements import SPATIAL_TYPES, is_whole_column
+from linter.schema.model import Schema, Table, whole_column_prefixes
 from linter.schema.refusals import NO_PREFIX_TYPES, SIZED_STRING_TYPES, _stored_bytes
 from linter.schema.target import Target
 

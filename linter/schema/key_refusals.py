@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from linter.schema.elements import LARGE_TYPES
-from linter.schema.model import SPATIAL_TYPES, Schema, Table, TableBody
+from linter.schema.elements import SPATIAL_TYPES
+from linter.schema.model import Schema, Table, TableBody
 from linter.schema.refused import RefusedKey
 from linter.schema.refusals import _stored_bytes
 

@@ -83,7 +83,7 @@ from typing import TYPE_CHECKING, Any
 from linter.schema.innodb_sizes import CHARSET_MAXLEN, column_charset, normalize_charset
 from linter.schema.key_order import key_rank
 from linter.schema.key_parts import drop_whole_prefixes, server_keys
-from linter.schema.model import can_cluster
+from linter.schema.elements import can_cluster
 
 if TYPE_CHECKING:
     from linter.schema.elements import Column

@@ -23,8 +23,9 @@ import sys
 from dataclasses import replace
 
 from linter.parse import ops
+from linter.schema.body_draft import BodyDraft
 from linter.schema.model import (
-    BodyDraft, CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name,
+    CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name,
     name_created_foreign_keys, without_redundant_generated_keys,
 )
 from linter.schema.elements import Column, ForeignKey, Index, Location

@@ -213,8 +213,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
                 first = False
                 if chunk[0] == "\ufeff":  # a BOM is not text: drop it before any column is counted
                     chunk = chunk[1:]
-            self._feed(chunk)
-            self._scan()
+            self.feed_text(chunk)
             yield from self._sendable()
         self.eof = True
         self._scan()
