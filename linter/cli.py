@@ -82,16 +82,33 @@ def build_parser() -> argparse.ArgumentParser:
         "audit", help="lint a running server's schema, read-only, with its workload, sizes and data",
         description="Read SHOW CREATE TABLE of every table of the chosen schemas, the workload counters "
         "(performance_schema) and sizes (information_schema), and run every check. Only SELECT and SHOW are "
-        "ever sent, in a READ ONLY session; audit as a user with only SELECT and PROCESS grants. The password "
-        "comes from --password-env, --defaults-file or MYSQL_PWD, never from the DSN.",
+        "ever sent, in a READ ONLY session with a lock wait and a statement timeout; audit as a user with SELECT "
+        "on the audited schemas and on performance_schema.table_io_waits_summary_by_table (docs/audit.md). The "
+        "password comes from --password-env, --defaults-file or MYSQL_PWD, never from the DSN.",
     )
     audit.add_argument("--dsn", required=True,
                        help="mysql://user@host:port/?schemas=a,b or mysql://user@/?socket=/path&schemas=a "
-                       "(no schemas: every schema but mysql, sys and the schemata)")
+                       "(no schemas: every schema but mysql, sys and the schemata); TLS options may be parameters: "
+                       "&ssl-mode=VERIFY_IDENTITY&ssl-ca=/path/ca.pem")
     audit.add_argument("--password-env", metavar="VAR", default=None,
                        help="read the password from this environment variable")
     audit.add_argument("--defaults-file", metavar="FILE", default=None,
-                       help="a MySQL option file whose [client] password to use")
+                       help="a MySQL option file whose [client] password and ssl-* options to use")
+    audit.add_argument("--ssl-mode", metavar="MODE", default=None, type=str.upper,
+                       choices=("DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA", "VERIFY_IDENTITY"),
+                       help="as the mysql client's: DISABLED, PREFERRED (default over TCP), REQUIRED, VERIFY_CA "
+                       "(the default with --ssl-ca), VERIFY_IDENTITY; a mode that requires TLS never sends the "
+                       "password without it")
+    audit.add_argument("--ssl-ca", metavar="FILE", default=None, help="the CA that signs the server's certificate")
+    audit.add_argument("--ssl-cert", metavar="FILE", default=None, help="a client certificate to present")
+    audit.add_argument("--ssl-key", metavar="FILE", default=None, help="the client certificate's key")
+    audit.add_argument("--lock-wait-timeout", metavar="SECONDS", type=int, default=5,
+                       help="a table another session keeps locked longer than this is skipped, and said so (default 5)")
+    audit.add_argument("--statement-timeout", metavar="SECONDS", type=float, default=30.0,
+                       help="the server stops any of the audit's statements after this long (max_statement_time / "
+                       "max_execution_time; default 30, 0: none)")
+    audit.add_argument("--max-queries-per-second", metavar="N", type=float, default=None,
+                       help="send at most N statements a second (default: no limit)")
     audit.add_argument("--format", choices=FORMATS, default="text")
     audit.add_argument("--target", choices=TARGETS, default=None,
                        help="advice for this server (default: the configuration's, else detected from the server)")
@@ -103,7 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--export-stats", metavar="FILE", default=None,
                        help="also write the workload and size evidence as a stats file for `check --stats`")
     audit.add_argument("--sample", metavar="N", type=int, default=0,
-                       help="measure compression on at most N values of each candidate column (default 0: off)")
+                       help="measure compression on at most N values of each candidate column and read N values of "
+                       "each UUID-like key, each read bounded to 10N rows examined on MariaDB (default 0: off)")
     _selection_arguments(audit)
     _text_arguments(audit)
 
@@ -638,7 +656,14 @@ def _audit(args: argparse.Namespace) -> int:
     import time
     from dataclasses import replace
 
-    from linter.audit.connection import AuditConnectionError, AuditQueryError, DsnError, WriteRefused, connect
+    from linter.audit.connection import (
+        AuditConnectionError,
+        AuditQueryError,
+        DsnError,
+        SessionLimits,
+        WriteRefused,
+        connect,
+    )
     from linter.audit.server import AuditOptions, SchemaNotFound, detect_target, read_server, run_checks
     from linter.config.defaults import ConfigError
     from linter.engine import Engine
@@ -653,6 +678,12 @@ def _audit(args: argparse.Namespace) -> int:
     if args.sample < 0:
         print("innolint: --sample takes a number of values, 0 or more", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        limits = SessionLimits(lock_wait_timeout=args.lock_wait_timeout, statement_timeout=args.statement_timeout,
+                               max_queries_per_second=args.max_queries_per_second)
+    except ValueError as error:
+        _say(f"--lock-wait-timeout, --statement-timeout, --max-queries-per-second: {error}")
+        return EXIT_USAGE
     password = None
     if args.password_env is not None:
         password = os.environ.get(args.password_env)
@@ -662,7 +693,8 @@ def _audit(args: argparse.Namespace) -> int:
     try:
         settings = _resolver(args).for_path(".")
         context = settings.context()
-        with connect(args.dsn, password, args.defaults_file) as connection:
+        with connect(args.dsn, password, args.defaults_file, ssl_mode=args.ssl_mode, ssl_ca=args.ssl_ca,
+                     ssl_cert=args.ssl_cert, ssl_key=args.ssl_key, limits=limits) as connection:
             if args.target is None and "target" not in settings.config.model_fields_set:
                 comment = str(connection.query("SELECT @@version_comment")[0][0])
                 detected = detect_target(connection.server_version(), comment)

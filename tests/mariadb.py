@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -196,6 +197,21 @@ def _server_binary_or_skip() -> str:
             pytest.fail("PyMySQL is not installed (CI is set, so this is an error)")
         pytest.skip("PyMySQL is not installed: pip install pymysql")
     return mariadbd
+
+
+@contextmanager
+def private_server(*extra: str, prefix: str = "innolint-extra-") -> Iterator[MariaDB]:
+    """One more private server, started with the mariadbd options ``extra`` (TLS certificates,
+    secure_file_priv...) and stopped at the end of the block; skips (or fails under CI) as the
+    ``mariadb`` fixture does. For a test module whose server must differ from the shared one."""
+    mariadbd = _server_binary_or_skip()
+    base = Path(tempfile.mkdtemp(prefix=prefix))  # short: socket paths max ~107
+    process, server = start_server(mariadbd, base, extra)
+    try:
+        yield server
+    finally:
+        _stop(process)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

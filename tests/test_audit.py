@@ -34,6 +34,7 @@ from linter.audit.server import (
 )
 from linter.rules.checkapi import CheckContext, TableStats
 from linter.cli import main
+from linter.engine import Engine
 from linter.rules.findings import Finding, Report
 from linter.schema.target import Target
 from tests.helpers import lint_sql
@@ -180,10 +181,15 @@ def _connect(server: MariaDB) -> ReadOnlyConnection:
     return connect(f"mysql://root@/?socket={server.socket}&schemas={SCHEMA}")
 
 
+def _engine() -> Engine:
+    """An engine whose compression-candidate min_size (1 MiB) lets the shop's tables be sampled."""
+    return Engine(CheckContext(target=Target.parse(TARGET), options=SMALL_TABLES))
+
+
 @pytest.fixture(scope="module")
 def audit(shop: Shop) -> Audit:
     with _connect(shop.server) as connection:
-        return read_server(connection, [SCHEMA], AuditOptions(sample=600), stderr=io.StringIO())
+        return read_server(connection, [SCHEMA], AuditOptions(sample=600), _engine(), stderr=io.StringIO())
 
 
 def _report(audit: Audit, **options: dict[str, Any]) -> Report:
@@ -316,9 +322,14 @@ def test_sample_measures_log_lines_and_random_bytes(audit: Audit) -> None:
 
 
 def test_sample_reads_only_candidate_columns(audit: Audit) -> None:
-    # archive_note.body is a candidate too, but the table is empty: nothing to measure
+    # archive_note.body is a candidate too, but the table is empty (16 KiB): under min_size, and said
     assert set(audit.measurements) == {f"{SCHEMA}.order_event.payload", f"{SCHEMA}.app_log.message",
                                        f"{SCHEMA}.attachment.data"}
+    (left,) = [note for note in audit.notes if note.startswith("--sample (compression-candidate)")]
+    assert left == ("--sample (compression-candidate): not read for 1: the table is under compression-candidate's "
+                    f"min_size (1 MiB), below which it reports nothing (lower min_size to measure them): "
+                    f"{SCHEMA}.archive_note.body")
+    assert "--sample 600: compression measured on 3 columns, UUID versions read from 2 keys" in audit.notes
 
 
 def test_compression_advice_quotes_and_follows_the_measurement(audit: Audit) -> None:
@@ -382,12 +393,16 @@ def test_exported_stats_give_check_the_same_evidence(audit: Audit, shop: Shop, t
 
 @pytest.fixture(scope="module")
 def auditor(shop: Shop) -> str:
-    """A user with only SELECT and PROCESS, over TCP; its password is returned."""
+    """A user with the grants docs/audit.md names, nothing more: SELECT on the audited schema and
+    on performance_schema's table of I/O counters; over TCP; its password is returned."""
     password = "Aud1t-" + uuid.uuid4().hex
     shop.server.sql(f"CREATE USER auditor@'127.0.0.1' IDENTIFIED BY '{password}'; "
-                    "GRANT SELECT, PROCESS ON *.* TO auditor@'127.0.0.1'")
-    assert shop.server.sql("SHOW GRANTS FOR auditor@'127.0.0.1'")[0][0].startswith(
-        "GRANT SELECT, PROCESS ON *.* TO `auditor`@`127.0.0.1`")
+                    f"GRANT SELECT ON `{SCHEMA}`.* TO auditor@'127.0.0.1'; "
+                    "GRANT SELECT ON performance_schema.table_io_waits_summary_by_table TO auditor@'127.0.0.1'")
+    grants = {row[0].split(" IDENTIFIED BY")[0] for row in shop.server.sql("SHOW GRANTS FOR auditor@'127.0.0.1'")}
+    assert grants == {"GRANT USAGE ON *.* TO `auditor`@`127.0.0.1`",
+                      f"GRANT SELECT ON `{SCHEMA}`.* TO `auditor`@`127.0.0.1`",
+                      "GRANT SELECT ON `performance_schema`.`table_io_waits_summary_by_table` TO `auditor`@`127.0.0.1`"}
     return password
 
 
@@ -407,7 +422,13 @@ def test_cli_audit_as_least_privileged_user(shop: Shop, auditor: str, tmp_path: 
             ("no-primary-key", "archive_note", "info")} <= rules
     assert report["stats"]["tables"] == 8
     assert auditor not in out + err  # the password is never printed
-    assert err == ""  # not a terminal: no progress bar; performance_schema is on: no note
+    # not a terminal: no progress bar; performance_schema is readable: no note of it; only what
+    # --sample read and left out (the shop's tables are under the default min_size, 1 GiB)
+    lines = err.splitlines()
+    assert lines[0] == "innolint: --sample 200: compression measured on 0 columns, UUID versions read from 2 keys"
+    assert lines[1].startswith("innolint: --sample (compression-candidate): not read for 4: the table is under "
+                               "compression-candidate's min_size (1 GiB), below which it reports nothing")
+    assert len(lines) == 2, err
     exported = json.loads(stats.read_text())
     assert exported["version"] == 1 and "MariaDB" in exported["server"]
     by_name = {row["table"]: row for row in exported["tables"]}

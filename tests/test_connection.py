@@ -17,6 +17,7 @@ import pymysql
 import pytest
 from pymysql.constants import CLIENT
 
+from linter.audit.option_files import OptionFileError, read_option_file
 from linter.audit.connection import (
     AuditConnectionError,
     AuditQueryError,
@@ -26,7 +27,6 @@ from linter.audit.connection import (
     WriteRefused,
     check_read_only,
     connect,
-    read_defaults_file_password,
     resolve_password,
 )
 from tests.mariadb import MariaDB
@@ -185,7 +185,8 @@ def test_dsn_forms() -> None:
         user="ro", socket="/run/mysqld/mysqld.sock")
     assert Dsn.parse("mysql://ro@localhost/?socket=/s&schemas=a").socket == "/s"
     assert Dsn.parse("mysql://r%40o@[::1]/shop").model_dump() == {
-        "user": "r@o", "host": "::1", "port": 3306, "socket": None, "schemas": ["shop"]}
+        "user": "r@o", "host": "::1", "port": 3306, "socket": None, "schemas": ["shop"],
+        "ssl_mode": None, "ssl_ca": None, "ssl_cert": None, "ssl_key": None}
     assert Dsn.parse("mysql://ro@db1/?schemas=a,b,a").schemas == ["a", "b"]
     assert Dsn.parse("mysql://ro@db1:3307/").address == "db1:3307"
     assert Dsn.parse("mysql://ro@[::1]:3307/").address == "[::1]:3307"
@@ -212,19 +213,22 @@ def test_defaults_file_password(tmp_path: Path) -> None:
     option_file.write_text("!includedir /etc/mysql/conf.d/\n[mysqld]\npassword=server\n"
                            "[client]\nskip-ssl\nuser = ro\npassword = \"p w#1\"\n"
                            "[mysql]\npassword=other\n")
-    assert read_defaults_file_password(str(option_file)) == "p w#1"
+    assert read_option_file(str(option_file)).password == "p w#1"
     (tmp_path / "none.cnf").write_text("[client]\nuser=ro\n")
-    assert read_defaults_file_password(str(tmp_path / "none.cnf")) is None
+    assert read_option_file(str(tmp_path / "none.cnf")).password is None
+    with pytest.raises(OptionFileError, match="cannot read the defaults file"):
+        read_option_file(str(tmp_path / "missing.cnf"))
     with pytest.raises(AuditConnectionError, match="cannot read the defaults file"):
-        read_defaults_file_password(str(tmp_path / "missing.cnf"))
+        connect("mysql://ro@127.0.0.1/", defaults_file=str(tmp_path / "missing.cnf"))
 
 
 def test_password_precedence(tmp_path: Path) -> None:
     option_file = tmp_path / "my.cnf"
     option_file.write_text("[client]\npassword=from-file\n")
     env = {"MYSQL_PWD": "from-env"}
-    assert resolve_password("given", str(option_file), env) == "given"
-    assert resolve_password(None, str(option_file), env) == "from-file"
+    from_file = read_option_file(str(option_file)).password
+    assert resolve_password("given", from_file, env) == "given"
+    assert resolve_password(None, from_file, env) == "from-file"
     assert resolve_password(None, None, env) == "from-env"
     assert resolve_password(None, None, {}) is None
     assert resolve_password("", None, env) == ""  # an explicit empty password is a choice
@@ -506,7 +510,8 @@ def test_what_the_driver_sends_is_what_the_readme_names(mariadb: MariaDB, readon
     """The server's general log of one whole audit session (sampling included): besides the
     guarded SELECT and SHOW statements, PyMySQL sends `SET NAMES utf8mb4` and the READ ONLY
     init command at connect, `SET AUTOCOMMIT = 1` when the server's default is off, and quits
-    at close; nothing else (README, "Live audit")."""
+    at close; the audit's own first statements set the session's time limits; nothing else
+    (README, "Live audit")."""
     import io as _io
 
     from linter.audit.server import AuditOptions, read_server
@@ -531,7 +536,9 @@ def test_what_the_driver_sends_is_what_the_readme_names(mariadb: MariaDB, readon
     assert [kind for kind, _ in commands[1:-1]] == ["Query"] * len(queries)
     prologue = ["SET NAMES utf8mb4", "SET SESSION TRANSACTION READ ONLY"] + (["SET AUTOCOMMIT = 1"] if not autocommit else [])
     assert queries[: len(prologue)] == prologue
-    for text in queries[len(prologue):]:
+    limits = ["SET SESSION lock_wait_timeout = 5", "SET SESSION max_statement_time = 30"]
+    assert queries[len(prologue): len(prologue) + 2] == limits
+    for text in queries[len(prologue) + 2:]:
         check_read_only(text, backslash_escapes=True)  # every other statement passed the guard
         assert text.split(None, 1)[0].upper() in ("SELECT", "SHOW"), text
     assert len(queries) > 10

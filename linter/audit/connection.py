@@ -4,7 +4,9 @@ An audit runs against production servers, often with more privileges than it nee
 only" is enforced in three independent layers:
 
 1. ``check_read_only`` refuses, before a byte is sent, any statement that is not a SELECT, a
-   SHOW or the exact ``SET SESSION TRANSACTION READ ONLY``, and SELECTs that write
+   SHOW, the exact ``SET SESSION TRANSACTION READ ONLY`` or one of the session's own time limits
+   set to a number (``SET SESSION lock_wait_timeout = 5``, ``max_statement_time``,
+   ``max_execution_time``), and SELECTs that write
    (``INTO OUTFILE/DUMPFILE/@var``) or lock (``FOR UPDATE``, ``FOR SHARE``,
    ``LOCK IN SHARE MODE``). It reads a statement as the server does (``--`` then a space or a
    control character is a comment; tests/test_connection.py checks every such character against
@@ -18,14 +20,22 @@ only" is enforced in three independent layers:
 2. The session is made ``READ ONLY`` at connect (PyMySQL's ``init_command``, so even a
    reconnect would get it) and that is verified, so a write that slipped through (a stored
    function called from a SELECT) fails on the server.
-3. The grants: the documentation tells to audit as a user with only SELECT and PROCESS.
+3. The grants: the documentation tells to audit as a user with SELECT on the audited schemas
+   and on performance_schema's table_io_waits_summary_by_table, nothing else (docs/audit.md).
 
 What this does not stop: SELECTs that are merely expensive or wait (``SLEEP()``, ``GET_LOCK()``),
-so the audit's own queries must stay cheap.
+so the audit's own queries must stay cheap, and each is bounded in time: ``SessionLimits`` sets
+the session's ``lock_wait_timeout`` and its statement timeout (MariaDB's ``max_statement_time``,
+MySQL's ``max_execution_time``) right after connect, and the driver's read timeout is the last
+resort. ``max_queries_per_second`` spaces the statements out for a busy server.
 
 What the driver sends besides the guarded statements (the server's general log, checked in the
 tests): ``SET NAMES utf8mb4`` and the init command at connect, ``SET AUTOCOMMIT = 1`` when the
 server's default is autocommit off, and COM_QUIT at close.
+
+TLS follows the mysql client's ``ssl-mode`` (``linter.audit.tls``): when the mode requires TLS and
+the server does not offer it, or its certificate fails the mode's checks, the connection stops
+before the handshake response, so neither the user name nor the password's scramble is sent.
 
 The password is taken from the caller, the ``--defaults-file`` or ``MYSQL_PWD``, never from the
 DSN (a DSN ends up in shell history, process lists and CI logs), and it appears in no repr, log or
@@ -35,11 +45,18 @@ exception message.
 from __future__ import annotations
 
 import os
+import re
+import ssl
+import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict
+
+from linter.audit.option_files import ClientOptions, OptionFileError, read_option_file
+from linter.audit.tls import TlsError, TlsMode, TlsOptions
 
 __all__ = [
     "AuditConnectionError",
@@ -47,10 +64,11 @@ __all__ = [
     "Dsn",
     "DsnError",
     "ReadOnlyConnection",
+    "SessionLimits",
+    "TlsRefused",
     "WriteRefused",
     "check_read_only",
     "connect",
-    "read_defaults_file_password",
     "resolve_password",
 ]
 
@@ -83,12 +101,22 @@ class WriteRefused(Exception):
     """The statement could change something (or hide what it does), so it was never sent."""
 
 
+class TlsRefused(AuditConnectionError):
+    """The TLS the user required is not there (or not verified): nothing was logged in."""
+
+
+#: the TLS options a DSN may carry (``ssl_mode`` is read as ``ssl-mode``)
+_DSN_TLS = ("ssl-mode", "ssl-ca", "ssl-cert", "ssl-key")
+
+
 # --- the DSN ---------------------------------------------------------------------------------
 
 
 class Dsn(BaseModel):
     """Where to connect and what to audit: ``mysql://user@host:port/?schemas=a,b`` or
-    ``mysql://user@/?socket=/path/mysqld.sock&schemas=a``. Holds no password by design."""
+    ``mysql://user@/?socket=/path/mysqld.sock&schemas=a``, with the TLS options of the mysql
+    client as parameters (``?ssl-mode=VERIFY_IDENTITY&ssl-ca=/etc/mysql/ca.pem``). Holds no
+    password by design."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -97,6 +125,10 @@ class Dsn(BaseModel):
     port: int = DEFAULT_PORT
     socket: str | None = None
     schemas: list[str] = []
+    ssl_mode: str | None = None
+    ssl_ca: str | None = None
+    ssl_cert: str | None = None
+    ssl_key: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> Dsn:
@@ -117,11 +149,18 @@ class Dsn(BaseModel):
             raise DsnError("the DSN needs a user: mysql://user@host:port/")
         if parts.fragment:
             raise DsnError("the DSN must not have a #fragment")
-        query = parse_qs(parts.query, keep_blank_values=True, strict_parsing=False)
-        unknown = sorted(set(query) - {"schemas", "socket"})
+        query = {name.replace("_", "-"): values
+                 for name, values in parse_qs(parts.query, keep_blank_values=True, strict_parsing=False).items()}
+        unknown = sorted(set(query) - {"schemas", "socket", *_DSN_TLS})
         if unknown:
             raise DsnError(f"unknown DSN parameter(s): {', '.join(unknown)} "
-                           "(known: schemas, socket)")
+                           f"(known: schemas, socket, {', '.join(_DSN_TLS)})")
+        tls = {name.replace("-", "_"): unquote(query[name][-1]) for name in _DSN_TLS if name in query}
+        if "ssl_mode" in tls:
+            try:
+                TlsMode.parse(tls["ssl_mode"])
+            except TlsError as error:
+                raise DsnError(str(error)) from None
         schemas = [name.strip() for value in query.get("schemas", []) for name in value.split(",")]
         path = unquote(parts.path.strip("/"))
         if path:  # mysql://user@host/app: the usual way to name one database
@@ -138,7 +177,7 @@ class Dsn(BaseModel):
             raise DsnError("the DSN needs a host (mysql://user@host:3306/) "
                            "or a socket (mysql://user@/?socket=/path/mysqld.sock)")
         return cls(user=unquote(parts.username), host=None if socket else host,
-                   port=port or DEFAULT_PORT, socket=socket, schemas=list(dict.fromkeys(schemas)))
+                   port=port or DEFAULT_PORT, socket=socket, schemas=list(dict.fromkeys(schemas)), **tls)
 
     @property
     def address(self) -> str:
@@ -152,43 +191,15 @@ class Dsn(BaseModel):
 # --- the password ----------------------------------------------------------------------------
 
 
-def read_defaults_file_password(path: str) -> str | None:
-    """The ``password`` of the ``[client]`` group of a MySQL option file, as the mysql client
-    reads it (last one wins; quotes stripped), or None. Parsed by hand because configparser
-    rejects ``!include`` lines and valueless options that real option files have."""
-    try:
-        with open(path, encoding="utf-8") as option_file:
-            lines = option_file.read().splitlines()
-    except OSError as error:
-        raise AuditConnectionError(f"cannot read the defaults file {path}: {error.strerror}") from None
-    group, password = "", None
-    for raw in lines:
-        line = raw.strip()
-        if not line or line[0] in "#;!":
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            group = line[1:-1].strip().lower()
-            continue
-        key, sep, value = line.partition("=")
-        if group == "client" and sep and key.strip().lower().replace("_", "-") == "password":
-            value = value.strip()
-            if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-                value = value[1:-1]
-            password = value
-    return password
-
-
-def resolve_password(password: str | None, defaults_file: str | None = None,
+def resolve_password(password: str | None, from_file: str | None = None,
                      environ: Mapping[str, str] | None = None) -> str | None:
-    """The password to use: the one given (from --password-env), else the ``--defaults-file``'s,
-    else ``MYSQL_PWD``, else none. An explicit defaults file outranks the ambient environment
-    variable, as in the mysql client (option files over MYSQL_PWD)."""
+    """The password to use: the one given (from --password-env), else the ``--defaults-file``'s
+    (``from_file``), else ``MYSQL_PWD``, else none. An explicit defaults file outranks the
+    ambient environment variable, as in the mysql client (option files over MYSQL_PWD)."""
     if password is not None:
         return password
-    if defaults_file is not None:
-        from_file = read_defaults_file_password(defaults_file)
-        if from_file is not None:
-            return from_file
+    if from_file is not None:
+        return from_file
     return (os.environ if environ is None else environ).get("MYSQL_PWD")
 
 
@@ -261,6 +272,21 @@ def _tokens(sql: str, backslash_escapes: bool, ansi_quotes: bool) -> list[str]:
     return tokens
 
 
+#: the session variables the audit may set: how long one statement may wait for a lock or run
+_SESSION_LIMITS = frozenset({"LOCK_WAIT_TIMEOUT", "MAX_STATEMENT_TIME", "MAX_EXECUTION_TIME"})
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _is_session_limit(tokens: Sequence[str]) -> bool:
+    """``SET SESSION <limit> = 12`` or ``= 0.5``, exactly: one of the session's time limits, a
+    plain decimal number, nothing after it."""
+    if len(tokens) not in (5, 7) or list(tokens[:2]) != ["SET", "SESSION"] or tokens[2] not in _SESSION_LIMITS:
+        return False
+    if tokens[3] != "=" or not _DIGITS.fullmatch(tokens[4]):
+        return False
+    return len(tokens) == 5 or (tokens[5] == "." and bool(_DIGITS.fullmatch(tokens[6])))
+
+
 def _contains(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
     width = len(phrase)
     return any(list(tokens[i:i + width]) == list(phrase) for i in range(len(tokens) - width + 1))
@@ -274,8 +300,9 @@ def _check_tokens(tokens: list[str]) -> None:
     if not tokens:
         raise WriteRefused("empty statement")
     if tokens[0] == "SET":
-        if tokens != READ_ONLY_STATEMENT.split():
-            raise WriteRefused(f"the only SET allowed is {READ_ONLY_STATEMENT}")
+        if tokens != READ_ONLY_STATEMENT.split() and not _is_session_limit(tokens):
+            raise WriteRefused(f"the only SETs allowed are {READ_ONLY_STATEMENT} and SET SESSION "
+                               f"{'/'.join(sorted(name.lower() for name in _SESSION_LIMITS))} = <number>")
         return
     if tokens[0] not in _ALLOWED_FIRST:
         raise WriteRefused(f"only SELECT and SHOW are allowed, not {tokens[0]}")
@@ -306,6 +333,43 @@ def check_read_only(sql: str, backslash_escapes: bool | None = None, ansi_quotes
                 raise WriteRefused(f"{refused} (statement not sent: {excerpt})") from None
 
 
+# --- the session's limits ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SessionLimits:
+    """How long one statement of the audit may wait and run, and how fast they may follow each
+    other. Why: an audit on production must never queue behind a lock for long (a LOCK TABLES,
+    an ALTER waiting for its metadata lock) nor run a statement that takes minutes; what cannot
+    be read in time is skipped with the reason (linter.audit.coverage)."""
+
+    #: seconds a statement may wait for a metadata lock (the session's lock_wait_timeout; the
+    #: server's default is a year)
+    lock_wait_timeout: int = 5
+    #: seconds a statement may run (MariaDB's max_statement_time, MySQL's max_execution_time for
+    #: SELECTs); 0: no limit
+    statement_timeout: float = 30.0
+    #: at most this many statements a second (None: as fast as the server answers)
+    max_queries_per_second: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.lock_wait_timeout < 1:
+            raise ValueError("lock_wait_timeout is at least 1 second (the server's minimum)")
+        if self.statement_timeout < 0:
+            raise ValueError("statement_timeout is 0 (none) or more seconds")
+        if self.max_queries_per_second is not None and self.max_queries_per_second <= 0:
+            raise ValueError("max_queries_per_second must be more than 0")
+
+    @property
+    def read_timeout(self) -> float | None:
+        """The driver's own last resort: a reply that has not come long after the server should
+        have stopped the statement (a server that ignores its limits, a network that drops the
+        reply) ends the connection instead of hanging."""
+        if self.statement_timeout <= 0:
+            return None
+        return max(self.statement_timeout, float(self.lock_wait_timeout)) + 30.0
+
+
 # --- the connection --------------------------------------------------------------------------
 
 
@@ -329,13 +393,36 @@ def _is_client_error(error: Exception) -> bool:
 class ReadOnlyConnection:
     """A PyMySQL connection that only lets reads through; build it with ``connect``."""
 
-    def __init__(self, raw: Any, dsn: Dsn) -> None:
+    def __init__(self, raw: Any, dsn: Dsn, limits: SessionLimits | None = None) -> None:
         self._raw = raw
         self._dsn = dsn
+        self.limits = limits or SessionLimits()
+        #: statements sent through ``query``, and seconds spent waiting for the throttle
+        self.statements = 0
+        self.throttled_seconds = 0.0
+        #: the session variable that bounds a statement's time, None when the server has none
+        self.statement_timeout_variable: str | None = None
+        #: what the user should know about the connection (TLS settings, limits not available)
+        self.notes: list[str] = []
+        self._last_sent: float | None = None
 
     @property
     def dsn(self) -> Dsn:
         return self._dsn
+
+    @property
+    def mariadb(self) -> bool:
+        """The server is MariaDB (its handshake's version says so: ``5.5.5-10.11.6-MariaDB``)."""
+        return "mariadb" in str(getattr(self._raw, "server_version", "") or "").lower()
+
+    @property
+    def tls(self) -> str | None:
+        """``TLSv1.3 TLS_AES_256_GCM_SHA384`` when the link is encrypted, else None."""
+        sock = getattr(self._raw, "_sock", None)
+        if not isinstance(sock, ssl.SSLSocket):
+            return None
+        cipher = sock.cipher()
+        return f"{sock.version()} {cipher[0]}" if cipher else str(sock.version())
 
     def __repr__(self) -> str:
         return f"ReadOnlyConnection({self._dsn.user}@{self._dsn.address})"
@@ -360,17 +447,31 @@ class ReadOnlyConnection:
             return None
         return not status & SERVER_STATUS.SERVER_STATUS_NO_BACKSLASH_ESCAPES
 
+    def _throttle(self) -> None:
+        """Wait until 1 / max_queries_per_second has passed since the last statement started."""
+        rate = self.limits.max_queries_per_second
+        now = time.monotonic()
+        if rate is not None and self._last_sent is not None:
+            wait = self._last_sent + 1.0 / rate - now
+            if wait > 0:
+                time.sleep(wait)
+                self.throttled_seconds += wait
+                now = time.monotonic()
+        self._last_sent = now
+
     def _execute(self, sql: str, args: Sequence[Any] | Mapping[str, Any] | None,
-                 cursor_class: Any) -> list[Any]:
+                 cursor_class: Any) -> tuple[list[Any], int]:
         import pymysql
 
         if args is not None:  # check what will be sent, arguments included
             sql = self._raw.cursor().mogrify(sql, args)
         check_read_only(sql, self._backslash_escapes())
+        self._throttle()
+        self.statements += 1
         try:
             with self._raw.cursor(cursor_class) as cursor:
                 cursor.execute(sql)
-                return list(cursor.fetchall())
+                return list(cursor.fetchall()), int(cursor.warning_count or 0)
         except pymysql.err.MySQLError as error:
             if _is_client_error(error):
                 raise AuditConnectionError(
@@ -385,14 +486,26 @@ class ReadOnlyConnection:
         ``%`` in ``sql`` is written ``%%`` when args are given)."""
         import pymysql
 
-        return self._execute(sql, args, pymysql.cursors.Cursor)
+        return self._execute(sql, args, pymysql.cursors.Cursor)[0]
+
+    def query_warned(self, sql: str, args: Sequence[Any] | Mapping[str, Any] | None = None
+                     ) -> tuple[list[tuple[Any, ...]], list[int]]:
+        """Like ``query``, with the codes of the warnings the statement raised (one SHOW
+        WARNINGS more, only when there are some): a bounded read says so with one (MariaDB's
+        1931 when LIMIT ROWS EXAMINED stopped it)."""
+        import pymysql
+
+        rows, warnings = self._execute(sql, args, pymysql.cursors.Cursor)
+        if not warnings:
+            return rows, []
+        return rows, [int(code) for _, code, _ in self._execute("SHOW WARNINGS", None, pymysql.cursors.Cursor)[0]]
 
     def query_dicts(self, sql: str, args: Sequence[Any] | Mapping[str, Any] | None = None
                     ) -> list[dict[str, Any]]:
         """Like ``query``, each row a dict by column name."""
         import pymysql
 
-        return self._execute(sql, args, pymysql.cursors.DictCursor)
+        return self._execute(sql, args, pymysql.cursors.DictCursor)[0]
 
     def session_read_only(self) -> bool:
         """Whether the server says this session's transactions are read-only.
@@ -409,30 +522,134 @@ class ReadOnlyConnection:
     def server_version(self) -> str:
         return str(self.query("SELECT VERSION()")[0][0])
 
+    def apply_limits(self) -> None:
+        """Set the session's lock wait and statement timeouts (see ``SessionLimits``). The
+        statement timeout is MariaDB's max_statement_time (seconds, every statement) or MySQL's
+        max_execution_time (milliseconds, SELECTs); a server with neither gets a note."""
+        limits = self.limits
+        self.query(f"SET SESSION lock_wait_timeout = {int(limits.lock_wait_timeout)}")
+        if limits.statement_timeout <= 0:
+            return
+        seconds = f"{limits.statement_timeout:.6f}".rstrip("0").rstrip(".")
+        choices = [("max_statement_time", seconds), ("max_execution_time", str(round(limits.statement_timeout * 1000)))]
+        if not self.mariadb:
+            choices.reverse()
+        for name, value in choices:
+            try:
+                self.query(f"SET SESSION {name} = {value}")
+            except AuditQueryError as error:
+                if error.code != 1193:  # ER_UNKNOWN_SYSTEM_VARIABLE: the other server's name
+                    raise
+                continue
+            self.statement_timeout_variable = name
+            return
+        self.notes.append(f"this server has no statement timeout (neither max_statement_time nor "
+                          f"max_execution_time): statements are bounded only by lock_wait_timeout "
+                          f"({limits.lock_wait_timeout} s) and the client's read timeout")
+
+
+def _link_class() -> Any:
+    """PyMySQL's Connection with one check before the handshake response: when the mode requires
+    TLS and the server's greeting does not offer it, stop there (the response carries the user
+    name and the password's scramble). PREFERRED falls back to plain text only here, whatever
+    the driver's version would do on its own."""
+    import pymysql
+    from pymysql.constants import CLIENT
+
+    class AuditLink(pymysql.connections.Connection):  # type: ignore[misc]
+        tls_mode = TlsMode.PREFERRED
+
+        def _request_authentication(self) -> None:
+            offered = bool(self.server_capabilities & CLIENT.SSL)
+            if self.tls_mode.required and not offered:
+                raise TlsRefused(f"ssl-mode {self.tls_mode.value} and the server does not offer TLS: "
+                                 "not logged in (no user name or password was sent)")
+            if self.ssl and not offered:
+                self.ssl = False
+                self.client_flag &= ~CLIENT.SSL
+            super()._request_authentication()
+
+    return AuditLink
+
+
+def _tls_options(dsn: Dsn, file: ClientOptions, ssl_mode: str | None, ssl_ca: str | None,
+                 ssl_cert: str | None, ssl_key: str | None) -> TlsOptions:
+    """Each TLS option from the flags, else the DSN, else the defaults file."""
+
+    def pick(*values: str | None) -> str | None:
+        return next((value for value in values if value is not None), None)
+
+    return TlsOptions.resolve(
+        pick(ssl_mode, dsn.ssl_mode, file.ssl_mode), pick(ssl_ca, dsn.ssl_ca, file.ssl_ca),
+        pick(ssl_cert, dsn.ssl_cert, file.ssl_cert), pick(ssl_key, dsn.ssl_key, file.ssl_key),
+        socket=dsn.socket is not None, mariadb_ssl=file.ssl, verify_server_cert=file.verify_server_cert)
+
+
+def _tls_failure(error: Exception, tls: TlsOptions) -> str | None:
+    """Why TLS failed, when the handshake or the certificate was the cause of ``error`` (then no
+    credential was sent: the handshake comes first); None otherwise."""
+    cause = error.__cause__ or error.__context__
+    if isinstance(cause, ssl.SSLCertVerificationError):
+        return (f"the server's TLS certificate failed ssl-mode {tls.describe()}: "
+                f"{str(cause.verify_message).rstrip('.')}; not logged in (no user name or password was sent)")
+    if isinstance(cause, ssl.SSLError):
+        return (f"the TLS handshake failed ({cause.reason or cause}); not logged in "
+                "(no user name or password was sent)")
+    return None
+
 
 def connect(dsn: str | Dsn, password: str | None = None, defaults_file: str | None = None,
-            *, connect_timeout: float = 10.0) -> ReadOnlyConnection:
-    """Connect for an audit: parse the DSN, find the password (see ``resolve_password``), make
-    the session read-only and check that it is."""
+            *, connect_timeout: float = 10.0, ssl_mode: str | None = None, ssl_ca: str | None = None,
+            ssl_cert: str | None = None, ssl_key: str | None = None,
+            limits: SessionLimits | None = None) -> ReadOnlyConnection:
+    """Connect for an audit: parse the DSN, find the password (see ``resolve_password``) and the
+    TLS settings (``ssl_*``: the flags, over the DSN's, over the defaults file's), set the
+    session's limits, make the session read-only and check that it is."""
     import pymysql
 
     parsed = dsn if isinstance(dsn, Dsn) else Dsn.parse(dsn)
-    secret = resolve_password(password, defaults_file)
     try:
-        raw = pymysql.connect(
-            host=parsed.host or "localhost", port=parsed.port, unix_socket=parsed.socket,
-            user=parsed.user, password=(secret or "").encode("utf-8"),
-            client_flag=0,  # PyMySQL adds its CAPABILITIES, which lack MULTI_STATEMENTS
-            init_command=READ_ONLY_STATEMENT, autocommit=True, charset="utf8mb4",
-            connect_timeout=connect_timeout, local_infile=False,
-            program_name="innolint-audit")
+        file = read_option_file(defaults_file) if defaults_file is not None else ClientOptions()
+        tls = _tls_options(parsed, file, ssl_mode, ssl_ca, ssl_cert, ssl_key)
+        context = tls.context()
+    except (OptionFileError, TlsError) as error:
+        raise AuditConnectionError(str(error)) from None
+    secret = resolve_password(password, file.password)
+    limits = limits or SessionLimits()
+    raw = _link_class()(
+        host=parsed.host or "localhost", port=parsed.port, unix_socket=parsed.socket,
+        user=parsed.user, password=(secret or "").encode("utf-8"),
+        client_flag=0,  # PyMySQL adds its CAPABILITIES, which lack MULTI_STATEMENTS
+        init_command=READ_ONLY_STATEMENT, autocommit=True, charset="utf8mb4",
+        connect_timeout=connect_timeout, read_timeout=limits.read_timeout, local_infile=False,
+        program_name="innolint-audit", ssl=context, ssl_disabled=context is None, defer_connect=True)
+    raw.tls_mode = tls.mode
+    try:
+        raw.connect()
+    except TlsRefused as refused:
+        raise TlsRefused(f"cannot connect to {parsed.address} as {parsed.user}: {refused}") from None
     except pymysql.err.MySQLError as error:
+        failed = f"cannot connect to {parsed.address} as {parsed.user}"
+        why_tls = _tls_failure(error, tls)
+        if why_tls is not None:
+            raise TlsRefused(f"{failed}: {why_tls}") from None
         reason = _scrub(str(error.args[1]) if len(error.args) > 1 else str(error), secret)
-        raise AuditConnectionError(
-            f"cannot connect to {parsed.address} as {parsed.user}: {reason}") from None
+        raise AuditConnectionError(f"{failed}: {reason}") from None
     # A reconnect must not log in silently (it would also be a new session): forget the password.
     raw.password = b""
-    connection = ReadOnlyConnection(raw, parsed)
+    connection = ReadOnlyConnection(raw, parsed, limits)
+    if tls.note:
+        connection.notes.append(tls.note)
+    if file.ignored:
+        connection.notes.append(f"not supported, ignored from the defaults file: {', '.join(file.ignored)}")
+    if tls.mode.required and connection.tls is None:  # belt and braces: the check above stops it first
+        connection.close()
+        raise TlsRefused(f"{parsed.address}: ssl-mode {tls.mode.value} and the connection is not encrypted")
+    try:
+        connection.apply_limits()
+    except AuditQueryError as error:
+        connection.close()
+        raise AuditConnectionError(f"{parsed.address} refused the session's time limits: {error}") from None
     if not connection.session_read_only():
         connection.close()
         raise AuditConnectionError(f"{parsed.address} did not make the session read-only")

@@ -16,20 +16,31 @@ different parts of the index (the lowest keys alone would be all v7 in a table t
 v4). When the ranges come back short (time-ordered keys crowd into one part of the key space), the
 rest is read from the top of the index (ORDER BY col DESC LIMIT the rest: the newest keys). Every
 query goes through the read-only connection.
+
+A key on a prefix of the column (``PRIMARY KEY (id(8))``) is not in the column's order: ORDER BY
+col would sort every row in range (a filesort over the table, for each range). For such a key
+the ranges are read in the index's own order instead (``FORCE INDEX (key) WHERE col >= start
+LIMIT n``, no ORDER BY: the range scan stops after n rows), and there is no "newest keys" read
+(only a sort could find them). On MariaDB every read also carries ``ROWS EXAMINED`` (10 rows
+per row wanted), so a plan that would scan more is stopped by the server whatever the optimizer
+chose.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from checks.uuid_primary_key import uuid_key
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
+from linter.audit.coverage import KEYS, Coverage
+from linter.audit.sampling import EXAMINED_PER_VALUE
 from linter.rules.checkapi import KeySample, quote
 from linter.schema.model import SchemaModel, Table
 
-__all__ = ["RANGES", "classify", "key_column", "sample_keys", "sample_queries"]
+__all__ = ["RANGES", "SampledKey", "classify", "key_column", "sample_keys", "sample_queries"]
 
 #: how many primary-key ranges the sample is spread over
 RANGES = 4
@@ -115,8 +126,20 @@ def classify(values: Sequence[object], form: str, how: str = "") -> KeySample:
                      examples=tuple(examples))
 
 
-def key_column(table: Table) -> tuple[str, str] | None:
-    """(column, form) of a table's UUID-like leading clustered-key column, None when it has none."""
+@dataclass(frozen=True)
+class SampledKey:
+    """The leading column of a table's clustered key that looks like a UUID, as the key has it."""
+
+    column: str
+    form: str  # "text", "binary" or "native"
+    #: the key's name (PRIMARY, or the UNIQUE key InnoDB clusters on)
+    index: str
+    #: the key covers only this many characters (bytes) of the column; None: all of it
+    prefix: int | None = None
+
+
+def key_column(table: Table) -> SampledKey | None:
+    """The table's UUID-like leading clustered-key column, None when it has none."""
     key = table.clustered_index
     if key is None or not key.columns or key.columns[0].expression:
         return None
@@ -124,7 +147,10 @@ def key_column(table: Table) -> tuple[str, str] | None:
     if column is None or column.auto_increment:
         return None
     found = uuid_key(table, column)
-    return None if found is None else (column.name, found.form)
+    if found is None:
+        return None
+    index = "PRIMARY" if key.kind == "primary" or key.name is None else key.name
+    return SampledKey(column.name, found.form, index, key.columns[0].prefix)
 
 
 def _starts(form: str) -> list[str]:
@@ -136,62 +162,79 @@ def _starts(form: str) -> list[str]:
     return [f"'{n:x}'" for n in range(0, 16, 16 // RANGES)]
 
 
-def sample_queries(table: Table, column: str, form: str, limit: int) -> list[str]:
-    """The bounded reads for one key column: RANGES range reads of at most limit/RANGES rows."""
+def _bound(rows: int, mariadb: bool) -> str:
+    return f" ROWS EXAMINED {EXAMINED_PER_VALUE * rows}" if mariadb else ""
+
+
+def sample_queries(table: Table, key: SampledKey, limit: int, mariadb: bool = False) -> list[str]:
+    """The bounded reads for one key column: RANGES range reads of at most limit/RANGES rows, in
+    the column's order on a whole-column key, in the index's on a prefix key."""
     per_range = max(1, int(limit) // RANGES)
-    col = quote(column)
+    col = quote(key.column)
     source = f"{quote(table.schema or '')}.{quote(table.name)}"
+    if key.prefix is not None:
+        return [f"SELECT {col} FROM {source} FORCE INDEX ({quote(key.index)}) WHERE {col} >= {start} "
+                f"LIMIT {per_range}{_bound(per_range, mariadb)}" for start in _starts(key.form)]
     return [f"SELECT {col} FROM {source} WHERE {col} >= {start} ORDER BY {col} LIMIT {per_range}"
-            for start in _starts(form)]
+            f"{_bound(per_range, mariadb)}" for start in _starts(key.form)]
 
 
-def _fill_query(table: Table, column: str, missing: int) -> str:
+def _fill_query(table: Table, key: SampledKey, missing: int, mariadb: bool = False) -> str | None:
     """Time-ordered keys crowd into one part of the key space (all v7 text starts with 01...),
-    so the ranges come back short: the rest is read from the top of the index, the newest keys."""
-    col = quote(column)
-    return f"SELECT {col} FROM {quote(table.schema or '')}.{quote(table.name)} ORDER BY {col} DESC LIMIT {int(missing)}"
+    so the ranges come back short: the rest is read from the top of the index, the newest keys.
+    None for a prefix key: only a sort of every row could find them."""
+    if key.prefix is not None:
+        return None
+    col = quote(key.column)
+    return (f"SELECT {col} FROM {quote(table.schema or '')}.{quote(table.name)} ORDER BY {col} DESC "
+            f"LIMIT {int(missing)}{_bound(int(missing), mariadb)}")
 
 
 def sample_keys(connection: ReadOnlyConnection, model: SchemaModel, limit: int,
-                on_error: Callable[[Table, str, str], None] | None = None,
-                tables: Iterable[Table] | None = None) -> dict[str, KeySample]:
+                coverage: Coverage | None = None, tables: Iterable[Table] | None = None) -> dict[str, KeySample]:
     """Read and classify every UUID-like leading key column of the InnoDB tables; keys are
-    "schema.table.column", lower-case, as `CheckContext.key_samples` holds them."""
+    "schema.table.column", lower-case, as `CheckContext.key_samples` holds them. ``coverage``
+    hears of the tables left out and why."""
     found: dict[str, KeySample] = {}
+    mariadb = connection.mariadb
     for table in (tables if tables is not None else model.tables()):
         if table.schema is None or table.view_standin or table.temporary or not table.is_innodb:
             continue
-        chosen = key_column(table)
-        if chosen is None:
+        key = key_column(table)
+        if key is None:
             continue
-        column, form = chosen
-        queries = sample_queries(table, column, form, limit)
+        queries = sample_queries(table, key, limit, mariadb)
         values: list[object] = []
         seen: set[object] = set()
         wanted = max(1, int(limit) // RANGES) * RANGES
 
         def read(sql: str) -> None:
             for (value,) in connection.query(sql):
-                key = bytes(value) if isinstance(value, bytearray | memoryview) else value
-                if key not in seen:  # ranges overlap on a small table
-                    seen.add(key)
-                    values.append(key)
+                item = bytes(value) if isinstance(value, bytearray | memoryview) else value
+                if item not in seen:  # ranges overlap on a small table
+                    seen.add(item)
+                    values.append(item)
 
         try:
             for sql in list(queries):
                 read(sql)
-            if len(values) < wanted:
-                queries.append(_fill_query(table, column, wanted - len(values)))
-                read(queries[-1])
+            fill = _fill_query(table, key, wanted - len(values), mariadb) if len(values) < wanted else None
+            if fill is not None:
+                queries.append(fill)
+                read(fill)
         except AuditQueryError as error:
-            if on_error is not None:
-                on_error(table, column, str(error))
+            if coverage is not None:
+                coverage.could_not(KEYS, table.schema, table.name, error, column=key.column)
             continue
         if not values:
-            continue  # an empty table: the DDL is all there is
-        how = f"{len(values):,} values read in {len(queries)} primary-key ranges of at most " \
+            if coverage is not None:
+                coverage.left_out(KEYS, f"{table.schema}.{table.name}", "the table is empty: the DDL is all there is")
+            continue
+        how = f"{len(values):,} values read in {RANGES} primary-key ranges of at most " \
               f"{max(1, int(limit) // RANGES):,} rows"
         if len(queries) > RANGES:
             how += " and the newest keys"
-        found[f"{table.schema}.{table.name}.{column}".lower()] = classify(values, form, how)
+        if key.prefix is not None:
+            how += f" (in the order of the {key.prefix}-character prefix key)"
+        found[f"{table.schema}.{table.name}.{key.column}".lower()] = classify(values, key.form, how)
     return found

@@ -13,12 +13,15 @@ How, in order:
    the `Replayer`, with a `USE schema` before each schema's tables so every table gets its schema;
 3. read the workload counters (performance_schema.table_io_waits_summary_by_table) BEFORE any
    sampling, whose own reads would count as fetches;
-4. with `--sample N`, measure the compression candidate columns (linter.audit.sampling);
+4. with `--sample N`, measure the compression candidate columns (linter.audit.sampling) and
+   read the UUID-like leading keys (linter.audit.key_sampling), every read bounded;
 5. run the checks with that evidence in CheckContext.stats and CheckContext.measurements.
 
-Every query goes through `ReadOnlyConnection`, which refuses anything but SELECT and SHOW. The
-queries are one per table (SHOW CREATE TABLE) plus a handful per run, so servers with 10K schemas
-work; a progress bar on stderr (only when it is a terminal) says how far it got.
+Every query goes through `ReadOnlyConnection`, which refuses anything but SELECT and SHOW, under
+the session's lock wait and statement timeouts. The queries are one per table (SHOW CREATE
+TABLE) plus a handful per run, so servers with 10K schemas work; a progress bar on stderr (only
+when it is a terminal) says how far it got. Whatever could not be read (a lock, a timeout, a
+missing grant) or was left out on purpose is said (linter.audit.coverage): the run goes on.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TextIO
 
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
+from linter.audit.coverage import DDL, Coverage, reason_of
 from linter.rules.checkapi import CheckContext, ColumnMeasurement, KeySample, quote
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.rules.grouping import group_copies
@@ -218,9 +222,12 @@ def read_workload(connection: ReadOnlyConnection, schemas: Sequence[str]) -> Wor
     try:
         rows = connection.query(sql, args or None)
     except AuditQueryError as error:
-        return Workload(note=f"cannot read performance_schema.table_io_waits_summary_by_table "
-                             f"({error}): no workload counters; grant SELECT on "
-                             "performance_schema.* to the audit user to have them.")
+        kind, why = reason_of(error, connection.limits)
+        if kind == "privilege":
+            why = ("no SELECT privilege on it (GRANT SELECT ON performance_schema.table_io_waits_summary_by_table "
+                   "TO the audit user turns them on)")
+        return Workload(note=f"workload counters off: cannot read performance_schema.table_io_waits_summary_by_table, "
+                             f"{why}; no-primary-key and uuid-primary-key fall back to the DDL and the sizes.")
     counts = {(str(schema).lower(), str(name).lower()): Counts(_int(i), _int(f), _int(u), _int(d))
               for schema, name, i, f, u, d in rows}
     return Workload(counts=counts)
@@ -306,7 +313,7 @@ def mariadb_json(ddl: str) -> str:
 
 
 def _build_model(connection: ReadOnlyConnection, tables: Sequence[ServerTable], origin: str,
-                 engine: Engine, progress: Progress) -> tuple[SchemaModel, list[Diagnostic], int]:
+                 engine: Engine, progress: Progress, coverage: Coverage) -> tuple[SchemaModel, list[Diagnostic], int]:
     """SHOW CREATE TABLE of each table, through the splitter, the parser and the replayer (for the
     audit's target, keeping the keys in the order shown: the server's, which decides the index
     an InnoDB table is clustered on)."""
@@ -323,9 +330,8 @@ def _build_model(connection: ReadOnlyConnection, tables: Sequence[ServerTable], 
                 replayer.apply(use, Location(path, 1))
         try:
             rows = connection.query(f"SHOW CREATE TABLE {quote(table.schema)}.{quote(table.name)}")
-        except AuditQueryError as error:  # dropped meanwhile, no grant, a broken table
-            diagnostics.append(Diagnostic(rule="io-error", severity="warning", path=path,
-                                          message=f"cannot read SHOW CREATE TABLE: {error}"))
+        except AuditQueryError as error:  # dropped meanwhile, locked, no grant, a broken table
+            coverage.could_not(DDL, table.schema, table.name, error, severity="warning")
             progress.step()
             continue
         for statement in split_stream([mariadb_json(str(rows[0][1]))], path):
@@ -387,8 +393,9 @@ def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
                 rule="io-error", severity="warning", path=f"{origin}/{name}",
                 message=f"schema {name} has no base table this user can see (empty, or no SELECT grant on "
                         "its tables)"))
+    coverage = Coverage(origin, connection.limits)
     model, read_problems, statements = _build_model(
-        connection, tables, origin, engine, Progress(len(tables), err, options.progress))
+        connection, tables, origin, engine, Progress(len(tables), err, options.progress), coverage)
     diagnostics += read_problems
     workload = read_workload(connection, schemas)
     if workload.note:
@@ -396,25 +403,30 @@ def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
     measurements: dict[str, ColumnMeasurement] = {}
     key_samples: dict[str, KeySample] = {}
     if options.sample > 0:
+        from checks.compression_candidate import DEFAULT_MIN_SIZE, parse_size
+        from linter.audit.key_sampling import sample_keys
         from linter.audit.sampling import sample_columns
 
-        sizes = {(t.schema.lower(), t.name.lower()): t.rows for t in tables}
+        listed = {(t.schema.lower(), t.name.lower()): t for t in tables}
 
-        def unreadable(table: Any, column: str, reason: str) -> None:
-            diagnostics.append(Diagnostic(
-                rule="io-error", severity="info", path=f"{origin}/{table.schema}/{table.name}",
-                message=f"cannot sample column {column}: {reason}"))
+        def listing(table: Any) -> ServerTable | None:
+            return listed.get(((table.schema or "").lower(), table.name.lower()))
 
+        min_size = parse_size(engine.context.option("compression-candidate", "min_size", DEFAULT_MIN_SIZE),
+                              DEFAULT_MIN_SIZE)
         measurements = sample_columns(
             connection, model, options.sample,
-            rows=lambda t: sizes.get(((t.schema or "").lower(), t.name.lower())),
-            on_error=unreadable)
-        from linter.audit.key_sampling import sample_keys
-
-        key_samples = sample_keys(connection, model, options.sample, on_error=unreadable)
+            rows=lambda t: getattr(listing(t), "rows", None),
+            size=lambda t: getattr(listing(t), "data_length", None), min_size=min_size, coverage=coverage)
+        key_samples = sample_keys(connection, model, options.sample, coverage=coverage)
         note = _unflagged_keys(key_samples)
         if note:
             notes.append(note)
+        notes.append(f"--sample {options.sample:,}: compression measured on {len(measurements):,} column"
+                     f"{'s' if len(measurements) != 1 else ''}, UUID versions read from {len(key_samples):,} key"
+                     f"{'s' if len(key_samples) != 1 else ''}")
+    diagnostics += coverage.diagnostics
+    notes = [*connection.notes, *notes, *coverage.notes()]
     for note in notes:
         err.write(f"innolint: {note}\n")
     return Audit(origin=origin, version=version, model=model, tables=tables, workload=workload,
