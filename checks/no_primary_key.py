@@ -156,7 +156,8 @@ def _by_workload(rule: str, table: Table, context: CheckContext, severity: str) 
             return "error", f"Workload: insert-heavy ({counted}; {rows}, {size})."
         if stats.count_insert == 0 and stats.rows == 0:
             return "info", f"Workload: empty and no inserts since start-up ({rows}, {size})."
-        return severity, f"Workload: {counted} ({rows}, {size})."
+        short = stats.short_of_insert_heavy(min_inserts, ratio)
+        return severity, f"Workload: {counted} ({rows}, {size}): not insert-heavy, {short}."
     if stats.rows == 0:
         return "info", f"Size: empty ({rows}, {size}); no insert counters."
     return severity, f"Size: {rows}, {size}; no insert counters."

@@ -448,7 +448,8 @@ def _workload(rule: str, table: Table, context: CheckContext) -> Workload:
         measured = _describe_stats(stats)
         if stats.count_insert >= min_inserts and stats.count_insert >= ratio * fetched:
             return Workload("error", f"insert-heavy by {context.stats_label}: {measured}")
-        return Workload("info", f"not insert-heavy by {context.stats_label}: {measured}")
+        return Workload("info", f"not insert-heavy by {context.stats_label}: {measured} "
+                                f"({stats.short_of_insert_heavy(min_inserts, ratio)})")
     hint = _name_hint(table.name) or _append_only_hint(table)
     sized = f" ({_describe_stats(stats)})" if stats is not None else ""
     if hint:

@@ -256,6 +256,9 @@ def test_no_primary_key_severity_follows_inserts_and_size(audit: Audit) -> None:
     assert "empty and no inserts" in found["archive_note"].message
     assert found["lookup_code"].severity == "warning"  # 200 inserts, 5,000 fetches: the rule's own
     assert "200 rows inserted and 5,000 fetched" in found["lookup_code"].message
+    # and what would have made it insert-heavy, with the options that say so (issue 36)
+    assert ("not insert-heavy, fewer than stats_min_inserts 10,000 inserts and fewer than stats_insert_ratio 0.1 "
+            "inserts per fetch.") in found["lookup_code"].message
     assert "legacy_counter" not in found  # MyISAM
 
 
@@ -289,6 +292,7 @@ def test_uuid_primary_key_is_classified_by_inserts_against_fetches(audit: Audit)
     assert found["user_sessions"].severity == "warning"
     assert "not insert-heavy by the server's counters: 300 rows inserted, 3,000 fetched, 0.10 inserts per fetch" in \
         found["user_sessions"].message
+    assert "clustered index (fewer than stats_min_inserts 10,000 inserts)" in found["user_sessions"].message
     assert "version 4 (random): random in key order as text" in found["user_sessions"].message
     unsampled = _by_table(_report(replace(audit, key_samples={})), "uuid-primary-key")
     assert unsampled["user_sessions"].severity == "info"

@@ -58,6 +58,9 @@ class Coverage:
     limits: SessionLimits = field(default_factory=SessionLimits)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     _left: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    #: tables a read waited on until a timeout, with why: the audit's other reads of them are
+    #: skipped instead of waiting again (one lock costs one lock_wait_timeout, not one per read)
+    _blocked: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def left_out(self, feature: str, name: str, why: str) -> None:
         """``name`` (schema.table or schema.table.column) was not read for ``feature``, by the
@@ -68,12 +71,27 @@ class Coverage:
                   column: str | None = None, severity: str = "info") -> None:
         """The server refused or stopped a read of ``schema.table``: a diagnostic at the table
         and a line in the feature's note."""
-        _, why = reason_of(error, self.limits, schema)
+        kind, why = reason_of(error, self.limits, schema)
+        if kind in ("lock", "timeout"):
+            self._blocked[(schema.lower(), table.lower())] = why
         name = f"{schema}.{table}" + (f".{column}" if column else "")
         self.left_out(feature, name, why)
         what = f"{feature} of column {column}" if column else feature
         self.diagnostics.append(Diagnostic(rule="io-error", severity=severity,  # type: ignore[arg-type]
                                            path=f"{self.origin}/{schema}/{table}", message=f"{what} skipped: {why}"))
+
+    def blocked(self, schema: str, table: str) -> bool:
+        """A read of the table waited until a timeout."""
+        return (schema.lower(), table.lower()) in self._blocked
+
+    def skip_blocked(self, feature: str, schema: str, table: str) -> bool:
+        """True (and the table left out of ``feature`` for the same reason) when an earlier read
+        of the table timed out: reading it again would wait as long for the same lock."""
+        why = self._blocked.get((schema.lower(), table.lower()))
+        if why is None:
+            return False
+        self.left_out(feature, f"{schema}.{table}", why)
+        return True
 
     def notes(self) -> list[str]:
         """One sentence per (feature, reason), the names in the order met."""

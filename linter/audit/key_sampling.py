@@ -201,7 +201,7 @@ def sample_keys(connection: ReadOnlyConnection, model: SchemaModel, limit: int,
         if table.schema is None or table.view_standin or table.temporary or not table.is_innodb:
             continue
         key = key_column(table)
-        if key is None:
+        if key is None or (coverage is not None and coverage.skip_blocked(KEYS, table.schema, table.name)):
             continue
         queries = sample_queries(table, key, limit, mariadb)
         values: list[object] = []

@@ -157,6 +157,8 @@ def sample_columns(connection: ReadOnlyConnection, model: SchemaModel, limit: in
                                       f"the table is under compression-candidate's min_size ({_human(min_size)}), "
                                       "below which it reports nothing (lower min_size to measure them)")
             continue
+        if coverage is not None and coverage.skip_blocked(COMPRESSION, table.schema, table.name):
+            continue
         source = f"{quote(table.schema)}.{quote(table.name)}"
         for candidate in chosen:
             name = candidate.column.name
@@ -165,8 +167,8 @@ def sample_columns(connection: ReadOnlyConnection, model: SchemaModel, limit: in
             except AuditQueryError as error:
                 if coverage is not None:
                     coverage.could_not(COMPRESSION, table.schema, table.name, error, column=name)
-                    if error.code in (1205, 1969, 3024):
-                        break  # locked or slow: the table's other columns would wait the same
+                    if coverage.blocked(table.schema, table.name):
+                        break  # locked or slow: the table's other columns would wait as long
                 continue
             values = [_as_bytes(value) for value, _ in result]
             lengths = [int(length) if length is not None else len(value)

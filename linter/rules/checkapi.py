@@ -91,6 +91,17 @@ class TableStats(FrozenRecord):  # frozen: FrozenRecord refuses assignment
         _set(self, "count_delete", count_delete)
         _set(self, "auto_increment", auto_increment)
 
+    def short_of_insert_heavy(self, min_inserts: int, ratio: float) -> str:
+        """Which of the insert-heavy thresholds these counters fall short of, with the option
+        that sets each, so that "not insert-heavy" says what would have made it so."""
+        inserted, fetched = self.count_insert or 0, self.count_fetch or 0
+        missed = []
+        if inserted < min_inserts:
+            missed.append(f"fewer than stats_min_inserts {min_inserts:,} inserts")
+        if inserted < ratio * fetched:
+            missed.append(f"fewer than stats_insert_ratio {ratio:g} inserts per fetch")
+        return " and ".join(missed) or "at both thresholds"
+
 
 class ColumnMeasurement(FrozenRecord):
     """What `innolint audit --sample N` measured on one column's values, so compression advice can
