@@ -84,6 +84,21 @@ REFUSED = [
     "SELECT 1 /* unterminated",
     # a string that ends differently with and without NO_BACKSLASH_ESCAPES
     "SELECT '\\' INTO OUTFILE '/tmp/x' -- '",
+    # the session's time limits: exactly SET SESSION <limit> = <number>, nothing else
+    "SET SESSION lock_wait_timeout = 5, GLOBAL read_only = 0",
+    "SET SESSION lock_wait_timeout = 5; SET GLOBAL read_only = 0",
+    "SET GLOBAL lock_wait_timeout = 5",
+    "SET lock_wait_timeout = 5",
+    "SET SESSION lock_wait_timeout = @x",
+    "SET SESSION lock_wait_timeout = '5'",
+    "SET SESSION lock_wait_timeout = (SELECT 5)",
+    "SET SESSION max_statement_time = 1e9",
+    "SET SESSION max_statement_time = 0.5.5",
+    "SET SESSION max_statement_time = -1",
+    "SET SESSION lock_wait_timeout = \uff15",  # a full-width digit
+    "SET SESSION sql_mode = 5",
+    "SET SESSION innodb_lock_wait_timeout = 5",
+    "SET STATEMENT max_statement_time = 1 FOR DELETE FROM t",
 ]
 
 ACCEPTED = [
@@ -106,6 +121,9 @@ ACCEPTED = [
     "SELECT a--1 FROM t",
     "SET SESSION TRANSACTION READ ONLY",
     "set  session\ttransaction read only;",
+    "SET SESSION lock_wait_timeout = 5",
+    "SET SESSION max_statement_time = 0.5",
+    "set session max_execution_time=30000;",
 ]
 
 
@@ -222,6 +240,20 @@ def test_defaults_file_password(tmp_path: Path) -> None:
         connect("mysql://ro@127.0.0.1/", defaults_file=str(tmp_path / "missing.cnf"))
 
 
+def test_option_file_tls_options(tmp_path: Path) -> None:
+    """As the clients read an option file: [client] and [client-mariadb], `_` or `-`, a `loose-`
+    prefix, quotes, the later of `ssl` and `skip-ssl`; unsupported TLS options named."""
+    option_file = tmp_path / "my.cnf"
+    option_file.write_text("[mysqld]\nssl-ca=/server/ca.pem\n[client]\nloose_ssl_mode = verify_ca\n"
+                           "ssl_ca='/etc/my ca.pem'\nssl\nssl-crl=/etc/crl.pem\n[client-mariadb]\nskip-ssl\n"
+                           "ssl-verify-server-cert=0\nssl-cert=c.pem\nssl-key=k.pem\ntls_version=TLSv1.3\n"
+                           "[mysql]\nssl-mode=DISABLED\n")
+    read = read_option_file(str(option_file))
+    assert (read.ssl_mode, read.ssl_ca, read.ssl_cert, read.ssl_key) == ("verify_ca", "/etc/my ca.pem", "c.pem", "k.pem")
+    assert read.ssl is False and read.verify_server_cert is False
+    assert read.ignored == ("ssl-crl", "tls-version")
+
+
 def test_password_precedence(tmp_path: Path) -> None:
     option_file = tmp_path / "my.cnf"
     option_file.write_text("[client]\npassword=from-file\n")
@@ -264,7 +296,8 @@ PASSWORD = "Ro-" + secrets.token_hex(8) + "'\"%;"  # quotes and % must survive t
 
 @pytest.fixture(scope="module")
 def readonly_user(mariadb: MariaDB) -> Iterator[str]:
-    """A user with only SELECT and PROCESS, and a schema to read."""
+    """A user with the grants docs/audit.md names (SELECT on the audited schema and on
+    performance_schema's I/O counters), and a schema to read."""
     escaped = PASSWORD.replace("\\", "\\\\").replace("'", "\\'")
     mariadb.sql(f"""
         CREATE DATABASE IF NOT EXISTS audit_app;
@@ -273,7 +306,8 @@ def readonly_user(mariadb: MariaDB) -> Iterator[str]:
             customer_id INT NOT NULL, note JSON, KEY (customer_id)) ENGINE=InnoDB;
         INSERT INTO audit_app.orders (customer_id, note) VALUES (1, '{{"a": 1}}'), (2, NULL);
         CREATE OR REPLACE USER innolint_ro@'%' IDENTIFIED BY '{escaped}';
-        GRANT SELECT, PROCESS ON *.* TO innolint_ro@'%';
+        GRANT SELECT ON audit_app.* TO innolint_ro@'%';
+        GRANT SELECT ON performance_schema.table_io_waits_summary_by_table TO innolint_ro@'%';
     """)
     yield "innolint_ro"
     mariadb.sql("DROP USER IF EXISTS innolint_ro@'%'; DROP DATABASE IF EXISTS audit_app")
