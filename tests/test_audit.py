@@ -331,7 +331,7 @@ def test_sample_reads_only_candidate_columns(audit: Audit) -> None:
                                        f"{SCHEMA}.attachment.data"}
     (left,) = [note for note in audit.notes if note.startswith("--sample (compression-candidate)")]
     assert left == ("--sample (compression-candidate): not read for 1: the table is under compression-candidate's "
-                    f"min_size (1 MiB), below which it reports nothing (lower min_size to measure them): "
+                    f"min_size (1 MiB), below which it reports nothing (a lower [rules.compression-candidate] min_size measures them): "
                     f"{SCHEMA}.archive_note.body")
     assert "--sample 600: compression measured on 3 columns, UUID versions read from 2 keys" in audit.notes
 

@@ -34,6 +34,7 @@ from linter.cli import main
 from linter.engine import Engine
 from linter.rules.checkapi import CheckContext
 from linter.schema.target import Target
+from tests.complexity import assert_linear
 from tests.mariadb import MariaDB
 
 SCHEMA = "audit_prod"
@@ -47,11 +48,16 @@ def _engine() -> Engine:
     return Engine(CheckContext(target=TARGET, options=SAMPLE_ALL))
 
 
-def _docs(server: MariaDB, table: str, rows: int, rng: random.Random) -> None:
-    server.sql(f"CREATE TABLE {SCHEMA}.{table} (id CHAR(36) NOT NULL PRIMARY KEY, doc JSON) ENGINE=InnoDB")
+def _docs_in(server: MariaDB, schema: str, table: str, rows: int, rng: random.Random) -> None:
+    """A table keyed by random UUIDs with a JSON document: a candidate of both samples."""
+    server.sql(f"CREATE TABLE {schema}.{table} (id CHAR(36) NOT NULL PRIMARY KEY, doc JSON) ENGINE=InnoDB")
     values = ", ".join(f"('{uuid.UUID(int=rng.getrandbits(128), version=4)}', "
                        f"'{{\"n\": {n}, \"kind\": \"order\", \"note\": \"{'x' * (n % 40)}\"}}')" for n in range(rows))
-    server.sql(f"INSERT INTO {SCHEMA}.{table} VALUES {values}")
+    server.sql(f"INSERT INTO {schema}.{table} VALUES {values}")
+
+
+def _docs(server: MariaDB, table: str, rows: int, rng: random.Random) -> None:
+    _docs_in(server, SCHEMA, table, rows, rng)
 
 
 @pytest.fixture(scope="module")
@@ -328,3 +334,35 @@ def test_max_queries_per_second_spaces_the_statements_out(server: MariaDB, monke
     assert main(["audit", "--dsn", f"mysql://root@/?socket={server.socket}&schemas={SCHEMA}",
                  "--max-queries-per-second", "0"]) == 2
     assert "max_queries_per_second must be more than 0" in capsys.readouterr().err
+
+
+def test_the_audits_own_work_grows_linearly_with_the_tables(server: MariaDB) -> None:
+    """The audit's processor time in this process (reading, parsing, replaying, sampling,
+    measuring, the coverage notes) at n and 10n tables, through tests/complexity.py; what the
+    server does is bounded per table by the tests above."""
+    rng = random.Random(3)
+    made: list[str] = []
+    connections: list[ReadOnlyConnection] = []
+
+    def make(tables: int) -> Any:
+        name = f"audit_scale_{tables}"
+        server.sql(f"DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}")
+        for n in range(tables):
+            _docs_in(server, name, f"t{n}", 12, rng)
+        made.append(name)
+        connection = _connect(server)
+        connections.append(connection)
+        engine = _engine()
+
+        def audit() -> object:
+            return read_server(connection, [name], AuditOptions(sample=8), engine, stderr=io.StringIO())
+
+        return audit
+
+    try:
+        assert_linear(make, 8, what="audit of n tables with --sample")
+    finally:
+        for connection in connections:
+            connection.close()
+        for name in made:
+            server.sql(f"DROP DATABASE IF EXISTS {name}")

@@ -155,7 +155,7 @@ def sample_columns(connection: ReadOnlyConnection, model: SchemaModel, limit: in
                 for candidate in chosen:
                     coverage.left_out(COMPRESSION, f"{table.schema}.{table.name}.{candidate.column.name}",
                                       f"the table is under compression-candidate's min_size ({_human(min_size)}), "
-                                      "below which it reports nothing (lower min_size to measure them)")
+                                      "below which it reports nothing (a lower [rules.compression-candidate] min_size measures them)")
             continue
         if coverage is not None and coverage.skip_blocked(COMPRESSION, table.schema, table.name):
             continue

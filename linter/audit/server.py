@@ -176,8 +176,17 @@ def list_tables(connection: ReadOnlyConnection, schemas: Sequence[str]) -> list[
         sql += " AND TABLE_SCHEMA NOT IN " + _in_list(sorted(SYSTEM_SCHEMAS))
         args += sorted(SYSTEM_SCHEMAS)
     sql += " ORDER BY TABLE_SCHEMA, TABLE_NAME"
+    try:
+        listed = connection.query(sql, args)
+    except AuditQueryError as error:
+        kind, why = reason_of(error, connection.limits)
+        if kind != "timeout":
+            raise
+        # one statement for every table of the server: a very large one may need more time
+        raise AuditQueryError(error.code, f"listing the tables (information_schema.TABLES): {why}; a server "
+                                          "this large needs a longer --statement-timeout") from None
     return [ServerTable(str(schema), str(name), engine, _int(rows), _int(data), _int(index), _int(avg), _int(auto))
-            for schema, name, engine, rows, data, index, avg, auto in connection.query(sql, args)]
+            for schema, name, engine, rows, data, index, avg, auto in listed]
 
 
 class SchemaNotFound(Exception):
