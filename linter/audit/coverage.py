@@ -21,7 +21,7 @@ from linter.audit.connection import AuditQueryError, SessionLimits
 from linter.rules.checkapi import quote
 from linter.rules.findings import Diagnostic
 
-__all__ = ["DDL", "KEYS", "COMPRESSION", "Coverage", "reason_of"]
+__all__ = ["COMPRESSION", "DDL", "KEYS", "Coverage", "reason_of"]
 
 #: the features, as the notes name them
 DDL = "SHOW CREATE TABLE"
@@ -57,10 +57,10 @@ class Coverage:
     origin: str
     limits: SessionLimits = field(default_factory=SessionLimits)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    _left: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    _left: dict[tuple[str, str], list[str]] = field(default_factory=dict, init=False, repr=False)
     #: tables a read waited on until a timeout, with why: the audit's other reads of them are
     #: skipped instead of waiting again (one lock costs one lock_wait_timeout, not one per read)
-    _blocked: dict[tuple[str, str], str] = field(default_factory=dict)
+    _blocked: dict[tuple[str, str], str] = field(default_factory=dict, init=False, repr=False)
 
     def left_out(self, feature: str, name: str, why: str) -> None:
         """``name`` (schema.table or schema.table.column) was not read for ``feature``, by the

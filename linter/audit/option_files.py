@@ -49,8 +49,7 @@ class ClientOptions:
 
 
 def _name(raw: str) -> str:
-    name = raw.strip().lower().replace("_", "-")
-    return name[len("loose-"):] if name.startswith("loose-") else name
+    return raw.strip().lower().replace("_", "-").removeprefix("loose-")
 
 
 def _unquote(value: str) -> str:
