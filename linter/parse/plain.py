@@ -20,8 +20,8 @@ from linter.parse.tokens import _KEY_WORDS, _PARSER, _TOKENIZER, _TYPE_ALIASES
 # -- plain forms, read from the text -----------------------------------------------------------
 # Most CREATE TABLE statements, mysqldump's and hand-written ones alike, are made of a few plain
 # forms: a column with a plain type and the common attributes, PRIMARY/UNIQUE/plain keys and
-# foreign keys on named columns, and `KEY=value` table options. Once the statement is tokenized,
-# those are read here from its text with one regular-expression match per element (walking their
+# foreign keys on named columns, and `KEY=value` table options. Those are read here from its text,
+# before it is tokenized at all, with one regular-expression match per element (walking their
 # tokens in Python was most of the time of a CREATE TABLE), and give the very objects the token
 # path and sqlglot give them (tests/test_parse_cache.py compares the two). Anything else - a
 # comment, a string with a quote or backslash in it, an expression, an attribute or option these

@@ -344,13 +344,13 @@ def _parse_ddl(text: str, word: str) -> ops.Operation:
     simple = _simple_statement(text)
     if simple is not None:
         return simple
-    tokens = tokenize(text)
-    if not tokens:
-        return ops.Skipped("empty")
-    if word == "CREATE":
+    if word == "CREATE":  # most CREATE TABLEs are plain forms: read from the text, never tokenized
         plain = _plain_create_table(text)
         if plain is not None:
             return plain
+    tokens = tokenize(text)
+    if not tokens:
+        return ops.Skipped("empty")
     cursor = _Cursor(tokens, text)
     first = cursor.word()
     if first == "CREATE":
