@@ -41,6 +41,8 @@ others: Debian's MariaDB packages set utf8mb4).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from typing import Literal
 
 from linter.schema.elements import Column, Index
@@ -288,8 +290,10 @@ class ResolvedCharset(FrozenRecord):
         return f"{self.charset}, {where}"
 
 
+@lru_cache(maxsize=4096)
 def _pair(charset: str | None, collation: str | None) -> tuple[str, str | None] | None:
-    """(charset, collation) from what one level writes, or None when it writes neither."""
+    """(charset, collation) from what one level writes, or None when it writes neither. (Cached:
+    a row's size asks it of each text column, and a schema writes a few pairs.)"""
     if charset:
         lowered = charset.strip("'\"`").lower()
         if lowered == "default":
@@ -309,18 +313,31 @@ def schema_of(model: SchemaModel, table: Table) -> Schema | None:
 def table_charset(table: Table, target: Target, schema: Schema | None = None) -> ResolvedCharset:
     """The table's default character set: the table's DEFAULT CHARSET / COLLATE, else the
     schema's, else the server's default on the target."""
-    found = _pair(table.options.charset, table.options.collation)
+    options = table.options
+    if schema is None:
+        return _table_charset(options.charset, options.collation, None, None, target)
+    return _table_charset(options.charset, options.collation, schema.charset, schema.collation, target)
+
+
+@lru_cache(maxsize=4096)
+def _table_charset(charset: str | None, collation: str | None, schema_charset: str | None,
+                   schema_collation: str | None, target: Target) -> ResolvedCharset:
+    """`table_charset` of what the table and its schema write (cached: asked per text column)."""
+    found = _pair(charset, collation)
     if found is not None:
         return ResolvedCharset(found[0], found[1], "table")
-    return database_charset(target, schema)
+    return _database_charset(schema_charset, schema_collation, target)
 
 
 def database_charset(target: Target, schema: Schema | None) -> ResolvedCharset:
     """A database's default character set: its CREATE / ALTER DATABASE's, else the server's."""
-    if schema is not None:
-        found = _pair(schema.charset, schema.collation)
-        if found is not None:
-            return ResolvedCharset(found[0], found[1], "schema")
+    return _database_charset(schema.charset if schema else None, schema.collation if schema else None, target)
+
+
+def _database_charset(charset: str | None, collation: str | None, target: Target) -> ResolvedCharset:
+    found = _pair(charset, collation)
+    if found is not None:
+        return ResolvedCharset(found[0], found[1], "schema")
     defaults = server_defaults(target)
     return ResolvedCharset(defaults.charset, defaults.collation, "server default")
 
@@ -332,16 +349,26 @@ def column_charset(
     the column's CHARACTER SET / COLLATE, else the table's, the schema's, the server's default."""
     kind = column.type.upper()
     if kind in BINARY_TYPES:
-        return ResolvedCharset("binary", "binary", "binary type")
-    found = _pair(column.charset, column.collation)
+        return _BINARY
     if kind == "JSON" and target.is_mariadb:  # LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin (verified)
-        return ResolvedCharset(found[0], found[1], "column") if found is not None else (
-            ResolvedCharset("utf8mb4", "utf8mb4_bin", "column"))  # (a CONVERT TO moves it: `alter_charsets`)
+        found = _pair(column.charset, column.collation)
+        return _column_charset(*found) if found is not None else (
+            _column_charset("utf8mb4", "utf8mb4_bin"))  # (a CONVERT TO moves it: `alter_charsets`)
     if kind not in TEXT_TYPES:
         return None
-    if found is not None:
-        return ResolvedCharset(found[0], found[1], "column")
+    if column.charset or column.collation:
+        found = _pair(column.charset, column.collation)
+        if found is not None:
+            return _column_charset(*found)
     return table_charset(table, target, schema)
+
+
+_BINARY = ResolvedCharset("binary", "binary", "binary type")
+
+
+@lru_cache(maxsize=4096)
+def _column_charset(charset: str, collation: str | None) -> ResolvedCharset:
+    return ResolvedCharset(charset, collation, "column")
 
 
 # =============================================================================================
@@ -622,7 +649,6 @@ class RowSize(FrozenRecord):
 
     __slots__ = __match_args__ = (
         "server_bytes", "create_check_bytes", "worst_bytes", "record_limit", "row_format", "unknown", "off_page",
-        "lines",
     )
     #: the server's row (MAX_ROW_BYTES applies): columns' row bytes and the NULL bits
     server_bytes: int
@@ -638,12 +664,10 @@ class RowSize(FrozenRecord):
     unknown: tuple[str, ...]
     #: columns counted off-page (their reference only) in worst_bytes
     off_page: tuple[str, ...]
-    #: one line per column: how it was counted, for evidence
-    lines: tuple[str, ...]
 
     def __init__(
         self, server_bytes: int, create_check_bytes: int, worst_bytes: int, record_limit: int, row_format: RowFormat,
-        unknown: tuple[str, ...], off_page: tuple[str, ...], lines: tuple[str, ...],
+        unknown: tuple[str, ...], off_page: tuple[str, ...],
     ) -> None:
         _set(self, "server_bytes", server_bytes)
         _set(self, "create_check_bytes", create_check_bytes)
@@ -652,7 +676,6 @@ class RowSize(FrozenRecord):
         _set(self, "row_format", row_format)
         _set(self, "unknown", unknown)
         _set(self, "off_page", off_page)
-        _set(self, "lines", lines)
 
 
 def _compressed_record_limit(n_fields: int, key_block_size: int) -> int:
@@ -738,7 +761,6 @@ def row_size(table: Table, target: Target, schema: Schema | None = None) -> RowS
     worst += system
     unknown: list[str] = []
     off_page: list[str] = []
-    lines: list[str] = [f"record header and system columns: {create} bytes"]
     measured: dict[str, tuple[ResolvedCharset | None, ColumnBytes | None]] = {}
     for column in table.columns.values():  # the server's row holds every column, virtual ones too
         charset = column_charset(column, table, target, schema)
@@ -763,7 +785,6 @@ def row_size(table: Table, target: Target, schema: Schema | None = None) -> RowS
                 nbytes = min(nbytes, prefix * ((charset.maxlen or 1) if charset else 1))
             create += nbytes
             worst += nbytes
-            lines.append(f"{column.name}: {nbytes} (fixed)")
             continue
         longest = size.max_bytes if size.max_bytes is not None else 1 << 32
         if prefix is not None:  # a key prefix: stored inline, never off-page
@@ -771,7 +792,6 @@ def row_size(table: Table, target: Target, schema: Schema | None = None) -> RowS
             length = 1 if longest < 256 else 2
             create += longest + length * comp
             worst += longest + length * comp
-            lines.append(f"{column.name}({prefix}): {longest} + {length}")
             continue
         length = 1 if longest < 256 else 2
         # what InnoDB counts at CREATE
@@ -790,12 +810,10 @@ def row_size(table: Table, target: Target, schema: Schema | None = None) -> RowS
                 EXTERN_REF_BYTES + ANTELOPE_PREFIX_BYTES + 2 * comp)
             needed = min(left, longest + length * comp)
             off_page.append(column.name)
-            lines.append(f"{column.name}: off-page, {needed} in the record")
         else:
             needed = longest + length * comp
-            lines.append(f"{column.name}: {longest} + {length * comp}")
         create += counted
         worst += needed
     null_bits = nullable_server + (0 if packs else 1)  # a table of fixed-length rows keeps a "deleted" bit
     server += (null_bits + 7) // 8
-    return RowSize(server, create, worst, record_limit, fmt, tuple(unknown), tuple(off_page), tuple(lines))
+    return RowSize(server, create, worst, record_limit, fmt, tuple(unknown), tuple(off_page))
