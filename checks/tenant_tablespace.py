@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer, Number
-from linter.rules.copies import grouped as copies_of
+from linter.rules.copies import decided_once, grouped as copies_of
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target
@@ -23,7 +23,6 @@ from linter.schema.tenants import (
     DEFAULT_MIN_SCHEMAS,
     DEFAULT_SIMILARITY,
     TenantLayout,
-    group_by_definition,
     layout_for,
     schema_regexp,
     some_names,
@@ -53,24 +52,45 @@ def _stored_innodb(table: Table) -> bool:
     return table.is_innodb and not table.view_standin and not table.temporary
 
 
-def _tenant_tables(model: SchemaModel, layout: TenantLayout) -> tuple[list[Table], list[Table], int]:
-    """The tenants' stored InnoDB tables; those of them that are one file each (no TABLESPACE
-    clause, or innodb_file_per_table) in tenants with two or more tables (a tenant with one table
-    already has one file); and how many tenants have such tables."""
-    stored: list[Table] = []
-    loose: list[Table] = []
-    tenants = 0
-    for name in layout.schemas:
-        schema = model.find_schema(name)
-        if schema is None:
-            continue
-        tables = [t for t in schema.tables.values() if _stored_innodb(t)]
-        stored.extend(tables)
-        if len(tables) >= 2:
-            before = len(loose)
-            loose.extend(t for t in tables if t.options.tablespace is None or tablespace_of(t) == "innodb_file_per_table")
-            tenants += len(loose) > before
-    return stored, loose, tenants
+class TenantFiles:
+    """Where the tenants' stored InnoDB tables are kept, counted once per kind of tenant schema
+    (`SchemaModel.contents`: a tenant dump's schemas are one or two kinds), never gathered table by
+    table: how many there are (`stored`), how many of them are one file each (`loose`: no
+    TABLESPACE clause, or innodb_file_per_table) in tenants with two or more tables (a tenant with
+    one table already has one file), in how many tenants (`tenants` with such tables, `holding`
+    any), the first of them, the tenants with fewer than two (`small`), and the tables in a
+    general tablespace (`general`, each table: where each is kept is what the rules say)."""
+
+    def __init__(self, model: SchemaModel, layout: TenantLayout) -> None:
+        self.stored = self.loose = self.tenants = self.holding = 0
+        self.first: Table | None = None
+        self.small: set[str | None] = set()
+        self.general: list[Table] = []
+        contents = model.contents()
+        kinds: dict[int, tuple[int, int, bool]] = {}  # contents number -> (stored, loose, any general)
+        for name in layout.schemas:
+            key = model.key(name)
+            schema = model.schemas.get(key)
+            if schema is None:
+                continue
+            kind = kinds.get(contents[key])
+            if kind is None:
+                tables = [t for t in schema.tables.values() if _stored_innodb(t)]
+                loose = sum(1 for t in tables if t.options.tablespace is None or tablespace_of(t) == "innodb_file_per_table")
+                kind = kinds[contents[key]] = (len(tables), loose, any(is_general(tablespace_of(t)) for t in tables))
+            stored, loose, general = kind
+            if stored and self.first is None:
+                self.first = next(t for t in schema.tables.values() if _stored_innodb(t))
+            self.stored += stored
+            self.holding += bool(stored)
+            if stored >= 2:
+                self.loose += loose
+                self.tenants += bool(loose)
+            else:
+                self.small.add(schema.name)
+            if general:
+                self.general.extend(t for t in schema.tables.values()
+                                    if _stored_innodb(t) and is_general(tablespace_of(t)))
 
 
 def naming_convention(tables: list[Table]) -> tuple[str, str]:
@@ -152,18 +172,28 @@ class TenantTablespace(Check):
         layout = layout_for(model, context)
         if layout is None:
             return
-        tenant_tables, loose, tenants = _tenant_tables(model, layout)
-        if not tenant_tables:
+        files = TenantFiles(model, layout)
+        if not files.stored:
             return
         if not context.target.has_general_tablespaces:
-            yield self._mariadb(layout, tenant_tables, context.target)
+            yield self._mariadb(layout, files, context.target)
             return
-        if not loose:
+        if not files.loose:
             return
-        convention = naming_convention(tenant_tables)
+        convention = naming_convention(files.general)
         regexp = schema_regexp(layout.schemas, layout.pattern)
-        for group in group_by_definition(model, loose):
-            yield copies_of(self._definition(group, layout, len(loose), len(tenant_tables), tenants, convention,
+        definitions, rank = decided_once(model, context)
+        for definition in definitions:  # each definition's copies that are one file each: one finding
+            first = definition.first
+            if not definition.grouped or not _stored_innodb(first) or not (
+                    first.options.tablespace is None or tablespace_of(first) == "innodb_file_per_table"):
+                continue
+            group = [t for part in definition.parts for t in part.tables if t.schema not in files.small]
+            if not group:
+                continue
+            if len(definition.parts) > 1:
+                group.sort(key=lambda t: rank[t.schema])
+            yield copies_of(self._definition(group, layout, files.loose, files.stored, files.tenants, convention,
                                              regexp, context.target), group)
 
     def _definition(
@@ -234,18 +264,19 @@ class TenantTablespace(Check):
             ]
         )
 
-    def _mariadb(self, layout: TenantLayout, tenant_tables: list[Table], target: Target) -> Finding:
-        first = tenant_tables[0]
-        tenants = len({t.schema for t in tenant_tables})  # a schema's tables carry its one stored name
+    def _mariadb(self, layout: TenantLayout, files: TenantFiles, target: Target) -> Finding:
+        first = files.first
+        assert first is not None
+        tenants, stored = files.holding, files.stored
         message = (
-            f"{tenants:,} tenant schemas ({some_names(list(layout.schemas))}) hold {len(tenant_tables):,} InnoDB "
-            f"tables: {len(tenant_tables):,} .ibd files with file-per-table. {_PERCONA_NUMBERS}. {target.label} has "
+            f"{tenants:,} tenant schemas ({some_names(list(layout.schemas))}) hold {stored:,} InnoDB "
+            f"tables: {stored:,} .ibd files with file-per-table. {_PERCONA_NUMBERS}. {target.label} has "
             "no general tablespaces: it accepts a TABLESPACE clause and silently ignores it, so one tablespace per "
             "tenant is not available here. Size table_open_cache, table_definition_cache, innodb_open_files and "
-            f"open_files_limit for {len(tenant_tables):,} tables, or keep tenants in shared tables keyed by a "
+            f"open_files_limit for {stored:,} tables, or keep tenants in shared tables keyed by a "
             "tenant id."
         )
-        ignored = [t for t in tenant_tables if is_general(tablespace_of(t))]
+        ignored = files.general
         if ignored:
             message += (
                 f" {len(ignored):,} tenant tables name a general tablespace (e.g. "
@@ -254,7 +285,7 @@ class TenantTablespace(Check):
         return self.finding(
             first, message, severity="info", where=first.defined, evidence=f"tenant layout: {layout.how}",
             subject="tenant-layout",
-            summary=f"{tenants:,} tenant schemas hold {len(tenant_tables):,} InnoDB tables, one file each "
+            summary=f"{tenants:,} tenant schemas hold {stored:,} InnoDB tables, one file each "
             f"({target.label} has no general tablespaces)",
         )
 
@@ -293,15 +324,15 @@ class CrossTenantTablespace(Check):
         layout = layout_for(model, context)
         if layout is None:
             return
-        tenant_tables, _, _ = _tenant_tables(model, layout)
+        general = TenantFiles(model, layout).general  # (only a general tablespace can be shared)
         tenants = {name.lower(): name for name in layout.schemas}
         users: dict[str, dict[str, list[Table]]] = {}
-        for table in tenant_tables:
+        for table in general:
             space = tablespace_of(table)
             if is_general(space) and table.schema:
                 assert space is not None
                 users.setdefault(space, {}).setdefault(table.schema.lower(), []).append(table)
-        convention = naming_convention(tenant_tables)
+        convention = naming_convention(general)
         for space, by_schema in users.items():
             owner = _named_after(space, convention, tenants)
             if owner is not None:

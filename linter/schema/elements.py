@@ -28,19 +28,25 @@ LARGE_TYPES = frozenset(
 
 
 class Location(FrozenRecord):
-    """Where something is in the input: 1-based line and column."""
+    """Where something is in the input: 1-based line and column, and the last line. (The last
+    line is kept as the lines it spans: a small number, where a dump's line numbers are each an
+    object of their own, and a tenant dump has a Location per table.)"""
 
-    __slots__ = __match_args__ = ("path", "line", "column", "end_line")
+    __slots__ = ("path", "line", "column", "_span")
+    __match_args__ = ("path", "line", "column", "end_line")
     path: str
     line: int
     column: int
-    end_line: int
 
     def __init__(self, path: str, line: int, column: int = 1, end_line: int = 0) -> None:
         _set(self, "path", path)
         _set(self, "line", line)
         _set(self, "column", column)
-        _set(self, "end_line", line if end_line < line else end_line)
+        _set(self, "_span", end_line - line if end_line > line else 0)
+
+    @property
+    def end_line(self) -> int:
+        return self.line + self._span
 
     @property
     def at(self) -> str:

@@ -8,7 +8,8 @@ here as properties, so that each check asks the same question the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
+from types import MappingProxyType
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
@@ -284,6 +285,8 @@ class TableBody(Record):
 
 #: `Table`'s counter when it is the one its body's options hold
 AS_BODY = -1
+#: the options_where of a table no ALTER has set an option of (shared: a tenant dump has 100K tables)
+_NO_PLACES: Mapping[str, Location] = MappingProxyType({})
 
 
 class Table(Record):
@@ -309,7 +312,7 @@ class Table(Record):
     #: table option (a TableOptions field name: "engine", "tablespace", "auto_increment" ..., or
     #: the upper-case key of another option) -> the ALTER TABLE that last set it; an option not
     #: here is as the CREATE TABLE wrote it (`option_place` answers either way)
-    options_where: dict[str, Location]
+    options_where: Mapping[str, Location]
     #: the table's AUTO_INCREMENT counter where it is not its body's (`AS_BODY`): a tenant's copy of
     #: a table shares the body of every other copy but for this (`auto_increment` reads it)
     _counter: int | None
@@ -331,7 +334,7 @@ class Table(Record):
         self.annotations = annotations
         self.view_standin = view_standin
         self._own_body = _own_body
-        self.options_where = {} if options_where is None else options_where
+        self.options_where = _NO_PLACES if options_where is None else options_where
         self._counter = counter
 
     # -- mutation: copy-on-write of the shared body -------------------------------------------
@@ -450,6 +453,12 @@ class Table(Record):
         INDEX) that added or changed it, else the table's CREATE TABLE. A finding caused by the
         item belongs there (so `--changed-only` reports it with the migration that did it)."""
         return item.where or self.defined
+
+    def set_option_place(self, option: str, where: Location) -> None:
+        """`where` set the table option `option` (a TableOptions field name)."""
+        if self.options_where is _NO_PLACES:
+            self.options_where = {}
+        self.options_where[option] = where  # type: ignore[index]
 
     def option_place(self, option: str) -> Location:
         """Where a table option (a TableOptions field name: "engine", "tablespace" ...) got its

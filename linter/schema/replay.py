@@ -759,7 +759,7 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
         for pairs in self.options:
             apply_options(table.writable().options, pairs)
             for key, _ in pairs:
-                table.options_where[option_field(key)] = where
+                table.set_option_place(option_field(key), where)
         draft = self.draft
         if draft is not None:
             sorts_keys = self._sorts_keys(draft)  # (judged on the table as it was)
