@@ -104,9 +104,8 @@ class Templates:
         counters = mark.counters
         for key, template, counter in effect.tables:
             where = template.defined
-            place = Location(where.path, where.line + shift, where.column, where.end_line + shift)
-            tables[key] = Table(schema.name, template.name, template.body, place, place, origin=template.origin,
-                                annotations=template.annotations,
+            tables[key] = Table(schema.name, template.name, template.body, where, where, origin=template.origin,
+                                annotations=template.annotations, shift=shift,
                                 counter=AS_BODY if counter is None else counters[counter])
         return said
 
@@ -161,7 +160,7 @@ def _plain(table: Table) -> bool:
     """Nothing of the table was placed anywhere but at its CREATE TABLE."""
     if table.temporary or table.view_standin or table.key_dropped is not None or table.options_where:
         return False
-    if table.changed is not table.defined and table.changed != table.defined:
+    if table.changed != table.defined:
         return False
     body = table.body
     parts: Sequence[object] = (*body.columns.values(), *body.indexes, *body.foreign_keys)

@@ -290,15 +290,23 @@ _NO_PLACES: Mapping[str, Location] = MappingProxyType({})
 
 
 class Table(Record):
-    __slots__ = __match_args__ = (
+    __match_args__ = (
         "schema", "name", "body", "defined", "changed", "temporary", "origin", "key_dropped", "annotations",
+        "view_standin", "_own_body", "options_where", "_counter",
+    )
+    __slots__ = (
+        "schema", "name", "body", "_defined", "_shift", "_changed", "temporary", "origin", "key_dropped", "annotations",
         "view_standin", "_own_body", "options_where", "_counter",
     )
     schema: str | None
     name: str
     body: TableBody
-    defined: Location
-    changed: Location
+    #: where it was defined: `_defined` moved down `_shift` lines (a tenant's copy of a table keeps
+    #: its template's place and the lines its block is moved by, both shared with the other tables
+    #: of its block: `linter.schema.block_replay`), and where it last changed when not there
+    _defined: Location
+    _shift: int
+    _changed: Location | None
     temporary: bool
     #: how the table came to be: a CREATE TABLE with columns, CREATE ... LIKE, or CREATE ... SELECT
     origin: Literal["create", "like", "select"]
@@ -322,12 +330,14 @@ class Table(Record):
         temporary: bool = False, origin: Literal["create", "like", "select"] = "create",
         key_dropped: Location | None = None, annotations: frozenset[str] = frozenset(), view_standin: bool = False,
         _own_body: bool = False, options_where: dict[str, Location] | None = None, counter: int | None = AS_BODY,
+        shift: int = 0,
     ) -> None:
         self.schema = schema
         self.name = name
         self.body = body
-        self.defined = defined
-        self.changed = changed
+        self._defined = defined
+        self._shift = shift
+        self._changed = None if changed is defined else changed
         self.temporary = temporary
         self.origin = origin
         self.key_dropped = key_dropped
@@ -336,6 +346,24 @@ class Table(Record):
         self._own_body = _own_body
         self.options_where = _NO_PLACES if options_where is None else options_where
         self._counter = counter
+
+    @property
+    def defined(self) -> Location:
+        """Where the table was defined: its CREATE TABLE."""
+        shift = self._shift
+        if not shift:
+            return self._defined
+        place = self._defined
+        return Location(place.path, place.line + shift, place.column, place.end_line + shift)
+
+    @property
+    def changed(self) -> Location:
+        """Where it was last changed: the latest ALTER TABLE, CREATE INDEX or RENAME, else its CREATE TABLE."""
+        return self._changed if self._changed is not None else self.defined
+
+    @changed.setter
+    def changed(self, where: Location) -> None:
+        self._changed = where
 
     # -- mutation: copy-on-write of the shared body -------------------------------------------
     def share_keys(self, indexes: list[Index]) -> None:
