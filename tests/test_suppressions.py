@@ -14,6 +14,7 @@ import pytest
 
 from linter.rules.findings import Finding
 from linter.input.statement import Statement
+from linter.rules import suppressions
 from linter.rules.suppressions import apply, from_file, from_statement
 from tests.complexity import assert_linear
 
@@ -309,3 +310,24 @@ def test_placing_comments_is_linear(tmp_path: Path) -> None:
         return work
 
     assert_linear(placing, 2_000)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_directive_scan_finds_the_same_in_chunks_of_any_size(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A directive split over two chunks, or on a line longer than a chunk, is found at its line
+    (the scan skips chunks without one and keeps the partial last line)."""
+    import io
+    import random
+
+    rng = random.Random(seed)
+    lines = [rng.choice(["-- innolint: ignore-file[no-primary-key] why",
+                         "CREATE TABLE t (a int); -- innolint: ignore[uuid-primary-key] why", "x" * rng.randint(0, 40)])
+             for _ in range(80)]
+    data = ("\n".join(lines) + "\n").encode()
+    whole = suppressions._scan(io.BytesIO(data), "p", suppressions.FileDirectives())
+    expected = ([(s.line, s.rules) for s in whole.file_wide], whole.ignore_lines)
+    assert expected[0] or expected[1]
+    for size in (1, 5, 9, 17, 100):
+        monkeypatch.setattr(suppressions, "_CHUNK", size)
+        found = suppressions._scan(io.BytesIO(data), "p", suppressions.FileDirectives())
+        assert ([(s.line, s.rules) for s in found.file_wide], found.ignore_lines) == expected, size

@@ -167,6 +167,16 @@ def _scan(handle: BinaryIO, path: str, found: FileDirectives) -> FileDirectives:
     line_base, carry = 1, b""
     while True:
         chunk = handle.read(_CHUNK)
+        if chunk and chunk.find(b"innolint:") < 0 and (carry + chunk[:8]).find(b"innolint:") < 0:
+            # the common case, no directive here: count the lines, keep the last partial one (no copy
+            # of the chunk: a dump is read here once more, in full)
+            cut = chunk.rfind(b"\n") + 1
+            if cut:
+                line_base += chunk.count(b"\n")
+                carry = chunk[cut:]
+            else:
+                carry = (carry + chunk)[-_MAX_CARRY:]
+            continue
         data = carry + chunk
         if chunk:
             cut = data.rfind(b"\n") + 1
