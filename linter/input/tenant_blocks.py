@@ -52,7 +52,7 @@ class _Template:
     """A block and where its name and counters stand: `parts` alternate literal text and slots
     ("name" or "counter"), starting and ending with literal text."""
 
-    __slots__ = ("number", "name", "parts", "counters")
+    __slots__ = ("number", "name", "parts", "counters", "head", "steps")
 
     def __init__(self, number: int, name: str, text: str) -> None:
         self.number = number
@@ -80,28 +80,31 @@ class _Template:
         parts.append(text[done:])
         self.parts: tuple[str, ...] = tuple(parts)
         self.counters = tuple(counters)
+        # for `match`: the literal text before the first counter, which the names join (`head`), then
+        # each slot with the literal after it (the template's name stood between non-word
+        # characters, so a repeat matching these literals has its name there as a whole word too)
+        first = next((n for n in range(1, len(parts), 2) if parts[n] == "counter"), len(parts))
+        self.head: list[str] = list(parts[0:first:2])
+        self.steps = tuple((parts[n], parts[n + 1]) for n in range(first, len(parts) - 1, 2))
 
     def match(self, text: str, name: str) -> tuple[int | None, ...] | None:
         """The counters of `text`, a block naming `name`, when it is this template but for the name
         and the counters; else None."""
-        parts = self.parts
-        last = parts[-1]
-        if not text.endswith(last):
+        steps = self.steps
+        if steps and not text.endswith(steps[-1][1]):
             return None
+        startswith = text.startswith
+        head = name.join(self.head)
+        if not startswith(head):
+            return None
+        at = len(head)
         found: list[int | None] = []
-        startswith, digits, width = text.startswith, _DIGITS, len(name)
-        at = 0
-        for n in range(0, len(parts) - 1, 2):
-            literal = parts[n]
-            if not startswith(literal, at):
-                return None
-            at += len(literal)
-            if parts[n + 1] == "name":
+        digits = _DIGITS
+        for kind, literal in steps:
+            if kind == "name":
                 if not startswith(name, at):
                     return None
-                at += width
-                if at < len(text) and text[at] in _WORD:
-                    return None
+                at += len(name)
             elif startswith(" AUTO_INCREMENT=", at):
                 m = digits(text, at + 16)
                 if m is None:
@@ -110,7 +113,10 @@ class _Template:
                 at = m.end()
             else:
                 found.append(None)
-        return tuple(found) if len(text) - at == len(last) else None
+            if not startswith(literal, at):
+                return None
+            at += len(literal)
+        return tuple(found) if at == len(text) else None
 
 
 class _Blocks:
@@ -219,8 +225,9 @@ def _header_start(buf: str, use_at: int, floor: int) -> int:
         line = buf.rfind("\n", 0, start - 1) + 1
         if line < limit:
             break
-        m = _HEADER_LINE.fullmatch(buf, line, start)
-        if m is None:
+        # mysqldump's own lines first, by their start; anything else by the pattern
+        if not (line == start - 1 or buf.startswith("--", line)
+                or _HEADER_LINE.fullmatch(buf, line, start) is not None):
             break
         start = line
     return start
