@@ -102,11 +102,9 @@ class Templates:
         schema = replayer.model.schema(name)
         tables = schema.tables
         counters = mark.counters
+        stored = schema.name
         for key, template, counter in effect.tables:
-            where = template.defined
-            tables[key] = Table(schema.name, template.name, template.body, where, where, origin=template.origin,
-                                annotations=template.annotations, shift=shift,
-                                counter=AS_BODY if counter is None else counters[counter])
+            tables[key] = template.copy_in(stored, shift, AS_BODY if counter is None else counters[counter])
         return said
 
     def _effect(self, mark: BlockMark, recorded: list[tuple[Statement, object]]) -> _Effect | None:

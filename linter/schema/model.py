@@ -347,6 +347,17 @@ class Table(Record):
         self.options_where = _NO_PLACES if options_where is None else options_where
         self._counter = counter
 
+    def copy_in(self, schema: str | None, shift: int, counter: int | None) -> Table:
+        """This table as a tenant's copy of it in `schema`, `shift` lines further down, with its
+        own counter: everything else shared (`linter.schema.block_replay`). The table was just
+        created, unaltered, and its body is shared (`share_body`)."""
+        copy = object.__new__(Table)
+        copy.schema, copy.name, copy.body = schema, self.name, self.body
+        copy._defined, copy._shift, copy._changed = self._defined, shift, None
+        copy.temporary, copy.origin, copy.key_dropped, copy.annotations = False, self.origin, None, self.annotations
+        copy.view_standin, copy._own_body, copy.options_where, copy._counter = False, False, _NO_PLACES, counter
+        return copy
+
     @property
     def defined(self) -> Location:
         """Where the table was defined: its CREATE TABLE."""
