@@ -9,18 +9,22 @@ It generates its inputs into --out (default bench/out/, ignored by git), runs in
 peers, and prints one table (input, bytes, tables, seconds, tables/s, MB/s, peak RSS) and the
 targets of issue 8 with the measured ratios:
 
+Times are in calibration loops (`calibrate`: how long a fresh Python takes for 20M additions,
+measured before and after the run: the machine's speed at that moment), so that the goals hold on
+a shared or slower machine (issue 31):
 - a schema-per-tenant dump, `make_tenants.py -n 10000` (~138 MB, ~111K tables): end to end
-  <= 10 s and peak RSS <= 300 MB; also with a general tablespace per tenant (`--tablespace
+  <= 1.4 loops and peak RSS <= 150 MB; also with a general tablespace per tenant (`--tablespace
   general:{tenant}`, every CREATE TABLE differs) and at a tenth of the size (memory follows the
-  model, not the file);
+  model, not the file); with --gigabyte a 1 GB one (75,000 tenants) <= 300 MB peak RSS;
 - reading and splitting that dump >= 100 MB/s, beside a bare `re.split` over the same text;
 - a dump of 10,000 distinct tables (CREATE TABLE statements of the shared corpus, renamed):
-  >= 2,000 CREATE TABLE/s end to end and >= 75% of bare sqlglot (`parse_one(..., read="mysql")`
-  per statement, sqlglotc when installed) measured in the same run;
-- a 200-table file: innolint against sqlfluff 4.x (`large_file_skip_byte_limit = 0`, else
-  sqlfluff skips files over 20 KB without a word), >= 100x faster;
-- a warm pre-commit-style run (`innolint check --changed-only` on one migration file) <= 0.3 s,
-  beside the import floor of innolint's two dependencies (sqlglot, pydantic).
+  end to end >= 1.0x the rate of bare sqlglot (`parse_one(..., read="mysql")` per statement,
+  sqlglotc when installed, in-process) measured in the same run (goal 1.5x);
+- a 2,000-table file: innolint against sqlfluff 4.x (`large_file_skip_byte_limit = 0`, else
+  sqlfluff skips files over 20 KB without a word), >= 100x faster end to end, and what sqlfluff
+  made of the file (violations, parse errors);
+- a warm pre-commit-style run (`innolint check --changed-only` on one migration file) within
+  30 ms of the import floor of sqlglot and pydantic (what a run imported before it dropped pydantic).
 
 Each number is the best of --repeat runs (sqlfluff: one run, it is slow); every innolint run is a
 fresh process (`python -m linter.cli`), timed from start to exit, its peak RSS from wait4. The
@@ -55,12 +59,13 @@ CHILD_ENV: dict[str, str] = {}
 GIGABYTE_TENANTS = 75_000
 
 TARGETS = {
-    "tenant_seconds": 10.0,
-    "tenant_rss_mb": 300.0,
+    "tenant_loops": 1.4,
+    "tenant_rss_mb": 150.0,
+    "gigabyte_rss_mb": 300.0,
     "split_mb_s": 100.0,
-    "distinct_tables_s": 2000.0,
-    "distinct_vs_sqlglot": 0.75,
-    "precommit_seconds": 0.3,
+    "distinct_vs_sqlglot": 1.0,
+    "distinct_vs_sqlglot_goal": 1.5,
+    "precommit_over_floor_ms": 30.0,
     "sqlfluff_speedup": 100.0,
 }
 
@@ -305,8 +310,9 @@ def make_migrations(out: Path) -> Path:
 # --- peers ---------------------------------------------------------------------------------------
 
 
-def sqlfluff(path: Path, out: Path) -> tuple[float, float, str, int] | None:
-    """sqlfluff lint of `path` (mysql dialect, no file-size skip): (seconds, RSS MB, version, violations)."""
+def sqlfluff(path: Path, out: Path) -> tuple[float, float, str, int, int] | None:
+    """sqlfluff lint of `path` (mysql dialect, no file-size skip): (seconds, RSS MB, version,
+    violations, of them parse errors: the parts it could not parse and so did not lint)."""
     try:
         import sqlfluff as module  # noqa: F401
     except ImportError:
@@ -321,8 +327,9 @@ def sqlfluff(path: Path, out: Path) -> tuple[float, float, str, int] | None:
         cwd=out, stdout=subprocess.PIPE,
     )
     files = json.loads(report or b"[]")
-    violations = sum(len(f.get("violations", [])) for f in files)
-    return seconds, rss, version("sqlfluff"), violations
+    found = [v for f in files for v in f.get("violations", [])]
+    unparsable = sum(1 for v in found if v.get("code") == "PRS")
+    return seconds, rss, version("sqlfluff"), len(found), unparsable
 
 
 # --- the machine ---------------------------------------------------------------------------------
@@ -395,9 +402,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out", help="where inputs and results go")
     parser.add_argument("--tenants", type=int, default=10_000, help="tenant schemas in the tenant dump")
     parser.add_argument("--distinct", type=int, default=10_000, help="tables in the distinct-table dump")
-    parser.add_argument("--peer-tables", type=int, default=200, help="tables in the file linted by sqlfluff too")
+    parser.add_argument("--peer-tables", type=int, default=2000, help="tables in the file linted by sqlfluff too")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (the best counts)")
-    parser.add_argument("--quick", action="store_true", help="1,000 tenants, 2,000 distinct tables, 50 peer tables, 1 run")
+    parser.add_argument("--quick", action="store_true", help="1,000 tenants, 2,000 distinct tables, 200 peer tables, 1 run")
     parser.add_argument("--no-peers", action="store_true", help="skip sqlfluff")
     parser.add_argument("--gigabyte", action="store_true",
                         help="also lint a 1 GB tenant dump once (make_tenants.py -n 75000: 1 GB of disk, about a minute)")
@@ -407,7 +414,7 @@ def main() -> int:
         print(json.dumps(_measure(args._measure[0], Path(args._measure[1]), args.repeat)))
         return 0
     if args.quick:
-        args.tenants, args.distinct, args.peer_tables, args.repeat = 1000, 2000, 50, 1
+        args.tenants, args.distinct, args.peer_tables, args.repeat = 1000, 2000, 200, 1
     if not MAKE_TENANTS.exists() or not CORPUS.is_dir():
         raise SystemExit(f"the shared corpus is needed: {MAKE_TENANTS} and {CORPUS}")
     out = args.out.resolve()
@@ -488,15 +495,16 @@ def main() -> int:
     fluff = None if args.no_peers else sqlfluff(peer_file, out)
     # in-process: with sqlfluff, both in one child by turns (sqlfluff twice, innolint three times
     # before each); without it, innolint alone
-    peer_engine = measure_in_child("peers" if fluff is not None else "lint", peer_file, 2 if fluff else max(3, args.repeat))
+    peer_engine = measure_in_child("peers" if fluff is not None else "lint", peer_file, 1 if fluff else max(3, args.repeat))
     peer_engine_row = Row(f"peer {args.peer_tables} tables, in-process", "innolint lint_paths", peer_file.stat().st_size,
                           peer_engine["tables"], peer_engine["seconds"], note="imports and interpreter start not counted")
     rows.append(peer_engine_row)
     fluff_row = fluff_engine_row = None
     if fluff is not None:
         fluff_row = Row(f"peer {args.peer_tables} tables", f"sqlfluff {fluff[2]}", peer_file.stat().st_size,
-                        peer_row.tables, fluff[0], fluff[1], [fluff[0]], note=f"{fluff[3]:,} violations",
-                        cpu=LAST_CPU[0])
+                        peer_row.tables, fluff[0], fluff[1], [fluff[0]],
+                        note=f"{fluff[3]:,} violations, {fluff[4]:,} of them parse errors (PRS: text it could not "
+                             "parse, so did not lint)", cpu=LAST_CPU[0])
         rows.append(fluff_row)
         fluff_engine_row = Row(f"peer {args.peer_tables} tables, in-process", f"sqlfluff {fluff[2]} Linter",
                                peer_file.stat().st_size, peer_row.tables, peer_engine["sqlfluff_seconds"],
@@ -536,40 +544,47 @@ def main() -> int:
           f"{info['calibration_before']} s before, {info['calibration_after']} s after")
     print()
     checks: list[tuple[str, str, bool | None]] = []
-    checks.append((f"tenant dump end to end <= {TARGETS['tenant_seconds']:g} s", f"{tenant_row.seconds:.2f} s",
-                   tenant_row.seconds <= TARGETS["tenant_seconds"]))
+    loop = (info["calibration_before"] + info["calibration_after"]) / 2
+    info["loop_seconds"] = loop
+
+    def loops(seconds: float) -> str:
+        return f"{seconds / loop:.2f} loops ({seconds:.2f} s; a loop {loop:.2f} s)"
+
+    checks.append((f"tenant dump end to end <= {TARGETS['tenant_loops']:g} loops", loops(tenant_row.seconds),
+                   tenant_row.seconds / loop <= TARGETS["tenant_loops"]))
     checks.append((f"tenant dump peak RSS <= {TARGETS['tenant_rss_mb']:g} MB", f"{tenant_row.rss_mb:.0f} MB "
                    f"({small_row.rss_mb:.0f} MB at a tenth of the size)",
                    (tenant_row.rss_mb or 0) <= TARGETS["tenant_rss_mb"]))
     if big_row is not None:
         per_table = (big_row.rss_mb - small_row.rss_mb) * 1024 / ((big_row.tables or 1) - (small_row.tables or 0))  # type: ignore[operator]
-        checks.append(("a 1 GB dump works", f"{big_row.seconds:.1f} s, {big_row.rss_mb:.0f} MB peak RSS for "
-                       f"{big_row.tables:,} tables (~{per_table:.2f} KB more per table)", True))
-    checks.append(("general tablespace per tenant: same time class", f"{ts_row.seconds:.2f} s, {ts_row.rss_mb:.0f} MB",
-                   ts_row.seconds <= TARGETS["tenant_seconds"] and (ts_row.rss_mb or 0) <= TARGETS["tenant_rss_mb"]))
+        checks.append((f"a 1 GB dump: peak RSS <= {TARGETS['gigabyte_rss_mb']:g} MB",
+                       f"{big_row.rss_mb:.0f} MB for {big_row.tables:,} tables (~{per_table:.2f} KB more per table), "
+                       f"{loops(big_row.seconds)}", (big_row.rss_mb or 0) <= TARGETS["gigabyte_rss_mb"]))
+    checks.append(("general tablespace per tenant (every CREATE differs)", f"{loops(ts_row.seconds)}, "
+                   f"{ts_row.rss_mb:.0f} MB", None))
     checks.append((f"read+split >= {TARGETS['split_mb_s']:g} MB/s", f"{split_row.mb_s:.1f} MB/s "
                    f"(re.split floor {floor_row.mb_s:.0f} MB/s: {split_row.mb_s / floor_row.mb_s:.0%} of it)",  # type: ignore[operator]
                    (split_row.mb_s or 0) >= TARGETS["split_mb_s"]))
-    checks.append((f"distinct tables >= {TARGETS['distinct_tables_s']:,.0f} CREATE TABLE/s end to end",
-                   f"{distinct_row.tables_s:,.0f}/s", (distinct_row.tables_s or 0) >= TARGETS["distinct_tables_s"]))
     ratio = (distinct_row.tables_s or 0) / (bare_row.tables_s or 1)
     engine_ratio = (engine_row.tables_s or 0) / (bare_row.tables_s or 1)
-    checks.append((f"distinct tables >= {TARGETS['distinct_vs_sqlglot']:.0%} of bare sqlglot",
-                   f"{ratio:.0%} ({distinct_row.tables_s:,.0f} vs {bare_row.tables_s:,.0f} tables/s; in-process "
-                   f"{engine_ratio:.0%})", ratio >= TARGETS["distinct_vs_sqlglot"]))
-    checks.append((f"pre-commit run <= {TARGETS['precommit_seconds']:g} s", f"{pre_row.seconds:.3f} s (import floor "
-                   f"{floor_import.seconds:.3f} s)", pre_row.seconds <= TARGETS["precommit_seconds"]))
+    checks.append((f"distinct tables end to end >= {TARGETS['distinct_vs_sqlglot']:.1f}x bare sqlglot "
+                   f"(goal {TARGETS['distinct_vs_sqlglot_goal']:.1f}x)",
+                   f"{ratio:.2f}x ({distinct_row.tables_s:,.0f} vs {bare_row.tables_s:,.0f} tables/s; in-process "
+                   f"{engine_ratio:.2f}x)", ratio >= TARGETS["distinct_vs_sqlglot"]))
+    over = (pre_row.seconds - floor_import.seconds) * 1000
+    checks.append((f"pre-commit run within {TARGETS['precommit_over_floor_ms']:g} ms of the import floor",
+                   f"{over:+.0f} ms ({pre_row.seconds:.3f} s; sqlglot + pydantic import {floor_import.seconds:.3f} s)",
+                   over <= TARGETS["precommit_over_floor_ms"]))
     if fluff_row is not None and fluff_engine_row is not None:
         # two honest ratios: whole commands (what a user waits for, interpreter start and imports
         # included on both sides), and the linting itself, each tool in-process with its imports done
         speedup = fluff_row.seconds / peer_row.seconds
         checks.append((f">= {TARGETS['sqlfluff_speedup']:g}x faster than sqlfluff, end to end", f"{speedup:.0f}x "
-                       f"({peer_row.seconds:.2f} s vs {fluff_row.seconds:.2f} s)",
+                       f"({peer_row.seconds:.2f} s vs {fluff_row.seconds:.2f} s; sqlfluff: {fluff_row.note})",
                        speedup >= TARGETS["sqlfluff_speedup"]))
         work = fluff_engine_row.seconds / peer_engine_row.seconds
-        checks.append((f">= {TARGETS['sqlfluff_speedup']:g}x faster than sqlfluff, in-process",
-                       f"{work:.0f}x ({peer_engine_row.seconds:.3f} s vs {fluff_engine_row.seconds:.2f} s)",
-                       work >= TARGETS["sqlfluff_speedup"]))
+        checks.append(("faster than sqlfluff, in-process (for information)",
+                       f"{work:.0f}x ({peer_engine_row.seconds:.3f} s vs {fluff_engine_row.seconds:.2f} s)", None))
     else:
         checks.append((f">= {TARGETS['sqlfluff_speedup']:g}x faster than sqlfluff", "not measured", None))
     width = max(len(c[0]) for c in checks)
