@@ -463,6 +463,23 @@ def text_type_for(kind: str, max_bytes: int) -> str:
 def column_bytes(column: Column, charset: ResolvedCharset | None) -> ColumnBytes | None:
     """The column's room in the server's row and in InnoDB (None: a type innolint does not know
     the size of, or text in a character set it does not know). `charset`: `column_charset(...)`."""
+    key = (column.type, column.params, charset.charset if charset is not None else None)
+    found = _COLUMN_BYTES.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        found = _column_bytes(column, charset)
+        if len(_COLUMN_BYTES) > 8192:
+            _COLUMN_BYTES.clear()
+        _COLUMN_BYTES[key] = found
+    return found  # type: ignore[return-value]
+
+
+#: column_bytes by (type, params, character set): what it answers depends on nothing else, and a
+#: schema's columns are of a few hundred kinds (a row's size asks it of every column)
+_COLUMN_BYTES: dict[tuple[str, tuple[str, ...], str | None], ColumnBytes | None] = {}
+_UNKNOWN = object()
+
+
+def _column_bytes(column: Column, charset: ResolvedCharset | None) -> ColumnBytes | None:
     kind = column.type.upper()
     maxlen = (charset.maxlen if charset is not None else 1) or 0
     if kind in TEXT_TYPES and not maxlen:
