@@ -29,7 +29,7 @@ from linter.schema import innodb_sizes as sizes
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
-from linter.schema.key_parts import as_written
+from linter.schema.key_facts import as_written
 from linter.schema.elements import Index, IndexColumn, Location
 from linter.schema.model import Schema, SchemaModel, Table, TableBody
 from linter.record import FrozenRecord
@@ -112,7 +112,7 @@ def _per_char(part: sizes.KeyPartWidth) -> int:
 
 
 def key_refusal(target: Target) -> Callable[[Table, Index, Schema | None], str | None]:
-    """The decision the replay takes from this check (`linter.schema.key_refusals`): the message
+    """The decision the replay takes from this check (`linter.server.key_refusals`): the message
     when `target` refuses the key, else None."""
     def refusal(table: Table, index: Index, schema: Schema | None) -> str | None:
         problem = key_problem(table, index, target, schema)
@@ -368,7 +368,7 @@ class IndexKeyLength(Check):
                                         context)
 
         yield from judged_once(model, context, judge)
-        # the statements the replay refused for a key (linter.schema.key_refusals): not in the model,
+        # the statements the replay refused for a key (linter.server.key_refusals): not in the model,
         # so no ALTER can fix them; the statement itself is to be written otherwise
         for refused in model.refused_keys:
             table, index = refused.table, refused.index

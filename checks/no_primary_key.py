@@ -172,7 +172,7 @@ def _human(n: int) -> str:
 
 def _clustering_key_behind(table: Table) -> Index | None:
     """A UNIQUE key that could cluster the table but is not its first key (the server looks at the
-    first alone: `linter.schema.key_order`)."""
+    first alone: `linter.server.key_order`)."""
     return next((index for index in table.indexes[1:] if index.kind == "unique" and table.can_cluster(index)), None)
 
 

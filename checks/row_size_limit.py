@@ -315,7 +315,7 @@ class RowSizeLimit(Check):
                                     statement_of(table))
 
         yield from judged_once(model, context, judge)
-        # the statements the replay refused for a column too long for its type (linter.schema.column_lengths):
+        # the statements the replay refused for a column too long for its type (linter.server.column_lengths):
         # not in the model; the fix is what to write in the statement instead
         for refused in model.refused_lengths:
             schema = sizes.schema_of(model, refused.table)

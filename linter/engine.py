@@ -33,9 +33,9 @@ from linter.parse.statement import glued_in_packet, may_fail
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
-from linter.schema.block_replay import Templates
-from linter.schema.key_refusals import CheckedRefusal, KeyJudge
-from linter.schema.replay import Replayer
+from linter.server.block_replay import Templates
+from linter.server.key_refusals import CheckedRefusal, KeyJudge
+from linter.server.replay import Replayer
 from linter.input.source import InputError, discover, read_statements
 from linter.input.migrations.orm_evidence import AppEvidence
 from linter.input.statement import BlockMark, Segment, Statement
@@ -205,7 +205,7 @@ class Engine:
                 progress.read(nbytes, sum(len(s.tables) for s in schemas.values()))
 
         stream = None
-        # a dump's repeated schema blocks are replayed once (linter.schema.block_replay), unless the
+        # a dump's repeated schema blocks are replayed once (linter.server.block_replay), unless the
         # statements are looked at one by one for a change set
         templates = Templates(replayer, path) if changes is None and unit.migration_format is None else None
         try:
@@ -241,7 +241,7 @@ class Engine:
         common case, a statement with no directive, no parse failure and outside a change set, is
         replayed here inline, as `_apply` would replay it; every other statement goes through
         `_apply`. Statements the parser skips (INSERT, SET, LOCK ...) stop at the parse. A dump's
-        repeated schema block comes as one `BlockMark` (`templates`, `linter.schema.block_replay`)."""
+        repeated schema block comes as one `BlockMark` (`templates`, `linter.server.block_replay`)."""
         parse, apply, replay, diagnostics = self._cache.parse, self._apply, replayer.apply, result.diagnostics
         count = 0
         recorded: list[tuple[Statement, object]] | None = None  # a template block's statements, while it is read

@@ -21,7 +21,7 @@ scripts/fuzz_differential.py (thousands, random seeds):
   INNODB_SYS_INDEXES (TYPE bit 1; GEN_CLUST_INDEX is the hidden row id).
 - `InnolintRunner`: innolint's model of the same text, as the same `View`, and its diagnostics,
   with index-key-length's findings that say the server refuses a key (`refused_keys`): the replay
-  refuses such a statement as the server does (linter/schema/key_refusals.py), and the finding is
+  refuses such a statement as the server does (linter/server/key_refusals.py), and the finding is
   innolint saying so at that statement.
 - `Differ`: compares them; on a difference, finds the first unit after which the prefix of the
   script already differs (all prefixes loaded at once), looks for a diagnostic there, and shrinks
@@ -651,7 +651,7 @@ class Generator:
 
     def online_clause(self) -> str:
         """ALGORITHM= / LOCK= as migrations pin them: the server refuses an ALTER it cannot run so
-        (1845, 1846), and innolint must say so (linter/schema/online_alter.py)."""
+        (1845, 1846), and innolint must say so (linter/server/online_alter.py)."""
         key = self.pick(("ALGORITHM", "LOCK"))
         values = ("INPLACE", "INSTANT", "NOCOPY", "COPY", "DEFAULT") if key == "ALGORITHM" else (
             "NONE", "SHARED", "EXCLUSIVE", "DEFAULT")

@@ -48,7 +48,7 @@ from linter.report.contract import read_report
 from linter.schema.elements import Location
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.input.source import LATIN1_FALLBACK
 from linter.input.statement import Statement
 from linter.input.split import split_stream

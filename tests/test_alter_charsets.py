@@ -1,4 +1,4 @@
-"""Character sets through ALTER TABLE and ALTER DATABASE (linter/schema/alter_charsets.py), judged
+"""Character sets through ALTER TABLE and ALTER DATABASE (linter/server/alter_charsets.py), judged
 by MariaDB 10.11: generated scripts of tables with text columns of every kind (their own character
 set or collation or none, keyed or not, in three engines), then new table defaults, CONVERT TO
 CHARACTER SET (to a wider, a narrower, the same, the database's and the binary character set),

@@ -1,5 +1,5 @@
 """A dump's repeated schema blocks replayed once (`linter.input.tenant_blocks`,
-`linter.input.splitter.repeats`, `linter.schema.block_replay`) give the report that reading every
+`linter.input.splitter.repeats`, `linter.server.block_replay`) give the report that reading every
 statement gives: generated dumps with the blocks a real or hostile dump may hold (names inside
 table names and comments, counters missing or in comments, DELIMITER and sql_mode changes inside
 a block, a database named twice, ALTERs, view stand-ins, foreign keys to another schema,
@@ -16,7 +16,7 @@ import pytest
 from linter.engine import lint_paths
 from linter.input import source
 from linter.rules.checkapi import CheckContext
-from linter.schema import block_replay
+from linter.server import block_replay
 from linter.schema.target import Target
 from tests.complexity import assert_linear
 

@@ -27,7 +27,7 @@ from linter.parse.tokens import ParseFailure
 from linter.parse.statement import glued_statement, parse_statement
 from linter.parse.options import partition_names
 from linter.parse.cache import ParseCache
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from tests.complexity import assert_linear
 
 

@@ -1,4 +1,4 @@
-"""The columns of a CREATE TABLE ... SELECT table (linter/schema/create_select.py), judged by
+"""The columns of a CREATE TABLE ... SELECT table (linter/server/create_select.py), judged by
 MariaDB: generated source tables and select lists, then the ALTERs migrations write next
 (`ADD PRIMARY KEY (id)`, MODIFY, DROP COLUMN). Found by review: innolint kept only the
 definition's columns, so `CREATE TABLE t AS SELECT * FROM src; ALTER TABLE t ADD PRIMARY KEY (id)`

@@ -1,4 +1,4 @@
-"""CREATE TABLE ... SELECT whose keys name columns (linter/schema/refusals.py, `SelectedColumns`):
+"""CREATE TABLE ... SELECT whose keys name columns (linter/server/refusals.py, `SelectedColumns`):
 the server makes the columns from the definition and the SELECT, then refuses a key on a column
 neither gives (1072). Each case runs on MariaDB 10.11 and through innolint's replay; where innolint
 cannot tell the SELECT's columns it must say so at the statement, never refuse or accept silently.
@@ -13,7 +13,7 @@ import pytest
 from linter.parse.cache import ParseCache
 from linter.parse import ops
 from linter.schema.elements import Location
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.schema.target import Target
 from tests.test_replay import _innolint, _server
 

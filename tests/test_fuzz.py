@@ -21,7 +21,7 @@ from linter.engine import Engine
 from linter.rules.findings import Diagnostic, Finding, Report
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.report import json as json_report
 from linter.report import printable, valid_unicode
 from linter.input.split import split_stream

@@ -19,7 +19,7 @@ from linter.rules.grouping import group_copies
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from tests.complexity import assert_linear
 
 ROOT = Path(__file__).resolve().parent.parent

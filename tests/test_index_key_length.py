@@ -183,7 +183,7 @@ def test_generated_keys_do_on_mariadb_what_the_findings_say(server: MariaDB, tmp
 
 @pytest.mark.parametrize("target", ["mariadb-10.11", "mysql-8.0"])
 def test_a_refused_key_is_said_once_and_the_statement_changes_nothing(tmp_path: Path, target: str) -> None:
-    """The replay refuses the statement for the key (linter/schema/key_refusals.py): the finding
+    """The replay refuses the statement for the key (linter/server/key_refusals.py): the finding
     says so, not a replay-error too; the table is not made, so no other rule speaks of it, and a
     later DROP TABLE of it finds none (the finding stays). With the check disabled, the refusal is
     a replay-error at that statement: never silent."""
@@ -215,8 +215,8 @@ def test_the_replays_shortcut_never_skips_a_refused_key(tmp_path: Path) -> None:
     sets, row formats, engines, targets), every key the decision refuses passes that test."""
     from linter.parse.statement import parse_statement
     from linter.schema.elements import Location
-    from linter.schema.key_refusals import may_be_refused
-    from linter.schema.replay import Replayer
+    from linter.server.key_refusals import may_be_refused
+    from linter.server.replay import Replayer
 
     rng = random.Random(14_300)
     types = ("INT", "BIGINT", "DECIMAL(65,30)", "DATE", "DATETIME(6)", "ENUM('a','b')", "BIT(64)", "CHAR(191)",

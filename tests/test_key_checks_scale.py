@@ -12,7 +12,7 @@ from linter.rules.checkapi import CheckContext
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from tests.complexity import assert_linear
 
 RULES = ("redundant-index", "foreign-key-mismatch", "auto-increment-capacity", "wide-primary-key")

@@ -1,5 +1,5 @@
 """The order of a table's keys, and so the index InnoDB clusters it on, against MariaDB
-(linter/schema/key_order.py). The server looks at the FIRST key alone: CREATE TABLE sorts the
+(linter/server/key_order.py). The server looks at the FIRST key alone: CREATE TABLE sorts the
 keys, MariaDB's ALTER TABLE sorts them again only when it adds a key or changes the clustered
 one, and a UNIQUE key MariaDB keeps as a hash (USING HASH, or wider than a B-tree key) never
 clusters. Generated scripts - tables of several UNIQUE keys over nullable and NOT NULL columns,

@@ -15,7 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 LINTER = REPO_ROOT / "linter"
 
 #: the stage folders of linter/ (ARCHITECTURE.md says what each holds)
-STAGES = {"input", "parse", "schema", "rules", "report", "github", "audit", "config"}
+STAGES = {"input", "parse", "server", "schema", "rules", "report", "github", "audit", "config"}
 MAX_ROOT_MODULES = 8
 
 

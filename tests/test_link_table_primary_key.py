@@ -14,7 +14,7 @@ from linter.rules.checkapi import CheckContext
 from linter.rules.findings import Finding
 from linter.schema.elements import Location
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from tests.mariadb import MariaDB
 
 RULE = "link-table-primary-key"

@@ -12,11 +12,11 @@ What the server answered (MariaDB 10.11):
 - a non-unique KEY part longer than the engine takes is cut to a prefix (TEXT `KEY (t)`: t(3072)
   latin1, t(768) utf8mb4, t(1024) utf8mb3, t(1536) ucs2; TINYTEXT t(255); MyISAM 1000 bytes,
   Aria 2300; a VARCHAR(1000) utf8mb4 a(768); a prefix written longer, too), also by ADD KEY,
-  CREATE INDEX and a MODIFY of a keyed column (linter.schema.key_parts);
+  CREATE INDEX and a MODIFY of a keyed column (linter.server.key_parts);
 - a "prefix" as long as a fixed-size value (`INT` 4, `BIGINT` 8, `DATE` 3, `DECIMAL(10,2)` 5) is
   accepted and no prefix; any other is 1089;
 - one ALTER's key actions are read against the table as it was, its adds appended after its drops
-  and renames (linter.schema.alter_keys).
+  and renames (linter.server.alter_keys).
 MySQL cuts no key part: the model keeps the key as written there, and index-key-length reports
 the server's refusal (1170) (`test_mysql_keeps_the_key_as_written`).
 """
@@ -194,7 +194,7 @@ def test_the_classes_reach_what_they_are_about(outcomes: list[Outcome]) -> None:
 def _replay(text: str, target: str) -> object:
     from linter.parse.statement import parse_statement
     from linter.schema.elements import Location
-    from linter.schema.replay import Replayer
+    from linter.server.replay import Replayer
     from linter.schema.target import Target
 
     replayer = Replayer(target=Target.parse(target))
@@ -235,7 +235,7 @@ def test_a_cut_key_is_cut_once_per_copy() -> None:
     table's own copy, never on the shared keys."""
     from linter.parse.statement import parse_statement
     from linter.schema.elements import Location
-    from linter.schema.replay import Replayer
+    from linter.server.replay import Replayer
     from linter.schema.target import Target
 
     replayer = Replayer(target=Target.parse("mariadb-10.11"))

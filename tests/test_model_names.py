@@ -20,7 +20,7 @@ import pytest
 from linter.schema.elements import IndexColumn, Location
 from linter.schema.model import Table, generated_key_name
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from tests.mariadb import MariaDB
 
 SCRIPTS = 80

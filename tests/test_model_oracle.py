@@ -520,7 +520,7 @@ def test_no_primary_keys_fix_runs_and_clusters_the_table(mariadb: MariaDB, defin
     from checks.no_primary_key import NoPrimaryKey
     from linter.schema.elements import Location
     from linter.parse.statement import parse_statement
-    from linter.schema.replay import Replayer
+    from linter.server.replay import Replayer
 
     text = f"CREATE TABLE t ({definition})"
     replayer = Replayer(target=D.innolint_context().target)

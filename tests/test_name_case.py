@@ -21,7 +21,7 @@ from linter.engine import RunOptions, lint_paths
 from linter.rules.findings import Report
 from linter.schema.elements import Location
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.schema.target import Target
 from tests.complexity import assert_linear
 from tests.mariadb import MariaDB

@@ -12,7 +12,7 @@ import pytest
 from linter.rules.checkapi import foreign_keys_by_parent, table_key
 from linter.schema.elements import Location
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.schema.target import Target
 from linter.schema.tenants import detect_tenants
 from tests.helpers import findings, lint_sql

@@ -1,4 +1,4 @@
-"""ALGORITHM= / LOCK= / ALTER ONLINE (linter/schema/online_alter.py) judged by MariaDB 10.11:
+"""ALGORITHM= / LOCK= / ALTER ONLINE (linter/server/online_alter.py) judged by MariaDB 10.11:
 generated cases (every kind of operation x ALGORITHM x LOCK x engine, over tables of several
 shapes, names and types) run on the server and through innolint's replay. Where innolint decides,
 it must decide as the server did (refused with 1845/1846 or run); where it says it cannot tell,
@@ -17,7 +17,7 @@ from linter.parse import ops
 from linter.parse.cache import ParseCache
 from linter.parse.tokens import ParseFailure
 from linter.schema.elements import Location
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.schema.target import Target
 
 #: (name, CREATE TABLE body with {a} {b} {c} {d} {id} for the column names, {e} for the engine);

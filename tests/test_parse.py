@@ -12,7 +12,7 @@ from linter.schema.elements import Location
 from linter.schema.model import SchemaModel, Table
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 
 
 def build(*statements: str) -> SchemaModel:

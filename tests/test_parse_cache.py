@@ -22,7 +22,7 @@ from linter.schema.elements import Location
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import parse_statement
 from linter.parse.cache import ParseCache
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.input.source import read_statements
 
 SHARED = Path(__file__).parents[1] / ".." / "shared"

@@ -1,4 +1,4 @@
-"""The statements the server refuses (linter/schema/refusals.py, alter_refusals.py) refused alike at
+"""The statements the server refuses (linter/server/refusals.py, alter_refusals.py) refused alike at
 the top level and inside a packet: a DELIMITER packet of several statements, BEGIN; ... COMMIT,
 BEGIN NOT ATOMIC ... END, IF 1 THEN ... END IF. The server stops a packet at its first refused
 statement; innolint must refuse the same statement and replay none after it. Each script is loaded

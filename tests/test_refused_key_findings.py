@@ -1,5 +1,5 @@
 """A key the server refuses in an InnoDB table (1071, 1170, 1709): the replay refuses the
-statement as the server does (linter/schema/key_refusals.py, with the index-key-length check's
+statement as the server does (linter/server/key_refusals.py, with the index-key-length check's
 decision), and the check reports it with a fix at that statement (the CREATE TABLE, the ALTER
 that adds the key or changes a column under it, the CREATE INDEX), which is where the
 differential test (tests/differential.py, `refused_keys`) looks for it. Each script runs on

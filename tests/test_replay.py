@@ -22,7 +22,7 @@ from linter.schema.elements import Location
 from linter.schema.model import Table
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import ParseCache
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.schema.target import Target
 
 # -- the scripts -------------------------------------------------------------------------------
@@ -470,7 +470,7 @@ def test_statements_over_several_lines_are_not_taken_for_glued_ones(tmp_path: An
 def test_dynamic_sql_is_reported_at_each_statement_up_to_a_cap_per_kind_and_file(tmp_path: Any) -> None:
     """Each EXECUTE / EXECUTE IMMEDIATE / CALL may change the schema: each is said where it is (a
     second CALL may run what the first did not), up to UNFOLLOWED_PER_FILE per kind and file."""
-    from linter.schema.replay import UNFOLLOWED_PER_FILE
+    from linter.server.replay import UNFOLLOWED_PER_FILE
     from tests.helpers import lint_sql
 
     many = "".join(f"CALL step({i});\n" for i in range(UNFOLLOWED_PER_FILE + 5))

@@ -1,4 +1,4 @@
-"""Definitions the server refuses although the grammar allows them (linter/schema/refusals.py): each
+"""Definitions the server refuses although the grammar allows them (linter/server/refusals.py): each
 case runs on MariaDB 10.11 and through innolint's replay, statement by statement; the statements
 the server refuses must be those innolint reports, and the tables left must be the same.
 
@@ -22,9 +22,9 @@ import tests.differential as D
 from linter.parse import ops
 from linter.schema.elements import Location
 from linter.parse.cache import ParseCache
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.schema.target import Target
-from linter.schema.temporal_numbers import number_default_refused
+from linter.server.temporal_numbers import number_default_refused
 from tests.test_replay import _innolint, _server
 
 CASES: dict[str, list[str]] = {
@@ -538,7 +538,7 @@ def _temporal_numbers(rng: random.Random) -> list[str]:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_numbers_as_temporal_defaults_as_mariadb_reads_them(mariadb: Any, seed: int) -> None:
-    """A number is read as a date or time by its digits' places (linter/schema/temporal_numbers.py):
+    """A number is read as a date or time by its digits' places (linter/server/temporal_numbers.py):
     generated numbers for each temporal type, in CREATE TABLE and in ALTER ... SET DEFAULT (where
     the fuzz found it). What innolint refuses, the server refuses; what the server refuses and
     innolint keeps is only what innolint says it does not judge (a TIMESTAMP in 1970 or 2038, a

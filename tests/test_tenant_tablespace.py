@@ -17,7 +17,7 @@ from linter.engine import Engine, Unit
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.schema.target import Target
 from linter.schema.tenants import detect_tenants, group_by_definition, schema_regexp
 from tests.helpers import SHARED, findings, lint_sql

@@ -16,7 +16,7 @@ from linter.rules.checkapi import CheckContext, TableStats
 from linter.rules.findings import Finding
 from linter.schema.elements import Location
 from linter.parse.statement import parse_statement
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.schema.target import Target
 from tests.mariadb import MariaDB
 

@@ -42,7 +42,7 @@ from linter.rules.grouping import group_copies
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel
 from linter.parse.tokens import ParseFailure
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.input.split import split_stream
 from linter.schema.stats import StatsFile, TableStatsRow, index_stats
 

@@ -10,7 +10,7 @@ from sqlglot.tokens import Token, TokenType
 from linter.parse import ops
 from linter.schema.elements import ForeignKey, Index, IndexColumn, IndexKind
 from linter.schema.model import TableBody, without_redundant_generated_keys
-from linter.schema.key_parts import drop_whole_prefixes
+from linter.schema.key_facts import drop_whole_prefixes
 from linter.parse.columns import _parse_columns
 from linter.parse.keys import (
     _index_options_invisible,

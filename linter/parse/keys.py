@@ -46,7 +46,7 @@ def _name_keys(keys: list[Index], out: list[Index]) -> str | None:
 def _primary_columns_not_null(body: TableBody) -> None:
     """The primary key's columns are NOT NULL whether or not the DDL says so; those only the
     PRIMARY KEY makes NOT NULL are kept (`TableBody.primary_forced`) for the server's sort of the
-    keys, which the replay does (`linter.schema.key_order.creation_order`): the keys stay in the
+    keys, which the replay does (`linter.server.key_order.creation_order`): the keys stay in the
     order written. The columns were made by this parse, so they are changed in place."""
     primary = next((i for i in body.indexes if i.kind == "primary"), None)
     if primary is None:

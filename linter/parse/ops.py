@@ -1,7 +1,7 @@
 """DDL operations: what a statement does to the schema, independent of how it was written.
 
 `linter.parse.statement` turns one statement into one of these (sqlglot and MySQL syntax quirks end there);
-`linter.schema.replay` applies them to the model. They hold no positions, so one parsed operation can be
+`linter.server.replay` applies them to the model. They hold no positions, so one parsed operation can be
 cached and applied for every identical statement (tenant dumps repeat each CREATE TABLE
 thousands of times).
 """
@@ -288,7 +288,7 @@ class AlterTable(FrozenRecord):
 
     `algorithm` and `lock`: the ALGORITHM= and LOCK= clauses as written, upper-case (the last of
     each wins), None when absent; `online`: `ALTER ONLINE TABLE` (MariaDB's LOCK=NONE). A server
-    that cannot run the actions that way refuses the statement (linter.schema.online_alter).
+    that cannot run the actions that way refuses the statement (linter.server.online_alter).
     `unmodelled`: the actions that change nothing the model holds but decide how the server runs
     the statement (FORCE, ORDER BY, CONVERT TO CHARACTER SET, partition maintenance ...), by their
     leading words."""

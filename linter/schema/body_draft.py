@@ -30,7 +30,7 @@ class BodyDraft:
     without one (`<table>_ibfk_<n>`: the replay names them, `generated_foreign_key_name`); the
     numbers in use are kept for the next one. The body's views are rebuilt from this when read.
 
-    Edits are applied by `linter.schema.replay` after it has checked the whole ALTER against the table:
+    Edits are applied by `linter.server.replay` after it has checked the whole ALTER against the table:
     the methods here assume what they are told exists and never fail.
     """
 
@@ -231,7 +231,7 @@ class BodyDraft:
     # -- foreign keys ------------------------------------------------------------------------
     # The server names a foreign key added without a name `<table>_ibfk_<n>` (n: one more than
     # the highest in use: `next_fk_number`), and renames every `<old>_ibfk_...` with its table
-    # (linter.schema.replay renames them in the model). Names of that form are kept here by their number
+    # (linter.server.replay renames them in the model). Names of that form are kept here by their number
     # (`_IBFK` + n), which a max-heap finds the highest of.
     def fk_key(self, name: str) -> str:
         """The key a foreign key of this name has in `fk_ids`."""

@@ -149,7 +149,7 @@ class IndexColumn(FrozenRecord):  # frozen: FrozenRecord refuses assignment
     descending: bool = False
     expression: bool = False  # a functional key part: KEY ((lower(x)))
     #: the server chose `prefix`, not the DDL: MariaDB cut a non-unique key part longer than the
-    #: engine takes (`linter.schema.key_parts.server_keys`); the DDL wrote `written_prefix`
+    #: engine takes (`linter.server.key_parts.server_keys`); the DDL wrote `written_prefix`
     #: (None: the whole column). Not part of == (the key is the server's); the index-key-length
     #: check reads the key as written (`key_parts.as_written`)
     server_cut: bool = False
@@ -189,8 +189,8 @@ class Index(Record):
     using: str | None = None
     #: the server keeps this UNIQUE key as a hash over a hidden column (MariaDB's "long unique":
     #: USING HASH written, a whole TEXT/BLOB, or wider than the engine's key), set by the replay
-    #: (`linter.schema.key_parts.server_keys`): such a key never clusters an InnoDB table and sorts
-    #: after every other UNIQUE key (`linter.schema.key_order`)
+    #: (`linter.server.key_parts.server_keys`): such a key never clusters an InnoDB table and sorts
+    #: after every other UNIQUE key (`linter.server.key_order`)
     long_hash: bool = False
     __match_args__ = ("name", "kind", "columns", "invisible")  # == and repr: the definition, not where
 

@@ -45,7 +45,7 @@ def whole_column_prefixes(
     whole: Callable[[int, Column], bool] = is_whole_column,
 ) -> None:
     """Drop, in place, the prefix of every key part that covers its whole column (`whole`: by
-    default `is_whole_column`; `linter.schema.key_parts.drop_whole_prefixes` adds the fixed-size
+    default `is_whole_column`; `linter.schema.key_facts.drop_whole_prefixes` adds the fixed-size
     types), as the server does when it creates the key. `column`: the table's column of a name."""
     for index in indexes:
         if any(p.prefix is not None for p in index.columns):
@@ -183,7 +183,7 @@ class TableBody(Record):
     checks: int  # number of CHECK constraints
     #: as a CREATE TABLE was parsed, its keys in the order written: the lower-case names of the
     #: columns only its PRIMARY KEY makes NOT NULL. The server sorts the keys written before the
-    #: PRIMARY KEY with those columns still nullable (`linter.schema.key_order.creation_order`)
+    #: PRIMARY KEY with those columns still nullable (`linter.server.key_order.creation_order`)
     primary_forced: frozenset[str]
 
     def __init__(
@@ -303,7 +303,7 @@ class Table(Record):
     body: TableBody
     #: where it was defined: `_defined` moved down `_shift` lines (a tenant's copy of a table keeps
     #: its template's place and the lines its block is moved by, both shared with the other tables
-    #: of its block: `linter.schema.block_replay`), and where it last changed when not there
+    #: of its block: `linter.server.block_replay`), and where it last changed when not there
     _defined: Location
     _shift: int
     _changed: Location | None
@@ -349,7 +349,7 @@ class Table(Record):
 
     def copy_in(self, schema: str | None, shift: int, counter: int | None) -> Table:
         """This table as a tenant's copy of it in `schema`, `shift` lines further down, with its
-        own counter: everything else shared (`linter.schema.block_replay`). The table was just
+        own counter: everything else shared (`linter.server.block_replay`). The table was just
         created, unaltered, and its body is shared (`share_body`)."""
         copy = object.__new__(Table)
         copy.schema, copy.name, copy.body = schema, self.name, self.body
@@ -471,7 +471,7 @@ class Table(Record):
         """The index InnoDB clusters the rows on: the PRIMARY KEY, else the table's first key when
         it is a UNIQUE key that can cluster, else None (the hidden 6-byte DB_ROW_ID). The server
         looks at the first key alone; the replay keeps the keys in the server's order
-        (`linter.schema.key_order`), so a NOT NULL UNIQUE key behind a nullable one clusters
+        (`linter.server.key_order`), so a NOT NULL UNIQUE key behind a nullable one clusters
         nothing."""
         primary = self.primary_key
         if primary is not None:

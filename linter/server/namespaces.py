@@ -1,5 +1,5 @@
 """Which database or table a statement means, as the server resolves names, for the replay
-(`linter.schema.replay.Replayer`) to ask before it changes anything.
+(`linter.server.replay.Replayer`) to ask before it changes anything.
 
 - Database names follow `lower_case_table_names` as table names do. Where they are case-sensitive
   (0, Linux's default), `USE D2` after `CREATE DATABASE d2` fails (error 1049: unknown database)

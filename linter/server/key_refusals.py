@@ -22,7 +22,7 @@ from linter.schema.elements import LARGE_TYPES
 from linter.schema.elements import SPATIAL_TYPES
 from linter.schema.model import Schema, Table, TableBody
 from linter.schema.refused import RefusedKey
-from linter.schema.refusals import _stored_bytes
+from linter.schema.key_facts import stored_key_bytes
 
 if TYPE_CHECKING:
     from linter.schema.elements import Index, Location, TableOptions
@@ -58,7 +58,7 @@ def may_be_refused(index: Index, column_of: Callable[[str], Any]) -> bool:
                 return True
             total += chars * _MAX_CHAR_BYTES
         else:
-            fixed = _stored_bytes(column)  # (None: a type innolint does not know the size of)
+            fixed = stored_key_bytes(column)  # (None: a type innolint does not know the size of)
             if fixed is None:
                 return True
             total += fixed

@@ -1,5 +1,5 @@
 """The keys of one ALTER TABLE, in the server's order of evaluation (`AlterKeys`, a part of
-`linter.schema.replay._Alter`).
+`linter.server.replay._Alter`).
 
 The server does not apply an ALTER's actions one after the other: mysql_prepare_alter_table
 (sql_table.cc) reads every action first, then builds the new table's key list from the table as
@@ -35,7 +35,7 @@ from linter.parse.keys import MAX_KEYS
 from linter.schema.body_draft import BodyDraft
 from linter.schema.model import name_unnamed_keys, without_redundant_generated_keys
 from linter.schema.elements import Index, Location
-from linter.schema.key_parts import as_stored
+from linter.server.key_parts import as_stored
 
 if TYPE_CHECKING:
     from linter.parse import ops

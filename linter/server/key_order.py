@@ -24,7 +24,7 @@ mysql_prepare_create_table (sql_table.cc):
   (from its source; no MySQL server judges this here).
 
 An ALTER also makes a UNIQUE key written USING HASH a B-tree when it fits one
-(`linter.schema.key_parts.rewrite_hash_keys`), before it sorts.
+(`linter.server.key_parts.rewrite_hash_keys`), before it sorts.
 
 So `CREATE TABLE t (a INT, b INT, UNIQUE ub (b), UNIQUE ua (a))` then `MODIFY a INT NOT NULL`
 stays on the row id on MariaDB, and a later `ADD KEY` clusters it on ua (MariaDB 10.11,

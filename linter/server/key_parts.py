@@ -3,7 +3,7 @@
 Two rules, both from the server's mysql_prepare_create_table (sql_table.cc), which CREATE TABLE,
 ALTER TABLE ... ADD KEY, CREATE INDEX and an ALTER that redefines a keyed column all run:
 
-- `drop_whole_prefixes`: a prefix that covers its whole column is no prefix. For CHAR/VARCHAR/
+- `linter.schema.key_facts.drop_whole_prefixes`: a prefix that covers its whole column is no prefix. For CHAR/VARCHAR/
   BINARY/VARBINARY that is a prefix as long as the column (`model.is_whole_column`); for a type
   that takes no prefix (a number, a date, ENUM, SET, BIT) a "prefix" equal to the bytes its value
   takes in a key (`INT` 4, `DATE` 3, `DECIMAL(10,2)` 5): the server accepts `KEY (a(4))` on an INT
@@ -33,11 +33,11 @@ from dataclasses import replace
 
 from linter.schema.innodb_sizes import column_charset
 from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn
-from linter.schema.key_order import creation_order
+from linter.server.key_order import creation_order
 from linter.schema.body_draft import BodyDraft
-from linter.schema.elements import SPATIAL_TYPES, is_whole_column
-from linter.schema.model import Schema, Table, whole_column_prefixes
-from linter.schema.refusals import NO_PREFIX_TYPES, SIZED_STRING_TYPES, _stored_bytes
+from linter.schema.elements import SPATIAL_TYPES
+from linter.schema.model import Schema, Table
+from linter.schema.key_facts import NO_PREFIX_TYPES, SIZED_STRING_TYPES, stored_key_bytes
 from linter.schema.target import Target
 
 #: the most bytes one key part may take, by engine (the server's max_key_part_length; MariaDB
@@ -53,20 +53,6 @@ _CHARACTER_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
 _TINY = frozenset({"TINYTEXT", "TINYBLOB"})
 #: POINT: the server takes 25 bytes of a non-spatial key on it (MAX_LEN_GEOM_POINT_FIELD)
 _POINT_BYTES = 25
-
-
-def is_whole_key_part(prefix: int, column: Column) -> bool:
-    """Whether a key prefix of `prefix` covers the whole of `column` (the server keeps no prefix):
-    a CHAR/VARCHAR/BINARY/VARBINARY of that length, or a fixed-size type whose value takes that
-    many bytes in a key."""
-    if is_whole_column(prefix, column):
-        return True
-    return column.type.upper() in NO_PREFIX_TYPES and _stored_bytes(column) == prefix
-
-
-def drop_whole_prefixes(indexes: list[Index], column: Callable[[str], Column | None]) -> None:
-    """Drop, in place, every prefix that covers its whole column (`is_whole_key_part`)."""
-    whole_column_prefixes(indexes, column, is_whole_key_part)
 
 
 def server_keys(
@@ -160,13 +146,13 @@ def is_long_unique(
             maxlen = 1 if charset is None or charset.charset == "binary" else charset.maxlen
             total += (chars or 0) * (maxlen or 1)
         else:
-            total += _stored_bytes(column) or 0
+            total += stored_key_bytes(column) or 0
     return total > limit
 
 
 class ServerKeys:
     """A new table's keys as the server stores them: `server_keys` (MariaDB) and the server's
-    order (`linter.schema.key_order.creation_order`). The body may be shared (tenant dumps repeat
+    order (`linter.server.key_order.creation_order`). The body may be shared (tenant dumps repeat
     each definition thousands of times, linter.parse.cache): the answer for one definition, in
     the same character sets and engine, is worked out once, and the tables that need other keys
     than the parse gave share one list of them."""
@@ -292,15 +278,6 @@ def rewrite_hash_keys(table: Table, draft: BodyDraft | None, target: Target, sch
             index.using = None
             stored = server_keys(table, [index], column, target, schema)
             index.long_hash = stored[0].long_hash if stored is not None else index.long_hash
-
-
-def as_written(index: Index) -> Index:
-    """The key as its DDL wrote it: parts the server cut (`server_keys`) given back their
-    written prefix (None: the whole column)."""
-    if not any(part.server_cut for part in index.columns):
-        return index
-    return replace(index, columns=tuple(
-        IndexColumn(p.name, p.written_prefix, p.descending, p.expression) if p.server_cut else p for p in index.columns))
 
 
 def as_stored(index: Index) -> Index:

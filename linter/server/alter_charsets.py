@@ -28,8 +28,8 @@ from linter.schema.model import Table, TableBody
 from linter.schema.innodb_sizes import (
     TEXT_TYPES, ResolvedCharset, _pair, column_charset, database_charset, table_charset, text_type_for,
 )
-from linter.schema.column_lengths import needs_settling, stored, too_long
-from linter.schema.key_parts import as_stored, cut_changed_keys
+from linter.server.column_lengths import needs_settling, stored, too_long
+from linter.server.key_parts import as_stored, cut_changed_keys
 
 if TYPE_CHECKING:
     from linter.schema.body_draft import BodyDraft

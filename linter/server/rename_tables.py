@@ -1,10 +1,10 @@
 """RENAME TABLE, and the renaming ALTER TABLE ... RENAME does (`TableRenames`, a mixin of
-`linter.schema.replay.Replayer`, whose state it reads).
+`linter.server.replay.Replayer`, whose state it reads).
 
 The server renames the pairs in order and, if one fails, none of them: a name taken in the
 renamed table's namespace (1050; views share the permanent tables' one), an unknown database
 (1025), a table that is not there. Each old name is bound to the temporary tables first, as
-`linter.schema.namespaces.bind_temporaries` says, and a temporary table hidden by a refused ALTER
+`linter.server.namespaces.bind_temporaries` says, and a temporary table hidden by a refused ALTER
 ... CHANGE is not seen (`RenameBlindness`). RENAME TABLE renames views too, within their
 database (1450), and the foreign keys named after the table (`<old>_ibfk_<n>`). A table moved to
 another database keeps the default character set it was made with (the server wrote it on the
@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from linter.parse import ops
-from linter.schema.alter_charsets import keep_copied_charset
+from linter.server.alter_charsets import keep_copied_charset
 from linter.schema.elements import Location
 from linter.schema.model import Schema, SchemaModel, Table, rename_generated_foreign_keys
-from linter.schema.namespaces import CaseLookup, RenameBlindness, bind_temporaries
+from linter.server.namespaces import CaseLookup, RenameBlindness, bind_temporaries
 from linter.schema.target import Target
 
 

@@ -31,22 +31,23 @@ from linter.schema.model import (
 from linter.schema.elements import Column, ForeignKey, Index, Location
 from linter.parse.options import apply_options
 from linter.parse.statement import option_field
-from linter.schema.alter_keys import AlterKeys
-from linter.schema.alter_charsets import in_binary_default, AlterCharsets, keep_copied_charset
+from linter.server.alter_keys import AlterKeys
+from linter.server.alter_charsets import in_binary_default, AlterCharsets, keep_copied_charset
 from linter.schema.innodb_sizes import MAX_ROW_BYTES, column_charset, table_charset
-from linter.schema.alter_refusals import TableAfterAlter
-from linter.schema import create_select
-from linter.schema.key_order import alter_sorts_keys, key_rank
-from linter.schema.key_parts import (
+from linter.server.alter_refusals import TableAfterAlter
+from linter.server import create_select
+from linter.schema.key_facts import drop_whole_prefixes
+from linter.server.key_order import alter_sorts_keys, key_rank
+from linter.server.key_parts import (
     long_unique_problem,
-    ServerKeys, cut_changed_keys, drop_outgrown_prefixes, drop_whole_prefixes, rewrite_hash_keys, server_keys,
+    ServerKeys, cut_changed_keys, drop_outgrown_prefixes, rewrite_hash_keys, server_keys,
 )
-from linter.schema.column_lengths import CheckedRefusals, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
-from linter.schema.key_refusals import KeyJudge
-from linter.schema.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
-from linter.schema.rename_tables import TableRenames
-from linter.schema.online_alter import Request
-from linter.schema.refusals import (
+from linter.server.column_lengths import CheckedRefusals, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
+from linter.server.key_refusals import KeyJudge
+from linter.server.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
+from linter.server.rename_tables import TableRenames
+from linter.server.online_alter import Request
+from linter.server.refusals import (
     SelectedColumns, column_problem, create_problem, key_part_problem, options_problem, repeated_key_column,
     select_key_problem, temporary_key_problem,
 )
@@ -147,7 +148,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
 
     def _case_hint(self, name: ops.Name) -> str:
         """What to add when `name` names no table: the table or database it differs from only in
-        case, where names are case-sensitive (`linter.schema.namespaces.CaseLookup.hint`)."""
+        case, where names are case-sensitive (`linter.server.namespaces.CaseLookup.hint`)."""
         return self._cases.hint(name, self._schema(name))
 
     def _taken(self, name: ops.Name, temporary: bool) -> Table | None:

@@ -1,5 +1,5 @@
 """What the server refuses in a table's definition although the grammar allows it: the checks the
-replay (`linter.schema.replay`) runs on a CREATE TABLE's body and on what an ALTER TABLE adds, so that a
+replay (`linter.server.replay`) runs on a CREATE TABLE's body and on what an ALTER TABLE adds, so that a
 statement the server refuses changes nothing in the model and is reported at its line.
 
 Each rule was asked of MariaDB 10.11 (tests/test_replay_refusals.py runs every case on the server
@@ -8,7 +8,7 @@ and on innolint and compares; the differential test, tests/test_differential.py,
 - 1067: a default the column cannot hold: NULL in a NOT NULL column, a string that is not a number for a numeric column, an
   integer out of the type's range, a string longer than a CHAR/VARCHAR/BINARY/VARBINARY, an ENUM
   value not in its list, a date that has no digit or a number that spells no date or time
-  (`linter.schema.temporal_numbers`), any default on an AUTO_INCREMENT column;
+  (`linter.server.temporal_numbers`), any default on an AUTO_INCREMENT column;
 - 1075: one AUTO_INCREMENT column at most, and it is the first part of a key (any part of a key
   for MyISAM and Aria);
 - 4169 (MariaDB): an AUTO_INCREMENT column in a UNIQUE key MariaDB keeps as a hash (judged where the
@@ -39,8 +39,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn, Location
+from linter.schema.key_facts import (
+    DATE_TYPES, INT_BITS, NO_PREFIX_TYPES, NUMERIC_TYPES, SIZED_STRING_TYPES, stored_key_bytes,
+)
 from linter.schema.model import TableBody
-from linter.schema.temporal_numbers import number_default_refused
+from linter.server.temporal_numbers import number_default_refused
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -48,14 +51,6 @@ if TYPE_CHECKING:
     from linter.schema.model import Schema, Table
     from linter.schema.target import Target
 
-#: integer types and their signed ranges' bit widths
-_INT_BITS = {"TINYINT": 8, "BOOL": 8, "BOOLEAN": 8, "SMALLINT": 16, "MEDIUMINT": 24, "INT": 32, "INTEGER": 32,
-             "BIGINT": 64, "SERIAL": 64}
-_NUMERIC = frozenset(_INT_BITS) | {"DECIMAL", "DEC", "NUMERIC", "FIXED", "FLOAT", "DOUBLE", "REAL"}
-_DATES = frozenset({"DATE", "DATETIME", "TIMESTAMP", "TIME", "YEAR"})
-SIZED_STRING_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
-#: types a key prefix may not be given to (error 1089)
-NO_PREFIX_TYPES = _NUMERIC | _DATES | {"BIT", "ENUM", "SET"}
 #: the types a FULLTEXT key indexes (not BLOB: error 1283)
 FULLTEXT_TYPES = frozenset({"CHAR", "VARCHAR", "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT", "JSON"})
 _MEMORY_ENGINES = frozenset({"memory", "heap"})
@@ -111,10 +106,10 @@ def column_problem(column: Column, *, in_primary_key: bool = False, mariadb: boo
     what, value = literal
     kind = column.type.upper()
     bad = f"invalid default value for {column.name} (error 1067)"
-    if kind in _NUMERIC:
+    if kind in NUMERIC_TYPES:
         if what == "string" and not _NUMBER.fullmatch(value):
             return bad
-        bits = _INT_BITS.get(kind)
+        bits = INT_BITS.get(kind)
         if bits is not None and _INTEGER.fullmatch(value.strip()):
             number = int(value.strip())
             low, high = (0, 2**bits - 1) if column.unsigned or kind == "SERIAL" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
@@ -131,40 +126,10 @@ def column_problem(column: Column, *, in_primary_key: bool = False, mariadb: boo
         if values and value.lower() not in values:
             return bad
         return None
-    if kind in _DATES and what == "string" and not any(ch.isdigit() for ch in value):
+    if kind in DATE_TYPES and what == "string" and not any(ch.isdigit() for ch in value):
         return bad
-    if kind in _DATES and what == "number" and number_default_refused(kind, value):
+    if kind in DATE_TYPES and what == "number" and number_default_refused(kind, value):
         return bad
-    return None
-
-
-_FIXED_BYTES = {"TINYINT": 1, "BOOL": 1, "BOOLEAN": 1, "SMALLINT": 2, "MEDIUMINT": 3, "INT": 4, "INTEGER": 4,
-                "BIGINT": 8, "SERIAL": 8, "FLOAT": 4, "DOUBLE": 8, "REAL": 8, "DATE": 3, "YEAR": 1}
-#: temporal types without fractional seconds (MariaDB's sizes)
-_TEMPORAL_BYTES = {"TIME": 3, "DATETIME": 5, "TIMESTAMP": 4}
-
-
-def _stored_bytes(column: Column) -> int | None:
-    """The bytes a value of a non-string column takes in a key, where innolint is sure (None: not)."""
-    kind = column.type.upper()
-    if kind in _FIXED_BYTES:
-        return _FIXED_BYTES[kind]
-    if kind in _TEMPORAL_BYTES:
-        return _TEMPORAL_BYTES[kind] if not column.params or column.params == ("0",) else None
-    if kind == "ENUM":
-        return 1 if len(column.params) < 256 else 2
-    if kind == "SET":
-        size = (len(column.params) + 7) // 8
-        return 8 if size > 4 else size
-    if kind == "BIT":
-        bits = column.length if column.length is not None else 1
-        return (bits + 7) // 8
-    if kind in ("DECIMAL", "DEC", "NUMERIC", "FIXED"):
-        from linter.schema.innodb_sizes import decimal_bytes
-
-        precision = int(column.params[0]) if column.params and column.params[0].isdigit() else 10
-        scale = int(column.params[1]) if len(column.params) > 1 and column.params[1].isdigit() else 0
-        return decimal_bytes(precision, scale)
     return None
 
 
@@ -182,7 +147,7 @@ def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, 
     if part.prefix is not None:
         if kind in NO_PREFIX_TYPES:
             # a prefix as long as the value's bytes is dropped (DATE d(3)); any other is refused
-            size = _stored_bytes(column)
+            size = stored_key_bytes(column)
             if size is not None and part.prefix != size:
                 return f"incorrect prefix key: column {column.name} is not a string (error 1089)"
             return None

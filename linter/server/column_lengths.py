@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from linter.schema.key_refusals import CheckedRefusal
+from linter.server.key_refusals import CheckedRefusal
 from linter.schema.model import Table, TableBody
 from linter.schema.refused import RefusedLength
 

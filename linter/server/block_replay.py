@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from linter.parse import ops
 from linter.schema.elements import Location
 from linter.schema.model import AS_BODY, Table
-from linter.schema.replay import Replayer
+from linter.server.replay import Replayer
 from linter.input.statement import BlockMark, Statement, TenantBlock
 
 

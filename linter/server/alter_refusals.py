@@ -4,7 +4,7 @@ a type it cannot index (1283), the AUTO_INCREMENT column outside a key (1075), w
 cannot hold (1163, 1214), a MODIFY or CHANGE of a column added earlier in the statement (taken
 out and put back, `_redefine_added`), `ADD period` / `DROP system` on MariaDB (1064), and what `TableAfterAlter` checks of the table it builds: no visible
 column (1113), FULLTEXT on a column it cannot index (1283), an AUTO_INCREMENT column in a hash key
-(4169), a column dropped out of a UNIQUE key that stays (1072). `linter.schema.replay._Alter` plans the statement and asks these; each
+(4169), a column dropped out of a UNIQUE key that stays (1072). `linter.server.replay._Alter` plans the statement and asks these; each
 rule was checked against MariaDB 10.11 (tests/test_replay_refusals.py, tests/test_model_oracle.py).
 """
 
@@ -18,9 +18,9 @@ from linter.schema.elements import Column, Index
 from linter.schema.body_draft import BodyDraft
 from linter.schema.elements import PREFIX_LENGTH_TYPES
 from linter.schema.model import TableBody
-from linter.schema.key_parts import as_stored, long_unique_problem
-from linter.schema.online_alter import Request, Verdict, verdict
-from linter.schema.refusals import (
+from linter.server.key_parts import as_stored, long_unique_problem
+from linter.server.online_alter import Request, Verdict, verdict
+from linter.server.refusals import (
     FULLTEXT_TYPES, INNODB_ENGINES, column_problem, engine_key_length_problem, engine_problem, lob_key_problem,
 )
 
@@ -212,7 +212,7 @@ class AlterRefusals:
     def _online_verdict(self, request: Request, target: Target) -> Verdict | None:
         """ALGORITHM= / LOCK= / ALTER ONLINE that the server cannot honour for this statement's
         operations on this engine and target (1845, 1846), or innolint cannot tell:
-        linter.schema.online_alter."""
+        linter.server.online_alter."""
         return verdict(self, request, target)
 
     def _defaults_problem(self) -> str | None:

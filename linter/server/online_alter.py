@@ -81,8 +81,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from linter.schema.innodb_sizes import CHARSET_MAXLEN, column_charset, normalize_charset
-from linter.schema.key_order import key_rank
-from linter.schema.key_parts import drop_whole_prefixes, server_keys
+from linter.server.key_order import key_rank
+from linter.schema.key_facts import drop_whole_prefixes
+from linter.server.key_parts import server_keys
 from linter.schema.elements import can_cluster
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ class Request:
 
 
 def verdict(plan: Any, request: Request, target: Target) -> Verdict | None:
-    """The server's answer to `plan` (linter.schema.replay._Alter, read only) run as `request`
+    """The server's answer to `plan` (linter.server.replay._Alter, read only) run as `request`
     asks on `target`: None when it runs."""
     syntax = _syntax_problem(request, target)
     if syntax is not None:
@@ -279,7 +280,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
     draft = plan.draft
     mariadb = target.is_mariadb
     #: the key InnoDB clusters by before and after the statement (the PRIMARY KEY, else the first
-    #: key when UNIQUE NOT NULL: linter.schema.key_order; None: the row id). Leaving the row id
+    #: key when UNIQUE NOT NULL: linter.server.key_order; None: the row id). Leaving the row id
     #: where there was a key is dropping a primary key without adding one: a copy; another key
     #: taking over is a primary key changed, a rebuild in place
     clustered = _clustered(plan) if innodb else None

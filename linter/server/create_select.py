@@ -11,7 +11,7 @@ column), INVISIBLE (and `*` leaves invisible columns out), its CHECK constraints
 innolint knows a copied column when the SELECT reads one table the model holds and the select
 item names a column of it (`a`, `t.a`, `a AS b`, `*`). An expression (`a + 1 AS b`) has a type
 the server computes: such a table keeps only what innolint can tell, and `SelectedColumns`
-(linter.schema.refusals) remembers the names of the others.
+(linter.server.refusals) remembers the names of the others.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from linter.parse import ops
 from linter.schema.innodb_sizes import TEXT_TYPES, column_charset
 from linter.schema.elements import Column
 from linter.schema.model import Schema, Table, TableBody
-from linter.schema.refusals import auto_increment_key_problem
+from linter.server.refusals import auto_increment_key_problem
 from linter.schema.target import Target
 
 
