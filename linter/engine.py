@@ -194,8 +194,6 @@ class Engine:
     ) -> None:
         """read -> split (`read_statements`) -> parse -> replay (`_parse_and_replay`) for one file,
         with its suppressions and what the reading reported about it."""
-        directives = suppressions.scan(path)
-        result.suppressions.extend(directives.file_wide)
         first_of_file = len(result.suppressions)
         schemas = replayer.model.schemas
 
@@ -224,8 +222,11 @@ class Engine:
                            end_line=note.end_line or note.line, message=note.message, excerpt=note.excerpt or None)
                 for note in stream.notes
             )
-        suppressions.place_comments(result.suppressions[first_of_file:], directives.ignore_lines)
         if stream is not None:
+            # the directives of the comments between statements, as the splitter read them
+            directives = suppressions.from_comments(path, stream.directives)
+            suppressions.place_comments(result.suppressions[first_of_file:], directives.ignore_lines)
+            result.suppressions.extend(directives.file_wide)
             result.statements += stream.skipped
         if progress is not None:
             progress.file_done()

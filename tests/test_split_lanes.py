@@ -50,6 +50,22 @@ def run(text: str, *, fast: bool, chunk: int | None = None, markers: bool = Fals
         split_module._Splitter.fast_lane = old
 
 
+def directives(text: str, *, fast: bool, chunk: int | None = None, markers: bool = False,
+               skip: frozenset[str] | None = None, target: str | None = None) -> list[tuple[int, str]]:
+    """The comment lines holding a directive that `run` reads between statements, with their lines."""
+    old = split_module._Splitter.fast_lane
+    split_module._Splitter.fast_lane = fast
+    try:
+        stream = split_stream(chunked(text, chunk), "f.sql", migration_format="goose" if markers else None, skip_words=skip,
+                              skip_pattern=SKIP_PATTERN if skip else "", unless=DIRECTIVE,
+                              target=Target.parse(target) if target else None)
+        for _ in stream:
+            pass
+        return list(stream.directives)
+    finally:
+        split_module._Splitter.fast_lane = old
+
+
 def first_word(statement: Statement) -> str:
     word = ""
     for ch in statement.text:
@@ -77,6 +93,11 @@ def assert_same(text: str, chunk: int | None = None, markers: bool = False, targ
         assert isinstance(parse_statement(statement.text), ops.Skipped), statement
         assert DIRECTIVE not in statement.text and not any(DIRECTIVE in c for c in statement.comments), statement
     assert expected is None, f"kept statement not in order: {expected}"
+    # the directives between statements, where an ignore-file may stand: the same in every lane
+    options = {"chunk": chunk, "markers": markers, "target": target}
+    general = directives(text, fast=False, **options)  # type: ignore[arg-type]
+    assert directives(text, fast=True, **options) == general  # type: ignore[arg-type]
+    assert directives(text, fast=True, skip=SKIP_FIRST_WORDS, **options) == general  # type: ignore[arg-type]
 
 
 def corpus_files() -> Iterator[Path]:

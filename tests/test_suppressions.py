@@ -14,7 +14,6 @@ import pytest
 
 from linter.rules.findings import Finding
 from linter.input.statement import Statement
-from linter.rules import suppressions
 from linter.rules.suppressions import apply, from_file, from_statement
 from tests.complexity import assert_linear
 
@@ -274,14 +273,19 @@ def test_unknown_rule_gets_a_did_you_mean_at_its_comment(tmp_path: Path) -> None
     assert "unknown rule zzzz (`innolint rules`" in message
 
 
-def test_standard_input_falls_back_to_the_statement(tmp_path: Path) -> None:
+def test_standard_input_is_read_for_its_directives_once(tmp_path: Path) -> None:
+    """Standard input is read once, by the splitter, which keeps the comments' lines: the
+    diagnostic points at the comment, and an ignore-file there is honoured."""
     done = subprocess.run(
         [sys.executable, "-m", "linter.cli", "check", "--format", "json", "--fail-level", "none", "-"],
-        input="\n\n-- innolint: ignore[no-primary-key] legacy\n" + KEYED.format(name="t") + "\n",
+        input="\n\n-- innolint: ignore[no-primary-key] legacy\n" + KEYED.format(name="t") + "\n"
+              + NO_PK.format(name="u") + "\n-- innolint: ignore-file[uuid-primary-key] legacy\n",
         capture_output=True, text=True, cwd=ROOT, env=ENV,
     )
     report = json.loads(done.stdout)
-    assert [(rule, line) for rule, line, _ in _suppression_diagnostics(report)] == [("unused-suppression", 4)]
+    assert [(rule, line) for rule, line, _ in _suppression_diagnostics(report)] == [
+        ("unused-suppression", 3), ("unused-suppression", 9)]
+    assert [f["rule"] for f in report["findings"]] == ["no-primary-key"]
 
 
 def test_goose_file_comment_lines(tmp_path: Path) -> None:
@@ -312,22 +316,91 @@ def test_placing_comments_is_linear(tmp_path: Path) -> None:
     assert_linear(placing, 2_000)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_the_directive_scan_finds_the_same_in_chunks_of_any_size(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A directive split over two chunks, or on a line longer than a chunk, is found at its line
-    (the scan skips chunks without one and keeps the partial last line)."""
-    import io
-    import random
+# --- a directive counts only in a real comment (issue 37) ---------------------------------------------
 
-    rng = random.Random(seed)
-    lines = [rng.choice(["-- innolint: ignore-file[no-primary-key] why",
-                         "CREATE TABLE t (a int); -- innolint: ignore[uuid-primary-key] why", "x" * rng.randint(0, 40)])
-             for _ in range(80)]
-    data = ("\n".join(lines) + "\n").encode()
-    whole = suppressions._scan(io.BytesIO(data), "p", suppressions.FileDirectives())
-    expected = ([(s.line, s.rules) for s in whole.file_wide], whole.ignore_lines)
-    assert expected[0] or expected[1]
-    for size in (1, 5, 9, 17, 100):
-        monkeypatch.setattr(suppressions, "_CHUNK", size)
-        found = suppressions._scan(io.BytesIO(data), "p", suppressions.FileDirectives())
-        assert ([(s.line, s.rules) for s in found.file_wide], found.ignore_lines) == expected, size
+#: every directive form a pull request could hide in text: the suppressions, each verb with and
+#: without a rule list, after each comment opener
+_FORMS = [f"{opener}innolint: {verb} legacy" for opener in ("-- ", "# ", "/* ", "")
+          for verb in ("ignore-file", "ignore-file[no-primary-key]", "ignore", "ignore[no-primary-key]")]
+#: where text holds it: a string of an INSERT (one line, and over lines), a table's and a column's
+#: COMMENT, a double-quoted string, a quoted identifier, a DEFAULT
+_HOLDERS = [
+    "INSERT INTO notes VALUES ('x {form}');\n" + NO_PK.format(name="t"),
+    "INSERT INTO notes VALUES ('first line\n{form}\nlast line');\n" + NO_PK.format(name="t"),
+    "CREATE TABLE t (a INT NOT NULL, b TEXT) ENGINE=InnoDB COMMENT '{form}';",
+    "CREATE TABLE t (a INT NOT NULL COMMENT 'p {form}', b TEXT) ENGINE=InnoDB;",
+    "CREATE TABLE t (a INT NOT NULL, b VARCHAR(80) DEFAULT \"{form}\") ENGINE=InnoDB;",
+    "CREATE TABLE t (a INT NOT NULL, `b {form}` TEXT) ENGINE=InnoDB;",
+    "SET @note = 'a\n{form}';\n" + NO_PK.format(name="t"),
+]
+
+
+def _lint_in_process(path: Path) -> tuple[list[tuple[str, int]], list[str]]:
+    from linter.engine import lint_paths
+
+    report = lint_paths([str(path)])
+    return [(f.rule, f.line) for f in report.findings], [d.rule for d in report.diagnostics]
+
+
+@pytest.mark.parametrize("holder", _HOLDERS)
+@pytest.mark.parametrize("form", _FORMS)
+def test_a_directive_inside_a_string_or_a_name_is_text(tmp_path: Path, holder: str, form: str) -> None:
+    """`INSERT ... VALUES ('x -- innolint: ignore-file legacy')` switched every finding of the file
+    off, and a table's COMMENT its own: a quote holds text, never a directive, as the server reads it."""
+    text = holder.format(form=form + (" */" if form.startswith("/*") else ""))
+    path = write(tmp_path / "s.sql", text + "\n")
+    findings, diagnostics = _lint_in_process(path)
+    assert [rule for rule, _ in findings] == ["no-primary-key"], (text, findings)
+    assert not {"unused-suppression", "invalid-suppression"} & set(diagnostics), (text, diagnostics)
+
+
+@pytest.mark.parametrize("form", [f for f in _FORMS if f.startswith(("-- ", "# ", "/* "))])
+def test_the_same_directive_in_a_real_comment_is_honoured(tmp_path: Path, form: str) -> None:
+    """The control of the test above: in a comment before the table, each form hides the finding."""
+    comment = form + (" */" if form.startswith("/*") else "")
+    path = write(tmp_path / "s.sql", f"INSERT INTO notes VALUES ('x');\n{comment}\n{NO_PK.format(name='t')}\n")
+    findings, diagnostics = _lint_in_process(path)
+    assert findings == [] and diagnostics == []
+
+
+@pytest.mark.parametrize(("text", "hidden"), [
+    # after a string the quote has closed: a real comment, at the end of the statement's line
+    ("CREATE TABLE t (a INT NOT NULL COMMENT 'it''s -- no') ENGINE=InnoDB; -- innolint: ignore[no-primary-key] legacy", True),
+    # inside a statement, on a column line after a COMMENT string
+    ("CREATE TABLE t (\n a INT NOT NULL COMMENT 'x', -- innolint: ignore[no-primary-key] legacy\n b TEXT) ENGINE=InnoDB;", True),
+    # a backslash-escaped quote does not end the string: the directive is inside it
+    ("CREATE TABLE t (a INT NOT NULL COMMENT 'a\\' -- innolint: ignore[no-primary-key] legacy') ENGINE=InnoDB;", False),
+    # under NO_BACKSLASH_ESCAPES the backslash is text and the quote ends the string: a real comment
+    ("SET sql_mode = 'NO_BACKSLASH_ESCAPES';\nCREATE TABLE t (a INT NOT NULL COMMENT 'a\\') ENGINE=InnoDB; "
+     "-- innolint: ignore[no-primary-key] legacy", True),
+    # under ANSI_QUOTES a double-quoted name is an identifier: still no comment in it
+    ("SET sql_mode = 'ANSI_QUOTES';\nCREATE TABLE t (a INT NOT NULL, \"b -- innolint: ignore-file legacy\" TEXT);", False),
+    # in a goose Down section (not run, but read by the splitter as a comment: goose's file)
+    ("-- +goose Up\nCREATE TABLE t (a INT NOT NULL) ENGINE=InnoDB;\n-- +goose Down\n"
+     "INSERT INTO x VALUES ('-- innolint: ignore-file legacy');\n", False),
+])
+def test_directives_follow_the_quoting_the_splitter_reads(tmp_path: Path, text: str, hidden: bool) -> None:
+    name = "00001_t.sql" if "+goose" in text else "t.sql"
+    path = write(tmp_path / "db" / name, text + "\n")
+    findings, _ = _lint_in_process(path.parent if "+goose" in text else path)
+    assert ("no-primary-key" not in [rule for rule, _ in findings]) is hidden, findings
+
+
+def test_from_file_reads_directives_as_the_splitter_does(tmp_path: Path) -> None:
+    path = write(tmp_path / "x.sql", "\n".join([
+        "INSERT INTO a VALUES ('first", "-- innolint: ignore-file[no-primary-key] in a string over lines", "');",
+        "CREATE TABLE a (id INT, -- innolint: ignore-file[rule-y] inside a statement",
+        "  b INT);",
+        "/* a comment over lines",
+        "   innolint: ignore-file[rule-z] on its second line */",
+    ]) + "\n")
+    assert [(s.line, s.rules, s.reason) for s in from_file(str(path))] == [
+        (4, ("rule-y",), "inside a statement"), (7, ("rule-z",), "on its second line")]
+
+
+def test_a_dash_dash_without_a_space_is_no_comment(tmp_path: Path) -> None:
+    """`--x` is no comment for the server: the line is the statement's text, which it refuses,
+    and the parse error stays visible."""
+    path = write(tmp_path / "t.sql", "--innolint: ignore-file legacy\nCREATE TABLE t (a INT NOT NULL) ENGINE=InnoDB;\n")
+    _, diagnostics = _lint_in_process(path)
+    assert diagnostics == ["parse-error"]

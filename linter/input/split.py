@@ -129,6 +129,13 @@ class StatementStream(Iterator[Statement]):
         return self._splitter.skipped
 
     @property
+    def directives(self) -> list[tuple[int, str]]:
+        """(line, text) of each comment line read between statements that holds `unless` (the
+        `-- innolint:` directives), in file order; complete once the statements are exhausted.
+        Comments inside a statement are in its text (`linter.rules.directives.comment_lines_in_text`)."""
+        return self._splitter.directives
+
+    @property
     def notes(self) -> list[Note]:
         """What the splitter reported so far (complete once the statements are exhausted)."""
         return self._splitter.notes

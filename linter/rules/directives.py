@@ -14,7 +14,6 @@ _set = object.__setattr__  # how a frozen record's __init__ sets its fields (lin
 #: linear: the rule list stops at the line's end (possessive), and a directive takes the rest
 #: of its line, so no character is read by more than one match
 _DIRECTIVE = r"innolint:\s*+([A-Za-z-]++)(?:\[([^\]\n]*+)\])?[ \t]*+([^\n]*+)"
-_OPENER = r"--|#|/\*"
 
 
 class Directive(FrozenRecord):
@@ -43,22 +42,35 @@ def parse_directives(comments: Iterable[str]) -> list[Directive]:
 
 
 def comments_in_text(text: str) -> list[str]:
-    """Comments inside a statement's text that carry a directive (cheap when there is none): on
-    each line holding `innolint:`, the text from the first comment opener (`--`, `#`, `/*`) that
-    comes before the line's last `innolint:`, to the line's end. One pass over each such line
-    (a regex trying every opener on a long line would read the line once per opener)."""
-    found: list[str] = []
-    at = text.find("innolint:")
-    while at >= 0:
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        if end < 0:
-            end = len(text)
-        last = text.rfind("innolint:", at, end)
-        opener = re.compile(_OPENER).search(text, start, last)
-        if opener is not None:
-            found.append(text[opener.start() : end])
-        at = text.find("innolint:", end)
+    """The comments inside a statement's text that carry a directive (cheap when there is none),
+    as the server reads the text: a `-- innolint: ...` inside a string (a table's COMMENT, an
+    INSERT's value) is text, never a directive."""
+    return [comment for _, comment in comment_lines_in_text(text)]
+
+
+def comment_lines_in_text(text: str, first_line: int = 1) -> list[tuple[int, str]]:
+    """(line, text) of each line of a real comment in a statement's text that holds `innolint:`,
+    the statement starting on `first_line`. The text is the splitter's (in the server's default
+    quoting, skipped executable comments blanked, line breaks where they were), so its tokens are
+    the server's (`linter.input.splitter.sqltext`): one pass, linear in the text."""
+    if "innolint:" not in text:
+        return []
+    from linter.input.splitter.sqltext import comments
+
+    found: list[tuple[int, str]] = []
+    line, counted = first_line, 0
+    for token in comments(text, "innolint:"):
+        body = token.text
+        at = body.find("innolint:")
+        while at >= 0:
+            start = body.rfind("\n", 0, at) + 1
+            end = body.find("\n", at)
+            if end < 0:
+                end = len(body)
+            line += text.count("\n", counted, token.start + start)
+            counted = token.start + start
+            found.append((line, body[start:end]))
+            at = body.find("innolint:", end)
     return found
 
 

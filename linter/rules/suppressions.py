@@ -9,11 +9,14 @@ lines from its first to its last) for the rules it names; `ignore` without `[...
 rule.
 
 `ignore-file` may stand anywhere in a file (before a goose `Up` marker, after the last statement),
-where no statement carries it, so files are scanned for it separately: a byte search for
-`innolint:` that does not grow with the file.
+where no statement carries it: the splitter keeps every comment line it reads between statements
+that holds `innolint:` (`StatementStream.directives`), and a statement's text is read for its own
+comments. Either way a directive counts only in a real comment, as the splitter and the server
+read the file: `INSERT ... VALUES ('-- innolint: ignore-file x')` or a table's `COMMENT '...
+innolint: ignore ...'` is text, and switches nothing off.
 
-A diagnostic about a suppression (unused, invalid) points at the comment's own line, found by
-the same scan, so an editor jumps to the comment to edit or remove, not to the statement.
+A diagnostic about a suppression (unused, invalid) points at the comment's own line, so an
+editor jumps to the comment to edit or remove, not to the statement.
 
 The reason is required unless `require_suppression_reason = false`: a suppression without one is
 not honoured and is reported (`invalid-suppression`), so the finding stays visible. A suppression
@@ -22,14 +25,11 @@ that hides nothing is reported as `unused-suppression` (info), rule by rule.
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from typing import BinaryIO
 
-from linter.rules.directives import comments_in_text, parse_directives
+from linter.rules.directives import comment_lines_in_text, parse_directives
 from linter.rules.findings import Diagnostic, Finding
 from linter.record import Record
 from linter.input.statement import Statement
@@ -41,9 +41,6 @@ SUPPRESSION_RULES: dict[str, str] = {
     "invalid-suppression": "An `innolint: ignore[...]` comment without a reason (when reasons are required) "
     "or naming an unknown rule.",
 }
-
-_CHUNK = 1 << 20
-_MAX_CARRY = 1 << 20
 
 
 class Suppression(Record):
@@ -87,20 +84,32 @@ class Suppression(Record):
 
 
 def from_statement(statement: Statement) -> list[Suppression]:
-    """The `ignore` directives attached to a statement (before it, at its end, or inside it)."""
+    """The directives of a statement: the `ignore` ones attached to it (in the comments before it
+    or at its end, or in a real comment inside its text: a string holding `-- innolint: ...` is
+    text), and the `ignore-file` ones inside its text (those between statements are the
+    splitter's `StatementStream.directives`: `from_comments`). A directive inside the text knows
+    its comment's line already."""
     if "innolint:" not in statement.text and not any("innolint:" in c for c in statement.comments):
         return []  # the common case, kept cheap: dumps have hundreds of thousands of statements
-    directives = parse_directives([*statement.comments, *comments_in_text(statement.text)])
-    return [
+    found = [
         Suppression(statement.path, statement.line, d.rules, d.reason, file_wide=False, end_line=statement.end_line)
-        for d in directives
+        for d in parse_directives(statement.comments)
         if d.verb == "ignore"
     ]
+    for line, comment in comment_lines_in_text(statement.text, statement.line):
+        for d in parse_directives([comment]):
+            if d.verb == "ignore":
+                found.append(Suppression(statement.path, statement.line, d.rules, d.reason, file_wide=False,
+                                         end_line=statement.end_line, comment_line=line))
+            elif d.verb == "ignore-file":
+                found.append(Suppression(statement.path, line, d.rules, d.reason, file_wide=True, comment_line=line))
+    return found
 
 
 class FileDirectives(Record):
-    """What a scan of one file found: its `ignore-file` suppressions, and the line and rules of
-    every `ignore` comment (to place the statements' suppressions on their comments)."""
+    """What the comments between a file's statements hold: its `ignore-file` suppressions, and
+    the line and rules of every `ignore` comment (to place the statements' suppressions on their
+    comments)."""
 
     __match_args__ = ("file_wide", "ignore_lines")
     file_wide: list[Suppression]
@@ -112,42 +121,51 @@ class FileDirectives(Record):
         self.ignore_lines = [] if ignore_lines is None else ignore_lines
 
 
-def from_file(path: str) -> list[Suppression]:
-    """The `ignore-file` directives anywhere in a file, with their lines (see `scan`)."""
-    return scan(path).file_wide
-
-
-def scan(path: str) -> FileDirectives:
-    """The `ignore-file` directives anywhere in a file, and where its `ignore` comments are.
-    Reads the file in chunks and looks only at lines holding `innolint:` in a comment. Standard
-    input and pipes are not read here, since they can be read only once: their `ignore-file`
-    directives are not seen, and their `ignore` diagnostics point at the statement."""
+def from_comments(path: str, comments: Iterable[tuple[int, str]]) -> FileDirectives:
+    """The directives of the comment lines the splitter read between a file's statements
+    (`StatementStream.directives`: (line, text)). `ignore-file` may stand anywhere there: before
+    a goose `Up` marker, in a Down section, after the last statement."""
     found = FileDirectives()
+    for line, text in comments:
+        for directive in parse_directives([text]):
+            if directive.verb == "ignore-file":
+                found.file_wide.append(Suppression(path, line, directive.rules, directive.reason, file_wide=True,
+                                                   comment_line=line))
+            elif directive.verb == "ignore":
+                found.ignore_lines.append((line, directive.rules))
+    return found
+
+
+def from_file(path: str) -> list[Suppression]:
+    """The `ignore-file` directives of a file, read as a run reads it (its comments as the
+    splitter reads them: between statements, and inside a statement's text), in line order."""
+    from linter.input.source import InputError, read_statements
+
+    found: list[Suppression] = []
     try:
-        if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
-            return found  # a pipe can be read once only: the engine's read is that one
-        handle = open(path, "rb")
-    except OSError:
-        return found  # the engine reports the unreadable file
-    with handle:
-        try:
-            return _scan(handle, path, found)
-        except OSError:
-            return found  # the engine's own read reports it
+        stream = read_statements(path, unless="innolint:")
+        for statement in stream:
+            found.extend(s for s in from_statement(statement) if s.file_wide)
+    except InputError:
+        return found
+    found.extend(from_comments(path, stream.directives).file_wide)
+    return sorted(found, key=lambda s: s.line)
 
 
 def place_comments(statement_suppressions: Iterable[Suppression], ignore_lines: list[tuple[int, tuple[str, ...]]]) -> None:
     """Give each statement's `ignore` suppression the line of its comment: the last comment
     with the same rules, not taken yet, on or before the statement's last line (a comment before
-    the statement, inside it, or after its end on its last line). The statements come in file
-    order, so per rule list one pointer walks the comments' lines and a stack holds those passed
-    and not yet taken: linear in comments and statements."""
+    the statement, or after its end on its last line; one inside its text knows its line already).
+    The statements come in file order, so per rule list one pointer walks the comments' lines and
+    a stack holds those passed and not yet taken: linear in comments and statements."""
     lines_by_rules: dict[tuple[str, ...], list[int]] = {}
     for line, rules in ignore_lines:
         lines_by_rules.setdefault(rules, []).append(line)
     passed: dict[tuple[str, ...], list[int]] = {}
     next_index: dict[tuple[str, ...], int] = {}
     for suppression in statement_suppressions:
+        if suppression.file_wide or suppression.comment_line:
+            continue
         lines = lines_by_rules.get(suppression.rules)
         if not lines:
             continue
@@ -160,51 +178,6 @@ def place_comments(statement_suppressions: Iterable[Suppression], ignore_lines: 
         next_index[suppression.rules] = index
         if stack:
             suppression.comment_line = stack.pop()
-
-
-def _scan(handle: BinaryIO, path: str, found: FileDirectives) -> FileDirectives:
-    """Find the directives in an open file, chunk by chunk."""
-    line_base, carry = 1, b""
-    while True:
-        chunk = handle.read(_CHUNK)
-        if chunk and chunk.find(b"innolint:") < 0 and (carry + chunk[:8]).find(b"innolint:") < 0:
-            # the common case, no directive here: count the lines, keep the last partial one (no copy
-            # of the chunk: a dump is read here once more, in full)
-            cut = chunk.rfind(b"\n") + 1
-            if cut:
-                line_base += chunk.count(b"\n")
-                carry = chunk[cut:]
-            else:
-                carry = (carry + chunk)[-_MAX_CARRY:]
-            continue
-        data = carry + chunk
-        if chunk:
-            cut = data.rfind(b"\n") + 1
-            complete, carry = data[:cut], data[cut:]
-            if len(carry) > _MAX_CARRY:  # a line longer than this holds no directive we read
-                carry = carry[-_MAX_CARRY:]
-        else:
-            complete, carry = data, b""
-        position = complete.find(b"innolint:")
-        line, counted = line_base, 0  # lines counted up to `counted` (once: not from 0 for each directive)
-        while position != -1:
-            start = complete.rfind(b"\n", 0, position) + 1
-            end = complete.find(b"\n", position)
-            end = len(complete) if end == -1 else end
-            text = complete[start:end].decode("utf-8", "replace")
-            line += complete.count(b"\n", counted, start)
-            counted = start
-            for comment in comments_in_text(text):
-                for directive in parse_directives([comment]):
-                    if directive.verb == "ignore-file":
-                        found.file_wide.append(Suppression(path, line, directive.rules, directive.reason,
-                                                           file_wide=True, comment_line=line))
-                    elif directive.verb == "ignore":
-                        found.ignore_lines.append((line, directive.rules))
-            position = complete.find(b"innolint:", end)
-        line_base += complete.count(b"\n")
-        if not chunk:
-            return found
 
 
 class Outcome(Record):

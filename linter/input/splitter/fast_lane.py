@@ -375,6 +375,9 @@ class _FastLaneReader:
                     if len(_versions) < 1024:
                         _versions[opening] = executable
             lead = m.group(g_lead)  # type: ignore[union-attr]
+            if lead and unless and unless in lead:
+                lead_at = m.start(g_lead)  # type: ignore[union-attr]
+                self._directive_lines(line + buf.count("\n", cnt, lead_at), lead)
             if lead:
                 found = _lead_notes.get(lead)
                 if found is None:

@@ -148,6 +148,8 @@ class _GapReader:
                 if m is not None:
                     self.pos = m.end()
                     self.at_line_start = True
+                    if self.unless and buf.find(self.unless, e, m.end()) >= 0:
+                        self._directive_lines(self._where(e)[0], buf[e : m.end()])
                     for text in _comment_texts(buf, e, m.end()):
                         text = _comment_text(text)
                         if text:
@@ -241,12 +243,34 @@ class _GapReader:
             return True
         if end < 0:
             end = len(buf)
-        if self.pending is not None:
+        raw = buf[text_start : min(end, text_start + _COMMENT_CHARS)]
+        directive = bool(self.unless) and self.unless in raw
+        if self.pending is not None or directive:
             self.comment_line = self._line_at(start)
+        if directive:
+            self._directive_lines(self.comment_line, raw)
         self.pos = end
         self.dash_comment = dash
-        self._comment_done(_comment_text(buf[text_start : min(end, text_start + _COMMENT_CHARS)]))
+        self._comment_done(_comment_text(raw))
         return False
+
+    def _directive_lines(self, line: int, raw: str) -> None:
+        """Keep each line of comment text `raw` (beginning on `line`) that holds `unless` (a
+        `-- innolint:` directive) with its line: the comments the splitter reads between
+        statements, where an `ignore-file` may stand (`StatementStream.directives`). A quote in a
+        statement is no comment: only what is read here and a statement's own comments count."""
+        unless = self.unless
+        at = raw.find(unless)
+        counted = 0
+        while at >= 0:
+            start = raw.rfind("\n", 0, at) + 1
+            end = raw.find("\n", at)
+            if end < 0:
+                end = len(raw)
+            line += raw.count("\n", counted, start)
+            counted = start
+            self.directives.append((line, raw[start:end].strip(_WS)))
+            at = raw.find(unless, end)
 
     def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
         self.mode = mode

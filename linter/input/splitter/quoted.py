@@ -353,6 +353,8 @@ class _QuotedText:
             if self.cparts:
                 text = "".join(self.cparts) + text
                 self.cparts = []
+            if self.unless and not self.in_stmt and self.unless in text:
+                self._directive_lines(self.comment_line, text)
             self._comment_done(_comment_text(text))
 
     def _line_comment(self) -> bool:

@@ -177,6 +177,8 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         # comments waiting for the next statement, and the last statement waiting for the end of
         # its line (comments after its delimiter on that line are its own)
         self.comments: list[str] = []
+        #: every comment line between statements holding `unless`, with its line (`_directive_lines`)
+        self.directives: list[tuple[int, str]] = []
         self.comments_hold = False  # whether one of them holds `unless`
         self.pending: tuple[str, int, int, int, list[str], str | None, int] | None = None
         self.packet_no = 0  # the number of the last packet a statement was read from (`Statement.packet`)

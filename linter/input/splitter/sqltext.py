@@ -63,6 +63,17 @@ def tokens(text: str, offset: int = 0, quoting: int = 0) -> list[Token]:
     return found
 
 
+def comments(text: str, needle: str = "") -> list[Token]:
+    """The comment tokens of `text` (in the default quoting) that hold `needle`, as the server
+    reads them: a `--` or `#` inside a quoted string or identifier is no comment. One pass of the
+    token regex, without building the other tokens."""
+    found = []
+    for m in _TOKENS[0].finditer(text):
+        if m.lastgroup == COMMENT and needle in m.group():
+            found.append(Token(COMMENT, m.group(), m.start(), m.end()))
+    return found
+
+
 def comment_text(token: Token) -> str:
     """A comment token's text without its markers."""
     text = token.text
