@@ -16,7 +16,7 @@ import pytest
 
 from linter.config.defaults import ConfigError
 from linter.config.settings import glob_match, validate
-from linter.input.globs import name_match, path_match
+from linter.input.globs import GlobSet, name_match, path_match
 from linter.config.user_regex import UnsafeRegex, UserRegex, compile_user_regex
 from tests.complexity import assert_linear
 
@@ -71,6 +71,22 @@ def test_name_globs_agree_with_fnmatch_on_generated_patterns() -> None:
             continue  # reversed ranges: fnmatch drops their ends in ways of its own; here they match nothing
         name = "".join(rng.choice("ab./x-]![^") for _ in range(rng.randint(0, 8)))
         assert name_match(pattern, name) is fnmatch.fnmatchcase(name, pattern), (pattern, name)
+
+
+@pytest.mark.parametrize("path", [True, False])
+def test_a_glob_set_answers_as_its_patterns_one_by_one(path: bool) -> None:
+    """A `GlobSet` (patterns indexed by their literal ends, run side by side) gives the first
+    pattern that `path_match` / `name_match` would find looping over them, on generated sets of
+    patterns (literal starts and ends, `**/`, classes, the same literal under several patterns)."""
+    rng = random.Random(37 + path)
+    for _ in range(6000):
+        patterns = ["".join(rng.choice("ab/*?[]!-.xé") for _ in range(rng.randint(0, 10))) for _ in range(rng.randint(1, 9))]
+        globs = GlobSet(patterns, path=path)
+        for _ in range(8):
+            text = "".join(rng.choice("ab/.x-é]") for _ in range(rng.randint(0, 10)))
+            expected = next((i for i, p in enumerate(patterns) if (path_match(p, text) if path else name_match(p, text))),
+                            None)
+            assert globs.first(text) == expected, (patterns, text)
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from linter.input.globs import path_match
+from linter.input.globs import GlobSet, path_match
 from linter.schema.target import Target
 
 if TYPE_CHECKING:
@@ -101,6 +101,7 @@ class LoadedConfig:
         #: command-line values that beat the file: key -> (value, flag)
         self.overrides: dict[str, tuple[Any, str]] = {} if overrides is None else overrides
         self._context: Any = None
+        self._globs: dict[str, GlobSet] = {}  # `exclude`, `include`: compiled once (`_glob_set`)
 
     @property
     def config(self) -> ConfigBase:
@@ -237,11 +238,20 @@ class LoadedConfig:
         relative = self._relative(path)
         if relative is None:  # outside this configuration's directory (only with --config)
             relative = Path(os.path.abspath(path)).as_posix()
-        if any(glob_match(pattern, relative) for pattern in exclude):
+        if exclude and self._glob_set("exclude").first(relative) is not None:
             return True
         if not named and include:
-            return not any(glob_match(pattern, relative) for pattern in include)
+            return self._glob_set("include").first(relative) is None
         return False
+
+    def _glob_set(self, key: str) -> GlobSet:
+        """The patterns of `exclude` or `include` compiled once for every file asked about: a
+        thousand patterns against a thousand files cost a pass over each path, not a match per
+        pattern (`linter.input.globs.GlobSet`)."""
+        found = self._globs.get(key)
+        if found is None:
+            found = self._globs[key] = GlobSet(list(self.value(key)), path=True)
+        return found
 
     def migration_dirs(self) -> list[tuple[str, str]]:
         """Configured migration directories as (absolute path, format)."""

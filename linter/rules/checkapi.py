@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from linter.rules.findings import Finding, Severity
-from linter.input.globs import name_match
+from linter.input.globs import GlobSet
 from linter.schema.elements import Column, ForeignKey, Index, Location
 from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import AppEvidence
@@ -241,6 +241,8 @@ class CheckContext(Record):
         self.app_evidence = app_evidence
         self.key_samples = {} if key_samples is None else key_samples
         self.suppressed = suppressed
+        #: `insert_heavy` compiled (`is_configured_insert_heavy`), with the tuple it was compiled from
+        self._heavy: tuple[tuple[str, ...], GlobSet] | None = None
 
     @property
     def stats_label(self) -> str:
@@ -267,13 +269,16 @@ class CheckContext(Record):
 
     def is_configured_insert_heavy(self, table: Table) -> str | None:
         """The configured pattern that marks this table insert-heavy, if any."""
+        if not self.insert_heavy:
+            return None
         names = [table.name.lower()]
         if table.schema:
             names.append(f"{table.schema}.{table.name}".lower())
-        for pattern in self.insert_heavy:
-            if any(name_match(pattern.lower(), n) for n in names):
-                return pattern
-        return None
+        compiled = self._heavy
+        if compiled is None or compiled[0] is not self.insert_heavy:  # compiled once for every table asked about
+            compiled = self._heavy = (self.insert_heavy, GlobSet([p.lower() for p in self.insert_heavy], path=False))
+        found = compiled[1].first_index_of(names)
+        return None if found is None else self.insert_heavy[found]
 
 
 class Check:
