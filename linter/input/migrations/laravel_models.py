@@ -13,8 +13,8 @@ What decides a model's key values in Laravel:
 A trait of the application's own named `HasUuids` (imported from elsewhere) is not Laravel's:
 its values are unknown unless the model's `newUniqueId()` says.
 
-A small scanner over the file's text (one pass, comments and strings skipped by regular
-expressions without nested repetition); no PHP is run.
+A small scanner over the file's text (one pass over strings and comments, then regular
+expressions that read each line once); no PHP is run. Every cost is linear in the file.
 """
 
 from __future__ import annotations
@@ -29,7 +29,14 @@ _IMPORT = re.compile(r"^[ \t]*use[ \t]+([A-Za-z0-9_\\]+)(?:[ \t]+as[ \t]+([A-Za-
 _TRAITS = re.compile(r"^[ \t]*use[ \t]+([A-Za-z0-9_\\][A-Za-z0-9_\\, \t]*)[;{]", re.MULTILINE)
 _PROPERTY = re.compile(r"\$(table|primaryKey|keyType)\s*=\s*['\"]([^'\"]{1,200})['\"]")
 _INCREMENTING = re.compile(r"\$incrementing\s*=\s*(true|false)", re.IGNORECASE)
-_NEW_UNIQUE_ID = re.compile(r"function\s+newUniqueId\s*\([^)]*\)[^{]{0,200}\{")
+_NEW_UNIQUE_ID = re.compile(r"function\s++newUniqueId\s*+\(")
+#: after the method's parameters: its return type, up to the body's `{`
+_METHOD_HEAD = re.compile(r"\)[^{]{0,200}+\{")
+#: PHP's text, one piece a match: a string, a comment, or a run of anything else (`#[` is an
+#: attribute, not a comment). Each alternative starts with its own character and every loop is
+#: possessive, so no character is read twice: a `/*` left open ends the text, not each match
+_PIECES = re.compile(r"""'(?:[^'\\]++|\\.)*+'?|"(?:[^"\\]++|\\.)*+"?|/\*(?:[^*]++|\*(?!/))*+(?:\*/)?|//[^\n]*+"""
+                     r"""|\#(?!\[)[^\n]*+|[^'"/\#]++|.""", re.S)
 _RANDOM_CALLS = re.compile(r"\b(?:Str::uuid|Uuid::uuid4|Str::random|random_bytes)\s*\(")
 _ORDERED_CALLS = re.compile(r"\b(?:Str::orderedUuid|Str::uuid7|Str::ulid|Uuid::uuid7|Uuid::uuid6|Ulid::generate)\s*\(")
 _LARAVEL_CONCERNS = "Illuminate\\Database\\Eloquent\\Concerns\\"
@@ -53,11 +60,29 @@ def _line_of(text: str, offset: int) -> int:
 
 
 def _without_comments(text: str) -> str:
-    """The text with `//`, `#` and `/* */` comments blanked (line breaks kept, strings left)."""
-    def blank(match: re.Match[str]) -> str:
-        return re.sub(r"[^\n]", " ", match.group())
+    """The text with `//`, `#` and `/* */` comments blanked (line breaks kept, strings left: a
+    `//` in a string is text). One pass (`_PIECES`), linear in the text."""
+    out = []
+    for match in _PIECES.finditer(text):
+        piece = match.group()
+        if piece[:2] in ("/*", "//") or piece[:1] == "#":
+            out.append(re.sub(r"[^\n]", " ", piece))
+        else:
+            out.append(piece)
+    return "".join(out)
 
-    return re.sub(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*|#[^\n\[]*", blank, text)
+
+def _new_unique_id(body: str) -> tuple[int, int] | None:
+    """(start, end of its `{`) of the model's `newUniqueId()` method. The parameters are found by
+    looking for the `)` once: a name repeated without one is not read to the end each time."""
+    for match in _NEW_UNIQUE_ID.finditer(body):
+        close = body.find(")", match.end())
+        if close < 0:
+            return None  # no `)` after this one, nor after any later one
+        head = _METHOD_HEAD.match(body, close)
+        if head is not None:
+            return match.start(), head.end()
+    return None
 
 
 def _body(text: str, start: int) -> str:
@@ -108,11 +133,11 @@ def read_model(text: str) -> ModelKey | None:
         generator, ordered, kind = "HasVersion4Uuids", True, "time-ordered UUIDs (Str::orderedUuid: the time first)"
     elif trait == "HasUlids":
         generator, ordered, kind = "HasUlids", True, "ULIDs (time-ordered)"
-    method = _NEW_UNIQUE_ID.search(body)
+    method = _new_unique_id(body)
     line = _line_of(text, match.start())
     if method is not None:
-        code = _body(body, method.end())
-        line = _line_of(text, body_start + 1 + method.start())
+        code = _body(body, method[1])
+        line = _line_of(text, body_start + 1 + method[0])
         if _RANDOM_CALLS.search(code):
             call = _RANDOM_CALLS.search(code)
             generator, ordered, kind = f"newUniqueId() returning {call.group().rstrip('(').strip()}()", False, "random UUIDv4"  # type: ignore[union-attr]

@@ -21,7 +21,6 @@ _BLOCK = re.compile(r"(model|view|enum|type|datasource|generator)\s+([A-Za-z_][A
 _FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)(\([^()]*\))?(\[\])?(\?)?")
 _SETTING = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _SCALARS = frozenset({"String", "Int", "BigInt", "Float", "Decimal", "Boolean", "DateTime", "Json", "Bytes",
                       "Unsupported"})
 
@@ -54,12 +53,21 @@ class Field(NamedTuple):
         return found or self.name
 
 
-class Model(NamedTuple):
-    name: str
-    line: int
-    fields: tuple[Field, ...]
-    attributes: tuple[Attribute, ...]
-    path: str
+class Model:
+    """A `model` block: its fields (looked up by name through an index) and block attributes."""
+
+    __slots__ = ("name", "line", "fields", "attributes", "path", "_fields")
+
+    def __init__(self, name: str, line: int, fields: tuple[Field, ...], attributes: tuple[Attribute, ...],
+                 path: str) -> None:
+        self.name = name
+        self.line = line
+        self.fields = fields
+        self.attributes = attributes
+        self.path = path
+        self._fields: dict[str, Field] = {}
+        for field in fields:
+            self._fields.setdefault(field.name, field)  # the first of a name, as a scan finds it
 
     def attribute(self, name: str) -> Attribute | None:
         return next((a for a in self.attributes if a.name == name), None)
@@ -72,7 +80,7 @@ class Model(NamedTuple):
         return found or self.name
 
     def field(self, name: str) -> Field | None:
-        return next((f for f in self.fields if f.name == name), None)
+        return self._fields.get(name)
 
     def id_fields(self) -> list[Field]:
         """The fields of its primary key: `@id` fields, else those `@@id([...])` lists."""
@@ -85,21 +93,45 @@ class Model(NamedTuple):
         return [f for name in field_list(block.args) if (f := self.field(name)) is not None]
 
 
-class Schema(NamedTuple):
-    """What the schema files hold: models (not views), enum names, and the datasource's settings."""
+class Schema:
+    """What the schema files hold: models (not views, looked up by name through an index), enum
+    names, and the datasource's settings."""
 
-    models: tuple[Model, ...]
-    enums: frozenset[str]
-    provider: str | None
-    relation_mode: str | None
+    __slots__ = ("models", "enums", "provider", "relation_mode", "_models")
+
+    def __init__(self, models: tuple[Model, ...], enums: frozenset[str], provider: str | None,
+                 relation_mode: str | None) -> None:
+        self.models = models
+        self.enums = enums
+        self.provider = provider
+        self.relation_mode = relation_mode
+        self._models: dict[str, Model] = {}
+        for model in models:
+            self._models.setdefault(model.name, model)
 
     def model(self, name: str) -> Model | None:
-        return next((m for m in self.models if m.name == name), None)
+        return self._models.get(name)
+
+
+def _string_at(text: str, quote: int) -> str | None:
+    """The content of the `"..."` string whose opening quote is at `quote` (a backslash escapes
+    the next character), or None when it is not closed. One forward scan: a string left open is
+    not looked for again from a later quote, which would lie inside it."""
+    i = quote + 1
+    stop = text.find('"', i)
+    while stop >= 0:
+        escape = text.find("\\", i, stop)
+        if escape < 0:
+            return text[quote + 1 : stop]
+        i = escape + 2
+        if i > stop:  # the quote was escaped: the next one
+            stop = text.find('"', i)
+    return None
 
 
 def _first_string(args: str) -> str | None:
-    match = _STRING.search(args)
-    return match.group(1) if match else None
+    quote = args.find('"')
+    return _string_at(args, quote) if quote >= 0 else None
 
 
 def field_list(args: str) -> list[str]:
@@ -288,6 +320,9 @@ def is_relation(schema: Schema, field: Field) -> bool:
     return field.type not in _SCALARS and field.type not in schema.enums and schema.model(field.type) is not None
 
 
+_RELATION_NAME = re.compile(r'\bname\s*+:\s*+"')
+
+
 def relation_name(field: Field) -> str | None:
     """The name given in `@relation("Name")` or `@relation(name: "Name")`."""
     relation = field.attribute("relation")
@@ -296,8 +331,8 @@ def relation_name(field: Field) -> str | None:
     args = relation.args.strip()
     if args.startswith('"'):
         return _first_string(args)
-    match = re.search(r'\bname\s*:\s*"((?:[^"\\]|\\.)*)"', args)
-    return match.group(1) if match else None
+    match = _RELATION_NAME.search(args)
+    return _string_at(args, match.end() - 1) if match else None
 
 
 def implicit_links(schema: Schema) -> list[tuple[str, Model, Field, Model, Field]]:
@@ -306,6 +341,14 @@ def implicit_links(schema: Schema) -> list[tuple[str, Model, Field, Model, Field
     column `A` holds A's id and `B` B's."""
     found = []
     seen: set[tuple[str, str, str]] = set()
+    # the list fields by (model, the model they point at, relation name): each looked up once
+    lists: dict[tuple[str, str, str | None], list[Field]] = {}
+    for model in schema.models:
+        for field in model.fields:
+            if field.is_list:
+                group = lists.setdefault((model.name, field.type, relation_name(field)), [])
+                if len(group) < 2:  # (the first other than the field itself is all a lookup needs)
+                    group.append(field)
     for model in schema.models:
         for field in model.fields:
             if not field.is_list or not is_relation(schema, field):
@@ -316,8 +359,7 @@ def implicit_links(schema: Schema) -> list[tuple[str, Model, Field, Model, Field
             other = schema.model(field.type)
             assert other is not None
             name = relation_name(field)
-            back = [f for f in other.fields if f.is_list and f.type == model.name and relation_name(f) == name
-                    and (other is not model or f is not field)]
+            back = [f for f in lists.get((other.name, model.name, name), ()) if other is not model or f is not field]
             if not back:
                 continue
             first, second = sorted([(model, field), (other, back[0])], key=lambda pair: pair[0].name)
