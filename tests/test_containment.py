@@ -224,3 +224,100 @@ def test_a_nul_in_a_configured_path_is_a_configuration_error(repo: Path, setting
     (repo / ".innolint.toml").write_text(setting + "\n")
     done = run_here(repo, "check", "--changed-only", "--", "db/V1__kept.sql")
     assert done.returncode == 2 and reason in done.stderr
+
+
+# --- what the readers open beside the linted files (issue 37) ---------------------------------------
+
+_ORDERS = "CREATE TABLE orders (id CHAR(36) NOT NULL PRIMARY KEY, total INT) ENGINE=InnoDB;\n"
+_CHANGELOG = ('<?xml version="1.0"?>\n<databaseChangeLog xmlns="http://www.liquibase.org/xml/ns/dbchangelog">\n'
+              "{body}</databaseChangeLog>\n")
+
+
+def _place(link: Path, target: Path, text: str, how: str) -> None:
+    """`text` at `target` outside, and `link` inside: a link to it, or (the control) a copy."""
+    target.write_text(text)
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if how == "link":
+        link.symlink_to(target)
+    else:
+        link.write_text(text)
+
+
+def _prisma_lock(repo: Path, how: str) -> None:
+    migration = repo / "prisma" / "migrations" / "20240101000000_init" / "migration.sql"
+    migration.parent.mkdir(parents=True)
+    migration.write_text(_ORDERS)
+    _place(repo / "prisma" / "migrations" / "migration_lock.toml", repo.parent / "outside" / "lock.toml",
+           f'provider = "{SECRET}"\n', how)
+
+
+def _atlas_sum(repo: Path, how: str) -> None:
+    (repo / "atlas").mkdir()
+    (repo / "atlas" / "20240101000000_init.sql").write_text(_ORDERS)
+    _place(repo / "atlas" / "atlas.sum", repo.parent / "outside" / "atlas.sum",
+           f"h1:{SECRET}=\n20240101000000_init.sql h1:{SECRET}=\n", how)
+
+
+def _liquibase_include(repo: Path, how: str) -> None:
+    (repo / "lb" / "sql").mkdir(parents=True)
+    (repo / "lb" / "sql" / "001.sql").write_text("--liquibase formatted sql\n--changeset a:1\n" + _ORDERS)
+    (repo / "lb" / "master.xml").write_text(_CHANGELOG.format(
+        body='  <include file="part.xml" relativeToChangelogFile="true"/>\n'
+             '  <includeAll path="more/" relativeToChangelogFile="true"/>\n'
+             '  <include file="sql/001.sql" relativeToChangelogFile="true"/>\n'))
+    secret = _CHANGELOG.format(body=f'  <changeSet id="1" author="a"><sql>CREATE TABLE {SECRET} (a INT);</sql></changeSet>\n')
+    _place(repo / "lb" / "part.xml", repo.parent / "outside" / "part.xml", secret, how)
+    _place(repo / "lb" / "more" / "002.xml", repo.parent / "outside" / "more.xml", secret, how)
+
+
+def _prisma_schema(repo: Path, how: str) -> None:
+    migration = repo / "prisma" / "migrations" / "20240101000000_init" / "migration.sql"
+    migration.parent.mkdir(parents=True)
+    migration.write_text(_ORDERS)
+    _place(repo / "prisma" / "schema.prisma", repo.parent / "outside" / "schema.prisma",
+           f'model {SECRET} {{\n  id String @id @default(uuid()) @db.Char(36)\n  total Int\n  @@map("orders")\n}}\n', how)
+
+
+def _laravel_model(repo: Path, how: str) -> None:
+    (repo / "database" / "migrations").mkdir(parents=True)
+    (repo / "database" / "migrations" / "2024_01_01_000000_create_orders_table.sql").write_text(_ORDERS)
+    _place(repo / "app" / "Models" / "Order.php", repo.parent / "outside" / "Order.php",
+           f"<?php\nnamespace App\\Models;\nuse Illuminate\\Database\\Eloquent\\Model;\n"
+           f"class {SECRET} extends Model\n{{\n    protected $table = 'orders';\n    public function newUniqueId(): string\n"
+           "    {\n        return (string) Str::uuid();\n    }\n}\n", how)
+
+
+#: each reader, the directory to lint, what a run says in place of the linked file, and what it
+#: says when the same file is copied into the tree (it read it)
+READERS = {
+    "prisma lock file": (_prisma_lock, "prisma", "migration_lock.toml: symbolic link to a file outside the tree", SECRET),
+    "atlas.sum": (_atlas_sum, "atlas", "atlas.sum: symbolic link to a file outside the tree", "Atlas refuses the directory"),
+    "liquibase include": (_liquibase_include, "lb", "is outside the tree innolint lints: not read", SECRET),
+    "prisma schema": (_prisma_schema, "prisma", None, SECRET),
+    "laravel model": (_laravel_model, "database", None, SECRET),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_no_reader_opens_a_link_out_of_the_tree(repo: Path, reader: str) -> None:
+    """A lock file, atlas.sum, a changelog, a schema or model file linked to a file elsewhere is not
+    read: its text shows in no output, a note says so where the reader would have used it, and the
+    history is still linted (as MySQL's, with the DDL's evidence). The control: the same file
+    copied into the tree is read, and its text shows."""
+    make, directory, note, read = READERS[reader]
+    make(repo, "link")
+    for fmt in FORMATS:
+        done = run_here(repo, "check", "--format", fmt, "--fail-level", "none", directory)
+        assert SECRET not in done.stdout + done.stderr, f"{fmt}: the linked file was read:\n{done.stdout}"
+        assert "Traceback" not in done.stderr
+    report = json.loads(run_here(repo, "check", "--format", "json", "--fail-level", "none", directory).stdout)
+    assert report["stats"]["tables"] >= 1, report
+    if note is not None:
+        assert any(note in d["message"] for d in report["diagnostics"]), report["diagnostics"]
+    copy = repo.parent / "copy" / "repo"
+    copy.mkdir(parents=True)
+    (copy.parent / "outside").mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=copy, check=True)
+    make(copy, "copy")
+    control = run_here(copy, "check", "--format", "json", "--fail-level", "none", directory)
+    assert read in control.stdout, f"the control did not read the file:\n{control.stdout}"

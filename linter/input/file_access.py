@@ -17,6 +17,13 @@ and the job summary; `stats = "/dev/zero"` would be read until memory runs out. 
   `--baseline`, `--config`, the report of `innolint github`) must be regular files under their
   cap. A FIFO, a device (`/dev/zero`) or a directory is refused before it is opened.
 
+- **Files a reader opens beside the linted ones** (a Prisma lock file or schema, atlas.sum, a
+  Liquibase changelog and what it includes, a schema dump's migration records, Laravel models, the
+  first bytes of a migration read to tell its format) go through one check, `open_inside` /
+  `read_inside`: the real path lies in the tree (`inside`, the run's trees: the repository and
+  the named directories), the file is a regular one, and what is read is capped. A link in a pull
+  request to a file elsewhere is refused there, and the reader says so where it would have used it.
+
 The check resolves the path, then the reader opens it by name: a file swapped for a link in
 between is not caught. A checked-out pull request does not change while innolint runs, so that
 window is not one a pull request can use.
@@ -27,6 +34,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
+from typing import BinaryIO
 
 #: caps on files named by configuration or options (bytes)
 CONFIG_FILE_CAP = 1 << 20  # a pyproject.toml or .innolint.toml: 1 MiB
@@ -124,6 +133,54 @@ def read_capped(path: str, cap: int, what: str, *, inside: str | None = None, ex
     if len(data) > cap:
         raise FileRefused(f"{path}: the {what} is more than the {cap >> 20} MiB innolint reads")
     return data
+
+
+def open_inside(path: str, inside: Callable[[str], bool], what: str) -> BinaryIO:
+    """A file a reader opens beside the linted ones, for reading in binary: its real path lies in
+    the tree (`inside`) and it is a regular file. Raises FileRefused, whose message starts with
+    the path and says why (never where a link points)."""
+    if "\0" in path:
+        raise FileRefused(f"{path!r}: invalid file name (a NUL character)")
+    if not inside(path):
+        raise FileRefused(f"{path}: symbolic link to a file outside the tree innolint lints; the {what} is not read")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise FileRefused(f"{path}: {what} not found") from None
+    except OSError as error:
+        raise FileRefused(f"{path}: cannot read the {what}: {_reason(error)}") from None
+    special = special_file(st)
+    if special is not None:
+        raise FileRefused(f"{path}: {special}, expected a {what}")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        return os.fdopen(fd, "rb")
+    except OSError as error:
+        raise FileRefused(f"{path}: cannot read the {what}: {_reason(error)}") from None
+
+
+def read_inside(path: str, inside: Callable[[str], bool], cap: int, what: str) -> bytes:
+    """The bytes of a file a reader opens beside the linted ones (`open_inside`), at most `cap`:
+    a larger one is refused (FileRefused)."""
+    with open_inside(path, inside, what) as handle:
+        try:
+            data = handle.read(cap + 1)
+        except OSError as error:
+            raise FileRefused(f"{path}: cannot read the {what}: {_reason(error)}") from None
+    if len(data) > cap:
+        raise FileRefused(f"{path}: the {what} is more than the {cap >> 20} MiB innolint reads")
+    return data
+
+
+def head_inside(path: str, inside: Callable[[str], bool], size: int) -> bytes:
+    """The first `size` bytes of a file a reader looks at to tell what it is (a migration's
+    format, a changelog), b"" when it may not or cannot be read (the reading of the file itself
+    reports that)."""
+    try:
+        with open_inside(path, inside, "file") as handle:
+            return handle.read(size)
+    except (FileRefused, OSError):
+        return b""
 
 
 def _reason(error: OSError) -> str:

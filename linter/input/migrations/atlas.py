@@ -27,7 +27,7 @@ import base64
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from linter.input.statement import Note, Segment
@@ -111,13 +111,14 @@ def sorted_names(names: Iterable[str]) -> list[str]:
     return sorted(names, key=lambda name: name.encode("utf-8", "surrogateescape"))
 
 
-def verify(root: str, files: list[str]) -> list[SumNote]:
-    """Compare atlas.sum in `root` with `files` (the directory's *.sql files, in Atlas's order)."""
-    from linter.input.file_access import FileRefused, read_capped
+def verify(root: str, files: list[str], inside: Callable[[str], bool]) -> list[SumNote]:
+    """Compare atlas.sum in `root` with `files` (the directory's *.sql files, in Atlas's order),
+    reading only what lies `inside` the tree (`linter.input.file_access.read_inside`)."""
+    from linter.input.file_access import FileRefused, read_inside
 
     sum_path = os.path.join(root, SUM_FILE)
     try:
-        first, listed = parse_sum(read_capped(sum_path, SUM_CAP, "atlas.sum").decode("utf-8", "replace"))
+        first, listed = parse_sum(read_inside(sum_path, inside, SUM_CAP, "atlas.sum").decode("utf-8", "replace"))
     except FileRefused as error:
         return [SumNote(sum_path, 1, f"atlas.sum not read: {error}")]
     notes: list[SumNote] = []
@@ -131,7 +132,7 @@ def verify(root: str, files: list[str]) -> list[SumNote]:
     contents: list[tuple[str, bytes]] = []
     for path in files:
         try:
-            contents.append((os.path.basename(path), read_capped(path, FILE_CAP, "migration file")))
+            contents.append((os.path.basename(path), read_inside(path, inside, FILE_CAP, "migration file")))
         except FileRefused as error:
             return [*notes, SumNote(path, 1, f"atlas.sum not checked: {error}")]
     computed = chain(contents)

@@ -135,12 +135,12 @@ class Group(Record):
         self.history = history
 
 
-def _label(family: str, files: list[str]) -> str:
+def _label(family: str, files: list[str], inside: Callable[[str], bool]) -> str:
     """The format name of a detected family; for numbered files, goose/dbmate by their markers."""
     if family != "numbered":
         return family
     for path in files:
-        head = _head(path)
+        head = _head(path, inside)
         # the first annotation decides: a dbmate file may mention goose's in a comment, and the reverse
         goose, dbmate = head.find("+goose "), head.find("migrate:up")
         if goose >= 0 and (dbmate < 0 or goose < dbmate):
@@ -150,13 +150,13 @@ def _label(family: str, files: list[str]) -> str:
     return "timestamp"
 
 
-def _head(path: str, size: int = 65536) -> str:
-    return _head_bytes(path, size).decode("utf-8", "replace").lower()
+def _head(path: str, inside: Callable[[str], bool], size: int = 65536) -> str:
+    return _head_bytes(path, size, inside).decode("utf-8", "replace").lower()
 
 
 def order(
     root: str, files: Iterable[str], fmt: str = "auto", *, keep: Callable[[str], bool] = lambda path: True,
-    inside: Callable[[str], bool] = lambda path: True,
+    inside: Callable[[str], bool] = lambda path: True, finder: LiquibaseFinder | None = None,
 ) -> tuple[History | None, list[str]]:
     """Split `files` of one directory into a history (ordered) and the files that are not part
     of it. `fmt` "auto" detects the family; a configured format reads only its own names, and a
@@ -164,22 +164,23 @@ def order(
     For Liquibase `root` is the root changelog (or a directory to find it in), and the history
     holds every file it reaches that passes `keep` and lies `inside` the tree, given or not."""
     files = list(files)
-    if fmt == "liquibase" or (fmt == "auto" and _is_changelog(root)):
-        return _liquibase_order(root, files, keep, inside)
+    if fmt == "liquibase" or (fmt == "auto" and _is_changelog(root, inside)):
+        return _liquibase_order(root, files, keep, finder or LiquibaseFinder(inside))
     if fmt == "lexical":
         forward = sorted((p for p in files if not _is_down(p)), key=lambda p: os.path.relpath(p, root))
         history = History(root, "lexical", forward, [(p, "down migration") for p in files if _is_down(p)])
-        return _with_baseline(history, [], keep), []
+        return _with_baseline(history, [], keep, inside), []
     entries = {p: classify(p) for p in files}
     family_counts = Counter(e.family for e in entries.values() if e is not None)
     if fmt == "atlas" or (fmt == "auto" and set(family_counts) <= {"numbered"} and os.path.isfile(
             os.path.join(root, ATLAS_SUM))):
-        return _atlas_order(root, files, keep)
+        return _atlas_order(root, files, keep, inside)
     if fmt == "auto":
-        formatted = [p for p, e in entries.items() if (e is None or e.family == "numbered") and _is_formatted(p)]
+        formatted = [p for p, e in entries.items() if (e is None or e.family == "numbered") and _is_formatted(p, inside)]
         if formatted:  # Liquibase formatted SQL without a changelog: what includeAll would run
             history = History(root, "liquibase", sorted(formatted, key=lambda p: os.path.relpath(p, root)))
-            return history, [p for p in files if p not in set(formatted)]
+            taken = set(formatted)
+            return history, [p for p in files if p not in taken]
         if not family_counts:
             return None, files
         family = max(_FAMILIES, key=lambda f: (family_counts[f], -_FAMILIES.index(f)))
@@ -192,20 +193,20 @@ def order(
     applied = sorted((e for e in members if e.ignored is None), key=lambda e: (e.key, e.path))
     ignored = [(e.path, e.ignored) for e in members if e.ignored is not None]
     paths = [e.path for e in applied]
-    label = fmt if fmt != "auto" else _label(family, paths)
+    label = fmt if fmt != "auto" else _label(family, paths, inside)
     history = History(root, label, paths, ignored)
     if family == "prisma":
-        others = _prisma(history, others)
-    return _with_baseline(history, others, keep), [p for p in others if p != history.baseline]
+        others = _prisma(history, others, inside)
+    return _with_baseline(history, others, keep, inside), [p for p in others if p != history.baseline]
 
 
-def _is_changelog(path: str) -> bool:
+def _is_changelog(path: str, inside: Callable[[str], bool]) -> bool:
     """Whether `path` is a Liquibase changelog: an XML/YAML/JSON file that names Liquibase's root
     element. Any other file, `.json` included, is read as SQL when it is named (a file named
     explicitly is always read): never a changelog that quietly holds nothing."""
     from linter.input.migrations.liquibase_changelog import looks_like_changelog
 
-    return path.lower().endswith(_changelog_suffixes()) and looks_like_changelog(_head_bytes(path, 4096))
+    return path.lower().endswith(_changelog_suffixes()) and looks_like_changelog(_head_bytes(path, 4096, inside))
 
 
 def _changelog_suffixes() -> tuple[str, ...]:
@@ -214,19 +215,21 @@ def _changelog_suffixes() -> tuple[str, ...]:
     return CHANGELOG_SUFFIXES
 
 
-def _is_formatted(path: str) -> bool:
+def _is_formatted(path: str, inside: Callable[[str], bool]) -> bool:
     from linter.input.migrations.liquibase_sql import is_formatted_sql
 
-    return is_formatted_sql(_head(path, 4096))
+    return is_formatted_sql(_head(path, inside, 4096))
 
 
-def _prisma(history: History, others: list[str]) -> list[str]:
+def _prisma(history: History, others: list[str], inside: Callable[[str], bool]) -> list[str]:
     """Prisma's lock file decides whether the directory is MySQL's; files in a migration's
     directory other than migration.sql are not run by Prisma. Returns the other files left."""
     lock = os.path.join(history.root, PRISMA_LOCK)
     if os.path.isfile(lock):
-        provider, line = _prisma_provider(lock)
-        if provider is None:
+        provider, line, refused = _prisma_provider(lock, inside)
+        if refused is not None:
+            history.notes.append(HistoryNote(lock, 1, f"{refused}: innolint takes the migrations for MySQL's"))
+        elif provider is None:
             history.notes.append(HistoryNote(lock, line, "migration_lock.toml names no provider: innolint takes the "
                                              "migrations for MySQL's", "parse-error", "info"))
         elif provider.lower() != "mysql":
@@ -235,26 +238,39 @@ def _prisma(history: History, others: list[str]) -> list[str]:
                                              "provider \"mysql\"); not linted", "parse-error", "info"))
             history.ignored.extend((p, f"prisma provider {provider}") for p in history.files)
             history.files = []
-    inside = [p for p in others if os.path.dirname(os.path.dirname(os.path.abspath(p))) == os.path.abspath(history.root)
+    beside = [p for p in others if os.path.dirname(os.path.dirname(os.path.abspath(p))) == os.path.abspath(history.root)
               and re.match(_PRISMA_DIR, os.path.basename(os.path.dirname(p)))]
-    history.ignored.extend((p, "not run by prisma migrate (only migration.sql is)") for p in inside)
-    return [p for p in others if p not in set(inside)]
+    history.ignored.extend((p, "not run by prisma migrate (only migration.sql is)") for p in beside)
+    left_out = set(beside)
+    return [p for p in others if p not in left_out]
 
 
-def _prisma_provider(lock: str) -> tuple[str | None, int]:
-    """The `provider` of a migration_lock.toml and its line."""
-    from linter.config.defaults import ConfigError, _read_toml
+def _prisma_provider(lock: str, inside: Callable[[str], bool]) -> tuple[str | None, int, str | None]:
+    """The `provider` of a migration_lock.toml and its line, or why the file was not read (a link
+    to a file outside the tree: `linter.input.file_access.read_inside`)."""
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+
+    from linter.input.file_access import CONFIG_FILE_CAP, FileRefused, read_inside
 
     try:
-        data = _read_toml(__import__("pathlib").Path(lock))
-    except (ConfigError, OSError):
-        return None, 1
+        text = read_inside(lock, inside, CONFIG_FILE_CAP, "lock file").decode("utf-8")
+        data = tomllib.loads(text)
+    except FileRefused as error:
+        return None, 1, str(error)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return None, 1, None
     provider = data.get("provider")
-    line = next((n for n, text in enumerate(_head(lock, 4096).split("\n"), start=1) if "provider" in text), 1)
-    return (provider if isinstance(provider, str) else None), line
+    line = next((n for n, line in enumerate(text.split("\n"), start=1) if "provider" in line), 1)
+    return (provider if isinstance(provider, str) else None), line, None
 
 
-def _atlas_order(root: str, files: list[str], keep: Callable[[str], bool]) -> tuple[History | None, list[str]]:
+def _atlas_order(root: str, files: list[str], keep: Callable[[str], bool],
+                 inside: Callable[[str], bool]) -> tuple[History | None, list[str]]:
     """Atlas: the `*.sql` files directly in `root` by name (byte order), from the last
     checkpoint on, and atlas.sum checked against the directory as it is on disk."""
     from linter.input.migrations import atlas
@@ -262,7 +278,8 @@ def _atlas_order(root: str, files: list[str], keep: Callable[[str], bool]) -> tu
     directory = os.path.abspath(root)
     here = {os.path.basename(p): p for p in files
             if os.path.dirname(os.path.abspath(p)) == directory and os.path.basename(p).endswith(".sql")}
-    others = [p for p in files if p not in set(here.values())]
+    taken = set(here.values())
+    others = [p for p in files if p not in taken]
     if not here:
         return None, files
     ordered = [here[name] for name in atlas.sorted_names(here)]
@@ -272,31 +289,30 @@ def _atlas_order(root: str, files: list[str], keep: Callable[[str], bool]) -> tu
     except OSError:
         names = list(here)
     on_disk = [here.get(n, os.path.join(root, n)) for n in atlas.sorted_names(names)]
-    history.notes.extend(HistoryNote(n.path, n.line, n.message) for n in atlas.verify(root, [p for p in on_disk if keep(p)]))
-    start = atlas.checkpoint_start([_head(p, 4096) for p in ordered])
+    history.notes.extend(HistoryNote(n.path, n.line, n.message) for n in atlas.verify(root, [p for p in on_disk if keep(p)],
+                                                                                     inside))
+    start = atlas.checkpoint_start([_head(p, inside, 4096) for p in ordered])
     if start:
         checkpoint = os.path.basename(ordered[start])
         history.ignored.extend((p, f"before the last checkpoint ({checkpoint}): a new database starts there")
                                for p in ordered[:start])
         history.files = ordered[start:]
-    return _with_baseline(history, others, keep), [p for p in others if p != history.baseline]
+    return _with_baseline(history, others, keep, inside), [p for p in others if p != history.baseline]
 
 
 def _liquibase_order(root: str, files: list[str], keep: Callable[[str], bool],
-                     inside: Callable[[str], bool]) -> tuple[History | None, list[str]]:
+                     finder: LiquibaseFinder) -> tuple[History | None, list[str]]:
     """A Liquibase history: what the root changelog reaches (a configured directory: its root
-    changelog, else its formatted SQL files in path order)."""
-    from linter.input.migrations.liquibase import Walker
-
+    changelog, else its formatted SQL files in path order), read through the run's `finder`
+    (each changelog parsed once)."""
     changelog = root
     if os.path.isdir(root):
-        roots = _LiquibaseFinder(inside).roots_in(root)
+        roots = finder.roots_in(root)
         if not roots:
             forward = sorted(files, key=lambda p: os.path.relpath(p, root))
             return History(root, "liquibase", forward), []
         changelog = roots[0]
-    walker = Walker(inside)
-    reach = walker.history(changelog, _search_path(changelog))
+    reach = finder.walker.history(changelog, _search_path(changelog))
     given = {os.path.realpath(p): p for p in files}
     history = History(changelog, "liquibase", [], notes=list(reach.notes))
     for member in reach.members:
@@ -326,7 +342,7 @@ def _search_path(changelog: str, levels: int = 6) -> list[str]:
     return found
 
 
-class _LiquibaseFinder:
+class LiquibaseFinder:
     """Finds the root changelog that reaches a SQL file, looking in its directory and up to
     `_LIQUIBASE_LEVELS` above, within the tree (`inside`); what it reads is cached for the run."""
 
@@ -336,7 +352,7 @@ class _LiquibaseFinder:
         self.inside = inside
         self.walker = Walker(inside)
         self._roots: dict[str, list[str]] = {}
-        self._reach: dict[str, set[str]] = {}
+        self._owner: dict[str, dict[str, int]] = {}
 
     def roots_in(self, directory: str) -> list[str]:
         """The root changelogs of a directory: changelog files there that no other one includes."""
@@ -351,36 +367,37 @@ class _LiquibaseFinder:
             except OSError:
                 names = []
             for name in names:
-                path = os.path.join(directory, name)
                 if len(candidates) >= _LIQUIBASE_CANDIDATES:
                     break
+                path = os.path.join(directory, name)
                 if name.lower().endswith(CHANGELOG_SUFFIXES) and os.path.isfile(path) and self.inside(path):
-                    if looks_like_changelog(_head_bytes(path, 4096)):
+                    if looks_like_changelog(_head_bytes(path, 4096, self.inside)):
                         candidates.append(path)
             found = self._roots[directory] = find_roots(candidates, self.walker) if candidates else []
         return found
 
-    def reach(self, changelog: str) -> set[str]:
-        found = self._reach.get(changelog)
+    def _owners(self, directory: str) -> dict[str, int]:
+        """For each file the roots of `directory` reach, the index of the first of them that does."""
+        found = self._owner.get(directory)
         if found is None:
-            history = self.walker.history(changelog, _search_path(changelog))
-            found = self._reach[changelog] = {os.path.realpath(m.path) for m in history.members} | {
-                os.path.realpath(p) for p in history.changelogs}
+            roots = self.roots_in(directory)
+            found = self._owner[directory] = self.walker.first_reaching(roots, _search_path(roots[0])) if roots else {}
         return found
 
     def root_of(self, path: str) -> str | None:
         """The outermost root changelog (within the levels searched) that reaches `path`; a
         changelog that none reaches is a root of its own."""
-        real = os.path.realpath(path)
+        real = self.walker.real(path)
         directory = os.path.dirname(os.path.abspath(path))
         best = path if path.lower().endswith(_changelog_suffixes()) else None
         for _ in range(_LIQUIBASE_LEVELS + 1):
             if not self.inside(directory):
                 break
-            for changelog in self.roots_in(directory):
-                if real in self.reach(changelog) or (best is not None and os.path.realpath(best) in self.reach(changelog)):
-                    best = changelog
-                    break
+            owners = self._owners(directory)
+            if owners:
+                found = [owners[r] for r in (real, self.walker.real(best) if best is not None else None) if r in owners]
+                if found:
+                    best = self.roots_in(directory)[min(found)]
             parent = os.path.dirname(directory)
             if parent == directory:
                 break
@@ -388,15 +405,12 @@ class _LiquibaseFinder:
         return best
 
 
-def _head_bytes(path: str, size: int) -> bytes:
-    """The first bytes of a regular file (a pipe is never read here: it can be read only once)."""
-    try:
-        if not os.path.isfile(path):
-            return b""
-        with open(path, "rb") as handle:
-            return handle.read(size)
-    except (OSError, ValueError):
-        return b""
+def _head_bytes(path: str, size: int, inside: Callable[[str], bool]) -> bytes:
+    """The first bytes of a regular file inside the tree (a pipe is never read here: it can be
+    read only once; `linter.input.file_access.head_inside`)."""
+    from linter.input.file_access import head_inside
+
+    return head_inside(path, inside, size)
 
 
 # --- a schema dump as the baseline of a history ------------------------------------------------
@@ -424,16 +438,18 @@ def _dump_candidates(history: History, others: list[str]) -> list[str]:
     return found
 
 
-def recorded_migrations(path: str) -> set[str] | None:
+def recorded_migrations(path: str, inside: Callable[[str], bool] = lambda path: True) -> set[str] | None:
     """The migrations a schema dump records as run (the quoted values of its INSERTs into a
     migration tool's table, over as many lines as they take: Laravel's names, Rails' and
     dbmate's versions ...), or None when it records none. Read line by line, at most `_DUMP_SCAN` bytes."""
+    from linter.input.file_access import FileRefused, open_inside
+
     found: set[str] | None = None
     inserting = False
     if not os.path.isfile(path):
         return None
     try:
-        with open(path, "rb") as handle:
+        with open_inside(path, inside, "schema dump") as handle:
             read = 0
             for raw in handle:
                 read += len(raw)
@@ -452,7 +468,7 @@ def recorded_migrations(path: str) -> set[str] | None:
                 found.update(_RECORD_VALUE.findall(line))  # type: ignore[union-attr]
                 if line.rstrip().endswith(";"):
                     inserting = False
-    except OSError:
+    except (OSError, FileRefused):
         return None
     return found
 
@@ -467,13 +483,14 @@ def _stem(path: str) -> tuple[str, str]:
     return name, version.group(1) if version else name
 
 
-def _with_baseline(history: History, others: list[str], keep: Callable[[str], bool]) -> History:
+def _with_baseline(history: History, others: list[str], keep: Callable[[str], bool],
+                   inside: Callable[[str], bool]) -> History:
     """Put a schema dump that records which migrations it holds in front of the history, and
     leave those migrations out (see the module docstring)."""
     for candidate in _dump_candidates(history, others):
         if not keep(candidate):
             continue
-        recorded = recorded_migrations(candidate)
+        recorded = recorded_migrations(candidate, inside)
         if recorded is None:
             continue
         kept = []
@@ -489,12 +506,12 @@ def _with_baseline(history: History, others: list[str], keep: Callable[[str], bo
     return history
 
 
-def place_of(path: str, inside: Callable[[str], bool] = lambda path: True) -> tuple[str, bool]:
+def place_of(path: str, finder: LiquibaseFinder) -> tuple[str, bool]:
     """Where a file's history lies on disk, for reading it whole elsewhere (`linter.since` reads a
     git revision's copy): (directory, whether everything below it counts). A Liquibase history is
     the root changelog's directory and everything below it (its includes), any other the
     directory `detected_root` names."""
-    changelog = _LiquibaseFinder(inside).root_of(path) if path.lower().endswith(".sql") else None
+    changelog = finder.root_of(path) if path.lower().endswith(".sql") else None
     if changelog is not None:
         return os.path.dirname(os.path.abspath(changelog)), True
     return detected_root(path), False
@@ -563,13 +580,12 @@ def plan(
     """
     by_root: dict[tuple[str, str, bool], list[str]] = {}
     sequence: list[tuple[str, str, bool] | str] = []
-    finder: _LiquibaseFinder | None = None
+    finder = LiquibaseFinder(inside)  # (it reads nothing until asked)
     for path in files:
         found = configured(path) if path != "-" else None
         if found is not None:
             key = (found[0], found[1], True)
         elif path != "-" and detect(path):
-            finder = finder or _LiquibaseFinder(inside)
             changelog = finder.root_of(path)
             key = (changelog, "auto", False) if changelog is not None else (detected_root(path), "auto", False)
         else:
@@ -593,15 +609,16 @@ def plan(
             on_disk = [p for p in list_directory(root, recursive=is_configured) if keep(p)]
             members = given + [p for p in on_disk if os.path.realpath(p) not in seen]
         if is_configured and fmt == "auto":
-            history, others = order(root, members, "auto", keep=keep, inside=inside)
+            history, others = order(root, members, "auto", keep=keep, inside=inside, finder=finder)
             if history is None:  # a configured directory whose names follow no format
-                history, others = order(root, members, "lexical", keep=keep, inside=inside)
+                history, others = order(root, members, "lexical", keep=keep, inside=inside, finder=finder)
         else:
-            history, others = order(root, members, fmt, keep=keep, inside=inside)
+            history, others = order(root, members, fmt, keep=keep, inside=inside, finder=finder)
         if history is not None and (history.files or history.notes):
             groups.append(Group(history.files, history))
         # files that are not part of the history (and were named, not found by expanding)
-        groups.extend(Group([p]) for p in given if p in set(others))
+        left = set(others)
+        groups.extend(Group([p]) for p in given if p in left)
     baselines = {os.path.realpath(g.history.baseline) for g in groups if g.history is not None and g.history.baseline}
     # a dump replayed as a history's baseline is not linted again on its own
     return [g for g in groups if g.history is not None or os.path.realpath(g.files[0]) not in baselines]
@@ -616,10 +633,10 @@ def detect(directory: str, *, inside: Callable[[str], bool] = lambda path: True)
     no format. A Liquibase history is found through a root changelog in the directory (or its
     formatted SQL files); `inside` says where changelogs may be followed."""
     directory = os.path.abspath(directory)
-    finder = _LiquibaseFinder(inside)
+    finder = LiquibaseFinder(inside)
     roots = finder.roots_in(directory)
     if roots:
-        history, _ = order(roots[0], [], "liquibase", inside=inside)
+        history, _ = order(roots[0], [], "liquibase", inside=inside, finder=finder)
         return history
     history, _ = order(directory, list_directory(directory, recursive=False), "auto", inside=inside)
     return history

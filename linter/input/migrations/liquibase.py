@@ -224,32 +224,65 @@ class Reach:
         self.changelogs: list[str] = []
 
 
-def _read_bytes(path: str, cap: int = CHANGELOG_CAP) -> bytes:
-    from linter.input.file_access import read_capped
-
-    return read_capped(path, cap, "changelog")
 
 
 class Walker:
     """Follows a root changelog's includes (see the module docstring). `keep(path)` says whether
     a file may be read (inside the tree, not excluded by the configuration); `search` are the
     directories a path that is not relative to its changelog is looked up in (the classpath:
-    the root changelog's directory and those above it, nearest first); `target` decides `dbms`."""
+    the root changelog's directory and those above it, nearest first); `target` decides `dbms`.
 
-    def __init__(self, keep: Callable[[str], bool], read: Callable[[str], bytes] = _read_bytes) -> None:
+    Every cost is linear in the changelogs and the files they name, however they include each
+    other: each changelog is parsed once (`changelog`), each directory of an includeAll listed and
+    sorted once (`listing`), and one history follows each changelog once (a changelog included
+    again, along another path, adds nothing: Liquibase runs a changeset once). What a changelog
+    names directly (`targets`) is kept too, for the questions asked of many roots at once
+    (`find_roots`, `first_reaching`), which walk the include graph once for all of them."""
+
+    def __init__(self, keep: Callable[[str], bool]) -> None:
         self.keep = keep
-        self.read = read
         self._parsed: dict[str, Changelog] = {}
+        self._real: dict[str, str] = {}
+        self._listings: dict[tuple[str, str], list[str]] = {}
+        self._targets: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+
+    def real(self, path: str) -> str:
+        """`os.path.realpath(path)`, remembered (a history asks it of every file many times)."""
+        found = self._real.get(path)
+        if found is None:
+            found = self._real[path] = os.path.realpath(path)
+        return found
 
     def changelog(self, path: str) -> Changelog:
-        real = os.path.realpath(path)
+        real = self.real(path)
         found = self._parsed.get(real)
         if found is None:
-            try:
-                found = read_changelog(path, self.read(path))
+            from linter.input.file_access import read_inside
+
+            try:  # a root changelog too is read only inside the tree
+                found = read_changelog(path, read_inside(path, self.keep, CHANGELOG_CAP, "changelog"))
             except Exception as error:  # FileRefused, OSError: reported by the caller
                 found = Changelog(path, None, ChangelogError(str(error)))
             self._parsed[real] = found
+        return found
+
+    def listing(self, directory: str, ending: str) -> list[str]:
+        """The files an includeAll of `directory` takes (`.sql` and changelogs ending with
+        `ending`), sorted as Liquibase sorts them: by their path below the directory, as a string."""
+        key = (directory, ending)
+        found = self._listings.get(key)
+        if found is None:
+            found = []
+            for parent, dirs, files in os.walk(directory):
+                dirs.sort()
+                for file in files:
+                    lower = file.lower()
+                    if lower.endswith((".sql", *CHANGELOG_SUFFIXES)) and lower.endswith(ending):
+                        found.append(os.path.join(parent, file))
+                if len(found) > _MEMBER_BUDGET:
+                    break
+            found.sort(key=lambda p: os.path.relpath(p, directory).replace(os.sep, "/"))
+            self._listings[key] = found
         return found
 
     #: where paths not relative to their changelog are looked up (set by `history`)
@@ -258,6 +291,8 @@ class Walker:
     def history(self, root: str, search: list[str]) -> Reach:
         history = Reach(root)
         self._seen: set[str] = set()
+        self._done: set[str] = set()  # changelogs followed to their end in this history
+        self._all: dict[tuple[str, str], str | None] = {}  # includeAll directories taken: the file left out
         self._properties: list[tuple[str, str, str | None]] = []
         self.search = search
         self._follow(history, root, [])
@@ -265,12 +300,14 @@ class Walker:
 
     # -- following ---------------------------------------------------------------------------------
     def _follow(self, history: Reach, path: str, chain: list[str]) -> None:
-        real = os.path.realpath(path)
+        real = self.real(path)
         if real in chain:
             names = " -> ".join(os.path.basename(p) for p in [*chain[chain.index(real):], real])
             history.notes.append(HistoryNote(path, 1, f"include cycle ({names}): Liquibase fails on it; innolint does "
                                              "not follow it again"))
             return
+        if real in self._done:
+            return  # followed already, along another path: nothing of it runs again
         if len(chain) > _DEPTH or len(history.members) > _MEMBER_BUDGET:
             history.notes.append(HistoryNote(path, 1, "includes nested too deeply or too many files: not followed"))
             return
@@ -280,6 +317,7 @@ class Walker:
         changelog = self.changelog(path)
         history.changelogs.append(path)
         if changelog.error is not None:
+            self._done.add(real)
             history.notes.append(HistoryNote(path, max(changelog.error.line, 1),
                                              f"Liquibase changelog not read: {changelog.error}"))
             return
@@ -320,9 +358,10 @@ class Walker:
                                                              "written in this changelog where its first one stands",
                                                              "replay-error", "info"))
                             pending_include = False
+        self._done.add(real)
 
     def _member(self, history: Reach, path: str, segment: Segment | None) -> None:
-        real = os.path.realpath(path)
+        real = self.real(path)
         if real in self._seen:
             return  # Liquibase runs a changeset once (its id, author and file are recorded)
         self._seen.add(real)
@@ -350,10 +389,15 @@ class Walker:
                 return candidate
         return None
 
+    def _all_directory(self, path: str, entry: Node) -> str | None:
+        """The directory an includeAll takes, when it is one."""
+        directory = self.resolve(path, entry.attr("path") or "", entry.flag("relativeToChangelogFile"))
+        return directory if directory is not None and os.path.isdir(directory) else None
+
     def _include_all(self, history: Reach, path: str, entry: Node, chain: list[str]) -> None:
         name = entry.attr("path") or ""
-        directory = self.resolve(path, name, entry.flag("relativeToChangelogFile"))
-        if directory is None or not os.path.isdir(directory):
+        directory = self._all_directory(path, entry)
+        if directory is None:
             if (entry.attr("errorIfMissingOrEmpty") or "true").lower() != "false":
                 self._missing(history, path, entry, name)
             return
@@ -362,21 +406,24 @@ class Walker:
                                              "lints: not read"))
             return
         ending = (entry.attr("endsWithFilter") or "").lower()
-        found = []
-        for parent, dirs, files in os.walk(directory):
-            dirs.sort()
-            for file in files:
-                lower = file.lower()
-                if lower.endswith((".sql", *CHANGELOG_SUFFIXES)) and lower.endswith(ending):
-                    found.append(os.path.join(parent, file))
-            if len(found) > _MEMBER_BUDGET:
-                break
-        # Liquibase sorts what includeAll finds by its path, as a string
-        for file in sorted(found, key=lambda p: os.path.relpath(p, directory).replace(os.sep, "/")):
-            if os.path.realpath(file) == chain[-1] if chain else False:
+        key = (self.real(directory), ending)
+        if key in self._all:
+            # taken already in this history: its files are followed, but for the changelog that took
+            # it from inside, which was left out then (it lay on the chain) and may be its own now
+            left_out = self._all[key]
+            if left_out is not None and left_out != chain[-1] and left_out not in self._done:
+                self._follow(history, left_out, chain)
+            return
+        self._all[key] = None
+        for file in self.listing(directory, ending):
+            if self.real(file) == chain[-1]:
+                self._all[key] = chain[-1]
                 continue  # the changelog that includes the directory it lies in is not included again
             if self.keep(file):
                 self._follow(history, file, chain)
+            else:
+                history.notes.append(HistoryNote(path, entry.line, f"includeAll {name!r}: {os.path.basename(file)} is "
+                                                 "a link to a file outside the tree innolint lints: not read"))
 
     def _sql_file(self, history: Reach, path: str, changeset: Node, node: Node) -> None:
         name = node.attr("path") or ""
@@ -394,13 +441,92 @@ class Walker:
         filters = tuple(spec for spec in (changeset.attr("dbms"), node.attr("dbms")) if spec is not None)
         self._member(history, target, segment._replace(dbms=filters))
 
+    # -- the include graph, for many roots at once ---------------------------------------------------
+    def targets(self, path: str, search: list[str]) -> list[str]:
+        """The real paths of the files a changelog names and a history would follow from it
+        (include, includeAll, sqlFile: inside the tree, each once), with `search` as the classpath;
+        a SQL file names none."""
+        real = self.real(path)
+        key = (real, tuple(search))
+        found = self._targets.get(key)
+        if found is not None:
+            return found
+        found = []
+        self._targets[key] = found
+        if not path.lower().endswith(CHANGELOG_SUFFIXES):
+            return found
+        changelog = self.changelog(path)
+        if changelog.error is not None:
+            return found
+        seen: set[str] = set()
+        taken: set[tuple[str, str]] = set()
+        saved, self.search = self.search, search
+
+        def add(target: str | None) -> None:
+            if target is not None and self.keep(target):
+                target_real = self.real(target)
+                if target_real not in seen and target_real != real:
+                    seen.add(target_real)
+                    found.append(target_real)
+
+        try:
+            for entry in changelog.entries:
+                if entry.tag == "include":
+                    add(self.resolve(path, entry.attr("file") or "", entry.flag("relativeToChangelogFile")))
+                elif entry.tag == "includeAll":
+                    directory = self._all_directory(path, entry)
+                    ending = (entry.attr("endsWithFilter") or "").lower()
+                    if directory is not None and self.keep(directory) and (directory, ending) not in taken:
+                        taken.add((directory, ending))
+                        for file in self.listing(directory, ending):
+                            add(file)
+                elif entry.tag == "changeSet" and not entry.flag("ignore"):
+                    for change in changes_of(entry):
+                        if change.kind == "sqlFile":
+                            add(self.resolve(path, change.node.attr("path") or "",
+                                             change.node.flag("relativeToChangelogFile")))
+        finally:
+            self.search = saved
+        return found
+
+    def first_reaching(self, roots: list[str], search: list[str]) -> dict[str, int]:
+        """For every file the `roots` reach (themselves included), the index of the first root in
+        `roots` that reaches it: one walk of the graph for all of them (a file marked by a root is
+        not walked again for a later one, since all it reaches is that root's too)."""
+        owner: dict[str, int] = {}
+        for index, root in enumerate(roots):
+            start = self.real(root)
+            if start in owner:
+                continue
+            owner[start] = index
+            stack = [root]
+            while stack:
+                for target in self.targets(stack.pop(), search):
+                    if target not in owner:
+                        owner[target] = index
+                        stack.append(target)
+        return owner
+
 
 def find_roots(candidates: list[str], walker: Walker) -> list[str]:
-    """Of the changelog files in `candidates`, those no other candidate includes (the roots)."""
-    included: set[str] = set()
+    """Of the changelog files in `candidates` (of one directory, where a path not relative to its
+    changelog is looked up), those no other candidate reaches (the roots). One walk for all: each
+    file keeps at most two of the candidates that reach it, which is enough to tell whether one
+    other than itself does (a file two candidates reach passes one of them on that is not the
+    file it reaches), so each file is walked at most twice."""
+    if not candidates:
+        return []
+    search = [os.path.dirname(candidates[0])]
+    reached_by: dict[str, list[str]] = {}
+    stack: list[tuple[str, str]] = []  # (a file, a candidate that reaches it through an include)
     for path in candidates:
-        history = walker.history(path, [os.path.dirname(path)])
-        included.update(os.path.realpath(p) for p in history.changelogs[1:])
-        included.update(os.path.realpath(m.path) for m in history.members if m.path.lower().endswith(CHANGELOG_SUFFIXES)
-                        and os.path.realpath(m.path) != os.path.realpath(path))
-    return [p for p in candidates if os.path.realpath(p) not in included]
+        source = walker.real(path)
+        stack.extend((target, source) for target in walker.targets(path, search))
+    while stack:
+        real, source = stack.pop()
+        sources = reached_by.setdefault(real, [])
+        if source in sources or len(sources) >= 2:
+            continue
+        sources.append(source)
+        stack.extend((target, source) for target in walker.targets(real, search))
+    return [p for p in candidates if all(source == walker.real(p) for source in reached_by.get(walker.real(p), ()))]

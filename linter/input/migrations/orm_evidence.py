@@ -147,12 +147,12 @@ class AppEvidence(Record):
 
 
 def _read(path: str, inside: Callable[[str], bool]) -> str | None:
-    from linter.input.file_access import FileRefused, read_capped
+    """A model file's text; None when it may not be read (a link out of the tree, a special file,
+    over the cap): the evidence is then the DDL's alone."""
+    from linter.input.file_access import FileRefused, read_inside
 
-    if not inside(path):
-        return None
     try:
-        return read_capped(path, _FILE_CAP, "model file").decode("utf-8", "replace")
+        return read_inside(path, inside, _FILE_CAP, "model file").decode("utf-8", "replace")
     except FileRefused:
         return None
 
