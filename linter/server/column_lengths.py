@@ -31,7 +31,8 @@ from linter.schema.model import Table, TableBody
 from linter.schema.refused import RefusedLength
 
 from linter.schema.innodb_sizes import (
-    MAX_ROW_BYTES, MAX_VARCHAR_BYTES_MARIADB, ResolvedCharset, column_length_limit, row_size, text_type_for,
+    MAX_ROW_BYTES, MAX_VARCHAR_BYTES_MARIADB, ResolvedCharset, column_bytes, column_charset, column_length_limit,
+    text_type_for,
 )
 
 if TYPE_CHECKING:
@@ -113,10 +114,50 @@ def row_bound(columns: Iterable[Column]) -> int:
     return total
 
 
-def server_row_bytes(table: Table, target: Target, schema: Schema | None) -> int:
-    """The table's row as the server counts it for its 65,535-byte limit (`innodb_sizes.row_size`,
-    the count the row-size-limit check reports)."""
-    return row_size(table, target, schema).server_bytes
+#: id(column) -> (the column, the defaults its character set came from, its bytes in the server's
+#: row, whether it packs): what `server_row_bytes` counted, for the columns a later statement keeps
+ColumnMemo = dict[int, tuple["Column", tuple[object, ...], int, bool, bool]]
+
+
+def server_row_bytes(table: Table, target: Target, schema: Schema | None, memo: ColumnMemo | None = None) -> int:
+    """The table's row as the server counts it for its 65,535-byte limit: the count
+    `innodb_sizes.row_size` gives (`server_bytes`, which the row-size-limit check reports), of
+    the row alone. With `memo`, each column is counted once for the defaults it is read in: the
+    ALTERs of a wide table keep most of its columns (the same objects)."""
+    return _row_bytes(row_parts(table.columns.values(), table, target, schema, memo))
+
+
+def row_parts(columns: Iterable[Column], table: Table, target: Target, schema: Schema | None,
+              memo: ColumnMemo | None = None) -> tuple[int, int, bool]:
+    """(bytes, nullable columns, whether one packs) of `columns` of `table` in the server's row:
+    parts that add up (`_row_bytes` makes a row of them)."""
+    defaults = (table.options.charset, table.options.collation, None if schema is None else schema.charset,
+                None if schema is None else schema.collation)
+    server = nullable = 0
+    packs = False
+    for column in columns:
+        known = memo.get(id(column)) if memo is not None else None
+        if known is not None and known[0] is column and known[1] == defaults:
+            _, _, nbytes, counted, column_packs = known
+        else:
+            size = column_bytes(column, column_charset(column, table, target, schema))
+            counted = size is not None
+            nbytes, column_packs = (size.row_bytes, size.packs) if size is not None else (0, False)
+            if memo is not None:
+                memo[id(column)] = (column, defaults, nbytes, counted, column_packs)
+        if not counted:
+            continue
+        server += nbytes
+        packs = packs or column_packs
+        nullable += column.nullable
+    return server, nullable, packs
+
+
+def _row_bytes(parts: tuple[int, int, bool]) -> int:
+    """The row of those parts: the columns' bytes and the NULL flags (a table of fixed-length rows
+    keeps a "deleted" bit too), as `innodb_sizes.row_size` counts them."""
+    server, nullable, packs = parts
+    return server + (nullable + (0 if packs else 1) + 7) // 8
 
 
 def row_refusal(server_bytes: int) -> str | None:
@@ -125,6 +166,10 @@ def row_refusal(server_bytes: int) -> str | None:
         return None
     return (f"the row takes {server_bytes:,} bytes, over the server's 65,535-byte row limit whatever the engine: "
             "row size too large (error 1118)")
+
+
+#: ALTERs refused for the row of one table as it stands that the check analyses whole (`_refused_row`)
+_FULL_ROW_REFUSALS = 3
 
 
 class CheckedRefusals:
@@ -139,6 +184,12 @@ class CheckedRefusals:
     #: id(table) -> (table, at least the bytes of its row) for tables an ALTER changed the
     #: columns of (`_row_upper`); the table is kept so the id stays its own
     _row_uppers: dict[int, tuple[Table, int]]
+    #: the columns counted for the row (`server_row_bytes`)
+    _column_bytes: ColumnMemo
+    #: id(table) -> (table, its `changed` then, the parts of its row: `row_parts`)
+    _table_rows: dict[int, tuple[Table, Location, tuple[int, int, bool]]]
+    #: id(table) -> (table, its `changed` then, the first ALTER refused for its row, how many were)
+    _row_refusals: dict[int, tuple[Table, Location, Location, int]]
 
     def _row_upper(self, table: Table, alter: Any) -> int | None:
         """At least the bytes of the row an ALTER TABLE leaves, without counting the columns it
@@ -152,13 +203,54 @@ class CheckedRefusals:
             known = (table, row_bound(alter.draft.columns.values()))  # (not `table.columns`: it would settle the draft)
         return known[1] + row_bound(alter.defined_columns())
 
-    def refused_length(self, table: Table, where: Location, message: str) -> str:
+    def refused_length(self, table: Table, where: Location, message: str, *, row_bytes: int = 0,
+                       like: Location | None = None) -> str:
         """A statement refused for a column too long for its type or a row too long for the server
         (`column_lengths`), kept in
         `SchemaModel.refused_lengths` with `table` as it would have been, for the row-size-limit
-        check to report with its fix (the message is then a `CheckedRefusal`)."""
-        self.model.refused_lengths.append(RefusedLength(table, where))
+        check to report with its fix (the message is then a `CheckedRefusal`); a repeat (`like`,
+        see `_refused_row`) with only the statement's columns and the row's bytes."""
+        self.model.refused_lengths.append(RefusedLength(table, where, row_bytes=row_bytes, like=like))
         return CheckedRefusal(message) if self.lengths_reported else message
+
+    def _altered_row_bytes(self, table: Table, alter: Any) -> int:
+        """The row an ALTER TABLE would leave, as the server counts it. One that only adds columns
+        (no other change of column, character set or engine) adds their count to the table's,
+        known once for the table as it stands; any other counts the row it builds, each column
+        kept from the table counted once (`_column_bytes`)."""
+        schema = self.model.find_schema(table.schema)
+        draft = alter.draft
+        adds_only = (not alter.changes and alter.convert is None and not alter.consumed
+                     and all(step[0] for step in alter.steps) and alter._charset_plan() is None)
+        if not adds_only:
+            return server_row_bytes(alter.built(), self.target, schema, self._column_bytes)
+        known = self._table_rows.get(id(table))
+        if known is None or known[0] is not table or known[1] != table.changed:
+            # (the draft's columns, the table's as it stands: `table.columns` would settle the draft)
+            known = self._table_rows[id(table)] = (table, table.changed, row_parts(
+                draft.columns.values(), table, self.target, schema, self._column_bytes))
+        base = known[2]
+        added = row_parts(alter.defined_columns(), table, self.target, schema, self._column_bytes)
+        return _row_bytes((base[0] + added[0], base[1] + added[1], base[2] or added[2]))
+
+    def _refused_row(self, table: Table, alter: Any, where: Location, row_bytes: int, message: str) -> str:
+        """An ALTER TABLE refused for its row. The first `_FULL_ROW_REFUSALS` refused on one table
+        as it stands keep the table as the statement would have left it, for the check's whole
+        analysis (the columns to move off-page); after them, the table being still the same, a
+        refusal keeps only its own columns, the row's bytes and where the first was: 10,000 such
+        ALTERs of a 1,001-column table kept 10,000 copies of it (1 GB) and the check worked each."""
+        version = (table, table.changed)
+        known = self._row_refusals.get(id(table))
+        if known is None or known[0] is not table or known[1] != table.changed:
+            known = self._row_refusals[id(table)] = (*version, where, 0)
+        _, _, first, count = known
+        self._row_refusals[id(table)] = (*version, first, count + 1)
+        if count < _FULL_ROW_REFUSALS:
+            return self.refused_length(alter.built(), where, message)
+        columns = alter.defined_columns()
+        own = Table(schema=table.schema, name=table.name, body=TableBody({c.name.lower(): c for c in columns}, [], [],
+                                                                          table.options), defined=where, changed=where)
+        return self.refused_length(own, where, message, row_bytes=row_bytes, like=first)
 
     def _checked_refusal(self, table: Table, alter: Any, where: Location, statement: str) -> tuple[str | None, int | None]:
         """The refusal of an ALTER TABLE for what a check reports (a column or the row too long,
@@ -173,9 +265,8 @@ class CheckedRefusals:
             return refused, None
         row_upper = self._row_upper(table, alter)
         if row_upper is not None and row_upper > MAX_ROW_BYTES:  # (the bound passes the limit: the row is counted)
-            built = alter.built()
-            row_upper = server_row_bytes(built, self.target, self.model.find_schema(table.schema))
+            row_upper = self._altered_row_bytes(table, alter)
             if too_long := row_refusal(row_upper):
-                return self.refused_length(built, where, f"{statement}: {too_long}; the server refuses the whole "
-                                                         "statement, so none of it is applied"), None
+                return self._refused_row(table, alter, where, row_upper, f"{statement}: {too_long}; the server "
+                                         "refuses the whole statement, so none of it is applied"), None
         return None, row_upper

@@ -42,7 +42,7 @@ from linter.server.key_parts import (
     long_unique_problem,
     ServerKeys, cut_changed_keys, drop_outgrown_prefixes, rewrite_hash_keys, server_keys,
 )
-from linter.server.column_lengths import CheckedRefusals, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
+from linter.server.column_lengths import CheckedRefusals, ColumnMemo, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
 from linter.server.key_refusals import KeyJudge
 from linter.server.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
 from linter.server.rename_tables import TableRenames
@@ -91,6 +91,9 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         #: it); the objects are kept so ids stay theirs
         self._key_checks: dict[int, tuple[object, object, tuple[str, ...], bool, str | None]] = {}
         self._row_uppers: dict[int, tuple[Table, int]] = {}  # (`CheckedRefusals`)
+        self._column_bytes: ColumnMemo = {}  # (`CheckedRefusals`)
+        self._table_rows: dict[int, tuple[Table, Location, tuple[int, int, bool]]] = {}  # (`CheckedRefusals`)
+        self._row_refusals: dict[int, tuple[Table, Location, Location, int]] = {}  # (`CheckedRefusals`)
         #: keys as the server stores them (MariaDB's cuts and hash keys) and in its order
         self._server_keys = ServerKeys()
         #: how many statements innolint cannot follow were reported, by (path, kind)
