@@ -221,3 +221,22 @@ def test_model_reading_names_and_tables() -> None:
     assert read_model("<?php\nclass NotAModel extends Controller {}\n") is None
     assert [default_table(n) for n in ("Order", "OrderLine", "Category", "Person", "Status", "Box")] == [
         "orders", "order_lines", "categories", "people", "statuses", "boxes"]
+
+
+@pytest.mark.parametrize("quoted", [True, False])
+def test_a_recorded_migration_whose_table_the_dump_lacks_is_reported(tmp_path: Path, quoted: bool) -> None:
+    """A migration the dump records as run is left out (the framework skips it when it loads the
+    dump); one whose table the dump does not hold is a record a pull request can add to switch
+    the migration's findings off: it is said at its CREATE TABLE, not skipped silently."""
+    recorded = ["2014_10_12_000000_create_users_table", "2024_06_01_000000_create_audit_table"]
+    write(tmp_path / "database" / "schema" / "mysql-schema.sql", laravel_dump(recorded))
+    migrations = tmp_path / "database" / "migrations"
+    write(migrations / f"{recorded[0]}.sql", "CREATE TABLE users (id BIGINT UNSIGNED NOT NULL PRIMARY KEY);\n")
+    name = "`app`.`audit_log`" if quoted else "audit_log"
+    write(migrations / f"{recorded[1]}.sql", f"-- the audit trail\n\nCREATE TABLE IF NOT EXISTS {name} (note TEXT);\n")
+    report = lint(tmp_path)
+    [note] = [d for d in report.diagnostics if "records this migration as run" in d.message]
+    assert (Path(note.path).name, note.line, note.severity) == (f"{recorded[1]}.sql", 3, "warning")
+    assert "no table audit_log" in note.message
+    # the users migration, whose table the dump holds, is left out without a word
+    assert not [d for d in report.diagnostics if Path(d.path).name == f"{recorded[0]}.sql"]

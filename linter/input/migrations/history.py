@@ -442,12 +442,20 @@ def recorded_migrations(path: str, inside: Callable[[str], bool] = lambda path: 
     """The migrations a schema dump records as run (the quoted values of its INSERTs into a
     migration tool's table, over as many lines as they take: Laravel's names, Rails' and
     dbmate's versions ...), or None when it records none. Read line by line, at most `_DUMP_SCAN` bytes."""
+    return _read_dump(path, inside)[0]
+
+
+def _read_dump(path: str, inside: Callable[[str], bool]) -> tuple[set[str] | None, set[str]]:
+    """What a schema dump records as run (`recorded_migrations`), and the lower-case names of
+    the tables it creates (mysqldump writes each `CREATE TABLE` at the start of a line), in one
+    pass."""
     from linter.input.file_access import FileRefused, open_inside
 
     found: set[str] | None = None
+    tables: set[str] = set()
     inserting = False
     if not os.path.isfile(path):
-        return None
+        return None, tables
     try:
         with open_inside(path, inside, "schema dump") as handle:
             read = 0
@@ -456,7 +464,13 @@ def recorded_migrations(path: str, inside: Callable[[str], bool] = lambda path: 
                 if read > _DUMP_SCAN:
                     break
                 if not inserting:
-                    if raw[:6].upper() != b"INSERT":
+                    head = raw[:6].upper()
+                    if head == b"CREATE":
+                        created = _CREATED.match(raw.decode("utf-8", "replace"))
+                        if created is not None:
+                            tables.add(_unquoted(created.group(1)))
+                        continue
+                    if head != b"INSERT":
                         continue
                     line = raw.decode("utf-8", "replace")
                     if _RECORD_INSERT.match(line) is None:
@@ -469,7 +483,32 @@ def recorded_migrations(path: str, inside: Callable[[str], bool] = lambda path: 
                 if line.rstrip().endswith(";"):
                     inserting = False
     except (OSError, FileRefused):
-        return None
+        return None, tables
+    return found, tables
+
+
+#: the table a CREATE TABLE statement (or a dump's line) creates: group 1, quoted or not, without its database
+_CREATED = re.compile(r"CREATE\s++(?:OR\s++REPLACE\s++)?TABLE\s++(?:IF\s++NOT\s++EXISTS\s++)?"
+                      r"(?:(?:`(?:[^`]|``)*+`|[\w$]++)\s*+\.\s*+)?(`(?:[^`]|``)*+`|[\w$]++)", re.IGNORECASE)
+
+
+def _unquoted(name: str) -> str:
+    return (name[1:-1].replace("``", "`") if name.startswith("`") else name).lower()
+
+
+def _created_tables(path: str, migration_format: str) -> list[tuple[str, int]]:
+    """The tables a migration creates (lower case) and the lines of their CREATE TABLE, read as
+    a run splits it (quotes and comments as the client reads them, the format's Down sections left out)."""
+    from linter.input.source import InputError, read_statements
+
+    found: list[tuple[str, int]] = []
+    try:
+        for statement in read_statements(path, migration_format=migration_format):
+            created = _CREATED.match(statement.text)
+            if created is not None:
+                found.append((_unquoted(created.group(1)), statement.line))
+    except InputError:
+        pass
     return found
 
 
@@ -490,7 +529,7 @@ def _with_baseline(history: History, others: list[str], keep: Callable[[str], bo
     for candidate in _dump_candidates(history, others):
         if not keep(candidate):
             continue
-        recorded = recorded_migrations(candidate, inside)
+        recorded, dumped = _read_dump(candidate, inside)
         if recorded is None:
             continue
         kept = []
@@ -498,12 +537,30 @@ def _with_baseline(history: History, others: list[str], keep: Callable[[str], bo
             name, version = _stem(path)
             if name in recorded or version in recorded:
                 history.ignored.append((path, f"recorded as run in the schema dump {os.path.basename(candidate)}"))
+                _check_recorded(history, path, candidate, dumped)
             else:
                 kept.append(path)
         history.files = [candidate, *kept]
         history.baseline = candidate
         break
     return history
+
+
+def _check_recorded(history: History, path: str, dump: str, dumped: set[str]) -> None:
+    """A migration the dump records as run is left out, as the framework leaves it out when it
+    loads the dump; but a table it creates that the dump lacks says the record is not the dump's
+    own (a row added by hand, or a dump older than its record): a database migrated before the dump
+    runs that migration, and innolint would lint it nowhere. Said at its CREATE TABLE."""
+    missing = [(table, line) for table, line in _created_tables(path, history.format) if table not in dumped]
+    if not missing:
+        return
+    names = ", ".join(dict.fromkeys(table for table, _ in missing))
+    history.notes.append(HistoryNote(
+        path, missing[0][1], f"not linted: the schema dump {os.path.basename(dump)} records this migration as run, so "
+        f"it is left out as the framework leaves it out when it loads the dump, but the dump has no table {names} "
+        "that it creates: the record was added by hand or the dump is older than it, and a database migrated "
+        "before the dump still runs this migration. Dump the schema again (php artisan schema:dump), or remove the "
+        "record"))
 
 
 def place_of(path: str, finder: LiquibaseFinder) -> tuple[str, bool]:
