@@ -616,6 +616,8 @@ def _fix(args: argparse.Namespace) -> int:
     verb = "would write" if args.dry_run else "wrote"
     _say(f"{verb} {', '.join(written)}: {applied} fix{'es' if applied != 1 else ''} applied, "
          f"{listed} finding{'s' if listed != 1 else ''} listed for review")
+    if output.note:
+        _say(f"note: {human(output.note)}")
     for note in plan.down_notes:
         _say(f"down migration: {note}")
     for finding in plan.new_findings:

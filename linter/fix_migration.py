@@ -4,11 +4,14 @@ has one.
 
 Why a new migration and not edits: applied migrations are history (a checksum in Flyway, a row
 in every tool's version table); the schema changes by adding the next one. So the fixes go into
-the file that runs next: Flyway's next `V` version (and its `U` undo when the directory keeps undo
-files), a golang-migrate or authelia up/down pair, a goose file with its `Up` and `Down`
-sections, a dbmate file with `migrate:up` and `migrate:down`, a diesel directory with up.sql and
-down.sql, a plain numbered file for timestamp-named histories. A directory whose names follow no
-migration format is refused: a file added there would be linted as a database of its own.
+the file that runs next, written by the one writer of each format
+(`linter.input.migrations.writing`): Flyway's next `V` version (and its `U` undo when the
+directory keeps undo files), a golang-migrate or authelia up/down pair, a goose file with its
+`Up` and `Down` sections, a dbmate file with `migrate:up` and `migrate:down`, a diesel directory
+with up.sql and down.sql, a Prisma migration folder, an Atlas file with atlas.sum written again, a
+Liquibase changeset in the directory the root changelog includes whole, a plain numbered file for
+timestamp-named histories. A directory whose names follow no migration format is refused: a file
+added there would be linted as a database of its own.
 
 What goes in, and how it is checked before anything is written:
 - The findings of the history at or above `min_severity`, for the rules the run selects. A
@@ -28,8 +31,9 @@ What goes in, and how it is checked before anything is written:
   expression the model does not keep) is named in a comment. Data an UPDATE converted is not
   converted back: the down says so.
 
-Writing: only inside DIR (files opened relative to DIR's descriptor, O_CREAT|O_EXCL|O_NOFOLLOW),
-never over an existing file; a pair is written whole or not at all. Names from input appear in
+Writing: only inside DIR (files opened relative to DIR's descriptor, O_CREAT|O_EXCL|O_NOFOLLOW,
+each directory below it opened with O_NOFOLLOW), never over an existing file but atlas.sum, which
+is written beside and renamed over it last; the files are written whole or not at all. Names from input appear in
 comments only through `linter.report.human` (no line break can end a comment and start SQL).
 """
 
@@ -38,21 +42,19 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from linter.rules.checkapi import CheckContext, quote
 from linter.config.settings import ConfigResolver, LoadedConfig
 from linter.engine import Engine, RunOptions, Unit, lint_paths
 from linter.rules.findings import Diagnostic, Finding, at_or_above
-from linter.input.migrations.history import History, plan
-from linter.input.migrations.files import _numbers
+from linter.input.migrations.history import History, _changelog_suffixes, plan
 from linter.schema.elements import Column, ForeignKey, Index, IndexColumn
 from linter.schema.model import SchemaModel, Table, generated_key_name
 from linter.report import human
 from linter.report.text import headline
 from linter.input.source import discover
+from linter.input.migrations.writing import NewMigration, WritingError, directory_of, new_migration
 from linter.input.split import split_stream
 from linter.schema.target import Target
 
@@ -129,8 +131,17 @@ def history_of(directory: str, resolver: ConfigResolver) -> History:
     groups = plan(files, configured=configured, detect=lambda path: settings.value("detect_migrations"),
                   keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False))
     for group in groups:
-        if group.history is not None and os.path.realpath(group.history.root) == root:
-            return group.history
+        history = group.history
+        if history is None:
+            continue
+        # (a Liquibase history's root is its root changelog: DIR is the directory it lies in)
+        where = history.root if history.format != "liquibase" or os.path.isdir(history.root) else \
+            os.path.dirname(history.root)
+        if os.path.realpath(where) == root:
+            if history.format == "liquibase" and any(p.lower().endswith(_changelog_suffixes()) for p in history.files):
+                raise FixError(f"{directory}: a Liquibase history whose changelogs hold changesets of their own: "
+                               "innolint fix --migration writes formatted SQL files only beside formatted SQL")
+            return history
     raise FixError(
         f"{directory}: not a migration directory (no file names follow Flyway, golang-migrate, goose, dbmate, "
         "diesel, authelia or a numbered scheme): a new file there would be linted as a database of its own. "
@@ -243,7 +254,9 @@ class _Verifier:
                 raise FixError(str(error)) from None
             parts.append("\nDELIMITER ;\n")
         # goose and dbmate files end in a Down section: the candidate starts an Up one of its own
-        parts.append({"goose": "-- +goose Up\n", "dbmate": "-- migrate:up\n"}.get(history.format, ""))
+        # (a Liquibase changeset of its own: the text after the last one is that one's)
+        parts.append({"goose": "-- +goose Up\n", "dbmate": "-- migrate:up\n",
+                      "liquibase": "--changeset innolint:candidate\n"}.get(history.format, ""))
         self.history_text = "".join(parts)
         self.offset = self.history_text.count("\n")
         first = self._lint([])
@@ -478,16 +491,8 @@ def _foreign_key(table: Table, fk: ForeignKey) -> str:
 
 # --- the files -------------------------------------------------------------------------------------
 
-@dataclass
-class Output:
-    """The files to write, relative to DIR (a diesel migration is a directory of two files)."""
-
-    files: dict[str, str]
-    directory: str | None = None  # a new sub-directory to create first (diesel)
-
-
-def render(fix_plan: FixPlan, version_label: str = "") -> tuple[str, str | None]:
-    """The up SQL and the down SQL (None when the format has no down), without format markers."""
+def render(fix_plan: FixPlan) -> tuple[str, str | None]:
+    """The up SQL and the down SQL (None when nothing is applied), without format markers."""
     applied, listed = fix_plan.applied, fix_plan.listed
     target = fix_plan.target.label
     lines = [f"-- innolint fix: {len(applied)} fix{'es' if len(applied) != 1 else ''} for the findings of this "
@@ -497,7 +502,7 @@ def render(fix_plan: FixPlan, version_label: str = "") -> tuple[str, str | None]
     if fix_plan.history_problems:
         lines.append(f"-- Note: {len(fix_plan.history_problems)} statement(s) of the history could not be read "
                      "(innolint check lists them): the fixes were computed without them.")
-    root = fix_plan.history.root
+    root = directory_of(fix_plan.history)
     for fix in applied:
         lines += ["", _about(fix, root)]
         lines += [_terminated(s) for s in fix.statements]
@@ -512,7 +517,7 @@ def render(fix_plan: FixPlan, version_label: str = "") -> tuple[str, str | None]
     up = "\n".join(lines) + "\n"
     if not applied:
         return up, None
-    down_lines = [f"-- innolint fix, down: restores what {version_label or 'the up migration'} changed."]
+    down_lines = ["-- innolint fix, down: restores what the up migration changed."]
     down_lines += [f"-- Note: {human(note)}" for note in fix_plan.down_notes]
     down_lines += fix_plan.down
     return up, "\n".join(down_lines) + "\n"
@@ -524,161 +529,87 @@ def _about(fix: Fix, root: str) -> str:
     return f"-- [{finding.rule}] {human(where)}: {human(headline(finding))}"
 
 
-_TIMESTAMP = re.compile(r"\d{14}")
+def output_for(fix_plan: FixPlan, names: list[str], now: float | None = None) -> NewMigration:
+    """The new files in the history's format (`linter.input.migrations.writing`, the one writer
+    of every format). `names`: every name now in DIR (down and undo migrations too), so the new
+    version is above all of them."""
+    up, down = render(fix_plan)
+    try:
+        return new_migration(fix_plan.history, DESCRIPTION, up, down, names=names, now=now)
+    except WritingError as error:
+        raise FixError(str(error)) from None
 
 
-def next_version(versions: Iterable[str], now: float | None = None) -> str:
-    """The version after the highest of `versions`, written the same way: its last number plus
-    one with the same width and separators; for 14-digit timestamps (YYYYMMDDhhmmss) the current
-    UTC time when that is later."""
-    written = list(versions)
-    if not written:
-        return "1"
-    highest = max(written, key=lambda v: (_numbers(v), v))
-    if _TIMESTAMP.fullmatch(highest):
-        stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime(now if now is not None else time.time()))
-        return stamp if int(stamp) > int(highest) else str(int(highest) + 1)
-    match = re.search(r"(\d+)$", highest)
-    if match is None:
-        return highest + "1"
-    number = match.group(1)
-    return highest[: match.start()] + str(int(number) + 1).zfill(len(number))
-
-
-def _version_of(path: str, pattern: str) -> str | None:
-    found = re.match(pattern, os.path.basename(path))
-    return found.group(1) if found else None
-
-
-def output_for(fix_plan: FixPlan, names: list[str], now: float | None = None) -> Output:
-    """The new files for the history's format. `names`: every file name now in DIR (down and
-    undo migrations too), so the new version is above all of them."""
-    history = fix_plan.history
-    fmt = history.format
-    up, _ = render(fix_plan)
-    if fmt == "flyway":
-        version = next_version([v for n in names if (v := _version_of(n, r"^[VvUu](\d+(?:[._]\d+)*)__"))])
-        label = f"V{version}"
-        up, down = render(fix_plan, label)
-        files = {f"V{version}__{DESCRIPTION}.sql": up}
-        if down is not None and any(re.match(r"^[Uu]\d", n) for n in names):
-            files[f"U{version}__{DESCRIPTION}.sql"] = down
-        return Output(files)
-    if fmt in ("golang-migrate", "authelia"):
-        pattern = r"^V(\d+)\." if fmt == "authelia" else r"^(\d+)_"
-        version = next_version([v for n in names if (v := _version_of(n, pattern))])
-        up, down = render(fix_plan, f"version {version}")
-        if fmt == "authelia":
-            stem = f"V{version}.InnolintFixes"
-        else:
-            dialects = {m.group(1).lower() for n in names if (m := re.search(r"\.(mysql|mariadb)\.(?:up|down)\.sql$", n, re.I))}
-            stem = f"{version}_{DESCRIPTION}" + (f".{dialects.pop()}" if len(dialects) == 1 else "")
-        files = {f"{stem}.up.sql": up}
-        if down is not None:
-            files[f"{stem}.down.sql"] = down
-        return Output(files)
-    if fmt == "diesel":
-        versions = [m.group(1) for n in names if (m := re.match(r"^(\d+(?:[._-]\d+)*)_", n))]
-        highest = max(versions, key=_numbers) if versions else ""
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}-\d{6}", highest):
-            version = time.strftime("%Y-%m-%d-%H%M%S", time.gmtime(now if now is not None else time.time()))
-            if _numbers(version) <= _numbers(highest):
-                version = next_version([highest])
-        else:
-            version = next_version(versions)
-        up, down = render(fix_plan, version)
-        directory = f"{version}_{DESCRIPTION}"
-        files = {f"{directory}/up.sql": up}
-        files[f"{directory}/down.sql"] = down if down is not None else "-- innolint fix: nothing to undo\n"
-        return Output(files, directory)
-    # numbered files: goose, dbmate, timestamp; lexical histories whose names start with a number
-    numbered = [m for n in names if (m := re.match(r"^(\d+(?:[._-]\d+(?=[._-]))*)([_-])", n))]
-    if not numbered:
-        raise FixError(f"{history.root}: the history's files are not numbered, so no new name is sure to run last")
-    last = max(numbered, key=lambda m: (_numbers(m.group(1)), m.group(1)))
-    version = next_version([m.group(1) for m in numbered], now)
-    separator = last.group(2)
-    up, down = render(fix_plan, f"version {version}")
-    name = f"{version}{separator}{DESCRIPTION}.sql"
-    if fmt == "goose":
-        return Output({name: _goose(up, down)})
-    if fmt == "dbmate":
-        return Output({name: f"-- migrate:up\n{up}\n-- migrate:down\n{down or ''}"})
-    return Output({name: up})
-
-
-def _goose(up: str, down: str | None) -> str:
-    """goose runs the Up section, and the Down one to roll back."""
-    return "-- +goose Up\n" + _goose_section(up) + "\n-- +goose Down\n" + _goose_section(down or "")
-
-
-def _goose_section(text: str) -> str:
-    """`text` with each statement of several lines (a name or a comment holding a line break)
-    inside StatementBegin/StatementEnd, since goose ends a statement at a line ending in `;`;
-    comments where they were."""
-    out: list[str] = []
-    consumed = 0
-    lines = text.split("\n")
-    for statement in split_stream([text], "<fix>"):
-        start, end = statement.line - 1, statement.end_line - 1
-        out.extend(lines[consumed:start])
-        block = lines[start:end + 1]
-        if end > start:
-            out.append("-- +goose StatementBegin")
-            out.extend(block)
-            out.append("-- +goose StatementEnd")
-        else:
-            out.extend(block)
-        consumed = end + 1
-    out.extend(lines[consumed:])
-    return "\n".join(out).rstrip("\n") + "\n"
-
-
-def write(directory: str, output: Output) -> list[str]:
-    """Create the files inside DIR, none over an existing one; all or none. Returns their paths."""
+def write(directory: str, output: NewMigration) -> list[str]:
+    """Create the files inside DIR, none over an existing one but those the format replaces whole
+    (Atlas's atlas.sum: written beside, then renamed over it); all or none. Files go in DIR, in
+    the new sub-directory (`output.directory`), or in a directory below DIR that exists (a
+    Liquibase includeAll directory), each opened without following a link. Returns their paths."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     for name in output.files:
-        if name.startswith(("/", "..")) or "\0" in name or ".." in name.split("/"):
+        if name.startswith(("/", "..")) or "\0" in name or ".." in name.split("/") or name.endswith("/"):
             raise FixError(f"{name}: not a file name inside {directory}")
     top = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     created: list[tuple[int, str]] = []
+    opened: dict[str, int] = {"": top}
     made_directory = False
+    renames: list[tuple[int, str, str]] = []  # (directory fd, written name, name it replaces)
     try:
         for name in output.files:
-            if os.path.lexists(os.path.join(directory, name)):
+            if name not in output.replaces and os.path.lexists(os.path.join(directory, name)):
                 raise FixError(f"{os.path.join(directory, name)}: exists already; innolint never overwrites a file")
-        parent = top
         if output.directory is not None:
             try:
                 os.mkdir(output.directory, dir_fd=top)
             except FileExistsError:
                 raise FixError(f"{os.path.join(directory, output.directory)}: exists already") from None
             made_directory = True
-            parent = os.open(output.directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0),
-                             dir_fd=top)
         try:
             for name, text in output.files.items():
-                base = name.rsplit("/", 1)[-1]
+                folder, _, base = name.rpartition("/")
+                parent = _directory_fd(top, folder, opened)
+                written = f".{base}.innolint-{os.getpid()}" if name in output.replaces else base
                 try:
-                    fd = os.open(base, flags, 0o644, dir_fd=parent)
+                    fd = os.open(written, flags, 0o644, dir_fd=parent)
                 except FileExistsError:
                     raise FixError(f"{os.path.join(directory, name)}: exists already; innolint never overwrites "
                                    "a file") from None
-                created.append((parent, base))
+                created.append((parent, written))
                 with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
                     handle.write(text)
+                if name in output.replaces:
+                    renames.append((parent, written, base))
+            for parent, written, base in renames:  # the last step: the files it names are all there
+                os.replace(written, base, src_dir_fd=parent, dst_dir_fd=parent)
         except BaseException:
             for fd_parent, base in created:
-                os.unlink(base, dir_fd=fd_parent)
+                if (fd_parent, base) not in {(p, w) for p, w, _ in renames} or os.path.lexists(base):
+                    try:
+                        os.unlink(base, dir_fd=fd_parent)
+                    except FileNotFoundError:
+                        pass
             if made_directory:
                 os.rmdir(output.directory, dir_fd=top)  # type: ignore[arg-type]
             raise
-        finally:
-            if parent != top:
-                os.close(parent)
     finally:
-        os.close(top)
+        for fd in opened.values():
+            os.close(fd)
     return [os.path.join(directory, name) for name in output.files]
+
+
+def _directory_fd(top: int, folder: str, opened: dict[str, int]) -> int:
+    """The descriptor of `folder` below DIR (""), each part opened without following a link: a
+    directory a pull request replaced with a link out of DIR is refused, not written into."""
+    if folder in opened:
+        return opened[folder]
+    parent = _directory_fd(top, folder.rpartition("/")[0], opened)
+    part = folder.rpartition("/")[2]
+    try:
+        fd = os.open(part, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0), dir_fd=parent)
+    except OSError:
+        raise FixError(f"{folder}: not a directory inside the migration directory (a link?): nothing written") from None
+    opened[folder] = fd
+    return fd
 
 
 def directory_names(directory: str) -> list[str]:

@@ -195,11 +195,12 @@ def test_a_new_migration_sorts_last_and_keeps_the_sum_valid(tmp_path: Path, name
     history = detect(str(directory))
     assert history is not None and history.format == "atlas"
     made = new_migration(history, "add owner index", "CREATE INDEX idx ON t (a);")
-    for path, text in made.files.items():
-        Path(path).write_text(text)
-    assert made.note is None
+    assert made.note is None and made.replaces == ("atlas.sum",)
+    for name, text in made.files.items():
+        (directory / name).write_text(text)
     again = detect(str(directory))
-    assert again is not None and again.files[-1] in made.files and again.notes == []
+    assert again is not None and again.notes == []
+    assert Path(again.files[-1]).name in made.files and Path(again.files[-1]).name != "atlas.sum"
 
 
 def test_the_sum_check_is_linear(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import os
 import random
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,13 +28,15 @@ from linter.audit.server import AuditOptions, read_server, run_checks
 from linter.rules.checkapi import CheckContext
 from linter.cli import main
 from linter.config.settings import ConfigResolver
-from linter.fix_migration import FixError, Output, build, next_version, output_for, write
+from linter.fix_migration import FixError, build, output_for, write
+from linter.input.migrations.writing import NewMigration, next_version
 from linter.input.migrations.history import order
 from linter.schema.target import Target
 from tests.mariadb import MariaDB
 
 TARGET = "mariadb-10.11"
-FORMATS = ["flyway", "flyway-undo", "golang-migrate", "goose", "dbmate", "timestamp", "diesel", "authelia"]
+FORMATS = ["flyway", "flyway-undo", "golang-migrate", "goose", "dbmate", "timestamp", "diesel", "authelia", "prisma",
+           "atlas"]
 
 
 # --- generated histories -----------------------------------------------------------------------------
@@ -116,6 +119,18 @@ def write_history(directory: Path, fmt: str, migrations: list[list[str]]) -> Non
         elif fmt == "authelia":
             (directory / f"V{number:04d}.Step.up.sql").write_text(body)
             (directory / f"V{number:04d}.Step.down.sql").write_text("-- down\n")
+        elif fmt == "prisma":  # prisma/migrations/<timestamp>_<name>/migration.sql beside the lock file
+            sub = directory / f"2024010{number}120000_step_{number}"
+            sub.mkdir()
+            (sub / "migration.sql").write_text(body)
+            (directory / "migration_lock.toml").write_text('provider = "mysql"\n')
+        elif fmt == "atlas":
+            (directory / f"2024010{number}120000_step.sql").write_text(body)
+    if fmt == "atlas":
+        from linter.input.migrations import atlas
+
+        names = sorted(p.name for p in directory.glob("*.sql"))
+        (directory / "atlas.sum").write_text(atlas.sum_text([(n, (directory / n).read_bytes()) for n in names]))
 
 
 # --- the server --------------------------------------------------------------------------------------
@@ -202,6 +217,8 @@ def test_fix_migration_on_mariadb(mariadb: MariaDB, tmp_path: Path, fmt: str, se
         "timestamp": r"^2024_01_0[34]_000001_innolint_fixes\.sql$",
         "diesel": r"^\d{4}-\d\d-\d\d-\d{6}_innolint_fixes/(up|down)\.sql$",
         "authelia": r"^V000[45]\.InnolintFixes\.(up|down)\.sql$",
+        "prisma": r"^\d{14}_innolint_fixes/migration\.sql$",
+        "atlas": r"^\d{14}_innolint_fixes\.sql$",
     }[fmt]
     assert all(re.match(expected, n) for n in names), names
     pairs = {"flyway-undo": 2, "golang-migrate": 2, "diesel": 2, "authelia": 2}
@@ -220,6 +237,8 @@ def test_fix_migration_on_mariadb(mariadb: MariaDB, tmp_path: Path, fmt: str, se
     load(mariadb, database, up_sql)
 
     after = lint_json(directory)
+    if fmt in ("prisma", "atlas"):  # read back in its format: atlas.sum matches, the lock file still says mysql
+        assert [d for d in after["diagnostics"] if d["rule"] in ("parse-error", "io-error")] == [], after["diagnostics"]
     fixed = {_key(f) for f in chosen} - {_key(f) for f in after["findings"]}
     listed = re.findall(r"^-- \[([a-z-]+)\]", up_sql.split("-- Not applied")[1], re.M) if "-- Not applied" in up_sql else []
     applied = re.findall(r"^-- \[([a-z-]+)\]", up_sql.split("-- Not applied")[0], re.M)
@@ -235,7 +254,7 @@ def test_fix_migration_on_mariadb(mariadb: MariaDB, tmp_path: Path, fmt: str, se
     down_files = [p for p in created if p not in up_files]
     if down_files:
         down_sql = down_files[0].read_text()
-    if fmt in ("flyway", "timestamp"):
+    if fmt in ("flyway", "timestamp", "prisma", "atlas"):
         assert not down_files and down_sql is None
         return
     assert down_sql and "ALTER TABLE" in down_sql
@@ -278,7 +297,7 @@ def test_never_overwrites_and_writes_nothing_then(tmp_path: Path) -> None:
     (directory / "V3__innolint_fixes.sql").write_text("-- mine\n")
     for name in ("V2__innolint_fixes.sql", "V3__innolint_fixes.sql"):
         with pytest.raises(FixError, match="exists already; innolint never overwrites a file"):
-            write(str(directory), Output({name: "-- fixes\n"}))
+            write(str(directory), NewMigration({name: "-- fixes\n"}))
     assert not (tmp_path / "outside.sql").exists() and (directory / "V3__innolint_fixes.sql").read_text() == "-- mine\n"
     (directory / "V2__innolint_fixes.sql").unlink()
     (directory / "V3__innolint_fixes.sql").unlink()
@@ -292,7 +311,7 @@ def test_a_pair_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     directory.mkdir()
     (directory / "x.down.sql").write_text("-- taken\n")
     with pytest.raises(FixError, match="exists already"):
-        write(str(directory), Output({"x.up.sql": "-- up\n", "x.down.sql": "-- down\n"}))
+        write(str(directory), NewMigration({"x.up.sql": "-- up\n", "x.down.sql": "-- down\n"}))
     assert sorted(os.listdir(directory)) == ["x.down.sql"]
 
 
@@ -301,7 +320,7 @@ def test_refuses_to_write_outside_the_directory(tmp_path: Path, name: str) -> No
     directory = tmp_path / "db"
     directory.mkdir()
     with pytest.raises(FixError, match="not a file name inside"):
-        write(str(directory), Output({name: "-- x\n"}))
+        write(str(directory), NewMigration({name: "-- x\n"}))
     assert os.listdir(directory) == [] and not (tmp_path / "x.sql").exists()
 
 
@@ -435,3 +454,88 @@ def test_a_finding_grouped_across_tenants_is_listed(tmp_path: Path) -> None:
     plan = build(str(directory), ConfigResolver(search=False))
     [fix] = [f for f in plan.fixes if f.finding.rule == "no-primary-key"]
     assert fix.finding.count == 5 and not fix.applied and "5 tenant schemas" in fix.advice
+
+
+@pytest.mark.parametrize("fmt", ["prisma", "atlas"])
+def test_fix_writes_prisma_and_atlas_migrations_their_tools_run(tmp_path: Path, fmt: str,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """`innolint fix` wrote a loose .sql into a Prisma directory (`prisma migrate` never runs it)
+    and left atlas.sum stale (Atlas then refuses the directory). Now: a Prisma migration folder
+    that the Prisma reader reads back as the last migration, and for Atlas the file and the
+    atlas.sum `atlas migrate hash` writes (the project's own check of the sum accepts it)."""
+    from linter.input.migrations import atlas
+    from linter.input.migrations.history import detect
+
+    directory = tmp_path / ("prisma/migrations" if fmt == "prisma" else "migrations")
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    write_history(directory, fmt, [["CREATE TABLE event_log (created_at DATETIME NOT NULL, message VARCHAR(200))"]])
+    before = sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*"))
+    code = main(["fix", "--migration", str(directory), "--target", TARGET])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    created = sorted(set(p.relative_to(directory).as_posix() for p in directory.rglob("*")) - set(before))
+    history = detect(str(directory))
+    assert history is not None and history.format == fmt and history.notes == []
+    if fmt == "prisma":
+        [folder, migration] = created
+        assert re.fullmatch(r"\d{14}_innolint_fixes", folder) and migration == f"{folder}/migration.sql"
+        assert history.files[-1] == str(directory / migration)
+        assert (directory / "migration_lock.toml").read_text() == 'provider = "mysql"\n'
+    else:
+        [migration] = created
+        assert re.fullmatch(r"\d{14}_innolint_fixes\.sql", migration) and history.files[-1] == str(directory / migration)
+        names = atlas.sorted_names(p.name for p in directory.glob("*.sql"))
+        assert atlas.verify(str(directory), [str(directory / n) for n in names], lambda path: True) == []
+        assert (directory / "atlas.sum").read_text() == atlas.sum_text([(n, (directory / n).read_bytes()) for n in names])
+    assert "no-primary-key" in (directory / migration).read_text()
+    # linted again, the history holds the fix: its finding is gone, nothing about the layout is said
+    report = json.loads(subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "--target", TARGET,
+                                        "--fail-level", "none", str(directory)], capture_output=True, text=True,
+                                       env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}).stdout)
+    assert report["diagnostics"] == [] and "no-primary-key" not in {f["rule"] for f in report["findings"]}
+
+
+def test_an_atlas_sum_already_stale_is_left_to_atlas(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A sum that did not match before is not written again over files innolint did not check:
+    the migration is written and the note says to run `atlas migrate hash`."""
+    directory = tmp_path / "migrations"
+    write_history(directory, "atlas", [["CREATE TABLE event_log (created_at DATETIME NOT NULL, message VARCHAR(200))"]])
+    stale = (directory / "atlas.sum").read_text().replace("h1:", "h1:X", 1)
+    (directory / "atlas.sum").write_text(stale)
+    assert main(["fix", "--migration", str(directory), "--target", TARGET]) == 0
+    _, err = capsys.readouterr()
+    assert "note: atlas.sum did not match the directory before this migration: run `atlas migrate hash`" in err
+    assert (directory / "atlas.sum").read_text() == stale
+
+
+def test_fix_writes_a_liquibase_changeset_into_the_include_all_directory(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """DIR holds the root changelog: the fix is a formatted SQL file in the directory it includes
+    whole (no changelog to edit), its down as `--rollback` lines, read back as the last migration."""
+    from linter.input.migrations.history import detect
+
+    directory = tmp_path / "db"
+    (directory / "changes").mkdir(parents=True)
+    (directory / "master.xml").write_text(
+        '<?xml version="1.0"?>\n<databaseChangeLog xmlns="http://www.liquibase.org/xml/ns/dbchangelog">\n'
+        '  <includeAll path="changes/" relativeToChangelogFile="true"/>\n</databaseChangeLog>\n')
+    (directory / "changes" / "001_init.sql").write_text(
+        "--liquibase formatted sql\n--changeset a:1\nCREATE TABLE event_log (created_at DATETIME NOT NULL, message TEXT);\n")
+    assert main(["fix", "--migration", str(directory), "--target", TARGET]) == 0
+    capsys.readouterr()
+    written = directory / "changes" / "002_innolint_fixes.sql"
+    text = written.read_text()
+    assert text.startswith("--liquibase formatted sql\n\n--changeset innolint:002-innolint_fixes\n")
+    assert "--rollback ALTER TABLE `event_log` DROP PRIMARY KEY, DROP COLUMN `id`;" in text
+    history = detect(str(directory))
+    assert history is not None and history.files[-1] == str(written)
+
+
+def test_a_directory_swapped_for_a_link_is_not_written_into(tmp_path: Path) -> None:
+    directory = tmp_path / "db"
+    directory.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (directory / "changes").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(FixError, match="not a directory inside the migration directory"):
+        write(str(directory), NewMigration({"changes/002_x.sql": "-- x\n"}))
+    assert not list((tmp_path / "elsewhere").iterdir())

@@ -368,9 +368,11 @@ def test_a_new_migration_lands_in_the_include_all_directory_and_runs_last(tmp_pa
     changelog, files = H.write_liquibase(tmp_path, evolution, 2, master="yaml")
     history = detect(str(changelog.parent))  # type: ignore[union-attr]
     assert history is not None
-    made = new_migration(history, "index owner", "CREATE INDEX ix ON t (a);")
-    (path, text), = made.files.items()
+    made = new_migration(history, "index owner", "CREATE INDEX ix ON t (a);", "DROP INDEX ix ON t;")
+    (relative, text), = made.files.items()
+    path = str(changelog.parent / relative)  # type: ignore[union-attr]
     assert made.note is None and Path(path).parent == files[0].parent
+    assert text.endswith("CREATE INDEX ix ON t (a);\n--rollback DROP INDEX ix ON t;\n")
     Path(path).write_text(text)
     again = detect(str(changelog.parent))  # type: ignore[union-attr]
     assert again is not None and again.files[-1] == path
