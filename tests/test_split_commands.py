@@ -177,6 +177,25 @@ CASES = [
     # `use db;` alone at another delimiter: the client's `use`, whose argument keeps the `;`
     "DELIMITER $$\nuse t_b;$$\nCREATE TABLE a (i int)$$\nuse t_b ;$$\nCREATE TABLE b (i int)$$\n",
     "DELIMITER $$\nUSE t_b;\nCREATE TABLE a (i int)$$\nSELECT 1;\nuse t_b;\nCREATE TABLE b (i int)$$\n",
+    # `?` is `help` (issue 37: alone on a line it swallowed the next CREATE TABLE); a command named at
+    # the delimiter is the client's too (`connect t_b;` reconnects into t_b: issue 37), not SQL
+    "CREATE TABLE a (i int);\n?\nCREATE TABLE b (i int);\n",
+    "?\nCREATE TABLE b (i int);\n",
+    "? contents\nCREATE TABLE b (i int);\n",
+    "?;\nCREATE TABLE b (i int);\n",
+    "help contents;\nCREATE TABLE b (i int);\n",
+    "connect t_b;\nCREATE TABLE c (i int);\n",
+    "connect t_b\nCREATE TABLE c (i int);\n",
+    f"{B}r t_b\nCREATE TABLE c (i int);\n",
+    "use t_b;\nconnect;\nCREATE TABLE d (i int);\n",
+    "CONNECT t_b ;\nCREATE TABLE c (i int);\n",
+    "connect\nt_b;\nCREATE TABLE c (i int);\n",
+    "status;\nCREATE TABLE e (i int);\n",
+    "warnings;\nnowarning;\ncharset utf8mb4;\nCREATE TABLE f (i int);\n",
+    "CREATE TABLE a (i int);\nclear;\nCREATE TABLE e (i int);\n",
+    "DELIMITER //\nconnect t_b//\nCREATE TABLE c (i int)//\n",
+    "CREATE TABLE a (i int); connect t_b;\nCREATE TABLE c (i int);\n",
+    "connect t_b; CREATE TABLE c (i int);\n",
 ]
 
 #: what generated scripts are made of: statements with their end, and client commands between them

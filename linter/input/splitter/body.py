@@ -387,9 +387,10 @@ class _StatementText:
             self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
             return
         if self.client and not semicolon:
-            argument = self._use_at_delimiter(raw)
-            if argument is not None:
-                self._run_command("u", argument, 0, "use", where=(line, self.stmt_col))
+            command = self._command_at_delimiter(raw)
+            if command is not None:  # the client runs it instead of sending it
+                letter, argument, name = command
+                self._run_command(letter, argument, 0, name, where=(line, self.stmt_col))
                 return
         self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
         self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")

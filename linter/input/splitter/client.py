@@ -263,7 +263,7 @@ class _ClientCommands:
             self.delimiter = argument
             self._set_matchers()
         elif letter in ".!":
-            line, column = self._where(at)
+            line, column = where or self._where(at)
             what = "runs another file" if letter == "." else "runs a shell command"
             self.notes.append(Note(line, column, f"`{written}` {what} here; innolint does not follow it, so what it "
                                    "does to the schema is not replayed", "parse-error", "warning"))
@@ -276,6 +276,34 @@ class _ClientCommands:
             return None
         argument = _client_argument(raw[: _ARGUMENT_CHARS].rstrip("\r\n"), short=False)
         return argument if argument is not None and argument.endswith(";") else None
+
+    def _command_at_delimiter(self, raw: str) -> tuple[str, str | None, str] | None:
+        """The client command that the text sent at the client's delimiter names, which the client
+        runs instead of sending it (mysql.cc's `add_line` asks `find_command` of what was typed
+        there): its first word, up to a space or a tab, is a command's name, and what follows is
+        nothing or, for a command that takes one, its argument (`connect t_b;` reconnects into
+        t_b; `status;`, `?;` print). (letter, argument, name), or None: SQL, or a command whose
+        effect the text has as SQL too (`use db;` under `;`, the server's USE), or one followed
+        elsewhere (`go`, `ego`, `exit`, `quit`: `_quits`; DELIMITER)."""
+        if self.packet_open:
+            return None  # (a packet's statements are the server's: the client sends the packet whole)
+        text = raw[:_ARGUMENT_CHARS].lstrip(" \t\n\r\f\v")
+        if "\\g" in text:
+            return None
+        word = re.match(r"[^ \t]*", text).group()  # type: ignore[union-attr]
+        name = word.lower()
+        command = _CLIENT_COMMANDS.get(name)
+        if command is None or name in ("go", "ego", "exit", "quit", "delimiter"):
+            return None
+        letter, takes = command
+        rest = text[len(word):].strip(" \t\n\r\f\v")
+        argument = _client_argument(text.rstrip("\r\n"), short=False) if takes and rest else None
+        if rest and argument is None:
+            return None  # words after a command that takes none: SQL
+        if name == "use":
+            argument = self._use_at_delimiter(raw)
+            return ("u", argument, word) if argument is not None else None
+        return letter, argument, word
 
     def _use_alone(self, prefix: str, semi: int) -> bool | None:
         """`use db;` then the delimiter (another than `;`): sent alone, the client runs it as its

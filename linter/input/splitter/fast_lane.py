@@ -47,7 +47,7 @@ _FAST_MAIN = (
     r"(?:"
     r"(?P<x>/\*(?P<xv>M?![0-9]{0,6}+)"
     rf"[ \t\r\f\v]*+(?P<xt>(?P<xw>[A-Za-z_]*+){_FAST_EXEC_LINE})\*/[ \t\r\f\v]*+;)"
-    r"|(?P<s>(?![dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t])(?=[^ \t\n\r\f\v\-#/*;])(?P<w>[A-Za-z_]*+)"
+    r"|(?P<s>(?![dD][eE][lL][iI][mM][iI][tT][eE][rR][ \t])(?=[^ \t\n\r\f\v\-#/*;?])(?P<w>[A-Za-z_]*+)"
     rf"{_FAST_BODY})(?P<semi>;)?"
     r")?"
     rf"(?P<nl>{_FAST_TAIL})?"
@@ -326,8 +326,9 @@ class _FastLaneReader:
                 info = kinds.get(word)
                 if info is None:
                     info = self._word_kind(word)
-                if info & _COMMAND_WORD and (buf.find("\n", start, semi) >= 0 or word.lower() in ("exit", "quit")):
-                    break  # may be a client command alone on its line (`use db`; `exit;` quits): see `_try_command`
+                if info & _COMMAND_WORD and (buf.find("\n", start, semi) >= 0 or word.lower() not in ("use", "go", "ego")):
+                    break  # may be a client command alone on its line (`use db`), or one the client runs at
+                    # its delimiter (`connect db;`, `exit;`): see `_try_command`, `_command_at_delimiter`
             else:  # a one-line executable comment, or nothing
                 xt = m.group(g_xt)  # type: ignore[union-attr]
                 if not xt or len(xt) > max_statement:
