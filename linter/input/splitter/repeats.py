@@ -26,7 +26,7 @@ _NOT_STATE = frozenset({
     "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "plain_execs", "plain_set", "packet_no", "run_match",
     "gap_stops", "stmt_line", "stmt_col", "pending_line", "exec_serial", "exec_line", "comment_line", "comment_col",
     "skip_at", "open_at", "stop_at", "seg_start", "cstart", "repeats", "notes_at", "held_counted", "skip_ss_line",
-    "chunks_fed",
+    "chunks_fed", "directives",
 })
 
 
