@@ -254,7 +254,7 @@ def classified(
     columns = table.columns.values()
     if any(c.compressed for c in columns):
         return [], []  # compression chosen column by column already: the rest was left on purpose
-    context = TableContent(table)
+    context: TableContent | None = None  # read at the first large column: most tables have none
     found: list[Candidate] = []
     left: list[tuple[Column, str]] = []
     for column in columns:
@@ -264,6 +264,8 @@ def classified(
             continue
         if column.generated == "virtual":
             continue
+        if context is None:
+            context = TableContent(table)
         content = content_of(column, context)
         if content.rank is None:
             left.append((column, content.reason))
