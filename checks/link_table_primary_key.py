@@ -18,7 +18,7 @@ from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.schema.elements import Column, ForeignKey, Index
-from linter.schema.entities import EntityIndex, entity as _entity, name_tokens as _tokens
+from linter.schema.entities import EntityIndex, entity as _entity, entity_index, name_tokens as _tokens
 from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import LinkEvidence
 from linter.record import FrozenRecord
@@ -161,7 +161,7 @@ class LinkTablePrimaryKey(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
-        entities = EntityIndex(model)
+        entities = entity_index(model)
         referenced = _referenced_columns(model)
         evidence = context.app_evidence
 

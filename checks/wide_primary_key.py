@@ -19,7 +19,7 @@ from linter.rules.findings import Finding
 from linter.rules.options import Integer
 from linter.schema.innodb_sizes import KeyWidth, key_width, schema_of
 from linter.schema.elements import Column, Index, Location
-from linter.schema.entities import EntityIndex, name_tokens
+from linter.schema.entities import EntityIndex, entity_index, name_tokens
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
@@ -181,7 +181,7 @@ class WidePrimaryKey(Check):
             if random_uuid_key(table, found.key, context):
                 return  # uuid-primary-key's finding says it, with the same surrogate-key fix
             if not entities:
-                entities.append(EntityIndex(model))
+                entities.append(entity_index(model))
             yield self._finding(table, found, clustered_by_parent(table, found.key, entities[0]), context)
 
         return judged_once(model, context, judge)

@@ -4,7 +4,7 @@ Several rules read references from names where the DDL has no foreign key (link-
 finds the pair of a link table, wide-primary-key a child table clustered by its parent). They ask
 the same index the same way, so it lives with the model.
 
-Cost: the index is built once per model, O(tables). A lookup is a few dict reads, whatever the
+Cost: the index is built once per model (`entity_index`), O(tables). A lookup is a few dict reads, whatever the
 number of schemas: a schema-per-tenant dump has the same tables in 10,000 schemas, and a name
 that is not found in its own schema is looked up in the others through a per-entity summary
 (`_Elsewhere`), never by walking them.
@@ -91,6 +91,14 @@ class _Elsewhere:
             return None
         _, schema, name = min(found, key=lambda item: item[0])
         return schema, name
+
+
+def entity_index(model: SchemaModel) -> EntityIndex:
+    """The model's index, built at the first rule that asks (kept in `model.derived`)."""
+    found = model.derived.get("entities")
+    if found is None:
+        found = model.derived["entities"] = EntityIndex(model)
+    return found  # type: ignore[return-value]
 
 
 class EntityIndex:
