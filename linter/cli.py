@@ -181,14 +181,16 @@ def _text_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _collect_rarely() -> None:
-    """A run builds a model of objects that live to its end (a dump: hundreds of thousands), with
-    few reference cycles: the garbage collector's passes over them found nothing and cost a sixth
-    of a run of distinct tables. What is imported is frozen out of its reach, and it runs after
-    many more new objects than by default."""
+    """A run builds one large model that lives to its end (110K tables for a tenant dump), with
+    few reference cycles: the cyclic collector's full passes walk all of it again and again and
+    find nothing (~10% of such a run). Freeze what exists (the imports) out of its reach and make
+    full passes rare; short-lived garbage (sqlglot's trees) is still collected by the young
+    generations. Called at start and again after `check`'s imports, which run with the collector
+    off (~25 ms of passes over sqlglot's and pydantic's objects otherwise)."""
     import gc
 
     gc.freeze()
-    gc.set_threshold(100_000, 20, 100)
+    gc.set_threshold(10_000, 50, 1_000)
 
 
 def _config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -334,7 +336,7 @@ def _check(args: argparse.Namespace) -> int:
     import gc
 
     # no collector passes over what the imports make (sqlglot, pydantic: most of the objects of a
-    # short run, and ~25 ms of passes over them); _tune_gc freezes it all afterwards
+    # short run); _collect_rarely freezes it all afterwards
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -343,7 +345,7 @@ def _check(args: argparse.Namespace) -> int:
         from linter.rules.findings import at_or_above
         from linter.input.git_changes import ChangeError
     finally:
-        _tune_gc()
+        _collect_rarely()
         if collecting:
             gc.enable()
 
@@ -437,17 +439,6 @@ def _emit_usage_error(message: str, fmt: str, output: str | None) -> None:
 
     report = Report(diagnostics=[Diagnostic(rule="usage-error", severity="error", path="", message=message)])
     _emit(_render(report, fmt), output)
-
-
-def _tune_gc() -> None:
-    """A run builds one large model that lives to the end (110K tables for a tenant dump): the
-    cyclic collector's full passes walk all of it again and again and find nothing (~10% of
-    such a run). Freeze what the imports made and make full passes rare; short-lived garbage
-    (sqlglot's trees) is still collected by the young generations."""
-    import gc
-
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 1_000)
 
 
 class _ProgressBar:
