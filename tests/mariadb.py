@@ -161,8 +161,13 @@ def start_server(mariadbd: str, base: Path, extra: tuple[str, ...] = ()
                     + installed.stdout.decode(errors="replace")[-3000:]
                     + installed.stderr.decode(errors="replace")[-3000:])
     port = _free_port()
+    # its own temporary directory: in the shared /tmp another process's clean-up (of files it
+    # does not own) removed a server's open '#sql-temptable' file mid-test
+    tmpdir = base / "tmp"
+    tmpdir.mkdir(exist_ok=True)
     process = subprocess.Popen(
         [mariadbd, "--no-defaults", f"--datadir={datadir}", f"--socket={sock}", f"--port={port}",
+         f"--tmpdir={tmpdir}",
          "--bind-address=127.0.0.1", "--skip-name-resolve", "--performance-schema=ON",
          f"--log-error={error_log}", f"--pid-file={base / 'mariadbd.pid'}", *as_root,
          *_SMALL_SERVER, *extra],

@@ -313,7 +313,7 @@ def test_placing_comments_is_linear(tmp_path: Path) -> None:
 
         return work
 
-    assert_linear(placing, 2_000)
+    assert_linear(placing, 20_000)  # at 2,000 a run took ~1 ms: noise decided
 
 
 # --- a directive counts only in a real comment (issue 37) ---------------------------------------------
