@@ -144,14 +144,21 @@ class TenantTablespace(Check):
             "number of files the layout implies. One finding per definition, not one per copy: AUTO_INCREMENT "
             "counters and schema names do not make a definition distinct."
         ),
-        bad=(
-            "CREATE DATABASE tenant_00001;\nCREATE TABLE tenant_00001.orders (id BIGINT PRIMARY KEY) ENGINE=InnoDB;\n"
-            "-- ... the same in tenant_00002, tenant_00003, ..."
-        ),
-        good=(
-            "CREATE TABLESPACE tenant_00001 ADD DATAFILE 'tenant_00001.ibd' ENGINE=InnoDB;\n"
-            "CREATE TABLE tenant_00001.orders (id BIGINT PRIMARY KEY) TABLESPACE tenant_00001 ENGINE=InnoDB;"
-        ),
+        # three tenants (min_schemas) of two tables each (a tenant of one table is one file either way)
+        bad="\n".join(
+            f"CREATE DATABASE tenant_0000{n};\n"
+            f"CREATE TABLE tenant_0000{n}.customers (id BIGINT PRIMARY KEY) ENGINE=InnoDB;\n"
+            f"CREATE TABLE tenant_0000{n}.orders (id BIGINT PRIMARY KEY, customer_id BIGINT NOT NULL) ENGINE=InnoDB;"
+            for n in (1, 2, 3)
+        ) + "\n-- ... the same in tenant_00004, tenant_00005, ...: one .ibd file per table",
+        good="\n".join(
+            f"CREATE DATABASE tenant_0000{n};\n"
+            f"CREATE TABLESPACE tenant_0000{n} ADD DATAFILE 'tenant_0000{n}.ibd' ENGINE=InnoDB;\n"
+            f"CREATE TABLE tenant_0000{n}.customers (id BIGINT PRIMARY KEY) TABLESPACE tenant_0000{n} ENGINE=InnoDB;\n"
+            f"CREATE TABLE tenant_0000{n}.orders (id BIGINT PRIMARY KEY, customer_id BIGINT NOT NULL) "
+            f"TABLESPACE tenant_0000{n} ENGINE=InnoDB;"
+            for n in (1, 2, 3)
+        ) + "\n-- ... one tablespace, one file, per tenant",
         fix=(
             "Per tenant: `CREATE TABLESPACE` named after the schema, then `ALTER TABLE ... TABLESPACE` for each of "
             "its tables. The fix shows both for one tenant, then two queries that print the statements for every "
@@ -290,6 +297,14 @@ class TenantTablespace(Check):
         )
 
 
+def _tenant_example(tenant: str, orders_in: str) -> str:
+    """Tenant `tenant_{tenant}` with its tablespace, customers in it and orders in `tenant_{orders_in}`'s."""
+    return (f"CREATE DATABASE tenant_{tenant};\n"
+            f"CREATE TABLESPACE tenant_{tenant} ADD DATAFILE 'tenant_{tenant}.ibd' ENGINE=InnoDB;\n"
+            f"CREATE TABLE tenant_{tenant}.customers (id BIGINT PRIMARY KEY) TABLESPACE tenant_{tenant};\n"
+            f"CREATE TABLE tenant_{tenant}.orders (id BIGINT PRIMARY KEY) TABLESPACE tenant_{orders_in};")
+
+
 class CrossTenantTablespace(Check):
     id = "cross-tenant-tablespace"
     title = "A tenant's table in another tenant's tablespace"
@@ -305,14 +320,9 @@ class CrossTenantTablespace(Check):
             "The tablespace, the tenant it is named after (by the naming the input itself uses, e.g. `ts_{tenant}`) "
             "or the tenants whose tables share it, and the tables of the other tenant that sit in it."
         ),
-        bad=(
-            "CREATE TABLE tenant_a.orders (id BIGINT PRIMARY KEY) TABLESPACE tenant_a;\n"
-            "CREATE TABLE tenant_b.orders (id BIGINT PRIMARY KEY) TABLESPACE tenant_a;"
-        ),
-        good=(
-            "CREATE TABLE tenant_a.orders (id BIGINT PRIMARY KEY) TABLESPACE tenant_a;\n"
-            "CREATE TABLE tenant_b.orders (id BIGINT PRIMARY KEY) TABLESPACE tenant_b;"
-        ),
+        # three tenants of two tables each: fewer are not a tenant layout (tenant-tablespace's min_schemas)
+        bad="\n".join(_tenant_example(t, orders_in="a" if t == "c" else t) for t in "abc"),
+        good="\n".join(_tenant_example(t, orders_in=t) for t in "abc"),
         fix="`ALTER TABLE ... TABLESPACE` moving each such table to its own tenant's tablespace (created first when "
             "the input never uses it).",
         options={},
@@ -412,8 +422,10 @@ class UndefinedTablespace(Check):
             "TABLESPACE `t1` */` on each table), so a dump never defines them."
         ),
         evidence="The tablespace name, and where a CREATE TABLESPACE for it appears when it comes only later.",
-        bad="CREATE TABLE orders (id BIGINT PRIMARY KEY) TABLESPACE ts_orders;",
+        # a migration: a file named as one of a history (a lone schema file may be a dump)
+        bad="-- V2__orders.sql, a Flyway migration\nCREATE TABLE orders (id BIGINT PRIMARY KEY) TABLESPACE ts_orders;",
         good=(
+            "-- V2__orders.sql, a Flyway migration\n"
             "CREATE TABLESPACE ts_orders ADD DATAFILE 'ts_orders.ibd' ENGINE=InnoDB;\n"
             "CREATE TABLE orders (id BIGINT PRIMARY KEY) TABLESPACE ts_orders;"
         ),
