@@ -10,7 +10,7 @@ import pytest
 if TYPE_CHECKING:  # imported by pytest_plugins below: importing it here first would stop its assertion rewriting
     from tests.mariadb import MariaDB
 
-pytest_plugins = ["tests.mariadb"]
+pytest_plugins = ["tests.mariadb", "tests.shared"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,15 +25,15 @@ def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, obje
     import subprocess
     import sys
 
-    from tests.helpers import CORPUS, ROOT, SHARED
+    from tests.helpers import CORPUS, ROOT
+    from tests.shared import need
 
-    if not (CORPUS / "LABELS.json").is_file():
-        pytest.skip("the shared corpus is not here")
+    need("corpus", "LABELS.json")
+    scorer = need("tools", "score_corpus.py")
     out = tmp_path_factory.mktemp("corpus") / "r.json"
     command = [sys.executable, "-m", "linter.cli", "check", "--format", "json", "--output", str(out), str(CORPUS)]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode in (0, 1), run.stderr
-    scorer = SHARED / "tools" / "score_corpus.py"
     scored = subprocess.run([sys.executable, str(scorer), str(out), "--show", "50"], capture_output=True, text=True,
                             timeout=600)
     assert scored.returncode == 0, scored.stderr

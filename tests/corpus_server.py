@@ -25,11 +25,9 @@ import json
 import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tests.mariadb import MariaDB
-
-CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
+from tests.shared import CORPUS
 _TOUCHES_MYSQL = re.compile(rb"^\s*(USE|CREATE\s+DATABASE[^;]*?)\s+`?mysql`?\s*(;|/\*|$)",
                             re.IGNORECASE | re.MULTILINE)
 _ENCODED = re.compile(r"@([0-9a-f]{4})")

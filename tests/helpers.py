@@ -9,9 +9,9 @@ from linter.engine import lint_paths
 from linter.rules.findings import Finding, Report
 from linter.schema.target import Target
 
+from tests.shared import CORPUS, SHARED  # noqa: F401  (the tests' names for ../shared: tests/shared.py)
+
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT / ".." / "shared"
-CORPUS = SHARED / "corpus"
 
 
 def lint_sql(sql: str, tmp_path: Path, *, target: str = "mysql-8.0", name: str = "schema.sql", **context: object) -> Report:

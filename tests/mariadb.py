@@ -241,10 +241,10 @@ def corpus_server() -> Iterator[Any]:
     rebuild the `mysql` system schema, which would break the shared server's grant tables. Its
     datadir is on /dev/shm when there is one (loading takes half the time) and
     performance_schema is off (MariaDB's default, which the audit must handle)."""
-    from tests.corpus_server import CORPUS, load_corpus
+    from tests.corpus_server import load_corpus
+    from tests.shared import need
 
-    if not (CORPUS / "LABELS.json").is_file():
-        pytest.skip(f"the shared corpus is not at {CORPUS}")
+    need("corpus", "LABELS.json")
     mariadbd = _server_binary_or_skip()
     shm = Path("/dev/shm")
     base = Path(tempfile.mkdtemp(prefix="innolint-corpus-",

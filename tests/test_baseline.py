@@ -11,6 +11,7 @@ import pytest
 
 from linter.rules.baseline import BaselineError, build, compare, fingerprint, load, write
 from linter.rules.findings import Finding
+from tests.shared import need
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_PK = "CREATE TABLE {name} (a INT NOT NULL, b TEXT) ENGINE=InnoDB;\n"
@@ -142,7 +143,6 @@ def test_write_baseline_needs_a_full_run(tmp_path: Path) -> None:
 
 # --- issue 16: a baseline that holds -------------------------------------------------------------
 
-CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 @pytest.mark.parametrize("inputs", [
@@ -153,9 +153,7 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 def test_write_then_check_exits_0(tmp_path: Path, inputs: list[str]) -> None:
     """Right after --write-baseline, --baseline finds nothing new: findings, tenant groups and
     diagnostics (parse errors, replay errors) are all recorded."""
-    paths = [str(CORPUS / name) for name in inputs if (CORPUS / name).exists()]
-    if not paths:
-        pytest.skip("corpus directories not here")
+    paths = [str(need("corpus", name)) for name in inputs]
     baseline = tmp_path / "bl.json"
     first = run("check", "--format", "json", *paths)
     assert first.returncode in (0, 1)

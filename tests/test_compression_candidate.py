@@ -18,7 +18,8 @@ from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
 from linter.schema.model import Table
 from linter.schema.target import Target
-from tests.helpers import CORPUS, findings, lint_sql
+from tests.helpers import findings, lint_sql
+from tests.shared import need
 
 RULE = "compression-candidate"
 
@@ -378,7 +379,7 @@ def _column(statement: str) -> Column:
 def test_skeema_fixtures_already_compressed_give_no_candidate(fixture: str, target: str) -> None:
     from linter.engine import lint_paths
 
-    report = lint_paths([str(CORPUS / "skeema_testdata" / f"{fixture}.sql")], CheckContext(target=Target.parse(target)))
+    report = lint_paths([str(need("corpus", "skeema_testdata", f"{fixture}.sql"))], CheckContext(target=Target.parse(target)))
     assert findings(report, RULE) == []
 
 

@@ -17,10 +17,11 @@ from checks.compression_candidate import DEFAULT_MIN_VARCHAR_LENGTH, candidates,
 from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, Unit, UnitResult
 from linter.schema.target import Target
-from tests.helpers import CORPUS
+from tests.shared import CORPUS, need
 
 RULE = "compression-candidate"
-LABELS: dict[str, dict[str, dict[str, object]]] = json.loads((CORPUS / "LABELS.json").read_text(encoding="utf-8"))
+LABELS: dict[str, dict[str, dict[str, object]]] = json.loads(
+    need("corpus", "LABELS.json").read_text(encoding="utf-8"))  # the whole module reads the corpus
 TARGETS = ("mysql-8.0", "percona-8.0", "mariadb-10.11")
 
 

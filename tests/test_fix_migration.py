@@ -33,6 +33,7 @@ from linter.input.migrations.writing import NewMigration, next_version
 from linter.input.migrations.history import order
 from linter.schema.target import Target
 from tests.mariadb import MariaDB
+from tests.shared import need
 
 TARGET = "mariadb-10.11"
 FORMATS = ["flyway", "flyway-undo", "golang-migrate", "goose", "dbmate", "timestamp", "diesel", "authelia", "prisma",
@@ -173,7 +174,7 @@ def _key(finding: dict | object) -> tuple[str, str, str]:
 
 
 def lint_json(directory: Path, *args: str) -> dict:
-    done = subprocess.run(["python3", "-m", "linter.cli", "check", "--format", "json", "--target", TARGET,
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "--target", TARGET,
                            "--fail-level", "none", *args, str(directory)],
                           capture_output=True, text=True, cwd=Path(__file__).parents[1],
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
@@ -406,9 +407,6 @@ def test_selection_and_severity_choose_the_fixes(tmp_path: Path, capsys: pytest.
 
 # --- real histories from the corpus ------------------------------------------------------------------
 
-CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
-
-
 @pytest.mark.parametrize("name", ["authelia", "golang-migrate", "guacamole"])
 def test_fix_migration_on_corpus_histories(mariadb: MariaDB, tmp_path: Path, name: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
@@ -416,10 +414,8 @@ def test_fix_migration_on_corpus_histories(mariadb: MariaDB, tmp_path: Path, nam
     them on MariaDB, their findings are gone, and the down (where the format has one) restores."""
     import shutil
 
-    if not (CORPUS / name).is_dir():
-        pytest.skip("the shared corpus is not here")
     directory = tmp_path / name
-    shutil.copytree(CORPUS / name, directory)
+    shutil.copytree(need("corpus", name), directory)
     before = lint_json(directory)
     existing = set(directory.rglob("*"))
     assert main(["fix", "--migration", str(directory), "--target", TARGET]) in (0, 1)

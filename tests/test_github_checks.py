@@ -34,9 +34,9 @@ from linter.github.check_runs import (
     run,
 )
 from tests.fake_github import FakeGitHub
+from tests.shared import need
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SCHEMAS = REPO_ROOT.parent / "shared" / "schemas"
 TOKEN = "ghs_SECRETtoken0123456789abcdefSECRET"
 HEAD_SHA = "0123456789abcdef0123456789abcdef01234567"
 MERGE_SHA = "fedcba9876543210fedcba9876543210fedcba98"
@@ -44,12 +44,12 @@ MERGE_SHA = "fedcba9876543210fedcba9876543210fedcba98"
 
 @pytest.fixture(scope="module")
 def create_schema() -> Draft4Validator:
-    return Draft4Validator(json.loads((SCHEMAS / "github-checks-create.request.json").read_text()))
+    return Draft4Validator(json.loads(need("schemas", "github-checks-create.request.json").read_text()))
 
 
 @pytest.fixture(scope="module")
 def update_schema() -> Draft4Validator:
-    return Draft4Validator(json.loads((SCHEMAS / "github-checks-update.request.json").read_text()))
+    return Draft4Validator(json.loads(need("schemas", "github-checks-update.request.json").read_text()))
 
 
 @pytest.fixture

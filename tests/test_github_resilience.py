@@ -24,9 +24,8 @@ from linter.github.api import ApiFailure, Calls, Policy
 from linter.github.check_runs import GitHubEnvironment, PublishOptions, run
 from linter.report import summary as summary_report
 from tests.fake_github import SECONDARY, Fault, FakeGitHub
+from tests.shared import need
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SCHEMAS = REPO_ROOT.parent / "shared" / "schemas"
 HEAD_SHA = "0123456789abcdef0123456789abcdef01234567"
 EPOCH = 1_800_000_000.0
 
@@ -270,8 +269,8 @@ def test_a_2000_finding_report_stays_within_githubs_limits(api, tmp_path, clock,
     """2,000 distinct findings: 10 content-creating requests (the 500 most severe annotated, the
     rest counted in the summary), every body valid against GitHub's schemas, the summary sent
     once, the comment under 65,536 characters. The numbers are printed for the closing note."""
-    create_schema = Draft4Validator(json.loads((SCHEMAS / "github-checks-create.request.json").read_text()))
-    update_schema = Draft4Validator(json.loads((SCHEMAS / "github-checks-update.request.json").read_text()))
+    create_schema = Draft4Validator(json.loads(need("schemas", "github-checks-create.request.json").read_text()))
+    update_schema = Draft4Validator(json.loads(need("schemas", "github-checks-update.request.json").read_text()))
     long = ("{t}: it has no PRIMARY KEY and no UNIQUE key of NOT NULL columns, so InnoDB clusters it on a hidden "
             "6-byte DB_ROW_ID taken from one server-wide counter under the dict_sys mutex; inserts into all such "
             "tables contend on it (Percona: at most 87% of the insert throughput of keyed tables).")

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 #: the subprocesses import this checkout whatever their working directory
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+needs_corpus = pytest.mark.needs_shared("corpus")
 
 NO_PK = "CREATE TABLE {name} (a INT NOT NULL, b TEXT) ENGINE=InnoDB;\n"
 WITH_PK = "CREATE TABLE {name} (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, b TEXT) ENGINE=InnoDB;\n"

@@ -25,8 +25,7 @@ from linter.parse.cache import ParseCache
 from linter.server.replay import Replayer
 from linter.input.source import read_statements
 
-SHARED = Path(__file__).parents[1] / ".." / "shared"
-MAKE_TENANTS = SHARED / "corpus" / "_scale" / "make_tenants.py"
+from tests.shared import SHARED, need
 
 TABLE = """CREATE TABLE `wp_posts` (
   `ID` bigint(20) unsigned NOT NULL AUTO_INCREMENT,
@@ -311,7 +310,7 @@ def _corpus_statements() -> list[str]:
     return list(texts)
 
 
-@pytest.mark.skipif(not (SHARED / "corpus").is_dir(), reason="shared corpus not present")
+@pytest.mark.needs_shared("corpus")
 def test_the_shortcuts_read_the_corpus_as_the_full_path_does() -> None:
     texts = _corpus_statements()
     assert len(texts) > 1000
@@ -515,12 +514,11 @@ def test_the_shortcuts_read_plain_dumps_whole() -> None:
 
 def make_tenants(tmp_path: Path, n: int, *extra: str) -> Path:
     out = tmp_path / f"tenants{'_'.join(extra)}.sql"
-    subprocess.run([sys.executable, str(MAKE_TENANTS), "-n", str(n), "-o", str(out), *extra], check=True,
+    subprocess.run([sys.executable, str(need("corpus", "_scale", "make_tenants.py")), "-n", str(n), "-o", str(out), *extra], check=True,
                    capture_output=True)
     return out
 
 
-@pytest.mark.skipif(not MAKE_TENANTS.exists(), reason="shared corpus not present")
 @pytest.mark.parametrize("extra", [(), ("--tablespace", "general:ts_{tenant}")])
 def test_a_tenant_dump_is_parsed_once_per_definition_and_every_table_is_its_own(tmp_path: Path, extra: tuple) -> None:
     path = make_tenants(tmp_path, 40, *extra)

@@ -14,14 +14,14 @@ from checks import ALL_CHECKS
 from linter.rules.findings import Diagnostic, Finding, Report
 from linter.report import sarif
 from linter.rules.docs import render_rule
+from tests.shared import need
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SCHEMA_PATH = REPO_ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(scope="module")
 def validator() -> Draft4Validator:
-    return Draft4Validator(json.loads(SCHEMA_PATH.read_text()))
+    return Draft4Validator(json.loads(need("schemas", "sarif-schema-2.1.0.json").read_text()))
 
 
 def errors(validator: Draft4Validator, log: dict) -> list[str]:

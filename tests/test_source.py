@@ -11,7 +11,7 @@ import pytest
 
 from linter.input.source import InputError, discover, iter_chunks, read_statements
 
-CORPUS = Path(__file__).parents[1] / ".." / "shared" / "corpus"
+from tests.shared import need
 
 
 def write(path: Path, data: bytes | str) -> Path:
@@ -202,7 +202,7 @@ def test_migration_markers_are_passed_through(tmp_path: Path) -> None:
 
 
 def test_corpus_directory(tmp_path: Path) -> None:
-    files, errors = discover([str(CORPUS / "vaultwarden")])
+    files, errors = discover([str(need("corpus", "vaultwarden"))])
     assert errors == []
     assert len(files) == 5 and all(f.endswith("up.sql") for f in files)
     assert files == sorted(files)

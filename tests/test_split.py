@@ -12,8 +12,8 @@ import pytest
 from linter.input.statement import Statement
 from linter.input.split import split_stream
 
-SHARED = Path(__file__).parents[1] / ".." / "shared"
-CORPUS = SHARED / "corpus"
+from tests.shared import CORPUS, SHARED, need
+
 SKEEMA = SHARED / "peer-suites" / "skeema-linter"
 
 
@@ -526,10 +526,13 @@ def corpus_files() -> list[Path]:
 
 
 def test_corpus_is_there() -> None:
+    need("corpus")
+    need("peer-suites", "skeema-linter")
     assert len(corpus_files()) > 50
 
 
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: str(p.relative_to(SHARED)))
+@pytest.mark.parametrize("path", corpus_files() or [pytest.param(None, marks=pytest.mark.needs_shared("corpus"))],
+                         ids=lambda p: str(p.relative_to(SHARED)) if p else "corpus")
 def test_every_corpus_file_splits_the_same_in_any_chunking(path: Path) -> None:
     src = read(path)
     whole = list(split_stream([src], str(path)))
@@ -541,7 +544,7 @@ def test_every_corpus_file_splits_the_same_in_any_chunking(path: Path) -> None:
 
 
 def test_cacti_delimiter_never_reset() -> None:
-    stmts = list(split_stream([read(CORPUS / "cacti" / "cacti.sql")], "cacti.sql"))
+    stmts = list(split_stream([read(need("corpus", "cacti", "cacti.sql"))], "cacti.sql"))
     creates = [s for s in stmts if s.text.startswith("CREATE TABLE")]
     assert len(creates) == 117  # every table, though `DELIMITER //` (line 28) is never reset
     first = stmts[0]
@@ -556,7 +559,7 @@ def test_cacti_delimiter_never_reset() -> None:
 
 
 def test_sakila_mysqldump_view_stand_ins_are_executable() -> None:
-    stmts = list(split_stream([read(CORPUS / "sakila_mysqldump" / "all-dbs.txt")], "all-dbs.txt"))
+    stmts = list(split_stream([read(need("corpus", "sakila_mysqldump", "all-dbs.txt"))], "all-dbs.txt"))
     stand_ins = [s for s in stmts if s.text.startswith("CREATE TABLE") and s.executable == "50001"]
     assert [(s.text.split("`")[1], s.line, s.column) for s in stand_ins] == [
         ("actor_info", 513, 10),
@@ -582,7 +585,7 @@ def test_sakila_mysqldump_view_stand_ins_are_executable() -> None:
 
 
 def test_zoneminder_triggers_kept_whole() -> None:
-    stmts = list(split_stream([read(CORPUS / "zoneminder" / "triggers.sql")], "triggers.sql"))
+    stmts = list(split_stream([read(need("corpus", "zoneminder", "triggers.sql"))], "triggers.sql"))
     triggers = [s for s in stmts if s.text.startswith("CREATE TRIGGER")]
     assert len(triggers) == 12
     upd = next(s for s in triggers if s.text.startswith("CREATE TRIGGER Events_Hour_update_trigger"))
@@ -595,7 +598,7 @@ def test_zoneminder_triggers_kept_whole() -> None:
 
 
 def test_freeradius_procedure_with_dollar_delimiter() -> None:
-    stmts = list(split_stream([read(CORPUS / "freeradius" / "procedure.sql")], "procedure.sql"))
+    stmts = list(split_stream([read(need("corpus", "freeradius", "procedure.sql"))], "procedure.sql"))
     drop = next(s for s in stmts if s.text.startswith("DROP PROCEDURE"))
     assert (drop.text, drop.line) == ("DROP PROCEDURE IF EXISTS fr_ippool_allocate_previous_or_new_address", 33)
     procs = [s for s in stmts if s.text.startswith("CREATE PROCEDURE")]
@@ -605,12 +608,12 @@ def test_freeradius_procedure_with_dollar_delimiter() -> None:
 
 
 def test_skeema_routines_and_offsets() -> None:
-    routines = list(split_stream([read(SKEEMA / "routines" / "routines.sql")], "routines.sql"))
+    routines = list(split_stream([read(need("peer-suites", "skeema-linter", "routines", "routines.sql"))], "routines.sql"))
     assert [(s.text.split("(")[0], s.line, s.end_line) for s in routines] == [
         ("CREATE DEFINER=`root`@`127.0.0.1` FUNCTION `func1`", 7, 11),
         ("CREATE DEFINER=`nobody`@`localhost` PROCEDURE `proc1`", 13, 17),
     ]
     assert routines[0].comments[0].startswith("Intentionally no annotation comments below")
     assert routines[0].text.endswith("BEGIN\n\treturn a * b;\nEND")
-    offsets = list(split_stream([read(SKEEMA / "offsets.sql")], "offsets.sql"))
+    offsets = list(split_stream([read(need("peer-suites", "skeema-linter", "offsets.sql"))], "offsets.sql"))
     assert [(s.line, s.column, s.end_line) for s in offsets] == [(1, 1, 9)]

@@ -26,7 +26,7 @@ from linter.input.statement import Statement
 from linter.input.split import split_stream
 from linter.schema.target import Target
 
-SHARED = Path(__file__).parents[1] / ".." / "shared"
+from tests.shared import SHARED
 DIRECTIVE = "innolint:"
 
 
@@ -106,7 +106,7 @@ def corpus_files() -> Iterator[Path]:
             yield from sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in (".sql", ".txt"))
 
 
-@pytest.mark.skipif(not (SHARED / "corpus").is_dir(), reason="shared corpus not present")
+@pytest.mark.needs_shared("corpus")
 def test_fast_lane_and_skipping_agree_with_the_general_scanner_on_the_corpus() -> None:
     files = list(corpus_files())
     assert files

@@ -20,12 +20,12 @@ from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
 from linter.schema.target import Target
 from linter.schema.tenants import detect_tenants, group_by_definition, schema_regexp
-from tests.helpers import SHARED, findings, lint_sql
+from tests.helpers import findings, lint_sql
+from tests.shared import need
 
 TENANT = "tenant-tablespace"
 CROSS = "cross-tenant-tablespace"
 UNDEFINED = "undefined-tablespace"
-MAKE_TENANTS = SHARED / "corpus" / "_scale" / "make_tenants.py"
 
 
 def tenant_sql(
@@ -233,7 +233,7 @@ def test_existing_naming_convention_is_followed_in_the_fix(tmp_path: Path) -> No
 # --- the generated tenant dump ------------------------------------------------------------------------
 def make_tenants(tmp_path: Path, *args: str) -> tuple[Path, dict[str, object]]:
     out, summary = tmp_path / "tenants.sql", tmp_path / "summary.json"
-    subprocess.run([sys.executable, str(MAKE_TENANTS), "-n", "100", "-o", str(out), "--summary", str(summary), *args],
+    subprocess.run([sys.executable, str(need("corpus", "_scale", "make_tenants.py")), "-n", "100", "-o", str(out), "--summary", str(summary), *args],
                    check=True, capture_output=True)
     return out, json.loads(summary.read_text())
 

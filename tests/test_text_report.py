@@ -44,7 +44,7 @@ def finding(rule: str = "no-primary-key", severity: str = "warning", line: int =
 
 # --- the default: one line per finding -------------------------------------------------------------
 
-@pytest.mark.skipif(not (CORPUS / "LABELS.json").is_file(), reason="the shared corpus is not here")
+@pytest.mark.needs_shared("corpus", "LABELS.json")
 def test_corpus_report_is_one_short_line_per_finding() -> None:
     """The measurement of the issue (shared/corpus: 1,802 lines, 485 KB before): now one line per
     warning or error, info counted in one line, no line over 200 characters."""
@@ -67,7 +67,7 @@ def test_corpus_report_is_one_short_line_per_finding() -> None:
     assert max(len(line) for line in every) <= text.LINE_WIDTH
 
 
-@pytest.mark.skipif(not (CORPUS / "LABELS.json").is_file(), reason="the shared corpus is not here")
+@pytest.mark.needs_shared("corpus", "LABELS.json")
 def test_every_finding_has_a_short_summary_and_json_keeps_the_message() -> None:
     """Each check says its point in one sentence: at most 100 characters besides the names it
     quotes (names are up to 64 characters each, and shown whole where the line has room)."""
