@@ -10,7 +10,7 @@ import pytest
 if TYPE_CHECKING:  # imported by pytest_plugins below: importing it here first would stop its assertion rewriting
     from tests.mariadb import MariaDB
 
-pytest_plugins = ["tests.mariadb", "tests.shared"]
+pytest_plugins = ["tests.mariadb", "tests.shared", "tests.sampling"]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -19,6 +19,8 @@ from linter.parse.tokens import ParseFailure
 from linter.schema.elements import Location
 from linter.server.replay import Replayer
 from linter.schema.target import Target
+from tests import sampling
+from tests.sampling import spread
 
 #: (name, CREATE TABLE body with {a} {b} {c} {d} {id} for the column names, {e} for the engine);
 #: MEMORY takes no TEXT column, so `d` is a VARCHAR there
@@ -136,50 +138,70 @@ def _names(rng: random.Random) -> dict[str, str]:
     return dict(zip(("id", "a", "b", "c", "d"), pool))
 
 
-def cases(seed: int, engines: tuple[str, ...] = ENGINES, temporary: bool = False,
-          per_case: tuple[int, int] = (len(CLAUSES), 8)) -> list[tuple[str, str, str, str]]:
-    """(label, create, alter, table) for every shape x operation x engine, each with `per_case`
-    clauses drawn (InnoDB, the other engines); names and some types vary with `seed`."""
-    rng = random.Random(seed)
-    found = []
-    n = 0
+#: one case of the matrix: (label, CREATE TABLE, ALTER TABLE, table name)
+Case = tuple[str, str, str, str]
+#: the classes of one case: (engine, shape, operation, (online, clause))
+Classes = tuple[str, str, str, tuple[str, str]]
+
+
+def matrix(engines: tuple[str, ...] = ENGINES) -> list[Classes]:
+    """Every case's classes: engine x shape x operation x clause (INNOLINT_EXHAUSTIVE runs them all)."""
+    return [(engine, shape, operation, clause) for engine in engines for shape, _ in SHAPES
+            for operation, _ in OPERATIONS for clause in CLAUSES]
+
+
+def sample(rng: random.Random, engines: tuple[str, ...] = ENGINES, pairwise: str | None = "InnoDB") -> list[Classes]:
+    """A sample in which every class is: on the `pairwise` engine every shape x operation pair,
+    on each other engine every operation once, over shapes spread evenly; the clauses spread
+    evenly over each engine's cases (each engine has more cases than there are clauses)."""
+    chosen: list[Classes] = []
     for engine in engines:
-        for shape, body in SHAPES:
-            for operation, action in OPERATIONS:
-                names = _names(rng)
-                clause_set = rng.sample(CLAUSES, per_case[0] if engine == "InnoDB" else per_case[1])
-                for online, clause in clause_set:
-                    n += 1
-                    table = f"t{n}"
-                    values = dict(names, e=engine, x=rng.choice(("x", "extra", "Added")),
-                                  text="VARCHAR(100)" if engine == "MEMORY" else rng.choice(("TEXT", "MEDIUMTEXT")),
-                                  other="MyISAM" if engine != "MyISAM" else "InnoDB", table=table,
-                                  rowformat=rng.choice(("DYNAMIC", "COMPACT")),
-                                  key=("u_" + names["c"]) if shape == "unique" else f"k_{names['a']}",
-                                  shape_key=SHAPE_KEYS.get(shape, "k_{a}").format(**names))
-                    shape_of = shape if shape in ("pk", "no-pk", "unique") else "pk"
-                    values["ctype"] = {"pk": "CHAR(36) NOT NULL", "no-pk": "CHAR(10) NOT NULL",
-                                       "unique": "VARCHAR(36) NOT NULL DEFAULT ''"}[shape_of]
-                    values["atype"] = (rng.choice(("TIMESTAMP NULL", "TIMESTAMP NULL DEFAULT '2020-01-01 00:00:00'",
-                                                   "DATETIME NULL DEFAULT CURRENT_TIMESTAMP", "TIMESTAMP NULL DEFAULT NULL"))
-                                       if shape == "timestamp" else "SMALLINT" if shape == "unique" else "INT")
-                    values["btype"] = {"pk": "VARCHAR(20)", "no-pk": "VARCHAR(40) CHARACTER SET utf8mb4",
-                                       "unique": "VARCHAR(200)"}[shape_of]
-                    values["blonger"] = {"pk": rng.choice(("VARCHAR(30)", "VARCHAR(60)")),
-                                         "no-pk": "VARCHAR(50) CHARACTER SET utf8mb4",
-                                         "unique": "VARCHAR(250)"}[shape_of]
-                    create = (f"CREATE {'TEMPORARY ' if temporary else ''}TABLE {table} "
-                              + body.format(**values) + f" ENGINE={engine}")
-                    if engine == "MEMORY":
-                        create = create.replace(f"KEY k_{names['a']} ({names['a']}, {names['b']})",
-                                                f"KEY k_{names['a']} ({names['a']})")
-                    alter = (f"ALTER {online + ' ' if online else ''}TABLE {table} {action.format(**values)}"
-                             + (f", {clause}" if clause else ""))
-                    found.append((f"{engine} {shape} {operation} {online} {clause}", create, alter, table))
+        if engine == pairwise:
+            pairs = [(shape, operation) for shape, _ in SHAPES for operation, _ in OPERATIONS]
+        else:
+            shapes = spread(rng, [shape for shape, _ in SHAPES], len(OPERATIONS))
+            pairs = list(zip(shapes, (operation for operation, _ in OPERATIONS)))
+        clauses = spread(rng, CLAUSES, len(pairs))
+        chosen.extend((engine, shape, operation, clause) for (shape, operation), clause in zip(pairs, clauses))
+    return chosen
+
+
+def cases(rng: random.Random, chosen: list[Classes], temporary: bool = False) -> list[Case]:
+    """(label, create, alter, table) for each chosen case; names and some types vary with `rng`."""
+    bodies, actions = dict(SHAPES), dict(OPERATIONS)
+    found = []
+    for n, (engine, shape, operation, (online, clause)) in enumerate(chosen, 1):
+        names = _names(rng)
+        table = f"t{n}"
+        values = dict(names, e=engine, x=rng.choice(("x", "extra", "Added")),
+                      text="VARCHAR(100)" if engine == "MEMORY" else rng.choice(("TEXT", "MEDIUMTEXT")),
+                      other="MyISAM" if engine != "MyISAM" else "InnoDB", table=table,
+                      rowformat=rng.choice(("DYNAMIC", "COMPACT")),
+                      key=("u_" + names["c"]) if shape == "unique" else f"k_{names['a']}",
+                      shape_key=SHAPE_KEYS.get(shape, "k_{a}").format(**names))
+        shape_of = shape if shape in ("pk", "no-pk", "unique") else "pk"
+        values["ctype"] = {"pk": "CHAR(36) NOT NULL", "no-pk": "CHAR(10) NOT NULL",
+                           "unique": "VARCHAR(36) NOT NULL DEFAULT ''"}[shape_of]
+        values["atype"] = (rng.choice(("TIMESTAMP NULL", "TIMESTAMP NULL DEFAULT '2020-01-01 00:00:00'",
+                                       "DATETIME NULL DEFAULT CURRENT_TIMESTAMP", "TIMESTAMP NULL DEFAULT NULL"))
+                           if shape == "timestamp" else "SMALLINT" if shape == "unique" else "INT")
+        values["btype"] = {"pk": "VARCHAR(20)", "no-pk": "VARCHAR(40) CHARACTER SET utf8mb4",
+                           "unique": "VARCHAR(200)"}[shape_of]
+        values["blonger"] = {"pk": rng.choice(("VARCHAR(30)", "VARCHAR(60)")),
+                             "no-pk": "VARCHAR(50) CHARACTER SET utf8mb4",
+                             "unique": "VARCHAR(250)"}[shape_of]
+        create = (f"CREATE {'TEMPORARY ' if temporary else ''}TABLE {table} "
+                  + bodies[shape].format(**values) + f" ENGINE={engine}")
+        if engine == "MEMORY":
+            create = create.replace(f"KEY k_{names['a']} ({names['a']}, {names['b']})",
+                                    f"KEY k_{names['a']} ({names['a']})")
+        alter = (f"ALTER {online + ' ' if online else ''}TABLE {table} {actions[operation].format(**values)}"
+                 + (f", {clause}" if clause else ""))
+        found.append((f"{engine} {shape} {operation} {online} {clause}", create, alter, table))
     return found
 
 
-def _server(mariadb: Any, database: str, batch: list[tuple[str, str, str, str]]) -> list[int | None]:
+def _server(mariadb: Any, database: str, batch: list[Case]) -> list[int | None]:
     """The server's answer to each ALTER (its error code, None: ran); None for a case whose CREATE failed too."""
     import pymysql
 
@@ -248,7 +270,7 @@ def _innolint(create: str, alter: str, target: str = "mariadb-10.11") -> tuple[s
     return "other", message
 
 
-def _judge(mariadb: Any, batch: list[tuple[str, str, str, str]], database: str) -> tuple[int, list[str], list[str]]:
+def _judge(mariadb: Any, batch: list[Case], database: str) -> tuple[int, list[str], list[str]]:
     answers = _server(mariadb, database, batch)
     judged = 0
     wrong: list[str] = []
@@ -277,16 +299,37 @@ def _judge(mariadb: Any, batch: list[tuple[str, str, str, str]], database: str) 
     return judged, wrong, undecided
 
 
-@pytest.mark.parametrize("seed, temporary", [(1, False), (2, False), (3, True)])
-def test_online_alter_as_the_server_decides(mariadb: Any, seed: int, temporary: bool) -> None:
-    """A sample of the whole matrix per seed (its ~4,600 cases take ~3.5 min on the project's
-    machine; each seed of the full matrix agreed when this was written)."""
-    batch = cases(seed, ENGINES if not temporary else ("InnoDB", "MyISAM"), temporary, (4, 1))
-    judged, wrong, undecided = _judge(mariadb, batch, f"online_{seed}")
-    print(f"\nonline alter seed {seed}: {judged} server-judged cases, {len(undecided)} undecided")
+@pytest.mark.parametrize("temporary", [False, True], ids=["tables", "temporary-tables"])
+def test_online_alter_as_the_server_decides(mariadb: Any, temporary: bool) -> None:
+    """A sample of the matrix in which every operation, engine, shape and clause is, rotating with
+    the seed (tests/sampling.py); INNOLINT_EXHAUSTIVE=1 judges the whole matrix (docs/testing.md
+    gives its counts). Temporary tables: InnoDB and MyISAM."""
+    engines = ENGINES if not temporary else ("InnoDB", "MyISAM")
+    rng = sampling.rng(f"online-alter-{temporary}")
+    chosen = matrix(engines) if sampling.exhaustive() else sample(rng, engines)
+    batch = cases(rng, chosen, temporary)
+    judged, wrong, undecided = _judge(mariadb, batch, f"online_{'temporary' if temporary else 'tables'}")
+    print(f"\nonline alter ({sampling.rerun()}): {len(batch)} cases, {judged} server-judged, {len(undecided)} undecided")
     assert judged > 0.7 * len(batch)  # (MEMORY takes no FULLTEXT key; a few fail for other reasons)
-    assert not wrong, f"{len(wrong)} of {judged} cases differ from the server:\n" + "\n".join(wrong[:40])
-    assert len(undecided) <= judged // 10, "\n".join(undecided[:20])
+    assert not wrong, (f"{len(wrong)} of {judged} cases differ from the server ({sampling.rerun()}):\n"
+                       + "\n".join(wrong[:40]))
+    assert len(undecided) <= judged // 10, f"{sampling.rerun()}\n" + "\n".join(undecided[:20])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_every_class_is_in_every_sample(seed: int) -> None:
+    """The sample leaves no class out, whatever the seed: each engine has every operation, shape and
+    clause, and InnoDB every shape x operation pair; each case once."""
+    chosen = sample(random.Random(seed))
+    for engine in ENGINES:
+        own = [c for c in chosen if c[0] == engine]
+        assert {c[1] for c in own} == {shape for shape, _ in SHAPES}
+        assert {c[2] for c in own} == {operation for operation, _ in OPERATIONS}
+        assert {c[3] for c in own} == set(CLAUSES)
+    assert {(c[1], c[2]) for c in chosen if c[0] == "InnoDB"} == {(s, o) for s, _ in SHAPES for o, _ in OPERATIONS}
+    assert len(set(chosen)) == len(chosen) and set(chosen) <= set(matrix())
+    batch = cases(random.Random(seed), chosen)
+    assert len({table for *_, table in batch}) == len(batch)
 
 
 # -- without a server: the clauses as parsed, and the targets MariaDB 10.11 cannot judge ------------
