@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,7 @@ from linter.rules.findings import Report
 from linter.input.migrations.history import order, plan
 from linter.input.migrations.prisma_schema import implicit_links, parse
 from tests import histories as H
+from tests.complexity import assert_linear
 
 SEEDS = range(8)
 lint, problems, PROBLEMS = H.lint, H.problems, H.PROBLEMS
@@ -282,15 +283,9 @@ def test_implicit_self_relations_and_named_relations() -> None:
 
 
 def test_the_scanner_is_linear() -> None:
-    def timed(n: int) -> float:
+    def parsing(n: int) -> Callable[[], object]:
         text = "".join(f'model M{i} {{\n  id String @id @default(uuid()) // "x\n  s String @default("}} @id")\n}}\n'
                        for i in range(n)) + "(" * n + '"' * n
-        best = float("inf")
-        for _ in range(3):
-            started = time.process_time()
-            parse(text)
-            best = min(best, time.process_time() - started)
-        return best
+        return lambda: parse(text)
 
-    small, large = timed(300), timed(3000)
-    assert large <= max(small, 0.002) * 15, (small, large)
+    assert_linear(parsing, 300)
