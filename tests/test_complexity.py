@@ -74,7 +74,7 @@ def _alters(n: int) -> Callable[[], object]:
 
 
 def test_replay_of_alters_on_one_table_is_linear() -> None:
-    assert_linear(_alters, 1000)
+    assert_linear(_alters, 300)
 
 
 def _drops(n: int) -> Callable[[], object]:
@@ -95,7 +95,7 @@ def _drops(n: int) -> Callable[[], object]:
 
 
 def test_replay_of_drops_is_linear() -> None:
-    assert_linear(_drops, 1000)
+    assert_linear(_drops, 200)
 
 
 # -- suppressions ------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ def _ignore_file(tmp_path: Path) -> Callable[[int], Callable[[], object]]:
 
 
 def test_ignore_file_scan_is_linear(tmp_path: Path) -> None:
-    assert_linear(_ignore_file(tmp_path), 5000)
+    assert_linear(_ignore_file(tmp_path), 2000)
 
 
 # -- partition clauses, directives, glued statements: text scans ---------------------------------
@@ -187,7 +187,7 @@ def test_directives_without_a_closing_bracket_are_linear(comment: str) -> None:
         text = "/* " + comment * n + " */"
         return lambda: parse_directives([text])
 
-    assert_linear(make, 20000)
+    assert_linear(make, 5000)
 
 
 @pytest.mark.parametrize("unit", ["'", "''", "`", "\\'", "'a',", "/* x */", "-- c\n", "#\n", "\n  ", "\nDROP INDEX i"])
@@ -196,7 +196,7 @@ def test_the_missing_semicolon_scan_is_linear(unit: str) -> None:
         text = "ALTER TABLE t ADD a int " + unit * n + "\nCREATE TABLE u (a int)"
         return lambda: glued_statement(text, alter=True)
 
-    assert_linear(make, 20000)
+    assert_linear(make, 5000)
 
 
 # -- statements through the parser and its cache ------------------------------------------------

@@ -52,4 +52,4 @@ def _checking(tables: int) -> Callable[[], object]:
 
 
 def test_the_key_checks_grow_linearly() -> None:
-    assert_linear(_checking, 200)
+    assert_linear(_checking, 50)

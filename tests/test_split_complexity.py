@@ -54,14 +54,14 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
     "comment lines waiting for a statement": (
         lambda n: "-- a comment line\n" * n + "CREATE TABLE t (a int);\n", 20000, 1 << 12, None, None),
     "block comments waiting for a statement": (
-        lambda n: "/* c */\n" * n + "CREATE TABLE t (a int);\n", 5000, 1 << 12, None, None),
+        lambda n: "/* c */\n" * n + "CREATE TABLE t (a int);\n", 2000, 1 << 12, None, None),
     "one huge statement": (
         lambda n: "CREATE TABLE t (a int) COMMENT '" + "x;\n" * n + "';\nSELECT 1;\n", 200000, 1 << 16, None, None),
     "one huge skipped statement": (
-        lambda n: "INSERT INTO t VALUES " + "(1,'a;b'),\n" * n + "(2);\n", 100000, 1 << 16, None, None),
+        lambda n: "INSERT INTO t VALUES " + "(1,'a;b'),\n" * n + "(2);\n", 40000, 1 << 16, None, None),
     # the constructs the splitter reads now
     "client commands": (
-        lambda n: f"CREATE TABLE t (a int){B}g {B}W {B}p\n{B}u db\nuse db2\n" * n, 1000, 1 << 12, "mariadb-10.11", None),
+        lambda n: f"CREATE TABLE t (a int){B}g {B}W {B}p\n{B}u db\nuse db2\n" * n, 400, 1 << 12, "mariadb-10.11", None),
     "commands inside one statement": (
         lambda n: "CREATE TABLE t (a int" + f" {B}p {B}u db\n" * n + ");\n", 2000, 1 << 12, None, None),
     "a command's long parameters": (
@@ -71,16 +71,16 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
     "a long line after a command name": (lambda n: "use " + "x" * n + "\nSELECT 1;\n", 2000000, 1 << 12, None, None),
     "blanks after a line break in a statement": (
         lambda n: "SELECT 1\n" + " " * n + "FROM dual;\n", 2000000, 1 << 12, None, None),
-    "comments after a statement on its line": (lambda n: "SELECT 1;" + " /* c */" * n + "\n", 8000, 1 << 12, None, None),
-    "DELIMITER changes": (lambda n: "DELIMITER //\nSELECT 1//\nDELIMITER ;\nSELECT 2;\n" * n, 1000, 1 << 12, None, None),
+    "comments after a statement on its line": (lambda n: "SELECT 1;" + " /* c */" * n + "\n", 3000, 1 << 12, None, None),
+    "DELIMITER changes": (lambda n: "DELIMITER //\nSELECT 1//\nDELIMITER ;\nSELECT 2;\n" * n, 400, 1 << 12, None, None),
     "executable comments that do not run": (
-        lambda n: "/*!99999 SELECT 1; /* x */ */\nCREATE TABLE t (a int /*!99999 , b int */);\n" * n, 1000, 1 << 12,
+        lambda n: "/*!99999 SELECT 1; /* x */ */\nCREATE TABLE t (a int /*!99999 , b int */);\n" * n, 400, 1 << 12,
         "mysql-8.0", None),
     "a one-line executable comment that does not close": (
         lambda n: ("/*!40101 " + "a" * n + "\n;\n/*!40101 " + " " * n + "x\n;\n") * 4, 200000, 1 << 16, None, None),
     "delimiters and quotes in executable comments": (
         lambda n: "DELIMITER //\nCREATE TABLE t (a int) /*!99999 COMMENT 'x//y' */ /*!50100 ENGINE=InnoDB *///\n/\n"
-        "/*!99999 a // b */ /*!50100 SELECT 1 /* c */ */ //\n" * n, 1000, 1 << 12, "mariadb-10.11", None),
+        "/*!99999 a // b */ /*!50100 SELECT 1 /* c */ */ //\n" * n, 250, 1 << 12, "mariadb-10.11", None),
     "comments the client drops in executable comments": (
         lambda n: "CREATE TABLE t (a int) /*!50100 /* c */ " + "/*!x */ y " * n + "*/ ENGINE=InnoDB */;\n"
         + "SELECT 1 /*!99999 /* c " + "*/ /*! " * n + "*/ */;\n", 5000, 1 << 12, "mariadb-10.11", None),
@@ -88,26 +88,26 @@ GENERATORS: dict[str, tuple[Callable[[int], str], int, int, str | None, str | No
         lambda n: "CREATE TABLE t (a int) /*!99999 COMMENT '" + "x;" * n + "' */;\n", 200000, 1 << 12, "mariadb-10.11",
         None),
     "nested comment openers in one that does not run": (
-        lambda n: "/*!99999 " + "/*" * n + " */ */\nSELECT 1;\n", 20000, 1 << 12, "mysql-8.0", None),
+        lambda n: "/*!99999 " + "/*" * n + " */ */\nSELECT 1;\n", 8000, 1 << 12, "mysql-8.0", None),
     "executable comments in one statement": (
-        lambda n: "CREATE TABLE t (a int" + " /*!50100 , b int */" * n + ");\n", 5000, 1 << 12, "mysql-8.0", None),
+        lambda n: "CREATE TABLE t (a int" + " /*!50100 , b int */" * n + ");\n", 2000, 1 << 12, "mysql-8.0", None),
     "sql_mode changes": (
-        lambda n: "SET sql_mode='ANSI_QUOTES';\nCREATE TABLE \"t\" (a int);\nSET sql_mode=DEFAULT;\n" * n, 1000, 1 << 12,
+        lambda n: "SET sql_mode='ANSI_QUOTES';\nCREATE TABLE \"t\" (a int);\nSET sql_mode=DEFAULT;\n" * n, 400, 1 << 12,
         None, None),
     "unterminated quote": (lambda n: "SELECT 1;\nSELECT 'x" + "a;\n" * n, 200000, 1 << 12, None, None),
     "deep compound block": (
         lambda n: "DELIMITER //\nBEGIN NOT ATOMIC\n" + "IF 1 THEN\n" * n + "CREATE TABLE t (a int);\n" + "END IF;\n" * n
         + "END//\n", 1000, 1 << 12, "mariadb-10.11", None),
     "many statements in a compound block": (
-        lambda n: "DELIMITER //\nBEGIN NOT ATOMIC\n" + "CREATE TABLE t (a int); SELECT 1;\n" * n + "END//\n", 1000,
+        lambda n: "DELIMITER //\nBEGIN NOT ATOMIC\n" + "CREATE TABLE t (a int); SELECT 1;\n" * n + "END//\n", 400,
         1 << 12, "mariadb-10.11", None),
     "a stored program with many statements": (
-        lambda n: "DELIMITER //\nCREATE PROCEDURE p() BEGIN\n" + "IF 1 THEN SELECT 1; END IF;\n" * n + "END//\n", 1000,
+        lambda n: "DELIMITER //\nCREATE PROCEDURE p() BEGIN\n" + "IF 1 THEN SELECT 1; END IF;\n" * n + "END//\n", 500,
         1 << 12, None, None),
-    "multi-statement packet": (lambda n: "DELIMITER //\n" + "SELECT 1;" * n + "//\n", 5000, 1 << 12, None, None),
+    "multi-statement packet": (lambda n: "DELIMITER //\n" + "SELECT 1;" * n + "//\n", 1500, 1 << 12, None, None),
     "an open packet held, with commands in it, thrown away": (
         lambda n: "DELIMITER //\n" + f"CREATE TABLE t (a int); {B}u db\nSET sql_mode='ANSI_QUOTES';\n" * n
-        + f"{B}c\nSELECT 1//\n", 5000, 1 << 12, "mariadb-10.11", None),
+        + f"{B}c\nSELECT 1//\n", 500, 1 << 12, "mariadb-10.11", None),
     "goose statement block": (
         lambda n: "-- +goose Up\n-- +goose StatementBegin\n" + "SELECT 1;\n" * n + "-- +goose StatementEnd\n", 200000,
         1 << 12, None, "goose"),

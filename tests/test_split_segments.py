@@ -107,4 +107,4 @@ def test_reading_changesets_is_linear() -> None:
             f"--changeset a:{i}b\nALTER TABLE t{i} ADD c INT; ALTER TABLE t{i} ADD d INT\n" for i in range(n))
         return lambda: list(split_stream(liquibase.read_chunks([text], "x.sql"), "x.sql", migration_format=None))
 
-    assert_linear(make, 300, what="liquibase changesets")
+    assert_linear(make, 120, what="liquibase changesets")
