@@ -8,11 +8,18 @@ into a temporary repository. pre-commit then builds the hook's virtualenv from i
 python`: pip installs innolint and its dependencies) and runs `innolint check --changed-only` on
 the files given.
 
+try-repo builds that virtualenv again on every call (it keeps its store in a temporary directory),
+~10 CPU seconds each, so one test uses it and the others run the hook as users do, `pre-commit run`
+with a `.pre-commit-config.yaml` naming the snapshot at its commit: they share one store
+(PRE_COMMIT_HOME, for the module), where the virtualenv is built once.
+
 Skipped only when pre-commit is missing and cannot be installed with pip, and the skip says so.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import shutil
 import subprocess
 import sys
@@ -37,15 +44,41 @@ CREATE TABLE event_log (
 """
 
 
-def _pre_commit() -> list[str]:
-    """The pre-commit command, installing it with pip when it is missing."""
+@functools.lru_cache(maxsize=None)
+def _pre_commit() -> tuple[str, ...]:
+    """The pre-commit command, installing it with pip when it is missing (asked once a session)."""
     probe = subprocess.run([sys.executable, "-m", "pre_commit", "--version"], capture_output=True, text=True)
     if probe.returncode != 0:
         install = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "pre-commit"],
                                  capture_output=True, text=True, timeout=600)
         if install.returncode != 0:
             pytest.skip(f"pre-commit is not installed and pip could not install it: {install.stderr.strip()[-500:]}")
-    return [sys.executable, "-m", "pre_commit"]
+    return (sys.executable, "-m", "pre_commit")
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The store of every `pre-commit run` here (not the user's ~/.cache/pre-commit)."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture
+def hook_env(pre_commit_home: Path) -> dict[str, str]:
+    """The environment of a pre-commit command (or a `git commit` running the installed hook)."""
+    return {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home), "PRE_COMMIT_COLOR": "never"}
+
+
+def _use_hook(hook_repo: Path, project: Path, args: str = "") -> None:
+    """`project`'s .pre-commit-config.yaml: the snapshot's innolint hook at its commit, staged."""
+    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: innolint\n{args}")
+    _git("add", "-A", cwd=project)
+
+
+def _run_hook(project: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*_pre_commit(), "run", "--verbose", "--color", "never", *args], cwd=project,
+                          capture_output=True, text=True, timeout=900, env=env)
 
 
 def _git(*args: str, cwd: Path) -> str:
@@ -103,9 +136,12 @@ def test_bad_migration_fails_with_file_line_and_rule(hook_repo: Path, project: P
     assert "[no-primary-key]" in output
 
 
-def test_good_migration_passes_in_its_directory(hook_repo: Path, project: Path) -> None:
+def test_good_migration_passes_in_its_directory(hook_repo: Path, project: Path, tmp_path: Path,
+                                                hook_env: dict[str, str]) -> None:
     # V2 beside it has no key, but changed-only mode reports only what is in the files given
-    result = _try_repo(hook_repo, project, "db/migrations/V1__customers.sql")
+    project = Path(shutil.copytree(project, tmp_path / "project"))
+    _use_hook(hook_repo, project)
+    result = _run_hook(project, hook_env, "--files", "db/migrations/V1__customers.sql")
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "Passed" in output
@@ -130,33 +166,27 @@ def hostile_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def test_file_names_like_options_stay_file_names(hook_repo: Path, hostile_project: Path) -> None:
-    result = subprocess.run(
-        [*_pre_commit(), "try-repo", str(hook_repo), "innolint", "--verbose", "--color", "never", "--all-files"],
-        cwd=hostile_project, capture_output=True, text=True, timeout=900,
-    )
+def test_file_names_like_options_stay_file_names(hook_repo: Path, hostile_project: Path, tmp_path: Path,
+                                                 hook_env: dict[str, str]) -> None:
+    project = Path(shutil.copytree(hostile_project, tmp_path / "project"))
+    _use_hook(hook_repo, project)
+    result = _run_hook(project, hook_env, "--all-files")
     output = result.stdout + result.stderr
     assert result.returncode == 1, output
     for name in OPTION_NAMES:  # each file was linted, as a file
         assert f"{name}:2:1: warning [no-primary-key]" in output, output
-    assert (hostile_project / "schema.sql").read_text() == GOOD  # not overwritten with a report
-    assert sorted(p.name for p in hostile_project.iterdir() if p.name != ".git") == sorted([*OPTION_NAMES, "schema.sql"])
+    assert (project / "schema.sql").read_text() == GOOD  # not overwritten with a report
+    assert sorted(p.name for p in project.iterdir() if p.name != ".git") == sorted(
+        [*OPTION_NAMES, "schema.sql", ".pre-commit-config.yaml"])
 
 
 def test_user_args_stay_options_beside_hostile_names(hook_repo: Path, hostile_project: Path,
-                                                     tmp_path: Path) -> None:
+                                                     tmp_path: Path, hook_env: dict[str, str]) -> None:
     """The user's `args:` come before the staged names and stay options (here --fail-level=none
     turns the failure off), while the names that look like options stay files."""
-    project = tmp_path / "project"
-    shutil.copytree(hostile_project, project)
-    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
-    (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: innolint\n"
-        "        args: [--fail-level=none, --format, text]\n"
-    )
-    _git("add", "-A", cwd=project)
-    result = subprocess.run([*_pre_commit(), "run", "--all-files", "--verbose", "--color", "never"],
-                            cwd=project, capture_output=True, text=True, timeout=900)
+    project = Path(shutil.copytree(hostile_project, tmp_path / "project"))
+    _use_hook(hook_repo, project, "        args: [--fail-level=none, --format, text]\n")
+    result = _run_hook(project, hook_env, "--all-files")
     output = result.stdout + result.stderr
     assert result.returncode == 0, output  # the option was obeyed
     for name in OPTION_NAMES:
@@ -172,11 +202,8 @@ def _project_with_hook(hook_repo: Path, root: Path, files: dict[str, str]) -> Pa
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
-    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
-    (root / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: innolint\n")
     _git("init", "-q", cwd=root)
-    _git("add", "-A", cwd=root)
+    _use_hook(hook_repo, root)
     _git("commit", "-q", "-m", "base", cwd=root)
     return root
 
@@ -188,15 +215,16 @@ KEY_LATER = {
 }
 
 
-def test_a_commit_that_only_deletes_the_fix_is_stopped(hook_repo: Path, tmp_path: Path) -> None:
+def test_a_commit_that_only_deletes_the_fix_is_stopped(hook_repo: Path, tmp_path: Path, hook_env: dict[str, str]) -> None:
     """The only staged change deletes V3, which added the key V2 lacked: pre-commit passes no file
     name for a deletion, yet the hook runs (always_run), asks git what the commit deletes, and
     fails at V2, where the problem now is. The commit does not happen."""
     project = _project_with_hook(hook_repo, tmp_path / "project", KEY_LATER)
-    subprocess.run([*_pre_commit(), "install"], cwd=project, check=True, capture_output=True, text=True, timeout=300)
+    subprocess.run([*_pre_commit(), "install"], cwd=project, check=True, capture_output=True, text=True, timeout=300,
+                   env=hook_env)
     _git("rm", "-q", "db/migrations/V3__events_key.sql", cwd=project)
     done = subprocess.run(["git", *GIT_IDENTITY, "commit", "-m", "drop V3"], cwd=project, capture_output=True, text=True,
-                          timeout=900, env={**__import__("os").environ, "PRE_COMMIT_COLOR": "never"})
+                          timeout=900, env=hook_env)
     output = done.stdout + done.stderr
     assert done.returncode != 0, output
     assert "db/migrations/V2__events.sql:2:1: warning [no-primary-key]" in output, output
@@ -206,21 +234,22 @@ def test_a_commit_that_only_deletes_the_fix_is_stopped(hook_repo: Path, tmp_path
         "-- the key event_log lacked\n" + KEY_LATER["db/migrations/V3__events_key.sql"])
     _git("add", "-A", cwd=project)
     again = subprocess.run(["git", *GIT_IDENTITY, "commit", "-q", "-m", "keep V3"], cwd=project, capture_output=True,
-                           text=True, timeout=900)
+                           text=True, timeout=900, env=hook_env)
     assert again.returncode == 0, again.stdout + again.stderr
 
 
-def test_an_edit_that_removes_the_fix_is_stopped_and_others_pass(hook_repo: Path, tmp_path: Path) -> None:
+def test_an_edit_that_removes_the_fix_is_stopped_and_others_pass(hook_repo: Path, tmp_path: Path,
+                                                                  hook_env: dict[str, str]) -> None:
     project = _project_with_hook(hook_repo, tmp_path / "project", KEY_LATER)
     (project / "README.md").write_text("docs only\n")
     _git("add", "-A", cwd=project)
     docs = subprocess.run([*_pre_commit(), "run", "--color", "never"], cwd=project, capture_output=True, text=True,
-                          timeout=900)
+                          timeout=900, env=hook_env)
     assert docs.returncode == 0, docs.stdout + docs.stderr  # nothing SQL staged: the hook passes
     (project / "db" / "migrations" / "V3__events_key.sql").write_text("-- the key broke the deploy\nSELECT 1;\n")
     _git("add", "-A", cwd=project)
     edited = subprocess.run([*_pre_commit(), "run", "--color", "never"], cwd=project, capture_output=True, text=True,
-                            timeout=900)
+                            timeout=900, env=hook_env)
     output = edited.stdout + edited.stderr
     assert edited.returncode == 1, output
     assert "V2__events.sql:2:1: warning [no-primary-key]" in output
@@ -230,13 +259,13 @@ def test_an_edit_that_removes_the_fix_is_stopped_and_others_pass(hook_repo: Path
     ("schema.ddl", "dump/all.mysql", "zm_create.sql.in", "backup/mysql-schema.dump", "LEGACY.SQL"),
     ("a/b/c/deep.Ddl", "x.MySQL", "templates/t.SQL.IN"),
 ])
-def test_the_hook_reads_every_name_innolint_reads(hook_repo: Path, tmp_path: Path, names: tuple[str, ...]) -> None:
+def test_the_hook_reads_every_name_innolint_reads(hook_repo: Path, tmp_path: Path, names: tuple[str, ...],
+                                                  hook_env: dict[str, str]) -> None:
     files = {name: BAD for name in names}
     files["notes.txt"] = BAD  # not a SQL name for a hook (a .txt is SQL only when it starts like a dump)
     files["README.md"] = "CREATE TABLE not_sql (a INT);\n"
     project = _project_with_hook(hook_repo, tmp_path / "project", files)
-    done = subprocess.run([*_pre_commit(), "run", "--all-files", "--verbose", "--color", "never"], cwd=project,
-                          capture_output=True, text=True, timeout=900)
+    done = _run_hook(project, hook_env, "--all-files")
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     for name in names:
@@ -273,7 +302,7 @@ def test_the_hooks_file_pattern_is_the_clis() -> None:
     assert_linear(searching, 20_000)
 
 
-def test_the_readme_snippet_works_as_it_says(hook_repo: Path, tmp_path: Path) -> None:
+def test_the_readme_snippet_works_as_it_says(hook_repo: Path, tmp_path: Path, hook_env: dict[str, str]) -> None:
     """The README's pre-commit snippet, with the two things it tells you to fill in: the
     repository you keep innolint in and `git rev-parse HEAD` of it (no release is tagged)."""
     import re
@@ -292,6 +321,6 @@ def test_the_readme_snippet_works_as_it_says(hook_repo: Path, tmp_path: Path) ->
     _git("init", "-q", cwd=project)
     _git("add", "-A", cwd=project)
     done = subprocess.run([*_pre_commit(), "run", "--color", "never"], cwd=project, capture_output=True, text=True,
-                          timeout=900)
+                          timeout=900, env=hook_env)
     output = done.stdout + done.stderr
     assert done.returncode == 1 and "db/V1__init.sql:2:1: warning [no-primary-key]" in output, output
