@@ -32,7 +32,9 @@ from linter.fix_migration import FixError, build, output_for, write
 from linter.input.migrations.writing import NewMigration, next_version
 from linter.input.migrations.history import order
 from linter.schema.target import Target
+from tests import sampling
 from tests.mariadb import MariaDB
+from tests.sampling import spread
 from tests.shared import need
 
 TARGET = "mariadb-10.11"
@@ -189,14 +191,25 @@ def applied_order(directory: Path, fmt: str) -> list[Path]:
     return [Path(p) for p in history.files]
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_fix_migration_on_mariadb(mariadb: MariaDB, tmp_path: Path, fmt: str, seed: int,
+def _fix_cases() -> list[tuple[str, int, str]]:
+    """(format, history seed, least severity fixed): every format in every run, half of them down to
+    info (an advice-only finding is listed, not run), with histories drawn from the run's seed
+    (tests/sampling.py); INNOLINT_EXHAUSTIVE=1: every format with histories 1 and 2 at warning and 3
+    at info."""
+    if sampling.exhaustive():
+        return [(fmt, seed, "info" if seed == 3 else "warning") for seed in (1, 2, 3) for fmt in FORMATS]
+    rng = sampling.rng("fix-migration")
+    severities = spread(rng, ["warning", "info"], len(FORMATS))
+    return [(fmt, rng.randrange(1 << 30), severity) for fmt, severity in zip(FORMATS, severities)]
+
+
+@pytest.mark.parametrize("fmt, seed, severity", [pytest.param(*case, id=f"{case[0]}-{case[2]}-{case[1]}")
+                                                 for case in _fix_cases()])
+def test_fix_migration_on_mariadb(mariadb: MariaDB, tmp_path: Path, fmt: str, seed: int, severity: str,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     rng = random.Random(seed * 100 + FORMATS.index(fmt))
     directory = tmp_path / "migrations"
     write_history(directory, fmt, history_statements(rng))
-    severity = "info" if seed == 3 else "warning"
     before = lint_json(directory)
     chosen = [f for f in before["findings"] if severity == "info" or f["severity"] in ("warning", "error")]
     assert len({f["rule"] for f in chosen}) >= 5, chosen
