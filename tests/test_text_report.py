@@ -44,12 +44,12 @@ def finding(rule: str = "no-primary-key", severity: str = "warning", line: int =
 
 # --- the default: one line per finding -------------------------------------------------------------
 
-@pytest.mark.needs_shared("corpus", "LABELS.json")
-def test_corpus_report_is_one_short_line_per_finding() -> None:
+def test_corpus_report_is_one_short_line_per_finding(corpus_run: tuple[dict, str]) -> None:
     """The measurement of the issue (shared/corpus: 1,802 lines, 485 KB before): now one line per
-    warning or error, info counted in one line, no line over 200 characters."""
+    warning or error, info counted in one line, no line over 200 characters (the counts: the
+    session's JSON report of the corpus)."""
     short = run_cli("check", "../shared/corpus")
-    data = json.loads(run_cli("check", "--format", "json", "../shared/corpus").stdout)
+    data = corpus_run[0]
     assert short.returncode == 1
     lines = short.stdout.splitlines()
     shown = [f for f in [*data["findings"], *data["diagnostics"]] if f["severity"] != "info"]
@@ -67,13 +67,14 @@ def test_corpus_report_is_one_short_line_per_finding() -> None:
     assert max(len(line) for line in every) <= text.LINE_WIDTH
 
 
-@pytest.mark.needs_shared("corpus", "LABELS.json")
-def test_every_finding_has_a_short_summary_and_json_keeps_the_message() -> None:
+def test_every_finding_has_a_short_summary_and_json_keeps_the_message(corpus_run: tuple[dict, str]) -> None:
     """Each check says its point in one sentence: at most 100 characters besides the names it
-    quotes (names are up to 64 characters each, and shown whole where the line has room)."""
-    data = json.loads(run_cli("check", "--format", "json", "../shared/corpus", "examples").stdout)
-    assert len({f["rule"] for f in data["findings"]}) >= 10
-    for item in data["findings"]:
+    quotes (names are up to 64 characters each, and shown whole where the line has room); on the
+    corpus (the session's JSON report of it) and the examples."""
+    examples = json.loads(run_cli("check", "--format", "json", "examples").stdout)
+    found = [*corpus_run[0]["findings"], *examples["findings"]]  # type: ignore[misc]
+    assert len({f["rule"] for f in found}) >= 10
+    for item in found:
         summary = item["summary"]
         assert summary and "\n" not in summary and len(item["message"]) > len(summary), item
         bare = re.sub(r"`[^`]*`", "``", summary)
