@@ -33,8 +33,12 @@ import pytest
 #: Debian puts mariadbd in /usr/sbin, which is not on a non-root user's PATH.
 _SBIN_DIRS = ("/usr/sbin", "/usr/local/sbin", "/sbin")
 #: Options for both mariadb-install-db and mariadbd: a small redo log and buffer pool keep the
-#: datadir near 40 MB instead of 115 MB and start-up fast; nothing here is about performance.
-_SMALL_SERVER = ["--innodb-log-file-size=8M", "--innodb-buffer-pool-size=64M"]
+#: datadir near 40 MB instead of 115 MB and start-up fast; and no durability (no fsync, no
+#: doublewrite buffer, the redo log written once a second), which a throw-away datadir does not
+#: need: the tests' DDL (thousands of CREATE and DROP TABLE) takes 30% less of the server's
+#: processor time and a third of the wall time. Nothing here changes what the server decides.
+_SMALL_SERVER = ["--innodb-log-file-size=8M", "--innodb-buffer-pool-size=64M", "--innodb-flush-method=nosync",
+                 "--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0"]
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 30.0
 
