@@ -1,7 +1,8 @@
 """Seeded, rotating samples of the large matrices the server judges (tests/test_online_alter.py,
 tests/test_fix_migration.py): every class of the matrix (each operation kind, engine, table shape,
 clause, format...) is in every run, and which cases stand for it changes from day to day, so the
-whole matrix is covered over time at a small cost per run.
+whole matrix is covered over time at a small cost per run. The generated differential tests
+(innolint's readers against sqlglot's, globs against their reference) draw their cases the same way.
 
 - `INNOLINT_SEED=N` sets the seed; by default it is today's date (UTC) as YYYYMMDD, the same for
   every run of a day. The seed is printed in pytest's header and in every failure of a sampled
@@ -39,6 +40,11 @@ def rng(matrix: str) -> random.Random:
     """The random stream of one matrix for this run's seed (each matrix its own, so that one
     drawing more cases does not move another's sample)."""
     return random.Random(f"{matrix}:{seed()}")
+
+
+def size(each_run: int, whole: int) -> int:
+    """How many generated cases a sampled test draws: `each_run`, or `whole` under INNOLINT_EXHAUSTIVE."""
+    return whole if exhaustive() else each_run
 
 
 def spread(stream: random.Random, classes: Sequence[T], slots: int) -> list[T]:
