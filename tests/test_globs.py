@@ -18,6 +18,7 @@ from linter.config.defaults import ConfigError
 from linter.config.settings import glob_match, validate
 from linter.input.globs import GlobSet, name_match, path_match
 from linter.config.user_regex import UnsafeRegex, UserRegex, compile_user_regex
+from tests import sampling
 from tests.complexity import assert_linear
 
 def _reference_path_regex(pattern: str) -> re.Pattern[str]:
@@ -56,8 +57,8 @@ def _reference_path_match(pattern: str, relative: str) -> bool:
 
 
 def test_path_globs_agree_with_the_reference_on_generated_patterns() -> None:
-    rng = random.Random(14)
-    for _ in range(30_000):
+    rng = random.Random(14)  # the first cases of the stream (INNOLINT_EXHAUSTIVE: all)
+    for _ in range(sampling.size(10_000, 30_000)):
         pattern = "".join(rng.choice("ab/*?.") for _ in range(rng.randint(1, 10)))
         path = "".join(rng.choice("ab/.x") for _ in range(rng.randint(0, 10)))
         assert path_match(pattern, path) is _reference_path_match(pattern, path), (pattern, path)
@@ -65,7 +66,7 @@ def test_path_globs_agree_with_the_reference_on_generated_patterns() -> None:
 
 def test_name_globs_agree_with_fnmatch_on_generated_patterns() -> None:
     rng = random.Random(15)
-    for _ in range(30_000):
+    for _ in range(sampling.size(10_000, 30_000)):
         pattern = "".join(rng.choice("ab*?[]!-.^") for _ in range(rng.randint(1, 10)))
         if any(low > high for low, high in re.findall(r"(.)-(?=(.))", pattern)):
             continue  # reversed ranges: fnmatch drops their ends in ways of its own; here they match nothing
@@ -150,7 +151,8 @@ def _generated_pattern(rng: random.Random, depth: int = 0) -> str:
 def test_user_regex_agrees_with_re_on_generated_patterns() -> None:
     rng = random.Random(16)
     checked = 0
-    for _ in range(3000):
+    patterns = sampling.size(1000, 3000)
+    for _ in range(patterns):
         pattern = _generated_pattern(rng)
         try:
             reference = re.compile(pattern)
@@ -161,7 +163,7 @@ def test_user_regex_agrees_with_re_on_generated_patterns() -> None:
             text = "".join(rng.choice("ab_1 xA\n") for _ in range(rng.randint(0, 6)))
             assert compiled.fullmatch(text) is bool(reference.fullmatch(text)), (pattern, text)
             checked += 1
-    assert checked > 20_000
+    assert checked > patterns * 20 // 3  # most generated patterns compile (20,000 texts of 3,000 patterns)
 
 
 @pytest.mark.parametrize(
