@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -73,7 +74,9 @@ def test_bad_baseline_files(tmp_path: Path) -> None:
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "linter.cli", *args], capture_output=True, text=True, cwd=cwd)
+    """The CLI of this checkout, from any directory (a fresh clone has no installed innolint)."""
+    return subprocess.run([sys.executable, "-m", "linter.cli", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def test_round_trip_through_the_cli(tmp_path: Path) -> None:
