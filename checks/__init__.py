@@ -17,6 +17,7 @@ from checks.uuid_primary_key import UuidPrimaryKey
 from checks.wide_primary_key import WidePrimaryKey
 from checks.zero_date_default import ZeroDateDefault
 from linter.rules.checkapi import Check
+from linter.rules.failures import DESCRIPTION as INTERNAL_ERROR_TEXT, RULE as INTERNAL_ERROR, SEVERITY as INTERNAL_SEVERITY
 from linter.rules.suppressions import SUPPRESSION_RULES
 
 ALL_CHECKS: tuple[Check, ...] = (
@@ -48,6 +49,7 @@ ENGINE_RULES: dict[str, str] = {
                     "innolint cannot follow (dynamic SQL, CALL) (info), or DDL run only under a condition, in a loop "
                     "or a handler, after which the schema is uncertain (warning).",
     "io-error": "A path that could not be read: missing, unreadable, binary, a symlink loop.",
+    INTERNAL_ERROR: INTERNAL_ERROR_TEXT,
     **SUPPRESSION_RULES,
     # reported by linter.rules.baseline, which is not imported here: its pydantic models are built only
     # when a baseline is read or written (it takes this text as its BASELINE_RULES)
@@ -63,7 +65,7 @@ USAGE_ERROR: dict[str, str] = {
 #: or info in an audit (a table the server would not show), usage-error always ends the run (exit 2)
 ENGINE_SEVERITY: dict[str, str] = {
     "parse-error": "warning", "replay-error": "info", "io-error": "error", "unused-suppression": "info",
-    "invalid-suppression": "warning", "baseline-gone": "info", "usage-error": "error",
+    "invalid-suppression": "warning", "baseline-gone": "info", "usage-error": "error", INTERNAL_ERROR: INTERNAL_SEVERITY,
 }
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from linter.parse import ops
 from linter.rules import suppressions
 from linter.rules.checkapi import Check, CheckContext
+from linter.rules.failures import CheckFailures
 from linter.config.settings import ConfigResolver, LoadedConfig
 from linter.config.defaults import rule_ids
 from linter.rules.directives import annotation_verbs, comments_in_text, parse_directives
@@ -185,7 +186,7 @@ class Engine:
         suppressed = frozenset((s.path, s.line) for s in result.suppressions if not s.file_wide)
         if suppressed:
             context = dataclasses.replace(context, suppressed=suppressed)
-        result.findings = self.run_checks(replayer.model, context, disabled)
+        result.findings = self.run_checks(replayer.model, context, disabled, failures=result.diagnostics)
         return result
 
     def _lint_file(
@@ -345,12 +346,33 @@ class Engine:
         return bool(problem) and not isinstance(op, ops.Unfollowed)
 
     def run_checks(
-        self, model: SchemaModel, context: CheckContext | None = None, disabled: frozenset[str] = frozenset()
+        self, model: SchemaModel, context: CheckContext | None = None, disabled: frozenset[str] = frozenset(),
+        failures: list[Diagnostic] | None = None,
     ) -> list[Finding]:
+        """Every enabled check's findings on the finished model. With `failures`, a rule that fails
+        on one table (or as a whole) is an `internal-error` diagnostic appended there, and every
+        other table and rule is still judged (`linter.rules.failures`); without it, it raises."""
+        context = context or self.context
+        caught: CheckFailures | None = None
+        if failures is not None:
+            first = next((t for schema in model.schemas.values() for t in schema.tables.values()), None)
+            caught = CheckFailures(first.defined.path if first is not None else "")
+            context = dataclasses.replace(context, failures=caught)
         findings: list[Finding] = []
         for check in self.checks:
-            if check.id not in disabled:
-                findings.extend(check.run(model, context or self.context))
+            if check.id in disabled:
+                continue
+            if caught is None:
+                findings.extend(check.run(model, context))
+                continue
+            caught.rule = check.id
+            try:
+                for finding in check.run(model, context):
+                    findings.append(finding)
+            except Exception as error:  # noqa: BLE001 - a rule's failure outside one table: reported, the run goes on
+                caught.failed(error)
+        if caught is not None:
+            failures.extend(caught.diagnostics)  # type: ignore[union-attr]
         return findings
 
 

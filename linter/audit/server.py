@@ -455,13 +455,14 @@ def run_checks(audit: Audit, context: CheckContext, *, engine: Engine | None = N
 
         engine = Engine(context)
     checked = audit.context(context)
-    findings: list[Finding] = engine.run_checks(audit.model, checked, frozenset(disabled))
+    failed: list[Diagnostic] = []  # a rule that failed on a table (linter.rules.failures)
+    findings: list[Finding] = engine.run_checks(audit.model, checked, frozenset(disabled), failures=failed)
     overrides = severities or {}
     findings = [f.replace(severity=overrides[f.rule]) if f.rule in overrides else f
                 for f in findings]
     findings = group_copies(findings, audit.model, checked, covered=engine.covers_copies)  # one per tenant definition
     report = Report(findings=sorted(findings, key=Finding.sort_key),
-                    diagnostics=sorted(audit.diagnostics, key=Diagnostic.sort_key))
+                    diagnostics=sorted([*audit.diagnostics, *failed], key=Diagnostic.sort_key))
     report.stats = RunStats(files=len({t.schema.lower() for t in audit.tables}),
                             statements=audit.statements, tables=len(audit.model.tables()),
                             seconds=round(time.perf_counter() - started, 3) if started else 0.0)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from linter.rules.failures import CheckFailures
 from linter.rules.findings import Finding, Severity
 from linter.input.globs import GlobSet
 from linter.schema.elements import Column, ForeignKey, Index, Location
@@ -223,6 +224,9 @@ class CheckContext(Record):
     #: engine per unit): a tenant table defined by one is judged on its own, so that the copy a
     #: comment suppresses is not counted with the others (`linter.rules.copies`)
     suppressed: frozenset[tuple[str, int]] = frozenset()
+    #: where a rule's failure on one table goes (`linter.rules.failures`), set by the engine for a
+    #: run of the checks; None: failures propagate (a test calling a check directly)
+    failures: CheckFailures | None = None
 
     def __init__(
         self, target: Target | None = None, options: dict[str, dict[str, Any]] | None = None,
@@ -230,6 +234,7 @@ class CheckContext(Record):
         stats: dict[str, TableStats] | None = None, measurements: dict[str, ColumnMeasurement] | None = None,
         stats_source: str = "file", app_evidence: AppEvidence | None = None,
         key_samples: dict[str, KeySample] | None = None, suppressed: frozenset[tuple[str, int]] = frozenset(),
+        failures: CheckFailures | None = None,
     ) -> None:
         self.target = Target.parse(DEFAULT_TARGET) if target is None else target
         self.options = {} if options is None else options
@@ -241,6 +246,7 @@ class CheckContext(Record):
         self.app_evidence = app_evidence
         self.key_samples = {} if key_samples is None else key_samples
         self.suppressed = suppressed
+        self.failures = failures
         #: `insert_heavy` compiled (`is_configured_insert_heavy`), with the tuple it was compiled from
         self._heavy: tuple[tuple[str, ...], GlobSet] | None = None
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
+from linter.rules.failures import CheckFailures
 from linter.rules.findings import GROUP_NAMES_KEPT, Finding
 from linter.schema.model import SchemaModel, Table
 from linter.schema.tenants import definition_signature, layout_for, own_tablespace_shape
@@ -76,17 +77,19 @@ def judged_once(model: SchemaModel, context: Any, judge: Judge) -> Iterator[Find
     asked once per part of each definition (see the module docstring), each finding standing for
     the copies it holds for."""
     definitions, rank = decided_once(model, context)
+    failures = context.failures
+    judged = _caught(judge, failures) if failures is not None else lambda table, copies=1: judge(table)
     for definition in definitions:
         if not definition.grouped:
-            yield from judge(definition.first)
+            yield from judged(definition.first)
             continue
         merged: dict[tuple[str, str, str, int], tuple[Finding, list[Table]]] = {}
         for part in definition.parts:
             if part.alone:
-                yield from judge(part.tables[0])
+                yield from judged(part.tables[0])
                 continue
             nth: dict[tuple[str, str, str], int] = {}
-            for finding in judge(part.tables[0]):
+            for finding in judged(part.tables[0], len(part.tables)):
                 about = (finding.rule, finding.severity, (finding.subject or "").lower())
                 # a rule may say two things of one table under one subject: the n-th on one part
                 # goes with the n-th on the others (rules are deterministic)
@@ -100,6 +103,22 @@ def judged_once(model: SchemaModel, context: Any, judge: Judge) -> Iterator[Find
             if len(definition.parts) > 1:
                 tables.sort(key=lambda t: rank[t.schema])
             yield grouped(finding, tables)
+
+
+def _caught(judge: Judge, failures: CheckFailures) -> Callable[[Table, int], Iterable[Finding]]:
+    """`judge` whose failure on a table is a diagnostic (`linter.rules.failures`) instead of the
+    end of the run: the findings it gave for the table before it failed are kept, and the rule
+    goes on with the next table."""
+
+    def caught(table: Table, copies: int = 1) -> list[Finding]:
+        found: list[Finding] = []
+        try:
+            found.extend(judge(table))
+        except Exception as error:  # noqa: BLE001 - any failure of a rule on one table: reported, the run goes on
+            failures.failed(error, table, copies)
+        return found
+
+    return caught
 
 
 def grouped(finding: Finding, tables: Sequence[Table]) -> Finding:
