@@ -9,7 +9,6 @@ tables of the input, keys) and proposes the composite key, keeping the surrogate
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -51,7 +50,6 @@ _ATTRIBUTE_TOKENS = frozenset({
 })
 #: words that make a dated column the validity period of a history of links
 _PERIOD_TOKENS = frozenset({"from", "to", "valid", "start", "end", "begin", "until", "effective"})
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class Reference(FrozenRecord):
@@ -218,7 +216,7 @@ class LinkTablePrimaryKey(Check):
                 f"{_duplicates_query(table, names)}"
             )
         severity: Severity = "warning"
-        if not _clusters(table):
+        if not table.is_innodb:
             severity = "info"
             message.append(
                 f"ENGINE={table.engine} has no clustered index: this applies once the table moves to InnoDB."
@@ -622,11 +620,6 @@ def _referenced_columns(model: SchemaModel) -> set[tuple[str, str]]:
             for column in fk.ref_columns:
                 found.add((referenced, column.lower()))
     return found
-
-
-def _clusters(table: Table) -> bool:
-    """InnoDB (or no engine given), or a template placeholder the installer fills (InnoDB by default)."""
-    return table.is_innodb or not _IDENTIFIER.match(table.engine or "")
 
 
 # -- the fix -------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer, Number
+from linter.rules.primary_key_fix import primary_key_clauses
 from linter.schema.elements import LARGE_TYPES, Index
 from linter.schema.elements import SPATIAL_TYPES
 from linter.schema.model import SchemaModel, Table
@@ -223,59 +224,11 @@ def _why_no_key_clusters(table: Table) -> str:
     return "no PRIMARY KEY; " + "; ".join(reasons)
 
 
-def _promotable_key(table: Table) -> tuple[Index, str] | None:
-    """A key that could become the primary key: a unique key on whole stored columns (its nullable
-    columns become NOT NULL; one that could cluster the table first), else a key on the
-    AUTO_INCREMENT column."""
-    clustering = [index for index in table.indexes if table.can_cluster(index)]
-    for index in [*clustering, *(index for index in table.indexes if index not in clustering)]:
-        if index.kind != "unique" or (index.long_hash and index.using != "HASH"):
-            continue  # (a key too wide for a B-tree is too wide for a PRIMARY KEY: error 1071)
-        parts_ok = all(p.prefix is None and not p.expression for p in index.columns)
-        columns = [table.column(p.name) for p in index.columns]
-        # a whole TEXT/BLOB/JSON or spatial column cannot be a PRIMARY KEY part (error 1170)
-        if parts_ok and all(c is not None and c.generated != "virtual" and c.type not in LARGE_TYPES
-                            and c.type not in SPATIAL_TYPES for c in columns):
-            nullable = [c.name for c in columns if c is not None and c.nullable]
-            note = (
-                f"ADD PRIMARY KEY makes {', '.join(nullable)} NOT NULL and fails while any row holds NULL there."
-                if nullable else ""
-            )
-            return index, note
-    for column in table.columns.values():
-        if column.auto_increment:
-            for index in table.indexes:
-                if index.column_names[:1] == (column.name,) and len(index.columns) == 1:
-                    return index, ""
-    return None
-
-
 def _fix(table: Table, context: CheckContext) -> tuple[str, str]:
-    """The ALTER that gives the table a primary key, and a note for the message."""
-    name = qualified(table)
-    partitioning = table.partition_columns
-    promotable = _promotable_key(table)
-    if promotable is not None:
-        index, note = promotable
-        names = [*index.column_names, *(c for c in partitioning if c.lower() not in {k.lower() for k in index.column_names})]
-        columns = ", ".join(quote(c) for c in names)
-        drop = f"DROP INDEX {quote(index.name)}, " if index.name and index.kind == "unique" else ""
-        return f"ALTER TABLE {name} {drop}ADD PRIMARY KEY ({columns});", note
-    column = "id"
-    n = 1
-    while table.column(column) is not None:
-        column = f"id{n}" if column != "id" else "row_id"
-        n += 1
-    invisible = " INVISIBLE" if context.target.has_invisible_columns else ""
-    fix = f"ALTER TABLE {name} ADD COLUMN {quote(column)} BIGINT UNSIGNED NOT NULL AUTO_INCREMENT{invisible} PRIMARY KEY FIRST;"
-    note = ""
-    if partitioning:  # every unique key of a partitioned table must hold the partitioning columns (error 1503)
-        key = ", ".join(quote(c) for c in [column, *partitioning])
-        fix = (f"ALTER TABLE {name} ADD COLUMN {quote(column)} BIGINT UNSIGNED NOT NULL AUTO_INCREMENT{invisible} FIRST, "
-               f"ADD PRIMARY KEY ({key});")
-        note = (f"The table is partitioned, so the key also holds the partitioning column"
-                f"{'s' if len(partitioning) > 1 else ''} {', '.join(partitioning)}.")
-    if context.target.has_gipk:
+    """The ALTER that gives the table a primary key (`linter.rules.primary_key_fix`), and a note for the message."""
+    clauses, note = primary_key_clauses(table, context.target)
+    fix = f"ALTER TABLE {qualified(table)} {', '.join(clauses)};"
+    if context.target.has_gipk and clauses[0].startswith("ADD COLUMN"):
         note = (note + " " if note else "") + (
             "On MySQL 8.0.30+ sql_generate_invisible_primary_key=ON gives new tables an invisible primary key "
             "automatically."

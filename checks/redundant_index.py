@@ -4,7 +4,8 @@ InnoDB writes every secondary index on every INSERT and DELETE (and on UPDATEs o
 and keeps its pages in the buffer pool; an index whose every lookup another index already serves
 is pure cost. The check compares indexes as InnoDB stores them: a secondary index ends with the
 clustered key's columns, so `KEY (a, id)` with `PRIMARY KEY (id)` is the index `KEY (a)` is.
-It never calls the PRIMARY KEY or a UNIQUE key redundant because a longer index starts with it
+Other engines' indexes (MyISAM, Aria, MEMORY) are judged as well, as written: they hold no such
+suffix, and MEMORY's are hashes unless written USING BTREE. It never calls the PRIMARY KEY or a UNIQUE key redundant because a longer index starts with it
 (they enforce something), only an exact duplicate of another UNIQUE/PRIMARY; and it keeps an
 index a foreign key needs unless the covering index serves that foreign key too.
 """
@@ -53,21 +54,21 @@ class Key(FrozenRecord):
     """An index with its parts as written (`parts`) and as InnoDB stores them (`stored`: a
     secondary index's parts followed by the clustered key's columns it does not hold whole)."""
 
-    __slots__ = __match_args__ = ("index", "position", "parts", "stored")
+    __slots__ = __match_args__ = ("index", "position", "parts", "stored", "family")
     index: Index
     position: int
     parts: tuple[Part, ...]
     stored: tuple[Part, ...]
+    #: which keys can stand in for it: "btree", "hash" (MEMORY's default), "fulltext", "spatial"
+    family: str
 
-    def __init__(self, index: Index, position: int, parts: tuple[Part, ...], stored: tuple[Part, ...]) -> None:
+    def __init__(self, index: Index, position: int, parts: tuple[Part, ...], stored: tuple[Part, ...],
+                 family: str | None = None) -> None:
         _set(self, "index", index)
         _set(self, "position", position)
         _set(self, "parts", parts)
         _set(self, "stored", stored)
-
-    @property
-    def family(self) -> str:
-        return _FAMILY[self.index.kind]
+        _set(self, "family", family if family is not None else _FAMILY[index.kind])
 
     @property
     def strength(self) -> tuple[int, int, float, bool, int]:
@@ -99,19 +100,28 @@ def honours_descending(target: Target) -> bool:
     return target.is_mysql8 or (target.is_mariadb and target.version >= (10, 8))
 
 
+#: engines whose keys are hashes unless written USING BTREE (MEMORY): a hash serves only lookups of
+#: its whole key, so it is a left prefix of nothing, and only a hash of the same parts duplicates it
+_HASH_ENGINES = frozenset({"memory", "heap"})
+
+
 def keys_of(table: Table, target: Target) -> list[Key]:
-    """The table's indexes as the comparison sees them."""
+    """The table's indexes as the comparison sees them. An InnoDB table's secondary indexes end
+    with the clustered key's columns; another engine's (MyISAM, Aria, MEMORY ...) point at rows by
+    position and hold only their own parts. MEMORY's keys are hashes unless written USING BTREE."""
     descending = honours_descending(target)
-    clustered = table.clustered_index
+    clustered = table.clustered_index if table.is_innodb else None
     clustered_parts = _parts(table, clustered, descending) if clustered is not None else ()
+    hashes = (table.engine or "").lower() in _HASH_ENGINES
     keys = []
     for position, index in enumerate(table.indexes):
         parts = _parts(table, index, descending)
         stored = parts
-        if _FAMILY[index.kind] == "btree" and index is not clustered:
+        if _FAMILY[index.kind] == "btree" and index is not clustered and clustered is not None:
             whole = {p.column for p in parts if p.prefix is None}
             stored = parts + tuple(Part(p.column, None, False) for p in clustered_parts if p.column not in whole)
-        keys.append(Key(index, position, parts, stored))
+        family = "hash" if hashes and _FAMILY[index.kind] == "btree" and not index.btree else _FAMILY[index.kind]
+        keys.append(Key(index, position, parts, stored, family))
     return keys
 
 
@@ -151,8 +161,8 @@ def is_left_prefix(short: Sequence[Part], long: Sequence[Part]) -> bool:
 def verdict(r: Key, k: Key) -> str | None:
     """Why index `r` is redundant next to index `k`, or None. The decision, in order:
     - the PRIMARY KEY never is; an invisible (IGNORED) `k` serves no query, so it covers nothing;
-    - only keys of one family stand in for each other (B-tree; FULLTEXT; SPATIAL);
-    - FULLTEXT and SPATIAL: only the same columns in the same order;
+    - only keys of one family stand in for each other (B-tree; hash; FULLTEXT; SPATIAL);
+    - hash, FULLTEXT and SPATIAL: only the same columns in the same order;
     - a UNIQUE key: only a duplicate of another UNIQUE or the PRIMARY (the same constraint);
     - a plain key the same as `k` as InnoDB stores them (primary key suffix included): a duplicate,
       the weaker of the two (`Key.strength`) being the redundant one;
@@ -213,8 +223,10 @@ class RedundantIndex(Check):
             "`PRIMARY KEY (id)` is the same index as `KEY (a)`, and `KEY (id)` repeats the primary key."
         ),
         evidence=(
-            "The table's final keys, compared as InnoDB stores them. Redundant: an exact duplicate (the same "
-            "parts, or the same once the primary key suffix is appended), or a plain KEY whose parts are a left "
+            "The table's final keys, compared as its engine stores them: InnoDB's secondary indexes with the "
+            "primary key suffix, every other engine's (MyISAM, Aria, MEMORY ...) as written, MEMORY's keys as the "
+            "hashes they are unless written USING BTREE (a hash is a prefix of nothing). Redundant: an exact "
+            "duplicate (the same parts, or on InnoDB the same once the primary key suffix is appended), or a plain KEY whose parts are a left "
             "prefix of another B-tree index's (`KEY (a)` next to `KEY (a, b)`, `UNIQUE (a, b)` or `PRIMARY KEY "
             "(a, b)`; `KEY (a(10))` next to `KEY (a(20))` or `KEY (a)`, never the reverse). Directions must all "
             "match or all be reversed (DESC counts on MySQL 8.0+ and MariaDB 10.8+ only; older servers ignore "
@@ -255,7 +267,7 @@ class RedundantIndex(Check):
         referencing = foreign_keys_by_parent(model)
 
         def judge(table: Table) -> Iterator[Finding]:
-            if not table.is_innodb or not _two_keys_start_alike(table.indexes):
+            if not _two_keys_start_alike(table.indexes):
                 return  # a duplicate or a prefix starts with the same column as the key it repeats
             needs = [(f"foreign key {quote(fk.name or '')}", fk.columns) for fk in table.foreign_keys]
             for child, fk in referencing.get(table_key(model, table.schema, table.name), ()):
@@ -281,7 +293,7 @@ class RedundantIndex(Check):
             message = (f"{table.name}: {name} is a left prefix of {other}: every lookup and range scan it serves, "
                        f"{quote(k.name or '')} serves too.")
             length = len(found.redundant.parts)
-            if clustered is not None and found.redundant.stored[length:] != found.covered_by.stored[length:]:
+            if clustered is not None and table.is_innodb and found.redundant.stored[length:] != found.covered_by.stored[length:]:
                 message += (f" (The one thing it gives that {quote(k.name or '')} does not: the rows of one value in "
                             f"primary key order, WHERE ... ORDER BY {clustered_columns}, without a sort.)")
         elif k.kind == "primary" and found.redundant.parts == found.covered_by.parts:
@@ -293,7 +305,8 @@ class RedundantIndex(Check):
         else:
             message = (f"{table.name}: {name} is the same index as {other} as InnoDB stores them: every secondary "
                        f"index ends with the clustered key ({clustered_columns}).")
-        message += (" InnoDB maintains it on every INSERT and DELETE and on updates of its columns, and caches its "
+        engine = "InnoDB" if table.is_innodb else table.engine
+        message += (f" {engine} maintains it on every INSERT and DELETE and on updates of its columns, and caches its "
                     "pages, for no lookup the other cannot do.")
         if r.invisible:
             message += " It is already invisible to the optimizer (INVISIBLE/IGNORED) and still costs every write."

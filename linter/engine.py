@@ -29,7 +29,7 @@ from linter.input.git_changes import ChangeSet, tables_named_by
 from linter.input.migrations.files import HistoryNote, detected_root
 from linter.input.migrations.history import plan
 from linter.schema.elements import Location
-from linter.schema.model import SchemaModel, Table
+from linter.schema.model import SchemaModel, Table, is_engine_placeholder
 from linter.parse.statement import glued_in_packet, may_fail
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
@@ -183,6 +183,9 @@ class Engine:
         )
         for path in unit.files:
             self._lint_file(path, unit, replayer, result, context.target, changes, progress)
+        placeholder = _placeholder_engines(replayer.model)
+        if placeholder is not None:
+            result.diagnostics.append(placeholder)
         suppressed = frozenset((s.path, s.line) for s in result.suppressions if not s.file_wide)
         if suppressed:
             context = dataclasses.replace(context, suppressed=suppressed)
@@ -409,6 +412,34 @@ def _may_not_run(statement: Statement, doubted_at: int, word: str) -> Diagnostic
                               "server runs nothing after it in the packet and the schema after it differs from "
                               "innolint's, which replays them as run",
                       excerpt=_excerpt(statement.text))
+
+
+def _placeholder_engines(model: SchemaModel) -> Diagnostic | None:
+    """Said once for the unit: the tables whose ENGINE= is a template placeholder
+    (`@ZM_MYSQL_ENGINE@`), which the replay and every rule read as InnoDB
+    (`linter.schema.model.is_innodb_engine`), at the first of them."""
+    first: Table | None = None
+    count = 0
+    written: set[str] = set()
+    for schema in model.schemas.values():
+        for table in schema.tables.values():
+            engine = table.body.options.engine
+            if engine is not None and engine[:1] in "@%{$" and is_engine_placeholder(engine):
+                count += 1
+                written.add(engine)
+                if first is None:
+                    first = table
+    if first is None:
+        return None
+    names = ", ".join(f"ENGINE={e}" for e in sorted(written)[:3]) + (" ..." if len(written) > 3 else "")
+    where = first.defined
+    return Diagnostic(
+        rule="replay-error", severity="info", path=where.path, line=where.line, column=where.column,
+        message=f"{names} is a template placeholder, not an engine: the server refuses it as written (unknown storage "
+                f"engine); innolint reads it as InnoDB, the server's default and what installers fill in, for the "
+                f"{count} table{'s' if count > 1 else ''} that have it (every rule judges them as InnoDB tables). "
+                "Lint the installed schema to judge another engine.",
+    )
 
 
 def _excerpt(text: str, width: int = 100) -> str:

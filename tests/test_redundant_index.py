@@ -239,13 +239,39 @@ def test_the_finding_sits_on_the_statement_that_made_the_index_redundant(tmp_pat
         ("idx_customer", "V10__reporting.sql"), ("idx_customer_again", "V11__again.sql")}
 
 
-def test_non_innodb_tables_and_single_keys_are_left_alone(tmp_path: Path) -> None:
-    assert flagged("CREATE TABLE t (a INT, KEY a (a), KEY ab (a, b), b INT) ENGINE=MyISAM", tmp_path) == {}
+def test_single_keys_are_left_alone(tmp_path: Path) -> None:
     assert flagged("CREATE TABLE t (id INT PRIMARY KEY)", tmp_path) == {}
+    assert flagged("CREATE TABLE t (id INT PRIMARY KEY, a INT, KEY (a)) ENGINE=MyISAM", tmp_path) == {}
+
+
+@pytest.mark.parametrize("engine", ["MyISAM", "Aria", "MEMORY", "@ZM_MYSQL_ENGINE@", "InnoDB"])
+def test_every_engine_is_judged(tmp_path: Path, engine: str) -> None:
+    """Issue 34: a redundant key costs every engine's writes. A MEMORY key is a hash unless written
+    USING BTREE: a hash is a prefix of nothing (it serves lookups of its whole key alone)."""
+    def redundant(sql: str) -> set[str]:
+        return {f.subject or "" for f in findings(lint_sql(sql + ";\n", tmp_path), RULE)}
+
+    sql = f"CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b INT, KEY a (a), KEY ab (a, b), KEY a2 (a)) ENGINE={engine}"
+    assert redundant(sql) == ({"a2"} if engine == "MEMORY" else {"a", "a2"})
+    btree = ("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b INT, KEY a (a) USING BTREE, "
+             f"KEY ab (a, b) USING BTREE) ENGINE={engine}")
+    assert redundant(btree) == {"a"}
+
+
+@pytest.mark.parametrize("engine", ["MyISAM", "Aria"])
+def test_no_primary_key_suffix_outside_innodb(tmp_path: Path, engine: str) -> None:
+    """InnoDB's `KEY (a, id)` is `KEY (a)` with PRIMARY KEY (id); a MyISAM or Aria index points at
+    rows by position: `KEY (a)` is a left prefix of `KEY (a, id)`, not the same index."""
+    sql = f"CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, KEY a (a), KEY aid (a, id)) ENGINE={engine}"
+    [finding] = findings(lint_sql(sql + ";\n", tmp_path), RULE)
+    assert finding.subject == "a" and "left prefix of" in finding.message and "as InnoDB stores" not in finding.message
+    assert f"{engine} maintains it" in finding.message
+    [innodb] = findings(lint_sql(sql.replace(engine, "InnoDB") + ";\n", tmp_path), RULE)
+    assert "as InnoDB stores them" in innodb.message
 
 
 # -- the server as the oracle -----------------------------------------------------------------------
-def _generated_tables(seed: int, count: int) -> list[str]:
+def _generated_tables(seed: int, count: int, engines: tuple[str, ...] = ("InnoDB",)) -> list[str]:
     """CREATE TABLE statements with random keys over a few columns: duplicates, prefixes, the
     primary key suffix, prefix lengths, unnamed keys, a FULLTEXT, a child table whose foreign key
     a declared key serves (an unserved one makes the server add a key the DDL does not have)."""
@@ -260,16 +286,20 @@ def _generated_tables(seed: int, count: int) -> list[str]:
         pk = rng.choice(["id", "c"])
         head = rng.choice([f"PRIMARY KEY ({pk})", f"UNIQUE KEY ({pk})", f"PRIMARY KEY ({pk}, a)"])
         chosen = [rng.choice(keys).format(n=rng.choice(["", "", f" k{i}"]), pk=pk) for i in range(rng.randint(2, 6))]
+        engine = engines[n % len(engines)]
+        if engine == "MEMORY":  # no FULLTEXT there; its keys are hashes unless written USING BTREE
+            chosen = [k.replace("FULLTEXT KEY", "KEY") + rng.choice(["", " USING BTREE", " USING HASH"]) for k in chosen]
         tables.append(f"CREATE TABLE g{n} (id INT NOT NULL, a INT NOT NULL, b INT, c INT NOT NULL, s VARCHAR(50), "
-                      f"{head}, {', '.join(chosen)}) ENGINE=InnoDB")
+                      f"{head}, {', '.join(chosen)}) ENGINE={engine}")
         served = [k for k in chosen if k.split("(", 1)[1].startswith("a") and "FULLTEXT" not in k]
-        if served and rng.random() < 0.5:
+        if served and rng.random() < 0.5 and engine == "InnoDB":
             tables.append(f"CREATE TABLE g{n}_child (x INT PRIMARY KEY, a INT NOT NULL, KEY (a), "
                           f"FOREIGN KEY (a) REFERENCES g{n} (a)) ENGINE=InnoDB")
     return tables
 
 
-def test_every_fix_drops_the_index_the_model_means_on_mariadb(mariadb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("engines", [("InnoDB",), ("MyISAM", "Aria", "MEMORY", "InnoDB")])
+def test_every_fix_drops_the_index_the_model_means_on_mariadb(mariadb, tmp_path: Path, engines) -> None:  # type: ignore[no-untyped-def]
     """Lint generated DDL as a file (the model names unnamed keys), load it into MariaDB, and for
     every finding: the index the fix names must be, on the server, the index the finding is about
     (same columns), the fix must run, and auditing the server afterwards finds none left."""
@@ -283,7 +313,7 @@ def test_every_fix_drops_the_index_the_model_means_on_mariadb(mariadb, tmp_path:
     from linter.schema.target import Target
 
     schema = "redundant_gen"
-    statements = _generated_tables(seed=20, count=40)
+    statements = _generated_tables(seed=20, count=40, engines=engines)
     report = lint_sql(";\n".join(statements) + ";\n", tmp_path, target="mariadb-10.11")
     assert not report.diagnostics, report.diagnostics
     found = findings(report, RULE)

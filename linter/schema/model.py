@@ -8,6 +8,7 @@ here as properties, so that each check asks the same question the same way.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 from dataclasses import replace
@@ -27,6 +28,22 @@ if TYPE_CHECKING:
 
 #: Engines for which InnoDB's clustered-index rules apply. None means the server default (InnoDB).
 INNODB_ENGINES = frozenset({"innodb", "xtradb"})
+#: an engine an install script leaves to its installer: `@ZM_MYSQL_ENGINE@` (ZoneMinder's CMake
+#: fills in InnoDB), `%ENGINE%`, `{engine}`, `${ENGINE}`, `$engine`. The server refuses it as written
+#: (unknown storage engine); what the installer fills in is InnoDB unless configured otherwise, and
+#: innolint reads it so, in the replay and in every rule (`is_innodb_engine`), and says so once
+_ENGINE_PLACEHOLDER = re.compile(r"@[A-Za-z0-9_]+@|%[A-Za-z0-9_]+%|\{\$?[A-Za-z0-9_]+\}|\$\{[A-Za-z0-9_]+\}|\$[A-Za-z_][A-Za-z0-9_]*")
+
+
+def is_engine_placeholder(engine: str | None) -> bool:
+    """Whether ENGINE= names a template placeholder rather than an engine (`_ENGINE_PLACEHOLDER`)."""
+    return engine is not None and _ENGINE_PLACEHOLDER.fullmatch(engine) is not None
+
+
+def is_innodb_engine(engine: str | None) -> bool:
+    """Whether a table of this ENGINE= is InnoDB: InnoDB or XtraDB, none given (the server's
+    default since MySQL 5.5), or a template placeholder (`is_engine_placeholder`)."""
+    return engine is None or engine.lower() in INNODB_ENGINES or is_engine_placeholder(engine)
 
 # Records (linter.record): the ==, repr and immutability of the dataclasses they were, without
 # compiling generated methods at import. The classes that `dataclasses.replace`, `fields` or
@@ -440,9 +457,9 @@ class Table(Record):
 
     @property
     def is_innodb(self) -> bool:
-        """ENGINE=InnoDB, or no engine given (the server default since MySQL 5.5)."""
-        engine = self.body.options.engine
-        return engine is None or engine.lower() in INNODB_ENGINES
+        """ENGINE=InnoDB, no engine given (the server default since MySQL 5.5), or a template
+        placeholder an installer fills in (`is_innodb_engine`)."""
+        return is_innodb_engine(self.body.options.engine)
 
     @property
     def partition_columns(self) -> list[str]:

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 from linter.schema.elements import Column, Index
 from linter.schema.body_draft import BodyDraft
 from linter.schema.elements import PREFIX_LENGTH_TYPES
-from linter.schema.model import TableBody
+from linter.schema.model import TableBody, is_innodb_engine
 from linter.server.key_parts import as_stored, long_unique_problem
 from linter.server.online_alter import Request, Verdict, verdict
 from linter.server.refusals import (
-    FULLTEXT_TYPES, INNODB_ENGINES, column_problem, engine_key_length_problem, engine_problem, lob_key_problem,
+    FULLTEXT_TYPES, column_problem, engine_key_length_problem, engine_problem, lob_key_problem,
 )
 
 if TYPE_CHECKING:
@@ -297,7 +297,7 @@ class TableAfterAlter(AlterRefusals):
         have (`lob_key_problem`): a key added, a column under a key changed, or the engine changed."""
         before = self.table.body.options.engine
         engine = self._new_engine()
-        if (engine or "innodb").lower() in INNODB_ENGINES:
+        if is_innodb_engine(engine):
             return None
         renamed = {old: column.name.lower() for old, column, _ in self.changes} if self.draft is not None else {}
         if self.draft is None:  # (only table options: the keys the table has, in the new engine)

@@ -36,7 +36,7 @@ from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn
 from linter.server.key_order import creation_order
 from linter.schema.body_draft import BodyDraft
 from linter.schema.elements import SPATIAL_TYPES
-from linter.schema.model import Schema, Table
+from linter.schema.model import Schema, Table, is_innodb_engine
 from linter.schema.key_facts import NO_PREFIX_TYPES, SIZED_STRING_TYPES, stored_key_bytes
 from linter.schema.target import Target
 
@@ -65,7 +65,8 @@ def server_keys(
     around the columns' (table, schema, server default) and the engine."""
     if not target.is_mariadb:
         return None
-    engine = (table.body.options.engine or "").lower() or None
+    written = table.body.options.engine
+    engine = "innodb" if is_innodb_engine(written) else (written or "").lower()  # (a placeholder: InnoDB)
     limit = _KEY_PART_BYTES.get(engine)
     if limit is None:
         return None  # an engine innolint does not know the limits of: left as written
@@ -99,7 +100,7 @@ def long_unique_problem(
     leaves them, in the character set they hold."""
     if not target.is_mariadb:
         return None
-    engine = (engine or "").lower() or None
+    engine = "innodb" if is_innodb_engine(engine) else (engine or "").lower()  # (a placeholder: InnoDB)
     limit = _KEY_PART_BYTES.get(engine)
     if limit is None:
         return None

@@ -85,6 +85,7 @@ from linter.server.key_order import key_rank
 from linter.schema.key_facts import drop_whole_prefixes
 from linter.server.key_parts import server_keys
 from linter.schema.elements import can_cluster
+from linter.schema.model import is_innodb_engine
 
 if TYPE_CHECKING:
     from linter.schema.elements import Column
@@ -256,7 +257,10 @@ def _syntax_problem(request: Request, target: Target) -> str | None:
 
 
 def _engine(plan: Any) -> str:
-    return (plan.table.body.options.engine or "InnoDB").lower()
+    """The table's engine, lower-case: "innodb" for none given and for a template placeholder
+    (`linter.schema.model.is_innodb_engine`)."""
+    engine = plan.table.body.options.engine
+    return "innodb" if is_innodb_engine(engine) else engine.lower()
 
 
 def _needs(plan: Any, request: Request, target: Target) -> list[Need]:

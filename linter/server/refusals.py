@@ -42,7 +42,7 @@ from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn, Loca
 from linter.schema.key_facts import (
     DATE_TYPES, INT_BITS, NO_PREFIX_TYPES, NUMERIC_TYPES, SIZED_STRING_TYPES, stored_key_bytes,
 )
-from linter.schema.model import TableBody
+from linter.schema.model import TableBody, is_innodb_engine
 from linter.server.temporal_numbers import number_default_refused
 
 if TYPE_CHECKING:
@@ -161,7 +161,6 @@ def key_part_problem(index: Index, part: IndexColumn, column: Column | None, *, 
 
 #: TEXT/BLOB types longer than any engine's key (TINYTEXT/TINYBLOB, 255 bytes, may fit in one)
 _LONG_LOBS = frozenset({"TEXT", "MEDIUMTEXT", "LONGTEXT", "BLOB", "MEDIUMBLOB", "LONGBLOB", "JSON"})
-INNODB_ENGINES = frozenset({"innodb", "xtradb"})
 
 
 def lob_key_problem(index: Index, column_of: Callable[[str], Column | None], engine: str | None, *,
@@ -172,7 +171,7 @@ def lob_key_problem(index: Index, column_of: Callable[[str], Column | None], eng
     a UNIQUE key over one is a hash in MyISAM (unless written USING BTREE) and refused in Aria (1071); a plain key of one part is
     cut to a prefix, of several parts refused (1071). MySQL refuses every such key (1170)."""
     kind = (engine or "innodb").lower()
-    if kind in INNODB_ENGINES or kind in _MEMORY_ENGINES or index.kind in ("fulltext", "spatial"):
+    if is_innodb_engine(engine) or kind in _MEMORY_ENGINES or index.kind in ("fulltext", "spatial"):
         return None
     whole = [column for column in (column_of(p.name.lower()) for p in index.columns if not p.expression and p.prefix is None)
              if column is not None and column.type.upper() in LARGE_TYPES]
@@ -281,7 +280,7 @@ def repeated_key_column(index: Index) -> str | None:
 def temporary_key_problem(index: Index, engine: str | None) -> str | None:
     """A FULLTEXT key in a temporary InnoDB table (CREATE TEMPORARY TABLE, ALTER, CREATE INDEX):
     InnoDB refuses it (error 1796); MyISAM and Aria temporary tables take it."""
-    if index.kind == "fulltext" and (engine or "innodb").lower() in INNODB_ENGINES:
+    if index.kind == "fulltext" and is_innodb_engine(engine):
         return "a temporary InnoDB table cannot have a FULLTEXT key (error 1796)"
     return None
 
