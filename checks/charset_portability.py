@@ -30,7 +30,7 @@ from checks.index_key_length import key_problem
 from checks.row_size_limit import row_problem
 from linter.schema import innodb_sizes as sizes
 from linter.rules.copies import judged_once
-from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import TARGET_NAMES
 from linter.schema.elements import Column
@@ -121,6 +121,24 @@ def charset_problems(table: Table, targets: list[Target], schema: Schema | None 
             "; ".join(f"{c}: {sizes.column_charset(table.columns[c.lower()], table, first, schema).describe()}"  # type: ignore[union-attr]
                       + ", 3 bytes per character" for c in utf8mb3[:5]) + (f"; and {len(utf8mb3) - 5} more" if len(utf8mb3) > 5 else ""),
             tuple(utf8mb3)))
+    else:
+        # a default of utf8mb3 with no text column in it yet: the next ADD COLUMN without a character set of its own
+        # takes it (latent: nothing is lost until then, and the column is added by someone who never sees this DDL)
+        default = sizes.table_charset(table, first, schema)
+        if default.charset == "utf8mb3" and default.source in ("table", "schema"):
+            whose = "its default character set" if default.source == "table" else "its schema's default character set"
+            deprecated = any(t.is_mysql8 for t in targets)
+            problems.append(Problem(
+                "utf8mb3-default", "warning",
+                f"{table.name}: {whose} is utf8mb3 ('utf8'), and no text column of it holds utf8mb3 yet: the next "
+                "CHAR, VARCHAR or TEXT column an ALTER TABLE adds without a character set of its own is utf8mb3, at "
+                "most 3 bytes per character, so a 4-byte character (emoji, some CJK) fails there under strict mode "
+                "with ERROR 1366 (22007): Incorrect string value" + ("; MySQL 8.0 deprecates utf8mb3" if deprecated
+                                                                     else "") + ". Changing the default now changes "
+                "no column and no row (metadata only).",
+                f"{default.describe()} ({default.collation or 'its default collation'}), 3 bytes per character; no "
+                "text column in utf8mb3 yet",
+                ()))
     # left to the server's default, where the targets' defaults differ
     implicit = [c.name for c in _text_columns(table) if c.charset is None and c.collation is None]
     if implicit:
@@ -281,6 +299,12 @@ def fix_for(problem: Problem, table: Table, schema: Schema | None, targets: list
         collation = utf8mb4_collation(next(iter(collations)) if len(collations) == 1 else None, targets)
         default_too = sizes.table_charset(table, first, schema).charset == "utf8mb3"
         return conversion_fix(table, schema, targets, list(problem.columns), "utf8mb4", collation, default_too, locked)
+    if problem.kind == "utf8mb3-default":
+        collation = utf8mb4_collation(sizes.table_charset(table, first, schema).collation, targets)
+        why = "" if sizes.table_charset(table, first, schema).source == "table" else (
+            f"The schema's default is utf8mb3 too: ALTER DATABASE {quote(table.schema or '')} CHARACTER SET utf8mb4 "
+            f"COLLATE {collation} for the tables created later.")
+        return f"DEFAULT CHARACTER SET utf8mb4 COLLATE {collation}", why
     if problem.kind in ("implicit-charset", "implicit-collation"):
         charset = "utf8mb4" if problem.kind == "implicit-charset" else sizes.table_charset(table, first, schema).charset
         collation = portable_collation(charset, targets)
@@ -317,7 +341,9 @@ class CharsetPortability(Check):
         ),
         evidence=(
             "Each text column's character set and collation resolved column -> table -> CREATE DATABASE -> the "
-            "target's default, for the configured target and every one in `targets`. One finding per table and kind."
+            "target's default, for the configured target and every one in `targets`. One finding per table and kind. "
+            "A table whose default character set is utf8mb3 (its own, or its schema's) and that has no utf8mb3 text "
+            "column yet is flagged too: the next text column an ALTER adds without a character set takes it."
         ),
         bad="CREATE TABLE comment (\n  id INT PRIMARY KEY,\n  body TEXT\n) DEFAULT CHARSET=utf8;",
         good="CREATE TABLE comment (\n  id INT PRIMARY KEY,\n  body TEXT\n) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;",
@@ -368,6 +394,7 @@ def _summary(table: Table, problem: Problem) -> str | None:
                                 else "is missing from earlier releases of a target"),
         "utf8mb3": f"{table.name}: {columns} store{'' if len(problem.columns) > 1 else 's'} text in utf8mb3 "
                    "(3 bytes per character: no emoji)",
+        "utf8mb3-default": f"{table.name}: its default character set is utf8mb3: the next text column added is too",
         "implicit-charset": f"{table.name}: no character set written, and the targets' defaults differ",
         "implicit-collation": f"{table.name}: no collation written, and the targets' default collations differ",
     }.get(problem.kind)

@@ -79,8 +79,43 @@ def test_schema_level_utf8mb3(tmp_path: Path) -> None:
     sql = ("CREATE DATABASE d CHARACTER SET utf8; USE d;\nCREATE TABLE t (id INT PRIMARY KEY, a TEXT);\n"
            "CREATE TABLE u (id INT PRIMARY KEY, a TEXT) CHARSET utf8mb4;\nCREATE TABLE v (id INT PRIMARY KEY);\n")
     found = lint(sql, tmp_path)
-    assert [(f.table, f.subject) for f in found] == [("t", "utf8mb3")]  # u names utf8mb4; v holds no text
+    # u names utf8mb4; v holds no text yet, but the next text column added to it takes the schema's utf8mb3
+    assert [(f.table, f.subject) for f in found] == [("t", "utf8mb3"), ("v", "utf8mb3-default")]
     assert "the schema's default" in (found[0].evidence or "")
+    assert "ALTER DATABASE `d` CHARACTER SET utf8mb4" in found[1].message
+
+
+# a table whose default is utf8mb3 with no utf8mb3 text column yet (issue 34): latent, the next ADD COLUMN is utf8mb3
+LATENT = [
+    ({"id": "INT NOT NULL", "n": "BIGINT"}, "DEFAULT CHARSET=utf8", "utf8mb4_general_ci"),
+    ({"id": "INT NOT NULL", "d": "DATETIME", "b": "BLOB"}, "CHARSET=utf8mb3 COLLATE=utf8mb3_unicode_ci", "utf8mb4_unicode_ci"),
+    ({"id": "INT NOT NULL", "a": "VARCHAR(20) CHARACTER SET latin1"}, "DEFAULT CHARACTER SET utf8 COLLATE utf8_bin", "utf8mb4_bin"),
+    ({"id": "INT NOT NULL", "a": "TEXT CHARACTER SET utf8mb4"}, "ENGINE=InnoDB DEFAULT CHARSET=utf8", "utf8mb4_general_ci"),
+]
+
+
+@pytest.mark.parametrize(("columns", "options", "collation"), LATENT)
+def test_a_utf8mb3_default_without_text_in_it_yet(server: MariaDB, columns: dict[str, str], options: str,
+                                                  collation: str, tmp_path: Path) -> None:
+    ddl = TableDDL("t", columns, {"PRIMARY": "PRIMARY KEY (`id`)"}, options)
+    [found] = lint(ddl.sql(), tmp_path)
+    assert (found.severity, found.subject) == ("warning", "utf8mb3-default")
+    assert found.fix == f"ALTER TABLE `t` DEFAULT CHARACTER SET utf8mb4 COLLATE {collation};"
+    added = "ALTER TABLE t ADD COLUMN later VARCHAR(20)"
+    assert run(server, "cp_latent", [ddl.sql(), added]).ok
+    assert insert_emoji(server, "cp_latent", "later") == 1366  # what the finding foresees
+    made = run(server, "cp_latent", [ddl.sql(), found.fix, added], table="t")
+    assert made.ok and insert_emoji(server, "cp_latent", "later") == 0
+    assert lint(made.tables["t"], tmp_path) == []
+
+
+@pytest.mark.parametrize("sql", [
+    "CREATE TABLE t (id INT PRIMARY KEY, n INT) DEFAULT CHARSET=utf8mb4",
+    "CREATE TABLE t (id INT PRIMARY KEY, n INT) DEFAULT CHARSET=latin1",
+    "CREATE TABLE t (id INT PRIMARY KEY, a TEXT) DEFAULT CHARSET=utf8",  # the utf8mb3 finding says it (one per table)
+])
+def test_no_latent_finding_beside_utf8mb3_text_or_another_default(sql: str, tmp_path: Path) -> None:
+    assert "utf8mb3-default" not in {f.subject for f in lint(sql, tmp_path)}
 
 
 def test_a_conversion_that_needs_dynamic_rows(server: MariaDB, tmp_path: Path) -> None:
