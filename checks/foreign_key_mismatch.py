@@ -1,5 +1,5 @@
 """foreign-key-mismatch: a foreign key whose columns do not match the columns they reference,
-or that references columns no key of the parent starts with.
+that references columns no key of the parent starts with, or a table that does not exist.
 
 InnoDB compares a child's value with the parent's as stored bytes, so it only accepts a foreign
 key between columns it can compare: integers of the same size and sign, text in the same
@@ -19,11 +19,13 @@ from checks.column_types import change_columns
 from checks.redundant_index import MAX_KEYS
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import (
-    Check, CheckContext, RuleDoc, foreign_keys_by_parent, latest_place, qualified, quote,
+    Check, CheckContext, RuleDoc, foreign_keys_by_parent, latest_place, qualified, quote, table_patterns,
 )
 from linter.rules.findings import Finding, Severity
+from linter.rules.options import STRINGS
 from linter.schema.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
 from linter.schema.elements import LARGE_TYPES, Column, ForeignKey, Index
+from linter.schema.entities import EntityIndex, name_tokens
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
@@ -248,6 +250,10 @@ class ForeignKeyMismatch(Check):
             "servers accept still lose data: a VARCHAR(50) child cannot reference a 60-character parent value."
         ),
         evidence=(
+            "A parent table the input never creates (or drops before its end) is refused while foreign_key_checks=1 "
+            "(MariaDB ERROR 1005 errno 150, MySQL 8.0+ ERROR 1824, 5.7 ERROR 1215), and with it off every insert that "
+            "sets the columns fails (ERROR 1452): an error, unless the parent is in a database the input never "
+            "names or the `external_tables` option lists it (it exists outside the linted files). "
             "Both tables in the input; for each column pair, the column types as InnoDB stores them, with the "
             "character set and collation resolved as the server does (column, table, schema, server default; a "
             "CHARACTER SET without COLLATE takes that set's default collation, not the table's). Refused on every "
@@ -286,26 +292,59 @@ class ForeignKeyMismatch(Check):
             "`ALTER TABLE parent ADD UNIQUE KEY (columns)`, after checking there are no duplicates."
         ),
         options={"severity": "severity of a foreign key the target refuses (default error; accepted mismatches are "
-                             "warnings)"},
+                             "warnings)",
+                 "external_tables": "tables a foreign key may reference that exist outside the linted input (another "
+                                    "service's schema, a file linted on its own): glob patterns of `table` or "
+                                    "`schema.table`, case-insensitive (default: none)"},
+        option_types={"external_tables": STRINGS},
+        option_defaults={"external_tables": []},
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         target = context.target
         refused_severity: Severity = context.option(self.id, "severity", self.severity)
         by_parent = foreign_keys_by_parent(model)
+        missing = _MissingParents(model, context.option(self.id, "external_tables", []) or [])
 
         def judge(child: Table) -> Iterator[Finding]:
             if not child.is_innodb:
                 return
             for fk in child.foreign_keys:
                 parent = model.find_table(fk.ref_schema if fk.ref_schema is not None else child.schema, fk.ref_table)
-                if parent is None or parent.view_standin or not parent.is_innodb or not fk.ref_columns:
-                    continue  # a missing parent is another rule's (replay, the server's own error)
+                if parent is None:
+                    if missing.reported(child, fk):
+                        yield self._missing(child, fk, target, refused_severity, missing)
+                    continue
+                if parent.view_standin or not parent.is_innodb or not fk.ref_columns:
+                    continue
                 finding = self._check(child, fk, parent, target, model, refused_severity, by_parent)
                 if finding is not None:
                     yield finding
 
         return judged_once(model, context, judge)
+
+    def _missing(self, child: Table, fk: ForeignKey, target: Target, severity: Severity,
+                 missing: _MissingParents) -> Finding:
+        """A foreign key to a table the input never creates (or drops before its end): the server
+        refuses it while foreign_key_checks=1, and with it off every insert of a non-NULL value fails."""
+        name = quote(fk.name or "")
+        parent = f"{fk.ref_schema}.{fk.ref_table}" if fk.ref_schema is not None else fk.ref_table
+        columns = ", ".join(fk.columns)
+        message = [f"{child.name}: foreign key {name} references {parent}, a table the input never creates"
+                   f"{missing.why(child, fk)}: {_missing_refusal(target, fk.ref_table)}. With foreign_key_checks=0 (a "
+                   f"dump's setting) the table is created, and then every insert or update that sets ({columns}) to a "
+                   "value fails with ERROR 1452 (Cannot add or update a child row: a foreign key constraint fails)."]
+        near = missing.near(child, fk)
+        if near is not None:
+            message.append(f"Did you mean {near}?")
+        message.append("If the table exists outside the linted files (another service's schema, a file linted on its "
+                       f"own), list it in the rule's external_tables option ([tool.innolint.rules.{self.id}] "
+                       f"external_tables = [\"{parent}\"]; globs, `table` or `schema.table`).")
+        return self.finding(
+            child, " ".join(message), severity=severity, where=child.place(fk),
+            evidence=f"{child.name} ({columns}) -> {parent} ({', '.join(fk.ref_columns)}): no such table at the end of "
+                     "the input", subject=(fk.name or "").lower(),
+            summary=f"{child.name}: foreign key {name} references {parent}, which does not exist")
 
     def _check(self, child: Table, fk: ForeignKey, parent: Table, target: Target, model: SchemaModel,
                refused_severity: Severity, by_parent: dict[tuple[str, str], list[tuple[Table, ForeignKey]]],
@@ -375,6 +414,54 @@ class ForeignKeyMismatch(Check):
         return self.finding(child, f"{child.name}: foreign key {name}: " + " ".join(messages), severity=severity,
                             where=where, evidence=evidence, fix=fix or None, subject=(fk.name or "").lower(),
                             summary=summary)
+
+
+class _MissingParents:
+    """Which missing parents to report, and what to say of them: a table of a schema the input
+    never names is outside it (a cross-database reference to a database not linted here), as is
+    one the `external_tables` option names; a parent whose CREATE TABLE the server refuses is said
+    to be refused. Near names come from the entity index (`users` for `user`), built on first need."""
+
+    def __init__(self, model: SchemaModel, external: list[str]) -> None:
+        self.model = model
+        self.external = table_patterns(external)
+        self._refused: set[tuple[str, str]] | None = None
+        self._entities: EntityIndex | None = None
+
+    def reported(self, child: Table, fk: ForeignKey) -> bool:
+        if fk.ref_schema is not None and self.model.schemas.get(self.model.key(fk.ref_schema)) is None:
+            return False  # a database the input never names: outside it
+        return not self.external(fk.ref_schema if fk.ref_schema is not None else child.schema, fk.ref_table)
+
+    def why(self, child: Table, fk: ForeignKey) -> str:
+        """Why the table is not there, as far as innolint knows: its CREATE TABLE refused, else
+        never created or dropped."""
+        if self._refused is None:
+            key = self.model.key
+            self._refused = {(key(r.table.schema or ""), key(r.table.name))
+                             for r in (*self.model.refused_keys, *self.model.refused_lengths)}
+        schema = fk.ref_schema if fk.ref_schema is not None else child.schema
+        if (self.model.key(schema or ""), self.model.key(fk.ref_table)) in self._refused:
+            return " (its CREATE TABLE is one the server refuses: see the finding there)"
+        return " (or drops before its end)"
+
+    def near(self, child: Table, fk: ForeignKey) -> str | None:
+        """A table of the child's schema the name likely means (`user` -> users), or None."""
+        if self._entities is None:
+            self._entities = EntityIndex(self.model)
+        tokens = name_tokens(fk.ref_table)
+        found = self._entities.resolve(tokens, fk.ref_table, child, whole=True) if tokens else None
+        return found[0] if found is not None and found[1] else None
+
+
+def _missing_refusal(target: Target, table: str) -> str:
+    """What the target does with a foreign key to a table that does not exist, foreign_key_checks=1."""
+    if target.is_mariadb:
+        return (f"{target.label} refuses it (ERROR 1005 errno 150 \"Foreign key constraint is incorrectly formed\"; "
+                "ALTER TABLE: ERROR 1005 too)")
+    if target.version < (8, 0):
+        return f"{target.label} refuses it (ERROR 1215 Cannot add foreign key constraint)"
+    return f"{target.label} refuses it (ERROR 1824 Failed to open the referenced table '{table}')"
 
 
 def _refusal(target: Target, *, count: bool = False, types: bool = False, index: bool = False) -> str:

@@ -137,12 +137,11 @@ def test_a_different_number_of_columns(tmp_path: Path) -> None:
     assert "ERROR 1239" in finding.message
 
 
-@pytest.mark.parametrize("sql", [
-    "CREATE TABLE c (x INT, FOREIGN KEY (x) REFERENCES missing (id));",  # the parent is another rule's
+@pytest.mark.parametrize("sql", [  # (a parent that does not exist: test_a_foreign_key_to_a_table_that_does_not_exist)
     "CREATE TABLE p (id INT PRIMARY KEY) ENGINE=MyISAM; CREATE TABLE c (x BIGINT, FOREIGN KEY (x) REFERENCES p (id));",
     "CREATE TABLE p (id INT PRIMARY KEY); CREATE TABLE c (x BIGINT, FOREIGN KEY (x) REFERENCES p (id)) ENGINE=MyISAM;",
 ])
-def test_only_when_both_innodb_tables_are_known(sql: str, tmp_path: Path) -> None:
+def test_only_when_both_tables_are_innodb(sql: str, tmp_path: Path) -> None:
     assert found(sql, tmp_path) == []
 
 
@@ -300,3 +299,77 @@ def test_a_dump_loads_a_mismatched_key_and_then_every_insert_fails(mariadb) -> N
         assert refused.value.args[0] == 1452
     finally:
         mariadb.sql(f"DROP DATABASE IF EXISTS {schema}")
+
+
+# -- a parent the input never creates (issue 34) ----------------------------------------------------------
+MISSING = [
+    # (the input, the finding's table and line, a near name the message offers)
+    ("CREATE TABLE users (id INT PRIMARY KEY);\nCREATE TABLE orders (id INT PRIMARY KEY, user_id INT,\n"
+     "  FOREIGN KEY (user_id) REFERENCES user (id));\n", ("orders", 2), "users"),
+    ("SET FOREIGN_KEY_CHECKS=0;\nCREATE TABLE `order_item` (\n  `id` int NOT NULL,\n  `order_id` int DEFAULT NULL,\n"
+     "  PRIMARY KEY (`id`),\n  KEY `o` (`order_id`),\n  CONSTRAINT `fk_o` FOREIGN KEY (`order_id`) REFERENCES `orders` (`id`)\n"
+     ") ENGINE=InnoDB;\n", ("order_item", 2), None),
+    ("CREATE TABLE a (id INT PRIMARY KEY, b_id INT REFERENCES b (id));\n", ("a", 1), None),
+    ("CREATE TABLE a (id INT PRIMARY KEY, x INT);\nALTER TABLE a\n  ADD CONSTRAINT fx FOREIGN KEY (x) REFERENCES gone (id);\n",
+     ("a", 2), None),
+    ("CREATE TABLE p (id INT PRIMARY KEY);\nCREATE TABLE c (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES p (id));\n"
+     "DROP TABLE p;\n", ("c", 2), None),
+    ("CREATE DATABASE app;\nUSE app;\nCREATE TABLE c (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES app.parents (id));\n",
+     ("c", 3), None),
+]
+
+
+@pytest.mark.parametrize(("sql", "where", "near"), MISSING)
+@pytest.mark.parametrize("target", ["mariadb-10.11", "mysql-8.0", "mysql-5.7"])
+def test_a_foreign_key_to_a_table_that_does_not_exist(sql: str, where: tuple[str, int], near: str | None, target: str,
+                                                      tmp_path: Path) -> None:
+    [finding] = found(sql, tmp_path, target)
+    assert (finding.table, finding.line) == where and finding.severity == "error"
+    assert "a table the input never creates" in finding.message and "ERROR 1452" in finding.message
+    error = {"mariadb-10.11": "errno 150", "mysql-8.0": "ERROR 1824", "mysql-5.7": "ERROR 1215"}[target]
+    assert error in finding.message
+    assert ("Did you mean" in finding.message) == (near is not None)
+    if near:
+        assert f"Did you mean {near}?" in finding.message
+
+
+@pytest.mark.parametrize("patterns", [["user"], ["USER"], ["us*"], ["shop.user"], ["*.user"]])
+def test_a_parent_outside_the_input_by_configuration(tmp_path: Path, patterns: list[str]) -> None:
+    sql = ("CREATE DATABASE shop;\nUSE shop;\nCREATE TABLE orders (id INT PRIMARY KEY, user_id INT,\n"
+           "  FOREIGN KEY (user_id) REFERENCES user (id));\n")
+    report = lint_sql(sql, tmp_path, target="mariadb-10.11", options={RULE: {"external_tables": patterns}})
+    assert findings(report, RULE) == []
+    other = lint_sql(sql, tmp_path, target="mariadb-10.11", options={RULE: {"external_tables": ["customers"]}})
+    assert len(findings(other, RULE)) == 1
+
+
+def test_a_database_the_input_never_names_is_outside_it(tmp_path: Path) -> None:
+    sql = "CREATE TABLE orders (id INT PRIMARY KEY, user_id INT, FOREIGN KEY (user_id) REFERENCES auth.users (id));\n"
+    assert found(sql, tmp_path) == []
+
+
+def test_a_parent_whose_create_the_server_refuses(tmp_path: Path) -> None:
+    sql = ("CREATE TABLE p (id INT PRIMARY KEY, a VARCHAR(2000), b VARCHAR(2000), KEY (a, b)) DEFAULT CHARSET=utf8mb4;\n"
+           "CREATE TABLE c (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES p (id));\n")
+    [finding] = found(sql, tmp_path, "mysql-8.0")
+    assert "its CREATE TABLE is one the server refuses" in finding.message
+
+
+def test_mariadb_refuses_it_and_with_checks_off_every_insert_fails(mariadb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import pymysql
+
+    child = "CREATE TABLE c (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES nothere (id))"
+    [finding] = found(child + ";\n", tmp_path)
+    mariadb.sql("DROP DATABASE IF EXISTS fk_missing; CREATE DATABASE fk_missing")
+    try:
+        with pytest.raises(pymysql.err.MySQLError) as refused:
+            mariadb.sql(child, "fk_missing")
+        assert refused.value.args[0] == 1005 and "errno: 150" in refused.value.args[1]
+        assert "errno 150" in finding.message
+        mariadb.sql(f"SET SESSION foreign_key_checks=0; {child}", "fk_missing")
+        mariadb.sql("INSERT INTO c VALUES (1, NULL)", "fk_missing")  # NULL references nothing: taken
+        with pytest.raises(pymysql.err.MySQLError) as failed:
+            mariadb.sql("INSERT INTO c VALUES (2, 7)", "fk_missing")
+        assert failed.value.args[0] == 1452
+    finally:
+        mariadb.sql("DROP DATABASE IF EXISTS fk_missing")

@@ -7,7 +7,7 @@ runs them through this interface and knows none of them by name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -343,6 +343,20 @@ def innodb_tables(model: SchemaModel) -> Iterator[Table]:
     for table in model.tables():
         if table.is_innodb and not table.view_standin and not table.temporary:
             yield table
+
+
+def table_patterns(patterns: Iterable[str]) -> Callable[[str | None, str], bool]:
+    """Whether a rule option's glob patterns (`table` or `schema.table`, case-insensitive) name
+    the table `schema`.`name`: compiled once (`GlobSet`), asked in time linear in the name."""
+    listed = [p.lower() for p in patterns]
+    if not listed:
+        return lambda schema, name: False
+    compiled = GlobSet(listed, path=False)
+
+    def named(schema: str | None, name: str) -> bool:
+        return compiled.first_index_of([name.lower(), *([f"{schema}.{name}".lower()] if schema else [])]) is not None
+
+    return named
 
 
 def table_key(model: SchemaModel, schema: str | None, name: str) -> tuple[str, str]:
