@@ -46,15 +46,15 @@ def _key_place(table: Table, index: Index, target: Target, schema: Schema | None
     """The statement that made the key too long: the one that added it, or a later one that made
     a column of it wide (`MODIFY a TEXT` under a PRIMARY KEY is the statement the server refuses,
     not the CREATE TABLE that made the key; a later MODIFY of a narrow column of it is not)."""
-    place = statement_of(table, index)
+    place, statement = statement_of(table, index), table.statement_place(index)
     changed = index.where is not None  # else the key is the CREATE TABLE's: any column changed is later
     wide = {p.column.lower() for p in sizes.key_width(table, index, target, schema).parts
             if p.bytes is None or p.bytes > sizes.MAX_KEY_PART_BYTES_ANTELOPE}
     for part in index.columns:
         column = table.column(part.name) if not part.expression and part.name.lower() in wide else None
         where = column.where if column is not None else None
-        if where is not None and (not changed or (where.path == place.path and where.line > place.line)):
-            place, changed = where, True
+        if where is not None and (not changed or (where.path == statement.path and where.line > statement.line)):
+            place, statement, changed = table.place(column), where, True  # type: ignore[arg-type]
     return place
 
 

@@ -231,7 +231,7 @@ def test_the_finding_sits_on_the_statement_that_made_the_index_redundant(tmp_pat
 
     report = lint_paths([str(history)], CheckContext())
     [finding] = findings(report, RULE)
-    assert finding.path.endswith("V10__reporting.sql") and finding.line == 2
+    assert finding.path.endswith("V10__reporting.sql") and finding.line == 3  # the ADD KEY's own line
     assert finding.fix == "ALTER TABLE `orders` DROP INDEX `idx_customer`;"
     (history / "V11__again.sql").write_text("CREATE INDEX idx_customer_again ON orders (customer_id);\n")
     found = findings(lint_paths([str(history)], CheckContext()), RULE)

@@ -134,6 +134,9 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         if c.word() in _KEY_WORDS and not (c.word() == "PERIOD" and c.word(1) != "FOR"):
             body = TableBody()
             if_not_exists = _read_key(c, body)
+            offset = c.offset_of(c.tokens[0])  # (the clause's ADD)
+            for item in (*body.indexes, *body.foreign_keys):
+                item.offset = offset
             return ([ops.AddIndex(i, if_not_exists) for i in body.indexes]
                     + [ops.AddForeignKey(f, if_not_exists) for f in body.foreign_keys])
         if c.word() == "PARTITION" or c.at("SYSTEM", "VERSIONING"):
@@ -277,6 +280,9 @@ def _alter_elements(c: _Cursor, elements: list[list[Token]]) -> tuple[list[Colum
         if _is_key_element(element):
             read = TableBody()
             if_not_exists = _read_key(c.sub(element), read)
+            offset = c.offset_of(element[0])
+            for item in (*read.indexes, *read.foreign_keys):
+                item.offset = offset
             actions += [ops.AddIndex(i, if_not_exists) for i in read.indexes]
             actions += [ops.AddForeignKey(f, if_not_exists) for f in read.foreign_keys]
         else:

@@ -243,11 +243,19 @@ def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column
     the others through sqlglot, all of them in one parse."""
     if not elements:
         return []
+    written = elements
     elements = [_unqualified(element) for element in elements]
     columns = _read_columns(c, elements)
-    for element, (column, inline) in zip(elements, columns):
+    for element, original, (column, inline) in zip(elements, written, columns):
         if column.checks or any(isinstance(declared, ForeignKey) for declared in inline):
             column.mariadb_refuses = _mariadb_column_grammar(element)
+        # where the definition starts in the statement, for the column and what it declares on itself
+        name = element[0]
+        column.offset = offset = c.offset_of(name)
+        # backquoted names are IDENTIFIER tokens; a name after a period (`t.rank`) needs no quotes
+        column.bare = name.token_type != TokenType.IDENTIFIER and element is original
+        for declared in inline:
+            declared.offset = offset
     return columns
 
 

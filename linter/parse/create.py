@@ -254,6 +254,9 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
                 continue
             read = TableBody()
             _read_key(c.sub(element), read)
+            offset = c.offset_of(head)
+            for item in (*read.indexes, *read.foreign_keys):
+                item.offset = offset
             order += read.indexes
             order += read.foreign_keys
             body.checks += read.checks

@@ -14,7 +14,7 @@ from linter.schema.model import TableBody, without_redundant_generated_keys
 from linter.schema.key_facts import drop_whole_prefixes
 from linter.parse.keys import _name_keys, _primary_columns_not_null
 from linter.parse.options import charset_conflict, _TABLE_OPTION_NAMES, apply_options
-from linter.parse.tokens import _KEY_WORDS, _PARSER, _TOKENIZER, _TYPE_ALIASES
+from linter.parse.tokens import _KEY_WORDS, _PARSER, _TOKENIZER, _TYPE_ALIASES, Places
 
 
 # -- plain forms, read from the text -----------------------------------------------------------
@@ -292,6 +292,10 @@ def _plain_create_table(text: str) -> ops.CreateTable | None:
     return ops.CreateTable(name, body, False, if_not_exists is not None, refused=refused)
 
 
+#: the whitespace before an element (where its text starts)
+_LEADING = re.compile(r"[ \t\r\n]*")
+
+
 def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None:
     """The body of a CREATE TABLE from `pos` (after its `(`), the offset after its `)` and why the
     server refuses it (as `_read_elements` says), when every element is of a plain form; else None."""
@@ -300,6 +304,7 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
     keys: list[Index] = []  # in the order written, those a column declares in its place
     refused = None
     end = ","
+    places = Places(text)  # where each element starts (`Column.offset` ...)
     while end == ",":
         m = _COLUMN.match(text, pos)
         if m is not None and (end := m.group("end")) is not None:
@@ -307,6 +312,11 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
             if read is None:
                 return None
             column, declared = read
+            name_at = m.start("name")
+            column.offset = offset = places.offset(name_at)
+            column.bare = text[name_at] != "`"
+            for index in declared:
+                index.offset = offset
             key = column.name.lower()
             if key in columns and refused is None:
                 refused = f"duplicate column name {column.name} (error 1060)"
@@ -316,16 +326,19 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
         else:
             m = _KEY.match(text, pos)
             if m is not None and (end := m.group("end")) is not None:
-                keys.append(_plain_key(m))
+                index = _plain_key(m)
+                index.offset = places.offset(_LEADING.match(text, pos).end())  # type: ignore[union-attr]
+                keys.append(index)
             else:
                 m = _FOREIGN_KEY.match(text, pos)
                 if m is None or (end := m.group("end")) is None:
                     return None
                 foreign_key = _plain_foreign_key(m)
+                foreign_key.offset = offset = places.offset(_LEADING.match(text, pos).end())  # type: ignore[union-attr]
                 body.foreign_keys.append(foreign_key)
                 index_name = m.group("constraint") or m.group("name")  # as `_read_key` names it
                 keys.append(Index(_unquote(index_name) if index_name is not None else None, "index",
-                                  _index_columns(m.group("parts")), generated=True))
+                                  _index_columns(m.group("parts")), generated=True, offset=offset))
         pos = m.end()
     for column in columns.values():
         if column.auto_increment:

@@ -10,6 +10,7 @@ from sqlglot.errors import ErrorLevel, TokenError
 from sqlglot.tokens import Token, TokenType
 
 from linter.parse import ops
+from linter.schema.elements import element_offset
 
 
 _DIALECT = MySQL()
@@ -107,14 +108,39 @@ _STRING_FOR_NAME = ("a quoted string where a name is required (a double-quoted n
                     "sql_mode ANSI_QUOTES): the server refuses the statement (syntax error, 1064)")
 
 
+class Places:
+    """Where in a statement's text an element starts, as `element_offset` (lines below the
+    statement's first line, 1-based column), asked in text order: each answer counts the line
+    breaks since the last one, so the elements of a statement cost its length once, even on one
+    line of a megabyte (a minified dump). Lines are counted on `\n`, as the splitter counts them."""
+
+    __slots__ = ("text", "_pos", "_line", "_line_start")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._pos = self._line = self._line_start = 0
+
+    def offset(self, start: int) -> int:
+        if start < self._pos:  # (asked out of order: counted again from the start)
+            self._pos = self._line = self._line_start = 0
+        breaks = self.text.count("\n", self._pos, start)
+        if breaks:
+            self._line += breaks
+            self._line_start = self.text.rfind("\n", self._pos, start) + 1
+        self._pos = start
+        return element_offset(self._line, start - self._line_start + 1)
+
+
 class _Cursor:
-    def __init__(self, tokens: list[Token], text: str) -> None:
+    def __init__(self, tokens: list[Token], text: str, places: Places | None = None) -> None:
         self.tokens = tokens
         self.text = text
         #: the system-versioning ROW END column a CREATE TABLE defines (`_system_versioned_keys`)
         self.row_end: str | None = None
         self.i = 0
         self.first_line = tokens[0].line if tokens else 1
+        #: where elements start in the statement, shared with the cursors made from this one (`sub`)
+        self.places = places if places is not None else Places(text)
 
     # -- looking
     def peek(self, k: int = 0) -> Token | None:
@@ -279,9 +305,13 @@ class _Cursor:
         return self.text[start:].strip()
 
     def sub(self, tokens: list[Token]) -> _Cursor:
-        cursor = _Cursor(tokens, self.text)
+        cursor = _Cursor(tokens, self.text, self.places)
         cursor.first_line = self.first_line
         return cursor
+
+    def offset_of(self, token: Token) -> int:
+        """Where `token` starts in the statement (`Places.offset`)."""
+        return self.places.offset(token.start)
 
 
 def _split_top_level(tokens: list[Token]) -> list[list[Token]]:

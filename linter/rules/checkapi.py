@@ -410,13 +410,15 @@ def _input_order(place: Location) -> tuple[tuple[object, ...], int]:
 
 
 def latest_place(parts: Iterable[tuple[Table, Column | Index | ForeignKey]]) -> Location:
-    """Where a finding caused by several parts of the schema belongs: the statement that last
-    added or changed one of them (so `--changed-only` reports it with the migration that made it).
-    When none was changed by an ALTER, the first part's CREATE TABLE (the table the finding is
-    about: a dump or an audit lists tables in any order, and an audit has a path per table)."""
+    """Where a finding caused by several parts of the schema belongs: in the statement that last
+    added or changed one of them (so `--changed-only` reports it with the migration that made it),
+    at the first of the parts (in the order given) that statement defines, on its own line. When
+    none was changed by an ALTER, the first part in the table's CREATE TABLE (the table the
+    finding is about: a dump or an audit lists tables in any order, and an audit has a path per
+    table)."""
     listed = list(parts)
     if any(item.where is not None for _, item in listed):
-        return max((table.place(item) for table, item in listed), key=_input_order)
+        return _latest([(table.statement_place(item), table.place(item)) for table, item in listed])
     return listed[0][0].place(listed[0][1])
 
 
@@ -425,10 +427,21 @@ def cause_place(
     key_dropped: bool = False,
 ) -> Location:
     """Where a finding about `table` belongs when these parts of it cause it: the latest of the
-    statements that gave the items their present form (`Table.place`) and that set the named table
-    options (`Table.option_place`), and with `key_dropped` that dropped the PRIMARY KEY, so that the ALTER that made the table what it is reports it
-    under `--changed-only`; the table's CREATE TABLE when none came later."""
-    places = [table.place(item) for item in items] + [table.option_place(option) for option in options]
+    statements that gave the items their present form (`Table.statement_place`), that set the
+    named table options (`Table.option_place`), and with `key_dropped` that dropped the PRIMARY
+    KEY, so that the ALTER that made the table what it is reports it under `--changed-only`; the
+    table's CREATE TABLE when none came later. Within that statement the finding points at the
+    first of the items (in the order given) it defines, on the item's own line; at the statement
+    for an option or a dropped key."""
+    places = [(table.statement_place(item), table.place(item)) for item in items]
+    places += [(where, where) for where in (table.option_place(option) for option in options)]
     if key_dropped and table.key_dropped is not None:
-        places.append(table.key_dropped)
-    return max(places, key=_input_order) if places else table.where
+        places.append((table.key_dropped, table.key_dropped))
+    return _latest(places) if places else table.where
+
+
+def _latest(places: list[tuple[Location, Location]]) -> Location:
+    """Of (statement, spot in it) pairs, the spot of the first pair whose statement is the latest in
+    the input (`_input_order`)."""
+    latest = max(_input_order(statement) for statement, _ in places)
+    return next(spot for statement, spot in places if _input_order(statement) == latest)

@@ -165,11 +165,13 @@ class BodyDraft:
         if keep_keys:
             for index_id in self.uses.get(old_key, {}):
                 self.indexes[index_id].where = where
+                self.indexes[index_id].offset = 0  # (the statement changed it: its own start)
             return emptied
         for index_id in self.uses.pop(old_key, {}):
             index = self.indexes[index_id]
             index.columns = tuple(p for p in index.columns if p.expression or p.name.lower() != old_key)
             index.where = where
+            index.offset = 0  # (the statement changed it: its own start)
             if not index.columns:
                 emptied.append(index)
                 self.remove_index(index_id)

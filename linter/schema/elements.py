@@ -53,6 +53,28 @@ class Location(FrozenRecord):
         """`path:line`, as messages name a statement."""
         return f"{self.path}:{self.line}"
 
+    def moved(self, offset: int) -> Location:
+        """The place `offset` (`element_offset`: lines and column within the statement that starts
+        here) points at, one line long; this place itself for 0 (no offset known)."""
+        if not offset:
+            return self
+        lines, column = offset >> _COLUMN_BITS, offset & _COLUMN_MASK
+        line = self.line + lines
+        return Location(self.path, line, self.column + column - 1 if not lines else column, line)
+
+
+#: an element's place within its statement, packed into one int (`element_offset`): a CREATE TABLE's
+#: columns and keys are shared by a tenant dump's copies of it, and each copy's place is its own
+#: statement's: the offset is relative to the statement, so shared bodies still share
+_COLUMN_BITS = 24
+_COLUMN_MASK = (1 << _COLUMN_BITS) - 1
+
+
+def element_offset(lines: int, column: int) -> int:
+    """The offset of an element `lines` lines below its statement's first line, at 1-based
+    `column` of that line (0: none known). Columns past 16M characters are clamped."""
+    return (lines << _COLUMN_BITS) | min(max(column, 1), _COLUMN_MASK)
+
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
 class Column(Record):
@@ -92,6 +114,10 @@ class Column(Record):
     #: the statement that last added or changed the column (ALTER TABLE ... ADD/MODIFY/CHANGE);
     #: None: the table's CREATE TABLE (`Table.place` answers either way)
     where: Location | None = None
+    #: where in that statement its definition starts (`element_offset`; 0: the statement's start)
+    offset: int = 0
+    #: its name was written unquoted (a reserved word so written is refused: reserved-word)
+    bare: bool = False
     #: what == and repr compare: the definition, not where it was written
     __match_args__ = (
         "name", "type", "params", "unsigned", "nullable", "default", "auto_increment", "generated", "invisible",
@@ -106,6 +132,7 @@ class Column(Record):
         comment: str | None = None, charset: str | None = None, collation: str | None = None, binary: bool = False,
         srid: int | None = None, checks: tuple[str, ...] = (), on_update: str | None = None,
         altered_null_default: bool = False, mariadb_refuses: str | None = None, where: Location | None = None,
+        offset: int = 0, bare: bool = False,
     ) -> None:
         self.name = name
         self.type = type
@@ -128,6 +155,8 @@ class Column(Record):
         self.altered_null_default = altered_null_default
         self.mariadb_refuses = mariadb_refuses
         self.where = where
+        self.offset = offset
+        self.bare = bare
 
     @property
     def length(self) -> int | None:
@@ -192,17 +221,21 @@ class Index(Record):
     #: (`linter.server.key_parts.server_keys`): such a key never clusters an InnoDB table and sorts
     #: after every other UNIQUE key (`linter.server.key_order`)
     long_hash: bool = False
+    #: where in `where` (else the CREATE TABLE) the key's definition starts (`element_offset`)
+    offset: int = 0
     __match_args__ = ("name", "kind", "columns", "invisible")  # == and repr: the definition, not where
 
     def __init__(
         self, name: str | None, kind: IndexKind, columns: tuple[IndexColumn, ...], invisible: bool = False,
         where: Location | None = None, generated: bool = False, using: str | None = None, long_hash: bool = False,
+        offset: int = 0,
     ) -> None:
         self.name = name
         self.kind = kind
         self.columns = columns
         self.invisible = invisible
         self.where = where
+        self.offset = offset
         self.generated = generated
         self.using = using
         self.long_hash = long_hash
@@ -232,13 +265,15 @@ class ForeignKey(Record):
     on_update: str | None = None
     #: the statement that added it (ALTER TABLE ... ADD); None: the table's CREATE TABLE
     where: Location | None = None
+    #: where in that statement its definition starts (`element_offset`; 0: the statement's start)
+    offset: int = 0
     #: == and repr: the definition, not where it was written
     __match_args__ = ("name", "columns", "ref_schema", "ref_table", "ref_columns", "on_delete", "on_update")
 
     def __init__(
         self, name: str | None, columns: tuple[str, ...], ref_schema: str | None, ref_table: str,
         ref_columns: tuple[str, ...], on_delete: str | None = None, on_update: str | None = None,
-        where: Location | None = None,
+        where: Location | None = None, offset: int = 0,
     ) -> None:
         self.name = name
         self.columns = columns
@@ -248,6 +283,7 @@ class ForeignKey(Record):
         self.on_delete = on_delete
         self.on_update = on_update
         self.where = where
+        self.offset = offset
 
 
 @dataclass(init=False, repr=False, eq=False, slots=True)

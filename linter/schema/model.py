@@ -290,6 +290,20 @@ class TableBody(Record):
         table that does not own it: `Table.writable` copies it before any change)."""
         return TableBody(self.columns, indexes, self.foreign_keys, self.options, self.checks)
 
+    def defined_here(self) -> None:
+        """A copy of another table's body made by one statement (CREATE TABLE ... LIKE, a partition
+        made a table): what that table's CREATE TABLE defined (`where` None) now starts at this
+        statement, with no place of its own in it (`offset` 0). A body of its own only."""
+        for column in self.columns.values():
+            if column.where is None:
+                column.offset = 0
+        for index in self.indexes:
+            if index.where is None:
+                index.offset = 0
+        for fk in self.foreign_keys:
+            if fk.where is None:
+                fk.offset = 0
+
     def copy(self) -> TableBody:
         return TableBody(
             columns={k: replace(c) for k, c in self.columns.items()},
@@ -505,9 +519,16 @@ class Table(Record):
         return self.key_dropped or self.defined
 
     def place(self, item: Column | Index | ForeignKey) -> Location:
-        """Where a column, key or foreign key got its present form: the ALTER TABLE (or CREATE
-        INDEX) that added or changed it, else the table's CREATE TABLE. A finding caused by the
-        item belongs there (so `--changed-only` reports it with the migration that did it)."""
+        """Where a column, key or foreign key got its present form: its own line and column in the
+        ALTER TABLE (or CREATE INDEX) that added or changed it, else in the table's CREATE TABLE.
+        A finding caused by the item points there (so an editor jumps to the element, and
+        `--changed-only` reports it with the migration that did it). The element keeps its place
+        relative to its statement (`Column.offset` ...): a tenant's copy of a table, which shares
+        its template's elements, gets its own statement's lines."""
+        return (item.where or self.defined).moved(item.offset)
+
+    def statement_place(self, item: Column | Index | ForeignKey) -> Location:
+        """The statement that gave the item its present form (`place` is the item's own spot in it)."""
         return item.where or self.defined
 
     def set_option_place(self, option: str, where: Location) -> None:

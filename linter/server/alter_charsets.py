@@ -221,7 +221,7 @@ class AlterCharsets:
             if view is column:
                 continue
             if plan.to is not None:
-                view = replace(view, where=where)
+                view = replace(view, where=where, offset=0)  # (changed by the statement, not defined in it)
                 converted.append(view)
             draft.columns[at] = _written_against(view, plan.after)
         for n, (old, column, defines) in enumerate(self.changes):  # renamed, or given a default: kept (fuzz seed 364)

@@ -36,7 +36,7 @@ def _copied(column: Column, name: str, source: Table, target: Target, schema: Sc
     generated = column.generated is not None
     return replace(column, name=name, auto_increment=False, generated=None, invisible=False, checks=(),
                    nullable=True if generated else column.nullable, default=None if generated else column.default,
-                   charset=charset or column.charset, collation=collation or column.collation, where=None)
+                   charset=charset or column.charset, collation=collation or column.collation, where=None, offset=0)
 
 
 def selected_body(op: ops.CreateTable, source: Table | None, target: Target, schema: Schema | None) -> TableBody | None:

@@ -232,6 +232,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                 return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input{self._case_hint(op.like)}"
             body = source.body_copy()  # LIKE copies columns, keys and options, not foreign keys
             body.foreign_keys = []
+            body.defined_here()  # (what the source's CREATE TABLE defined is this statement's now)
             keep_copied_charset(body, source, self.target, self.model.find_schema(source.schema), schema)
             # a copy of a CREATE ... SELECT table: its columns are not known either
             origin, own = "select" if source.origin == "select" else "like", True
@@ -843,6 +844,7 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
         for target in self.partition_tables:
             body = table.body_copy()
             body.foreign_keys = []
+            body.defined_here()  # (made by this statement)
             body.options = replace(body.options, partitioning=None, partition_names=())
             schema = self.replayer.model.schema(target.schema if target.schema is not None else self.replayer.current_schema)
             self.replayer._put(Table(schema=schema.name, name=self.replayer.model.stored(target.name), body=body,
