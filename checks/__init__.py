@@ -11,6 +11,7 @@ from checks.link_table_primary_key import LinkTablePrimaryKey
 from checks.no_primary_key import NoPrimaryKey
 from checks.non_innodb_engine import NonInnodbEngine
 from checks.redundant_index import RedundantIndex
+from checks.reserved_word import ReservedWord
 from checks.row_size_limit import RowSizeLimit
 from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
 from checks.uuid_primary_key import UuidPrimaryKey
@@ -37,6 +38,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     ZeroDateDefault(),
     CharsetPortability(),
     NonInnodbEngine(),
+    ReservedWord(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)

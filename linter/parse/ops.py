@@ -20,15 +20,20 @@ _set = object.__setattr__
 
 
 class Name(FrozenRecord):
-    """A possibly schema-qualified object name, unquoted."""
+    """A possibly schema-qualified object name, unquoted. `bare`: the name was written without
+    quotes and not after a period (a reserved word so written is refused: reserved-word); not
+    part of ==."""
 
-    __slots__ = __match_args__ = ("schema", "name")
+    __slots__ = ("schema", "name", "bare")
+    __match_args__ = ("schema", "name")
     schema: str | None
     name: str
+    bare: bool
 
-    def __init__(self, schema: str | None, name: str) -> None:
+    def __init__(self, schema: str | None, name: str, bare: bool = False) -> None:
         _set(self, "schema", schema)
         _set(self, "name", name)
+        _set(self, "bare", bare)
 
 
 # --- ALTER TABLE actions ------------------------------------------------------------------

@@ -288,7 +288,8 @@ def _plain_create_table(text: str) -> ops.CreateTable | None:
         return None
     apply_options(body.options, pairs)
     if_not_exists, schema, table = head.groups()
-    name = ops.Name(_unquote(schema) if schema is not None else None, _unquote(table))
+    name = ops.Name(_unquote(schema) if schema is not None else None, _unquote(table),
+                    bare=schema is None and table[0] != "`")
     return ops.CreateTable(name, body, False, if_not_exists is not None, refused=refused)
 
 

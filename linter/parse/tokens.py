@@ -253,11 +253,12 @@ class _Cursor:
         return "".join(parts)
 
     def qualified(self) -> ops.Name:
+        token = self.peek()
         first = self.name()
         if self.at_type(TokenType.DOT):
             self.i += 1
-            return ops.Name(first, self.name())
-        return ops.Name(None, first)
+            return ops.Name(first, self.name())  # (a name after a period is never a keyword: not bare)
+        return ops.Name(None, first, bare=token is not None and token.token_type != TokenType.IDENTIFIER)
 
     def value(self) -> str:
         """An option value: a string's content, a number, or a word."""

@@ -327,7 +327,7 @@ class Table(Record):
     )
     __slots__ = (
         "schema", "name", "body", "_defined", "_shift", "_changed", "temporary", "origin", "key_dropped", "annotations",
-        "view_standin", "_own_body", "options_where", "_counter",
+        "view_standin", "_own_body", "options_where", "_counter", "bare_name",
     )
     schema: str | None
     name: str
@@ -355,13 +355,16 @@ class Table(Record):
     #: the table's AUTO_INCREMENT counter where it is not its body's (`AS_BODY`): a tenant's copy of
     #: a table shares the body of every other copy but for this (`auto_increment` reads it)
     _counter: int | None
+    #: the statement that named it (CREATE TABLE, RENAME) wrote the name unquoted and unqualified
+    #: (`ops.Name.bare`): a reserved word so written is refused (reserved-word)
+    bare_name: bool
 
     def __init__(
         self, schema: str | None, name: str, body: TableBody, defined: Location, changed: Location,
         temporary: bool = False, origin: Literal["create", "like", "select"] = "create",
         key_dropped: Location | None = None, annotations: frozenset[str] = frozenset(), view_standin: bool = False,
         _own_body: bool = False, options_where: dict[str, Location] | None = None, counter: int | None = AS_BODY,
-        shift: int = 0,
+        shift: int = 0, bare_name: bool = False,
     ) -> None:
         self.schema = schema
         self.name = name
@@ -377,6 +380,7 @@ class Table(Record):
         self._own_body = _own_body
         self.options_where = _NO_PLACES if options_where is None else options_where
         self._counter = counter
+        self.bare_name = bare_name
 
     def copy_in(self, schema: str | None, shift: int, counter: int | None) -> Table:
         """This table as a tenant's copy of it in `schema`, `shift` lines further down, with its
@@ -387,6 +391,7 @@ class Table(Record):
         copy._defined, copy._shift, copy._changed = self._defined, shift, None
         copy.temporary, copy.origin, copy.key_dropped, copy.annotations = False, self.origin, None, self.annotations
         copy.view_standin, copy._own_body, copy.options_where, copy._counter = False, False, _NO_PLACES, counter
+        copy.bare_name = self.bare_name
         return copy
 
     @property

@@ -106,6 +106,7 @@ class TableRenames:
         if schema.name != table.schema:  # (it keeps the default character set it was made with: fuzz seed 369)
             keep_copied_charset(table.writable(), table, self.target, self.model.find_schema(table.schema), schema)
         table.schema = schema.name
+        table.bare_name = new.bare
         rename_generated_foreign_keys(table, self.model.stored(new.name))
         table.changed = where
         self._put(table)

@@ -286,6 +286,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             # a mysqldump view stand-in (`/*!50001 CREATE TABLE`) is a table until DROP TABLE makes way for
             # its view; one never dropped is a table the server keeps (it refuses the view), and is linted
             origin=origin, annotations=annotations, _own_body=own,  # type: ignore[arg-type]
+            bare_name=name.bare,
         )
         # (a CREATE ... SELECT's copied columns may be untold: no cut is judged on them)
         self._server_keys.apply(table, schema, self.target, stored=origin != "select", sort=not self.keys_as_shown)
