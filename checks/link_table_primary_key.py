@@ -3,8 +3,10 @@
 A link table (user <-> group, product <-> category) is read by one side: "the groups of user 7".
 InnoDB stores rows in primary-key order, so with a surrogate `id` one user's rows lie wherever
 their ids fell, one page read per row; clustered on (user_id, group_id) they share a page or two.
-The check recognises link tables from the model alone (foreign keys, `<entity>_id` names matched to
-tables of the input, keys) and proposes the composite key, keeping the surrogate column indexed.
+The check recognises link tables from the model alone, from what InnoDB does with them: a pair that
+identifies the row (a UNIQUE key on it, foreign keys, `<entity>_id` or natural-key names matched to
+tables of the input, keys), looked up by one side; and proposes the composite key, keeping the
+surrogate column indexed.
 """
 
 from __future__ import annotations
@@ -83,10 +85,13 @@ class Link(FrozenRecord):
     clustered: Index | None
     #: why the columns are the pair (a UNIQUE key on them, foreign keys, names, indexes)
     why: str
+    #: the columns of the PRIMARY KEY the fix gives it: the UNIQUE key's that identifies the row (with
+    #: the qualifiers and scope it holds), else the pair's
+    key: tuple[str, ...]
 
     def __init__(
         self, table: Table, columns: tuple[Reference, ...], surrogate: Column, unique: Index | None,
-        others: tuple[str, ...], clustered: Index | None = None, why: str = "",
+        others: tuple[str, ...], clustered: Index | None = None, why: str = "", key: tuple[str, ...] | None = None,
     ) -> None:
         _set(self, "table", table)
         _set(self, "columns", columns)
@@ -95,6 +100,7 @@ class Link(FrozenRecord):
         _set(self, "others", others)
         _set(self, "clustered", clustered)
         _set(self, "why", why)
+        _set(self, "key", key if key is not None else tuple(r.column for r in columns))
 
 
 class LinkTablePrimaryKey(Check):
@@ -110,27 +116,33 @@ class LinkTablePrimaryKey(Check):
             "The trade: inserts go in random key order and secondary indexes grow (each carries the wider key)."
         ),
         evidence=(
-            "A table whose identity is the pair (rarely three) of references it links, clustered on a single surrogate "
-            "column: an AUTO_INCREMENT or SERIAL id, an application-assigned BIGINT, or with no PRIMARY KEY the "
-            "surrogate UNIQUE key InnoDB clusters on. References are columns with a FOREIGN KEY, or named after an "
-            "entity (`user_id`, `id_user`, `userid`, `UserID`, `owner_user_id`) and matched to a table of the table's "
-            "own schema (a table of another schema of a multi-database dump counts only as a name), or named so and "
-            "paired by keys when their tables are not in the input. Structure decides first: a UNIQUE key on the pair "
-            "makes it the row's identity (then any small column describes the pair, and a log or history name does "
-            "not matter); without one, foreign keys, names matched to tables, an index on the pair or on each side. "
-            "The other columns must describe the pair: bookkeeping (timestamps, created_by/updated_by, sort order, "
-            "soft delete), a role or flag, a counter or limit, a place, a percentage or weight, a title, a server or "
-            "node id, a GUID, a copy of a linked entity's name. Not link tables: content (names, descriptions, values, "
-            "documents, hashes, amounts) or a column of its own that rows are looked up by; a UNIQUE key on one "
-            "reference alone (each row belongs to one object, whatever the tenant or environment column beside it); "
-            "a UNIQUE key that adds a date or flag to the pair, a validity period, or a log/history name without a "
-            "UNIQUE pair (the pair repeats); translation tables; rows other tables reference (an identity of their "
-            "own); a key that is another table's id (1:1); a tree (a parent reference to its own table); an exclusive "
-            "arc (three references, two of them optional, no key on the three); pairs known from names alone whose "
-            "columns are all nullable. Non-InnoDB tables (MyISAM ...) get an info; a template placeholder engine "
-            "(`@ZM_MYSQL_ENGINE@`) counts as InnoDB. The message says which columns are the pair, why, and what the "
-            "other columns are. The finding sits at the statement that made the table so: the ALTER that added the "
-            "surrogate key, a side of the pair, its foreign key or the UNIQUE key on it. "
+            "A table whose rows are identified by the pair (rarely three) of references it links and looked up by one "
+            "side, clustered on a single surrogate column: an AUTO_INCREMENT or SERIAL id, an application-assigned "
+            "BIGINT, or with no PRIMARY KEY the surrogate UNIQUE key InnoDB clusters on. Structure decides first. A "
+            "UNIQUE key on the pair makes it the row's identity, with at most two small qualifiers beside it (a "
+            "soft-delete stamp, a type or kind, a version: the key the fix gives is that UNIQUE key's), and then a "
+            "side may be named by its natural key (`user_name`, `org_code`, `worker_group`); a column that names "
+            "another table of the input by that table's own single-column UNIQUE key (a name or code of the same "
+            "kind of type) is such a reference anywhere. References are columns with a FOREIGN KEY, or named after "
+            "an entity (`user_id`, `id_user`, `userid`, `UserID`, `fk_user`, `owner_user_id`) and matched to a table "
+            "of the table's own schema (a shared prefix of up to three words, `linkis_ps_bml_`, left out; a table of "
+            "another schema of a multi-database dump counts only as a name), or named so and paired by keys when "
+            "their tables are not in the input. A reference both sides' tables hold too (`tenant_id`, "
+            "`workspace_id`) is the scope the pair lives in, not a side. Without a UNIQUE key: foreign keys, names "
+            "matched to tables, an index on the pair or on each side. The other columns must describe the pair: "
+            "bookkeeping (timestamps, created_by/updated_by, an integer sort order, soft delete), a role or flag, a "
+            "counter, frequency or limit, a place, a percentage or weight, a title, a server or node id, a GUID, a "
+            "copy of a linked entity's name (the table it names is a side's). Not link tables: content (names, "
+            "descriptions, values, documents, hashes, amounts) or a column of its own that rows are looked up by; a "
+            "UNIQUE key on one side alone (each row belongs to one object, whatever the tenant or environment column "
+            "beside it), or on the pair and content; a validity period, or a log/history name without a UNIQUE pair "
+            "(the pair repeats); a reference to a third entity that not every row has (`order_number` -> orders); "
+            "translation tables; rows other tables reference (an identity of their own); a key that is another "
+            "table's id (1:1); a tree (a parent reference to its own table); an exclusive arc (three references, two "
+            "of them optional, no key on the three); pairs known from names alone whose columns are all nullable. "
+            "Non-InnoDB tables (MyISAM ...) get an info. The message says which columns are the pair, why, and what "
+            "the other columns are. The finding sits at the statement that made the table so: the ALTER that added "
+            "the surrogate key, a side of the pair, its foreign key or the UNIQUE key on it. "
             "A Prisma model with two relation fields (schema.prisma beside the migrations) is a link table even "
             "without foreign keys in the DDL (relationMode = \"prisma\"), and the advice is given in Prisma's "
             "terms (@@id on the relation columns)."
@@ -164,7 +176,7 @@ class LinkTablePrimaryKey(Check):
         evidence = context.app_evidence
 
         def judge(table: Table) -> Iterator[Finding]:
-            link = find_link(table, entities, referenced)
+            link = find_link(table, entities, referenced, model)
             declared = evidence.link(table) if evidence is not None else None
             if declared is not None and declared.implicit:
                 declared = None  # Prisma's own relation table: no surrogate key to replace
@@ -178,7 +190,9 @@ class LinkTablePrimaryKey(Check):
     def _finding(self, link: Link, context: CheckContext, declared: LinkEvidence | None = None) -> Finding:
         table = link.table
         names = [r.column for r in link.columns]
-        pair = ", ".join(quote(n) for n in names)
+        key = list(link.key)
+        pair = ", ".join(quote(n) for n in key)
+        first = next((n for n in key if n in names), names[0])
         sides = " and ".join(r.target or r.column for r in link.columns)
         surrogate = link.surrogate.name
         how = "AUTO_INCREMENT" if link.surrogate.auto_increment else "application-assigned"
@@ -186,8 +200,8 @@ class LinkTablePrimaryKey(Check):
                         else f"UNIQUE key {link.clustered.name if link.clustered else ''} on its surrogate {how} "
                              f"{quote(surrogate)} (it has no PRIMARY KEY)")
         message = [
-            f"{table.name} links {sides} through ({pair}) but is clustered on {clustered_on}: the rows of one "
-            f"{names[0]} lie wherever their ids fell, one page read per row "
+            f"{table.name} links {sides} through ({', '.join(quote(n) for n in names)}) but is clustered on "
+            f"{clustered_on}: the rows of one {first} lie wherever their ids fell, one page read per row "
             "(Percona: 300 selects/s x 100 links = up to 30,000 page reads/s). Clustered on "
             f"PRIMARY KEY ({pair}) with KEY ({quote(surrogate)}) they sit together (~588 page reads/s for the same "
             "load). The trade: inserts go in random key order and secondary indexes carry the wider key.",
@@ -195,7 +209,7 @@ class LinkTablePrimaryKey(Check):
             + (f"; its other columns describe the pair ({', '.join(link.others)})." if link.others
                else "; it has no other columns."),
         ]
-        nullable = [n for n in names if (c := table.column(n)) is not None and c.nullable]
+        nullable = [n for n in key if (c := table.column(n)) is not None and c.nullable]
         if nullable:
             where = " OR ".join(f"{quote(n)} IS NULL" for n in nullable)
             message.append(
@@ -213,7 +227,7 @@ class LinkTablePrimaryKey(Check):
         if link.unique is None:
             message.append(
                 f"No UNIQUE key covers ({pair}): duplicate pairs must go first; this lists them: "
-                f"{_duplicates_query(table, names)}"
+                f"{_duplicates_query(table, key)}"
             )
         severity: Severity = "warning"
         if not table.is_innodb:
@@ -274,15 +288,19 @@ def link_from_model(table: Table, declared: LinkEvidence) -> Link | None:
                 clustered=primary, why=f"the model {declared.model} ({declared.where}) relates {' and '.join(declared.models)}")
 
 
-def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, str]]) -> Link | None:
+def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, str]],
+              model: SchemaModel | None = None) -> Link | None:
     """The link this table makes, if it is a many-to-many link table clustered on a surrogate key.
 
-    The idea, not a naming habit: the table's identity is the pair (rarely three) of references it
-    links, its other columns only describe the pair, and InnoDB clusters it on something else: a
-    single surrogate column (the PRIMARY KEY, or with no PRIMARY KEY the UNIQUE key InnoDB
-    clusters on). The evidence is structural first (a UNIQUE key on the pair, foreign keys, both
-    references indexed), names second (`<entity>_id`, `id_<entity>`, `<entity>Id` matched to a
-    table of the table's own schema)."""
+    The idea, not a naming habit: the row is identified by the pair (rarely three) of references it
+    links and looked up by one side of it, its other columns only describe the pair, and InnoDB
+    clusters it on something else: a single surrogate column (the PRIMARY KEY, or with no PRIMARY
+    KEY the UNIQUE key InnoDB clusters on). The evidence is structural first: a UNIQUE key on the
+    pair (with at most two small qualifiers beside it: a soft-delete stamp, a type, a scope), foreign
+    keys, both references indexed; names second (`<entity>_id`, `fk_<entity>`, `<entity>_code`,
+    `<entity>_name` matched to a table of the table's own schema, and in a UNIQUE pair any name or
+    code). A reference every other side's table holds too (a tenant, a workspace) is the scope the
+    pair lives in, not a side of it. `model`: to find the sides' tables (the scope)."""
     clustered = table.clustered_index
     if clustered is None or len(clustered.columns) != 1 or clustered.columns[0].expression:
         return None  # the hidden row id is no-primary-key's business; a composite key clusters on something
@@ -295,6 +313,7 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
         return None  # the key is another table's id (a 1:1 extension), not a surrogate
     prefix = _common_prefix(table)
     references: list[Reference] = []
+    natural: list[Reference] = []  # names or codes of an entity (`user_name`, `org_code`): sides only in a key
     rest: list[tuple[Column, tuple[str, ...]]] = []
     others: list[str] = []
     for position, column in enumerate(table.columns.values()):
@@ -303,34 +322,68 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
         tokens = _tokens(column.name)
         if set(tokens) & _LANGUAGE_TOKENS:
             return None  # a translation table
-        if _is_bookkeeping(column, tokens):
+        if column.type in _TEMPORAL_TYPES or _is_who(tokens):
             if column.type in _TEMPORAL_TYPES and _is_period(tokens):
                 return None  # a validity period: a history of links, the pair repeats by design
             others.append(f"{column.name} (bookkeeping)")
             continue
         reference = _reference(table, column, tokens, prefix, position, entities)
-        if reference is not None:
+        if reference is None or not reference.strong:
+            by_name = _natural_reference(table, column, tokens, position, entities, model)
+            if by_name is not None and (by_name.strong or reference is None):
+                natural.append(by_name)
+                continue
+        if reference is not None and (reference.strong or not _is_bookkeeping(column, tokens)):
             if reference.how != "FOREIGN KEY" and set(_stem(tokens)) <= {"parent", "child"}:
                 return None  # `parent_id`: a tree pointer, not a side of a pair
             if reference.target is not None and entities.key(reference.target) == entities.key(table.name):
                 return None  # a tree: each row points at another row of its own table
             references.append(reference)
             continue
+        if _is_bookkeeping(column, tokens):
+            others.append(f"{column.name} (bookkeeping)")
+            continue
         rest.append((column, tokens))
-    by_name = {r.column.lower(): r for r in references}
-    unique = _unique_on_pair(table, clustered, set(by_name))
-    if unique == "repeats" or unique == "one-sided":
-        return None  # the pair repeats by design, or a UNIQUE key says each row belongs to one object
-    if isinstance(unique, Index):
-        pair = tuple(by_name[n.lower()] for n in unique.column_names)
+    # a name of an entity another side already points at is a copy of it (`user_name` beside `user_id`)
+    pointed = {entities.key(r.target) for r in references if r.target is not None}
+    for found in list(natural):
+        if found.target is not None and entities.key(found.target) in pointed:
+            natural.remove(found)
+            others.append(f"{found.column} (copy of the linked entity's {_tokens(found.column)[-1]})")
+    scopes = _scopes(table, references, model)
+    if scopes:
+        references = [r for r in references if r not in scopes]
+        others.extend(f"{r.column} (the scope both sides belong to)" for r in scopes)
+    identity = _identity(table, clustered, references, natural, scopes)
+    if identity == "repeats" or identity == "one-sided":
+        return None  # a UNIQUE key says each row belongs to one object, or adds content to the pair
+    key: tuple[str, ...] | None = None
+    if isinstance(identity, Index):
+        by_name = {r.column.lower(): r for r in (*references, *natural)}
+        pair = tuple(by_name[n.lower()] for n in identity.column_names if n.lower() in by_name)
         if not any(r.strong for r in pair) and len(pair) < len(references):
             return None  # a pair of unknown names beside a known reference: a mapping, not a link
+        qualifiers = [n for n in identity.column_names if n.lower() not in by_name and not _is_scope(n, scopes)]
+        others.extend(f"{n} (in the UNIQUE key with the pair)" for n in qualifiers)
         # references the UNIQUE key leaves out describe the pair (a server id, an owner ...)
         for extra in references:
             if extra not in pair:
                 rest.append((table.column(extra.column), _tokens(extra.column)))  # type: ignore[arg-type]
+        for extra in natural:
+            if extra not in pair:
+                rest.append((table.column(extra.column), _tokens(extra.column)))  # type: ignore[arg-type]
         references = list(pair)
+        key = tuple(identity.column_names)
     else:
+        # a name no key pairs is no side: it describes the pair, or is content; a code of an entity of the
+        # input that every row has (`user_code NOT NULL` -> users) is one
+        for extra in natural:
+            if extra.strong and not _optional(table, extra) and not _tokens(extra.column)[-1].endswith("name"):
+                references.append(extra)
+            elif extra.strong:
+                return None  # an optional reference to a third entity (`order_number` -> orders): no pair of two
+            else:
+                rest.append((table.column(extra.column), _tokens(extra.column)))  # type: ignore[arg-type]
         if set(_tokens(table.name)) & _LOG_TOKENS:
             return None  # a log or history without a UNIQUE key on the pair: the pair repeats
         if len(references) > 2:
@@ -339,24 +392,160 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
             references = [r for r in references if r not in placed]
     if not 2 <= len(references) <= 3:
         return None
-    if (len(references) == 3 and not isinstance(unique, Index) and sum(_optional(table, r) for r in references) >= 2
-            and not _indexed_together(table, {r.column.lower() for r in references})):
+    names = {r.column.lower() for r in references}
+    if (len(references) == 3 and not isinstance(identity, Index) and sum(_optional(table, r) for r in references) >= 2
+            and not _indexed_together(table, names)):
         # an exclusive arc: a row refers to one of several things (the others NULL or 0), and no key says
         # the three belong together
         return None
     qualified = [r for r in references if set(_tokens(r.column)) & {"parent", "child"}]
     if qualified and len(references) > 2:
         return None  # a tree edge placed in some context, not a pair
-    described = _described(table, rest, references, identified=isinstance(unique, Index))
+    described = _described(table, rest, references, identified=isinstance(identity, Index))
     if described is None:
         return None  # payload: an entity, an EAV value
     others.extend(described)
-    evidence = _pair_evidence(table, references, unique if isinstance(unique, Index) else None)
+    evidence = _pair_evidence(table, references, identity if isinstance(identity, Index) else None)
     if evidence is None:
         return None
-    ordered = tuple(references) if isinstance(unique, Index) else tuple(sorted(references, key=lambda r: r.order))
-    return Link(table, ordered, surrogate, unique if isinstance(unique, Index) else None, tuple(others), clustered,
-                evidence)
+    ordered = tuple(references) if isinstance(identity, Index) else tuple(sorted(references, key=lambda r: r.order))
+    return Link(table, ordered, surrogate, identity if isinstance(identity, Index) else None, tuple(others), clustered,
+                evidence, key=key)
+
+
+def _is_scope(name: str, scopes: Sequence[Reference]) -> bool:
+    return any(r.column.lower() == name.lower() for r in scopes)
+
+
+def _scopes(table: Table, references: Sequence[Reference], model: SchemaModel | None) -> list[Reference]:
+    """References every other side's table holds a column of the same name for (`tenant_id` in the
+    link and in both users and groups): the scope the pair lives in, not a side of it. Structural:
+    the sides' own tables say so. None without the model or with fewer than three references."""
+    if model is None or len(references) < 3:
+        return []
+    tables: dict[str, Table | None] = {}
+    for reference in references:
+        target = reference.target
+        if target is None or not reference.strong or "." in target:
+            continue
+        tables[reference.column.lower()] = model.find_table(table.schema, target)
+    found = []
+    for reference in references:
+        sides = {id(t): t for column, t in tables.items() if column != reference.column.lower() and t is not None}
+        if len(sides) >= 2 and all(t.column(reference.column) is not None for t in sides.values()):
+            found.append(reference)  # (two distinct tables: two references to one table are no pair of sides)
+    return found if len(references) - len(found) >= 2 else []
+
+
+def _identity(table: Table, clustered: Index, references: Sequence[Reference], natural: Sequence[Reference],
+              scopes: Sequence[Reference]) -> Index | str | None:
+    """The UNIQUE key that identifies a row by its pair, as InnoDB could cluster on it: two or three
+    sides (references, or names and codes of entities) and at most two small qualifiers (a
+    soft-delete stamp, a type, a scope the sides live in); "one-sided" when a UNIQUE key holds one
+    side alone beside nothing but qualifiers (each row belongs to one object: one-to-many, whatever
+    a tenant or environment column beside it says); "repeats" when one holds the sides and content
+    besides; else None."""
+    sides = {r.column.lower() for r in references} | {r.column.lower() for r in natural}
+    scope = {r.column.lower() for r in scopes}
+    one_sided = repeats = False
+    found: Index | None = None
+    for index in table.indexes:
+        if index.kind not in ("unique", "primary") or index is clustered or any(p.prefix or p.expression for p in index.columns):
+            continue
+        names = [n.lower() for n in index.column_names]
+        inside = [n for n in names if n in sides]
+        extra = [n for n in names if n not in sides and n not in scope]
+        small = len(extra) <= 2 and all(_qualifier(table.column(n)) for n in extra)
+        if len(inside) == 1 and (small or not extra):
+            one_sided = True
+        elif 2 <= len(inside) <= 3:
+            if small:
+                if found is None or len(extra) < sum(1 for n in found.column_names
+                                                     if n.lower() not in sides and n.lower() not in scope):
+                    found = index
+            else:
+                repeats = True
+    if one_sided:
+        return "one-sided"
+    if found is not None:
+        return found
+    return "repeats" if repeats else None
+
+
+def _qualifier(column: Column | None) -> bool:
+    """A small column that can stand beside the pair in its UNIQUE key and still leave the pair the
+    row's identity: a date or stamp (soft delete), a number or flag (a type, a version), a short
+    type code. Not a name or code of its own (`NamespaceName`): then the row has an identity of its own."""
+    if column is None or column.is_large:
+        return False
+    if column.type in _TEMPORAL_TYPES or column.type in _INTEGER_TYPES or column.type in _FLAG_TYPES:
+        return True
+    return (column.type in ("CHAR", "VARCHAR", "BINARY", "VARBINARY") and (column.length or 0) <= 32
+            and _natural_stem(_tokens(column.name)) is None)
+
+
+#: words that end or start the name of an entity's natural key (its name, its code)
+_NATURAL_SUFFIXES = frozenset({"name", "code", "key", "no", "num", "number", "ref", "sn"})
+_REFERENCE_PREFIXES = frozenset({"fk", "ref"})
+
+
+def _natural_stem(tokens: Sequence[str]) -> tuple[str, ...] | None:
+    """The entity words of a name or code column: `user_name`, `UserName`, `username` -> (user,);
+    `org_code` -> (org,); `order_no` -> (order,); `fk_user` -> (user,); None when it names none."""
+    if len(tokens) >= 2 and tokens[-1] in _NATURAL_SUFFIXES:
+        return tuple(tokens[:-1])
+    if len(tokens) >= 2 and tokens[0] in _REFERENCE_PREFIXES:
+        return tuple(tokens[1:]) if tokens[-1] not in ("id", "uuid", "guid") else tuple(tokens[1:-1])
+    if len(tokens) == 1 and len(tokens[0]) > 6 and tokens[0].endswith("name"):
+        return (tokens[0][:-4],)  # username, groupname
+    return None
+
+
+def _natural_reference(table: Table, column: Column, tokens: Sequence[str], position: int,
+                       entities: EntityIndex, model: SchemaModel | None) -> Reference | None:
+    """A column that names another table's row by that table's natural key (its name or code: a
+    single-column UNIQUE key there of the same kind of type), or whose whole name is such a table's
+    (`worker_group` -> t_ds_worker_group with UNIQUE (name)): strong then; weak when no such table
+    is in the input (a side only when a UNIQUE key pairs it). A name of the table's own entity
+    (`NamespaceName` in Namespace) is its own identity, no reference. Keys are short: an integer, or
+    a string of at most 255 characters."""
+    if not (column.type in _INTEGER_TYPES or (column.type in _STRING_KEY_TYPES and (column.length or 0) <= 255)):
+        return None
+    stem = _natural_stem(tokens)
+    if stem is not None and _names_own_entity(stem, table):
+        return None
+    for words in ((stem,) if stem else ()) + ((tuple(tokens),) if len(tokens) >= 2 else ()):
+        found = entities.resolve(words, column.name, table, whole=True)
+        if found is not None and found[1] and entities.key(found[0]) != entities.key(table.name) \
+                and _has_natural_key(model, table, found[0], column):
+            return Reference(column.name, found[0], "name, a natural key", True, 1000 + position)
+    if stem is not None:
+        return Reference(column.name, None, "name only, a natural key", False, 1000 + position)
+    return None
+
+
+def _names_own_entity(stem: Sequence[str], table: Table) -> bool:
+    """`NamespaceName` in Namespace: the words name the table's own entity (its whole name: a link
+    table is often named after its sides, `org_dc` with `dc_code`)."""
+    return _entity(stem) == _entity(_tokens(table.name))
+
+
+def _has_natural_key(model: SchemaModel | None, table: Table, name: str, column: Column) -> bool:
+    """Whether the table `name` (of `table`'s schema) can be looked up by a value like `column`'s:
+    a single-column UNIQUE or PRIMARY KEY there on a column of the same kind (text or number).
+    Without the model: assumed (the entity index matched the name)."""
+    if model is None:
+        return True
+    target = model.find_table(table.schema, name)
+    if target is None:
+        return False
+    text = column.type in _STRING_KEY_TYPES
+    for index in target.indexes:
+        if index.kind in ("primary", "unique") and len(index.columns) == 1 and not index.columns[0].expression:
+            key = target.column(index.columns[0].name)
+            if key is not None and (key.type in _STRING_KEY_TYPES) == text:
+                return True
+    return False
 
 
 def _pair_evidence(table: Table, references: Sequence[Reference], unique: Index | None) -> str | None:
@@ -419,6 +608,10 @@ _PAYLOAD_TOKENS = frozenset({
     # a hash, token or secret is the identity of some content of its own
     "hash", "digest", "checksum", "signature", "token", "secret", "password", "key", "url", "path", "email",
 })
+#: numbers: a number column named as a count or frequency describes the pair it counts for
+_NUMBER_TYPES = _INTEGER_TYPES | {"DECIMAL", "NUMERIC", "FLOAT", "DOUBLE", "REAL"}
+_COUNT_TOKENS = frozenset({"frequency", "freq", "times", "occurrences", "number", "num", "interval", "period",
+                           "repeat", "repeats", "attempts", "retries"})
 #: words of small columns that describe a link: counters and limits, a place, a share, a label
 _DESCRIBING_TOKENS = frozenset({
     "count", "counter", "counts", "hits", "uses", "used", "usage", "views", "clicks", "visits", "limit", "limits",
@@ -460,6 +653,9 @@ def _described(
             continue
         if words & _DESCRIBING_TOKENS and not words & _PAYLOAD_TOKENS - {"title"}:
             found.append(f"{column.name} (describes the pair)")
+            continue
+        if column.type in _NUMBER_TYPES and words & _COUNT_TOKENS:
+            found.append(f"{column.name} (how often, or how many, for the pair)")  # frequency_number, times
             continue
         if identified and not words & _PAYLOAD_TOKENS:
             found.append(f"{column.name} (describes the pair)")
@@ -516,6 +712,8 @@ def _reference(
             return Reference(column.name, table.name if own else fk.ref_table, "FOREIGN KEY", True, n)
     words = tokens[1:] if prefix and len(tokens) > 1 else tokens
     id_named = _id_named(words)
+    if id_named and words[-1] == "no" and column.type not in _INTEGER_TYPES:
+        return None  # `order_no CHAR(12)`: an entity's number as text is its natural key (`_natural_reference`)
     # a key a reference can be: an integer, or an id string (a UUID, a code): up to 255 characters when
     # the name says it is an id, 64 otherwise
     key_type = column.type in _INTEGER_TYPES or column.type == "UUID" or (
@@ -550,16 +748,25 @@ def _points_elsewhere(table: Table, column: Column, entities: EntityIndex) -> bo
     return found is not None and found[1]
 
 
+def _is_who(tokens: Sequence[str]) -> bool:
+    """Who created or changed the row: created_by, LastUpdatedBy, created_by_id (a foreign key to
+    the users table too, but about the row, not the pair)."""
+    return "by" in tokens or bool(set(tokens) & {"creator", "updater", "modifier"})
+
+
 def _is_bookkeeping(column: Column, tokens: Sequence[str]) -> bool:
-    """Timestamps, who created or changed the row, sort order, soft delete, row version."""
+    """Timestamps, who created or changed the row, sort order, soft delete, row version. A sort
+    order, a flag or a version is a number: `order_number VARCHAR(20)` is an order's number."""
     if column.type in _TEMPORAL_TYPES:
         return True
     if not tokens:
         return False
-    if "by" in tokens or set(tokens) & {"creator", "updater", "modifier"}:
-        return True  # created_by, LastUpdatedBy, created_by_id
+    if _is_who(tokens):
+        return True
     if tokens[-1] in ("id", "uuid", "guid"):
         return False  # order_id, update_id: a reference, whatever its words
+    if column.type not in _INTEGER_TYPES and column.type not in _FLAG_TYPES:
+        return False
     return bool(set(tokens) & _BOOKKEEPING_TOKENS) or "".join(tokens) in _BOOKKEEPING_TOKENS
 
 
@@ -630,11 +837,12 @@ def _fix(link: Link, target: Target) -> str:
     the second column indexed."""
     table = link.table
     names = [r.column for r in link.columns]
-    pair = ", ".join(quote(n) for n in names)
+    key = list(link.key)
+    pair = ", ".join(quote(n) for n in key)
     actions = ["DROP PRIMARY KEY"] if _by_primary(link) else []
     if link.unique is not None and link.unique.name:
         actions.append(f"DROP INDEX {quote(link.unique.name)}")
-    for name in names:
+    for name in key:
         column = table.column(name)
         if column is not None and column.nullable:
             default = None if (column.default or "").upper() == "NULL" else column.default
@@ -647,8 +855,9 @@ def _fix(link: Link, target: Target) -> str:
 
     if not indexed(link.surrogate.name):
         actions.append(f"ADD KEY ({quote(link.surrogate.name)})")
-    if not indexed(names[1]):
-        actions.append(f"ADD KEY ({quote(names[1])})")
+    other = next(n for n in names if n.lower() != key[0].lower())  # the side the new key does not lead with
+    if not indexed(other):
+        actions.append(f"ADD KEY ({quote(other)})")
     return f"ALTER TABLE {qualified(table)} " + ", ".join(actions) + ";"
 
 

@@ -257,3 +257,196 @@ def test_the_fix_is_accepted_and_clusters_on_the_pair(mariadb: MariaDB, surrogat
     finally:
         mariadb.sql(f"DROP DATABASE {db}")
     assert rows[0][0] == ",".join(pair_of(finding)) and "YES" not in (rows[0][1] or "")
+
+
+# -- issue 34: the classes missed on real schemas, each in several generated variations -----------------------
+#: (entity table, its natural key column, the link's column naming it by that key)
+NATURAL = [("users", "user_name", "user_name"), ("users", "username", "username"), ("orgs", "code", "org_code"),
+           ("projects", "code", "project_code"), ("stores", "store_code", "store_code")]
+STYLES = ["plain", "dump", "reversed"]
+
+
+def natural_entity(table: str, key: str, key_type: str = "VARCHAR(64)") -> str:
+    return f"CREATE TABLE {table} (id INT PRIMARY KEY, {key} {key_type} NOT NULL, UNIQUE KEY ({key}))"
+
+
+def written(name: str, columns: list[str], keys: list[str], style: str,
+            surrogate: str = "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY") -> str:
+    """One link table, in a style: plain, as mysqldump writes it (backquotes, keys after the columns,
+    ENGINE and CHARSET), or with its columns in the other order."""
+    if style == "reversed":
+        columns = list(reversed(columns))
+    if style == "dump":
+        quoted = [f"`{c.split()[0]}` {' '.join(c.split()[1:])}" for c in columns]
+        return (f"CREATE TABLE `{name}` (\n  `id` bigint NOT NULL AUTO_INCREMENT,\n  " + ",\n  ".join(quoted)
+                + ",\n  PRIMARY KEY (`id`)" + "".join(f",\n  {k}" for k in keys)
+                + "\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4")
+    return f"CREATE TABLE {name} ({surrogate}, {', '.join(columns + keys)})"
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize(("entity", "key", "column"), NATURAL)
+def test_a_unique_pair_with_a_name_or_code_for_one_side(entity: str, key: str, column: str, style: str) -> None:
+    """`UNIQUE (group_id, user_name)`: the pair identifies the row, one side named by its natural key."""
+    ents = ("CREATE TABLE `groups` (id INT PRIMARY KEY)", natural_entity(entity, key))
+    sql = written("member_of", ["group_id INT NOT NULL", f"{column} VARCHAR(64) NOT NULL"],
+                  [f"UNIQUE KEY pair (group_id, {column})"], style)
+    [finding] = run(*ents, sql)
+    assert pair_of(finding) == ("group_id", column)
+    assert f"{column} -> {entity} (name, a natural key)" in (finding.evidence or "")
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize(("a", "b"), [("org_code", "dc_code"), ("project_code", "worker_group_name"),
+                                      ("OrgCode", "DcCode"), ("src_key", "dst_key")])
+def test_a_unique_pair_of_codes_whose_tables_are_not_in_the_input(a: str, b: str, style: str) -> None:
+    sql = written("code_pairs", [f"{a} VARCHAR(32) NOT NULL", f"{b} VARCHAR(64) NOT NULL"], [f"UNIQUE KEY u ({a}, {b})"],
+                  style)
+    [finding] = run(sql)
+    assert set(pair_of(finding)) == {a, b}
+    # alone, without the UNIQUE key pairing them, two codes say nothing
+    assert run(written("code_pairs", [f"{a} VARCHAR(32) NOT NULL", f"{b} VARCHAR(64) NOT NULL"], [], style)) == []
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("qualifier", ["DeletedAt BIGINT NOT NULL DEFAULT 0", "deleted_at DATETIME NOT NULL",
+                                       "is_deleted TINYINT(1) NOT NULL DEFAULT 0", "type TINYINT NOT NULL",
+                                       "kind CHAR(1) NOT NULL", "object_type VARCHAR(20) NOT NULL"])
+def test_a_unique_pair_with_a_soft_delete_type_or_kind_beside_it(qualifier: str, style: str) -> None:
+    ents = entities("users", "roles")
+    name = qualifier.split()[0]
+    sql = written("user_roles", ["user_id INT NOT NULL", "role_id INT NOT NULL", qualifier],
+                  [f"UNIQUE KEY u (user_id, role_id, {name})"], style)
+    [finding] = run(*ents, sql)
+    assert pair_of(finding) == ("user_id", "role_id")
+    assert f"ADD PRIMARY KEY (`user_id`, `role_id`, `{name}`)" in (finding.fix or "")
+
+
+TENANTS = ["tenant_id", "workspace_id", "org_id", "account_id"]
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("scope", TENANTS)
+@pytest.mark.parametrize("unique", [False, True])
+def test_a_tenant_or_workspace_both_sides_belong_to_is_the_scope_not_a_side(scope: str, unique: bool, style: str) -> None:
+    """The scope's name is in both sides' tables too: it is where the pair lives. With a UNIQUE key
+    leading with it, the key the fix gives leads with it too (rows of a tenant, then of a user)."""
+    ents = (f"CREATE TABLE {scope[:-3]}s (id INT PRIMARY KEY)",
+            f"CREATE TABLE users (id INT PRIMARY KEY, {scope} INT NOT NULL)",
+            f"CREATE TABLE teams (id INT PRIMARY KEY, {scope} INT NOT NULL)")
+    keys = [f"UNIQUE KEY u ({scope}, user_id, team_id)"] if unique else ["KEY (user_id)", "KEY (team_id)"]
+    sql = written("team_members", [f"{scope} INT NOT NULL", "user_id INT NOT NULL", "team_id INT NOT NULL"], keys, style)
+    [finding] = run(*ents, sql)
+    assert set(pair_of(finding)) == {"user_id", "team_id"}
+    assert f"{scope} (the scope both sides belong to)" in finding.message
+    if unique:
+        assert f"ADD PRIMARY KEY (`{scope}`, `user_id`, `team_id`)" in (finding.fix or "")
+    else:
+        assert f"`{scope}`" not in (finding.fix or "").split("ADD PRIMARY KEY")[1].split(")")[0]
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize(("a", "b"), [("fk_user", "fk_group"), ("fk_user_id", "fk_group_id"), ("ref_user", "ref_group"),
+                                      ("FkUser", "FkGroup")])
+def test_references_named_by_a_foreign_key_prefix(a: str, b: str, style: str) -> None:
+    sql = written("ug", [f"{a} INT NOT NULL", f"{b} INT NOT NULL"], [f"KEY ({a})", f"KEY ({b})"], style)
+    [finding] = run(*entities("users", "groups"), sql)
+    assert set(pair_of(finding)) == {a, b}
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize(("column", "key_type"), [("user_code", "VARCHAR(20)"), ("user_no", "INT"),
+                                                  ("user_number", "BIGINT"), ("UserCode", "CHAR(8)")])
+def test_references_named_by_the_entitys_code(column: str, key_type: str, style: str) -> None:
+    """`user_code` names users when users has that code as a UNIQUE key (of the same kind of type: a
+    number may name the integer PRIMARY KEY, a string only a string key)."""
+    key = {"user_code": "code", "user_no": "user_no", "user_number": "number", "UserCode": "code"}[column]
+    ents = (natural_entity("users", key, key_type), "CREATE TABLE `groups` (id INT PRIMARY KEY)")
+    sql = written("ug", [f"{column} {key_type} NOT NULL", "group_id INT NOT NULL"], [f"KEY ({column})", "KEY (group_id)"],
+                  style)
+    [finding] = run(*ents, sql)
+    assert set(pair_of(finding)) == {column, "group_id"}
+    if "INT" not in key_type:  # without a text key of users it could name, it is a column of its own
+        assert run(*entities("users", "groups"), sql) == []
+
+
+@pytest.mark.parametrize("prefix", ["linkis_ps_bml", "acme_app_core", "x_y_z"])
+def test_a_three_word_table_prefix(prefix: str) -> None:
+    ents = [f"CREATE TABLE {prefix}_{t} (id INT PRIMARY KEY)" for t in ("resources", "tasks", "versions")]
+    [finding] = run(*ents, f"CREATE TABLE {prefix}_resource_task (id INT AUTO_INCREMENT PRIMARY KEY, "
+                           "resource_id INT NOT NULL, task_id INT NOT NULL)")
+    assert f"resource_id -> {prefix}_resources (name)" in (finding.evidence or "")
+
+
+@pytest.mark.parametrize("column", ["frequency_number INT", "times SMALLINT", "retries TINYINT UNSIGNED",
+                                    "interval_num INT NOT NULL DEFAULT 1", "user_name VARCHAR(64)",
+                                    "member_name VARCHAR(100)"])
+def test_columns_that_describe_the_pair_by_structure(column: str) -> None:
+    """A count of how often, and a copy of a linked entity's name (by the table it names, whatever
+    the side's own column is called)."""
+    ents = (natural_entity("users", "user_name"), "CREATE TABLE members (id INT PRIMARY KEY, member_name VARCHAR(100), "
+            "UNIQUE KEY (member_name))", "CREATE TABLE `groups` (id INT PRIMARY KEY)")
+    side = "member_id" if column.startswith("member") else "uid"
+    target = "members" if side == "member_id" else "users"
+    sql = (f"CREATE TABLE ug (id INT AUTO_INCREMENT PRIMARY KEY, {side} INT NOT NULL, group_id INT NOT NULL, {column}, "
+           f"FOREIGN KEY ({side}) REFERENCES {target} (id), FOREIGN KEY (group_id) REFERENCES `groups` (id))")
+    [finding] = run(*ents, sql)
+    assert column.split()[0] in finding.message
+
+
+@pytest.mark.parametrize(("column", "entity"), [("order_number VARCHAR(20)", "orders"), ("order_no CHAR(12)", "orders"),
+                                                ("invoice_number VARCHAR(32)", "invoices")])
+def test_a_number_of_a_third_entity_is_no_sort_column(column: str, entity: str) -> None:
+    """`order_number` beside two sides: the row belongs to an order too (or is content of its own),
+    not a link with a sort column (the false positive)."""
+    ents = (natural_entity(entity, column.split()[0].replace(entity[:-1] + "_", "") if False else column.split()[0],
+                           column.split()[1]),
+            "CREATE TABLE products (id INT PRIMARY KEY)", "CREATE TABLE shipments (id INT PRIMARY KEY)")
+    sql = (f"CREATE TABLE shipment_items (id INT AUTO_INCREMENT PRIMARY KEY, shipment_id INT NOT NULL, "
+           f"product_id INT NOT NULL, {column}, FOREIGN KEY (shipment_id) REFERENCES shipments (id), "
+           "FOREIGN KEY (product_id) REFERENCES products (id))")
+    assert run(*ents, sql) == []
+    assert run(*ents[1:], sql) == []  # and with no such entity in the input: content of its own
+    assert run(*ents[1:], sql.replace(column, "sort_order INT"))  # a number that orders the links: a link
+
+
+@pytest.mark.parametrize("extra", ["", ", type VARCHAR(10) NOT NULL", ", DeletedAt BIGINT NOT NULL DEFAULT 0"])
+def test_three_nullable_references_a_unique_key_makes_a_triple(extra: str) -> None:
+    ents = entities("users", "roles") + ("CREATE TABLE resources (id INT PRIMARY KEY)",)
+    names = ", ".join(["user_id", "role_id", "resource_id"] + ([extra.split()[1]] if extra else []))
+    sql = (f"CREATE TABLE acl (id INT AUTO_INCREMENT PRIMARY KEY, user_id INT NULL, role_id INT NULL, resource_id INT NULL"
+           f"{extra}, UNIQUE KEY t ({names}))")
+    [finding] = run(*ents, sql)
+    assert pair_of(finding) == ("user_id", "role_id", "resource_id")
+    # without it, and each on its own: an exclusive arc (a row refers to one of the three)
+    assert run(*ents, sql.split(", UNIQUE KEY")[0] + ", KEY (user_id), KEY (role_id), KEY (resource_id))") == []
+
+
+@pytest.mark.parametrize("case", ["name side", "qualifier", "scope"])
+def test_the_new_kinds_fix_runs_on_mariadb_and_clusters_on_the_key(mariadb: MariaDB, case: str) -> None:
+    statements = {
+        "name side": ("CREATE TABLE `groups` (id INT PRIMARY KEY)", natural_entity("users", "user_name"),
+                      "CREATE TABLE gm (id INT AUTO_INCREMENT PRIMARY KEY, group_id INT NOT NULL, "
+                      "user_name VARCHAR(64) NULL, UNIQUE KEY u (group_id, user_name))"),
+        "qualifier": (*entities("users", "roles"),
+                      "CREATE TABLE gm (id INT AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL, role_id INT NOT NULL, "
+                      "DeletedAt BIGINT NOT NULL DEFAULT 0, UNIQUE KEY u (user_id, role_id, DeletedAt))"),
+        "scope": ("CREATE TABLE tenants (id INT PRIMARY KEY)",
+                  "CREATE TABLE users (id INT PRIMARY KEY, tenant_id INT NOT NULL)",
+                  "CREATE TABLE teams (id INT PRIMARY KEY, tenant_id INT NOT NULL)",
+                  "CREATE TABLE gm (id INT AUTO_INCREMENT PRIMARY KEY, tenant_id INT NOT NULL, user_id INT NOT NULL, "
+                  "team_id INT NOT NULL, UNIQUE KEY u (tenant_id, user_id, team_id))"),
+    }[case]
+    [finding] = run(*statements)
+    db = "link_fix_34"
+    mariadb.sql(f"DROP DATABASE IF EXISTS {db}; CREATE DATABASE {db}")
+    try:
+        mariadb.sql(";".join(statements), database=db)
+        mariadb.sql(finding.fix or "", database=db)
+        rows = mariadb.sql(
+            "SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) FROM information_schema.STATISTICS "
+            f"WHERE TABLE_SCHEMA = '{db}' AND TABLE_NAME = 'gm' AND INDEX_NAME = 'PRIMARY'")
+    finally:
+        mariadb.sql(f"DROP DATABASE {db}")
+    key = (finding.fix or "").split("ADD PRIMARY KEY (")[1].split(")")[0].replace("`", "").replace(" ", "")
+    assert rows[0][0] == key and set(pair_of(finding)) <= set(key.split(","))

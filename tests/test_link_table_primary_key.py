@@ -259,9 +259,16 @@ def test_a_validity_period_is_a_history_of_links() -> None:
     assert not run(link_table(FK_PAIR + ", valid_from DATETIME, valid_until DATETIME"))
 
 
-def test_a_unique_key_that_adds_a_date_or_flag_to_the_pair_means_the_pair_repeats() -> None:
-    """Apollo's UserRole: UNIQUE (UserId, RoleId, DeletedAt): a soft-deleted link can come back."""
-    assert not run(link_table(FK_PAIR + ", DeletedAt BIGINT NOT NULL DEFAULT 0, UNIQUE KEY u (user_id, group_id, DeletedAt)"))
+def test_a_unique_key_that_adds_a_soft_delete_stamp_to_the_pair_still_identifies_the_row_by_it() -> None:
+    """Apollo's UserRole: UNIQUE (UserId, RoleId, DeletedAt): a soft-deleted link can come back, and the
+    live rows are still one per pair, read by one side (issue 34: this was a miss). The key the fix
+    gives it is the UNIQUE key's, the stamp included."""
+    finding = one(link_table(FK_PAIR + ", DeletedAt BIGINT NOT NULL DEFAULT 0, UNIQUE KEY u (user_id, group_id, DeletedAt)"))
+    assert finding.fix == ("ALTER TABLE `user_group` DROP PRIMARY KEY, DROP INDEX `u`, "
+                           "ADD PRIMARY KEY (`user_id`, `group_id`, `DeletedAt`), ADD KEY (`id`);")
+    assert "DeletedAt (in the UNIQUE key with the pair)" in finding.message
+    # content in the UNIQUE key (a name of its own) is no qualifier: the row is an entity
+    assert not run(link_table(FK_PAIR + ", title VARCHAR(200) NOT NULL, UNIQUE KEY u (user_id, group_id, title)"))
 
 
 def test_rows_other_tables_reference_have_an_identity_of_their_own() -> None:

@@ -104,7 +104,7 @@ def entity_index(model: SchemaModel) -> EntityIndex:
 class EntityIndex:
     """Table names of the input by entity, so that `product_id` and `RoleId` can be matched to the
     tables they name: `products` answers to product, and a table whose name starts with a prefix
-    that at least three tables share (`oc_`, `t_ds_`, `ums_`) answers without it too (`oc_product`
+    of up to three words that at least three tables share (`oc_`, `t_ds_`, `linkis_ps_bml_`) answers without it too (`oc_product`
     to product). Kept per schema: a multi-database dump holds several applications, and a
     `user_id` is matched to the `users` of its own schema first; a table of another schema counts
     only as a name (`user_id` in one application is not a reference to another's `users`)."""
@@ -168,6 +168,11 @@ class EntityIndex:
         return None
 
 
+#: the most words a shared table-name prefix has (`oc_`, `t_ds_`, `linkis_ps_bml_`): at least three
+#: tables starting with the same words make them a prefix the entity is named without
+_PREFIX_WORDS = 3
+
+
 class _Book:
     """One schema's tables by entity (`entities`: entity -> (words skipped, table name), sorted),
     and by the name of their single-column key (`key_columns`, but `id`)."""
@@ -180,11 +185,11 @@ class _Book:
         for table in tables:
             tokens = name_tokens(table.name)
             named.append((table.name, tokens))
-            for n in range(1, min(3, len(tokens))):
+            for n in range(1, min(_PREFIX_WORDS + 1, len(tokens))):
                 starts[tokens[:n]] = starts.get(tokens[:n], 0) + 1
         entities: dict[str, set[tuple[int, str]]] = {}
         for name, tokens in named:
-            for skip in range(min(3, len(tokens))):
+            for skip in range(min(_PREFIX_WORDS + 1, len(tokens))):
                 if skip == 0 or starts.get(tokens[:skip], 0) >= 3:
                     entities.setdefault(entity(tokens[skip:]), set()).add((skip, name))
         self.entities: dict[str, tuple[tuple[int, str], ...]] = {e: tuple(sorted(c)) for e, c in entities.items()}
