@@ -25,7 +25,7 @@ from linter.rules.findings import Finding, Severity
 from linter.rules.options import STRINGS
 from linter.schema.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
 from linter.schema.elements import LARGE_TYPES, Column, ForeignKey, Index
-from linter.schema.entities import EntityIndex, name_tokens
+from linter.schema.entities import EntityIndex, entity_index, name_tokens
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
@@ -448,7 +448,7 @@ class _MissingParents:
     def near(self, child: Table, fk: ForeignKey) -> str | None:
         """A table of the child's schema the name likely means (`user` -> users), or None."""
         if self._entities is None:
-            self._entities = EntityIndex(self.model)
+            self._entities = entity_index(self.model)
         tokens = name_tokens(fk.ref_table)
         found = self._entities.resolve(tokens, fk.ref_table, child, whole=True) if tokens else None
         return found[0] if found is not None and found[1] else None
