@@ -280,12 +280,15 @@ def link_from_model(table: Table, declared: LinkEvidence) -> Link | None:
             return None
         references.append(Reference(found.name, target, f"{declared.source} relation, {declared.where}", True, order))
     names = {r.column.lower() for r in references}
-    unique = _unique_on_pair(table, primary, names)
+    unique = _identity(table, primary, references, (), ())
     if unique in ("repeats", "one-sided"):
         return None
     others = tuple(c.name for c in table.columns.values() if c is not surrogate and c.name.lower() not in names)
+    # the model's order of the relation columns, unless the UNIQUE key holds more than the pair (a qualifier)
+    key = tuple(unique.column_names) if isinstance(unique, Index) and len(unique.columns) > len(references) else None
     return Link(table, tuple(references), surrogate, unique if isinstance(unique, Index) else None, others,
-                clustered=primary, why=f"the model {declared.model} ({declared.where}) relates {' and '.join(declared.models)}")
+                clustered=primary, why=f"the model {declared.model} ({declared.where}) relates {' and '.join(declared.models)}",
+                key=key)
 
 
 def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, str]],
@@ -781,32 +784,6 @@ def _is_small_attribute(column: Column, tokens: Sequence[str]) -> bool:
         column.type in ("CHAR", "VARCHAR") and (column.length or 0) <= 64
     )
     return small_type and bool(set(tokens) & _ATTRIBUTE_TOKENS)
-
-
-def _unique_on_pair(table: Table, clustered: Index, references: set[str]) -> Index | str | None:
-    """The UNIQUE key whose columns are all link columns (at least two); "one-sided" when a UNIQUE
-    key holds exactly one link column (each row belongs to one object: one-to-many, whatever the
-    other columns are: a tenant, an environment); "repeats" when a UNIQUE key holds the link
-    columns plus something else (a date, a soft-delete flag: the pair comes back); or None."""
-    repeats = one_sided = False
-    found: Index | None = None
-    for index in table.indexes:
-        if index.kind not in ("unique", "primary") or index is clustered or any(p.prefix or p.expression for p in index.columns):
-            continue
-        names = {n.lower() for n in index.column_names}
-        inside = names & references
-        if len(inside) == 1:
-            one_sided = True
-        elif len(inside) >= 2:
-            if names <= references:
-                found = found or index
-            else:
-                repeats = True
-    if one_sided:
-        return "one-sided"
-    if found is not None:
-        return found
-    return "repeats" if repeats else None
 
 
 def _indexed_together(table: Table, references: set[str]) -> bool:
