@@ -167,3 +167,19 @@ def test_tenant_copies_share_their_elements_and_each_points_into_its_own_stateme
     assert first is not None and second is not None
     assert first.body.columns is second.body.columns or first.primary_key == second.primary_key
     assert first.place(first.primary_key).line == 12 and second.place(second.primary_key).line == 112  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_key_rules_point_at_the_key(tmp_path: Path, layout: str) -> None:
+    """wide-primary-key at the PRIMARY KEY, index-key-length (MariaDB cuts a long plain key to a
+    prefix) at the key it cuts, reserved-word at the column."""
+    tables = [("codes", ["code VARCHAR(255) NOT NULL", "a INT", "b INT", "`offset` INT", "PRIMARY KEY (code)",
+                         "KEY by_a (a)", "KEY by_b (b)"], "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"),
+              ("notes", ["id INT NOT NULL", "body VARCHAR(2000)", "PRIMARY KEY (id)", "KEY by_body (body)"],
+               "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4")]
+    text = "".join(LAYOUTS[layout](name, elements, options) for name, elements, options in tables)
+    found = {f.rule: f for f in lint(text, tmp_path, target="mariadb-10.11")}
+    for rule, table, element in [("wide-primary-key", "codes", "PRIMARY KEY (code)"),
+                                 ("index-key-length", "notes", "KEY by_body"),
+                                 ("reserved-word", "codes", "`offset` INT")]:
+        assert (found[rule].line, found[rule].column) == place_of(text, table, element), (rule, layout)
