@@ -142,6 +142,12 @@ CAUSES: dict[str, list[Cause]] = {
         Cause("CREATE TABLE t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;\n"
               "CREATE TABLE u (id INT PRIMARY KEY) ENGINE=InnoDB;\n", "ALTER TABLE t ENGINE=MyISAM;\n"),
     ],
+    "reserved-word": [
+        Cause("CREATE TABLE t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;\n", "ALTER TABLE t ADD COLUMN rank INT;\n"),
+        Cause("CREATE TABLE t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;\n", "ALTER TABLE t CHANGE v `lead` INT;\n"),
+        Cause("CREATE TABLE t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;\n", "ALTER TABLE t ADD COLUMN offset INT;\n",
+              target="mariadb-10.11"),
+    ],
 }
 
 #: rules no later statement of a history can cause, and why
