@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from checks.auto_increment_capacity import AutoIncrementCapacity
+from checks.blocking_alter import BlockingAlter
 from checks.charset_portability import CharsetPortability
 from checks.compression_candidate import CompressionCandidate
+from checks.destructive_change import DestructiveChange
+from checks.edited_migration import EditedMigration
 from checks.foreign_key_mismatch import ForeignKeyMismatch
 from checks.index_key_length import IndexKeyLength
 from checks.link_table_primary_key import LinkTablePrimaryKey
@@ -12,6 +15,7 @@ from checks.no_primary_key import NoPrimaryKey
 from checks.non_innodb_engine import NonInnodbEngine
 from checks.redundant_index import RedundantIndex
 from checks.reserved_word import ReservedWord
+from checks.refused_ddl import RefusedDdl
 from checks.row_size_limit import RowSizeLimit
 from checks.tenant_tablespace import CrossTenantTablespace, TenantTablespace, UndefinedTablespace
 from checks.uuid_primary_key import UuidPrimaryKey
@@ -39,6 +43,10 @@ ALL_CHECKS: tuple[Check, ...] = (
     CharsetPortability(),
     NonInnodbEngine(),
     ReservedWord(),
+    RefusedDdl(),
+    BlockingAlter(),
+    DestructiveChange(),
+    EditedMigration(),
 )
 
 #: rule ids that are not checks but diagnostics from the engine itself (configurable like checks)
@@ -46,10 +54,11 @@ ENGINE_RULES: dict[str, str] = {
     "parse-error": "A statement that innolint could not understand, or input it cannot follow as the server would "
                    "(an unterminated quote, a statement over the size cap, a `;` left out between two statements, "
                    "`source file`): reported, never dropped.",
-    "replay-error": "A statement the server would refuse given the schema so far (a table, column or key never "
-                    "defined, or defined twice: the model keeps what the server keeps) (info), one whose effect "
-                    "innolint cannot follow (dynamic SQL, CALL) (info), or DDL run only under a condition, in a loop "
-                    "or a handler, after which the schema is uncertain (warning).",
+    "replay-error": "A statement innolint cannot follow or judge as the server would: one whose effect it cannot "
+                    "follow (dynamic SQL, CALL), one naming a table the input never defined (a partial input), one it "
+                    "cannot tell the server's answer to, and what follows those (info); DDL run only under a "
+                    "condition, in a loop or a handler, after which the schema is uncertain (warning). A statement "
+                    "the target refuses is refused-ddl's.",
     "io-error": "A path that could not be read: missing, unreadable, binary, a symlink loop.",
     INTERNAL_ERROR: INTERNAL_ERROR_TEXT,
     **SUPPRESSION_RULES,

@@ -111,12 +111,13 @@ def _per_char(part: sizes.KeyPartWidth) -> int:
     return (charset.maxlen or 1) if charset is not None and charset.charset != "binary" else 1
 
 
-def key_refusal(target: Target) -> Callable[[Table, Index, Schema | None], str | None]:
-    """The decision the replay takes from this check (`linter.server.key_refusals`): the message
-    when `target` refuses the key, else None."""
-    def refusal(table: Table, index: Index, schema: Schema | None) -> str | None:
+def key_refusal(target: Target) -> Callable[[Table, Index, Schema | None], KeyProblem | None]:
+    """The decision the replay takes from this check (`linter.server.key_refusals`): the problem
+    (its `message` says why) when `target` refuses the key, else None. The replay keeps it in the
+    refusal's record, where `IndexKeyLength.run` reads it."""
+    def refusal(table: Table, index: Index, schema: Schema | None) -> KeyProblem | None:
         problem = key_problem(table, index, target, schema)
-        return problem.message if problem is not None and problem.kind == "refused" else None
+        return problem if problem is not None and problem.kind == "refused" else None
     return refusal
 
 
@@ -352,6 +353,8 @@ class IndexKeyLength(Check):
         ),
     )
 
+    refusal_kinds = frozenset({"key-length"})
+
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         joined = foreign_key_columns(model)
 
@@ -368,13 +371,15 @@ class IndexKeyLength(Check):
                                         context)
 
         yield from judged_once(model, context, judge)
-        # the statements the replay refused for a key (linter.server.key_refusals): not in the model,
-        # so no ALTER can fix them; the statement itself is to be written otherwise
-        for refused in model.refused_keys:
-            table, index = refused.table, refused.index
+        # the statements the replay refused for a key (linter.server.key_refusals, kind "key-length",
+        # with this check's decision): not in the model, so no ALTER can fix them; the statement
+        # itself is to be written otherwise
+        for refused in model.refusals:
+            if refused.reported_by != self.id or refused.table is None or refused.index is None:
+                continue
+            table, index, problem = refused.table, refused.index, refused.detail
             schema = sizes.schema_of(model, table)
-            problem = key_problem(table, index, context.target, schema)
-            if problem is not None:
+            if isinstance(problem, KeyProblem):
                 yield self._finding(table, index, problem, key_fix(table, index, context.target, schema), refused.where,
                                     context, rewrite=True)
 

@@ -24,7 +24,7 @@ from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding
 from linter.schema.elements import Column, Location
 from linter.schema.model import Schema, SchemaModel, Table, TableBody
-from linter.schema.refused import RefusedLength
+from linter.schema.refused import Refusal, RowRepeat
 from linter.schema.target import Target
 
 SERVER_ROW_ERROR = (
@@ -302,6 +302,8 @@ class RowSizeLimit(Check):
         ),
     )
 
+    refusal_kinds = frozenset({"row-size"})
+
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
         joined = foreign_key_columns(model)
 
@@ -316,10 +318,13 @@ class RowSizeLimit(Check):
                                     statement_of(table))
 
         yield from judged_once(model, context, judge)
-        # the statements the replay refused for a column too long for its type (linter.server.column_lengths):
-        # not in the model; the fix is what to write in the statement instead
-        for refused in model.refused_lengths:
-            if refused.like is not None:  # one more refused on the table as it stood: its row's bytes
+        # the statements the replay refused for a column too long for its type or a row too long
+        # (linter.server.column_lengths, kind "row-size"): not in the model; the fix is what to
+        # write in the statement instead
+        for refused in model.refusals:
+            if refused.reported_by != self.id or refused.table is None:
+                continue
+            if isinstance(refused.detail, RowRepeat):  # one more refused on the table as it stood: its row's bytes
                 yield self._repeat(refused)
                 continue
             schema = sizes.schema_of(model, refused.table)
@@ -328,21 +333,22 @@ class RowSizeLimit(Check):
                 yield self._finding(refused.table, problem, fix_clauses(refused.table, context.target, schema),
                                     refused.where, refused=True)
 
-    def _repeat(self, refused: RefusedLength) -> Finding:
+    def _repeat(self, refused: Refusal) -> Finding:
         """An ALTER refused for the row of a table that has not changed since ALTERs refused the
         same way before (`CheckedRefusals._refused_row`): its row's bytes, and where the first one is
         whose finding gives the columns to move off-page (worked out again for each, a long run of
         them cost the whole table's analysis each)."""
-        table, first = refused.table, refused.like
-        assert first is not None
+        table, repeat = refused.table, refused.detail
+        assert table is not None and isinstance(repeat, RowRepeat)
+        first, row_bytes = repeat.like, repeat.row_bytes
         defined = ", ".join(table.columns) or "none"
         return self.finding(
-            table, f"{table.name}: the row is {refused.row_bytes:,} bytes, over the server's 65,535-byte row limit; "
+            table, f"{table.name}: the row is {row_bytes:,} bytes, over the server's 65,535-byte row limit; "
             f"every server refuses it, whatever the engine: {SERVER_ROW_ERROR}. The server runs none of the statement; "
             f"the table is as it was at line {first.line}, whose ALTER the server refuses for its row too: that "
             "finding gives the columns to make TEXT first",
             severity="error", where=refused.where, subject="server-row",
-            evidence=f"{refused.row_bytes:,} bytes with the columns this statement defines ({defined})",
+            evidence=f"{row_bytes:,} bytes with the columns this statement defines ({defined})",
             summary=f"{table.name}: the row is over the server's 65,535-byte row limit",
         )
 

@@ -25,7 +25,7 @@ from linter.rules.directives import annotation_verbs, comments_in_text, parse_di
 from linter.input.file_access import lexically_within, repository_root, special_file, within
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.rules.grouping import group_copies
-from linter.input.git_changes import ChangeSet, tables_named_by
+from linter.input.git_changes import ChangeSet, edited_migrations, tables_named_by
 from linter.input.migrations.files import HistoryNote, detected_root
 from linter.input.migrations.history import plan
 from linter.schema.elements import Location
@@ -35,8 +35,9 @@ from linter.parse.tokens import ParseFailure
 from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
 from linter.record import Record
 from linter.server.block_replay import Templates
-from linter.server.key_refusals import CheckedRefusal, KeyJudge
+from linter.server.key_refusals import KeyJudge
 from linter.server.replay import Replayer
+from linter.schema.refused import CannotFollow
 from linter.input.source import InputError, discover, read_statements
 from linter.input.migrations.orm_evidence import AppEvidence
 from linter.input.statement import BlockMark, Segment, Statement
@@ -166,15 +167,16 @@ class Engine:
         context = context or self.context
         if unit.evidence is not None:
             context = dataclasses.replace(context, app_evidence=unit.evidence)
-        from checks.index_key_length import IndexKeyLength, key_refusal
-        from checks.row_size_limit import RowSizeLimit
+        if changes is not None and not changes.report_all:  # what the change is: its statements, its edited migrations
+            context = dataclasses.replace(
+                context, changed=changes.statement_changed,
+                edited_migrations=edited_migrations(changes, unit.files, unit.migration_format)
+                if unit.is_migration_history else ())
+        from checks.index_key_length import key_refusal
 
-        def reported(rule: str) -> bool:
-            return any(c.id == rule for c in self.checks) and rule not in disabled
-
-        replayer = Replayer(target=context.target, key_judge=KeyJudge(key_refusal(context.target),
-                                                                      reported=reported(IndexKeyLength.id)),
-                            lengths_reported=reported(RowSizeLimit.id))
+        # the kinds of refusal a check that runs reports itself (else refused-ddl does)
+        claims = {kind: check.id for check in self.checks if check.id not in disabled for kind in check.refusal_kinds}
+        replayer = Replayer(target=context.target, key_judge=KeyJudge(key_refusal(context.target)), claims=claims)
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
         result.diagnostics.extend(
@@ -190,6 +192,12 @@ class Engine:
         if suppressed:
             context = dataclasses.replace(context, suppressed=suppressed)
         result.findings = self.run_checks(replayer.model, context, disabled, failures=result.diagnostics)
+        if not any(check.id == "refused-ddl" and check.id not in disabled for check in self.checks):
+            # no rule that runs reports these refusals: said as what they were before refused-ddl, never silent
+            result.diagnostics.extend(
+                Diagnostic(rule="replay-error", severity="info", path=r.where.path, line=r.where.line,
+                           column=r.where.column, end_line=r.where.end_line, message=r.message)
+                for r in replayer.model.refusals if r.reported_by is None)
         return result
 
     def _lint_file(
@@ -226,6 +234,15 @@ class Engine:
                            end_line=note.end_line or note.line, message=note.message, excerpt=note.excerpt or None)
                 for note in stream.notes
             )
+            # DDL the server may run otherwise than innolint replays it (in a branch of an IF, a loop, a
+            # handler: the splitter's replay-error warnings): no refusal from there on is claimed
+            uncertain = min((note.line for note in stream.notes if note.rule == "replay-error" and note.severity == "warning"),
+                            default=None)
+            if uncertain is not None:
+                result.diagnostics.extend(
+                    Diagnostic(rule="replay-error", severity="info", path=path, line=withdrawn.where.line,
+                               column=withdrawn.where.column, end_line=withdrawn.where.end_line, message=withdrawn.message)
+                    for withdrawn in replayer.outcomes.withdraw(Location(path, uncertain), "the DDL run under a condition"))
         if stream is not None:
             # the directives of the comments between statements, as the splitter read them
             directives = suppressions.from_comments(path, stream.directives)
@@ -269,9 +286,11 @@ class Engine:
                     else:
                         count += statement.statements  # type: ignore[union-attr]
                         for where, problem in templates.repeat(statement):  # type: ignore[arg-type]
-                            diagnostics.append(Diagnostic(rule="replay-error", severity="info", path=path, line=where.line,
-                                                          column=where.column, end_line=where.end_line, message=problem,
-                                                          excerpt=_excerpt(where.text)))
+                            if problem.__class__ is CannotFollow:  # (a refusal: refused-ddl reports it)
+                                diagnostics.append(Diagnostic(rule="replay-error", severity="info", path=path,
+                                                              line=where.line, column=where.column,
+                                                              end_line=where.end_line, message=problem.message,
+                                                              excerpt=_excerpt(where.text)))
                     continue
                 count += 1
                 text, _, line, column, end_line, comments, executable, packet = statement  # type: ignore[misc]
@@ -296,6 +315,7 @@ class Engine:
                     continue
                 if packet and packet == doubted and doubted_at:
                     diagnostics.append(_may_not_run(statement, doubted_at, doubted_word))
+                    replayer.lose_track(Location(path, doubted_at), f"the {doubted_word} at line {doubted_at}")
                     doubted_at = 0
                 if changes is not None or kind is ParseFailure or (kind is ops.CreateTable and (comments or "innolint:" in text)):
                     changed = changes is not None and changes.statement_changed(path, line, end_line)
@@ -303,11 +323,11 @@ class Engine:
                         stopped, stopped_at = packet, line
                     continue
                 problem = replay(op, Location(path, line, column, end_line), executable=executable)  # type: ignore[arg-type]
-                if problem:
-                    if problem.__class__ is not CheckedRefusal:  # (else a check reports it)
+                if problem is not None:
+                    if problem.__class__ is CannotFollow:  # (a refusal: refused-ddl, or the check of its kind, reports it)
                         diagnostics.append(
                             Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
-                                       end_line=end_line, message=problem, excerpt=_excerpt(text))
+                                       end_line=end_line, message=problem.message, excerpt=_excerpt(text))
                         )
                     if packet and kind is not ops.Unfollowed:
                         stopped, stopped_at = packet, line
@@ -318,7 +338,8 @@ class Engine:
         self, replayer: Replayer, statement: Statement, diagnostics: list[Diagnostic], touched: list[Table] | None = None,
         op: ops.Operation | ParseFailure | None = None,
     ) -> bool:
-        """Replay one statement, reporting what the replay says; True when the server refuses it."""
+        """Replay one statement, reporting what innolint cannot follow; True when the server refuses it
+        (or innolint cannot follow it: the rest of its packet is not run)."""
         if op is None:
             op = self.parse(statement.text)
         if isinstance(op, ParseFailure):
@@ -340,13 +361,13 @@ class Engine:
         problem = replayer.apply(op, where, annotations=tags, executable=statement.executable)
         if touched is not None:
             touched.extend(tables_named_by(op, replayer.model, replayer.current_schema))
-        if problem and problem.__class__ is not CheckedRefusal:  # (else a check reports it)
+        if problem.__class__ is CannotFollow:  # (a refusal: refused-ddl, or the check of its kind, reports it)
             diagnostics.append(
                 Diagnostic(rule="replay-error", severity="info", path=statement.path, line=statement.line,
-                           column=statement.column, end_line=statement.end_line, message=problem,
+                           column=statement.column, end_line=statement.end_line, message=problem.message,  # type: ignore[union-attr]
                            excerpt=_excerpt(statement.text))
             )
-        return bool(problem) and not isinstance(op, ops.Unfollowed)
+        return problem is not None and not isinstance(op, ops.Unfollowed)
 
     def run_checks(
         self, model: SchemaModel, context: CheckContext | None = None, disabled: frozenset[str] = frozenset(),

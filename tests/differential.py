@@ -20,9 +20,9 @@ scripts/fuzz_differential.py (thousands, random seeds):
   information_schema TABLES, COLUMNS, STATISTICS, and InnoDB's clustered index from
   INNODB_SYS_INDEXES (TYPE bit 1; GEN_CLUST_INDEX is the hidden row id).
 - `InnolintRunner`: innolint's model of the same text, as the same `View`, and its diagnostics,
-  with index-key-length's findings that say the server refuses a key (`refused_keys`): the replay
-  refuses such a statement as the server does (linter/server/key_refusals.py), and the finding is
-  innolint saying so at that statement.
+  with the findings that say the server refuses the statement (`refused_keys`: refused-ddl's, and
+  index-key-length's for a key, which the replay refuses as the server does,
+  linter/server/key_refusals.py): the finding is innolint saying so at that statement.
 - `Differ`: compares them; on a difference, finds the first unit after which the prefix of the
   script already differs (all prefixes loaded at once), looks for a diagnostic there, and shrinks
   a silent difference to a minimal script (dropping units, then simplifying each).
@@ -1293,11 +1293,12 @@ class InnolintRunner:
         from linter.engine import Engine
 
         from checks.index_key_length import IndexKeyLength
+        from checks.refused_ddl import RefusedDdl
 
         self.context = innolint_context(lower_case_table_names)
         # the one check that speaks of statements: a key the server refuses (1071, 1170, 1709) is
         # reported by index-key-length at the statement the replay refused for it
-        self.engine = Engine(self.context, checks=[IndexKeyLength()])
+        self.engine = Engine(self.context, checks=[IndexKeyLength(), RefusedDdl()])
         self._dir = tempfile.mkdtemp(prefix="innolint-diff-lint-", dir=scratch_dir())
         self._removal = weakref.finalize(self, shutil.rmtree, self._dir, True)
         self.seconds = 0.0
@@ -1332,7 +1333,7 @@ class Judged:
 
     differences: list[Difference]
     refused: dict[int, int]  # line -> the server's error code
-    said: dict[int, str]  # line -> innolint's message (replay-error or parse-error)
+    said: dict[int, str]  # line -> innolint's message (refused-ddl, replay-error or parse-error)
 
     def faithful(self) -> bool:
         """The same schema, and innolint reported exactly the statements the server refused."""
@@ -1366,10 +1367,11 @@ def judge(server: ServerRunner, lint: InnolintRunner, text: str) -> Judged:
 
 
 def refused_keys(findings: Iterable[Any]) -> list[tuple[int, int, str, str]]:
-    """index-key-length's findings that say the server refuses the statement on this target, as
-    diagnostics at their statement's lines: innolint did say there that the server refuses it."""
+    """The findings that say the server refuses the statement on this target (refused-ddl's, and
+    index-key-length's for a key), as diagnostics at their statement's lines: innolint did say
+    there that the server refuses it."""
     return [(f.line, max(f.end_line or 0, f.line), f.rule, f.message) for f in findings
-            if f.rule == "index-key-length" and (f.subject or "").startswith("refused:")]
+            if f.rule == "refused-ddl" or (f.rule == "index-key-length" and (f.subject or "").startswith("refused:"))]
 
 
 def model_view(model: Any, main: str, other: str) -> View:
@@ -1475,7 +1477,8 @@ class Trial:
             return "silent"
         if any("cannot follow" in message or "cannot tell" in message for _, _, _, message in diagnostics):
             return "diagnosed"  # (a CALL or EXECUTE the server ran part of; columns of a SELECT innolint cannot read)
-        if self.server_error(unit) is not None and all(rule == "replay-error" for _, _, rule, _ in diagnostics):
+        if self.server_error(unit) is not None and all(rule in ("replay-error", "refused-ddl")
+                                                       for _, _, rule, _ in diagnostics):
             return "applied"
         return "diagnosed"
 

@@ -186,7 +186,7 @@ def test_a_refused_key_is_said_once_and_the_statement_changes_nothing(tmp_path: 
     """The replay refuses the statement for the key (linter/server/key_refusals.py): the finding
     says so, not a replay-error too; the table is not made, so no other rule speaks of it, and a
     later DROP TABLE of it finds none (the finding stays). With the check disabled, the refusal is
-    a replay-error at that statement: never silent."""
+    refused-ddl's, at that statement: never silent."""
     from linter.cli import main
 
     sql = ("CREATE TABLE notes (body MEDIUMTEXT NOT NULL, PRIMARY KEY (body));\n"
@@ -205,8 +205,9 @@ def test_a_refused_key_is_said_once_and_the_statement_changes_nothing(tmp_path: 
 
     out = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     assert code in (0, 1)
-    assert [d["line"] for d in out["diagnostics"] if d["rule"] == "replay-error" and "PRIMARY KEY" in d["message"]
-            ][:1] == [1], out["diagnostics"]
+    assert [f["line"] for f in out["findings"] if f["rule"] == "refused-ddl" and "PRIMARY KEY" in f["message"]
+            ][:1] == [1], out["findings"]
+    assert not [f for f in out["findings"] if f["rule"] == "index-key-length"]
 
 
 def test_the_replays_shortcut_never_skips_a_refused_key(tmp_path: Path) -> None:

@@ -505,7 +505,7 @@ def test_a_mysqldump_view_stand_in_not_dropped_stays_a_table() -> None:
     cache = ParseCache()
     assert replayer.apply(cache.parse("CREATE TABLE v (a int)"), Location("s.sql", 2), executable="50001") is None
     message = replayer.apply(cache.parse("CREATE VIEW v AS SELECT 1 AS a"), Location("s.sql", 3))
-    assert message is not None and "stand-in" in message and "1050" in message and "s.sql:2" in message
+    assert message is not None and "stand-in" in message.message and message.errno == 1050 and "s.sql:2" in message.message
     assert list(replayer.model.find_schema("db").tables) == ["v"]  # type: ignore[union-attr]
 
 

@@ -16,6 +16,7 @@ from linter.record import Record
 from linter.input.migrations.files import detected_root
 
 if TYPE_CHECKING:
+    from linter.rules.checkapi import MigrationEdit
     from linter.rules.findings import Diagnostic
     from linter.schema.model import SchemaModel, Table
 
@@ -52,6 +53,10 @@ class ChangeSet(Record):
     deleted: list[str]
     #: renamed files: absolute old path -> absolute new path
     renamed: dict[str, str]
+    #: how much of a renamed file git found the same (100: only the name changed), by old path
+    rename_similarity: dict[str, int]
+    #: files that exist at `ref` and whose content the change edits (git's status M), absolute
+    modified: set[str]
     #: the git revision the change is against (`--since REF`; HEAD for a commit), when known
     ref: str | None
     #: findings and diagnostics of the affected units at `ref` (`linter.since`), when computed
@@ -66,6 +71,8 @@ class ChangeSet(Record):
         self.root = root
         self.deleted = []
         self.renamed = {}
+        self.rename_similarity = {}
+        self.modified = set()
         self.ref = None
         self.before = None
         self.report_all = False
@@ -143,7 +150,7 @@ class ChangeSet(Record):
         for name in untracked.split(b"\0"):
             if name:
                 changes.files[_absolute(os.path.join(top, os.fsdecode(name)))] = None
-        gone = _git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status", "--diff-filter=DR",
+        gone = _git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status", "--diff-filter=DMR",
                      "-M", "--end-of-options", ref, "--"], cwd)
         changes._note_deletions(gone, top)
         changes.ref = ref
@@ -168,21 +175,28 @@ class ChangeSet(Record):
         except ChangeError:
             return changes
         gone = _git(["diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status",
-                     "--diff-filter=DR", "-M", "HEAD", "--"], top)
+                     "--diff-filter=DMR", "-M", "HEAD", "--"], top)
         changes.root = os.path.realpath(top)
         changes._note_deletions(gone, top)
         changes.ref = "HEAD"
         return changes
 
     def _note_deletions(self, listing: bytes, top: str) -> None:
-        """Record `git diff -z --name-status --diff-filter=DR` (D path; R old new)."""
+        """Record `git diff -z --name-status --diff-filter=DMR` (D path; M path; R<score> old new):
+        what the change deletes, renames away and edits of the files that exist at the ref."""
         fields = listing.split(b"\0")
         i = 0
         while i < len(fields) and fields[i]:
             status = fields[i][:1]
             old = os.path.join(top, os.fsdecode(fields[i + 1]))
+            if status == b"M":
+                self.modified.add(_absolute(old))
+                i += 2
+                continue
             if status == b"R":
                 self.renamed[_absolute(old)] = _absolute(os.path.join(top, os.fsdecode(fields[i + 2])))
+                score = fields[i][1:].decode("ascii", "replace")
+                self.rename_similarity[_absolute(old)] = int(score) if score.isdigit() else 0
                 i += 3
             else:
                 i += 2
@@ -313,3 +327,55 @@ def tables_named_by(op: object, model: SchemaModel, current_schema: str | None) 
         if table is not None:
             found.append(table)
     return found
+
+
+#: migration tools that record only a migration's version: a file renamed with the same version and
+#: the same content is the same migration to them (Flyway records the description and a checksum,
+#: Atlas the names in atlas.sum, Prisma the directory's name, Liquibase the file's path)
+_VERSION_ONLY = frozenset({"golang-migrate", "goose", "dbmate", "diesel", "authelia"})
+
+
+def edited_migrations(changes: ChangeSet, files: list[str], tool: str | None) -> tuple[MigrationEdit, ...]:
+    """The files of a migration history (`files`, its format `tool`) that exist at the change's ref
+    and that the change edits, deletes or renames (`edited-migration`): the databases that ran the
+    history at the ref have run them, and will not run them again. A repeatable migration (Flyway's
+    `R__`) and a down or undo migration are left out (meant to change, or never run forward), and so
+    is a rename a version-only tool does not see (same version, same content)."""
+    from linter.input.migrations.files import classify
+    from linter.rules.checkapi import MigrationEdit
+
+    if changes.ref is None or changes.report_all:
+        return ()
+    mine = {_absolute(path): path for path in files if path != "-"}
+    roots = {_absolute(detected_root(path)) for path in files if path != "-"}
+    found: list[MigrationEdit] = []
+
+    def runs_forward(path: str) -> bool:
+        entry = classify(path)
+        return entry is None or (entry.ignored is None and not (entry.family == "flyway" and entry.key[0] == 1))
+
+    for path in sorted(changes.modified):
+        if path in mine and runs_forward(path):
+            spans = changes.files.get(path)
+            line = min((start for start, _ in spans), default=1) if spans else 1
+            found.append(MigrationEdit(mine[path], "modified", changes.ref, max(line, 1), tool=tool))
+    for old in changes.deleted:
+        absolute = _absolute(old)
+        if _absolute(detected_root(old)) not in roots or not runs_forward(old):
+            continue
+        new = changes.renamed.get(absolute)
+        if new is None:
+            found.append(MigrationEdit(old, "deleted", changes.ref, tool=tool))
+            continue
+        before, after = classify(old), classify(new)
+        same_version = (before is not None and after is not None and before.family == after.family
+                        and _version(before) == _version(after))
+        if tool in _VERSION_ONLY and same_version and changes.rename_similarity.get(absolute, 0) == 100:
+            continue
+        found.append(MigrationEdit(old, "renamed", changes.ref, new_path=mine.get(new, new), tool=tool))
+    return tuple(found)
+
+
+def _version(entry: object) -> object:
+    key = entry.key  # type: ignore[attr-defined]
+    return key[1] if entry.family == "flyway" else key[0]  # type: ignore[attr-defined]

@@ -87,16 +87,20 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
         return _KEYS_ONLY
     clauses: dict[str, str] = {}
     unmodelled: list[str] = []
+    texts: list[str] = []  # the parts as written, but for ALGORITHM= / LOCK=
+    parts: list[int] = []  # each action's part
     partitions = False  # in the list of partitions of ANALYZE / CHECK ... PARTITION p1, p2
     for element in _split_top_level(rest):
         part = c.sub(element)
         first, second = part.word(), part.word(1)
         if partitions and len(element) == 1:
+            texts[-1] += ", " + c.text[element[0].start : element[-1].end + 1]
             continue
         partitions = first in _PARTITION_LIST_ACTIONS and second == "PARTITION"
         if first in ("ALGORITHM", "LOCK"):
             _online_clause(part, clauses)
             continue
+        texts.append(c.text[element[0].start : element[-1].end + 1])
         found = _alter_action(c, part)
         if not found or (first == "CONVERT" and second == "TO"):
             whole = element[0].text.upper()  # sqlglot makes one token of some pairs ('ORDER BY')
@@ -111,12 +115,13 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
                     continue
                 action = ops.SetOptions(kept)
             actions.append(action)
+            parts.append(len(texts) - 1)
     conflict = charset_conflict([pair for action in actions if isinstance(action, ops.SetOptions) for pair in action.options])
     conflict = conflict or charset_conflict([("CHARSET", a.charset) for a in actions if isinstance(a, ops.ConvertCharset)])
     if conflict is not None:
         raise ParseFailure(conflict, refused=True)
     return ops.AlterTable(name, tuple(actions), if_exists, clauses.get("ALGORITHM"), clauses.get("LOCK"), online,
-                          tuple(unmodelled))
+                          tuple(unmodelled), tuple(texts), tuple(parts))
 
 
 #: partition maintenance that takes a list of partitions (`TRUNCATE PARTITION p1, p2`)

@@ -296,9 +296,13 @@ class AlterTable(FrozenRecord):
     that cannot run the actions that way refuses the statement (linter.server.online_alter).
     `unmodelled`: the actions that change nothing the model holds but decide how the server runs
     the statement (FORCE, ORDER BY, CONVERT TO CHARACTER SET, partition maintenance ...), by their
-    leading words."""
+    leading words. `texts`: the statement's comma-separated parts as written, but for ALGORITHM= and
+    LOCK= (what a fix writes again: split, pinned, or handed to pt-online-schema-change), and
+    `parts`: for each action, the part it was written in (not compared: the same statement
+    written otherwise is the same operation)."""
 
-    __slots__ = __match_args__ = ("name", "actions", "if_exists", "algorithm", "lock", "online", "unmodelled")
+    __slots__ = ("name", "actions", "if_exists", "algorithm", "lock", "online", "unmodelled", "texts", "parts")
+    __match_args__ = ("name", "actions", "if_exists", "algorithm", "lock", "online", "unmodelled")
     name: Name
     actions: tuple[AlterAction, ...]
     if_exists: bool  # MariaDB: ALTER TABLE IF EXISTS
@@ -306,10 +310,13 @@ class AlterTable(FrozenRecord):
     lock: str | None
     online: bool
     unmodelled: tuple[str, ...]
+    texts: tuple[str, ...]
+    parts: tuple[int, ...]
 
     def __init__(
         self, name: Name, actions: tuple[AlterAction, ...], if_exists: bool = False, algorithm: str | None = None,
-        lock: str | None = None, online: bool = False, unmodelled: tuple[str, ...] = (),
+        lock: str | None = None, online: bool = False, unmodelled: tuple[str, ...] = (), texts: tuple[str, ...] = (),
+        parts: tuple[int, ...] = (),
     ) -> None:
         _set(self, "name", name)
         _set(self, "actions", actions)
@@ -318,6 +325,8 @@ class AlterTable(FrozenRecord):
         _set(self, "lock", lock)
         _set(self, "online", online)
         _set(self, "unmodelled", unmodelled)
+        _set(self, "texts", texts)
+        _set(self, "parts", parts)
 
 
 class DropTable(FrozenRecord):

@@ -227,6 +227,13 @@ class CheckContext(Record):
     #: where a rule's failure on one table goes (`linter.rules.failures`), set by the engine for a
     #: run of the checks; None: failures propagate (a test calling a check directly)
     failures: CheckFailures | None = None
+    #: changed-files mode (`--since`, pre-commit): whether the statement on lines line..end_line of a
+    #: file is part of the change (set per unit by the engine, `ChangeSet.statement_changed`); None:
+    #: no change set, each file of the input counts as one change (`existed_before`)
+    changed: Callable[[str, int, int], bool] | None = None
+    #: changed-files mode: the migration files of this unit's history that exist at the git ref the
+    #: change is against and that it edits, deletes or renames (set by the engine)
+    edited_migrations: tuple[MigrationEdit, ...] = ()
 
     def __init__(
         self, target: Target | None = None, options: dict[str, dict[str, Any]] | None = None,
@@ -235,6 +242,7 @@ class CheckContext(Record):
         stats_source: str = "file", app_evidence: AppEvidence | None = None,
         key_samples: dict[str, KeySample] | None = None, suppressed: frozenset[tuple[str, int]] = frozenset(),
         failures: CheckFailures | None = None,
+        changed: Callable[[str, int, int], bool] | None = None, edited_migrations: tuple[MigrationEdit, ...] = (),
     ) -> None:
         self.target = Target.parse(DEFAULT_TARGET) if target is None else target
         self.options = {} if options is None else options
@@ -249,6 +257,23 @@ class CheckContext(Record):
         self.failures = failures
         #: `insert_heavy` compiled (`is_configured_insert_heavy`), with the tuple it was compiled from
         self._heavy: tuple[tuple[str, ...], GlobSet] | None = None
+        self.changed = changed
+        self.edited_migrations = edited_migrations
+
+    def in_change(self, where: Location) -> bool:
+        """Whether the statement at `where` is part of the change being linted (always, without a
+        change set)."""
+        return self.changed is None or self.changed(where.path, where.line, where.end_line)
+
+    def existed_before(self, defined: Location, statement: Location) -> bool:
+        """Whether the table created at `defined` was there before the change the statement at
+        `statement` belongs to, and so may hold rows (a table the same change creates is empty).
+        With a change set (`--since`, pre-commit): its CREATE is not part of the change. Without
+        one, each file of the input is a change: a migration created it in an earlier file (a
+        table created earlier in the same file, a dump's or a migration's, is new)."""
+        if self.changed is not None:
+            return not self.changed(defined.path, defined.line, defined.end_line)
+        return defined.path != statement.path
 
     @property
     def stats_label(self) -> str:
@@ -259,11 +284,15 @@ class CheckContext(Record):
         return self.options.get(rule, {}).get(name, default)
 
     def table_stats(self, table: Table) -> TableStats | None:
-        if table.schema:
-            found = self.stats.get(f"{table.schema}.{table.name}".lower())
+        return self.stats_named(table.schema, table.name)
+
+    def stats_named(self, schema: str | None, name: str) -> TableStats | None:
+        """The stats of the table of this name (a statement's, which may be gone since)."""
+        if schema:
+            found = self.stats.get(f"{schema}.{name}".lower())
             if found is not None:
                 return found
-        return self.stats.get(table.name.lower())
+        return self.stats.get(name.lower())
 
     def measurement(self, table: Table, column: str) -> ColumnMeasurement | None:
         """What the audit measured on this column, if it sampled it."""
@@ -287,6 +316,31 @@ class CheckContext(Record):
         return None if found is None else self.insert_heavy[found]
 
 
+class MigrationEdit(FrozenRecord):
+    """A migration file that exists at the git ref a change is against (so the databases that ran
+    that history have run it) and that the change edits (`status` "modified"), deletes ("deleted")
+    or renames ("renamed", to `new_path`). `path`: as the run names it (the old path of a deletion
+    or rename); `line`: the first line the change touches (1 when unknown); `tool`: the history's
+    format (`linter.input.migrations.history`), whose way of recording what ran decides what breaks."""
+
+    __slots__ = __match_args__ = ("path", "status", "ref", "line", "new_path", "tool")
+    path: str
+    status: str
+    ref: str
+    line: int
+    new_path: str | None
+    tool: str | None
+
+    def __init__(self, path: str, status: str, ref: str, line: int = 1, new_path: str | None = None,
+                 tool: str | None = None) -> None:
+        _set(self, "path", path)
+        _set(self, "status", status)
+        _set(self, "ref", ref)
+        _set(self, "line", line)
+        _set(self, "new_path", new_path)
+        _set(self, "tool", tool)
+
+
 class Check:
     """A check: a stable id, a default severity, its documentation, and a run over the model."""
 
@@ -301,6 +355,9 @@ class Check:
     #: its findings on a tenant definition speak for every copy, with a fix written for all of them
     #: (a loop over the tenant schemas): grouping leaves them as they are (`linter.rules.grouping`)
     covers_copies: ClassVar[bool] = False
+    #: the kinds of refusal it reports itself (`linter.schema.refused.Refusal.kind`), from
+    #: `SchemaModel.refusals`: when it runs, refused-ddl leaves them to it
+    refusal_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterable[Finding]:
         raise NotImplementedError

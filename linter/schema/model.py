@@ -23,7 +23,7 @@ from linter.schema.elements import (  # (the facts of keys and columns that the 
 
 if TYPE_CHECKING:
     from linter.schema.body_draft import BodyDraft
-    from linter.schema.refused import RefusedKey, RefusedLength
+    from linter.schema.refused import Alteration, Refusal
 
 
 #: Engines for which InnoDB's clustered-index rules apply. None means the server default (InnoDB).
@@ -606,8 +606,8 @@ class SchemaModel(Record):
     tables. Column, key and constraint names are always case-insensitive."""
 
     __match_args__ = (
-        "schemas", "tablespaces", "dictionaries", "is_migration_history", "lower_case_table_names", "refused_keys",
-        "refused_lengths",
+        "schemas", "tablespaces", "dictionaries", "is_migration_history", "lower_case_table_names", "refusals",
+        "alterations",
     )
     __slots__ = (*__match_args__, "derived")
     schemas: dict[str | None, Schema]  # keyed by `key` of the schema's name
@@ -618,14 +618,14 @@ class SchemaModel(Record):
     #: the server's lower_case_table_names: 0 (names as written), 1 (stored in lower case), 2
     #: (stored as written, compared in lower case)
     lower_case_table_names: int
-    #: statements the server refuses for a key it cannot build (a key too long, a TEXT without a
-    #: prefix: the index-key-length check's decision, which the engine hands the replay), each
-    #: with the table as the statement would have left it: they change nothing here, and the
-    #: check reports them
-    refused_keys: list[RefusedKey]
-    #: statements the server refuses for a column too long for its type (replay's
-    #: `column_lengths`), reported by the row-size-limit check
-    refused_lengths: list[RefusedLength]
+    #: the statements the target refuses, in input order (`linter.schema.refused.Refusal`): they
+    #: change nothing here; refused-ddl reports them, or the check whose kind of refusal it is
+    #: (a key too long: index-key-length, a column or row too long: row-size-limit), which finds
+    #: the table as the statement would have left it in the record
+    refusals: list[Refusal]
+    #: statements that copy, rebuild or lock a table, or lose columns or tables, in input order
+    #: (`linter.schema.refused.Alteration`): blocking-alter and destructive-change judge them
+    alterations: list[Alteration]
     derived: dict[str, object]
 
     def __init__(
@@ -638,8 +638,8 @@ class SchemaModel(Record):
         self.dictionaries = {} if dictionaries is None else dictionaries
         self.is_migration_history = is_migration_history
         self.lower_case_table_names = lower_case_table_names
-        self.refused_keys = []
-        self.refused_lengths = []
+        self.refusals = []
+        self.alterations = []
         #: facts the checks derive from the finished model, computed once and shared by every rule
         #: (`linter.rules.copies.decided_once`); the replay never reads it
         self.derived: dict[str, object] = {}

@@ -36,6 +36,7 @@ from linter.schema.body_draft import BodyDraft
 from linter.schema.model import name_unnamed_keys, without_redundant_generated_keys
 from linter.schema.elements import Index, Location
 from linter.server.key_parts import as_stored
+from linter.server.outcome import Doubt
 
 if TYPE_CHECKING:
     from linter.parse import ops
@@ -164,9 +165,10 @@ class AlterKeys:
                 continue
             new, was = added[old], self.draft.column(old)
             if was is None or (new.type, new.params) != (was.type, was.params):
-                return (f"column {old} is changed to {column.name} and a column {new.name} is added before it: the "
-                        f"server moves the keys on {old} to the added column with the old key part's length, which "
-                        "innolint cannot follow for another type (the server refuses it, error 1089, or keeps a prefix)")
+                return Doubt(f"column {old} is changed to {column.name} and a column {new.name} is added before it: "
+                             f"the server moves the keys on {old} to the added column with the old key part's length, "
+                             "which innolint cannot follow for another type (the server refuses it, error 1089, or "
+                             "keeps a prefix)")
             self.shadowed.add(old)
         return None
 
@@ -211,7 +213,7 @@ class AlterKeys:
             options = replace(options, engine=engine)
             keys = [*self.index_adds, *self.kept_keys().values()]
         return judge.alter(self.table, keys, self.new_column_of, model.find_schema(self.table.schema),
-                           where, model.refused_keys, statement, options)
+                           where, statement, options)
 
     def keys_built(self) -> list[Index]:
         """The keys the statement builds: those it adds, and the table's kept keys on columns it

@@ -20,6 +20,7 @@ from linter.schema.elements import PREFIX_LENGTH_TYPES
 from linter.schema.model import TableBody, is_innodb_engine
 from linter.server.key_parts import as_stored, long_unique_problem
 from linter.server.online_alter import Request, Verdict, verdict
+from linter.server.outcome import Doubt
 from linter.server.refusals import (
     FULLTEXT_TYPES, column_problem, engine_key_length_problem, engine_problem, lob_key_problem,
 )
@@ -119,9 +120,9 @@ class AlterRefusals:
                             continue
                         return (f"column {new.name} is dropped and added again shorter than the key part on it "
                                 f"({length}): incorrect prefix key (error 1089)")
-                    return (f"column {new.name} is dropped and added again as {new.type}, where a key keeps the "
-                            f"old {old.type}'s key part length: the server refuses the statement unless the two "
-                            "have the same key length (error 1089), which innolint cannot tell")
+                    return Doubt(f"column {new.name} is dropped and added again as {new.type}, where a key keeps the "
+                                 f"old {old.type}'s key part length: the server refuses the statement unless the two "
+                                 "have the same key length (error 1089), which innolint cannot tell")
         return None
 
     def _changed_key_problem(self) -> str | None:

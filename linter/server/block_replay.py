@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from linter.parse import ops
 from linter.schema.elements import Location
 from linter.schema.model import AS_BODY, Table
+from linter.schema.refused import CannotFollow, Refusal
 from linter.server.replay import Replayer
 from linter.input.statement import BlockMark, Statement, TenantBlock
 
@@ -86,18 +87,18 @@ class Templates:
         """Whether a repeat of a recorded template can be replayed as one (its database is new)."""
         return block.template in self.effects and self.replayer.model.find_schema(block.name) is None
 
-    def repeat(self, mark: BlockMark) -> list[tuple[Statement, str]]:
+    def repeat(self, mark: BlockMark) -> list[tuple[Statement, Refusal | CannotFollow]]:
         """Replay a repeat: its database and tables made as the template made its own. Returns what
         the replay said of its header's statements (nothing: `accepts` made sure the database is new)."""
         effect = self.effects[mark.template]
         shift = mark.line - effect.line
         replayer = self.replayer
         name = mark.name
-        said: list[tuple[Statement, str]] = []
+        said: list[tuple[Statement, Refusal | CannotFollow]] = []
         for statement, op in effect.header:
             moved = Location(self.path, statement.line + shift, statement.column, statement.end_line + shift)
             problem = replayer.apply(ops.SchemaStatement(op.action, name, op.charset, op.collation), moved)
-            if problem:
+            if problem is not None:
                 said.append((statement._replace(line=moved.line, end_line=moved.end_line), problem))
         schema = replayer.model.schema(name)
         tables = schema.tables

@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from linter.server.key_refusals import CheckedRefusal
 from linter.schema.model import Table, TableBody
-from linter.schema.refused import RefusedLength
+from linter.schema.refused import RowRepeat
+from linter.server.outcome import CheckedRefusal
 
 from linter.schema.innodb_sizes import (
     MAX_ROW_BYTES, MAX_VARCHAR_BYTES_MARIADB, ResolvedCharset, column_bytes, column_charset, column_length_limit,
@@ -174,13 +174,10 @@ _FULL_ROW_REFUSALS = 3
 
 class CheckedRefusals:
     """The part of the Replayer that refuses an ALTER TABLE for what a check reports (a key, a
-    column's or the row's length), keeps those refused for a length (`RefusedLength`), and each
-    altered table's row bound."""
+    column's or the row's length), and keeps each altered table's row bound."""
 
     model: SchemaModel
     target: Target
-    #: the row-size-limit check reports the statements refused for a length (`refused_length`)
-    lengths_reported: bool
     #: id(table) -> (table, at least the bytes of its row) for tables an ALTER changed the
     #: columns of (`_row_upper`); the table is kept so the id stays its own
     _row_uppers: dict[int, tuple[Table, int]]
@@ -204,14 +201,12 @@ class CheckedRefusals:
         return known[1] + row_bound(alter.defined_columns())
 
     def refused_length(self, table: Table, where: Location, message: str, *, row_bytes: int = 0,
-                       like: Location | None = None) -> str:
+                       like: Location | None = None) -> CheckedRefusal:
         """A statement refused for a column too long for its type or a row too long for the server
-        (`column_lengths`), kept in
-        `SchemaModel.refused_lengths` with `table` as it would have been, for the row-size-limit
-        check to report with its fix (the message is then a `CheckedRefusal`); a repeat (`like`,
-        see `_refused_row`) with only the statement's columns and the row's bytes."""
-        self.model.refused_lengths.append(RefusedLength(table, where, row_bytes=row_bytes, like=like))
-        return CheckedRefusal(message) if self.lengths_reported else message
+        (`column_lengths`): a refusal of kind "row-size" with `table` as it would have been, for
+        the row-size-limit check to report with its fix; a repeat (`like`, see `_refused_row`) with
+        only the statement's columns, and the row's bytes (`RowRepeat`)."""
+        return CheckedRefusal(message, "row-size", table, detail=RowRepeat(row_bytes, like) if like is not None else None)
 
     def _altered_row_bytes(self, table: Table, alter: Any) -> int:
         """The row an ALTER TABLE would leave, as the server counts it. One that only adds columns

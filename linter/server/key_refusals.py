@@ -4,11 +4,11 @@ changes nothing, as on the server.
 The decision (a key too long for InnoDB, a TEXT/BLOB part without a prefix, a JSON part on
 MySQL ...) is the index-key-length check's (`checks.index_key_length.key_problem`): the engine
 hands it to the replay (`KeyJudge`), which then refuses the CREATE TABLE, ALTER TABLE or CREATE
-INDEX and keeps the table as it would have been in `SchemaModel.refused_keys`, where the check
-finds it and reports it with its fix. The replay's message for such a statement is a
-`CheckedRefusal`: the engine says nothing more of it while the check runs (else it reports it as a
-replay-error). Before, the model kept the refused key, and the finding went with the table when a
-later statement dropped it (the differential's refused-key-finding-lost).
+INDEX: its message is a `CheckedRefusal` (kind "key-length") holding the table as it would have
+been, the key and the check's decision, which `linter.server.outcome` keeps in the model's refusal
+record, where the check finds it and reports it with its fix (refused-ddl when the check does not
+run). Before, the model kept the refused key, and the finding went with the table when a later
+statement dropped it (the differential's refused-key-finding-lost).
 """
 
 from __future__ import annotations
@@ -21,16 +21,17 @@ from typing import TYPE_CHECKING, Any
 from linter.schema.elements import LARGE_TYPES
 from linter.schema.elements import SPATIAL_TYPES
 from linter.schema.model import Schema, Table, TableBody
-from linter.schema.refused import RefusedKey
 from linter.schema.key_facts import stored_key_bytes
+from linter.server.outcome import CheckedRefusal
 
 if TYPE_CHECKING:
     from linter.schema.elements import Index, Location, TableOptions
 
-__all__ = ["CheckedRefusal", "KeyJudge", "may_be_refused"]
+__all__ = ["KeyJudge", "may_be_refused"]
 
-#: the refusal (its message) of a key on a table, by the index-key-length check, else None
-Decide = Callable[[Table, "Index", "Schema | None"], "str | None"]
+#: the refusal of a key on a table by the index-key-length check (its decision: an object whose
+#: `message` says why), else None
+Decide = Callable[[Table, "Index", "Schema | None"], Any]
 
 
 #: the most bytes a character takes in any character set, a key part takes in any row format
@@ -65,28 +66,18 @@ def may_be_refused(index: Index, column_of: Callable[[str], Any]) -> bool:
     return total > _SAFE_KEY_BYTES
 
 
-class CheckedRefusal(str):
-    """A replay message for a statement refused for what a check reports: a key (index-key-length)
-    or a column's length (row-size-limit, `column_lengths`)."""
-
-    __slots__ = ()
-
-
 class KeyJudge:
-    """`decide` for each key a statement makes; `reported`: the check runs and reports what is
-    refused (else the message is a plain replay-error). A definition repeated in many tables
-    (tenant dumps) is judged once for its character sets, engine and row format."""
+    """`decide` for each key a statement makes. A definition repeated in many tables (tenant
+    dumps) is judged once for its character sets, engine and row format."""
 
     #: the most definitions remembered (then forgotten all at once: memory stays bounded)
     MOST = 100_000
 
-    def __init__(self, decide: Decide, *, reported: bool = True) -> None:
+    def __init__(self, decide: Decide) -> None:
         self.decide = decide
-        self.reported = reported
         self._known: dict[tuple[object, ...], tuple[object, int | None]] = {}
 
-    def create(self, table: Table, schema: Schema | None, where: Location, refused_keys: list[RefusedKey],
-               statement: str) -> str | None:
+    def create(self, table: Table, schema: Schema | None, where: Location, statement: str) -> CheckedRefusal | None:
         """Why the server refuses the table a CREATE TABLE makes for one of its keys, or None."""
         body = table.body
         options = body.options
@@ -102,11 +93,10 @@ class KeyJudge:
             known = self._known[seen] = (body.indexes, refused)
         if known[1] is None:
             return None
-        return self._refuse(table, body.indexes[known[1]], schema, where, refused_keys, statement)
+        return self._refuse(table, body.indexes[known[1]], schema, statement)
 
     def alter(self, table: Table, keys: list[Index], column_of: Callable[[str], Any], schema: Schema | None,
-              where: Location, refused_keys: list[RefusedKey], statement: str,
-              options: TableOptions | None = None) -> str | None:
+              where: Location, statement: str, options: TableOptions | None = None) -> CheckedRefusal | None:
         """Why the server refuses an ALTER TABLE (or CREATE INDEX) for one of the `keys` it adds or
         changes, or None; `column_of`: a column of the table the statement builds, by lower-case
         name; `options`: the table's options after it (its new engine; None: as they are). Each key
@@ -127,11 +117,10 @@ class KeyJudge:
             built = Table(schema=table.schema, name=table.name, body=TableBody(columns, [index], [], options or table.body.options),
                           defined=table.defined, changed=where, temporary=table.temporary)
             if self.decide(built, index, schema):
-                return self._refuse(built, index, schema, where, refused_keys, statement)
+                return self._refuse(built, index, schema, statement)
         return None
 
-    def _refuse(self, table: Table, index: Index, schema: Schema | None, where: Location,
-                refused_keys: list[RefusedKey], statement: str) -> str:
-        refused_keys.append(RefusedKey(table, index, where))
-        message = f"{statement}: {self.decide(table, index, schema)}; the server refuses the whole statement"
-        return CheckedRefusal(message) if self.reported else message
+    def _refuse(self, table: Table, index: Index, schema: Schema | None, statement: str) -> CheckedRefusal:
+        decision = self.decide(table, index, schema)
+        return CheckedRefusal(f"{statement}: {decision.message}; the server refuses the whole statement", "key-length",
+                              table, index, decision)

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable
 from linter.parse import ops
 from linter.schema.elements import Location
 from linter.schema.model import Schema, SchemaModel, Table
+from linter.server.outcome import Doubt, Missing
 
 #: how many names one replay looks up in another case
 LOOKS = 100
@@ -93,7 +94,7 @@ class CaseLookup:
         other = self.database(name)
         if other is None:
             return None
-        return (f"{statement}: database {name} is not defined earlier in the input; database {other.name} "
+        return Missing(f"{statement}: database {name} is not defined earlier in the input; database {other.name} "
                 f"({_known_at(other)}) differs only in case: {_LCTN_0.format(kind='databases')} (error {error}) and "
                 f"{outcome}; {_AS_WRITTEN}")
 
@@ -202,7 +203,8 @@ class ViewStatements:
             else:
                 missing.append(self._label(name))
         if missing and not op.if_exists:
-            return f"DROP VIEW: unknown view {', '.join(missing)} (not defined earlier in the input); the server drops the others"
+            return Missing(f"DROP VIEW: unknown view {', '.join(missing)} (not defined earlier in the input); the server "
+                           "drops the others")
         return None
 
 
@@ -238,7 +240,7 @@ class RenameBlindness:
             table = temporary(old)
             if table is not None and self.seen_by_rename(table) is None:
                 line = self._hidden[id(table)][1].line
-                return (f"RENAME TABLE: MariaDB renames the permanent {old.name}, not the temporary one: after the "
+                return Doubt(f"RENAME TABLE: MariaDB renames the permanent {old.name}, not the temporary one: after the "
                         f"ALTER TABLE at line {line} it refused (a CHANGE or RENAME COLUMN), its RENAME TABLE does not "
                         "see the temporary table until a statement opens it; innolint cannot tell whether a SELECT or "
                         "INSERT it skips did")

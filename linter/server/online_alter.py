@@ -9,7 +9,8 @@ which operation the server cannot run that way, with the server's reason.
 
 The model. Each operation of the statement needs at least an algorithm (INSTANT < NOCOPY <
 INPLACE < COPY) and, with it, a lock (NONE < SHARED < EXCLUSIVE); the statement needs the most
-any of its operations needs, and COPY needs LOCK=SHARED. An explicit ALGORITHM below that, or an
+any of its operations needs, and COPY needs LOCK=SHARED. NOCOPY is in place without rebuilding the
+table, INPLACE is a rebuild in place (MySQL, which has no NOCOPY keyword, runs both as INPLACE). An explicit ALGORITHM below that, or an
 explicit LOCK below that, is refused; DEFAULT (or nothing) lets the server choose. A statement
 with no operation runs whatever it asks.
 
@@ -86,6 +87,7 @@ from linter.schema.key_facts import drop_whole_prefixes
 from linter.server.key_parts import server_keys
 from linter.schema.elements import can_cluster
 from linter.schema.model import is_innodb_engine
+from linter.schema.refused import Operation
 
 if TYPE_CHECKING:
     from linter.schema.elements import Column
@@ -217,6 +219,39 @@ def verdict(plan: Any, request: Request, target: Target) -> Verdict | None:
     return None
 
 
+def cost(plan: Any, request: Request, target: Target) -> tuple[str, str, list[Operation]] | None:
+    """What the server runs `plan` (a statement it accepts) with: the algorithm and lock it ends up
+    using, as `request` asks or, where it asks nothing, the least its operations need (the server
+    picks the least algorithm, and with it the least lock: MySQL's and MariaDB's "ALGORITHM=DEFAULT"),
+    and what each operation needs. None for a TEMPORARY table (no other session sees it) and a
+    statement with no operation."""
+    if plan.table.temporary:
+        return None
+    needs = _needs(plan, request, target)
+    if not needs:
+        return None
+    mysql = not target.is_mariadb
+    needs = _combined(needs, plan)
+    asked = ALGORITHMS.index(request.algorithm) if request.algorithm in ALGORITHMS else None
+    # (ALGORITHM=INPLACE does not make the server rebuild what it can do without; COPY copies)
+    algorithm = COPY if asked == COPY else max(n.algorithm for n in needs)
+    if not mysql and asked in (INSTANT, NOCOPY) and _changes_engine(plan):
+        algorithm = COPY  # (another engine: MariaDB copies whatever NOCOPY/INSTANT say)
+    lock_name = "NONE" if request.online and request.lock in (None, "DEFAULT") else request.lock
+    operations = []
+    for need in needs:
+        lock = max(need.lock, SHARED) if algorithm == COPY else need.lock
+        used = COPY if algorithm == COPY else need.algorithm
+        operations.append(Operation(need.what, ALGORITHMS[INPLACE if mysql and used == NOCOPY else used],
+                                    used in (INPLACE, COPY), LOCKS[lock], need.reason, need.undecided))
+    lock = max((LOCKS.index(o.lock) for o in operations), default=NONE)
+    if algorithm == COPY:
+        lock = max(lock, SHARED)
+    if lock_name in LOCKS:
+        lock = max(lock, LOCKS.index(lock_name))
+    return ALGORITHMS[INPLACE if mysql and algorithm == NOCOPY else algorithm], LOCKS[lock], operations
+
+
 def _changes_engine(plan: Any) -> bool:
     engine = _engine(plan)
     return any(key == "ENGINE" and (value or "").lower() != engine for pairs in plan.options for key, value in pairs)
@@ -320,7 +355,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                 else:
                     rows("moving a column", INPLACE)
             elif old != key and innodb and not mariadb and not target.version >= (8, 4):
-                rows("renaming a column", INSTANT if target.is_mysql8 else INPLACE,
+                rows("renaming a column", INSTANT if target.is_mysql8 else NOCOPY,
                      undecided="MySQL 8.0 renames a column instantly from 8.0.28 only" if target.is_mysql8 else None)
             elif old != key:
                 metadata("renaming a column", _DICTIONARY)
@@ -412,7 +447,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         rows("ADD FOREIGN KEY", COPY, SHARED, "Adding foreign keys needs foreign_key_checks=OFF",
              "in place only when the session has set foreign_key_checks=0, which innolint does not follow")
     for _ in plan.fk_drops:
-        needs.append(Need("DROP FOREIGN KEY", INSTANT if mariadb else INPLACE, role=_DICTIONARY))
+        needs.append(Need("DROP FOREIGN KEY", INSTANT if mariadb else NOCOPY, role=_DICTIONARY))
     for pairs in plan.options:
         for key, value in pairs:
             needs.append(_option_need(key, value, plan, innodb, mariadb))
@@ -553,9 +588,9 @@ def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: 
     if not innodb:
         return Need(f"{key}=", COPY, SHARED, None, None if engine in _IN_PLACE_OPTIONS
                     else f"innolint does not know which options {engine} changes in place")
-    if key in _INSTANT_OPTIONS:
-        return Need(f"{key}=", INSTANT if mariadb or key not in ("AUTO_INCREMENT", "CHARSET", "COLLATE") else INPLACE,
-                    role=_OPTIONS)
+    if key in _INSTANT_OPTIONS:  # (MySQL: AUTO_INCREMENT= in place without a rebuild, a character set rebuilds)
+        return Need(f"{key}=", INSTANT if mariadb or key not in ("AUTO_INCREMENT", "CHARSET", "COLLATE")
+                    else NOCOPY if key == "AUTO_INCREMENT" else INPLACE, role=_OPTIONS)
     if key in _REBUILD_OPTIONS:
         return Need(f"{key}=", INPLACE, NONE, "Changing table options requires the table to be rebuilt")
     return Need(f"{key}=", COPY, SHARED, None, "innolint does not model how the server changes this option")
@@ -689,12 +724,12 @@ def _type_change(old: Column, new: Column, plan: Any, innodb: bool, mariadb: boo
             high = 1 if kind == "VARBINARY" else _maxlen(new, plan, low=False)
             keyed = plan.draft is not None and plan.draft.uses.get(old.name.lower())
             if keyed:
-                needs.append(Need(f"making key column {new.name} longer", INSTANT if mariadb else INPLACE, NONE, None,
+                needs.append(Need(f"making key column {new.name} longer", INSTANT if mariadb else NOCOPY, NONE, None,
                                   "its keys may be rebuilt", _DICTIONARY))
             elif new_length * high <= 255 or old_length * low > 255:
-                needs.append(Need(f"making {new.name} longer", INSTANT if mariadb else INPLACE, role=_DICTIONARY))
+                needs.append(Need(f"making {new.name} longer", INSTANT if mariadb else NOCOPY, role=_DICTIONARY))
             else:
-                needs.append(Need(f"making {new.name} longer than 255 bytes", INSTANT if mariadb else INPLACE, NONE,
+                needs.append(Need(f"making {new.name} longer than 255 bytes", INSTANT if mariadb else NOCOPY, NONE,
                                   "Cannot change column type",
                                   "whether its length takes 1 or 2 bytes then depends on its character set and the "
                                   "row format"))

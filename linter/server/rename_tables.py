@@ -20,6 +20,7 @@ from linter.server.alter_charsets import keep_copied_charset
 from linter.schema.elements import Location
 from linter.schema.model import Schema, SchemaModel, Table, rename_generated_foreign_keys
 from linter.server.namespaces import CaseLookup, RenameBlindness, bind_temporaries
+from linter.server.outcome import Missing
 from linter.schema.target import Target
 
 
@@ -65,7 +66,7 @@ class TableRenames:
             if table is None:
                 if op.if_exists:
                     continue
-                problem = f"table {self._label(old)} is not defined earlier in the input{self._case_hint(old)}"
+                problem = Missing(f"table {self._label(old)} is not defined earlier in the input{self._case_hint(old)}")
                 break
             problem = self._rename_problem(table, new, itself=False)
             if problem is not None:
@@ -84,7 +85,8 @@ class TableRenames:
             table.schema, table.changed = schema, changed
             rename_generated_foreign_keys(table, name)
             self._put(table)
-        return f"RENAME TABLE: {problem}; the server renames none of the tables"
+        said = f"RENAME TABLE: {problem}; the server renames none of the tables"
+        return Missing(said) if isinstance(problem, Missing) else said
 
     def _rename_problem(self, table: Table, new: ops.Name, itself: bool) -> str | None:
         """Why `table` may not take the name `new` (RENAME TABLE, ALTER TABLE ... RENAME): a table of

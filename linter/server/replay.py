@@ -2,8 +2,10 @@
 the whole input, as the server would have it.
 
 The replay does what the server does with each statement, refusals included: a statement the
-server refuses changes nothing, and comes back as a message that the caller reports at that
-statement (replay-error). So a second CREATE TABLE of a name keeps the first table; an ALTER
+server refuses changes nothing, and comes back as a `Refusal` record (kept in
+`SchemaModel.refusals`, which the refused-ddl check reports), one innolint cannot follow or judge
+as a `CannotFollow` (the caller reports it at that statement: replay-error); `linter.server.outcome`
+makes both from what the handlers say. So a second CREATE TABLE of a name keeps the first table; an ALTER
 TABLE applies all of its actions or none (`_Alter` checks the whole statement against the table
 first, as the server does); RENAME TABLE renames all its pairs or none; a DROP of a table, column
 or key that is not there drops nothing. Names follow the server: database and table names as
@@ -44,9 +46,12 @@ from linter.server.key_parts import (
 )
 from linter.server.column_lengths import CheckedRefusals, ColumnMemo, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
 from linter.server.key_refusals import KeyJudge
+from linter.server.outcome import Doubt, LostTrack, Missing, Outcomes
+from linter.schema.refused import CannotFollow, Refusal
 from linter.server.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
 from linter.server.rename_tables import TableRenames
-from linter.server.online_alter import Request
+from linter.server.online_alter import Request, cost
+from linter.server.alterations import capture, dropped_table, record, written_actions
 from linter.server.refusals import (
     SelectedColumns, column_problem, create_problem, key_part_problem, options_problem, repeated_key_column,
     select_key_problem, temporary_key_problem,
@@ -71,16 +76,19 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
 
     `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
     TABLE is atomic); the default target when None. A `model` given keeps its own
-    lower_case_table_names."""
+    lower_case_table_names. `key_judge`: the keys the server cannot build (`key_refusals`);
+    `claims`: the kinds of refusal a check reports itself, and the check (`outcome.Outcomes`)."""
 
     def __init__(self, model: SchemaModel | None = None, *, target: Target | None = None,
-                 keys_as_shown: bool = False, key_judge: KeyJudge | None = None, lengths_reported: bool = False) -> None:
+                 keys_as_shown: bool = False, key_judge: KeyJudge | None = None,
+                 claims: dict[str, str] | None = None) -> None:
         self.target = target if target is not None else Target.parse(DEFAULT_TARGET)
         self.key_judge = key_judge  # the keys the server cannot build (`key_refusals`)
-        self.lengths_reported = lengths_reported  # (`CheckedRefusals`)
         #: CREATE TABLE is SHOW CREATE TABLE's (the audit): keys in the server's order (`key_order`)
         self.keys_as_shown = keys_as_shown
         self.model = model if model is not None else SchemaModel(lower_case_table_names=self.target.lower_case_table_names)
+        #: what the handlers say, made records (`linter.server.outcome`)
+        self.outcomes = Outcomes(self.model, self.target, claims)
         #: database and table names are folded to lower case to compare (lower_case_table_names 1, 2)
         self._fold = self.model.lower_case_table_names != 0
         self.current_schema: str | None = None
@@ -116,18 +124,25 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         tablespaces, compression dictionaries, views, view stand-ins (statements that change none of
         these made or changed tables only, or nothing)."""
         model = self.model
-        return (len(model.refused_keys), len(model.refused_lengths), len(model.tablespaces), len(model.dictionaries),
+        return (len(model.refusals), len(model.alterations), len(model.tablespaces), len(model.dictionaries),
                 len(self._views), len(self._standins), len(self._row_uppers))
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
-    ) -> str | None:
-        """Apply one operation. Returns a message when the server would refuse it or innolint
-        cannot follow it (the caller reports it as a diagnostic), else None."""
+    ) -> Refusal | CannotFollow | None:
+        """Apply one operation. Returns the `Refusal` when the server refuses it (the model keeps
+        nothing of it, and the refusal in `SchemaModel.refusals`), a `CannotFollow` when innolint
+        cannot follow or judge it (the caller reports it as a diagnostic), else None."""
         handler = self._handlers.get(op.__class__)
         if handler is None:
             handler = self._handlers[op.__class__] = getattr(self, "_" + type(op).__name__)
-        return handler(op, where, annotations, executable)  # type: ignore[operator]
+        said = handler(op, where, annotations, executable)  # type: ignore[operator]
+        return None if said is None else self.outcomes.of(said, op, where, self.current_schema)
+
+    def lose_track(self, where: Location, what: str) -> None:
+        """innolint cannot tell the schema the server has from `where` on (a packet the server may
+        stop half-way): no later statement is called refused (`outcome.Outcomes`)."""
+        self.outcomes.lose_track(where, what)
 
     # -- names ----------------------------------------------------------------------------
     def _key(self, name: str) -> str:
@@ -219,7 +234,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                 return None  # the server keeps the table and says so in a note: dumps say this on purpose
             if not op.or_replace:
                 return (f"CREATE TABLE {self._label(name)}: table {existing.name} already exists (created at "
-                        f"{existing.defined.at}); the server refuses this statement and keeps that table")
+                        f"{existing.defined.at}; error 1050); the server refuses this statement and keeps that table")
         body = op.body
         origin = "create"
         own = False
@@ -229,7 +244,8 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         if op.like is not None:
             source = self._find(op.like)
             if source is None:
-                return f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined earlier in the input{self._case_hint(op.like)}"
+                return Missing(f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined "
+                               f"earlier in the input{self._case_hint(op.like)}")
             body = source.body_copy()  # LIKE copies columns, keys and options, not foreign keys
             body.foreign_keys = []
             body.defined_here()  # (what the source's CREATE TABLE defined is this statement's now)
@@ -240,8 +256,9 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             origin = "select"
             source = op.select_from
             if source is not None and self._missing_source(source):
-                return (f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not defined "
-                        f"earlier in the input (error 1146); the server refuses this statement{self._case_hint(source)}")
+                return Missing(f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not "
+                               f"defined earlier in the input (error 1146); the server refuses this statement"
+                               f"{self._case_hint(source)}")
             read = self._find(source) if source is not None else None
             given = self._selected.given(op, read)
             copied = create_select.selected_body(op, read, self.target, self.model.find_schema(read.schema) if read else None)  # the columns the SELECT copies
@@ -294,8 +311,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                                               schema) if self.target.is_mariadb and origin != "select" else None
         if problem:
             return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
-        if self.key_judge and (refused := self.key_judge.create(table, schema, where, self.model.refused_keys,
-                                                                 f"CREATE TABLE {self._label(name)}")):
+        if self.key_judge and (refused := self.key_judge.create(table, schema, where, f"CREATE TABLE {self._label(name)}")):
             return refused
         if known[3] and (too_long := row_refusal(server_row_bytes(table, self.target, schema))):
             return self.refused_length(table, where, f"CREATE TABLE {name.name}: {too_long}; the server refuses this "
@@ -312,7 +328,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             unsure = unsure or create_select.untold_value(
                 op, read, explicit_timestamps=self.target.explicit_defaults_for_timestamp)
             if unsure is not None:
-                return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}"
+                return Doubt(f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}")
         return None
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
@@ -322,15 +338,26 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                 return f"ALTER TABLE {self._label(op.name)}: a view, not a BASE TABLE (error 1347); the server refuses it"
             if op.if_exists:
                 return None
-            return f"ALTER TABLE {self._label(op.name)}: table is not defined earlier in the input{self._case_hint(op.name)}"
+            return Missing(f"ALTER TABLE {self._label(op.name)}: table is not defined earlier in the input"
+                           f"{self._case_hint(op.name)}")
         return self._alter(table, op.actions, where, f"ALTER TABLE {self._label(op.name)}",
-                           Request(op.algorithm, op.lock, op.online, op.unmodelled))
+                           Request(op.algorithm, op.lock, op.online, op.unmodelled), written_actions(op), op)
+
+    def _part_cost(self, table: Table, actions: tuple[ops.AlterAction, ...], request: Request) -> tuple[str, str, list] | None:
+        """What some of an ALTER's actions need run alone on `table` as it is (None: the server
+        refuses them alone), for a fix that splits the statement (`alterations`)."""
+        alter = _Alter(self, table)
+        if alter.plan(actions) is not None or alter.check() is not None:
+            return None
+        return cost(alter, request, self.target)
 
     def _alter(
         self, table: Table, actions: tuple[ops.AlterAction, ...], where: Location, statement: str,
-        request: Request | None = None,
+        request: Request | None = None, written: tuple[str, ...] = (), op: object = None,
     ) -> str | None:
-        """`request`: the statement's ALGORITHM= / LOCK= / ONLINE, which the server may not honour."""
+        """`request`: the statement's ALGORITHM= / LOCK= / ONLINE, which the server may not honour;
+        `written`: its actions as SQL (`alterations.written_actions`), for the record of what it
+        does to the table's rows (`alterations`)."""
         alter = _Alter(self, table)
         problem = alter.plan(actions)
         if problem is None:
@@ -344,12 +371,21 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         if refusal is not None:
             return refusal
         if problem is not None:
-            return self._selected.untold_refusal(table, statement, problem) or (
-                f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied")
+            untold = self._selected.untold_refusal(table, statement, problem)
+            if untold is not None:
+                return Doubt(untold)
+            said = f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied"
+            return problem.__class__(said) if isinstance(problem, (Doubt, Missing)) else said
+        before = capture(alter, request, self.target, op, lambda part, asked: self._part_cost(table, part, asked))
         alter.apply(where, rebuilds=alter.changes_anything() or bool(request is not None and request.unmodelled))
+        if before is not None:
+            made = record(before, table, self.target, self.model.find_schema(table.schema), where, statement, written,
+                          request)
+            if made is not None:
+                self.model.alterations.append(made)
         if row_upper is not None:
             self._row_uppers[id(table)] = (table, row_upper)
-        return f"{statement}: {online.message}" if online is not None else None
+        return Doubt(f"{statement}: {online.message}") if online is not None else None
 
     def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         twice = named_twice(op.names, self._key, self.current_schema)
@@ -373,33 +409,40 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             self._remove(table)
             dropped.append(table)
         if not missing or op.if_exists:
+            if not op.temporary:
+                head = f"DROP TABLE {', '.join(self._label(n) for n in op.names)}"
+                self.model.alterations.extend(dropped_table(table, where, head) for table in dropped
+                                              if not table.temporary)
             return None  # DROP TABLE IF EXISTS before CREATE is the norm in dumps: not a problem
         what = (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: unknown table {', '.join(missing)} "
                 f"(not defined earlier in the input as a table){hint}")
         if self.target.has_atomic_drop_table:
             for table in dropped:
                 self._put(table)
-            return f"{what}; {self.target.label} drops none of the tables it names"
-        return what + (f"; the server drops the others ({', '.join(t.name for t in dropped)})" if dropped else "")
+            return Missing(f"{what}; {self.target.label} drops none of the tables it names")
+        return Missing(what + (f"; the server drops the others ({', '.join(t.name for t in dropped)})" if dropped else ""))
 
     def _CreateIndex(self, op: ops.CreateIndex, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.table)
         if table is None:
-            return f"CREATE INDEX {op.index.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
+            return Missing(f"CREATE INDEX {op.index.name} ON {self._label(op.table)}: table is not defined earlier in "
+                           f"the input{self._case_hint(op.table)}")
         return self._alter(table, (ops.AddIndex(op.index, op.if_not_exists),), where,
-                           f"CREATE INDEX {op.index.name} ON {self._label(op.table)}", Request(op.algorithm, op.lock))
+                           f"CREATE INDEX {op.index.name} ON {self._label(op.table)}", Request(op.algorithm, op.lock),
+                           written_actions(op))
 
     def _DropIndexStatement(self, op: ops.DropIndexStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         table = self._find(op.table)
         if table is None:
-            return f"DROP INDEX {op.name} ON {self._label(op.table)}: table is not defined earlier in the input{self._case_hint(op.table)}"
+            return Missing(f"DROP INDEX {op.name} ON {self._label(op.table)}: table is not defined earlier in the "
+                           f"input{self._case_hint(op.table)}")
         statement = f"DROP INDEX {op.name} ON {self._label(op.table)}"
         if (op.algorithm or op.lock) and self.target.is_mariadb:
             return (f"{statement}: MariaDB accepts no ALGORITHM= or LOCK= in DROP INDEX (a syntax error, 1064, on "
                     f"MariaDB 10.11): write ALTER TABLE ... DROP INDEX {op.name}, ALGORITHM=...; the server refuses the whole "
                     "statement, so none of it is applied")
         return self._alter(table, (ops.DropIndex(op.name, op.if_exists),), where, statement,
-                           Request(op.algorithm, op.lock))
+                           Request(op.algorithm, op.lock), written_actions(op))
 
     def _CreateTablespace(self, op: ops.CreateTablespace, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         self.model.tablespaces[op.name.lower()] = Tablespace(op.name, op.datafile, op.engine, where)
@@ -449,7 +492,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                 options.charset, options.collation = kept.charset, kept.collation
         schema.charset, schema.collation = op.charset, op.collation
         if op.name and self.current_schema is None:
-            return (f"ALTER DATABASE {op.name}: innolint cannot tell whether it is the database the input's tables "
+            return LostTrack(f"ALTER DATABASE {op.name}: innolint cannot tell whether it is the database the input's tables "
                     "without a database name are in (the input has no USE): if it is, the tables created from here on "
                     "take its new character set, which innolint does not give them, and the schema after this "
                     "statement may differ from the server's")
@@ -463,8 +506,8 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         what = "a stored procedure" if op.kind == "CALL" else "dynamic SQL"
         more = (f" (the last said of this file's {op.kind} statements: {UNFOLLOWED_PER_FILE} are enough to show it)"
                 if count == UNFOLLOWED_PER_FILE else "")
-        return (f"{op.kind}: innolint cannot follow what {what} runs, so the schema after this statement may "
-                f"differ from the server's{more}")
+        return LostTrack(f"{op.kind}: innolint cannot follow what {what} runs, so the schema after this statement "
+                         f"may differ from the server's{more}")
 
     def _Skipped(self, op: ops.Skipped, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         return None
@@ -679,7 +722,7 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
     def _TableToPartition(self, action: ops.TableToPartition) -> str | None:
         source = self.replayer._find(action.source)
         if source is None:
-            return f"table {self.replayer._label(action.source)} is not defined earlier in the input (error 1146)"
+            return Missing(f"table {self.replayer._label(action.source)} is not defined earlier in the input (error 1146)")
         self.partition_sources.append(source)
         return None
 
