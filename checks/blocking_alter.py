@@ -118,8 +118,8 @@ class BlockingAlter(Check):
     )
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterator[Finding]:
-        found = [a for a in model.alterations if a.operations and a.blocks and context.in_change(a.where)
-                 and context.existed_before(a.defined, a.where)]
+        found = [a for a in model.alterations if a.operations and a.blocks and not _pinned_online(a)
+                 and context.in_change(a.where) and context.existed_before(a.defined, a.where)]
         if not found:
             return
         referenced = foreign_keys_by_parent(model)
@@ -158,6 +158,13 @@ class BlockingAlter(Check):
             evidence="; ".join(_how(o) for o in blocking), fix=fix,
             subject=f"{alteration.algorithm}:{alteration.lock}:{what}",
         )
+
+
+def _pinned_online(alteration: Alteration) -> bool:
+    """Written to run online (LOCK=NONE, ALTER ONLINE, ALGORITHM=INSTANT) and accepted so by the
+    server: the author chose what it costs (a rebuild pinned LOCK=NONE is this rule's own fix)."""
+    algorithm, lock = alteration.requested
+    return lock == "NONE" or algorithm == "INSTANT"
 
 
 def _pinned(actions: list[str], table: str, instant: bool) -> str:

@@ -14,7 +14,9 @@ Seen only with `--since REF` and in pre-commit (against HEAD): a migration file 
 exists at the ref and that the change modifies, deletes or renames (`CheckContext.
 edited_migrations`, from git). A file added by the change (not yet applied anywhere), renamed or
 edited again before it is committed, is not one. Left out: Flyway's repeatable migrations (R__,
-meant to be edited: they run again when their checksum changes) and down / undo migrations.
+meant to be edited: they run again when their checksum changes), down / undo migrations, and a
+Liquibase history (its changelogs grow by new changesets, and Liquibase checks each applied
+changeset's checksum itself).
 """
 
 from __future__ import annotations

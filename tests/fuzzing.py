@@ -46,6 +46,7 @@ from linter.engine import Engine
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.report.contract import read_report
 from linter.schema.elements import Location
+from linter.schema.refused import CannotFollow, Refusal
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
@@ -502,9 +503,10 @@ def lint_text(
             continue
         where = Location(PATH, statement.line, statement.column, statement.end_line)
         problem = replayer.apply(op, where, executable=statement.executable)
-        assert problem is None or isinstance(problem, str)
-        if problem:
-            diagnostics.append(Diagnostic(rule="replay-error", path=PATH, line=statement.line, message=problem))
+        assert problem is None or isinstance(problem, (Refusal, CannotFollow))
+        if problem is not None:
+            diagnostics.append(Diagnostic(rule="replay-error" if isinstance(problem, CannotFollow) else "refused-ddl",
+                                          path=PATH, line=statement.line, message=problem.message))
     if stats is not None:  # the same evidence for every table: every stats path of every check runs
         for table in replayer.model.tables():
             context.stats[table.name.lower()] = stats
@@ -583,7 +585,7 @@ def check_replay_any_order(texts: list[str]) -> None:
             continue
         problem = replayer.apply(op, Location(PATH, n + 1), annotations=frozenset({"insert-heavy"}),
                                  executable="50001" if n % 3 == 0 else None)
-        assert problem is None or isinstance(problem, str)
+        assert problem is None or isinstance(problem, (Refusal, CannotFollow))
 
 
 # --- targets: reporters ------------------------------------------------------------------------

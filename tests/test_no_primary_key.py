@@ -125,7 +125,7 @@ def test_a_view_standin_not_dropped_before_its_view_stays_a_table(tmp_path: Path
     it and says at the view why it failed (tests/test_view_namespace.py asks MariaDB)."""
     sql = "/*!50001 CREATE TABLE `w` (\n  `a` int\n) */;\n/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50001 VIEW `w` AS select 1 AS `a` */;\n"
     assert severities(sql, tmp_path) == {"w": "warning"}
-    (said,) = [d for d in lint_sql(sql, tmp_path).diagnostics if d.rule == "replay-error"]
+    (said,) = [f for f in lint_sql(sql, tmp_path).findings if f.rule == "refused-ddl"]
     assert said.line == 4 and "stand-in" in said.message and "1050" in said.message
 
 

@@ -324,3 +324,46 @@ def test_the_readme_snippet_works_as_it_says(hook_repo: Path, tmp_path: Path, ho
                           timeout=900, env=hook_env)
     output = done.stdout + done.stderr
     assert done.returncode == 1 and "db/V1__init.sql:2:1: warning [no-primary-key]" in output, output
+
+
+# --- issue 32: a migration that will fail or lock production fails the hook ---------------------------
+
+ISSUE_32 = {
+    "db/migrations/V1__customer.sql": "CREATE TABLE customer (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT NOT NULL, "
+                                      "b VARCHAR(20)) ENGINE=InnoDB;\n",
+}
+ISSUE_32_CHANGE = """ALTER TABLE customer DROP PRIMARY KEY;
+ALTER TABLE customer MODIFY a BIGINT NOT NULL, ALGORITHM=INPLACE, LOCK=NONE;
+ALTER TABLE customer ADD COLUMN b INT;
+ALTER TABLE customer MODIFY a BIGINT NOT NULL;
+ALTER TABLE customer ADD FULLTEXT KEY ft (b);
+"""
+
+
+def test_refused_and_blocking_alters_fail_the_commit(hook_repo: Path, tmp_path: Path) -> None:
+    """Issue 32's five statements, committed as a new migration on a table an applied one made, with
+    `--target mariadb-10.11` in the hook's args: three refused-ddl errors (1075, 1846, 1060) and
+    two blocking-alter warnings (a copy, a rebuild under LOCK=SHARED); the commit does not happen."""
+    project = _project_with_hook(hook_repo, tmp_path / "project", ISSUE_32)
+    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: innolint\n"
+        "        args: [--target, mariadb-10.11]\n")
+    _git("add", "-A", cwd=project)
+    _git("commit", "-q", "-m", "the hook's target", cwd=project)
+    subprocess.run([*_pre_commit(), "install"], cwd=project, check=True, capture_output=True, text=True, timeout=300)
+    (project / "db/migrations/V2__change.sql").write_text(ISSUE_32_CHANGE)
+    _git("add", "db/migrations/V2__change.sql", cwd=project)
+    done = subprocess.run(["git", *GIT_IDENTITY, "commit", "-m", "widen a"], cwd=project, capture_output=True, text=True,
+                          timeout=900, env={**__import__("os").environ, "PRE_COMMIT_COLOR": "never"})
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    said = [line.split(" ", 3)[:3] for line in output.splitlines() if line.startswith("db/migrations/V2__change.sql:")]
+    assert said == [["db/migrations/V2__change.sql:1:1:", "error", "[refused-ddl]"],
+                    ["db/migrations/V2__change.sql:2:1:", "error", "[refused-ddl]"],
+                    ["db/migrations/V2__change.sql:3:1:", "error", "[refused-ddl]"],
+                    ["db/migrations/V2__change.sql:4:1:", "warning", "[blocking-alter]"],
+                    ["db/migrations/V2__change.sql:5:1:", "warning", "[blocking-alter]"]], output
+    assert "(error 1075)" in output and "(error 1846)" in output and "(error 1060)" in output
+    assert "5 findings (3 errors, 2 warnings" in output
+    assert _git("rev-list", "--count", "HEAD", cwd=project).strip() == "2"  # the commit did not happen

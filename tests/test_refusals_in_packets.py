@@ -70,4 +70,4 @@ def test_refused_alike_in_every_packet(mariadb: Any, wrapper: str) -> None:
         assert trial.loaded.errors, f"the server refused nothing: {report}"
         assert trial.differences == [], report
         refused_line = trial.spans[len(REFUSALS[name][0]) + (0 if WRAPPERS[wrapper] is None else 1)][0]
-        assert any(line == refused_line and rule == "replay-error" for line, _, rule, _ in trial.linted.diagnostics), report
+        assert any(line == refused_line and rule == "refused-ddl" for line, _, rule, _ in trial.linted.diagnostics), report

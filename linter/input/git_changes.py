@@ -340,11 +340,13 @@ def edited_migrations(changes: ChangeSet, files: list[str], tool: str | None) ->
     and that the change edits, deletes or renames (`edited-migration`): the databases that ran the
     history at the ref have run them, and will not run them again. A repeatable migration (Flyway's
     `R__`) and a down or undo migration are left out (meant to change, or never run forward), and so
-    is a rename a version-only tool does not see (same version, same content)."""
+    is a rename a version-only tool does not see (same version, same content). A Liquibase history
+    is left to Liquibase: its changelog files grow by new changesets, and it checks each applied
+    changeset's checksum itself."""
     from linter.input.migrations.files import classify
     from linter.rules.checkapi import MigrationEdit
 
-    if changes.ref is None or changes.report_all:
+    if changes.ref is None or changes.report_all or tool == "liquibase":
         return ()
     mine = {_absolute(path): path for path in files if path != "-"}
     roots = {_absolute(detected_root(path)) for path in files if path != "-"}

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from linter.schema.elements import Column
 
 _DECIMAL = frozenset({"DECIMAL", "DEC", "NUMERIC", "FIXED"})
-_FLOAT = {"FLOAT": 24, "REAL": 53, "DOUBLE": 53}  # mantissa bits
+#: the significant digits a FLOAT and a DOUBLE keep as the server shows them (FLT_DIG, DBL_DIG)
+_FLOAT = {"FLOAT": 6, "REAL": 15, "DOUBLE": 15}
 _CHARS = frozenset({"CHAR", "VARCHAR"})
 _BYTES = frozenset({"BINARY", "VARBINARY"})
 #: the most bytes a TEXT / BLOB type holds
@@ -37,6 +38,8 @@ _FRACTION_TYPES = frozenset({"DATETIME", "TIMESTAMP", "TIME"})
 #: how far each temporal type reaches, to compare: DATE and DATETIME from year 1000 (0) to 9999,
 #: TIMESTAMP 1970 to 2038
 _TEMPORAL_RANGE = {"DATETIME": 2, "DATE": 1, "TIMESTAMP": 0}
+#: temporal types by the kind of value they hold: a change between kinds keeps none
+_TEMPORAL_KINDS = {"DATETIME": "date", "DATE": "date", "TIMESTAMP": "date", "TIME": "time", "YEAR": "year"}
 
 
 def _int_range(kind: str, unsigned: bool) -> tuple[int, int] | None:
@@ -115,9 +118,8 @@ def loss(old: Column, new: Column, old_charset: str | None = None, new_charset: 
                 return f"{before} to {after}: {after} holds fewer digits than {before} does"
             return None
         if now in _FLOAT:
-            bits = INT_BITS[was] if was != "SERIAL" else 64
-            if bits > _FLOAT[now] + 1:
-                return f"{before} to {after}: integers over 2^{_FLOAT[now]} lose their last digits in a {now}"
+            if _digits(*old_range) > _FLOAT[now]:
+                return f"{before} to {after}: a {now} keeps {_FLOAT[now]} significant digits, not every integer's"
             return None
     if was in _DECIMAL:
         whole, scale = _decimal(old)
@@ -127,6 +129,10 @@ def loss(old: Column, new: Column, old_charset: str | None = None, new_charset: 
                 return f"{before} to {after}: fewer digits before the point"
             if new_scale < scale:
                 return f"{before} to {after}: fewer digits after the point (values are rounded)"
+            return None
+        if now in _FLOAT:
+            if whole + scale > _FLOAT[now]:
+                return f"{before} to {after}: a {now} keeps {_FLOAT[now]} significant digits"
             return None
         if new_range is not None:
             if scale:
@@ -144,6 +150,8 @@ def loss(old: Column, new: Column, old_charset: str | None = None, new_charset: 
         if _fraction(new) < _fraction(old):
             return f"{before} to {after}: fewer fractional digits of seconds (values are rounded)"
         return None
+    if (was in _TEMPORAL_KINDS and now in _TEMPORAL_KINDS and _TEMPORAL_KINDS[was] != _TEMPORAL_KINDS[now]):
+        return f"{before} to {after}: a {now} holds another kind of value (a date, a time of day, a year)"
     if was in _TEMPORAL_RANGE and now in _TEMPORAL_RANGE:
         if was != "DATE" and now == "DATE":
             return f"{before} to {after}: the time of day is dropped"

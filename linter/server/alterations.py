@@ -149,9 +149,17 @@ def record(before: Before, table: Table, target: Target, schema: Any, where: Loc
     if not (before.dropped or losses or any(o.blocks for o in operations)):
         return None
     return Alteration(where, before.schema, before.name, before.defined, statement, actions,
-                      (request.algorithm, request.lock) if request is not None else (None, None),
+                      _requested(request),
                       algorithm, lock, tuple(operations), before.dropped, tuple(losses),
                       foreign_keys=before.foreign_keys, parts=before.parts)
+
+
+def _requested(request: Request | None) -> tuple[str | None, str | None]:
+    """The ALGORITHM= and LOCK= asked for (MariaDB's ALTER ONLINE is LOCK=NONE)."""
+    if request is None:
+        return None, None
+    lock = "NONE" if request.online and request.lock in (None, "DEFAULT") else request.lock
+    return request.algorithm, lock
 
 
 def dropped_table(table: Table, where: Location, statement: str) -> Alteration:
