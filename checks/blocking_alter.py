@@ -28,7 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.rules.checkapi import Check, CheckContext, RuleDoc, foreign_keys_by_parent, table_key
+from linter.rules.checkapi import (
+    Check, CheckContext, RuleDoc, foreign_keys_by_parent, quote, shell_word, table_key,
+)
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import SIZE, Integer, size_bytes
 from linter.schema.model import SchemaModel
@@ -36,15 +38,6 @@ from linter.schema.refused import Alteration, Operation
 
 DEFAULT_LARGE_ROWS = 1_000_000
 DEFAULT_LARGE_SIZE = "1GiB"
-
-
-def _quote(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
-
-
-def _shell(text: str) -> str:
-    """A shell word in single quotes (the SQL may hold backticks, $ and double quotes)."""
-    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _how(operation: Operation) -> str:
@@ -174,8 +167,8 @@ def _pinned(actions: list[str], table: str, instant: bool) -> str:
 
 def _fix(alteration: Alteration, mariadb: bool, children: bool) -> tuple[str | None, str]:
     """The SQL (or commands) to run instead, and the sentence that says why."""
-    table = (f"{_quote(alteration.schema)}.{_quote(alteration.table_name)}" if alteration.schema
-             else _quote(alteration.table_name))
+    table = (f"{quote(alteration.schema)}.{quote(alteration.table_name)}" if alteration.schema
+             else quote(alteration.table_name))
     actions = list(alteration.actions)
     if not actions:
         return None, "Run it in a maintenance window, or with pt-online-schema-change."
@@ -196,16 +189,16 @@ def _fix(alteration: Alteration, mariadb: bool, children: bool) -> tuple[str | N
         actions = expensive
     change = ", ".join(actions)
     database = alteration.schema or "<database>"
-    tool = ["pt-online-schema-change", f"--alter {_shell(change)}"]
+    tool = ["pt-online-schema-change", f"--alter {shell_word(change)}"]
     if children:
         tool.append("--alter-foreign-keys-method=auto")
-    tool.append(_shell(f"D={database},t={alteration.table_name}"))
+    tool.append(shell_word(f"D={database},t={alteration.table_name}"))
     tool.append("--execute")
     lines.append("-- copies the table in the background and swaps it in (triggers keep it in step):")
     lines.append(" ".join(tool))
     if not mariadb and not alteration.foreign_keys and not children:
-        lines.append(f"-- or: gh-ost --database={_shell(database)} --table={_shell(alteration.table_name)} "
-                     f"--alter={_shell(change)} --execute")
+        lines.append(f"-- or: gh-ost --database={shell_word(database)} --table={shell_word(alteration.table_name)} "
+                     f"--alter={shell_word(change)} --execute")
     if any(o.what == "ADD FOREIGN KEY" for o in alteration.operations):
         advice += ("ADD FOREIGN KEY copies the table because foreign_key_checks is on; with SET foreign_key_checks=0 "
                    "the server adds it in place but does not check the existing rows. ")

@@ -19,19 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.rules.checkapi import Check, CheckContext, RuleDoc
+from linter.rules.checkapi import Check, CheckContext, RuleDoc, quote
 from linter.rules.findings import Finding
 from linter.schema.model import SchemaModel
 from linter.schema.refused import Alteration, ColumnChange
 
 
-def _quote(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
-
-
 def _check_query(table: str, change: ColumnChange) -> str:
     """A query that counts the rows the change would cut or refuse (where the kind says how)."""
-    column = _quote(change.old.name)
+    column = quote(change.old.name)
     new = change.new
     kind = new.type.upper()
     if kind in ("CHAR", "VARCHAR") and new.length is not None:
@@ -92,8 +88,8 @@ class DestructiveChange(Check):
             yield from self._findings(alteration)
 
     def _findings(self, alteration: Alteration) -> Iterator[Finding]:
-        table = (f"{_quote(alteration.schema)}.{_quote(alteration.table_name)}" if alteration.schema
-                 else _quote(alteration.table_name))
+        table = (f"{quote(alteration.schema)}.{quote(alteration.table_name)}" if alteration.schema
+                 else quote(alteration.table_name))
         where = alteration.where
         created = f"created at {alteration.defined.at}"
 
@@ -108,7 +104,7 @@ class DestructiveChange(Check):
                 "every row it holds; no down migration brings them back. Rename it away instead and drop it in a "
                 "later migration, once nothing reads it (and after a backup).",
                 f"{alteration.table_name}: DROP TABLE of a table that has rows", "drop-table",
-                f"RENAME TABLE {table} TO {_quote(alteration.table_name + '_dropped')};  -- DROP TABLE it later",
+                f"RENAME TABLE {table} TO {quote(alteration.table_name + '_dropped')};  -- DROP TABLE it later",
                 f"DROP TABLE of {alteration.table_name}, {created}")
         for column in alteration.dropped:
             yield finding(
@@ -116,7 +112,7 @@ class DestructiveChange(Check):
                 f"value in it; the table was {created}, before this change. Stop reading and writing it first, copy it "
                 "out if it may be needed, and drop it in a later migration.",
                 f"{alteration.table_name}.{column.name}: DROP COLUMN on a table that has rows", f"drop-column:{column.name}",
-                f"CREATE TABLE {_quote(alteration.table_name + '_' + column.name + '_backup')} AS SELECT * FROM {table};"
+                f"CREATE TABLE {quote(alteration.table_name + '_' + column.name + '_backup')} AS SELECT * FROM {table};"
                 "  -- or the key and this column only", f"DROP COLUMN {column.name} {column.type}")
         for change in alteration.changed:
             yield finding(

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.rules.checkapi import Check, CheckContext, MigrationEdit, RuleDoc
+from linter.rules.checkapi import Check, CheckContext, MigrationEdit, RuleDoc, shell_word
 from linter.rules.findings import Finding
 from linter.schema.model import SchemaModel
 
@@ -83,21 +83,17 @@ class EditedMigration(Check):
         name = edited.path
         if edited.status == "modified":
             what, path = f"edits {name}, which exists at {edited.ref}: the databases that ran the history have run it", name
-            fix = f"git checkout {_shell(edited.ref)} -- {_shell(name)}  # then make the change in a new migration"
+            fix = f"git checkout {shell_word(edited.ref)} -- {shell_word(name)}  # then make the change in a new migration"
         elif edited.status == "deleted":
             what, path = f"deletes {name}, which exists at {edited.ref} and the databases that ran the history have run", name
-            fix = f"git checkout {_shell(edited.ref)} -- {_shell(name)}  # then undo what it did in a new migration"
+            fix = f"git checkout {shell_word(edited.ref)} -- {shell_word(name)}  # then undo what it did in a new migration"
         else:
             what = f"renames {name}, which exists at {edited.ref}, to {edited.new_path}"
             path = edited.new_path or name
-            fix = f"git mv {_shell(path)} {_shell(name)}"
+            fix = f"git mv {shell_word(path)} {shell_word(name)}"
         return Finding(
             rule=self.id, severity=self.severity, path=path, line=edited.line,
             message=f"The change {what}; {_what_breaks(edited)}. Make the change in a new migration instead.",
             summary=f"applied migration {edited.status}", evidence=f"git: {edited.status} against {edited.ref}",
             fix=fix, subject=f"{edited.status}:{name.rsplit('/', 1)[-1]}",
         )
-
-
-def _shell(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'" if any(not (c.isalnum() or c in "._/-") for c in text) else text

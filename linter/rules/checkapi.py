@@ -447,6 +447,15 @@ def foreign_key_sql(child: Table, parent: Table, fk: ForeignKey) -> str:
     return text
 
 
+def shell_word(text: str) -> str:
+    """One word of a shell command a fix prints (pt-online-schema-change's --alter, a file name): in
+    single quotes when it holds anything but letters, digits and `._/-` (SQL holds backticks, `$`
+    and double quotes, a name anything)."""
+    if text and all(c.isalnum() or c in "._/-" for c in text):
+        return text
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
 def quote(name: str) -> str:
     """A MySQL identifier in backticks, as fixes print it."""
     return "`" + name.replace("`", "``") + "`"
