@@ -68,6 +68,7 @@ class BlockingAlter(Check):
     title = "ALTER that copies, rebuilds or locks a table with rows"
     severity = "warning"
     severity_note = "error where the stats or the audit say the table is large (large_rows, large_size)"
+    judges_alterations = True
     doc = RuleDoc(
         why=(
             "An ALTER TABLE that copies the table (ALGORITHM=COPY: a type change, DROP PRIMARY KEY, ADD FOREIGN KEY "

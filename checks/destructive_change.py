@@ -46,6 +46,7 @@ class DestructiveChange(Check):
     id = "destructive-change"
     title = "DROP TABLE, DROP COLUMN or a narrowing change on a table with rows"
     severity = "warning"
+    judges_alterations = True
     doc = RuleDoc(
         why=(
             "A migration that drops a table or a column, or redefines a column to hold less (a shorter VARCHAR, a "

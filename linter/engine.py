@@ -176,7 +176,13 @@ class Engine:
 
         # the kinds of refusal a check that runs reports itself (else refused-ddl does)
         claims = {kind: check.id for check in self.checks if check.id not in disabled for kind in check.refusal_kinds}
-        replayer = Replayer(target=context.target, key_judge=KeyJudge(key_refusal(context.target)), claims=claims)
+        # what a statement does to a table's rows, kept for the statements a check that runs may report
+        # (each costs the statement's online plan: a dump's ALTERs of the tables it creates cost nothing)
+        judged = context if any(c.judges_alterations and c.id not in disabled for c in self.checks) else None
+        replayer = Replayer(target=context.target, key_judge=KeyJudge(key_refusal(context.target)), claims=claims,
+                            alterations=(lambda defined, where: judged.in_change(where)
+                                         and judged.existed_before(defined, where)) if judged is not None
+                            else (lambda defined, where: False))
         replayer.model.is_migration_history = unit.is_migration_history
         result = UnitResult(replayer.model)
         result.diagnostics.extend(

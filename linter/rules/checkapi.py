@@ -358,6 +358,9 @@ class Check:
     #: the kinds of refusal it reports itself (`linter.schema.refused.Refusal.kind`), from
     #: `SchemaModel.refusals`: when it runs, refused-ddl leaves them to it
     refusal_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: it reads `SchemaModel.alterations` (what a statement does to a table's rows), which the
+    #: replay then keeps for the statements `CheckContext.in_change` and `existed_before` allow
+    judges_alterations: ClassVar[bool] = False
 
     def run(self, model: SchemaModel, context: CheckContext) -> Iterable[Finding]:
         raise NotImplementedError

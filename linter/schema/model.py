@@ -624,7 +624,8 @@ class SchemaModel(Record):
     #: the table as the statement would have left it in the record
     refusals: list[Refusal]
     #: statements that copy, rebuild or lock a table, or lose columns or tables, in input order
-    #: (`linter.schema.refused.Alteration`): blocking-alter and destructive-change judge them
+    #: (`linter.schema.refused.Alteration`): blocking-alter and destructive-change judge them; the
+    #: engine has the replay keep those they may report (`Replayer.alterations`)
     alterations: list[Alteration]
     derived: dict[str, object]
 

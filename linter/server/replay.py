@@ -20,6 +20,7 @@ through its `BodyDraft`, never rebuilt whole for one column or key.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import sys
 from dataclasses import replace
@@ -77,13 +78,17 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
     `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
     TABLE is atomic); the default target when None. A `model` given keeps its own
     lower_case_table_names. `key_judge`: the keys the server cannot build (`key_refusals`);
-    `claims`: the kinds of refusal a check reports itself, and the check (`outcome.Outcomes`)."""
+    `claims`: the kinds of refusal a check reports itself, and the check (`outcome.Outcomes`);
+    `alterations`: which statements' `Alteration` to keep, by where the table was created and where
+    the statement is (the engine's: those a check may report; None: every one)."""
 
     def __init__(self, model: SchemaModel | None = None, *, target: Target | None = None,
                  keys_as_shown: bool = False, key_judge: KeyJudge | None = None,
-                 claims: dict[str, str] | None = None) -> None:
+                 claims: dict[str, str] | None = None,
+                 alterations: Callable[[Location, Location], bool] | None = None) -> None:
         self.target = target if target is not None else Target.parse(DEFAULT_TARGET)
         self.key_judge = key_judge  # the keys the server cannot build (`key_refusals`)
+        self.alterations = alterations
         #: CREATE TABLE is SHOW CREATE TABLE's (the audit): keys in the server's order (`key_order`)
         self.keys_as_shown = keys_as_shown
         self.model = model if model is not None else SchemaModel(lower_case_table_names=self.target.lower_case_table_names)
@@ -376,7 +381,8 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                 return Doubt(untold)
             said = f"{statement}: {problem}; the server refuses the whole statement, so none of it is applied"
             return problem.__class__(said) if isinstance(problem, (Doubt, Missing)) else said
-        before = capture(alter, request, self.target, op, lambda part, asked: self._part_cost(table, part, asked))
+        before = capture(alter, request, self.target, op, lambda part, asked: self._part_cost(table, part, asked)) \
+            if self.alterations is None or self.alterations(table.defined, where) else None
         alter.apply(where, rebuilds=alter.changes_anything() or bool(request is not None and request.unmodelled))
         if before is not None:
             made = record(before, table, self.target, self.model.find_schema(table.schema), where, statement, written,
@@ -409,10 +415,10 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             self._remove(table)
             dropped.append(table)
         if not missing or op.if_exists:
-            if not op.temporary:
+            if not op.temporary and dropped:
                 head = f"DROP TABLE {', '.join(self._label(n) for n in op.names)}"
-                self.model.alterations.extend(dropped_table(table, where, head) for table in dropped
-                                              if not table.temporary)
+                self.model.alterations.extend(dropped_table(table, where, head) for table in dropped if not table.temporary
+                                              and (self.alterations is None or self.alterations(table.defined, where)))
             return None  # DROP TABLE IF EXISTS before CREATE is the norm in dumps: not a problem
         what = (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: unknown table {', '.join(missing)} "
                 f"(not defined earlier in the input as a table){hint}")
