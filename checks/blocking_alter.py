@@ -82,7 +82,12 @@ class BlockingAlter(Check):
         ),
         evidence=(
             "Each operation's algorithm, lock and the server's reason, from the table as the input leaves it before "
-            "the statement, on the target; the table's rows and size from the stats (--stats, the audit) when given."
+            "the statement, on the target; the table's rows and size from the stats (--stats, the audit) when given. "
+            "A statement pinned LOCK=NONE (or ALTER ONLINE) or ALGORITHM=INSTANT that the server accepts is not "
+            "reported. " + "Which tables: only those that existed before the change (a table the change creates is empty). With "
+            "--since or in pre-commit, the statements the change adds, on tables it did not create; without a change "
+            "set each file is a change: a table an earlier migration created counts, one created earlier in the same "
+            "file (a dump, an install script that adds keys by ALTER after its CREATEs) does not."
         ),
         bad=(
             "-- V1__customer.sql\n"

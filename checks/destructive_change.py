@@ -58,8 +58,11 @@ class DestructiveChange(Check):
         ),
         evidence=(
             "The statement, the table as the input leaves it before it, and for a redefined column its old and new "
-            "type and character set (`ALTER TABLE ... CONVERT TO CHARACTER SET` counts for each text column). Only "
-            "tables that existed before the change."
+            "type and character set (`ALTER TABLE ... CONVERT TO CHARACTER SET` counts for each text column). "
+            + "Which tables: only those that existed before the change (a table the change creates is empty). With "
+            "--since or in pre-commit, the statements the change adds, on tables it did not create; without a change "
+            "set each file is a change: a table an earlier migration created counts, one created earlier in the same "
+            "file (a dump, an install script that adds keys by ALTER after its CREATEs) does not."
         ),
         bad=(
             "-- V1__customer.sql\n"

@@ -290,3 +290,42 @@ def test_with_since_only_the_alters_the_change_adds(tmp_path: Path, capsys: pyte
     report = json.loads(capsys.readouterr().out)
     said = [(Path(f["path"]).name, f["line"]) for f in report["findings"] if f["rule"] == "blocking-alter"]
     assert said == [("V3__new.sql", 1)] and code == 1
+
+
+# -- MySQL 8.0 / 8.4 / 5.7, from the manual's "Online DDL Operations" tables (no server here judges them)
+T = ("CREATE TABLE customer (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT NOT NULL, b VARCHAR(20), c INT NULL, "
+     "p INT, KEY k_a (a), CONSTRAINT fk_p FOREIGN KEY (p) REFERENCES customer (id)) ENGINE=InnoDB")
+
+
+@pytest.mark.parametrize("target, alter, expected", [
+    # instant (8.0.12+ last, 8.0.29+ any position; 8.4 any): nothing to say
+    ("mysql-8.0", "ALTER TABLE customer ADD COLUMN d INT", None),
+    ("mysql-8.4", "ALTER TABLE customer ADD COLUMN d INT AFTER a", None),
+    ("mysql-8.4", "ALTER TABLE customer RENAME COLUMN b TO label", None),
+    ("mysql-8.0", "ALTER TABLE customer ALTER COLUMN b SET DEFAULT 'x'", None),
+    # in place without a rebuild, writes go on: a secondary key, a longer VARCHAR, a foreign key
+    # dropped, AUTO_INCREMENT=, a key renamed or dropped
+    ("mysql-8.0", "ALTER TABLE customer ADD KEY k_b (b)", None),
+    ("mysql-8.0", "ALTER TABLE customer MODIFY b VARCHAR(40)", None),
+    ("mysql-8.4", "ALTER TABLE customer DROP FOREIGN KEY fk_p", None),
+    ("mysql-8.0", "ALTER TABLE customer AUTO_INCREMENT = 1000", None),
+    ("mysql-8.0", "ALTER TABLE customer RENAME INDEX k_a TO k_a2", None),
+    ("mysql-8.4", "DROP INDEX k_a ON customer", None),
+    # a rebuild in place (writes go on): NULL / NOT NULL, a reordered column, ENGINE=InnoDB, ROW_FORMAT=
+    ("mysql-8.0", "ALTER TABLE customer MODIFY c INT NOT NULL", ("INPLACE", "NONE")),
+    ("mysql-8.4", "ALTER TABLE customer MODIFY b VARCHAR(20) FIRST", ("INPLACE", "NONE")),
+    ("mysql-8.0", "ALTER TABLE customer ENGINE=InnoDB", ("INPLACE", "NONE")),
+    ("mysql-8.4", "ALTER TABLE customer ROW_FORMAT=COMPRESSED", ("INPLACE", "NONE")),
+    # 5.7 has no INSTANT: a column added rebuilds the table
+    ("mysql-5.7", "ALTER TABLE customer ADD COLUMN d INT", ("INPLACE", "NONE")),
+    # locks: a FULLTEXT key (the first rebuilds), a SPATIAL one
+    ("mysql-8.0", "ALTER TABLE customer ADD FULLTEXT KEY ft (b)", ("INPLACE", "SHARED")),
+    # copies: a type change, DROP PRIMARY KEY, ADD FOREIGN KEY (foreign_key_checks on), CONVERT TO
+    ("mysql-8.0", "ALTER TABLE customer MODIFY a BIGINT NOT NULL", ("COPY", "SHARED")),
+    ("mysql-8.4", "ALTER TABLE customer MODIFY id INT NOT NULL, DROP PRIMARY KEY", ("COPY", "SHARED")),
+    ("mysql-8.0", "ALTER TABLE customer ADD FOREIGN KEY (c) REFERENCES customer (id)", ("COPY", "SHARED")),
+    ("mysql-8.4", "ALTER TABLE customer CONVERT TO CHARACTER SET latin1", ("COPY", "SHARED")),
+])
+def test_mysql_as_its_manual_says(tmp_path: Path, target: str, alter: str, expected: tuple[str, str] | None) -> None:
+    found = _migration(tmp_path, T, alter, target)
+    assert [f.subject.split(":")[:2] for f in found] == ([list(expected)] if expected else []), [f.message for f in found]
