@@ -60,12 +60,13 @@ class EditedMigration(Check):
             "out, and so is a rename that keeps version and content under a tool that records only the version."
         ),
         bad=(
-            "-- V1__customer.sql, already in main and applied:\n"
-            "CREATE TABLE customer (id INT PRIMARY KEY, email VARCHAR(200));  -- edited: was VARCHAR(100)"
+            "-- V1__customer.sql, applied on main with email VARCHAR(100), edited by the change:\n"
+            "CREATE TABLE customer (id INT PRIMARY KEY, email VARCHAR(200));"
         ),
         good=(
-            "-- V1__customer.sql left as it was; the change in a new migration:\n"
-            "-- V7__widen_email.sql\n"
+            "-- V1__customer.sql, applied on main, left as it was:\n"
+            "CREATE TABLE customer (id INT PRIMARY KEY, email VARCHAR(100));\n"
+            "-- V7__widen_email.sql, the change in a new migration:\n"
             "ALTER TABLE customer MODIFY email VARCHAR(200);"
         ),
         fix=(
