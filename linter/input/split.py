@@ -2,7 +2,8 @@
 
 The splitter follows the `mysql` command-line client, because that is what turns a schema file
 into the statements a server receives: quotes ('...', "...", `...`) and comments (`-- `, `#`,
-`/* */`) hide delimiters; executable comments (`/*!50100 ... */`, MariaDB `/*M!100301 ... */`)
+`/* */`; and `--` followed by anything where the client holds nothing of a statement yet, which it
+drops: `linter.input.splitter.lexis._client_comment_run`) hide delimiters; executable comments (`/*!50100 ... */`, MariaDB `/*M!100301 ... */`)
 are SQL where the target runs them (`executable_reading`) and comments where it does not;
 `DELIMITER xx` at the start of a line changes the delimiter for the rest of the file (it is a
 client command, never a statement), and so do the client's other commands what they do

@@ -9,7 +9,6 @@ from linter.input.splitter.lexis import (
     _CODE,
     _BTICK,
     _COMPOUND_PREFIX,
-    _DASH_COMMENT_FOLLOW,
     _FIRST_WORD,
     _LINE,
     _OVER_HEAD,
@@ -156,7 +155,7 @@ class _StatementText:
                 if n - p < 3 and not eof:
                     self.pos = p
                     return False
-                if buf.startswith("-", p + 1) and (p + 2 >= n or buf[p + 2] in _DASH_COMMENT_FOLLOW):
+                if buf.startswith("-", p + 1) and (p + 2 >= n or buf[p + 2] in self.dash_follow):
                     self._stmt_comment(p, p + 2, _LINE, dash=True)
                     return True
                 pos = p + 1

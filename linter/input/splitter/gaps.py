@@ -10,7 +10,6 @@ from linter.input.splitter.lexis import (
     _CODE,
     _COMMAND_WORD,
     _COMMENT_CHARS,
-    _DASH_COMMENT_FOLLOW,
     _GAP_MODE,
     _GAP_MORE,
     _GAP_NEXT,
@@ -24,7 +23,9 @@ from linter.input.splitter.lexis import (
     _WS,
     _WS_RUN,
     _add_comment,
+    _client_comment_run,
     _comment_run,
+    _held_comment_run,
     _comment_text,
     _comment_texts,
     _excerpt,
@@ -47,8 +48,11 @@ class _GapReader:
         buf = self.buf
         n = len(buf)
         while True:
-            if self.fast_ok and self.pending is None and self.refused is None and not (self.rejecting or self.packet_open):
-                self._fast()  # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396)
+            if self.fast_ok and self.pending is None and self.refused is None and not (
+                    self.rejecting or self.packet_open or (self.client_text and self.client)):
+                # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396; nor where the
+                # client holds an executable comment: a `---` line after it is sent, not a comment)
+                self._fast()
             pos = self.pos
             e = _run_end(_WS_RUN, buf, pos)
             if e > pos:
@@ -143,8 +147,10 @@ class _GapReader:
             if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
                 return _GAP_MORE
         if c == "-" or c == "#":
+            # where the client holds nothing of a statement, `--` is a comment whatever follows
+            empty = self.client and not (self.packet_open or self.client_text) and self.exec_ver is None
             if fast and self.pending is None:
-                m = _comment_run(buf, e)
+                m = (_client_comment_run if empty else _held_comment_run if self.client else _comment_run)(buf, e)
                 if m is not None:
                     self.pos = m.end()
                     self.at_line_start = True
@@ -159,7 +165,7 @@ class _GapReader:
                 return _GAP_MODE if self._gap_line_comment(e, e + 1, dash=False) else _GAP_NEXT
             if n - e < 3 and not eof:
                 return _GAP_MORE
-            if buf.startswith("-", e + 1) and (e + 2 >= n or buf[e + 2] in _DASH_COMMENT_FOLLOW):
+            if buf.startswith("-", e + 1) and (e + 2 >= n or empty or buf[e + 2] in self.dash_follow):
                 return _GAP_MODE if self._gap_line_comment(e, e + 2, dash=True) else _GAP_NEXT
         elif c == "/":
             if n - e < _SLASH_LOOKAHEAD and not eof:

@@ -119,13 +119,29 @@ def executable_reading(target: Target | None, bang: str, digits: str) -> tuple[s
         return version, False
     return version, number <= server
 
-#: after `--`, these make it a comment: MySQL's whitespace rule, plus a third dash (decoration
-#: lines such as `-----------` are comments for every tool that runs such files; MySQL's client
-#: would send all but the last two dashes as minus signs and fail)
+#: after `--`, these make it a comment in a file a migration tool sends itself: MySQL's whitespace
+#: rule, plus a third dash (decoration lines such as `-----------` are comments to the tools that
+#: run such files)
 _DASH_COMMENT_FOLLOW = frozenset(_WS + "-")
+#: and in a file the mysql client runs, where the client holds a statement: the server's rule alone
+#: (the client sends `---` there, and the server reads minus signs); where it holds none, `--`
+#: is a comment whatever follows (`_client_comment_run`)
+_CLIENT_DASH_FOLLOW = frozenset(_WS)
 
 #: fast path between statements: a run of whole `--`/`#` comment lines (and the blank space after)
 _comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
+#: the same where the mysql client holds nothing of a statement (`_Splitter.client_empty`): there
+#: `--` starts a comment whatever follows it. The client's add_line (client/mysql.cc, MariaDB's and
+#: MySQL's alike) takes `--` as a comment when the third character is whitespace or the line's end
+#: (the server's rule, MySQL manual 11.7 "Comments") or when its buffer is empty and nothing of the
+#: line is kept yet ("we also ignore lines starting with '--', even if there isn't a whitespace
+#: after"): so `--DROP TABLE t;` alone on a line, after leading blanks, after a statement's `;` or
+#: after a plain `/* */` comment is dropped, while inside a statement (an earlier line kept, or a
+#: packet not sent yet under another delimiter), a string or an executable comment `--x` is sent
+#: (tests/test_split_dashes.py asks the real client)
+_client_comment_run = re.compile(r"(?:(?:--[^\n]*+|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
+#: and where the client holds a statement (a packet not sent, an executable comment it keeps)
+_held_comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
 _comment_texts = re.compile(r"(?:--|#)([^\n]*)").findall
 #: fast path between statements: a one-line statement wholly inside an executable comment, ended
 #: by `;` (mysqldump writes hundreds of thousands of `/*!40101 SET ... */;`)

@@ -9,7 +9,6 @@ from linter.input.splitter.lexis import (
     _CLIENTDROP,
     _CODE,
     _COMMENT_CHARS,
-    _DASH_COMMENT_FOLLOW,
     _MODE_QUOTES,
     _Matcher,
     _SKIPEXEC,
@@ -131,7 +130,7 @@ class _QuotedText:
                     if n - i < 3 and not self.eof:
                         self.pos = i
                         return False
-                    if i + 2 < n and buf[i + 2] not in _DASH_COMMENT_FOLLOW:
+                    if i + 2 < n and buf[i + 2] not in self.dash_follow:
                         pos = i + 1
                         continue
                 self.skip_quote = "#"

@@ -21,7 +21,9 @@ from linter.input.splitter.lexis import (
     _BODIES,
     _BTICK,
     _CLIENTDROP,
+    _CLIENT_DASH_FOLLOW,
     _CLIENT_FORMATS,
+    _DASH_COMMENT_FOLLOW,
     _CODE,
     _COMMENT_CHARS,
     _DQUOTE,
@@ -75,6 +77,8 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.path = path
         self.markers = migration_format if migration_format in _MARKER_FORMATS else None
         self.client = migration_format in _CLIENT_FORMATS  # client commands are the client's
+        #: what after `--` makes it a comment where a statement is held (see `_CLIENT_DASH_FOLLOW`)
+        self.dash_follow = _CLIENT_DASH_FOLLOW if self.client else _DASH_COMMENT_FOLLOW
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
         self.out: list[Statement] = []
         self.notes: list[Note] = []
