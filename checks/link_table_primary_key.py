@@ -179,7 +179,7 @@ class LinkTablePrimaryKey(Check):
             link = find_link(table, entities, referenced, model)
             declared = evidence.link(table) if evidence is not None else None
             if declared is not None and declared.implicit:
-                declared = None  # Prisma's own relation table: no surrogate key to replace
+                declared = None  # the ORM's own relation table: no surrogate key to replace
             if link is None and declared is not None:
                 link = link_from_model(table, declared)
             if link is not None:
@@ -217,12 +217,10 @@ class LinkTablePrimaryKey(Check):
                 f"which fails while a row holds NULL there; this counts them first: "
                 f"SELECT COUNT(*) FROM {qualified(table)} WHERE {where};"
             )
-        if declared is not None and declared.source == "prisma":
-            columns = ", ".join(declared.columns)
+        if declared is not None and declared.advice:  # how to key it in the model, in the model's terms
             message.append(
                 f"The model {declared.model} ({declared.where}) relates {declared.models[0]} and {declared.models[1]}: "
-                f"in Prisma, give it @@id([{columns}]) in place of its own id and let `prisma migrate dev` write the "
-                "migration (an ALTER of your own is drift to Prisma)."
+                f"{declared.advice}"
             )
         if link.unique is None:
             message.append(

@@ -87,15 +87,9 @@ class NoPrimaryKey(Check):
         fix: str | None = f"ALTER TABLE {qualified(table)} DROP INDEX {quote(index.name or '')}, ADD PRIMARY KEY ({columns});"
         evidence = f"UNIQUE {index.name} ({columns}): every column NOT NULL, no prefix: InnoDB's clustered index"
         if owned is not None:  # the ORM owns the table: an ALTER here is undone by its next migration
-            first, second = owned.models
-            message += (
-                f" The table is Prisma's implicit many-to-many table for {first} and {second} (their relation fields, "
-                f"{owned.where}): Prisma writes it with this UNIQUE key and no primary key on MySQL, and an ALTER of "
-                "your own is drift that the next `prisma migrate dev` undoes. To declare a key, make the relation "
-                f"explicit: a model relating {first} and {second} with @@id on its two relation columns."
-            )
+            message += f" {owned.advice}"
             fix = None
-            evidence += f"; Prisma implicit many-to-many relation ({owned.where})"
+            evidence += f"; {owned.what} ({owned.where})"
         return self.finding(table, message, severity="info", evidence=evidence, fix=fix, subject="unique-clustered",
                             summary=f"{table.name}: no PRIMARY KEY; InnoDB clusters it on UNIQUE key {index.name}")
 

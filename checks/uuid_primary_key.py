@@ -392,16 +392,9 @@ def model_file_key(context: CheckContext, table: Table, column: Column) -> KeyEv
 
 def _model_fix(said: KeyEvidence) -> str:
     """The fix when the application fills the key: in its model (a column DEFAULT never runs, and
-    for an ORM that writes the migrations an ALTER of one's own is drift its next migration undoes)."""
-    if said.source == "prisma":
-        return (f"Fix in the model {said.model}: a time-ordered @default (`uuid(7)` where your Prisma version has "
-                "it; `cuid()` values start with the time), or `Int @id @default(autoincrement())` with the UUID as "
-                "an @unique field; let `prisma migrate dev` write the migration (an ALTER of your own is drift to "
-                "Prisma). Rows already there keep their order; new ones append.")
-    if said.source == "laravel":
-        return (f"Fix in the model {said.model}: Laravel's HasUuids trait (time-ordered UUIDs) instead of a "
-                "newUniqueId() that returns random ones; rows already there keep their order, new ones append.")
-    return "Fix where the application makes the key: a time-ordered generator (UUIDv7, ULID)."
+    for an ORM that writes the migrations an ALTER of one's own is drift its next migration undoes),
+    in the model's own terms where its reader knows them."""
+    return said.fix or "Fix where the application makes the key: a time-ordered generator (UUIDv7, ULID)."
 
 
 def _why_ordered(table: Table, column: Column, form: str, default: str, patterns: tuple[str, ...]) -> str | None:

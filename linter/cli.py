@@ -18,6 +18,7 @@ FAIL_LEVELS = ("error", "warning", "info", "none")
 
 def build_parser() -> argparse.ArgumentParser:
     from linter import __version__
+    from linter.input.migrations.formats import FORMATS as MIGRATION_FORMATS
     from linter.schema.target import DEFAULT_TARGET, TARGETS
 
     parser = argparse.ArgumentParser(
@@ -128,8 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     fix = commands.add_parser(
         "fix", help="write the fixes of the current findings as a new migration",
         description="Lint the migration history in DIR and write the fixes of its findings as the next migration, "
-        "in the directory's own format (Flyway's next version, a golang-migrate up/down pair, a goose or dbmate "
-        "file with its down section, a diesel directory...). Each fix is replayed after the history first: only "
+        f"in the directory's own format ({'; '.join(f.writes for f in MIGRATION_FORMATS)}). Each fix is replayed after the "
+        "history first: only "
         "fixes that make their finding go are applied; the others are listed in the file as comments. The down "
         "migration restores the tables as they were. Nothing is written outside DIR, nothing is overwritten.",
     )

@@ -26,7 +26,8 @@ from linter.input.file_access import lexically_within, repository_root, special_
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.rules.grouping import group_copies
 from linter.input.git_changes import ChangeSet, edited_migrations, tables_named_by
-from linter.input.migrations.files import HistoryNote, detected_root
+from linter.input.migrations.files import detected_root
+from linter.input.migrations.formats.base import HistoryNote
 from linter.input.migrations.history import plan
 from linter.schema.elements import Location
 from linter.schema.model import SchemaModel, Table, is_engine_placeholder
@@ -52,7 +53,7 @@ class Unit(Record):
     (`migration_format`: the history's format, whose annotations the splitter obeys; None: plain
     files, which the mysql client runs). From a history also: `segments`, how a file is split when
     the history says so (`linter.input.statement.Segment`); `notes`, what is reported about the history
-    (`linter.input.migrations.files.HistoryNote`); `evidence`, what the application's model files say about
+    (`linter.input.migrations.formats.base.HistoryNote`); `evidence`, what the application's model files say about
     its tables' keys (`linter.input.migrations.orm_evidence`), given to the checks in their context."""
 
     __match_args__ = ("files", "migration_format", "is_migration_history", "segments", "notes", "evidence")
@@ -482,7 +483,7 @@ def units_for(
     file its own unit (linter.input.migrations.history decides, following the configuration). With `changes`,
     a history holding a changed file is read whole from disk, so the change is linted in context;
     `readable` decides (and reports) which of the files found beside the given ones may be read,
-    and `inside` whether a path lies in the tree at all (without reporting: where a Liquibase
+    and `inside` whether a path lies in the tree at all (without reporting: where a history's root
     changelog and an application's model files are looked for)."""
     resolver = resolver or ConfigResolver(search=False)
 
@@ -492,6 +493,7 @@ def units_for(
                   if absolute.startswith(root.rstrip(os.sep) + os.sep)]
         return max(inside, key=lambda item: len(item[0])) if inside else None
 
+    from linter.input.migrations.formats import named as format_named
     from linter.input.migrations.orm_evidence import evidence_for
 
     inside = inside or (lambda path: True)
@@ -512,7 +514,7 @@ def units_for(
         if history is not None:
             unit.segments = history.segments
             unit.notes = history.notes
-        unit.evidence = evidence_for(group, inside)
+        unit.evidence = evidence_for(group, inside, format_named(history.format) if history is not None else None)
         units.append(unit)
     return units
 

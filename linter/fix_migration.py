@@ -2,16 +2,12 @@
 in the directory's own format, with a down migration that restores the schema where the format
 has one.
 
-Why a new migration and not edits: applied migrations are history (a checksum in Flyway, a row
+Why a new migration and not edits: applied migrations are history (a checksum in one tool, a row
 in every tool's version table); the schema changes by adding the next one. So the fixes go into
-the file that runs next, written by the one writer of each format
-(`linter.input.migrations.writing`): Flyway's next `V` version (and its `U` undo when the
-directory keeps undo files), a golang-migrate or authelia up/down pair, a goose file with its
-`Up` and `Down` sections, a dbmate file with `migrate:up` and `migrate:down`, a diesel directory
-with up.sql and down.sql, a Prisma migration folder, an Atlas file with atlas.sum written again, a
-Liquibase changeset in the directory the root changelog includes whole, a plain numbered file for
-timestamp-named histories. A directory whose names follow no migration format is refused: a file
-added there would be linted as a database of its own.
+the file that runs next, written by the history's format (`Format.write`, through
+`linter.input.migrations.writing`; docs/migration-formats.md says what each writes). A directory
+whose names follow no migration format is refused: a file added there would be linted as a
+database of its own.
 
 What goes in, and how it is checked before anything is written:
 - The findings of the history at or above `min_severity`, for the rules the run selects. A
@@ -32,8 +28,8 @@ What goes in, and how it is checked before anything is written:
   converted back: the down says so.
 
 Writing: only inside DIR (files opened relative to DIR's descriptor, O_CREAT|O_EXCL|O_NOFOLLOW,
-each directory below it opened with O_NOFOLLOW), never over an existing file but atlas.sum, which
-is written beside and renamed over it last; the files are written whole or not at all. Names from input appear in
+each directory below it opened with O_NOFOLLOW), never over an existing file but those the format
+replaces whole (an integrity file), which are written beside and renamed over them last; the files are written whole or not at all. Names from input appear in
 comments only through `linter.report.human` (no line break can end a comment and start SQL).
 """
 
@@ -48,13 +44,15 @@ from linter.rules.checkapi import CheckContext, quote
 from linter.config.settings import ConfigResolver, LoadedConfig
 from linter.engine import Engine, RunOptions, Unit, lint_paths
 from linter.rules.findings import Diagnostic, Finding, at_or_above
-from linter.input.migrations.history import History, _changelog_suffixes, plan
+from linter.input.migrations.formats import FORMATS, named
+from linter.input.migrations.formats.base import History, NewMigration, WritingError
+from linter.input.migrations.history import plan
 from linter.schema.elements import Column, ForeignKey, Index, IndexColumn
 from linter.schema.model import SchemaModel, Table, generated_key_name
 from linter.report import human
 from linter.report.text import headline
 from linter.input.source import discover
-from linter.input.migrations.writing import NewMigration, WritingError, directory_of, new_migration
+from linter.input.migrations.writing import directory_of, new_migration
 from linter.input.split import split_stream
 from linter.schema.target import Target
 
@@ -134,17 +132,16 @@ def history_of(directory: str, resolver: ConfigResolver) -> History:
         history = group.history
         if history is None:
             continue
-        # (a Liquibase history's root is its root changelog: DIR is the directory it lies in)
-        where = history.root if history.format != "liquibase" or os.path.isdir(history.root) else \
-            os.path.dirname(history.root)
-        if os.path.realpath(where) == root:
-            if history.format == "liquibase" and any(p.lower().endswith(_changelog_suffixes()) for p in history.files):
-                raise FixError(f"{directory}: a Liquibase history whose changelogs hold changesets of their own: "
-                               "innolint fix --migration writes formatted SQL files only beside formatted SQL")
+        # (a history rooted in a file, a root changelog: DIR is the directory it lies in)
+        if os.path.realpath(directory_of(history)) == root:
+            problem = named(history.format).cannot_write(history)
+            if problem is not None:
+                raise FixError(f"{directory}: {problem}")
             return history
+    detected = [f.title for f in FORMATS if f.family is not None]
     raise FixError(
-        f"{directory}: not a migration directory (no file names follow Flyway, golang-migrate, goose, dbmate, "
-        "diesel, authelia or a numbered scheme): a new file there would be linted as a database of its own. "
+        f"{directory}: not a migration directory (no file names follow {', '.join(detected[:-1])} or "
+        f"{detected[-1]}): a new file there would be linted as a database of its own. "
         "Configure it as [[tool.innolint.migrations]] to choose its format")
 
 
@@ -253,10 +250,9 @@ class _Verifier:
             except InputError as error:
                 raise FixError(str(error)) from None
             parts.append("\nDELIMITER ;\n")
-        # goose and dbmate files end in a Down section: the candidate starts an Up one of its own
-        # (a Liquibase changeset of its own: the text after the last one is that one's)
-        parts.append({"goose": "-- +goose Up\n", "dbmate": "-- migrate:up\n",
-                      "liquibase": "--changeset innolint:candidate\n"}.get(history.format, ""))
+        # a file may end in a part that does not run (a down section, another changeset): the
+        # candidate opens a part of its own
+        parts.append(named(history.format).opening)
         self.history_text = "".join(parts)
         self.offset = self.history_text.count("\n")
         first = self._lint([])
@@ -542,9 +538,9 @@ def output_for(fix_plan: FixPlan, names: list[str], now: float | None = None) ->
 
 def write(directory: str, output: NewMigration) -> list[str]:
     """Create the files inside DIR, none over an existing one but those the format replaces whole
-    (Atlas's atlas.sum: written beside, then renamed over it); all or none. Files go in DIR, in
-    the new sub-directory (`output.directory`), or in a directory below DIR that exists (a
-    Liquibase includeAll directory), each opened without following a link. Returns their paths."""
+    (an integrity file: written beside, then renamed over it); all or none. Files go in DIR, in
+    the new sub-directory (`output.directory`), or in a directory below DIR that exists (one a
+    root changelog includes whole), each opened without following a link. Returns their paths."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     for name in output.files:
         if name.startswith(("/", "..")) or "\0" in name or ".." in name.split("/") or name.endswith("/"):

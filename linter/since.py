@@ -39,7 +39,8 @@ from linter.rules import fingerprints
 from linter.rules.fingerprints import Known
 from linter.input.git_changes import ChangeError, ChangeSet, _absolute, _git
 from linter.input.migrations.files import classify, detected_root
-from linter.input.migrations.history import LiquibaseFinder, companion, place_of
+from linter.input.migrations.formats.base import Session
+from linter.input.migrations.history import companion, place_of
 from linter.input.source import SQL_SUFFIXES
 
 #: git's modes for what is read: regular files (and executable ones); links are followed by hand
@@ -115,7 +116,7 @@ def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str]
     found: set[str] = set()
     recursive: set[str] = set()
     olds = {new: old for old, new in changes.renamed.items()}
-    finder = LiquibaseFinder(lambda path: True)  # one for every changed file: each changelog is read once
+    session = Session(lambda path: True)  # one for every changed file: each changelog is read once
     deleted = {_absolute(p) for p in changes.deleted}
     for path in [*changes.files, *changes.deleted]:
         if path == "-":
@@ -126,8 +127,8 @@ def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str]
         if configured:
             recursive.add(os.path.realpath(max(configured, key=len)))
             continue
-        place, whole = place_of(path, finder) if os.path.exists(path) else (detected_root(path), False)
-        if whole:  # a Liquibase history: its root changelog's directory and below
+        place, whole = place_of(path, session) if os.path.exists(path) else (detected_root(path), False)
+        if whole:  # a history rooted in a file (a changelog): that file's directory and below
             recursive.add(os.path.realpath(place))
         elif classify(path) is not None or _absolute(path) in deleted or place != os.path.dirname(os.path.abspath(path)):
             found.add(place)

@@ -365,7 +365,7 @@ def write_prisma(root: Path, evolution: Evolution, seed: int, *, provider: str =
 
 def write_atlas(directory: Path, evolution: Evolution, seed: int, *, named: bool = True) -> list[Path]:
     """An Atlas migration directory with its atlas.sum (as `atlas migrate diff` leaves it)."""
-    from linter.input.migrations.atlas import sorted_names, sum_text
+    from linter.input.migrations.formats.atlas import sorted_names, sum_text
 
     rng = random.Random(seed)
     directory.mkdir(parents=True, exist_ok=True)

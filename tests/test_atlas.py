@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.input.migrations import atlas
+from linter.input.migrations.formats import atlas
 from linter.rules.checkapi import CheckContext
 from linter.engine import RunOptions, lint_paths
 from linter.rules.findings import Report

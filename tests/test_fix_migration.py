@@ -29,7 +29,7 @@ from linter.rules.checkapi import CheckContext
 from linter.cli import main
 from linter.config.settings import ConfigResolver
 from linter.fix_migration import FixError, build, output_for, write
-from linter.input.migrations.writing import NewMigration, next_version
+from linter.input.migrations.formats.base import NewMigration, next_version
 from linter.input.migrations.history import order
 from linter.schema.target import Target
 from tests import sampling
@@ -130,7 +130,7 @@ def write_history(directory: Path, fmt: str, migrations: list[list[str]]) -> Non
         elif fmt == "atlas":
             (directory / f"2024010{number}120000_step.sql").write_text(body)
     if fmt == "atlas":
-        from linter.input.migrations import atlas
+        from linter.input.migrations.formats import atlas
 
         names = sorted(p.name for p in directory.glob("*.sql"))
         (directory / "atlas.sum").write_text(atlas.sum_text([(n, (directory / n).read_bytes()) for n in names]))
@@ -472,7 +472,7 @@ def test_fix_writes_prisma_and_atlas_migrations_their_tools_run(tmp_path: Path, 
     and left atlas.sum stale (Atlas then refuses the directory). Now: a Prisma migration folder
     that the Prisma reader reads back as the last migration, and for Atlas the file and the
     atlas.sum `atlas migrate hash` writes (the project's own check of the sum accepts it)."""
-    from linter.input.migrations import atlas
+    from linter.input.migrations.formats import atlas
     from linter.input.migrations.history import detect
 
     directory = tmp_path / ("prisma/migrations" if fmt == "prisma" else "migrations")

@@ -9,6 +9,7 @@ Read from the source with `ast` (nothing is imported), so a violation is named b
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -119,3 +120,141 @@ def test_every_stage_is_documented_in_architecture_md() -> None:
         if path.name != "__init__.py":
             rel = path.relative_to(LINTER).as_posix()
             assert rel.rsplit("/", 1)[-1].removesuffix(".py") in text, f"ARCHITECTURE.md does not name linter/{rel}"
+
+
+# --- migration formats: one home each, registered in one place ------------------------------------
+
+FORMATS_PACKAGE = LINTER / "input" / "migrations" / "formats"
+#: format names that are also ordinary words of the code (a TIMESTAMP column, lexical analysis):
+#: outside the package they may be words, never a string that is exactly the name (a dispatch)
+ORDINARY_NAMES = frozenset({"timestamp", "lexical"})
+#: known uses of a format's name that are not the format, with why: (file, the string)
+NOT_A_FORMAT = {("linter/input/migrations/laravel_models.py", "goose")}  # Laravel's plural of the noun goose
+
+
+def _format_modules() -> dict[str, Path]:
+    """The modules of the formats package that should each hold one format: its modules, and for a
+    format that is a package of its own (its readers inside), that package."""
+    found = {}
+    for path in sorted(FORMATS_PACKAGE.iterdir()):
+        if path.name == "__pycache__" or path.name in ("__init__.py", "base.py"):
+            continue
+        if path.is_dir() and (path / "__init__.py").exists():
+            found[f"linter.input.migrations.formats.{path.name}"] = path / "__init__.py"
+        elif path.suffix == ".py":
+            found[f"linter.input.migrations.formats.{path.stem}"] = path
+    return found
+
+
+def test_every_format_module_holds_one_registered_format() -> None:
+    """Each module of the formats package is one format (its `FORMAT`), in the registry, and the
+    registry holds nothing else: the configuration's choices are the registry's names."""
+    import importlib
+    import typing
+
+    from linter.config.model import MigrationFormat
+    from linter.input.migrations.formats import FORMATS, NAMES, named
+    from linter.input.migrations.formats.base import Format
+
+    modules = _format_modules()
+    registered = {type(f).__module__ for f in FORMATS}
+    for name in modules:
+        module = importlib.import_module(name)
+        fmt = getattr(module, "FORMAT", None)
+        assert isinstance(fmt, Format), f"{name} defines no FORMAT"
+        assert fmt in FORMATS, f"{name}.FORMAT ({fmt.name}) is not registered in linter/input/migrations/formats/__init__.py"
+    assert registered == set(modules), registered ^ set(modules)
+    assert len(set(NAMES)) == len(NAMES) and all(named(n).name == n for n in NAMES)
+    assert typing.get_args(MigrationFormat) == ("auto", *NAMES)
+
+
+def _format_words() -> tuple[list[str], frozenset[str]]:
+    from linter.input.migrations.formats import NAMES
+
+    return [n for n in NAMES if n not in ORDINARY_NAMES], frozenset(n for n in NAMES if n in ORDINARY_NAMES)
+
+
+def _named_formats(rel: str, source: str, words: list[str], ordinary: frozenset[str]) -> list[str]:
+    """Where a module names a format: an identifier one of whose words (`_goose_section`,
+    `LiquibaseFinder`, `golang_migrate`) is a format's name, or a string, other than a docstring or a
+    rule's documentation (a `RuleDoc`), that holds one as a word (`"goose"`, `"-- +goose Up"`,
+    `"linter.input.migrations.atlas"`, "in Prisma, give it ..."); in linter/, a string that is
+    exactly one of the ordinary names. Comments are free."""
+    tree = ast.parse(source)
+    documentation: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                documentation.add(id(first.value))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "RuleDoc":
+            documentation.update(id(n) for n in ast.walk(node) if isinstance(n, ast.Constant))
+    found = []
+    for node in ast.walk(tree):
+        names: list[str | None] = []
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, ast.arg):
+            names = [node.arg]
+        elif isinstance(node, ast.alias):
+            names = [node.name, node.asname]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module]
+        elif isinstance(node, ast.keyword):
+            names = [node.arg]
+        for name in filter(None, names):
+            snake = "_" + re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace(".", "_").strip("_") + "_"
+            found += [f"{rel}:{node.lineno}: {name} names {w}" for w in words if f"_{w.replace('-', '_')}_" in snake]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documentation:
+            text = node.value.lower()
+            found += [f"{rel}:{node.lineno}: {node.value[:60]!r} names {w}" for w in words
+                      if re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", text)
+                      and (rel, node.value) not in NOT_A_FORMAT]
+            if rel.startswith("linter/") and node.value in ordinary:
+                found.append(f"{rel}:{node.lineno}: {node.value!r} is a format's name")
+    return found
+
+
+def test_no_module_outside_the_formats_package_names_a_format() -> None:
+    """A format's knowledge is in its module: the splitter, the planner, the engine, the writers'
+    caller, the configuration and the checks ask the registry and name no format."""
+    words, ordinary = _format_words()
+    found = []
+    for path in sorted([*LINTER.rglob("*.py"), *(REPO_ROOT / "checks").rglob("*.py")]):
+        if FORMATS_PACKAGE in path.parents:
+            continue
+        rel = path.relative_to(REPO_ROOT).as_posix()
+        found += _named_formats(rel, path.read_text(encoding="utf-8"), words, ordinary)
+    assert not found, "formats named outside linter/input/migrations/formats:\n" + "\n".join(found)
+
+
+def test_the_format_check_sees_a_format_named_in_code() -> None:
+    """The check above can fail: a dispatch on a format's name, a helper named after one, a marker
+    in a string, a module path, advice in a message; not a comment, a docstring or a rule's doc."""
+    source = '''"""Docstrings may say goose and Liquibase."""
+import linter.input.migrations.atlas as sums  # comments may say flyway
+from linter.input.migrations.formats.goose import Goose
+def _goose_section(fmt):
+    """goose"""
+    if fmt == "golang-migrate":
+        return "-- +goose Up\\n"
+    doc = RuleDoc(why="read from schema.prisma")
+    return LiquibaseFinder, f"in Prisma, run {fmt}", "timestamp"
+'''
+    found = _named_formats("linter/x.py", source, ["atlas", "liquibase", "flyway", "golang-migrate", "goose", "prisma"],
+                           frozenset({"timestamp"}))
+    assert sorted(found) == sorted([
+        "linter/x.py:2: linter.input.migrations.atlas names atlas",
+        "linter/x.py:3: linter.input.migrations.formats.goose names goose",
+        "linter/x.py:3: Goose names goose",
+        "linter/x.py:4: _goose_section names goose",
+        "linter/x.py:6: 'golang-migrate' names golang-migrate",
+        "linter/x.py:7: '-- +goose Up\\n' names goose",
+        "linter/x.py:9: LiquibaseFinder names liquibase",
+        "linter/x.py:9: 'in Prisma, run ' names prisma",
+        "linter/x.py:9: 'timestamp' is a format's name",
+    ]), found

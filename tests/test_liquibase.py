@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from linter.report import json as json_report
-from linter.input.migrations import liquibase_changelog, liquibase_sql
+from linter.input.migrations.formats.liquibase import changelog as liquibase_changelog, sql as liquibase_sql
 from linter.input.migrations.history import detect, order, plan
 from linter.input.migrations.writing import new_migration
 from linter.input.source import read_statements

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from linter.config.model import MigrationFormat
-from linter.input.migrations.history import FORMATS, detect, plan
+from linter.input.migrations.formats import NAMES as FORMATS
+from linter.input.migrations.history import detect, plan
 from linter.input.migrations.writing import directory_of, new_migration, utc
 from tests import histories as H
 

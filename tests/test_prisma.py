@@ -16,7 +16,7 @@ import pytest
 
 from linter.rules.findings import Report
 from linter.input.migrations.history import order, plan
-from linter.input.migrations.prisma_schema import implicit_links, parse
+from linter.input.migrations.formats.prisma.schema import implicit_links, parse
 from tests import histories as H
 from tests.complexity import assert_linear
 

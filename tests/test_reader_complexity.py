@@ -21,8 +21,9 @@ from linter.config.settings import ConfigResolver
 from linter.engine import lint_paths
 from linter.input.git_changes import ChangeSet
 from linter.input.migrations.laravel_models import read_model
-from linter.input.migrations.orm_evidence import AppEvidence, _prisma
-from linter.input.migrations import prisma_schema
+from linter.input.migrations.formats.prisma import schema_evidence as _prisma
+from linter.input.migrations.orm_evidence import AppEvidence
+from linter.input.migrations.formats.prisma import schema as prisma_schema
 from linter.rules.checkapi import CheckContext
 from linter.schema.model import Table
 from tests.complexity import assert_linear

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.input.migrations import atlas, liquibase
+from linter.input.migrations.formats import atlas
+from linter.input.migrations.formats.liquibase import walker as liquibase
 from linter.input.statement import Note, Segment
 from linter.input.split import split_stream
 from tests.complexity import assert_linear

@@ -19,16 +19,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from linter.config.defaults import DEFAULTS, ConfigError, _field_name, rule_ids
 from linter.config.option_types import TargetName, annotation
+from linter.input.migrations.formats import NAMES as FORMAT_NAMES
 from linter.suggest import did_you_mean
 from linter.schema.target import DEFAULT_LOWER_CASE_TABLE_NAMES
 
 FailLevel = Literal["error", "warning", "info", "none"]
 SeverityName = Literal["error", "warning", "info"]
-#: migration directory formats; "auto" detects one from the file names (linter.input.migrations.history)
-MigrationFormat = Literal[
-    "auto", "flyway", "golang-migrate", "authelia", "goose", "dbmate", "timestamp", "diesel", "prisma", "atlas",
-    "liquibase", "lexical"
-]
+#: migration directory formats, as the registry lists them (linter.input.migrations.formats); "auto"
+#: detects one from the files
+MigrationFormat = Literal[("auto", *FORMAT_NAMES)]  # type: ignore[valid-type]
 
 
 def _empty_list() -> list[Any]:

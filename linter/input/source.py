@@ -16,11 +16,14 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from linter.input.statement import Segment, TenantBlock
 from linter.input.split import StatementStream, split_stream
 from linter.schema.target import Target
+
+if TYPE_CHECKING:
+    from linter.input.migrations.formats.base import Format
 
 #: how much of a file the binary check looks at
 _SNIFF_BYTES = 8192
@@ -229,29 +232,33 @@ SQL_SUFFIXES = (".sql", ".sql.in", ".ddl", ".mysql", ".dump")
 _DUMP_HEADER = re.compile(rb"^(?:\xef\xbb\xbf)?-- (?:MySQL|MariaDB) dump ", re.MULTILINE)
 
 
-#: Liquibase changelogs are taken when their start names Liquibase's root element
-_CHANGELOG_SUFFIXES = (".xml", ".yaml", ".yml", ".json")
-
-
 def _sql_name(name: str) -> bool | None:
     """True: a SQL file by its name; None: a `.txt` file that is SQL if it starts like a dump, or
-    an XML/YAML/JSON file that is a Liquibase changelog if it says so; False: not SQL."""
+    a file a migration format reads when it says it is that format's (`Format.walked`: a
+    changelog); False: not SQL."""
     lowered = name.lower()
     if lowered.endswith(SQL_SUFFIXES):
         return True
-    return None if lowered.endswith((".txt", *_CHANGELOG_SUFFIXES)) else False
+    return None if lowered.endswith(".txt") or _walking_format(lowered) is not None else False
+
+
+def _walking_format(lowered: str) -> Format | None:
+    from linter.input.migrations.formats import FORMATS
+
+    return next((fmt for fmt in FORMATS if fmt.walked(lowered)), None)
 
 
 def _is_dump(path: str) -> bool:
-    """Whether a `.txt` file (a regular file inside the tree) starts like mysqldump output, or an
-    XML/YAML/JSON file is a Liquibase changelog (`databaseChangeLog` in its first 4 KiB)."""
+    """Whether a `.txt` file (a regular file inside the tree) starts like mysqldump output, or a
+    file a format walks is that format's (`Format.takes`, by its first 4 KiB)."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(4096)
     except OSError:
         return True  # let reading it report the error
-    if path.lower().endswith(_CHANGELOG_SUFFIXES):
-        return b"databaseChangeLog" in head
+    fmt = _walking_format(path.lower())
+    if fmt is not None:
+        return fmt.takes(head)
     return _DUMP_HEADER.search(head) is not None
 
 

@@ -49,12 +49,6 @@ if TYPE_CHECKING:
     from linter.schema.target import Target
 
 
-#: migration formats whose tools read a file otherwise than as text to split (directive lines,
-#: parts read on their own): their reading (module, function) turns the chunks into text and
-#: Segments, and is imported only when such a file is read
-_OWN_READINGS = {"liquibase": ("linter.input.migrations.liquibase", "read_chunks"), "atlas": ("linter.input.migrations.atlas", "read_chunks")}
-
-
 def split_stream(
     chunks: Iterable[str], path: str, *, migration_format: str | None = None, target: Target | None = None,
     skip_words: frozenset[str] | None = None, skip_pattern: str = "", unless: str = "",
@@ -63,12 +57,12 @@ def split_stream(
 ) -> StatementStream:
     """Yield the statements of the text made of `chunks`, each as soon as it is complete.
 
-    `path` is only copied into each Statement. `migration_format` is the format of the migration
-    history the file belongs to (`linter.input.migrations.history`; None: a plain file, which the mysql client
-    runs): in goose files goose's annotations (`-- +goose Up`, `Down`, `StatementBegin`,
-    `StatementEnd`) and in dbmate files dbmate's (`-- migrate:up`, `-- migrate:down`) are obeyed:
-    Down sections are skipped and a StatementBegin/StatementEnd block is one statement whatever it
-    contains. `target`: the server executable comments are evaluated against (`/*!80023 ...*/`
+    `path` is only copied into each Statement. `migration_format` is the name of the format of the
+    migration history the file belongs to (`linter.input.migrations.formats`; None: a plain file,
+    which the mysql client runs), which the splitter asks: the format's annotations are obeyed
+    (`Format.section`: a down section is skipped, a block from `begin` to `end` is one statement
+    whatever it contains), and the client's commands hold only where the client runs the files
+    (`Format.client`). `target`: the server executable comments are evaluated against (`/*!80023 ...*/`
     runs on a server of that version or later; None: every one runs) and whose support of compound
     statements decides whether a MariaDB block runs. Broken input (an unterminated quote or
     comment, NUL bytes, junk) never raises: what there is becomes a statement and the parser
@@ -81,27 +75,29 @@ def split_stream(
     counted the same way (mysqldump's `ALTER TABLE `t` DISABLE KEYS`); it must not match `;`,
     quotes, comments or a newline.
 
-    Liquibase and Atlas files are read as their tools read them (`_OWN_READINGS`): their
-    directives become `Segment`s in the chunks; `segment`, how the whole file is split when the
-    history that holds it says so (a Liquibase `<sqlFile endDelimiter="//">`). A `Note` among the
-    chunks is reported as it is.
+    A format that reads a file otherwise than as text to split (`Format.reads_itself`) reads it
+    (`Format.read_chunks`): its directives become `Segment`s in the chunks; `segment`, how the
+    whole file is split when the history that holds it says so (a changelog's settings for the
+    file). A `Note` among the chunks is reported as it is.
 
     `blocks`: the caller takes a dump's repeated schema blocks (`linter.input.tenant_blocks`): the
     stream then holds `BlockMark`s among the statements, and a block this says True of (a repeat
     of a template the caller recorded) comes as one mark instead of its statements (plain files
     only: a migration format's own reading stays as it is).
     """
-    splitter = _Splitter(path, migration_format, skip_words, unless, skip_pattern, target, max_statement)
-    reading = _OWN_READINGS.get(migration_format)  # type: ignore[arg-type]
-    if blocks is not None and reading is None and segment is None and migration_format is None:
+    fmt = None
+    if migration_format is not None:
+        from linter.input.migrations.formats import named
+
+        fmt = named(migration_format)
+    splitter = _Splitter(path, fmt, skip_words, unless, skip_pattern, target, max_statement)
+    if blocks is not None and segment is None and fmt is None:
         from linter.input.tenant_blocks import tenant_blocks
 
         splitter.repeats = Repeats(blocks)
         chunks = tenant_blocks(chunks)  # type: ignore[assignment]
-    if reading is not None:
-        import importlib
-
-        chunks = getattr(importlib.import_module(reading[0]), reading[1])(chunks, path, target=target, segment=segment)
+    if fmt is not None and fmt.reads_itself:
+        chunks = fmt.read_chunks(chunks, path, target=target, segment=segment)
     elif segment is not None:
         chunks = _prefixed(segment, chunks)
     return StatementStream(splitter, chunks)

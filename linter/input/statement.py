@@ -51,7 +51,7 @@ class Note(NamedTuple):
 class Segment(NamedTuple):
     """A part of a file that a migration tool reads on its own (a Liquibase changeset, a file with
     Atlas's `-- atlas:delimiter`), put into the chunks given to `split_stream` by that format's
-    reading of the file (`linter.input.migrations.liquibase`, `linter.input.migrations.atlas`) where the part starts, always at the
+    reading of the file (`Format.read_chunks`, linter.input.migrations.formats) where the part starts, always at the
     start of a line. What is still open there ends as at the end of input (a statement without its
     delimiter, an unclosed quote: the tool sends the part's text as it is), and the part is split
     as `split` says: "packet", at each `;` except inside a compound statement (a stored program
@@ -66,7 +66,7 @@ class Segment(NamedTuple):
     notes: tuple[Note, ...] = ()
     part: str = "changeset"
     #: Liquibase `dbms` filters the part must pass to run at all, and the changelog parameters
-    #: defined before it as (name, value, dbms filter): read by `linter.input.migrations.liquibase`, which knows the
+    #: defined before it as (name, value, dbms filter): read by the format's reading (`Format.read_chunks`), which knows the
     #: target's name there; the splitter does not look at them
     dbms: tuple[str, ...] = ()
     properties: tuple[tuple[str, str, str | None], ...] = ()

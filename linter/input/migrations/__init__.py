@@ -1,3 +1,3 @@
-"""Migration formats: which tool a directory of migrations belongs to and in which order it runs
-them (`history`), the changelog formats with their own reading (Atlas, Liquibase, Prisma), and the
-evidence applications give about their tables (`orm_evidence`)."""
+"""Migration histories: which files form one history and in which order they run (`history`,
+asking the formats: `formats`, one module per tool), a new migration in a history's format
+(`writing`), and the evidence applications give about their tables (`orm_evidence`)."""

@@ -31,7 +31,6 @@ from linter.input.splitter.lexis import (
     _excerpt,
     _exec_line,
     _exec_open,
-    _marker,
     _run_end,
 )
 from linter.input.splitter.sqlmode import ANSI_QUOTES, NO_BACKSLASH_ESCAPES
@@ -290,7 +289,7 @@ class _GapReader:
     def _comment_done(self, text: str) -> None:
         """File a finished comment: a migration annotation, a trailing comment, or a leading one."""
         if self.markers and self.dash_comment:
-            marker = _marker(text, self.markers)
+            marker = self.markers(text)
             if marker is not None:
                 self._apply_marker(marker)
                 return
@@ -313,7 +312,7 @@ class _GapReader:
         self.comments_hold = False
 
     def _apply_marker(self, marker: str) -> None:
-        """Obey a goose/dbmate annotation; a statement still open ends where the annotation starts."""
+        """Obey a format's annotation (`Format.section`); a statement still open ends where the annotation starts."""
         if self.in_stmt:
             self._end_stmt(self.pos, cut=self.cm_off, strip_semicolon=marker == "end")
         self._flush_pending()

@@ -1,9 +1,8 @@
 """The lexical pieces the splitter's parts share: whitespace and quoting (`_QUOTINGS`, which
 `SET sql_mode` switches), executable comments (`executable_reading`: whether `/*!50100 ... */`
 runs on the target), comments kept for directives and their bounds, the scanner's modes, the
-run regex (`_run_pattern`: what swallows statement text up to where something can happen) and
-the migration annotations the splitter obeys (`_marker`). See `linter.input.split` for the
-picture."""
+run regex (`_run_pattern`: what swallows statement text up to where something can happen). See
+`linter.input.split` for the picture."""
 
 from __future__ import annotations
 
@@ -39,14 +38,6 @@ def _excerpt(text: str, width: int = 100) -> str:
 _SKIP_WORD, _COMMAND_WORD, _SET_WORD = 1, 2, 4
 #: the first three characters of a statement that may be a SET (see `_Splitter._follow_set`)
 _SET_WORDS = frozenset(a + b + c for a in "sS" for b in "eE" for c in "tT")
-
-#: migration formats whose annotations the splitter obeys
-_MARKER_FORMATS = frozenset({"goose", "dbmate"})
-#: formats of files the mysql client runs (plain files: None), where client commands (`\g`, `\u
-#: db`, `use db` alone on a line ...) are the client's, not SQL; migration tools send the text to
-#: the server themselves
-_CLIENT_FORMATS = frozenset({None, "lexical", "timestamp"})
-
 
 #: the whitespace of MySQL's lexer; `\r` is plain whitespace and lines are counted on `\n` only
 _WS = " \t\n\r\f\v"
@@ -205,8 +196,8 @@ def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int, pack
     Python must look: the delimiter's first character, a quote not closed in the buffer, a
     possible comment opener, `*/` inside an executable comment, or a line that may start with
     DELIMITER. Every look-ahead needs a real character, so the match also stops before anything
-    whose meaning the next chunk could change. `delimiter` is "" inside a goose block (no
-    delimiter, no DELIMITER command). With `client`, a backslash (a client command) stops it too;
+    whose meaning the next chunk could change. `delimiter` is "" inside an annotated block (a
+    format's `begin` to `end`: no delimiter, no DELIMITER command). With `client`, a backslash (a client command) stops it too;
     `quoting` says how strings read (`_QUOTINGS`); with `packet` (a `Segment` split as a packet),
     a `;` stops it though there is no delimiter.
     """
@@ -237,28 +228,3 @@ def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int, pack
 _run_cache: dict[tuple[str, bool, bool, int, bool], _Matcher] = {}
 #: builds a Statement from a tuple without the keyword-argument machinery of its constructor
 _new_statement = tuple.__new__
-
-
-def _marker(text: str, fmt: str) -> str | None:
-    """The annotation of migration format `fmt` a `--` comment holds: up, down, begin, end,
-    ignore, or None (another tool's annotation is a plain comment)."""
-    words = " ".join(text.split()).lower()
-    if fmt == "goose":
-        if not words.startswith("+goose "):
-            return None
-        return {
-            "up": "up",
-            "down": "down",
-            "statementbegin": "begin",
-            "statementend": "end",
-            "no transaction": "ignore",
-            "envsub on": "ignore",
-            "envsub off": "ignore",
-        }.get(words[7:])
-    if fmt != "dbmate":
-        return None
-    for direction in ("up", "down"):
-        tag = "migrate:" + direction
-        if words == tag or words.startswith(tag + " "):  # dbmate allows options after the tag
-            return direction
-    return None

@@ -5,7 +5,7 @@ parts, each a class whose methods work on this state."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 import re
 from typing import TYPE_CHECKING
 
@@ -22,14 +22,12 @@ from linter.input.splitter.lexis import (
     _BTICK,
     _CLIENTDROP,
     _CLIENT_DASH_FOLLOW,
-    _CLIENT_FORMATS,
     _DASH_COMMENT_FOLLOW,
     _CODE,
     _COMMENT_CHARS,
     _DQUOTE,
     _EXEC_OPENINGS,
     _LINE,
-    _MARKER_FORMATS,
     _Matcher,
     _PARAMS,
     _SKIPEXEC,
@@ -50,6 +48,7 @@ from linter.input.statement import Note, Segment, Statement, TenantBlock, _SEGME
 
 if TYPE_CHECKING:
     from linter.schema.target import Target
+    from linter.input.migrations.formats.base import Format
 
 
 #: an executable comment still open at the end (checked on MariaDB 10.11, run or skipped: 1064)
@@ -71,12 +70,16 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
     span_memory = True
 
     def __init__(
-        self, path: str, migration_format: str | None, skip_words: frozenset[str] | None = None, unless: str = "",
+        self, path: str, migration_format: Format | None, skip_words: frozenset[str] | None = None, unless: str = "",
         skip_pattern: str = "", target: Target | None = None, max_statement: int = MAX_STATEMENT_CHARS,
     ) -> None:
         self.path = path
-        self.markers = migration_format if migration_format in _MARKER_FORMATS else None
-        self.client = migration_format in _CLIENT_FORMATS  # client commands are the client's
+        fmt = migration_format
+        #: the annotations of the file's format the splitter obeys (`Format.section`), if it has any
+        self.markers: Callable[[str], str | None] | None = fmt.section if fmt is not None and fmt.sections else None
+        #: client commands are the client's in a plain file and in a format the client runs
+        #: (`Format.client`); migration tools send the text to the server themselves
+        self.client = fmt is None or fmt.client
         #: what after `--` makes it a comment where a statement is held (see `_CLIENT_DASH_FOLLOW`)
         self.dash_follow = _CLIENT_DASH_FOLLOW if self.client else _DASH_COMMENT_FOLLOW
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
@@ -108,10 +111,10 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.line_start = 0
         # client state
         self.delimiter = ";"
-        self.block = False  # inside goose StatementBegin/StatementEnd: no delimiter at all
+        self.block = False  # inside an annotated block (a format's `begin` to `end`): no delimiter at all
         self.packet = False  # and, in a Segment split as a packet, a `;` ends a statement (not a compound one)
         self.part = "file"  # what is being read, for notes: the file, or a Segment's part
-        self.down = False  # inside a goose/dbmate Down section: nothing is emitted
+        self.down = False  # inside a format's `down` section: nothing is emitted
         self.modes = Modes()  # the session's sql_mode, as far as it is followed
         self.quoting = 0  # how strings read: see `_QUOTINGS` (`linter.input.splitter.sqlmode`)
         self.mode = _CODE
@@ -375,7 +378,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
                 self.notes.append(Note(line, column, f"{what} not closed: the rest of the {self.part} is inside it, and the "
                                        "server rejects the statement it is in", end_line=max(line, end_line)))
         if self.in_stmt:
-            # a goose block or a Segment sent whole: the server takes a last `;` as the end of the statement
+            # an annotated block or a Segment sent whole: the server takes a last `;` as the end of the statement
             self._end_stmt(len(buf), cut=cut, strip_semicolon=self.block and not self.packet)
         self._flush_pending()
         self.packet_open = False  # at the end the client sends what it holds
@@ -402,7 +405,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         return self.cur_line
 
     def _set_matchers(self) -> None:
-        """Follow a change of delimiter, goose block or executable comment."""
+        """Follow a change of delimiter, annotated block or executable comment."""
         delimiter = "" if self.block else self.delimiter
         key = (delimiter, self.exec_ver is not None or self.exec_cut or self.exec_stray, self.client, self.quoting,
                self.packet)

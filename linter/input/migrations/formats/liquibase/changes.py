@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from linter.input.migrations.liquibase_changelog import Node
+from linter.input.migrations.formats.liquibase.changelog import Node
 
 #: change types with no effect on tables (data, stored code, markers)
 NO_TABLE_EFFECT = frozenset({

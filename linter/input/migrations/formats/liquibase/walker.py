@@ -40,11 +40,17 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from linter.input.migrations.files import HistoryNote
+from linter.input.migrations.formats.base import HistoryNote
 from linter.input.statement import Note, Segment
 from linter.schema.target import Target
-from linter.input.migrations.liquibase_changelog import Changelog, ChangelogError, changes_of, read_changelog
-from linter.input.migrations.liquibase_sql import (
+from linter.input.migrations.formats.liquibase.changelog import (
+    CHANGELOG_SUFFIXES,
+    Changelog,
+    ChangelogError,
+    changes_of,
+    read_changelog,
+)
+from linter.input.migrations.formats.liquibase.sql import (
     _EXPRESSION,
     _FIRST_LINE,
     _Formatted,
@@ -57,10 +63,8 @@ from linter.input.migrations.liquibase_sql import (
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from linter.input.migrations.liquibase_changelog import Node
+    from linter.input.migrations.formats.liquibase.changelog import Node
 
-#: changelog files by their suffix (what includeAll takes besides .sql)
-CHANGELOG_SUFFIXES = (".xml", ".yaml", ".yml", ".json")
 #: the most bytes of one changelog innolint reads
 CHANGELOG_CAP = 8 << 20
 #: how many files one history reaches at most
@@ -115,9 +119,9 @@ def _changelog_chunks(chunks: Iterable[str], path: str, target: Target | None,
                       properties: dict[str, str]) -> Iterator[str | Segment | Note]:
     """The SQL of a changelog, each piece where it stands in the file: `sql` changes as written,
     the change types that shape tables as the MySQL DDL Liquibase runs for them
-    (`linter.input.migrations.liquibase_changes`), each on its change's line; and notes on what is not read
+    (`linter.input.migrations.formats.liquibase.changes`), each on its change's line; and notes on what is not read
     (other change types, changesets not run on the target, changes MySQL refuses)."""
-    from linter.input.migrations.liquibase_changes import NO_TABLE_EFFECT, render
+    from linter.input.migrations.formats.liquibase.changes import NO_TABLE_EFFECT, render
 
     text = "".join(chunks)
     changelog = read_changelog(path, text)

@@ -2,7 +2,7 @@
 reads it: changesets and their attributes (`dbms:`, `splitStatements:`, `endDelimiter:`, `ignore:`,
 preconditions), rollback lines and blocks, metadata lines, `--property` and `${name}`; the `dbms`
 filter and the Segment a change is split with, which the changelog formats share. The whole
-picture is in `linter.input.migrations.liquibase`."""
+picture is in `linter.input.migrations.formats.liquibase.walker`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Atlas migration directories: the integrity file `atlas.sum`, checkpoints, and the delimiter
-directive.
+"""Atlas: a directory holding `atlas.sum`, every `*.sql` file directly in it run by name (byte
+order), from the last checkpoint on; the integrity file checked, and the delimiter directive.
+Atlas sends the statements to the server itself. A new migration is a file that sorts after every
+other, and atlas.sum written again as `atlas migrate hash` writes it.
 
 Atlas runs every `*.sql` file directly in the directory, sorted by name (byte order), and
 refuses a directory whose `atlas.sum` does not match its files. The file's first line is
@@ -19,6 +21,11 @@ from the last one, so the files before it are not replayed (`checkpoint_start`).
 
 `-- atlas:delimiter X` as a file's first line makes X the statement delimiter for the file (`\\n`,
 `\\r` and `\\t` in X are line breaks and tabs): `read_chunks` gives the splitter that Segment.
+
+A new migration (`Atlas.write`): `<next>_<name>.sql` sorting after every file, and atlas.sum
+written again as `atlas migrate hash` writes it (`sum_text`, Atlas's `migrate.NewHashFile` and
+`HashFile.MarshalText`) when the sum matches the directory before; else the note says to run
+`atlas migrate hash` (innolint does not vouch for files changed behind the sum).
 """
 
 from __future__ import annotations
@@ -28,10 +35,25 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from linter.input.migrations.formats.base import (
+    Directory,
+    Draft,
+    Format,
+    History,
+    HistoryNote,
+    NewMigration,
+    head as file_head,
+    next_version,
+    sorting_after,
+    versions,
+)
+from linter.input.migrations.formats.timestamp import FAMILY as NUMBERED
 from linter.input.statement import Note, Segment
-from linter.schema.target import Target
+
+if TYPE_CHECKING:
+    from linter.schema.target import Target
 
 SUM_FILE = "atlas.sum"
 #: the most bytes of atlas.sum, and of one migration file hashed, that innolint reads
@@ -212,3 +234,81 @@ def read_chunks(chunks: Iterable[str], path: str, *, target: Target | None = Non
     if held:
         yield held
     yield from iterator
+
+
+# --- the format ------------------------------------------------------------------------------------
+
+
+class Atlas(Format):
+    name = "atlas"
+    title = "Atlas"
+    reads_itself = True
+    doc = ("a directory holding `atlas.sum`: its `*.sql` files by name, from the last `-- atlas:checkpoint` on, "
+           "a file's first-line `-- atlas:delimiter X` obeyed; atlas.sum is checked as Atlas computes it (a hash "
+           "chain over names and contents): a file not in it, a listed file that is gone, a file changed since "
+           "(the first in the chain), or a hand-edited sum is reported where it is: the history was edited")
+    writes = "an Atlas file with atlas.sum written again"
+
+    def companion(self, name: str) -> bool:
+        return name == SUM_FILE
+
+    def detect(self, directory: Directory) -> bool:
+        """A directory holding atlas.sum whose files' names follow no other format than numbered ones."""
+        return os.path.isfile(os.path.join(directory.root, SUM_FILE)) and set(directory.counts) <= {NUMBERED}
+
+    def order(self, directory: Directory, configured: bool) -> tuple[History | None, list[str]]:
+        """The `*.sql` files directly in the root by name (byte order), from the last checkpoint
+        on, and atlas.sum checked against the directory as it is on disk."""
+        root, files, inside = directory.root, directory.files, directory.inside
+        absolute = os.path.abspath(root)
+        here = {os.path.basename(p): p for p in files
+                if os.path.dirname(os.path.abspath(p)) == absolute and os.path.basename(p).endswith(".sql")}
+        taken = set(here.values())
+        others = [p for p in files if p not in taken]
+        if not here:
+            return None, files
+        ordered = [here[name] for name in sorted_names(here)]
+        history = History(root, self.name, ordered)
+        try:
+            names = [n for n in os.listdir(root) if n.endswith(".sql") and os.path.isfile(os.path.join(root, n))]
+        except OSError:
+            names = list(here)
+        on_disk = [here.get(n, os.path.join(root, n)) for n in sorted_names(names)]
+        history.notes.extend(HistoryNote(n.path, n.line, n.message)
+                             for n in verify(root, [p for p in on_disk if directory.keep(p)], inside))
+        start = checkpoint_start([file_head(p, inside, 4096) for p in ordered])
+        if start:
+            checkpoint = os.path.basename(ordered[start])
+            history.ignored.extend((p, f"before the last checkpoint ({checkpoint}): a new database starts there")
+                                   for p in ordered[:start])
+            history.files = ordered[start:]
+        return history, others
+
+    def read_chunks(self, chunks: Iterable[str], path: str, *, target: Target | None = None,
+                    segment: Segment | None = None) -> Iterator[str | Segment | Note]:
+        return read_chunks(chunks, path, target=target, segment=segment)
+
+    def write(self, draft: Draft) -> NewMigration:
+        from linter.input.file_access import FileRefused, read_inside
+
+        root = draft.root
+        sql_names = [n for n in draft.names if n.endswith(".sql") and os.path.isfile(os.path.join(root, n))]
+        version = next_version(versions(sql_names, r"^(\d+(?:[._-]\d+(?=[._-]))*)[_-]"), draft.now)
+        file = sorting_after(f"{version}_{draft.label}.sql", sql_names)
+        on_disk = [os.path.join(root, n) for n in sorted_names(sql_names)]
+        if verify(root, on_disk, draft.inside):
+            return NewMigration({file: draft.up}, note="atlas.sum did not match the directory before this migration: "
+                                "run `atlas migrate hash` once you have checked the files it does not match")
+        contents = []
+        try:
+            for path in on_disk:
+                contents.append((os.path.basename(path), read_inside(path, draft.inside, FILE_CAP, "migration file")))
+        except FileRefused as error:
+            return NewMigration({file: draft.up}, note=f"{error}: run `atlas migrate hash`")
+        contents.append((file, draft.up.encode("utf-8")))
+        ordered = {n: content for n, content in contents}
+        return NewMigration({file: draft.up, SUM_FILE: sum_text([(n, ordered[n]) for n in sorted_names(ordered)])},
+                            replaces=(SUM_FILE,))
+
+
+FORMAT = Atlas()

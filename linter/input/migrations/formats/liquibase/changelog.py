@@ -1,13 +1,15 @@
 """Liquibase changelogs as data: XML through expat with every DOCTYPE and entity declaration
 refused, YAML and JSON through PyYAML's safe composer under a node budget, into one tree of
 `Node`s with line numbers; the changesets and changes in them (`Changelog`, `changes_of`). What
-the changes do is `liquibase_changes`; which files a history reaches is `liquibase.Walker`."""
+the changes do is `changes`; which files a history reaches is `walker.Walker`."""
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
 
+#: changelog files by their suffix (what includeAll takes besides .sql)
+CHANGELOG_SUFFIXES = (".xml", ".yaml", ".yml", ".json")
 #: how many nodes of one changelog (XML elements, YAML nodes walked) are read
 _NODE_BUDGET = 200_000
 
