@@ -27,19 +27,8 @@ from linter.rules.checkapi import Check, CheckContext, MigrationEdit, RuleDoc, s
 from linter.rules.findings import Finding
 from linter.schema.model import SchemaModel
 
-#: what each tool does with an applied migration that changed
-_WHAT_BREAKS = {
-    "flyway": "Flyway's validate fails (checksum or description mismatch) and migrate stops until it is repaired",
-    "atlas": "atlas.sum no longer matches (atlas migrate validate fails), and the databases that ran it keep the old "
-             "version",
-    "liquibase": "Liquibase fails the changeset's checksum (or runs it again under a new path)",
-    "prisma": "Prisma reports the migration modified (or missing) and asks to reset the database",
-}
-
-
 def _what_breaks(edited: MigrationEdit) -> str:
-    return _WHAT_BREAKS.get(edited.tool or "", "the tool never runs it again where it ran, so those databases keep "
-                                               "what it did before the change")
+    return edited.on_edit or "the tool never runs it again where it ran, so those databases keep what it did before the change"
 
 
 class EditedMigration(Check):

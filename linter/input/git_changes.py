@@ -329,55 +329,47 @@ def tables_named_by(op: object, model: SchemaModel, current_schema: str | None) 
     return found
 
 
-#: migration tools that record only a migration's version: a file renamed with the same version and
-#: the same content is the same migration to them (Flyway records the description and a checksum,
-#: Atlas the names in atlas.sum, Prisma the directory's name, Liquibase the file's path)
-_VERSION_ONLY = frozenset({"golang-migrate", "goose", "dbmate", "diesel", "authelia"})
-
-
 def edited_migrations(changes: ChangeSet, files: list[str], tool: str | None) -> tuple[MigrationEdit, ...]:
     """The files of a migration history (`files`, its format `tool`) that exist at the change's ref
     and that the change edits, deletes or renames (`edited-migration`): the databases that ran the
-    history at the ref have run them, and will not run them again. A repeatable migration (Flyway's
-    `R__`) and a down or undo migration are left out (meant to change, or never run forward), and so
-    is a rename a version-only tool does not see (same version, same content). A Liquibase history
-    is left to Liquibase: its changelog files grow by new changesets, and it checks each applied
-    changeset's checksum itself."""
+    history at the ref have run them, and will not run them again. A migration the tool runs again
+    whenever it changes (`Format.meant_to_change`) and a down or undo migration are left out, and so
+    is a rename a tool that records only versions does not see (same version, same content), and a
+    history whose tool checks its applied parts itself (`Format.checks_its_edits`)."""
     from linter.input.migrations.files import classify
+    from linter.input.migrations.formats import named
     from linter.rules.checkapi import MigrationEdit
 
-    if changes.ref is None or changes.report_all or tool == "liquibase":
+    fmt = named(tool) if tool is not None else None
+    if changes.ref is None or changes.report_all or (fmt is not None and fmt.checks_its_edits):
         return ()
+    on_edit = fmt.on_edit if fmt is not None and fmt.on_edit else None
     mine = {_absolute(path): path for path in files if path != "-"}
     roots = {_absolute(detected_root(path)) for path in files if path != "-"}
     found: list[MigrationEdit] = []
 
     def runs_forward(path: str) -> bool:
         entry = classify(path)
-        return entry is None or (entry.ignored is None and not (entry.family == "flyway" and entry.key[0] == 1))
+        return entry is None or (entry.ignored is None and not (fmt is not None and fmt.meant_to_change(entry)))
 
     for path in sorted(changes.modified):
         if path in mine and runs_forward(path):
             spans = changes.files.get(path)
             line = min((start for start, _ in spans), default=1) if spans else 1
-            found.append(MigrationEdit(mine[path], "modified", changes.ref, max(line, 1), tool=tool))
+            found.append(MigrationEdit(mine[path], "modified", changes.ref, max(line, 1), on_edit=on_edit))
     for old in changes.deleted:
         absolute = _absolute(old)
         if _absolute(detected_root(old)) not in roots or not runs_forward(old):
             continue
         new = changes.renamed.get(absolute)
         if new is None:
-            found.append(MigrationEdit(old, "deleted", changes.ref, tool=tool))
+            found.append(MigrationEdit(old, "deleted", changes.ref, on_edit=on_edit))
             continue
         before, after = classify(old), classify(new)
-        same_version = (before is not None and after is not None and before.family == after.family
-                        and _version(before) == _version(after))
-        if tool in _VERSION_ONLY and same_version and changes.rename_similarity.get(absolute, 0) == 100:
+        same_version = (fmt is not None and before is not None and after is not None
+                        and before.family == after.family and fmt.version(before) == fmt.version(after))
+        if fmt is not None and fmt.records_version_only and same_version \
+                and changes.rename_similarity.get(absolute, 0) == 100:
             continue
-        found.append(MigrationEdit(old, "renamed", changes.ref, new_path=mine.get(new, new), tool=tool))
+        found.append(MigrationEdit(old, "renamed", changes.ref, new_path=mine.get(new, new), on_edit=on_edit))
     return tuple(found)
-
-
-def _version(entry: object) -> object:
-    key = entry.key  # type: ignore[attr-defined]
-    return key[1] if entry.family == "flyway" else key[0]  # type: ignore[attr-defined]

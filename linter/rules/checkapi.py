@@ -320,25 +320,26 @@ class MigrationEdit(FrozenRecord):
     """A migration file that exists at the git ref a change is against (so the databases that ran
     that history have run it) and that the change edits (`status` "modified"), deletes ("deleted")
     or renames ("renamed", to `new_path`). `path`: as the run names it (the old path of a deletion
-    or rename); `line`: the first line the change touches (1 when unknown); `tool`: the history's
-    format (`linter.input.migrations.history`), whose way of recording what ran decides what breaks."""
+    or rename); `line`: the first line the change touches (1 when unknown); `on_edit`: what the
+    history's tool does when a migration it ran has changed (`Format.on_edit`; None when it never
+    looks again)."""
 
-    __slots__ = __match_args__ = ("path", "status", "ref", "line", "new_path", "tool")
+    __slots__ = __match_args__ = ("path", "status", "ref", "line", "new_path", "on_edit")
     path: str
     status: str
     ref: str
     line: int
     new_path: str | None
-    tool: str | None
+    on_edit: str | None
 
     def __init__(self, path: str, status: str, ref: str, line: int = 1, new_path: str | None = None,
-                 tool: str | None = None) -> None:
+                 on_edit: str | None = None) -> None:
         _set(self, "path", path)
         _set(self, "status", status)
         _set(self, "ref", ref)
         _set(self, "line", line)
         _set(self, "new_path", new_path)
-        _set(self, "tool", tool)
+        _set(self, "on_edit", on_edit)
 
 
 class Check:

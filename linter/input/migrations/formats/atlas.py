@@ -241,6 +241,8 @@ def read_chunks(chunks: Iterable[str], path: str, *, target: Target | None = Non
 
 class Atlas(Format):
     name = "atlas"
+    on_edit = ("atlas.sum no longer matches (atlas migrate validate fails), and the databases that ran it keep the "
+               "old version")
     title = "Atlas"
     reads_itself = True
     doc = ("a directory holding `atlas.sum`: its `*.sql` files by name, from the last `-- atlas:checkpoint` on, "

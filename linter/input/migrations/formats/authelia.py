@@ -14,6 +14,7 @@ _NAME = r"^V(\d+)\.(.+)\.(up|down)\.sql$"
 
 class Authelia(NamedFormat):
     name = "authelia"
+    records_version_only = True
     title = "Authelia"
     family = "authelia"
     recorded_suffixes = (".up",)

@@ -289,6 +289,15 @@ class Format:
     #: the documentation: how the files are named and run, and what a new migration is
     doc: str = ""
     writes: str = ""
+    #: what the tool does when a migration it ran has changed (edited-migration's message); ""
+    #: when it never looks again (a database that ran it keeps what it did)
+    on_edit: str = ""
+    #: whether the tool checks the migrations it ran for edits itself and its files grow by new
+    #: parts (a changelog's changesets): a changed file is no edited migration
+    checks_its_edits: bool = False
+    #: whether the tool records only a migration's version: a file renamed with its version and
+    #: content kept is the same migration to it
+    records_version_only: bool = False
 
     # -- file names ---------------------------------------------------------------------------------
     def entry(self, path: str) -> Entry | None:
@@ -334,6 +343,15 @@ class Format:
     def root_in(self, directory: str, session: Session) -> str | None:
         """The root file of the history `directory` holds, for such a format."""
         return None
+
+    def meant_to_change(self, entry: Entry) -> bool:
+        """Whether a migration is one the tool runs again whenever it changes (a repeatable one),
+        so an edit is no change of what ran."""
+        return False
+
+    def version(self, entry: Entry) -> object:
+        """The version the tool records a migration under (a rename that keeps it keeps the migration)."""
+        return entry.key[0]
 
     # -- a directory --------------------------------------------------------------------------------
     def detect(self, directory: Directory) -> bool:

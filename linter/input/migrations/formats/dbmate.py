@@ -12,6 +12,7 @@ from linter.input.migrations.formats.timestamp import FAMILY, Numbered, numbered
 
 class Dbmate(Numbered):
     name = "dbmate"
+    records_version_only = True
     title = "dbmate"
     sections = True
     head_mark = "migrate:up"

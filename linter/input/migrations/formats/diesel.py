@@ -16,6 +16,7 @@ _FILES = ("up.sql", "down.sql")
 
 class Diesel(NamedFormat):
     name = "diesel"
+    records_version_only = True
     title = "diesel"
     family = "diesel"
     doc = "one directory per migration, `2018-01-14-171611_x/up.sql`, by the directory's version; `down.sql` not run"

@@ -27,6 +27,13 @@ class Flyway(NamedFormat):
            "`R__x.sql` repeatables after every versioned one, by description; `U1__x.sql` undo migrations "
            "are not run")
     writes = "Flyway's next `V` version (and its `U` undo when the directory keeps undo files)"
+    on_edit = "Flyway's validate fails (checksum or description mismatch) and migrate stops until it is repaired"
+
+    def meant_to_change(self, entry: Entry) -> bool:
+        return entry.key[0] == 1  # R__: run again whenever its checksum changes
+
+    def version(self, entry: Entry) -> object:
+        return entry.key[1]
 
     def entry(self, path: str) -> Entry | None:
         name = os.path.basename(path)

@@ -19,6 +19,7 @@ _OUR_DIALECTS = frozenset({"mysql", "mariadb"})
 
 class GolangMigrate(NamedFormat):
     name = "golang-migrate"
+    records_version_only = True
     title = "golang-migrate"
     family = "golang-migrate"
     record_tables = ("schema_migrations",)

@@ -23,6 +23,7 @@ _ANNOTATIONS = {
 
 class Goose(Numbered):
     name = "goose"
+    records_version_only = True
     title = "goose"
     sections = True
     head_mark = "+goose "

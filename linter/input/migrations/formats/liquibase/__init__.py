@@ -135,6 +135,8 @@ class Finder:
 
 class Liquibase(Format):
     name = "liquibase"
+    on_edit = "Liquibase fails the changeset's checksum (or runs it again under a new path)"
+    checks_its_edits = True  # a changelog grows by changesets; Liquibase checks each applied one's checksum
     title = "Liquibase"
     reads_itself = True
     baseline = False

@@ -60,6 +60,7 @@ def _has_lock(directory: str) -> bool:
 
 class Prisma(NamedFormat):
     name = FORMAT_NAME
+    on_edit = "Prisma reports the migration modified (or missing) and asks to reset the database"
     title = "Prisma"
     family = "prisma"
     doc = ("`prisma/migrations/<timestamp>_<name>/migration.sql`, in the order of the directory names "
