@@ -412,3 +412,59 @@ def test_a_dash_dash_without_a_space_is_a_comment_only_where_the_client_drops_it
     migrations.mkdir()
     write(migrations / "V1__t.sql", "--innolint: ignore-file legacy\n" + table)
     assert _lint_in_process(migrations)[1] == ["parse-error"]
+
+
+# --- a directive on the last column's line (issue 35) ----------------------------------------------
+
+#: (column definition, the rule it breaks) placed last in a CREATE TABLE or added by an ALTER
+_LAST_COLUMNS = [
+    ("d DATE DEFAULT '0000-00-00'", "zero-date-default"),
+    ("ts TIMESTAMP NOT NULL DEFAULT '0000-00-00 00:00:00' ON UPDATE CURRENT_TIMESTAMP", "zero-date-default"),
+    ("born DATETIME NOT NULL DEFAULT 0", "zero-date-default"),
+    ("name VARCHAR(20) CHARACTER SET utf8mb3", "charset-portability"),
+]
+_COMMENT_STYLES = ["-- {}", "# {}", "/* {} */"]
+_TABLE_ENDS = ["\n);", "\n) ENGINE=InnoDB;", "\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;"]
+
+
+def _last_column_table(column: str, comment: str, end: str) -> str:
+    return f"CREATE TABLE t (\n  id INT NOT NULL PRIMARY KEY,\n  {column}{comment}{end}\n"
+
+
+@pytest.mark.parametrize("column,rule", _LAST_COLUMNS)
+@pytest.mark.parametrize("style", _COMMENT_STYLES)
+@pytest.mark.parametrize("end", _TABLE_ENDS)
+def test_a_directive_after_the_last_column_hides_its_finding_and_is_used(
+        tmp_path: Path, column: str, rule: str, style: str, end: str) -> None:
+    """`d DATE DEFAULT '0000-00-00' -- innolint: ignore[zero-date-default] legacy` before the `)`:
+    sqlglot attached the comment to the DEFAULT's literal, the model's default became
+    `'0000-00-00' /* innolint: ... */`, so the finding was not made (the suppression hid nothing
+    and was reported unused, "remove it"; removing it brought the error back)."""
+    bare = write(tmp_path / "bare.sql", _last_column_table(column, "", end))
+    findings, diagnostics = _lint_in_process(bare)
+    assert rule in [r for r, _ in findings], (column, findings)
+    noted = write(tmp_path / "plain.sql", _last_column_table(column, " " + style.format("why it is so"), end))
+    assert _lint_in_process(noted) == (findings, diagnostics), "a plain comment changed the findings"
+    directive = style.format(f"innolint: ignore[{rule}] legacy rows, migrated next quarter")
+    hidden = write(tmp_path / "hidden.sql", _last_column_table(column, " " + directive, end))
+    kept, said = _lint_in_process(hidden)
+    assert rule not in [r for r, _ in kept], (column, style, kept)
+    assert said == diagnostics, (column, style, said)
+
+
+@pytest.mark.parametrize("column,rule", _LAST_COLUMNS)
+@pytest.mark.parametrize("style", _COMMENT_STYLES)
+def test_a_comment_after_a_column_leaves_its_definition_as_written(column: str, rule: str, style: str) -> None:
+    """The column the parser makes is the same with a comment after it, in a CREATE TABLE (last
+    or not) and an ALTER TABLE ... ADD COLUMN."""
+    from linter.parse.statement import parse_statement
+
+    comment = " " + style.format("innolint: ignore[x] y")
+    for text in (
+        "CREATE TABLE t (\n  id INT NOT NULL PRIMARY KEY,\n  {column}{comment}\n)",
+        "CREATE TABLE t (\n  {column},{comment}\n  id INT NOT NULL PRIMARY KEY\n)",
+        "ALTER TABLE t ADD COLUMN {column}{comment}\n",
+    ):
+        plain = parse_statement(text.format(column=column, comment=""))
+        commented = parse_statement(text.format(column=column, comment=comment))
+        assert commented == plain, text

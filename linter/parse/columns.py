@@ -610,13 +610,11 @@ _PLAIN_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?").fullmatch
 
 
 def _sql(node: exp.Expression) -> str:
-    """`node.sql(dialect="mysql")`, with the literals that column definitions are full of (DEFAULT
-    '0', DEFAULT NULL) written directly: the generator copies the tree first, a third of the cost
-    of a column."""
+    """`node.sql(dialect="mysql")` without its comments (the server keeps none in a default or an
+    expression), with the literals that column definitions are full of (DEFAULT '0', DEFAULT NULL)
+    written directly: the generator copies the tree first, a third of the cost of a column."""
     kind = type(node)
-    if node.comments:
-        pass  # the generator writes them out
-    elif kind is exp.Literal:
+    if kind is exp.Literal:
         value = node.this
         if node.is_string:
             if "'" not in value and "\\" not in value:
