@@ -287,25 +287,33 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _explain(rule: str) -> int:
+    """A rule's documentation. RULE is resolved as `--select` resolves it (`linter.rules.selection.matching`:
+    an id, a prefix ending where a `-` does, ALL), so `explain uuid` is uuid-primary-key's page; a
+    prefix naming several rules prints each."""
     from checks import ENGINE_RULES, ENGINE_SEVERITY, USAGE_ERROR, check_by_id
     from linter.config.defaults import rule_ids
     from linter.report.text import rule_link
     from linter.rules.docs import render_rule
+    from linter.rules.selection import matching
     from linter.suggest import did_you_mean
 
-    check = check_by_id(rule)
-    if check is not None:
-        print(render_rule(check))
-        link = rule_link(rule)
-        if link.startswith("http"):
-            print(f"Online: {link}")
-        return EXIT_CLEAN
+    known = [*rule_ids(), *USAGE_ERROR]
+    matched = [name for name in known if name in matching(rule, known)]
+    if not matched:
+        _say(f"unknown rule {rule!r}{did_you_mean(rule, known)}; `innolint rules` lists them")
+        return EXIT_USAGE
     engine = {**ENGINE_RULES, **USAGE_ERROR}
-    if rule in engine:  # the engine's own diagnostics have no RuleDoc, only their line
-        print(f"# {rule}\n\nDefault severity: **{ENGINE_SEVERITY[rule]}**\n\n{engine[rule]}")
-        return EXIT_CLEAN
-    _say(f"unknown rule {rule!r}{did_you_mean(rule, rule_ids())}; `innolint rules` lists them")
-    return EXIT_USAGE
+    pages = []
+    for name in matched:
+        check = check_by_id(name)
+        if check is not None:
+            page = render_rule(check).rstrip("\n")
+            link = rule_link(name)
+            pages.append(page + (f"\nOnline: {link}" if link.startswith("http") else ""))
+        else:  # the engine's own diagnostics have no RuleDoc, only their line
+            pages.append(f"# {name}\n\nDefault severity: **{ENGINE_SEVERITY[name]}**\n\n{engine[name]}")
+    print("\n\n".join(pages))
+    return EXIT_CLEAN
 
 
 def _resolver(args: argparse.Namespace):  # type: ignore[no-untyped-def]

@@ -102,3 +102,36 @@ def test_explain_a_check_and_an_engine_rule(capsys: pytest.CaptureFixture[str], 
     assert main(["explain", "replay-error"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# replay-error") and "Default severity: **info**" in out
+
+
+@pytest.mark.parametrize(("typed", "pages"), [
+    ("uuid", ["uuid-primary-key"]),
+    ("UUID-Primary", ["uuid-primary-key"]),
+    ("no-primary-key", ["no-primary-key"]),
+    ("tenant", ["tenant-tablespace"]),
+    ("parse", ["parse-error"]),
+    ("usage-error", ["usage-error"]),
+])
+def test_explain_resolves_a_rule_as_select_does(capsys: pytest.CaptureFixture[str], typed: str,
+                                               pages: list[str]) -> None:
+    """`innolint explain uuid` said "unknown rule" while `--select uuid` took the prefix: one
+    resolution (`linter.rules.selection.matching`) for both."""
+    from linter.config.defaults import rule_ids
+    from linter.rules.selection import RuleSelection
+
+    assert main(["explain", typed]) == 0
+    out = capsys.readouterr().out
+    assert [line.split(":")[0].removeprefix("# ") for line in out.splitlines() if line.startswith("# ")] == pages
+    if typed != "usage-error":  # (not a rule a run can select: it is the run's own failure)
+        assert set(RuleSelection(select=[typed]).select or ()) == set(pages) & set(rule_ids())
+
+
+def test_explain_of_a_prefix_naming_several_rules_prints_each(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "unused"]) == 0
+    assert main(["explain", "ALL"]) == 0
+    out = capsys.readouterr().out
+    from linter.config.defaults import rule_ids
+
+    titles = [line.split(":")[0].removeprefix("# ").split()[0] for line in out.splitlines() if line.startswith("# ")]
+    assert titles[0] == "unused-suppression"
+    assert set(titles[1:]) >= set(rule_ids())

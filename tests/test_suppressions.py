@@ -468,3 +468,31 @@ def test_a_comment_after_a_column_leaves_its_definition_as_written(column: str, 
         plain = parse_statement(text.format(column=column, comment=""))
         commented = parse_statement(text.format(column=column, comment=comment))
         assert commented == plain, text
+
+
+@pytest.mark.parametrize(("written", "hidden"), [
+    ("uuid-primary-key", True), ("uuid", True), ("UUID", True), ("ALL", True), ("uuid-primary", True), ("uuid-prim", False),
+])
+def test_a_suppression_names_rules_as_select_does(tmp_path: Path, written: str, hidden: bool) -> None:
+    """`ignore[uuid]` hides uuid-primary-key, as `--select uuid` selects it and `innolint explain
+    uuid` explains it; half a word names nothing and is reported with a did-you-mean."""
+    path = write(tmp_path / "s.sql", f"-- innolint: ignore[{written}] ids come from the mobile clients\n"
+                 "CREATE TABLE order_event (id CHAR(36) NOT NULL PRIMARY KEY, body TEXT) ENGINE=InnoDB;\n")
+    findings, diagnostics = _lint_in_process(path)
+    assert ("uuid-primary-key" not in [rule for rule, _ in findings]) == hidden, findings
+    if hidden:
+        assert diagnostics == []
+    else:
+        assert diagnostics == ["invalid-suppression"]
+
+
+def test_a_prefix_suppression_is_unused_only_when_none_of_its_rules_hid_anything(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.sql", "\n".join([
+        "-- innolint: ignore[uuid] ids from the clients",
+        "CREATE TABLE a (id CHAR(36) NOT NULL PRIMARY KEY) ENGINE=InnoDB;",
+        "-- innolint: ignore[uuid] nothing to hide here",
+        "CREATE TABLE b (id INT NOT NULL PRIMARY KEY) ENGINE=InnoDB;",
+    ]) + "\n")
+    report = lint(path)
+    assert rules_at(report) == [("unused-suppression", "s.sql", 3)]
+    assert "ignore[uuid] matches no finding of uuid at this statement" in report["diagnostics"][0]["message"]

@@ -6,7 +6,8 @@ already attaches those comments to the statement (`Statement.comments`); a direc
 inside the statement's text (e.g. on a column line of a CREATE TABLE) binds to it too. A
 suppression therefore hides the findings and diagnostics located at that statement (same path,
 lines from its first to its last) for the rules it names; `ignore` without `[...]` names every
-rule.
+rule. Rules are named as `--select` and `innolint explain` name them (`linter.rules.selection.matching`:
+an id, a prefix ending where a `-` does, `ALL`).
 
 `ignore-file` may stand anywhere in a file (before a goose `Up` marker, after the last statement),
 where no statement carries it: the splitter keeps every comment line it reads between statements
@@ -46,7 +47,7 @@ SUPPRESSION_RULES: dict[str, str] = {
 class Suppression(Record):
     """One ignore directive and what it hid."""
 
-    __match_args__ = ("path", "line", "rules", "reason", "file_wide", "end_line", "used", "comment_line")
+    __match_args__ = ("path", "line", "rules", "reason", "file_wide", "end_line", "used", "comment_line", "written")
     path: str
     line: int  # the statement's first line (ignore) or the comment's line (ignore-file)
     rules: tuple[str, ...]  # empty: every rule
@@ -56,6 +57,8 @@ class Suppression(Record):
     used: set[str]  # rules it hid something for
     #: the line of the comment itself (0: not found, e.g. standard input: the statement's line)
     comment_line: int
+    #: the rules as the comment names them (`ignore[uuid]`), once `apply` resolved them to ids
+    written: tuple[str, ...]
 
     def __init__(
         self, path: str, line: int, rules: tuple[str, ...], reason: str, file_wide: bool, end_line: int = 0,
@@ -69,6 +72,7 @@ class Suppression(Record):
         self.end_line = end_line
         self.used = set() if used is None else used
         self.comment_line = comment_line
+        self.written = ()
 
     def covers(self, path: str, line: int, rule: str) -> bool:
         if path != self.path:
@@ -80,7 +84,8 @@ class Suppression(Record):
     @property
     def label(self) -> str:
         verb = "ignore-file" if self.file_wide else "ignore"
-        return f"{verb}[{','.join(self.rules)}]" if self.rules else verb
+        rules = self.written or self.rules
+        return f"{verb}[{','.join(rules)}]" if rules else verb
 
 
 def from_statement(statement: Statement) -> list[Suppression]:
@@ -203,16 +208,28 @@ def apply(
 
     `disabled` rules never produce findings, so suppressions naming them are not reported unused.
     """
-    known = set(known_rules)
+    from linter.rules.selection import matching
+
+    ordered = list(known_rules)
+    known = set(ordered)
     honoured: list[Suppression] = []
     problems: list[Diagnostic] = []
+    selectors: dict[int, dict[str, set[str]]] = {}
     for suppression in suppressions:
-        unknown = [r for r in suppression.rules if r not in known]
+        # a rule is named as --select names it: an id, a prefix ending where a `-` does, ALL
+        named = {selector: matching(selector, ordered) for selector in suppression.written or suppression.rules}
+        selectors[id(suppression)] = named
+        unknown = [r for r, ids in named.items() if not ids]
+        if suppression.rules and not suppression.written:
+            suppression.written = suppression.rules
+            every = any(selector.strip().lower() == "all" for selector in suppression.rules)
+            suppression.rules = () if every else tuple(
+                dict.fromkeys(rule for ids in named.values() for rule in ordered if rule in ids)) or suppression.rules
         if unknown:
-            named = ", ".join(rule + did_you_mean(rule, known) for rule in unknown)
+            named_text = ", ".join(rule + did_you_mean(rule, known) for rule in unknown)
             problems.append(_diagnostic(
                 "invalid-suppression", "warning", suppression,
-                f"{suppression.label}: unknown rule{'s' if len(unknown) > 1 else ''} {named} "
+                f"{suppression.label}: unknown rule{'s' if len(unknown) > 1 else ''} {named_text} "
                 "(`innolint rules` lists them)",
             ))
         if require_reason and not suppression.reason:
@@ -230,7 +247,10 @@ def apply(
     index.mark_used([*findings, *diagnostics])
     for suppression in honoured:
         if suppression.rules:
-            unused = [r for r in suppression.rules if r not in suppression.used and r in known and r not in disabled]
+            # a selector is unused when none of the rules it names hid anything (`ignore[tenant]`
+            # names a family: the members without a finding here are no reason to remove it)
+            unused = [selector for selector, ids in selectors[id(suppression)].items()
+                      if ids and not ids & suppression.used and not ids <= disabled]
         else:
             unused = [] if suppression.used else ["*"]
         if unused:
