@@ -59,10 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
         "and GITHUB_OUTPUT from the environment; the token is never taken as an argument.",
     )
     github.add_argument("report", help="the JSON report of `innolint check --format json`, or - (stdin)")
-    github.add_argument("--fail-level", choices=FAIL_LEVELS, default="warning",
-                        help="conclusion failure and exit 1 at or above this severity (default warning)")
+    github.add_argument("--fail-level", choices=FAIL_LEVELS, default=None,
+                        help="conclusion failure and exit 1 at or above this severity (default: what `innolint check` "
+                        "decided for each file's configuration, --check-status 1; without it, warning)")
     github.add_argument("--annotations", choices=("checks", "workflow-commands", "none"), default="checks",
-                        help="checks: a check run with every annotation (default); workflow-commands: ::error lines")
+                        help="checks: a check run with the annotations (default); workflow-commands: ::error lines")
+    github.add_argument("--annotate", choices=("new", "all"), default="new",
+                        help="new: annotate what the change adds or makes worse, the rest is in the summary "
+                        "(default; a report that compared nothing annotates every finding); all: every finding")
+    github.add_argument("--annotation-level", choices=("error", "warning", "info"), default="info",
+                        help="the least severe finding annotated (default info: every one --annotate keeps)")
     github.add_argument("--summary", action=argparse.BooleanOptionalAction, default=True,
                         help="append a Markdown summary to $GITHUB_STEP_SUMMARY (default on)")
     github.add_argument("--comment", action=argparse.BooleanOptionalAction, default=False,
@@ -366,13 +372,11 @@ def _check(args: argparse.Namespace) -> int:
         print("innolint: --write-baseline records every finding: run it without --changed-only/--since", file=sys.stderr)
         return EXIT_USAGE
     usage_errors: tuple[type[Exception], ...] = (ConfigError, ChangeError)
-    if args.baseline or args.write_baseline:
-        from linter.rules import baseline  # pydantic models: imported only when a baseline is read or written
-
-        usage_errors += (baseline.BaselineError,)
     try:
+        from linter.rules.fingerprints import BaselineError  # (the baseline's pydantic models: on use only)
+
+        usage_errors += (BaselineError,)
         resolver = _resolver(args)
-        known = baseline.load(args.baseline) if args.baseline else None
         changes, targets = _changes(args, resolver)
         progress = None if args.quiet else _ProgressBar.for_stderr()
         try:
@@ -381,16 +385,12 @@ def _check(args: argparse.Namespace) -> int:
             if progress is not None:
                 progress.finish()
         if args.write_baseline:
+            from linter.rules import baseline
+
             written = baseline.write(args.write_baseline, report.findings, report.diagnostics)
             _say(f"wrote {written} finding{'s' if written != 1 else ''} to {args.write_baseline}")
-        if known is not None:
-            comparison = baseline.compare(report.findings, known, args.baseline, _scope(targets, changes),
-                                          report.diagnostics)
-            report.findings = comparison.new
-            report.diagnostics = sorted([*comparison.new_diagnostics, *comparison.gone], key=lambda d: d.sort_key())
-            if not args.quiet:
-                print(f"innolint: {comparison.known} known finding{'s' if comparison.known != 1 else ''} hidden by "
-                      f"the baseline, {len(comparison.gone)} gone", file=sys.stderr)
+        else:
+            _apply_baselines(report, args, resolver, targets, changes)
     except usage_errors as error:
         _say(str(error))
         _emit_usage_error(str(error), args.format, args.output)
@@ -411,6 +411,65 @@ def _check(args: argparse.Namespace) -> int:
         if item.rule != "baseline-gone" and level != "none" and at_or_above(item.severity, level):
             return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _apply_baselines(report, args: argparse.Namespace, resolver, targets: list[str], changes) -> None:  # type: ignore[no-untyped-def]
+    """Hide what the baselines know: `--baseline FILE` for every item, else the `baseline` each
+    file's configuration names (a monorepo's services each keep their own), read only when one is
+    configured (pydantic: `linter.rules.baseline`). What a baseline hides is counted on stderr and
+    what it lists that is gone is reported (`baseline-gone`); what it does not know is new
+    (`Finding.new`, unless the run compared with git and knows better). A configured baseline
+    that does not exist yet hides nothing, and is said."""
+    import os
+
+    items = [*report.findings, *report.diagnostics]
+    if args.baseline:
+        chosen: dict[str, str] = {args.baseline: "--baseline"}
+        baseline_of = {id(item): args.baseline for item in items}
+    else:
+        chosen = {}
+        baseline_of = {}
+        for path in [*targets, *{item.path for item in items}]:
+            loaded = resolver.for_path(path if path and path != "-" and "://" not in path else ".")
+            configured = loaded.baseline_path
+            if configured is not None:
+                chosen.setdefault(str(configured), f"{loaded.source_label}: baseline")
+        if not chosen:
+            return
+        for item in items:
+            path = item.path if item.path and item.path != "-" and "://" not in item.path else "."
+            configured = resolver.for_path(path).baseline_path
+            if configured is not None:
+                baseline_of[id(item)] = str(configured)
+    from linter.rules import baseline
+
+    findings = [f for f in report.findings if id(f) not in baseline_of]
+    diagnostics = [d for d in report.diagnostics if id(d) not in baseline_of]
+    hidden = gone = read = 0
+    for path, origin in chosen.items():
+        if origin != "--baseline" and not os.path.exists(path):
+            if not args.quiet:
+                shown = os.path.relpath(path) if not os.path.relpath(path).startswith(os.pardir) else path
+                _say(f"{origin}: {shown} does not exist yet, so nothing is hidden; "
+                     f"`innolint check --write-baseline {shown}` records today's findings in it")
+            findings.extend(f for f in report.findings if baseline_of.get(id(f)) == path)
+            diagnostics.extend(d for d in report.diagnostics if baseline_of.get(id(d)) == path)
+            continue
+        known = baseline.load(path)
+        comparison = baseline.compare([f for f in report.findings if baseline_of.get(id(f)) == path], known, path,
+                                      _scope(targets, changes),
+                                      [d for d in report.diagnostics if baseline_of.get(id(d)) == path])
+        findings.extend(f if f.new is not None else f.replace(new=True) for f in comparison.new)
+        diagnostics.extend(d if d.new is not None else d.replace(new=True) for d in comparison.new_diagnostics)
+        diagnostics.extend(comparison.gone)
+        hidden += comparison.known
+        gone += len(comparison.gone)
+        read += 1
+    report.findings = sorted(findings, key=lambda f: f.sort_key())
+    report.diagnostics = sorted(diagnostics, key=lambda d: d.sort_key())
+    if read and not args.quiet:
+        print(f"innolint: {hidden} known finding{'s' if hidden != 1 else ''} hidden by the baseline, {gone} gone",
+              file=sys.stderr)
 
 
 def _changes(args: argparse.Namespace, resolver):  # type: ignore[no-untyped-def]
@@ -654,6 +713,8 @@ def _github(args: argparse.Namespace) -> int:
     options = PublishOptions(
         fail_level=args.fail_level,
         annotations=args.annotations,
+        annotate=args.annotate,
+        annotation_level=args.annotation_level,
         summary=args.summary,
         comment=args.comment,
         sarif_file=args.sarif_file,

@@ -93,7 +93,7 @@ def before(changes: ChangeSet, paths: list[str], resolver: Any) -> Known:
                 continue
             head = os.path.join(top, os.path.relpath(os.path.realpath(item.path), real_tree))
             head = changes.renamed.get(_absolute(head), head)
-            known.add(fingerprints.key(item, head), fingerprints.copies(item))
+            known.add(fingerprints.key(item, head), fingerprints.copies(item), item.severity)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return known

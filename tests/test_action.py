@@ -47,11 +47,15 @@ def test_check_action_script_passes() -> None:
 
 def test_inputs_and_outputs_are_the_documented_ones() -> None:
     assert set(ACTION["inputs"]) == {
-        "paths", "config", "target", "fail-on", "only-changed", "annotations", "github-token",
-        "sarif-file", "summary", "comment", "python-version",
+        "paths", "config", "target", "fail-level", "fail-on", "baseline", "only-changed", "annotations", "annotate",
+        "annotation-level", "github-token", "sarif-file", "summary", "comment", "python-version",
     }
     defaults = {name: spec.get("default") for name, spec in ACTION["inputs"].items()}
     assert defaults["annotations"] == "checks"
+    assert (defaults["annotate"], defaults["annotation-level"], defaults["fail-level"], defaults["baseline"]) == \
+        ("new", "info", "", "")
+    # the old name still works, and GitHub says it is deprecated when a workflow sets it
+    assert "fail-level" in ACTION["inputs"]["fail-on"]["deprecationMessage"] and defaults["fail-on"] == ""
     assert defaults["github-token"] == "${{ github.token }}"
     assert (defaults["summary"], defaults["comment"], defaults["only-changed"]) == ("true", "false", "auto")
     assert set(ACTION["outputs"]) == {"findings", "sarif-file"}
@@ -185,14 +189,14 @@ def test_lint_step_with_workflow_commands(workspace: Path) -> None:
     assert log["runs"][0]["results"][0]["ruleId"] == "no-primary-key"
 
 
-def test_lint_step_fail_on_error_passes_with_warnings(workspace: Path) -> None:
-    result = _run_lint_step(workspace, {"INNOLINT_FAIL_ON": "error", "INNOLINT_SUMMARY": "false"})
+def test_lint_step_fail_level_error_passes_with_warnings(workspace: Path) -> None:
+    result = _run_lint_step(workspace, {"INNOLINT_FAIL_LEVEL": "error", "INNOLINT_SUMMARY": "false"})
     assert result.returncode == 0, result.stderr
     assert (workspace / "summary").read_text() == ""
 
 
 def test_lint_step_missing_path_is_an_input_error(workspace: Path) -> None:
-    result = _run_lint_step(workspace, {"INNOLINT_PATHS": "db\nnot-there", "INNOLINT_FAIL_ON": "none"})
+    result = _run_lint_step(workspace, {"INNOLINT_PATHS": "db\nnot-there", "INNOLINT_FAIL_LEVEL": "none"})
     assert result.returncode == 2, result.stdout + result.stderr
 
 
@@ -317,12 +321,12 @@ FAILURES = {
 }
 
 
-@pytest.mark.parametrize("fail_on", ["warning", "none"])
+@pytest.mark.parametrize("fail_level", ["warning", "none"])
 @pytest.mark.parametrize("case", sorted(FAILURES))
-def test_every_failure_is_visible(workspace: Path, case: str, fail_on: str) -> None:
+def test_every_failure_is_visible(workspace: Path, case: str, fail_level: str) -> None:
     """The job fails, the check run is concluded failure with the reason in its summary, the job
     summary says it, and an error annotation (a check-run annotation on the file, or an ::error
-    line) carries it: never an empty log. `fail-on: none` does not hide a run that could not lint."""
+    line) carries it: never an empty log. `fail-level: none` does not hide a run that could not lint."""
     expected_status, reason = FAILURES[case]
     env = _prepare(case, workspace)
     api = FakeGitHub().start()
@@ -330,7 +334,7 @@ def test_every_failure_is_visible(workspace: Path, case: str, fail_on: str) -> N
         event = workspace / "event.json"
         event.write_text(json.dumps({"pull_request": {"number": 5, "head": {"sha": "a" * 40}}}))
         result = run_action(workspace, {
-            "INNOLINT_ANNOTATIONS": "checks", "INNOLINT_FAIL_ON": fail_on, "GITHUB_TOKEN": "ghs_not_a_real_token_0123",
+            "INNOLINT_ANNOTATIONS": "checks", "INNOLINT_FAIL_LEVEL": fail_level, "GITHUB_TOKEN": "ghs_not_a_real_token_0123",
             "GITHUB_REPOSITORY": "acme/shop", "GITHUB_EVENT_PATH": str(event), "GITHUB_API_URL": api.api_url,
             "GITHUB_SHA": "b" * 40, "INNOLINT_ONLY_CHANGED": "false", **env,
         })
@@ -433,3 +437,196 @@ def test_the_readme_and_example_pin_a_commit(tmp_path: Path) -> None:
                                         "jobs": {"lint": {"runs-on": "ubuntu-latest", "steps": steps}}}))
     done = subprocess.run([actionlint, str(workflow)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# --- a pull request on a legacy repository: about what the change adds (issue 35) ------------------
+
+def _legacy_table(number: int) -> str:
+    """A legacy table with two findings: no primary key (warning) and a zero-date default (error)."""
+    return (f"CREATE TABLE `legacy_{number:04d}` (\n  `a` int NOT NULL,\n  `d` date NOT NULL DEFAULT '0000-00-00',\n"
+            f"  `note` varchar(40) DEFAULT NULL\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n\n")
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.email=ci@example.org", "-c", "user.name=ci", *args], cwd=cwd, check=True,
+                   capture_output=True)
+
+
+#: one-line edits of a legacy dump: (the line replaced in the edited table's CREATE (0500, or the
+#: last of a smaller dump), its replacement or a line appended), and the findings the change adds:
+#: (rule, table), and whether it makes a finding go
+ONE_LINE_CHANGES = {
+    "a plain column": ("  `a` int NOT NULL,\n", "  `a` int NOT NULL,\n  `b` int DEFAULT NULL,\n", [], False),
+    "a zero-date column": ("  `a` int NOT NULL,\n", "  `a` int NOT NULL,\n  `e` date NOT NULL DEFAULT '0000-00-00',\n",
+                           [("zero-date-default", "{edited}")], False),
+    "a primary key that fixes one": ("  `a` int NOT NULL,\n", "  `a` int NOT NULL PRIMARY KEY,\n", [], True),
+    # (a MyISAM table is no InnoDB table without a key: that finding goes)
+    "an engine change": (None, "ALTER TABLE `legacy_0002` ENGINE=MyISAM;\n", [("non-innodb-engine", "legacy_0002")],
+                         True),
+}
+
+
+def _legacy_pull_request(tmp_path: Path, tables: int, change: str, *, baseline: bool = False) -> Path:
+    """A repository whose main branch holds a legacy dump of `tables` tables (two findings each),
+    pushed to an `origin`, and a pull request branch with a one-line change; returns the workspace
+    (tmp_path/work)."""
+    work = tmp_path / "work"
+    (work / "db").mkdir(parents=True)
+    dump = work / "db" / "schema.sql"
+    dump.write_text("-- MySQL dump 10.13\n" + "".join(_legacy_table(n) for n in range(tables)))
+    _git(tmp_path, "init", "-q", "--bare", "origin.git")
+    _git(work, "init", "-q", "-b", "main")
+    if baseline:
+        (work / ".innolint.toml").write_text('baseline = ".innolint-baseline.json"\n')
+        done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--quiet", "--format", "json", "--output",
+                               os.devnull, "--write-baseline", ".innolint-baseline.json", "db"], cwd=work,
+                              env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    _git(work, "add", "-A")
+    _git(work, "commit", "-q", "-m", "legacy")
+    _git(work, "remote", "add", "origin", str(tmp_path / "origin.git"))
+    _git(work, "push", "-q", "origin", "main")
+    _git(work, "checkout", "-q", "-b", "feature")
+    old, new, _, _ = ONE_LINE_CHANGES[change]
+    text = dump.read_text()
+    if old is None:
+        text += new
+    else:
+        head = "CREATE TABLE `legacy_0500` (\n" if tables > 500 else f"CREATE TABLE `legacy_{tables - 1:04d}` (\n"
+        at = text.index(head) + len(head)
+        assert text.startswith(old, at)
+        text = text[:at] + new + text[at + len(old):]
+    dump.write_text(text)
+    _git(work, "commit", "-qam", change)
+    return work
+
+
+def _pull_request_check(tmp_path: Path, inputs: dict[str, str] | None = None) -> tuple[
+        subprocess.CompletedProcess[str], dict, list[dict]]:
+    """The action on a pull_request event against the stand-in API: (result, the check run, the comments)."""
+    api = FakeGitHub().start()
+    try:
+        event = tmp_path / "event.json"
+        event.write_text(json.dumps({"pull_request": {"number": 5, "head": {"sha": "a" * 40}}}))
+        result = run_action(tmp_path, {
+            "INNOLINT_ANNOTATIONS": "checks", "INNOLINT_COMMENT": "true", "INNOLINT_PATHS": "db",
+            "GITHUB_TOKEN": "ghs_not_a_real_token_0123456789", "GITHUB_REPOSITORY": "acme/shop",
+            "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event), "GITHUB_API_URL": api.api_url,
+            "GITHUB_SHA": "b" * 40, "GITHUB_BASE_REF": "main", **(inputs or {})})
+    finally:
+        api.stop()
+    (run,) = api.runs.values()
+    return result, run, list(api.comments.values())
+
+
+def test_a_one_line_change_to_a_2000_finding_legacy_dump(tmp_path: Path) -> None:
+    """The numbers of the closing note: a 2,000-finding legacy dump, a one-line change that adds
+    nothing: no annotation, a comment of a few hundred bytes that counts what was there (it
+    gave 500 annotations and a 28 KB comment about tables the change did not touch); the check
+    fails on the legacy errors and says how to accept them (a baseline)."""
+    _legacy_pull_request(tmp_path, 1000, "a plain column")
+    result, run, comments = _pull_request_check(tmp_path)
+    log = result.stdout + result.stderr
+    assert result.returncode == 1, log
+    assert run["annotations"] == [] and run["conclusion"] == "failure", run["output"]["summary"][:2000]
+    (comment,) = comments
+    size = len(comment["body"].encode("utf-8"))
+    assert size < 1500, comment["body"]
+    assert "nothing new in this change; 2,000 already there" in comment["body"]
+    assert "record a baseline" in comment["body"]
+    assert "| zero-date-default | 1 | 999 | 0 | 1000 |" in comment["body"]  # the touched table keeps its error
+    assert "| legacy" not in comment["body"]  # no row about a table: those are in the job summary
+    summary = (tmp_path / "summary").read_text()
+    assert "### Already there before this change" in summary and "legacy\\_0000" in summary
+    print(f"\n2,000-finding legacy dump, one-line change: {len(run['annotations'])} annotations, "
+          f"a {size:,}-byte comment, {len(run['output']['summary'].encode()):,}-byte check summary, "
+          f"{len(summary.encode()):,}-byte job summary")
+
+
+@pytest.mark.parametrize("change", sorted(ONE_LINE_CHANGES))
+@pytest.mark.parametrize("baseline", [False, True], ids=["no-baseline", "baseline"])
+def test_a_pull_request_annotates_what_it_adds(tmp_path: Path, change: str, baseline: bool) -> None:
+    """Whatever the one-line change, the annotations are exactly the findings it adds (at their
+    full severity), the rest is counted in the summary; with the repository's baseline (the
+    configuration's `baseline`, committed on main) only what the change adds can fail the check."""
+    _legacy_pull_request(tmp_path, 60, change, baseline=baseline)
+    result, run, comments = _pull_request_check(tmp_path)
+    log = result.stdout + result.stderr
+    expected = ONE_LINE_CHANGES[change][2]
+    annotated = sorted((a["title"].removeprefix("innolint [").rstrip("]"), re.match(r"\w+", a["message"]).group())
+                       for a in run["annotations"])
+    # a change that fixes a finding the baseline accepted is told to shrink it, on the file
+    gone = [item for item in annotated if item[0] == "baseline-gone"]
+    assert len(gone) == (baseline and ONE_LINE_CHANGES[change][3]), annotated
+    annotated = [item for item in annotated if item[0] != "baseline-gone"]
+    assert [rule for rule, _ in annotated] == [rule for rule, _ in expected], (annotated, log)
+    edited = f"legacy_{min(500, 59):04d}"
+    assert [message for _, message in annotated] == [table.format(edited=edited) for _, table in expected]
+    (comment,) = comments
+    assert len(comment["body"].encode("utf-8")) < 3000, comment["body"]
+    if baseline:
+        failing = any(rule == "zero-date-default" for rule, _ in expected)  # an error; the engine change warns
+        assert run["conclusion"] == ("failure" if expected else "neutral" if gone else "success"), log
+        assert result.returncode == (1 if expected else 0), log
+        assert "already there" not in comment["body"], comment["body"]
+        assert "record a baseline" not in comment["body"]
+        assert failing or not expected or run["annotations"][0]["annotation_level"] == "warning"
+    else:
+        assert run["conclusion"] == "failure" and result.returncode == 1
+        assert "already there" in comment["body"]
+        assert ("record a baseline" in comment["body"]) == (not expected)
+
+
+@pytest.mark.parametrize(("inputs", "levels"), [
+    ({}, ["failure", "warning"]),
+    ({"INNOLINT_ANNOTATION_LEVEL": "error"}, ["failure"]),
+    ({"INNOLINT_ANNOTATE": "all"}, None),
+])
+def test_annotate_and_annotation_level_inputs(tmp_path: Path, inputs: dict[str, str], levels: list[str] | None) -> None:
+    """A change that adds an error (zero date) and a warning (MyISAM): both annotated by default,
+    the error only at `annotation-level: error`; `annotate: all` annotates the legacy findings too."""
+    work = _legacy_pull_request(tmp_path, 40, "a zero-date column")
+    with open(work / "db" / "schema.sql", "a") as handle:
+        handle.write("ALTER TABLE `legacy_0002` ENGINE=MyISAM;\n")
+    _git(work, "commit", "-qam", "and an engine")
+    _, run, _ = _pull_request_check(tmp_path, inputs)
+    found = sorted(a["annotation_level"] for a in run["annotations"])
+    if levels is not None:
+        assert found == levels, found
+        if "INNOLINT_ANNOTATION_LEVEL" in inputs:
+            assert "1 below error \\(annotation-level\\)" in run["output"]["summary"]
+    else:  # every finding: the legacy ones (but the MyISAM table's no-primary-key) and the two new ones
+        assert len(found) == 40 * 2 - 1 + 2, found
+
+
+def test_fail_level_comes_from_the_configuration_unless_the_input_sets_it(workspace: Path) -> None:
+    """One name, one value: the configuration's fail_level decides the check run when the
+    action's `fail-level` is empty; the input beats it; the old `fail-on` still works, said
+    deprecated."""
+    (workspace / "work" / ".innolint.toml").write_text('fail_level = "error"\n')
+    result = run_action(workspace, {"INNOLINT_SUMMARY": "false"})  # a warning only: passes at error
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = run_action(workspace, {"INNOLINT_SUMMARY": "false", "INNOLINT_FAIL_LEVEL": "warning"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    (workspace / "work" / ".innolint.toml").unlink()
+    result = run_action(workspace, {"INNOLINT_SUMMARY": "false"})  # the default: warning
+    assert result.returncode == 1, result.stdout + result.stderr
+    result = run_action(workspace, {"INNOLINT_SUMMARY": "false", "INNOLINT_FAIL_ON": "error"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "the fail-on input is deprecated: it is now fail-level" in result.stderr
+
+
+def test_the_baseline_input(workspace: Path) -> None:
+    """`baseline:` names a baseline the configuration does not: its findings are accepted."""
+    work = workspace / "work"
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--quiet", "--format", "json", "--output",
+                           os.devnull, "--write-baseline", "accepted.json", "db"], cwd=work,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    result = run_action(workspace, {"INNOLINT_BASELINE": "accepted.json"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 known finding hidden by the baseline" in result.stderr
+    (work / "db" / "V2__more.sql").write_text(BAD_SQL.replace("event_log", "audit_log"))
+    result = run_action(workspace, {"INNOLINT_BASELINE": "accepted.json"})
+    assert result.returncode == 1 and "audit_log" in result.stdout, result.stdout + result.stderr
+    assert "event_log" not in result.stdout

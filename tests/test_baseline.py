@@ -251,3 +251,48 @@ def test_tenant_groups_are_recorded_by_definition(tmp_path: Path) -> None:
     assert [(f["table"], f["count"]) for f in json.loads(more.stdout)["findings"] if f["rule"] == "no-primary-key"] \
         == [("extra_log", 7)]
     assert more.returncode == 1
+
+
+# --- `baseline` in the configuration (issue 35) ----------------------------------------------------
+
+def _service(root: Path, name: str, tables: list[str]) -> Path:
+    service = root / name
+    (service / "db").mkdir(parents=True)
+    (service / "db" / "schema.sql").write_text("".join(NO_PK.format(name=t) for t in tables))
+    (service / ".innolint.toml").write_text('baseline = ".innolint-baseline.json"\n')
+    return service
+
+
+def test_each_services_configuration_names_its_own_baseline(tmp_path: Path) -> None:
+    """A monorepo of two services, each with `baseline = ...` in its configuration: one run reads
+    both, each hiding its own service's findings only; the pre-commit hook and the action read
+    the same key."""
+    (tmp_path / ".git").mkdir()
+    a = _service(tmp_path, "svc-a", ["users", "orders"])
+    b = _service(tmp_path, "svc-b", ["users"])
+    missing = run("check", "svc-a", "svc-b", cwd=tmp_path)
+    assert missing.returncode == 1
+    assert "does not exist yet, so nothing is hidden" in missing.stderr and "--write-baseline" in missing.stderr
+    for service in (a, b):
+        done = run("check", "--quiet", "--write-baseline", ".innolint-baseline.json", "db", cwd=service)
+        assert done.returncode == 0, done.stderr
+    clean = run("check", "svc-a", "svc-b", cwd=tmp_path)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "3 known findings hidden by the baseline, 0 gone" in clean.stderr
+    # a new finding in one service is new there only, at full severity; b's baseline knows `users`, not `orders`
+    (b / "db" / "schema.sql").write_text(NO_PK.format(name="users") + NO_PK.format(name="orders"))
+    report = json.loads(run("check", "--format", "json", "svc-a", "svc-b", cwd=tmp_path).stdout)
+    assert [(f["table"], Path(f["path"]).parts[0], f["new"]) for f in report["findings"]] == [("orders", "svc-b", True)]
+    # --baseline FILE beats the configuration for every file
+    flag = run("check", "--baseline", str(a / ".innolint-baseline.json"), "svc-a", "svc-b", cwd=tmp_path)
+    assert flag.returncode == 1 and "svc-b" in flag.stdout
+
+
+def test_a_configured_baseline_outside_the_repository_is_refused(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "a.sql").write_text(NO_PK.format(name="t"))
+    (tmp_path / "elsewhere.json").write_text("{}")
+    (repo / ".innolint.toml").write_text('baseline = "../elsewhere.json"\n')
+    done = run("check", "a.sql", cwd=repo)
+    assert done.returncode == 2 and "baseline: '../elsewhere.json' lies outside the repository" in done.stderr

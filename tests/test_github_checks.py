@@ -425,3 +425,33 @@ def test_comment_author_names_an_apps_bot(api, tmp_path) -> None:
     _publish_comment(api, tmp_path, author="innolint-app[bot]")
     assert [(r.method, r.path.rsplit("/issues/", 1)[1]) for r in api.writes()] == [("PATCH", f"comments/{mine}")]
     assert not any(r.path == "/api/v3/user" for r in api.requests)  # no need to ask who the token is
+
+
+def test_what_is_annotated_follows_annotate_and_annotation_level(tmp_path) -> None:
+    from linter.github.check_runs import PublishOptions, left_unannotated, to_annotate
+
+    def item(severity: str, new: bool | None) -> Finding:
+        return Finding(rule="no-primary-key", severity=severity, path=str(tmp_path / "a.sql"), line=1, table="t",
+                       message="m", new=new)
+
+    items = [item("error", True), item("warning", False), item("info", True), item("warning", None),
+             Diagnostic(rule="usage-error", severity="error", path="", message="no file")]
+    chosen = to_annotate(items, PublishOptions())
+    assert chosen == [items[0], items[2], items[3]]  # new, and compared with nothing; never one without a file
+    assert left_unannotated(items, chosen, PublishOptions()) == \
+        "Not annotated, listed here: 1 already there before this change (annotate: all annotates them)."
+    level = PublishOptions(annotation_level="warning")
+    assert to_annotate(items, level) == [items[0], items[3]]
+    assert "1 below warning (annotation-level)" in left_unannotated(items, to_annotate(items, level), level)
+    assert to_annotate(items, PublishOptions(annotate="all")) == items[:4]
+
+
+@pytest.mark.parametrize(("status", "expected"), [(0, "neutral"), (1, "failure"), (2, "failure")])
+def test_without_a_fail_level_the_checks_own_exit_decides(status: int, expected: str) -> None:
+    """The action passes no --fail-level unless its input sets one: `innolint check` exited 1 for
+    what is at or above its files' configured fail level, and that is the conclusion."""
+    from linter.github.check_runs import conclusion
+
+    report = Report(findings=[Finding(rule="r", severity="error", path="a.sql", line=1, message="m")])
+    assert conclusion(report, None, status) == expected
+    assert conclusion(report, None, None) == "failure"  # by hand, no status: warning

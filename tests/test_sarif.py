@@ -338,3 +338,13 @@ def test_a_run_that_cannot_start_still_writes_its_report(validator, tmp_path, fm
         text = diagnostic["message"]
     assert bad[1] in text
     assert text in done.stderr
+
+
+def test_a_run_about_a_change_says_each_results_baseline_state(validator, tmp_path) -> None:
+    """A finding the change adds is `baselineState: new`, one that was there `unchanged`
+    (SARIF's own words); a run that compared nothing has none."""
+    findings = [Finding(rule="no-primary-key", severity="warning", path=str(tmp_path / "a.sql"), line=1, table="t",
+                        message="t has no primary key", new=new) for new in (True, False, None)]
+    log = json.loads(sarif.render(Report(findings=findings), root=str(tmp_path)))
+    assert errors(validator, log) == []
+    assert [r.get("baselineState") for r in log["runs"][0]["results"]] == ["new", "unchanged", None]

@@ -168,3 +168,31 @@ def test_deleted_files_with_odd_names(tmp_path: Path, name: str) -> None:
     code, report = since(repo)
     assert (code, found(report)) == (0, []), report  # kept's finding is old; gone's is gone
     assert (repo / "db" / "base.sql").exists()
+
+
+def test_each_finding_says_whether_the_change_adds_it_or_makes_it_worse(tmp_path: Path) -> None:
+    """`new` in the JSON report: what the change adds (a new table without a key, a finding the
+    change raises from info to error) is true, what was there as severe before is false; the
+    pull-request check annotates the first and counts the second (issue 35)."""
+    repo = make_repo(tmp_path, {
+        "V1__init.sql": "CREATE TABLE old_log (\n  created_at DATETIME NOT NULL\n) ENGINE=InnoDB;\n"
+                        "CREATE TABLE sessions (\n  id CHAR(36) NOT NULL PRIMARY KEY,\n  at DATETIME\n) ENGINE=InnoDB;\n",
+    })
+    (repo / "db/migrations/V2__more.sql").write_text(
+        "CREATE TABLE new_log (\n  created_at DATETIME NOT NULL\n) ENGINE=InnoDB;\n")
+    _, report = since(repo)
+    flags = {(f["rule"], f["table"]): f["new"] for f in report["findings"]}
+    assert flags == {("no-primary-key", "new_log"): True}, flags  # V1's findings are in no changed file
+    # the same file edited: the old table's finding is there, not new; the sessions table's key is
+    # declared insert-heavy, which raises uuid-primary-key to error: worse, so new
+    (repo / "db/migrations/V1__init.sql").write_text(
+        (repo / "db/migrations/V1__init.sql").read_text().replace(
+            "CREATE TABLE sessions", "-- innolint: insert-heavy\nCREATE TABLE sessions"))
+    _, report = since(repo)
+    flags = {(f["rule"], f["table"]): (f["new"], f["severity"]) for f in report["findings"]}
+    assert flags[("no-primary-key", "new_log")] == (True, "warning")
+    assert flags[("no-primary-key", "old_log")] == (False, "info")  # legacy: one level down
+    assert flags[("uuid-primary-key", "sessions")] == (True, "error"), flags
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "db"], cwd=repo,
+                          capture_output=True, text=True, env={**GIT_ENV, "PYTHONPATH": str(ROOT)})
+    assert {f["new"] for f in json.loads(done.stdout)["findings"]} == {None}  # compared with nothing

@@ -176,3 +176,25 @@ def test_notes_count_in_the_cap() -> None:
     text = summary.render(Report(findings=many), limit=summary.CHECK_SUMMARY_LIMIT, notes=notes)
     assert len(text.encode("utf-8")) <= summary.CHECK_SUMMARY_LIMIT
     assert text.count("> innolint could add only 50 of 500 annotations") == 3
+
+
+def test_a_report_about_a_change_puts_what_it_adds_first_and_counts_the_rest() -> None:
+    """What the change adds (new) has its rows, rules and fixes; what was there before (new
+    false) is a section of its own: counted by rule, and its rows only where asked (the job
+    summary, not the PR comment)."""
+    added = [finding("error", line=40, table="orders", rule="zero-date-default", new=True)]
+    old = [finding("warning", line=n, table=f"legacy_{n}", new=False) for n in range(1, 300)]
+    report = Report(findings=[*old, *added], stats=RunStats(files=1, statements=300, tables=300))
+    full = summary.render(report, fail_level="warning")
+    assert full.startswith("## innolint: 1 finding this change adds or makes worse (1 error); 299 already there\n")
+    assert full.index("### What this change adds or makes worse") < full.index("### Already there before this change")
+    assert "| error | db/a.sql:40 | zero-date-default | shop.orders |" in full
+    assert "| no-primary-key | 0 | 299 | 0 | 299 |" in full and "legacy\\_5 |" in full
+    assert "shop.legacy" not in full.split("### Fixes")[1].split("### Already")[0]  # fixes: the change's only
+    short = summary.render(report, fail_level="warning", existing_rows=False)
+    assert "legacy\\_5" not in short and "| no-primary-key | 0 | 299 | 0 | 299 |" in short
+    assert len(short.encode()) < len(full.encode()) // 5
+    nothing = summary.render(Report(findings=old), existing_rows=False)
+    assert nothing.startswith("## innolint: nothing new in this change; 299 already there\n")
+    # compared with nothing: as before
+    assert summary.render(Report(findings=[finding()])).startswith("## innolint: 1 finding (1 warning) in 1 file")

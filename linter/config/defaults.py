@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "insert_heavy": (),
     "tenant_schema_pattern": None,
     "stats": None,
+    "baseline": None,
     "require_suppression_reason": True,
     "legacy_downgrade": True,
 }

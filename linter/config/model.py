@@ -97,6 +97,11 @@ class ConfigBase(BaseModel):
     stats: str | None = Field(
         default=DEFAULTS["stats"], description="workload statistics file (relative to this file) that checks may use"
     )
+    baseline: str | None = Field(
+        default=DEFAULTS["baseline"],
+        description="baseline file (relative to this file) whose findings are hidden, as --baseline: what a "
+        "legacy repository accepts (`innolint check --write-baseline FILE` records it)",
+    )
     require_suppression_reason: bool = Field(
         default=DEFAULTS["require_suppression_reason"],
         description="an `innolint: ignore[...]` comment without a reason is not honoured",

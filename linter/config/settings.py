@@ -102,6 +102,7 @@ class LoadedConfig:
         self.overrides: dict[str, tuple[Any, str]] = {} if overrides is None else overrides
         self._context: Any = None
         self._globs: dict[str, GlobSet] = {}  # `exclude`, `include`: compiled once (`_glob_set`)
+        self._baseline: Path | None = None  # `baseline_path`, checked once
 
     @property
     def config(self) -> ConfigBase:
@@ -221,6 +222,24 @@ class LoadedConfig:
             return Path(str(self.overrides["stats"][0]))
         stats = self.value("stats")
         return (self.base / stats) if stats else None
+
+    @property
+    def baseline_path(self) -> Path | None:
+        """The configuration's baseline file (relative to the configuration file), or None; one a
+        file names must lie inside the configuration's repository (ConfigError otherwise)."""
+        baseline = self.value("baseline")
+        if not baseline:
+            return None
+        if self._baseline is None:
+            from linter.input.file_access import repository_root, within
+
+            path = self.base / baseline
+            repository = repository_root(str(self.base))
+            if "\0" in baseline or not within(os.path.realpath(path), repository):
+                raise ConfigError(f"{self.source_label}: baseline: {baseline!r} lies outside the repository "
+                                  f"({repository}); innolint reads only inside it")
+            self._baseline = path
+        return self._baseline
 
     # -- files -----------------------------------------------------------------------------------
     def _relative(self, path: str) -> str | None:

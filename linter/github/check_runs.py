@@ -146,8 +146,14 @@ def _random_key() -> str:
 class PublishOptions:
     """What to publish, as chosen on the command line or in the action's inputs."""
 
-    fail_level: str = "warning"
+    #: None: what `innolint check` decided for each file's configuration (`check_status` 1), else warning
+    fail_level: str | None = None
     annotations: str = "checks"  # checks | workflow-commands | none
+    #: new: annotate what the change adds or makes worse (`Finding.new`; everything when the report
+    #: compared nothing); all: every finding
+    annotate: str = "new"
+    #: the least severe finding annotated (info: every one the filter above keeps)
+    annotation_level: str = "info"
     summary: bool = True
     comment: bool = False
     sarif_file: str | None = None
@@ -162,15 +168,47 @@ class PublishOptions:
     annotation_requests: int = ANNOTATION_REQUESTS
 
 
-def conclusion(report: Report, fail_level: str, check_status: int | None = None) -> str:
+def conclusion(report: Report, fail_level: str | None, check_status: int | None = None) -> str:
     """failure: something at or above the fail level, or `innolint check` could not do its job
-    (exit 2 or more: an input or usage error, a crash); neutral: findings below it; success: none."""
+    (exit 2 or more: an input or usage error, a crash); neutral: findings below it; success: none.
+    No `fail_level`: `innolint check`'s own exit status decides (1: something at or above the
+    fail level of its file's configuration), else warning."""
     if check_status is not None and check_status >= 2:
         return "failure"
     items: list[Item] = [*report.findings, *report.diagnostics]
-    if fail_level != "none" and any(at_or_above(item.severity, fail_level) for item in items):
+    if fail_level is None and check_status is not None:
+        failed = check_status == 1
+    else:
+        level = fail_level or "warning"
+        failed = level != "none" and any(at_or_above(item.severity, level) for item in items if item.rule != "baseline-gone")
+    if failed:
         return "failure"
     return "neutral" if items else "success"
+
+
+def to_annotate(items: Sequence[Item], options: PublishOptions) -> list[Item]:
+    """The items the check run (or the workflow commands) annotate: with a file, at or above the
+    annotation level, and (annotate new) what the change adds or makes worse: an item the report
+    compared with nothing (`new` None) counts as new."""
+    floor = options.annotation_level
+    return [item for item in items if annotated(item) and at_or_above(item.severity, floor)
+            and (options.annotate == "all" or item.new is not False)]
+
+
+def left_unannotated(items: Sequence[Item], chosen: Sequence[Item], options: PublishOptions) -> str | None:
+    """What the summary says about the findings that have a file and no annotation by choice."""
+    taken = {id(item) for item in chosen}
+    rest = [item for item in items if annotated(item) and id(item) not in taken]
+    if not rest:
+        return None
+    old = sum(1 for item in rest if item.new is False and options.annotate != "all")
+    low = len(rest) - old
+    parts = []
+    if old:
+        parts.append(f"{old:,} already there before this change (annotate: all annotates them)")
+    if low:
+        parts.append(f"{low:,} below {options.annotation_level} (annotation-level)")
+    return f"Not annotated, listed here: {'; '.join(parts)}."
 
 
 def title(report: Report) -> str:
@@ -300,15 +338,16 @@ def publish_check_run(
     """
     calls = calls or Calls(scrub=env.scrub)
     items = worst_first([*report.findings, *report.diagnostics])
-    to_annotate = [item for item in items if annotated(item)]
+    wanted = to_annotate(items, options)
     cap = options.annotation_requests * ANNOTATIONS_PER_REQUEST
-    chosen, unannotated = to_annotate[:cap], to_annotate[cap:]
+    chosen, unannotated = wanted[:cap], wanted[cap:]
     annotations = [annotation(item, root) for item in chosen]
     chunks = batches(annotations)
     outcome = conclusion(report, options.fail_level, options.check_status)
     run_title = title(report)
     result = CheckRunResult()
-    notes: list[str] = []
+    notes: list[str] = [note for note in (left_unannotated(items, wanted, options),
+                                          failing_on_old(report, options, outcome)) if note]
     if unannotated:
         notes.append(
             f"{len(unannotated):,} less severe finding{'s' if len(unannotated) != 1 else ''} have no annotation: "
@@ -366,14 +405,14 @@ def publish_check_run(
     except ApiFailure as error:
         failure = error.reason
         if run is None:  # nothing was created: the log gets the findings, with the cause
-            result.fallback_items = items
+            result.fallback_items = wanted
             result.note = (f"innolint could not create a check run: {error.reason}. "
                            f"{_advice(error.kind)}The most severe findings are annotated here instead.")
             return result
     except Exception as error:  # noqa: BLE001 - a bug must not leave the check run in progress
         failure = env.scrub(f"innolint stopped adding annotations ({type(error).__name__}: {error})")
         if run is None:
-            result.fallback_items = items
+            result.fallback_items = wanted
             result.note = f"{failure}. The most severe findings are annotated here instead."
             return result
     finally:
@@ -397,11 +436,28 @@ def publish_check_run(
     result.annotations_sent = sent
     if failure is not None:
         annotated_ids = {id(item) for item in chosen[:sent]}
-        result.fallback_items = [item for item in items if id(item) not in annotated_ids]
+        result.fallback_items = [item for item in wanted if id(item) not in annotated_ids]
         if result.note is None:
             result.note = (f"innolint added {sent:,} of {len(annotations):,} annotations: {failure}. "
                            f"The check run has the first {sent:,} annotations and is concluded.")
     return result
+
+
+def failing_on_old(report: Report, options: PublishOptions, outcome: str) -> str | None:
+    """Why a check about a change fails when nothing it adds is at or above the fail level: the
+    findings already there in the files it edits. Says how to accept them (a baseline)."""
+    if outcome != "failure" or (options.check_status or 0) >= 2:
+        return None
+    items: list[Item] = [*report.findings, *report.diagnostics]
+    if not any(item.new is False for item in items):
+        return None
+    level = options.fail_level or "warning"
+    if any(item.new is not False and at_or_above(item.severity, level) for item in items if item.rule != "baseline-gone"):
+        return None
+    return ("This change adds nothing at or above the fail level: the check fails on findings already there in the "
+            "files it edits. To accept today's findings, record a baseline (`innolint check --write-baseline "
+            ".innolint-baseline.json`, then `baseline = \".innolint-baseline.json\"` in the configuration, or the "
+            "action's `baseline` input): only what a change adds fails after that.")
 
 
 def _output(run_title: str, summary: str, chunk: list[dict[str, Any]]) -> dict[str, Any]:
@@ -543,7 +599,7 @@ def run(
         except Exception as error:  # noqa: BLE001 - PyGithub missing or a bad URL: fall back, say why
             err.write(env.scrub(f"innolint: cannot use the GitHub API ({type(error).__name__}: {error})\n"))
 
-    file_items = [item for item in items if annotated(item)]
+    file_items = to_annotate(worst_first(items), options)
     if options.annotations == "checks":
         if client is None or not env.sha:
             if missing or not env.sha:
@@ -565,11 +621,12 @@ def run(
     elif options.annotations == "workflow-commands":
         out.write(render_commands(file_items, root=root))
 
+    old_note = failing_on_old(report, options, outcome)
     if options.summary and env.step_summary:
         write_step_summary(
             env.step_summary,
             lambda room: summary_report.render(report, limit=room, fail_level=options.fail_level, blob_url=env.blob_url,
-                                               root=root),
+                                               root=root, notes=[md_text(old_note)] if old_note else ()),
         )
 
     if options.comment:
@@ -584,6 +641,8 @@ def run(
                 root=root,
                 header=COMMENT_MARKER + "\n",
                 full_report=options.full_report,
+                notes=[md_text(old_note)] if old_note else (),
+                existing_rows=False,
             )
             try:
                 url = upsert_comment(client, env, body, options.comment_author, calls)

@@ -99,7 +99,9 @@ class ChangeSet(Record):
     ) -> tuple[list[Finding], list[Diagnostic]]:
         """What an affected unit reports: the findings and diagnostics located in changed files,
         and with `before` every one new against it, wherever it is. A finding in a changed file
-        on a table the change did not touch (`legacy`) drops one level, unless it is new."""
+        on a table the change did not touch (`legacy`) drops one level, unless it is new. With
+        `before`, each item says whether it is new (`Finding.new`): not there before, or less
+        severe there (the change makes it worse)."""
         if self.report_all:
             return findings, diagnostics
         from linter.rules import fingerprints
@@ -107,17 +109,20 @@ class ChangeSet(Record):
         before = self.before
         kept: list[Finding] = []
         for finding in findings:
-            new = before is not None and before.covers(finding.path) and not before.take(finding)
+            compared = before is not None and before.covers(finding.path)
+            new = compared and (not before.take(finding) or not before.was_at_least(finding, finding.severity))  # type: ignore[union-attr]
             if new:
-                kept.append(finding)
+                kept.append(finding.replace(new=True))
             elif self.contains(finding.path):
                 old = legacy is not None and legacy(finding)
-                kept.append(finding.replace(severity=downgrade(finding.severity)) if old else finding)
-        kept_diagnostics = [
-            d for d in diagnostics
-            if self.contains(d.path) or (before is not None and d.rule not in fingerprints.NOT_MATCHED
-                                         and before.covers(d.path) and not before.take(d))
-        ]
+                kept.append(finding.replace(severity=downgrade(finding.severity) if old else finding.severity,
+                                            new=False if compared else None))
+        kept_diagnostics = []
+        for d in diagnostics:
+            compared = before is not None and d.rule not in fingerprints.NOT_MATCHED and before.covers(d.path)
+            new = compared and not before.take(d)  # type: ignore[union-attr]
+            if new or self.contains(d.path):
+                kept_diagnostics.append(d.replace(new=new if compared else None))
         return kept, kept_diagnostics
 
     def statement_changed(self, path: str, line: int, end_line: int) -> bool:

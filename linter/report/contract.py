@@ -33,6 +33,7 @@ class _FindingIn(BaseModel):
     subject: str | None = None
     count: int = Field(default=1, ge=1)
     schemas: tuple[str, ...] = ()
+    new: bool | None = None
 
 
 class _DiagnosticIn(BaseModel):
@@ -44,6 +45,7 @@ class _DiagnosticIn(BaseModel):
     end_line: int = 0
     message: str
     excerpt: str | None = None
+    new: bool | None = None
 
 
 class _StatsIn(BaseModel):
@@ -67,12 +69,12 @@ def read_report(text: str) -> Report:
     findings = [
         Finding(rule=f.rule, severity=f.severity, path=f.path, line=f.line, column=f.column, end_line=f.end_line,
                 schema=f.schema_, table=f.table, message=f.message, summary=f.summary, evidence=f.evidence, fix=f.fix,
-                subject=f.subject, count=f.count, schemas=f.schemas)
+                subject=f.subject, count=f.count, schemas=f.schemas, new=f.new)
         for f in given.findings
     ]
     diagnostics = [
         Diagnostic(rule=d.rule, severity=d.severity, path=d.path, line=d.line, column=d.column, end_line=d.end_line,
-                   message=d.message, excerpt=d.excerpt)
+                   message=d.message, excerpt=d.excerpt, new=d.new)
         for d in given.diagnostics
     ]
     stats = given.stats

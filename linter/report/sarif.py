@@ -170,6 +170,8 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str) -> dict[str
         "locations": [_location(finding, root)],
         "partialFingerprints": {"innolintFinding/v1": fingerprint(finding)},
     }
+    if finding.new is not None:  # a run about a change: SARIF's own word for what it adds
+        result["baselineState"] = "new" if finding.new else "unchanged"
     fix = _fix(finding, root)
     if fix:
         result["fixes"] = [fix]

@@ -116,6 +116,7 @@ def render(
     header: str = "",
     notes: Sequence[str] = (),
     full_report: str = "`innolint check` or the SARIF file",
+    existing_rows: bool = True,
 ) -> str:
     """The summary as Markdown, at most `limit` UTF-8 bytes.
 
@@ -126,16 +127,30 @@ def render(
     first verbatim (the PR comment's hidden marker); `notes` (Markdown, already escaped) follow
     the headline (what the publisher could not do, and why); `full_report` says where every
     finding is when this summary leaves some out.
+
+    A report about a change (items with `new` set: `--since`, a baseline) is about what the change
+    adds or makes worse: those come first, with their rows, rules and fixes; what was there before
+    follows in a section of its own, counted by rule, and its rows only with `existing_rows` (the
+    PR comment leaves them to the job summary: a one-line edit to a legacy dump must not post a
+    comment about 2,000 findings on tables it did not touch).
     """
     report = valid_unicode(report)
-    findings = worst_first(report.findings)
-    diagnostics: list[Diagnostic] = sorted(report.diagnostics, key=lambda d: d.sort_key())
+    everything = worst_first(report.findings)
+    about_change = any(item.new is not None for item in [*report.findings, *report.diagnostics])
+    findings = [f for f in everything if f.new is not False]
+    existing = [f for f in everything if f.new is False]
+    all_diagnostics: list[Diagnostic] = sorted(report.diagnostics, key=lambda d: d.sort_key())
+    diagnostics = [d for d in all_diagnostics if d.new is not False]
+    old_diagnostics = [d for d in all_diagnostics if d.new is False]
     note_reserve = 400
     quoted = [f"\n> {_bounded(note, 2000)}\n" for note in notes]  # forced in: kept out of the budget
     budget = _Budget(limit, note_reserve + len(header.encode("utf-8")) + sum(len(q.encode("utf-8")) for q in quoted))
     if header:
         budget.add(header, force=True)
-    budget.add(_headline(report, title, fail_level), force=True)
+    if about_change:
+        budget.add(_change_headline(report, title, fail_level, findings, existing, old_diagnostics), force=True)
+    else:
+        budget.add(_headline(report, title, fail_level), force=True)
     for note in quoted:
         budget.add(note, force=True)
     if findings:
@@ -144,7 +159,8 @@ def render(
     left_out: Counter[str] = Counter()
     shown_findings: list[Finding] = []
     if findings:
-        if budget.add("\n### Worst findings\n\n| Severity | Location | Rule | Table | Message |\n| --- | --- | --- | --- | --- |\n"):
+        heading = "What this change adds or makes worse" if about_change else "Worst findings"
+        if budget.add(f"\n### {heading}\n\n| Severity | Location | Rule | Table | Message |\n| --- | --- | --- | --- | --- |\n"):
             for finding in findings[:max_rows]:
                 if not budget.add(_finding_row(finding, blob_url, root)):
                     break
@@ -177,6 +193,24 @@ def render(
             shown_diagnostics += 1
     left_out["diagnostics"] = len(diagnostics) - shown_diagnostics
 
+    if existing or old_diagnostics:
+        shown_existing = 0
+        what = ", ".join(p for p in (_counted(len(existing), "finding"), _counted(len(old_diagnostics), "diagnostic"))
+                         if p)
+        if budget.add(f"\n### Already there before this change\n\n{what} in the files this change edits "
+                      "predate it (findings on tables it did not create or alter are one level down); they are "
+                      "not annotated.\n"):
+            if existing:
+                budget.add(_rule_table(existing))
+            if existing_rows and existing and budget.add(
+                    "\n| Severity | Location | Rule | Table | Message |\n| --- | --- | --- | --- | --- |\n"):
+                for finding in existing[:max_rows]:
+                    if not budget.add(_finding_row(finding, blob_url, root)):
+                        break
+                    shown_existing += 1
+        if existing_rows:
+            left_out["findings already there"] = len(existing) - shown_existing
+
     omitted = [f"{n} {kind}" for kind, n in left_out.items() if n > 0]
     if omitted:
         budget.add(
@@ -185,6 +219,10 @@ def render(
             force=True,
         )
     return "".join(budget.parts)
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' if n != 1 else ''}" if n else ""
 
 
 def _headline(report: Report, title: str, fail_level: str | None) -> str:
@@ -196,6 +234,10 @@ def _headline(report: Report, title: str, fail_level: str | None) -> str:
         line = f"## {md_text(title)}: {total} finding{'s' if total != 1 else ''} ({parts}) in {files} file{'s' if files != 1 else ''}\n"
     else:
         line = f"## {md_text(title)}: no findings\n"
+    return line + _detail(report, fail_level)
+
+
+def _detail(report: Report, fail_level: str | None) -> str:
     stats = report.stats
     detail = (
         f"\n{stats.files} file{'s' if stats.files != 1 else ''}, {stats.statements} statements, "
@@ -203,7 +245,22 @@ def _headline(report: Report, title: str, fail_level: str | None) -> str:
     )
     if fail_level:
         detail += f"; fails at `{fail_level}`" if fail_level != "none" else "; never fails"
-    return line + detail + ".\n"
+    return detail + ".\n"
+
+
+def _change_headline(report: Report, title: str, fail_level: str | None, added: Sequence[Finding],
+                     existing: Sequence[Finding], old_diagnostics: Sequence[Diagnostic]) -> str:
+    counts = Counter(f.severity for f in added)
+    if added:
+        parts = ", ".join(_count(counts[s], s) for s in ("error", "warning", "info") if counts[s])
+        line = (f"## {md_text(title)}: {len(added):,} finding{'s' if len(added) != 1 else ''} this change adds or "
+                f"makes worse ({parts})")
+    else:
+        line = f"## {md_text(title)}: nothing new in this change"
+    before = len(existing) + len(old_diagnostics)
+    if before:
+        line += f"; {before:,} already there"
+    return line + "\n" + _detail(report, fail_level)
 
 
 def _rule_table(findings: Sequence[Finding]) -> str:

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from checks import ENGINE_RULES
 from linter.rules import fingerprints
 from linter.rules.findings import Diagnostic, Finding
-from linter.rules.fingerprints import TENANTS, Fingerprint, Key, Known, place
+from linter.rules.fingerprints import TENANTS, BaselineError, Fingerprint, Key, Known, place
 
 #: the diagnostics this module reports; the text lives with the engine's rules (`checks.ENGINE_RULES`)
 #: so that a run without a baseline does not import this module
@@ -48,10 +48,6 @@ BASELINE_RULES: dict[str, str] = {"baseline-gone": ENGINE_RULES["baseline-gone"]
 BASELINE_VERSION = 1
 #: diagnostics a baseline does not accept: a run with them stops (exit 2) or they come from it
 NOT_RECORDED = fingerprints.NOT_MATCHED
-
-
-class BaselineError(Exception):
-    """A baseline file that cannot be read: the message is for people."""
 
 
 class BaselineEntry(BaseModel):

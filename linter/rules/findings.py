@@ -38,11 +38,16 @@ class Finding(FrozenRecord):
     first, at most `GROUP_NAMES_KEPT` names (`count - len(schemas)` more are not named); empty when
     the table is not in a tenant schema. path, line, schema, table, message, evidence and fix are
     the first copy's: the fix names that schema and is to be run in each of the `count` schemas.
-    Renderers say "and N more"."""
+    Renderers say "and N more".
+
+    `new`: in a run about a change (`--since`, `--changed-only` against git, a baseline), whether
+    the change adds this finding or makes it worse (True), or it was there before at least as
+    severe (False); None when the run compared nothing. The pull-request check annotates the new
+    ones and counts the rest in its summary."""
 
     __slots__ = __match_args__ = (
         "rule", "severity", "path", "line", "column", "end_line", "schema", "table", "message", "summary",
-        "evidence", "fix", "subject", "count", "schemas",
+        "evidence", "fix", "subject", "count", "schemas", "new",
     )
     rule: str
     severity: Severity
@@ -59,12 +64,13 @@ class Finding(FrozenRecord):
     subject: str | None
     count: int
     schemas: tuple[str, ...]
+    new: bool | None
 
     def __init__(
         self, *, rule: str, severity: Severity, path: str, line: int, message: str, column: int = 1,
         end_line: int = 0, schema: str | None = None, table: str | None = None, summary: str | None = None,
         evidence: str | None = None, fix: str | None = None, subject: str | None = None, count: int = 1,
-        schemas: tuple[str, ...] = (),
+        schemas: tuple[str, ...] = (), new: bool | None = None,
     ) -> None:
         if severity not in SEVERITY_RANK:
             raise ValueError(f"not a severity: {severity!r}")
@@ -85,6 +91,7 @@ class Finding(FrozenRecord):
         _set(self, "subject", subject)
         _set(self, "count", count)
         _set(self, "schemas", tuple(schemas))
+        _set(self, "new", new)
 
     def replace(self, **changes: Any) -> Finding:
         """A copy with these fields changed."""
@@ -106,9 +113,11 @@ GROUP_NAMES_KEPT = 20
 
 
 class Diagnostic(FrozenRecord):
-    """A problem with the input: parse errors, unreadable files, unused suppressions."""
+    """A problem with the input: parse errors, unreadable files, unused suppressions. `new` as
+    for a Finding."""
 
-    __slots__ = __match_args__ = ("rule", "severity", "path", "line", "column", "end_line", "message", "excerpt")
+    __slots__ = __match_args__ = ("rule", "severity", "path", "line", "column", "end_line", "message", "excerpt",
+                                  "new")
     rule: str  # parse-error, replay-error, io-error, unused-suppression, usage-error, ...
     severity: Severity
     path: str
@@ -117,10 +126,11 @@ class Diagnostic(FrozenRecord):
     end_line: int
     message: str
     excerpt: str | None
+    new: bool | None
 
     def __init__(
         self, *, rule: str, path: str, message: str, severity: Severity = "warning", line: int = 0, column: int = 1,
-        end_line: int = 0, excerpt: str | None = None,
+        end_line: int = 0, excerpt: str | None = None, new: bool | None = None,
     ) -> None:
         if severity not in SEVERITY_RANK:
             raise ValueError(f"not a severity: {severity!r}")
@@ -132,6 +142,7 @@ class Diagnostic(FrozenRecord):
         _set(self, "end_line", end_line)
         _set(self, "message", message)
         _set(self, "excerpt", excerpt)
+        _set(self, "new", new)
 
     def replace(self, **changes: Any) -> Diagnostic:
         """A copy with these fields changed."""

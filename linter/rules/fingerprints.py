@@ -17,7 +17,12 @@ import os
 from collections import Counter
 from collections.abc import Callable
 
-from linter.rules.findings import Diagnostic, Finding
+from linter.rules.findings import SEVERITY_RANK, Diagnostic, Finding
+
+class BaselineError(Exception):
+    """A baseline file that cannot be read or written (`linter.rules.baseline`): the message is for
+    people. Here so that a run can catch it without importing the baseline's pydantic models."""
+
 
 #: diagnostics never matched: a run with them stops (exit 2), or the baseline itself made them,
 #: or their message holds a path (an unreadable file)
@@ -76,15 +81,23 @@ class Known:
 
     Several findings can share a key (two same-named tables of one file), so counts are kept and
     a run with more reports the extra ones. A tenant group is known when its key is known at all:
-    a tenant added since with the same problem is the same problem."""
+    a tenant added since with the same problem is the same problem. The most severe level a key
+    was seen at is kept too (`was_at_least`): a finding a change raises from warning to error is
+    one the change makes worse."""
 
     def __init__(self, covers: Callable[[str], bool] = lambda path: True) -> None:
         self.remaining: Counter[Key] = Counter()
+        #: key -> the highest severity rank seen (`SEVERITY_RANK`)
+        self.worst: dict[Key, int] = {}
         #: whether the items of a file were looked at (only those can be new against this)
         self.covers = covers
 
-    def add(self, item_key: Key, count: int = 1) -> None:
+    def add(self, item_key: Key, count: int = 1, severity: str | None = None) -> None:
         self.remaining[item_key] += count
+        if severity is not None:
+            rank = SEVERITY_RANK[severity]
+            if rank > self.worst.get(item_key, -1):
+                self.worst[item_key] = rank
 
     def take(self, item: Finding | Diagnostic, item_key: Key | None = None) -> bool:
         slot = item_key if item_key is not None else key(item)
@@ -93,3 +106,8 @@ class Known:
         grouped = isinstance(item, Finding) and bool(item.schemas)
         self.remaining[slot] = 0 if grouped else self.remaining[slot] - copies(item)
         return True
+
+    def was_at_least(self, item: Finding | Diagnostic, severity: str) -> bool:
+        """Whether the item's key was seen at `severity` or above (True when no severity was kept)."""
+        worst = self.worst.get(key(item))
+        return worst is None or worst >= SEVERITY_RANK[severity]
