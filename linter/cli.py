@@ -216,6 +216,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(files_last(parser, argv))
+    if args.command == "check" and args.changed_only and not args.paths and not args.write_baseline \
+            and not _staged_deletions():
+        return EXIT_CLEAN  # the hook on a commit with no SQL: nothing to read, nothing imported
     _collect_rarely()
     if args.command == "rules":
         return _rules(args)
@@ -230,6 +233,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "fix":
         return _fix(args)
     return _check(args)
+
+
+def _staged_deletions() -> bool:
+    """Whether the commit being made deletes or renames a file (what pre-commit names no file
+    for): `check --changed-only` with no file then lints the deleted files' directories. Asked of
+    git before anything else is imported, so that the hook, which runs on every commit
+    (`always_run`), costs a git call on a commit that stages no SQL. Outside a repository or
+    before its first commit nothing can be deleted."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "diff", "--cached", "--no-ext-diff", "--no-textconv", "--name-only", "-z",
+                               "--diff-filter=DR", "HEAD", "--"], capture_output=True, check=False)
+    except OSError:
+        return False
+    return done.returncode == 0 and bool(done.stdout.strip(b"\0"))
 
 
 def files_last(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:

@@ -367,3 +367,28 @@ def test_refused_and_blocking_alters_fail_the_commit(hook_repo: Path, tmp_path: 
     assert "(error 1075)" in output and "(error 1846)" in output and "(error 1060)" in output
     assert "5 findings (3 errors, 2 warnings" in output
     assert _git("rev-list", "--count", "HEAD", cwd=project).strip() == "2"  # the commit did not happen
+
+
+def test_a_commit_without_sql_imports_nothing_of_the_linter(hook_repo: Path, tmp_path: Path) -> None:
+    """The hook runs on every commit (always_run). With nothing it reads staged and nothing deleted
+    it exits before importing the engine (it took about a second on every commit): the real
+    pre-commit, with Python's import log, shows neither sqlglot nor linter.engine; staging a
+    migration (the control) imports both."""
+    import os
+
+    project = _project_with_hook(hook_repo, tmp_path / "project", KEY_LATER)
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1", "PRE_COMMIT_COLOR": "never"}
+    (project / "README.md").write_text("docs only\n")
+    _git("add", "-A", cwd=project)
+    docs = subprocess.run([*_pre_commit(), "run", "--verbose", "--color", "never"], cwd=project, capture_output=True,
+                          text=True, timeout=900, env=env)
+    output = docs.stdout + docs.stderr
+    assert docs.returncode == 0, output
+    assert "import time:" in output and "linter.cli" in output, output[-3000:]  # the log is there
+    assert "sqlglot" not in output and "linter.engine" not in output, output[-3000:]
+    (project / "db" / "migrations" / "V4__more.sql").write_text(GOOD.replace("customer", "supplier"))
+    _git("add", "-A", cwd=project)
+    sql = subprocess.run([*_pre_commit(), "run", "--verbose", "--color", "never"], cwd=project, capture_output=True,
+                         text=True, timeout=900, env=env)
+    assert sql.returncode == 0, sql.stdout + sql.stderr
+    assert "sqlglot" in sql.stdout + sql.stderr and "linter.engine" in sql.stdout + sql.stderr
