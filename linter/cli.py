@@ -16,6 +16,17 @@ FORMATS = ("text", "json", "sarif", "github")
 FAIL_LEVELS = ("error", "warning", "info", "none")
 
 
+def target_name(value: str) -> str:
+    """--target's value: a line (mysql-8.0) or a full version (mysql-8.0.36), as `Target.parse` reads it."""
+    from linter.schema.target import Target
+
+    try:
+        Target.parse(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     from linter import __version__
     from linter.input.migrations.formats import FORMATS as MIGRATION_FORMATS
@@ -31,7 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", default=[], help="files, directories or - (default: .; with "
                        "--changed-only: none, only what git says the commit deletes)")
     check.add_argument("--format", choices=FORMATS, default="text")
-    check.add_argument("--target", choices=TARGETS, default=None, help=f"server the schema runs on (default {DEFAULT_TARGET})")
+    check.add_argument("--target", type=target_name, default=None, metavar="TARGET",
+                       help=f"server the schema runs on: {', '.join(TARGETS)}, or a full version such as mysql-8.0.36 "
+                       f"(default {DEFAULT_TARGET})")
     check.add_argument("--fail-level", choices=FAIL_LEVELS, default=None,
                        help="exit 1 when a finding is at or above this severity (default warning)")
     check.add_argument("--output", "-o", default=None, help="write the report to this file instead of stdout")
@@ -117,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--max-queries-per-second", metavar="N", type=float, default=None,
                        help="send at most N statements a second (default: no limit)")
     audit.add_argument("--format", choices=FORMATS, default="text")
-    audit.add_argument("--target", choices=TARGETS, default=None,
+    audit.add_argument("--target", type=target_name, default=None, metavar="TARGET",
                        help="advice for this server (default: the configuration's, else detected from the server)")
     audit.add_argument("--fail-level", choices=FAIL_LEVELS, default=None,
                        help="exit 1 when a finding is at or above this severity (default warning)")
@@ -141,7 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
         "migration restores the tables as they were. Nothing is written outside DIR, nothing is overwritten.",
     )
     fix.add_argument("--migration", metavar="DIR", required=True, help="the migration directory to add to")
-    fix.add_argument("--target", choices=TARGETS, default=None, help=f"server the schema runs on (default {DEFAULT_TARGET})")
+    fix.add_argument("--target", type=target_name, default=None, metavar="TARGET",
+                     help=f"server the schema runs on (default {DEFAULT_TARGET}; a line or a full version)")
     fix.add_argument("--min-severity", choices=("error", "warning", "info"), default=None,
                      help="fix findings at or above this severity (default: the fail level, else warning)")
     fix.add_argument("--dry-run", action="store_true", help="print the files instead of writing them")
@@ -202,13 +216,12 @@ def _collect_rarely() -> None:
 
 def _config_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by `check` and `config` (--target and --fail-level are on `check` already)."""
-    from linter.schema.target import TARGETS
 
     parser.add_argument("--config", metavar="FILE", default=None,
                         help="use this configuration file for every path instead of the nearest one")
     parser.add_argument("--stats", metavar="FILE", default=None, help="workload statistics file (overrides `stats`)")
     if parser.prog.endswith(" config"):
-        parser.add_argument("--target", choices=TARGETS, default=None)
+        parser.add_argument("--target", type=target_name, default=None, metavar="TARGET")
         parser.add_argument("--fail-level", choices=FAIL_LEVELS, default=None)
 
 

@@ -301,7 +301,7 @@ def _prepare(case: str, workspace: Path) -> dict[str, str]:
         (work / ".innolint.toml").write_text('fail_level = "sometimes"\n')
         return {}
     if case == "unknown target":
-        return {"INNOLINT_TARGET": "mysql-9.9"}
+        return {"INNOLINT_TARGET": "mysql-8.2"}
     if case == "crash":
         return {"INNOLINT": str(_crashing_innolint(workspace))}
     if case == "base branch not fetched":
@@ -315,7 +315,7 @@ FAILURES = {
     "binary file": (2, "binary file, not SQL"),
     "configuration file not found": (2, "missing.toml: configuration file not found"),
     "configuration that does not validate": (2, "fail_level"),
-    "unknown target": (2, "invalid choice: 'mysql-9.9'"),
+    "unknown target": (2, "unknown target 'mysql-8.2': MySQL 8.1 to 8.3 were innovation releases"),
     "crash": (1, "RuntimeError: boom inside check"),
     "base branch not fetched": (2, "could not fetch the base branch main"),
 }

@@ -447,7 +447,8 @@ def test_cli_target_is_detected_from_the_server(shop: Shop, tmp_path: Path, monk
                  "--show-info"])
     out, _ = capsys.readouterr()
     assert code == 1
-    assert "Fix (MariaDB 10.11)" in out  # advice for the server it read, not the mysql-8.0 default
+    # advice for the server it read (its release: issue 35), not the mysql-8.0 default
+    assert re.search(r"Fix \(MariaDB 10\.11\.\d+\)", out), out
     code = main(["audit", "--dsn", f"mysql://root@/?socket={shop.server.socket}&schemas={SCHEMA}",
                  "--target", "mysql-8.0", "--fail-level", "none", "--show-fixes", "--show-info"])
     out, _ = capsys.readouterr()
@@ -561,13 +562,20 @@ def test_progress_bar_only_on_a_terminal() -> None:
 
 
 @pytest.mark.parametrize(("version", "comment", "target"), [
-    ("10.11.19-MariaDB-0+deb12u1", "Debian 12", "mariadb-10.11"),
-    ("10.6.16-MariaDB", "MariaDB Server", "mariadb-10.6"),
-    ("11.4.2-MariaDB", "", "mariadb-11.x"),
-    ("8.0.36", "MySQL Community Server - GPL", "mysql-8.0"),
-    ("8.4.0", "MySQL Community Server - GPL", "mysql-8.4"),
-    ("8.0.35-27", "Percona Server (GPL), Release 27", "percona-8.0"),
-    ("5.7.44-log", "MySQL Community Server (GPL)", "mysql-5.7"),
+    # the full version where a line stands for it (issue 35: the release decides what came within a line)
+    ("10.11.19-MariaDB-0+deb12u1", "Debian 12", "mariadb-10.11.19"),
+    ("10.6.16-MariaDB", "MariaDB Server", "mariadb-10.6.16"),
+    ("10.5.23-MariaDB-0+deb11u1", "Debian 11", "mariadb-10.5.23"),
+    ("11.4.2-MariaDB", "", "mariadb-11.4.2"),
+    ("8.0.36", "MySQL Community Server - GPL", "mysql-8.0.36"),
+    ("8.4.0", "MySQL Community Server - GPL", "mysql-8.4.0"),
+    ("9.1.0", "MySQL Community Server - GPL", "mysql-9.1.0"),
+    ("8.0.35-27", "Percona Server (GPL), Release 27", "percona-8.0.35"),
+    ("5.7.44-log", "MySQL Community Server (GPL)", "mysql-5.7.44"),
+    # else the closest line
+    ("10.3.39-MariaDB", "", "mariadb-10.4"),
+    ("10.8.8-MariaDB", "", "mariadb-10.6"),
+    ("8.2.0", "MySQL Community Server - GPL", "mysql-8.0"),
     ("garbage", "", None),
 ])
 def test_detect_target(version: str, comment: str, target: str | None) -> None:

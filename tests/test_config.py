@@ -89,7 +89,8 @@ def test_no_configuration_anywhere_gives_defaults(tmp_path: Path) -> None:
     ("text", "expected"),
     [
         ('targt = "mysql-8.0"', ["targt", "unknown key", "did you mean 'target'", "allowed: target, fail_level"]),
-        ('target = "mysql-9.0"', ["target", "'mysql-8.0'", "'mariadb-11.x'", "mysql-9.0"]),
+        ('target = "mysql-8.2"', ["target", "mysql-8.0", "mariadb-11.x", "innovation releases", "mysql-8.2"]),
+        ('target = "mariadb-10.3.39"', ["target", "MariaDB before 10.4 is past its end of life"]),
         ('fail_level = "fatal"', ["fail_level", "'error', 'warning', 'info' or 'none'"]),
         ("[rules.no-primay-key]\nenabled = false", ["rules.no-primay-key", "unknown rule", "did you mean 'no-primary-key'"]),
         ("[rules.no-primary-key]\nsevrity = 'error'", ["rules.no-primary-key.sevrity", "allowed: enabled, severity"]),

@@ -107,7 +107,8 @@ def test_chain_ends_at_the_targets_default(target: str, tmp_path: Path) -> None:
     defaults = sizes.server_defaults(Target.parse(target))
     assert resolved is not None and resolved.source == "server default"
     assert (resolved.charset, resolved.collation) == (defaults.charset, defaults.collation)
-    assert resolved.charset == ("latin1" if target in ("mysql-5.7", "mariadb-10.6", "mariadb-10.11") else "utf8mb4")
+    assert resolved.charset == ("latin1" if target in ("mysql-5.7", "mariadb-10.4", "mariadb-10.5", "mariadb-10.6",
+                                                       "mariadb-10.11") else "utf8mb4")
 
 
 @pytest.mark.parametrize(("sql", "expected"), [

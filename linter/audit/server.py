@@ -250,25 +250,45 @@ def _uptime(connection: ReadOnlyConnection) -> int | None:
     return int(rows[0][1]) if rows else None
 
 
-_VERSION = re.compile(r"(\d+)\.(\d+)")
+_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 
 def detect_target(version: str, comment: str = "") -> str | None:
-    """The innolint target closest to a server's VERSION() and @@version_comment, or None."""
+    """The innolint target of a server's VERSION() and @@version_comment: its full version when a
+    line stands for it (`mysql-8.0.36`, `mariadb-10.11.6`), else the closest line; None when the
+    version cannot be read."""
+    from linter.schema.target import Target
+
     match = _VERSION.search(version)
     if match is None:
         return None
     major, minor = int(match.group(1)), int(match.group(2))
     if "mariadb" in version.lower() or "mariadb" in comment.lower():
+        flavor = "mariadb"
+    elif "percona" in comment.lower() or "percona" in version.lower():
+        flavor = "percona"
+    else:
+        flavor = "mysql"
+    if match.group(3) is not None:
+        full = f"{flavor}-{major}.{minor}.{int(match.group(3))}"
+        try:
+            Target.parse(full)
+            return full
+        except ValueError:
+            pass
+    if flavor == "mariadb":
         if major >= 11:
             return "mariadb-11.x"
-        return "mariadb-10.11" if (major, minor) >= (10, 11) else "mariadb-10.6"
+        if (major, minor) >= (10, 11):
+            return "mariadb-10.11"
+        return "mariadb-10.6" if (major, minor) >= (10, 6) else "mariadb-10.4"
     if major < 8:
         return "mysql-5.7"
-    if "percona" in comment.lower() or "percona" in version.lower():
-        return "percona-8.0"
+    if flavor == "percona":
+        return "percona-8.4" if (major, minor) >= (8, 4) else "percona-8.0"
+    if major >= 9:
+        return "mysql-9.x"
     return "mysql-8.4" if (major, minor) >= (8, 4) else "mysql-8.0"
-
 
 
 def origin_of(connection: ReadOnlyConnection) -> str:

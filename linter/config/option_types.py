@@ -3,15 +3,25 @@ configuration file's values, and so as JSON Schema (`innolint rules --format jso
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from annotated_types import Ge, Gt, Le
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
 from linter.rules.options import OptionType, size_bytes
-from linter.schema.target import TARGETS
+from linter.schema.target import TARGET_PATTERN, TARGETS, Target
 
-TargetName = Literal[TARGETS]  # type: ignore[valid-type]
+
+def _target_name(value: str) -> str:
+    """A line or a full version (`Target.parse` says why another is refused)."""
+    Target.parse(value)
+    return value
+
+
+#: a target as the configuration names it: a line (`TARGETS`) or a full version (`mysql-8.0.36`);
+#: the JSON Schema offers the lines and the pattern
+TargetName = Annotated[str, Field(json_schema_extra={"pattern": TARGET_PATTERN, "examples": list(TARGETS)}),
+                       AfterValidator(_target_name)]
 
 
 def annotation(option: OptionType) -> Any:

@@ -157,7 +157,11 @@ _SERVER_DEFAULTS: dict[str, tuple[str, str, str]] = {
     "mysql-5.7": ("latin1", "latin1_swedish_ci", "utf8mb4_general_ci"),
     "mysql-8.0": ("utf8mb4", "utf8mb4_0900_ai_ci", "utf8mb4_0900_ai_ci"),
     "mysql-8.4": ("utf8mb4", "utf8mb4_0900_ai_ci", "utf8mb4_0900_ai_ci"),
+    "mysql-9.x": ("utf8mb4", "utf8mb4_0900_ai_ci", "utf8mb4_0900_ai_ci"),
     "percona-8.0": ("utf8mb4", "utf8mb4_0900_ai_ci", "utf8mb4_0900_ai_ci"),
+    "percona-8.4": ("utf8mb4", "utf8mb4_0900_ai_ci", "utf8mb4_0900_ai_ci"),
+    "mariadb-10.4": ("latin1", "latin1_swedish_ci", "utf8mb4_general_ci"),
+    "mariadb-10.5": ("latin1", "latin1_swedish_ci", "utf8mb4_general_ci"),
     "mariadb-10.6": ("latin1", "latin1_swedish_ci", "utf8mb4_general_ci"),
     "mariadb-10.11": ("latin1", "latin1_swedish_ci", "utf8mb4_general_ci"),
     "mariadb-11.x": ("utf8mb4", "utf8mb4_uca1400_ai_ci", "utf8mb4_uca1400_ai_ci"),
@@ -184,6 +188,11 @@ class ServerDefaults(FrozenRecord):
 
 
 def server_defaults(target: Target) -> ServerDefaults:
+    """The target's compiled-in defaults; a named MariaDB 11 release before 11.6 has 10.x's."""
+    if target.name == "mariadb-11.x" and target.release is not None:
+        if target.release < (11, 6, 0):
+            return ServerDefaults("latin1", "latin1_swedish_ci", "utf8mb4_general_ci")
+        return ServerDefaults(*_SERVER_DEFAULTS[target.name])
     charset, collation, utf8mb4 = _SERVER_DEFAULTS[target.name]
     return ServerDefaults(charset, collation, utf8mb4, SERVER_DEFAULT_NOTES.get(target.name, ""))
 
@@ -232,14 +241,22 @@ _MARIADB_ONLY_PARTS = ("_nopad_", "_mysql561_", "_myanmar_", "_thai_520_w2")
 
 def collation_known(collation: str, target: Target) -> bool | None:
     """Whether the target has this collation: True, False, or None when the answer depends on the
-    minor version (utf8mb4_0900_* on MariaDB 11.x). Only the families above are judged; any other
+    release (utf8mb4_0900_* on MariaDB 11.x named without one). Only the families above are judged; any other
     name counts as known (the servers share the rest)."""
     name = normalize_collation(collation)
     if "_0900_" in name or name.startswith("gb18030_"):
         if target.is_mariadb:
             if name.startswith("gb18030_"):
                 return False
-            return None if target.version >= (11, 0) else False
+            if target.version < (11, 0):
+                return False
+            if target.release is None:
+                return None
+            # the aliases came with 11.4.5 (its release notes) and are in 11.8; which of the
+            # short-term 11.5 to 11.7 releases had them innolint does not know
+            if (11, 5, 0) <= target.release < (11, 8, 0):
+                return None
+            return target.release >= (11, 4, 5)
         return "_0900_" not in name or target.version >= (8, 0)
     if "uca1400" in name:
         return target.is_mariadb and target.version >= (10, 10)

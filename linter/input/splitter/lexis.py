@@ -90,7 +90,8 @@ def executable_reading(target: Target | None, bang: str, digits: str) -> tuple[s
     - `/*!NNNNN` runs on a server whose version number is at least NNNNN, except that MariaDB
       ignores MySQL's 5.7 to 9.x numbers (50700 to 99999: `/*!80023 ...*/` and `/*!99999 ...*/` do not
       run there); `/*M!NNNNNN` runs only on MariaDB, by the same rule without the exception;
-    - a target stands for the newest release of its line (mysql-8.0 is 8.0.99, mariadb-11.x 11.99.99).
+    - a target stands for the newest release of its line (mysql-8.0 is 8.0.99, mariadb-11.x 11.99.99),
+      a full version for itself (mysql-8.0.20 runs no `/*!80023 */`).
     With no target every comment runs and every digit is version (the reading before targets)."""
     if target is None:
         return digits, True
@@ -102,8 +103,8 @@ def executable_reading(target: Target | None, bang: str, digits: str) -> tuple[s
     six = mariadb or target.version >= (8, 1)
     version = digits if six and len(digits) == 6 else digits[:5]
     number = int(version)
-    major, minor = target.version
-    server = major * 10000 + (99 if target.name.endswith(".x") else minor) * 100 + 99
+    major, minor, patch = target.newest
+    server = major * 10000 + minor * 100 + patch
     if bang == "M!":
         return version, mariadb and number <= server
     if mariadb and 50700 <= number <= 99999:
