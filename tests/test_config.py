@@ -4,6 +4,7 @@ the effective configuration with its sources, the CheckContext it makes, the pub
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -454,3 +455,94 @@ def test_config_on_a_missing_path_is_a_usage_error(tmp_path: Path, path: str) ->
 def test_config_with_an_unknown_rule_selected(tmp_path: Path) -> None:
     code, _, err = _config_toml(str(tmp_path), "--select", "no-primary-ky")
     assert code == 2 and "did you mean 'no-primary-key'?" in err
+
+
+# --- extend: a shared base for many repositories (issue 35) ---------------------------------------
+
+def _org(tmp_path: Path) -> tuple[Path, Path]:
+    """An organisation's shared base beside a service repository that extends it."""
+    base = write(tmp_path / "org" / "innolint.toml", "\n".join([
+        'target = "mariadb-10.11"', 'fail_level = "error"', 'exclude = ["db/legacy/**"]',
+        "[rules.no-primary-key]", 'severity = "error"',
+        "[rules.compression-candidate]", 'min_size = "512MiB"', ""]))
+    service = tmp_path / "svc"
+    (service / ".git").mkdir(parents=True)
+    write(service / ".innolint.toml", "\n".join([
+        'extend = "../org/innolint.toml"', 'fail_level = "warning"',
+        "[rules.compression-candidate]", "enabled = false", ""]))
+    return base, service
+
+
+def test_extend_takes_the_bases_keys_where_the_file_sets_none(tmp_path: Path) -> None:
+    base, service = _org(tmp_path)
+    loaded = ConfigResolver().for_path(str(write(service / "db" / "a.sql", "")))
+    assert (loaded.target, loaded.fail_level) == ("mariadb-10.11", "warning")
+    assert loaded.rule("no-primary-key").severity == "error"  # type: ignore[union-attr]
+    rule = loaded.rule("compression-candidate")
+    assert rule is not None and rule.enabled is False and rule.min_size == 512 * 1024 * 1024  # type: ignore[attr-defined]
+    # the base's exclude is relative to the service, where it applies
+    assert loaded.is_excluded(str(write(service / "db" / "legacy" / "old.sql", "")), named=False)
+    assert not loaded.is_excluded(str(service / "db" / "a.sql"), named=False)
+    sources = {key: source for key, _, source in loaded.explain()}
+    assert sources["target"] == str(base.resolve()) and sources["fail_level"] == str((service / ".innolint.toml").resolve())
+    assert sources["rules.compression-candidate.min_size"] == str(base.resolve())
+    assert sources["rules.compression-candidate.enabled"] == str((service / ".innolint.toml").resolve())
+
+
+def test_a_base_may_extend_another_and_be_a_pyproject(tmp_path: Path) -> None:
+    write(tmp_path / "org" / "pyproject.toml", '[tool.innolint]\ntarget = "mysql-8.4"\ninsert_heavy = ["*_log"]\n')
+    write(tmp_path / "org" / "team.toml", 'extend = "pyproject.toml"\ntarget = "percona-8.0"\n')
+    write(tmp_path / "svc" / ".innolint.toml", 'extend = "../org/team.toml"\n')
+    loaded = ConfigResolver().for_path(str(write(tmp_path / "svc" / "a.sql", "")))
+    assert loaded.target == "percona-8.0" and list(loaded.value("insert_heavy")) == ["*_log"]
+
+
+@pytest.mark.parametrize(("setup", "expected"), [
+    ({"svc/.innolint.toml": 'extend = "../org/missing.toml"\n'}, "configuration file not found"),
+    ({"svc/.innolint.toml": 'extend = "../org/base.json"\n', "org/base.json": "{}"}, "is not a .toml file"),
+    ({"svc/.innolint.toml": 'extend = "../org/a.toml"\n', "org/a.toml": 'extend = "b.toml"\n',
+      "org/b.toml": 'extend = "a.toml"\n'}, "a cycle"),
+    ({"svc/.innolint.toml": "extend = 3\n"}, "extend"),
+    ({"svc/.innolint.toml": 'extend = "../org/pyproject.toml"\n', "org/pyproject.toml": "[tool.black]\n"},
+     "has no [tool.innolint] table"),
+])
+def test_extend_errors_name_the_file_and_the_problem(tmp_path: Path, setup: dict[str, str], expected: str) -> None:
+    for name, text in setup.items():
+        write(tmp_path / name, text)
+    with pytest.raises(ConfigError, match=re.escape(expected)):
+        ConfigResolver().for_path(str(write(tmp_path / "svc" / "a.sql", "")))
+
+
+def test_a_chain_of_bases_is_bounded(tmp_path: Path) -> None:
+    for number in range(12):
+        write(tmp_path / "org" / f"b{number}.toml", f'extend = "b{number + 1}.toml"\n' if number < 11 else "")
+    write(tmp_path / "svc" / ".innolint.toml", 'extend = "../org/b0.toml"\n')
+    with pytest.raises(ConfigError, match="more than 8 configurations extend one another"):
+        ConfigResolver().for_path(str(write(tmp_path / "svc" / "a.sql", "")))
+
+
+def test_a_base_outside_the_repository_is_read_but_its_values_are_never_echoed(tmp_path: Path) -> None:
+    """A pull request chooses `extend`: a base outside the repository is read as a configuration
+    only (a .toml file, regular, capped), and its errors name the file and the key, never the
+    value it holds; inside the repository the value is said, as for any configuration."""
+    _, service = _org(tmp_path)
+    write(tmp_path / "org" / "innolint.toml", 'target = "s3cr3t-value"\n')
+    with pytest.raises(ConfigError) as caught:
+        ConfigResolver().for_path(str(write(service / "a.sql", "")))
+    assert "innolint.toml: target:" in str(caught.value) and "s3cr3t" not in str(caught.value)
+    write(service / "inside.toml", 'target = "s3cr3t-value"\n')
+    write(service / ".innolint.toml", 'extend = "inside.toml"\n')
+    with pytest.raises(ConfigError, match="s3cr3t-value"):
+        ConfigResolver().for_path(str(write(service / "b.sql", "")))
+
+
+def test_extend_end_to_end_with_innolint_config(tmp_path: Path) -> None:
+    _, service = _org(tmp_path)
+    write(service / "db" / "a.sql", "CREATE TABLE t (a INT);\n")
+    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "db"], cwd=service, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 1 and "error [no-primary-key]" in done.stdout, done.stdout + done.stderr
+    shown = subprocess.run([sys.executable, "-m", "linter.cli", "config", "."], cwd=service, capture_output=True,
+                           text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert re.search(r'^target = "mariadb-10\.11" +# .*org/innolint\.toml$', shown.stdout, re.M), shown.stdout
+    assert re.search(r'^extend = "\.\./org/innolint\.toml"', shown.stdout, re.M)

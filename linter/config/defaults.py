@@ -29,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "baseline": None,
     "require_suppression_reason": True,
     "legacy_downgrade": True,
+    "extend": None,
 }
 
 

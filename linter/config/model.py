@@ -118,6 +118,13 @@ class ConfigBase(BaseModel):
         "stores them as written and compares them in lower case",
     )
 
+    extend: str | None = Field(
+        default=None,
+        description="a configuration file (relative to this one; outside the repository too) whose keys apply "
+        "where this file sets none: a base shared by many repositories, as ruff's extend; its relative paths "
+        "and globs are relative to this file",
+    )
+
     @field_validator("tenant_schema_pattern")
     @classmethod
     def _compiles(cls, value: str | None) -> str | None:
@@ -175,17 +182,19 @@ def json_schema() -> dict[str, Any]:
     return schema
 
 
-def validate(data: dict[str, Any], source: str, prefix: str = "") -> ConfigBase:
-    """Validate one configuration table; errors become one ConfigError for people."""
+def validate(data: dict[str, Any], source: str, prefix: str = "", *, values: bool = True) -> ConfigBase:
+    """Validate one configuration table; errors become one ConfigError for people (`values`
+    False: without the values they got, for a file outside the repository)."""
     model = config_model()
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        raise ConfigError(render_errors(error, source, prefix)) from None
+        raise ConfigError(render_errors(error, source, prefix, values=values)) from None
 
 
-def render_errors(error: ValidationError, source: str, prefix: str = "") -> str:
-    """pydantic's errors, one line each: the file, the key (dotted, as written) and what is allowed."""
+def render_errors(error: ValidationError, source: str, prefix: str = "", *, values: bool = True) -> str:
+    """pydantic's errors, one line each: the file, the key (dotted, as written) and what is allowed
+    (and the value given, unless `values` is False)."""
     lines = []
     model = config_model()
     for item in error.errors():
@@ -201,7 +210,9 @@ def render_errors(error: ValidationError, source: str, prefix: str = "") -> str:
                 message += " (`innolint rules` lists them)"
         else:
             message = item["msg"].removeprefix("Value error, ")
-            if item["type"] not in ("missing",) and "input" in item:
+            if not values and item["type"] == "value_error":  # innolint's own checks quote what they got
+                message = "not a value innolint accepts here (not shown: the file lies outside the repository)"
+            if values and item["type"] not in ("missing",) and "input" in item:
                 message += f" (got {item['input']!r})"
         lines.append(f"{source}: {prefix}{key}: {message}")
     return "\n".join(lines)

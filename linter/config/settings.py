@@ -80,6 +80,80 @@ def _section(path: Path, data: dict[str, Any], *, explicit: bool) -> tuple[dict[
     return data, ""
 
 
+# --- extend: a shared base configuration ------------------------------------------------------
+
+#: how many configurations one may extend, one through the next (a chain longer than this is a cycle
+#: or a mistake)
+EXTEND_DEPTH = 8
+
+
+def _extended(path: Path, data: dict[str, Any], prefix: str, chain: list[Path]) -> tuple[dict[str, Any], dict[str, str]]:
+    """`data` (the table of the file at `path`) on top of the configuration its `extend` names, as
+    ruff's `extend` does: a key the file sets replaces the base's, a rule's table is merged option
+    by option. Returns the merged table and, for each key taken from a base (`rules.<id>.<option>`
+    for rule options), the base it came from.
+
+    The base may lie outside the repository (an organisation's shared file, checked out beside
+    it), so it is read as a configuration and nothing else: a `.toml` file, regular, at most 1 MiB
+    (`_read_toml`), its errors naming its keys but never its values when it lies outside (a pull
+    request chooses `extend`). Relative paths and globs in a base are relative to the configuration
+    that extends it: a base is written for every repository that uses it."""
+    from linter.input.file_access import lexically_within, repository_root, within
+
+    extend = data.get("extend")
+    if not isinstance(extend, str) or not extend.strip() or "\0" in extend:
+        raise ConfigError(f"{path}: {prefix}extend: the path of a configuration file to build on (a string)")
+    base_path = (path.parent / extend).resolve()
+    if base_path.suffix.lower() != ".toml":
+        raise ConfigError(f"{path}: {prefix}extend: {extend!r} is not a .toml file (.innolint.toml, pyproject.toml or "
+                          "another TOML file with innolint's keys)")
+    if base_path in chain:
+        cycle = " -> ".join(str(p) for p in [*chain[chain.index(base_path):], base_path])
+        raise ConfigError(f"{path}: {prefix}extend: a cycle: {cycle}")
+    if len(chain) > EXTEND_DEPTH:
+        raise ConfigError(f"{path}: {prefix}extend: more than {EXTEND_DEPTH} configurations extend one another")
+    if not base_path.is_file():
+        raise ConfigError(f"{path}: {prefix}extend: {extend!r}: configuration file not found")
+    repository = repository_root(str(path.parent))
+    outside = not (lexically_within(str(base_path), repository) and within(os.path.realpath(base_path), repository))
+    raw = _read_toml(base_path)
+    if not (isinstance(raw.get("tool"), dict) and "innolint" in raw["tool"]) and base_path.name == PYPROJECT:
+        raise ConfigError(f"{base_path}: has no [tool.innolint] table (extended by {path})")
+    found = _section(base_path, raw, explicit=True)
+    assert found is not None
+    base, base_prefix = found
+    from linter.config import model as config_model
+
+    config_model.validate(base, str(base_path), base_prefix, values=not outside)
+    origins: dict[str, str] = {}
+    label = f"{base_path} [tool.innolint]" if base_path.name == PYPROJECT else str(base_path)
+    if "extend" in base:
+        base, origins = _extended(base_path, base, base_prefix, [*chain, base_path])
+    merged = {key: value for key, value in base.items() if key != "extend"}
+    for key in merged:
+        if key != "rules":
+            origins.setdefault(key, label)
+    base_rules = merged.get("rules") if isinstance(merged.get("rules"), dict) else {}
+    for rule, table in (base_rules or {}).items():
+        for option in (table if isinstance(table, dict) else {}):
+            origins.setdefault(f"rules.{rule}.{option}", label)
+    for key, value in data.items():
+        if key == "rules" and isinstance(value, dict) and isinstance(merged.get("rules"), dict):
+            rules = {rule: dict(table) if isinstance(table, dict) else table for rule, table in merged["rules"].items()}
+            for rule, table in value.items():
+                if isinstance(table, dict) and isinstance(rules.get(rule), dict):
+                    rules[rule].update(table)
+                else:
+                    rules[rule] = table
+                for option in (table if isinstance(table, dict) else {}):
+                    origins.pop(f"rules.{rule}.{option}", None)
+            merged["rules"] = rules
+        else:
+            merged[key] = value
+            origins.pop(key, None)
+    return merged, origins
+
+
 # --- the configuration that applies to a file --------------------------------------------------
 
 
@@ -103,6 +177,8 @@ class LoadedConfig:
         self._context: Any = None
         self._globs: dict[str, GlobSet] = {}  # `exclude`, `include`: compiled once (`_glob_set`)
         self._baseline: Path | None = None  # `baseline_path`, checked once
+        #: key (`rules.<id>.<option>` for a rule's) -> the base configuration it came from (`extend`)
+        self.origins: dict[str, str] = {}
 
     @property
     def config(self) -> ConfigBase:
@@ -292,7 +368,7 @@ class LoadedConfig:
             if key in self.overrides:
                 rows.append((key, self.overrides[key][0], self.overrides[key][1]))
             else:
-                rows.append((key, data[key], self.source_label if key in set_here else "default"))
+                rows.append((key, data[key], self.origins.get(key, self.source_label) if key in set_here else "default"))
         rules = self.config.rules  # type: ignore[attr-defined]
         disabled = self.disabled_rules()
         selection = self.overrides.get("selection")
@@ -304,7 +380,7 @@ class LoadedConfig:
             for name, info in type(settings).model_fields.items():
                 alias = info.alias or name
                 configured = explicit and name in settings.model_fields_set
-                where = self.source_label if configured else "default"
+                where = self.origins.get(f"rules.{rule}.{alias}", self.source_label) if configured else "default"
                 value = values[name]
                 if alias == "enabled" and (rule not in disabled) != value:
                     value, where = rule not in disabled, selection[1] if selection else where
@@ -374,7 +450,12 @@ class ConfigResolver:
         loaded = None
         if found is not None:
             data, prefix = found
+            origins: dict[str, str] = {}
+            if "extend" in data:
+                validate(data, str(path), prefix)  # the file's own keys, named in its own errors
+                data, origins = _extended(path, data, prefix, [path.resolve()])
             loaded = LoadedConfig(validate(data, str(path), prefix), path, path.parent, self.overrides)
+            loaded.origins = origins
             _check_migration_dirs(loaded, prefix)
         self._by_file[path] = loaded
         return loaded
