@@ -454,14 +454,17 @@ def _apply_baselines(report, args: argparse.Namespace, resolver, targets: list[s
     that does not exist yet hides nothing, and is said."""
     import os
 
-    items = [*report.findings, *report.diagnostics]
+    from linter.rules.fingerprints import NOT_MATCHED
+
+    # an unreadable file's io-error is never baselined (and its directory may not be readable)
+    items = [item for item in [*report.findings, *report.diagnostics] if item.rule not in NOT_MATCHED]
     if args.baseline:
         chosen: dict[str, str] = {args.baseline: "--baseline"}
         baseline_of = {id(item): args.baseline for item in items}
     else:
         chosen = {}
         baseline_of = {}
-        for path in [*targets, *{item.path for item in items}]:
+        for path in [*(t for t in targets if t == "-" or os.path.exists(t)), *{item.path for item in items}]:
             loaded = resolver.for_path(path if path and path != "-" and "://" not in path else ".")
             configured = loaded.baseline_path
             if configured is not None:
@@ -692,7 +695,7 @@ def _fix(args: argparse.Namespace) -> int:
         if not plan.fixes:
             _say(f"{args.migration}: nothing to fix at or above {level}")
             return EXIT_CLEAN
-        output = output_for(plan, directory_names(args.migration))
+        output = output_for(plan, directory_names(args.migration, plan.history))
         if args.dry_run:
             for name, text in output.files.items():
                 print(f"==> {human(name)} <==")

@@ -26,7 +26,7 @@ from linter.input.file_access import lexically_within, repository_root, special_
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.rules.grouping import group_copies
 from linter.input.git_changes import ChangeSet, edited_migrations, tables_named_by
-from linter.input.migrations.files import detected_root
+from linter.input.migrations.files import detected_root, forget_listings
 from linter.input.migrations.formats.base import HistoryNote
 from linter.input.migrations.history import plan
 from linter.schema.elements import Location
@@ -487,11 +487,18 @@ def units_for(
     changelog and an application's model files are looked for)."""
     resolver = resolver or ConfigResolver(search=False)
 
+    locations: dict[str, list[str]] = {}  # a configured history's root -> its directories
+
     def configured(path: str) -> tuple[str, str] | None:
         absolute = os.path.realpath(path)
-        inside = [(root, fmt) for root, fmt in resolver.for_path(path).migration_dirs()
-                  if absolute.startswith(root.rstrip(os.sep) + os.sep)]
-        return max(inside, key=lambda item: len(item[0])) if inside else None
+        dirs = resolver.for_path(path).migration_dirs()
+        inside = [(location, fmt, root) for location, fmt, root in dirs
+                  if absolute.startswith(location.rstrip(os.sep) + os.sep)]
+        if not inside:
+            return None
+        _, fmt, root = max(inside, key=lambda item: len(item[0]))
+        locations.setdefault(root, [location for location, _, of in dirs if of == root])
+        return root, fmt
 
     from linter.input.migrations.formats import named as format_named
     from linter.input.migrations.orm_evidence import evidence_for
@@ -505,6 +512,7 @@ def units_for(
         keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False)
         and (readable is None or readable(path)),
         inside=inside,
+        locations=lambda root: locations.get(root, [root]),
     )
     units = []
     for group in groups:
@@ -529,6 +537,7 @@ def lint_paths(
     Raises ConfigError for a configuration file that cannot be used.
     """
     started = time.perf_counter()
+    forget_listings()  # what a Flyway location holds is read afresh each run
     options = options or RunOptions()
     resolver = options.config or ConfigResolver(search=False)
     engine = Engine(context or CheckContext(), checks)

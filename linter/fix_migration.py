@@ -114,7 +114,7 @@ def history_of(directory: str, resolver: ConfigResolver) -> History:
     """The migration history DIR holds, as the engine groups it; FixError when DIR is none."""
     if not os.path.isdir(directory):
         raise FixError(f"{directory}: not a directory")
-    files, errors = discover([directory])
+    files, errors = discover(locations_of(directory, resolver))
     if errors:
         raise FixError(errors[0][1])
     root = os.path.realpath(directory)
@@ -122,9 +122,12 @@ def history_of(directory: str, resolver: ConfigResolver) -> History:
 
     def configured(path: str) -> tuple[str, str] | None:
         absolute = os.path.realpath(path)
-        inside = [(r, f) for r, f in resolver.for_path(path).migration_dirs()
-                  if absolute.startswith(r.rstrip(os.sep) + os.sep)]
-        return max(inside, key=lambda item: len(item[0])) if inside else None
+        inside = [(location, fmt, of) for location, fmt, of in resolver.for_path(path).migration_dirs()
+                  if absolute.startswith(location.rstrip(os.sep) + os.sep)]
+        if not inside:
+            return None
+        _, fmt, of = max(inside, key=lambda item: len(item[0]))
+        return of, fmt
 
     groups = plan(files, configured=configured, detect=lambda path: settings.value("detect_migrations"),
                   keep=lambda path: not resolver.for_path(path).is_excluded(path, named=False))
@@ -143,6 +146,14 @@ def history_of(directory: str, resolver: ConfigResolver) -> History:
         f"{directory}: not a migration directory (no file names follow {', '.join(detected[:-1])} or "
         f"{detected[-1]}): a new file there would be linted as a database of its own. "
         "Configure it as [[tool.innolint.migrations]] to choose its format")
+
+
+def locations_of(directory: str, resolver: ConfigResolver) -> list[str]:
+    """DIR and, when it is the first directory of a configured history of several (Flyway's
+    `locations`), the others: what the history is read from."""
+    real = os.path.realpath(directory)
+    found = [location for location, _, root in resolver.for_path(directory).migration_dirs() if root == real]
+    return [directory, *(location for location in found if location != real)]
 
 
 # --- planning --------------------------------------------------------------------------------------
@@ -174,7 +185,7 @@ def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warn
     """Lint DIR's history, choose the fixes, check them by replay, compute the down."""
     history = history_of(directory, resolver)
     settings = resolver.for_path(history.files[0])
-    report = lint_paths([directory], options=RunOptions(resolver))
+    report = lint_paths(locations_of(directory, resolver), options=RunOptions(resolver))
     in_history = {os.path.realpath(p) for p in history.files}
     findings = [f for f in report.findings if os.path.realpath(f.path) in in_history
                 and at_or_above(f.severity, min_severity)]
@@ -608,7 +619,13 @@ def _directory_fd(top: int, folder: str, opened: dict[str, int]) -> int:
     return fd
 
 
-def directory_names(directory: str) -> list[str]:
-    """Every name in DIR (files and sub-directories), for choosing the next version."""
-    return sorted(os.listdir(directory))
+def directory_names(directory: str, history: History | None = None) -> list[str]:
+    """Every name in DIR (files and sub-directories), for choosing the next version; for a history
+    whose format scans folders (`Format.folders`) also the names of its migrations in its folders
+    and its other locations (Flyway's `release2/V5__x.sql`, a second location's V3: the new version
+    is above every one the tool runs)."""
+    names = set(os.listdir(directory))
+    if history is not None and named(history.format).folders:
+        names.update(os.path.basename(p) for p in [*history.files, *(path for path, _ in history.ignored)])
+    return sorted(names)
 

@@ -59,9 +59,13 @@ def before(changes: ChangeSet, paths: list[str], resolver: Any) -> Known:
         raise ChangeError("no git revision to compare with")
     top = changes.root
     roots = [os.path.realpath(p) for p in paths if p != "-"]
-    places, recursive = _directories(changes, resolver)
-    wanted = [d for d in places if _under(d, roots) and _inside(d, top)]
+    places, recursive, together = _directories(changes, resolver)
+    named = {d for d in places if _under(d, roots)}
+    # a history of several configured directories is read whole when one of them is named
+    named |= {other for d in list(named) for other in together.get(d, ())}
+    wanted = [d for d in places if d in named and _inside(d, top)]
     covered = set(wanted)
+    recursive = {root for root in recursive if root in covered}  # (one outside the repository is not read)
 
     def covers(path: str) -> bool:
         """Only the items of what was read at REF can be new against it."""
@@ -108,13 +112,15 @@ def _under(path: str, roots: list[str]) -> bool:
                for root in roots)
 
 
-def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str]]:
+def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str], dict[str, frozenset[str]]]:
     """What to read at REF, and which of it is a configured migration directory (read whole):
     the history directory of every changed or deleted migration (or the configured migration
     directory it lies in), the directory of every deleted file, and a changed plain file itself.
-    Real paths."""
+    Real paths; and for the directories of a configured history of several (`path = [...]`) the
+    history's directories, read together."""
     found: set[str] = set()
     recursive: set[str] = set()
+    together: dict[str, frozenset[str]] = {}  # a configured directory -> every directory of its history
     olds = {new: old for old, new in changes.renamed.items()}
     session = Session(lambda path: True)  # one for every changed file: each changelog is read once
     deleted = {_absolute(p) for p in changes.deleted}
@@ -122,10 +128,15 @@ def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str]
         if path == "-":
             continue
         path = olds.get(_absolute(path), path)
-        configured = [root for root, _ in resolver.for_path(path).migration_dirs()
-                      if _absolute(path).startswith(root.rstrip(os.sep) + os.sep)] if resolver is not None else []
+        dirs = resolver.for_path(path).migration_dirs() if resolver is not None else []
+        configured = [(location, root) for location, _, root in dirs
+                      if _absolute(path).startswith(location.rstrip(os.sep) + os.sep)]
         if configured:
-            recursive.add(os.path.realpath(max(configured, key=len)))
+            root = max(configured, key=lambda item: len(item[0]))[1]
+            # every location of the history the file belongs to (`path = [...]`): read whole
+            history = frozenset(os.path.realpath(location) for location, _, of in dirs if of == root)
+            recursive.update(history)
+            together.update((location, history) for location in history)
             continue
         place, whole = place_of(path, session) if os.path.exists(path) else (detected_root(path), False)
         if whole:  # a history rooted in a file (a changelog): that file's directory and below
@@ -135,7 +146,7 @@ def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str]
         else:
             found.add(os.path.abspath(path))
     found |= set(changes.directories)
-    return sorted({os.path.realpath(p) for p in found} | recursive), recursive
+    return sorted({os.path.realpath(p) for p in found} | recursive), recursive, together
 
 
 def _safe(name: bytes) -> str | None:
@@ -348,10 +359,11 @@ class _MappedConfig:
     def is_excluded(self, path: str, *, named: bool) -> bool:
         return bool(self._loaded.is_excluded(self._mapping._head(path), named=named))
 
-    def migration_dirs(self) -> list[tuple[str, str]]:
+    def migration_dirs(self) -> list[tuple[str, str, str]]:
         mapped = []
-        for root, fmt in self._loaded.migration_dirs():
-            relative = os.path.relpath(root, os.path.realpath(self._mapping.top))
-            if not relative.startswith(os.pardir):
-                mapped.append((os.path.join(self._mapping.tree, relative), fmt))
+        top = os.path.realpath(self._mapping.top)
+        for location, fmt, root in self._loaded.migration_dirs():
+            relative, of = os.path.relpath(location, top), os.path.relpath(root, top)
+            if not relative.startswith(os.pardir) and not of.startswith(os.pardir):
+                mapped.append((os.path.join(self._mapping.tree, relative), fmt, os.path.join(self._mapping.tree, of)))
         return mapped

@@ -223,9 +223,8 @@ def test_disabled_rules_and_severity_of_engine_rules(tmp_path: Path) -> None:
 def test_migration_paths_are_relative_to_the_file(tmp_path: Path) -> None:
     write(tmp_path / ".innolint.toml", 'migrations = [{path = "db/migrate"}, {path = "db/flyway", format = "flyway"}]\n')
     loaded = ConfigResolver().for_path(str(write(tmp_path / "x.sql", "")))
-    assert loaded.migration_dirs() == [
-        (str(tmp_path.resolve() / "db" / "migrate"), "auto"), (str(tmp_path.resolve() / "db" / "flyway"), "flyway"),
-    ]
+    migrate, flyway = str(tmp_path.resolve() / "db" / "migrate"), str(tmp_path.resolve() / "db" / "flyway")
+    assert loaded.migration_dirs() == [(migrate, "auto", migrate), (flyway, "flyway", flyway)]
 
 
 def test_include_and_exclude(tmp_path: Path) -> None:

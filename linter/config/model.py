@@ -41,7 +41,20 @@ class MigrationDir(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    path: str = Field(description="directory, relative to the configuration file")
+    path: str | list[str] = Field(
+        description="directory, relative to the configuration file; or several (Flyway's `locations`), which "
+        "are one history: their migrations run in version order together, new ones go in the first")
+
+    @field_validator("path")
+    @classmethod
+    def _some(cls, value: str | list[str]) -> str | list[str]:
+        if isinstance(value, list) and not value:
+            raise ValueError("name at least one directory")
+        return value
+
+    @property
+    def locations(self) -> list[str]:
+        return [self.path] if isinstance(self.path, str) else list(self.path)
     format: MigrationFormat = Field(
         default="auto",
         description="file naming and order; auto detects it from the names and falls back to lexical order",

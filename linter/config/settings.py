@@ -348,9 +348,15 @@ class LoadedConfig:
             found = self._globs[key] = GlobSet(list(self.value(key)), path=True)
         return found
 
-    def migration_dirs(self) -> list[tuple[str, str]]:
-        """Configured migration directories as (absolute path, format)."""
-        return [(os.path.realpath(self.base / m.path), m.format) for m in self.value("migrations")]
+    def migration_dirs(self) -> list[tuple[str, str, str]]:
+        """Configured migration directories as (absolute path, format, the history's root): a
+        history of several directories (`path = [...]`, Flyway's locations) lists each of them
+        with its first as the root."""
+        found = []
+        for entry in self.value("migrations"):
+            locations = [os.path.realpath(self.base / location) for location in entry.locations]
+            found.extend((location, entry.format, locations[0]) for location in locations)
+        return found
 
     # -- `innolint config` -------------------------------------------------------------------
     def explain(self) -> list[tuple[str, Any, str]]:
@@ -412,11 +418,12 @@ def _check_migration_dirs(loaded: LoadedConfig, prefix: str) -> None:
         return
     repository = repository_root(str(loaded.base))
     for number, entry in enumerate(migrations):
-        if "\0" in entry.path:
-            raise ConfigError(f"{loaded.source}: {prefix}migrations[{number}].path: invalid (a NUL character)")
-        if not within(os.path.realpath(loaded.base / entry.path), repository):
-            raise ConfigError(f"{loaded.source}: {prefix}migrations[{number}].path: {entry.path!r} lies outside the "
-                              f"repository ({repository}); innolint reads only inside it")
+        for location in entry.locations:
+            if "\0" in location:
+                raise ConfigError(f"{loaded.source}: {prefix}migrations[{number}].path: invalid (a NUL character)")
+            if not within(os.path.realpath(loaded.base / location), repository):
+                raise ConfigError(f"{loaded.source}: {prefix}migrations[{number}].path: {location!r} lies outside the "
+                                  f"repository ({repository}); innolint reads only inside it")
 
 
 class ConfigResolver:
@@ -493,7 +500,11 @@ class ConfigResolver:
         loaded: LoadedConfig | None = None
         for name in (CONFIG_FILE, PYPROJECT):
             candidate = directory / name
-            if candidate.is_file() or candidate.is_symlink():  # a link to a device is refused, not passed over
+            try:
+                present = candidate.is_file() or candidate.is_symlink()  # a link to a device is refused, not passed over
+            except OSError:  # a directory innolint may not read holds no configuration it can use
+                present = False
+            if present:
                 self._refuse_outside(candidate)
                 loaded = self._load(candidate.resolve(), explicit=False)
                 if loaded is not None:

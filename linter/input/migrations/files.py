@@ -27,3 +27,10 @@ def detected_root(path: str) -> str:
         if root is not None:
             return root
     return os.path.dirname(os.path.abspath(path))
+
+
+def forget_listings() -> None:
+    """Start afresh: what the formats listed of directories may have changed since (a run begins
+    with this; `Format.forget`)."""
+    for fmt in FORMATS:
+        fmt.forget()

@@ -40,9 +40,9 @@ import re
 from collections.abc import Callable, Iterable
 
 from linter.record import Record
-from linter.input.migrations.formats import FALLBACK, FORMATS, named, record_tables
+from linter.input.migrations.formats import FALLBACK, FORMATS, named, of_family, record_tables
 from linter.input.migrations.formats.base import Directory, History, HistoryNote, Session
-from linter.input.migrations.files import detected_root
+from linter.input.migrations.files import classify, detected_root
 
 
 class Group(Record):
@@ -255,7 +255,14 @@ def place_of(path: str, session: Session) -> tuple[str, bool]:
     root = history_root(path, session) if path.lower().endswith(".sql") else None
     if root is not None:
         return os.path.dirname(os.path.abspath(root)), True
-    return detected_root(path), False
+    return detected_root(path), _spans_folders(path)
+
+
+def _spans_folders(path: str) -> bool:
+    """Whether the history of a file with that name is its root and every folder below it
+    (`Format.folders`: a Flyway location)."""
+    entry = classify(path)
+    return entry is not None and of_family(entry.family).folders
 
 
 def companion(path: str) -> bool:
@@ -302,6 +309,7 @@ def plan(
     expand: Callable[[str], bool] | None = None,
     keep: Callable[[str], bool] = lambda path: True,
     inside: Callable[[str], bool] = lambda path: True,
+    locations: Callable[[str], list[str]] = lambda root: [root],
 ) -> list[Group]:
     """Group files into units.
 
@@ -309,8 +317,9 @@ def plan(
     `detect(path)` says whether format detection applies to the file's directory. With `expand`
     (changed-files mode), a history containing a file for which `expand(path)` is true is read
     whole from disk (files passing `keep`), so the changed migrations are linted in context.
-    `inside(path)` says whether a path lies in the tree being linted, without reporting
-    anything: a Liquibase changelog is looked for, and followed, only there. Groups come in the
+    `locations(root)`: the directories of a configured history (several for Flyway's
+    `locations`), read whole in changed-files mode. `inside(path)` says whether a path lies in
+    the tree being linted, without reporting anything: a Liquibase changelog is looked for, and followed, only there. Groups come in the
     order their first file was given; files that are not part of a history stay units of their
     own. A history whose files are all left out (a directory of migrations for another database) is a
     group without files, for its notes.
@@ -343,7 +352,10 @@ def plan(
         members = given
         if expand is not None and any(expand(p) for p in given) and os.path.isdir(root):
             seen = {os.path.realpath(p) for p in given}
-            on_disk = [p for p in list_directory(root, recursive=is_configured) if keep(p)]
+            # a history whose format scans folders is read with them (`Format.folders`)
+            below = is_configured or any(_spans_folders(p) for p in given)
+            on_disk = [p for directory in (locations(root) if is_configured else [root])
+                       for p in list_directory(directory, recursive=below) if keep(p)]
             members = given + [p for p in on_disk if os.path.realpath(p) not in seen]
         if is_configured and fmt == "auto":
             history, others = order(root, members, "auto", keep=keep, inside=inside, session=session)

@@ -54,6 +54,11 @@ def named(name: str) -> Format:
     return _BY_NAME[name]
 
 
+def of_family(family: str) -> Format:
+    """The format that reads a family of file names first (an `Entry.family`)."""
+    return next(f for f in NAMING if f.family == family)
+
+
 def record_tables() -> tuple[str, ...]:
     """The tables any format's tool records the migrations that ran in: a schema dump may come
     from the application's framework whichever tool runs its SQL."""

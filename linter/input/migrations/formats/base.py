@@ -295,6 +295,9 @@ class Format:
     #: whether the tool checks the migrations it ran for edits itself and its files grow by new
     #: parts (a changelog's changesets): a changed file is no edited migration
     checks_its_edits: bool = False
+    #: whether a history is the directory `directory_root` names and every folder below it, read
+    #: whole where one of its files changed (Flyway scans a location's subfolders)
+    folders: bool = False
     #: whether the tool records only a migration's version: a file renamed with its version and
     #: content kept is the same migration to it
     records_version_only: bool = False
@@ -343,6 +346,10 @@ class Format:
     def root_in(self, directory: str, session: Session) -> str | None:
         """The root file of the history `directory` holds, for such a format."""
         return None
+
+    def forget(self) -> None:
+        """Start afresh: drop what the format remembers of directories it listed (a run begins
+        with this, `files.forget_listings`)."""
 
     def meant_to_change(self, entry: Entry) -> bool:
         """Whether a migration is one the tool runs again whenever it changes (a repeatable one),
