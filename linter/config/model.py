@@ -42,7 +42,7 @@ class MigrationDir(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     path: str | list[str] = Field(
-        description="directory, relative to the configuration file; or several (Flyway's `locations`), which "
+        description="directory, relative to the configuration file; or several (a tool's `locations`), which "
         "are one history: their migrations run in version order together, new ones go in the first")
 
     @field_validator("path")
