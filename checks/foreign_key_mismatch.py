@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.column_types import change_columns
-from checks.redundant_index import MAX_KEYS
+from linter.rules.column_sql import change_columns
+from linter.parse.keys import MAX_KEYS
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import (
     Check, CheckContext, RuleDoc, foreign_keys_by_parent, latest_place, qualified, quote, table_patterns,
@@ -438,8 +438,8 @@ class _MissingParents:
         never created or dropped."""
         if self._refused is None:
             key = self.model.key
-            self._refused = {(key(r.table.schema or ""), key(r.table.name))
-                             for r in (*self.model.refused_keys, *self.model.refused_lengths)}
+            self._refused = {(key(r.schema or ""), key(r.table_name)) for r in self.model.refusals
+                             if r.table_name is not None and r.statement.upper().startswith("CREATE TABLE")}
         schema = fk.ref_schema if fk.ref_schema is not None else child.schema
         if (self.model.key(schema or ""), self.model.key(fk.ref_table)) in self._refused:
             return " (its CREATE TABLE is one the server refuses: see the finding there)"
