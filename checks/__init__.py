@@ -23,7 +23,6 @@ from checks.wide_primary_key import WidePrimaryKey
 from checks.zero_date_default import ZeroDateDefault
 from linter.rules.checkapi import Check
 from linter.rules.failures import DESCRIPTION as INTERNAL_ERROR_TEXT, RULE as INTERNAL_ERROR, SEVERITY as INTERNAL_SEVERITY
-from linter.rules.suppressions import SUPPRESSION_RULES
 
 ALL_CHECKS: tuple[Check, ...] = (
     NoPrimaryKey(),
@@ -61,7 +60,11 @@ ENGINE_RULES: dict[str, str] = {
                     "the target refuses is refused-ddl's.",
     "io-error": "A path that could not be read: missing, unreadable, binary, a symlink loop.",
     INTERNAL_ERROR: INTERNAL_ERROR_TEXT,
-    **SUPPRESSION_RULES,
+    # reported by linter.rules.suppressions (not imported here: it reaches the configuration, which
+    # reads this registry)
+    "unused-suppression": "An `innolint: ignore[...]` comment that matched no finding.",
+    "invalid-suppression": "An `innolint: ignore[...]` comment without a reason (when reasons are required) "
+    "or naming an unknown rule.",
     # reported by linter.rules.baseline, which is not imported here: its pydantic models are built only
     # when a baseline is read or written (it takes this text as its BASELINE_RULES)
     "baseline-gone": "A finding recorded in the baseline that is no longer found: the baseline can shrink.",

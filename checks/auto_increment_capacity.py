@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.column_types import change_columns
+from linter.rules.column_sql import change_columns
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import Number

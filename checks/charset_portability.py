@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import Problem, foreign_key_columns, is_system_schema, sentences, statement_of
-from checks.index_key_length import key_problem
-from checks.row_size_limit import row_problem
+from linter.rules.scope import Problem, foreign_key_columns, is_system_schema, sentences, statement_of
+from linter.rules.key_length import key_problem
+from linter.rules.row_size import row_problem
 from linter.schema import innodb_sizes as sizes
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
@@ -247,7 +247,7 @@ def conversion_fix(table: Table, schema: Schema | None, targets: list[Target], n
     they are all the table's text columns, else a MODIFY per column, with `table_level` the
     table's default too), checked with row-size-limit and index-key-length on the result for every
     target; (None, why) when the result would be refused and ROW_FORMAT=DYNAMIC does not help."""
-    from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
+    from linter.rules.column_sql import kept_definition  # the one way a MODIFY is written
 
     text = _text_columns(table)
     moving = {n.lower() for n in names}
@@ -291,7 +291,7 @@ def fix_for(problem: Problem, table: Table, schema: Schema | None, targets: list
             locked: frozenset[str] = frozenset()) -> tuple[str | None, str]:
     """The fix of one problem (ALTER TABLE clauses), and a sentence for the message when there is
     none or it needs one.
-    `locked`: the table's columns foreign keys join (checks.scope.foreign_key_columns)."""
+    `locked`: the table's columns foreign keys join (linter.rules.scope.foreign_key_columns)."""
     first = targets[0]
     if problem.kind == "utf8mb3":
         collations = {sizes.column_charset(table.columns[c.lower()], table, first, schema).collation  # type: ignore[union-attr]

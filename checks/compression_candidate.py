@@ -4,7 +4,7 @@ Which tables: InnoDB tables with large variable-length columns (TEXT family, BLO
 very long VARCHAR) and no compression at any level yet (ROW_FORMAT=COMPRESSED, KEY_BLOCK_SIZE,
 COMPRESSION=, PAGE_COMPRESSED, or a compressed column). Columns are ranked by expected payoff,
 read from the column's name together with its table's name and its neighbours
-(checks.compression_content): documents first (JSON; a format column saying xml/json; names such
+(linter.schema.content): documents first (JSON; a format column saying xml/json; names such
 as payload, body, data, config), then types declared for long values; bytes of stored files
 (a content-type, file-name or extension column) rank uncertain; stored images and media (width and
 height, an images table), secrets (password, token, keys, a table of credentials) and values the
@@ -23,25 +23,23 @@ from linter.rules.checkapi import (
     Check, CheckContext, ColumnMeasurement, RuleDoc, TableStats, cause_place, qualified, quote,
 )
 from linter.rules.findings import Finding, Severity
-from linter.rules.options import SIZE, Integer, size_bytes
+from linter.rules.options import SIZE, Integer
 from linter.rules.copies import decided_once, grouped as copies_of
-from linter.schema.elements import Column, TableOptions
+from linter.schema.elements import Column
 from linter.schema.model import SchemaModel, Table
-from linter.record import FrozenRecord
 from linter.schema.target import Target
-from checks.compression_content import TableContent, content_of
 from linter.schema.tenants import TenantLayout, layout_for, some_names, sql_string
+from linter.rules.column_sql import column_definition
+from linter.schema.content import Candidate, DEFAULT_MIN_VARCHAR_LENGTH, classified
+from linter.rules.options import parse_size
 
-_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
 DEFAULT_MIN_SIZE = 1 << 30  # 1 GiB
-DEFAULT_MIN_VARCHAR_LENGTH = 4096
 #: values shorter than this do not compress (zlib's header and the per-value overhead eat the gain)
 SMALL_VALUE_BYTES = 256
 
 _LONG_TEXT = frozenset({"MEDIUMTEXT", "LONGTEXT"})
 _LONG_BLOB = frozenset({"MEDIUMBLOB", "LONGBLOB"})
-_CANDIDATE_TYPES = frozenset({"TEXT", "MEDIUMTEXT", "LONGTEXT", "BLOB", "MEDIUMBLOB", "LONGBLOB", "JSON"})
 
 #: saving on the large columns' bytes, from Percona's measurements: zlib without a dictionary
 #: left 82% (18% saved); Percona column compression with a 1-2 KB dictionary left 61-57%;
@@ -54,20 +52,6 @@ _SPARSE = (
     "page-compressed file took 52 minutes on a SATA SSD against 9 s uncompressed (12 s on NVMe) in Percona's test, "
     "so check backup and copy tooling first."
 )
-
-
-class Candidate(FrozenRecord):
-    """A column worth compressing, and why: rank 0 (documents) to 3 (binary of unknown content)."""
-
-    __slots__ = __match_args__ = ("column", "rank", "reason")
-    column: Column
-    rank: int
-    reason: str
-
-    def __init__(self, column: Column, rank: int, reason: str) -> None:
-        _set(self, "column", column)
-        _set(self, "rank", rank)
-        _set(self, "reason", reason)
 
 
 class CompressionCandidate(Check):
@@ -221,60 +205,6 @@ class CompressionCandidate(Check):
                             subject=found[0].column.name.lower(), summary=summary)
 
 
-# --- which tables and columns ------------------------------------------------------------------------
-def table_compression(options: TableOptions) -> str | None:
-    """How the table is compressed already, as written; None when it is not."""
-    if (options.row_format or "").strip("'\"").upper() == "COMPRESSED":
-        return "ROW_FORMAT=COMPRESSED"
-    if options.key_block_size:  # KEY_BLOCK_SIZE alone implies ROW_FORMAT=COMPRESSED
-        return f"KEY_BLOCK_SIZE={options.key_block_size}"
-    compression = (options.compression or "").strip("'\"").lower()
-    if compression and compression != "none":
-        return f"COMPRESSION='{compression}'"
-    if options.page_compressed:
-        return "PAGE_COMPRESSED=1"
-    return None
-
-
-def candidates(table: Table, min_varchar_length: int = DEFAULT_MIN_VARCHAR_LENGTH) -> list[Candidate] | None:
-    """The table's columns worth compressing, best payoff first; None when the table is already
-    compressed (at table, page or column level) or has none."""
-    found, _ = classified(table, min_varchar_length)
-    return found or None
-
-
-def classified(
-    table: Table, min_varchar_length: int = DEFAULT_MIN_VARCHAR_LENGTH
-) -> tuple[list[Candidate], list[tuple[Column, str]]]:
-    """(candidates best payoff first, large columns left out with the reason): the ranking reads
-    each column with its table's name and neighbours (checks.compression_content). Nothing when
-    the table is compressed already at table, page or column level."""
-    if table_compression(table.options) is not None:
-        return [], []
-    columns = table.columns.values()
-    if any(c.compressed for c in columns):
-        return [], []  # compression chosen column by column already: the rest was left on purpose
-    context: TableContent | None = None  # read at the first large column: most tables have none
-    found: list[Candidate] = []
-    left: list[tuple[Column, str]] = []
-    for column in columns:
-        kind = column.type
-        long_varchar = kind == "VARCHAR" and (column.length or 0) >= min_varchar_length
-        if kind not in _CANDIDATE_TYPES and not long_varchar:
-            continue
-        if column.generated == "virtual":
-            continue
-        if context is None:
-            context = TableContent(table)
-        content = content_of(column, context)
-        if content.rank is None:
-            left.append((column, content.reason))
-        else:
-            found.append(Candidate(column, content.rank, content.reason))
-    found.sort(key=lambda c: c.rank)
-    return found, left
-
-
 # --- size and saving -----------------------------------------------------------------------------------
 def _size(stats: TableStats | None) -> int | None:
     if stats is None:
@@ -335,15 +265,6 @@ def _saving(
             "(header overhead): compress whole pages."
         )
     return sentence, small
-
-
-def parse_size(value: object, default: int) -> int:
-    """`size_bytes`, or `default` for a value that is not a size (options given in code, not
-    through a configuration file, are not checked beforehand)."""
-    try:
-        return size_bytes(value)
-    except ValueError:
-        return default
 
 
 def _int(value: object, default: int) -> int:
@@ -483,59 +404,6 @@ def _mysql(table: Table, target: Target) -> tuple[str, str]:
         f"to 3.9 GB, 2.15x). {_SPARSE} ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8 is the older table compression, "
         "without sparse files."
     )
-
-
-def column_definition(
-    column: Column, *, compressed: bool = False, column_format: str | None = None, checks: bool | None = None,
-) -> str:
-    """The column's full definition as SQL, from the model, for `MODIFY COLUMN`: a MODIFY replaces
-    the whole definition, so anything left out (charset, collation, NOT NULL, default, comment)
-    would be silently changed. `compressed` adds MariaDB's COMPRESSED (right after the type, where
-    MariaDB requires it) and the column's CHECK constraints, which MariaDB keeps on the column and
-    a MODIFY without them drops; `column_format` adds Percona's COLUMN_FORMAT clause (MySQL made
-    the column's CHECKs table constraints, which the MODIFY keeps: written again, they would be
-    added twice). `checks` writes the CHECKs without COMPRESSED (None: when `compressed`)."""
-    parts = [quote(column.name), column.type + (f"({','.join(column.params)})" if column.params else "")]
-    if column.unsigned:
-        parts.append("UNSIGNED")
-    if compressed:
-        parts.append("COMPRESSED")
-    if column.charset:
-        parts.append(f"CHARACTER SET {column.charset}")
-    if column.binary:
-        parts.append("BINARY")
-    if column.collation:
-        parts.append(f"COLLATE {column.collation}")
-    parts.append("NULL" if column.nullable else "NOT NULL")
-    if column.default is not None and not column.auto_increment:  # (one ALTER COLUMN SET DEFAULT gave: 1067 here)
-        parts.append(f"DEFAULT {column.default}")
-    if column.on_update is not None:
-        parts.append(f"ON UPDATE {column.on_update}")
-    if column.auto_increment:
-        parts.append("AUTO_INCREMENT")
-    if column.invisible:
-        parts.append("INVISIBLE")
-    if column_format:
-        parts.append(column_format)
-    if column.comment is not None:
-        parts.append(f"COMMENT {sql_string(column.comment)}")
-    if compressed if checks is None else checks:
-        parts.extend(column.checks)
-    return " ".join(parts)
-
-
-def kept_definition(column: Column, target: Target) -> str:
-    """The column's definition for a MODIFY COLUMN that changes something else (its type, character
-    set, default): what it has besides is written again, so the MODIFY does not drop it: its
-    compression (MariaDB's COMPRESSED; Percona's COLUMN_FORMAT COMPRESSED and dictionary) and, on
-    MariaDB, its CHECK constraints (kept on the column there)."""
-    if column.compressed and target.flavor == "percona":
-        dictionary = (f" WITH COMPRESSION_DICTIONARY {quote(column.compression_dictionary)}"
-                      if column.compression_dictionary else "")
-        return column_definition(column, column_format=f"COLUMN_FORMAT COMPRESSED{dictionary}")
-    if target.is_mariadb:
-        return column_definition(column, compressed=column.compressed is not None, checks=True)
-    return column_definition(column)
 
 
 # --- measured by `innolint audit --sample N` -------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from checks.compression_candidate import kept_definition
+from linter.rules.column_sql import kept_definition
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
 from linter.rules.findings import Finding, Severity

@@ -12,7 +12,7 @@ not have (FIXED, PAGE: errno 140 "Wrong create options"), an AUTO_INCREMENT colu
 starts with (ERROR 1075), a KEY_BLOCK_SIZE (a hint to MyISAM, ROW_FORMAT=COMPRESSED to InnoDB).
 A table with no key InnoDB could cluster on gets a primary key in the same ALTER (ENGINE=InnoDB
 alone would put it on the hidden row id), and the message says so. Left out: the server's own
-schemas, view stand-ins and temporary tables (checks.scope). Where such tables are most of a
+schemas, view stand-ins and temporary tables (linter.rules.scope). Where such tables are most of a
 schema, or all of it (an application written for MyISAM: piwigo, opencart), the schema gets one
 finding, at its first such table, whose fix converts each: one decision, one finding.
 """
@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import is_system_schema, sentences, user_tables
-from checks.index_key_length import key_fix, key_problem
-from checks.row_size_limit import fix_clauses, row_problem
+from linter.rules.scope import is_system_schema, sentences, user_tables
+from linter.rules.key_length import key_fix, key_problem
+from linter.rules.row_size import fix_clauses, row_problem
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from checks.uuid_primary_key import RULE as UUID_RULE
-from checks.uuid_primary_key import uuid_key
+from linter.rules.uuid_keys import uuid_key
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, latest_place, qualified, quote
 from linter.rules.findings import Finding
@@ -107,7 +106,7 @@ def random_uuid_key(table: Table, key: Index, context: CheckContext) -> bool:
     column = table.column(first.name) if first is not None and not first.expression else None
     if column is None or column.auto_increment:
         return False
-    configured = context.option(UUID_RULE, "time_ordered_columns", ()) or ()
+    configured = context.option("uuid-primary-key", "time_ordered_columns", ()) or ()
     patterns = tuple(str(p).lower() for p in ((configured,) if isinstance(configured, str) else configured))
     found = uuid_key(table, column, patterns)
     if found is None or found.ordered is not None:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from checks.scope import is_system_schema, statement_of
+from linter.rules.scope import is_system_schema, statement_of
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
@@ -140,7 +140,7 @@ def zero_date_problem(table: Table, column: Column, target: Target, first_timest
 def zero_date_fix(table: Table, column: Column, target: Target) -> str:
     """NULL as the default (the column becomes nullable where it is not), written as a MODIFY that
     keeps the rest of the definition; then the rows that hold the zero value get NULL."""
-    from checks.compression_candidate import kept_definition  # the one way a MODIFY is written
+    from linter.rules.column_sql import kept_definition  # the one way a MODIFY is written
 
     name = qualified(table)
     if column.nullable:

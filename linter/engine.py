@@ -173,7 +173,7 @@ class Engine:
                 context, changed=changes.statement_changed,
                 edited_migrations=edited_migrations(changes, unit.files, unit.migration_format)
                 if unit.is_migration_history else ())
-        from checks.index_key_length import key_refusal
+        from linter.rules.key_length import key_refusal
 
         # the kinds of refusal a check that runs reports itself (else refused-ddl does)
         claims = {kind: check.id for check in self.checks if check.id not in disabled for kind in check.refusal_kinds}

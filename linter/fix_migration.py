@@ -464,7 +464,7 @@ def _name(table: Table) -> str:
 def _column(column: Column, target: Target) -> str:
     """The column's whole definition, with what a MODIFY would otherwise drop (compression, and
     on MariaDB the column's CHECKs): the one way the fixes write it."""
-    from checks.compression_candidate import kept_definition
+    from linter.rules.column_sql import kept_definition
 
     return kept_definition(column, target)
 

@@ -93,7 +93,7 @@ class TableDDL:
     def with_fix(self, fix: str) -> TableDDL:
         """This CREATE TABLE with the fix's ALTER TABLE written into it (MODIFY COLUMN, table
         options, DROP/ADD INDEX, ADD KEY, CONVERT TO CHARACTER SET), read by innolint's parser."""
-        from checks.compression_candidate import column_definition
+        from linter.rules.column_sql import column_definition
         from linter.parse import ops
         from linter.parse.statement import parse_statement
 

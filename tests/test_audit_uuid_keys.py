@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from checks.uuid_primary_key import sampled_order
+from linter.rules.uuid_keys import sampled_order
 from linter.audit.connection import connect
 from linter.audit.key_sampling import RANGES, classify, sample_keys
 from linter.audit.server import Audit, AuditOptions, read_server, run_checks

@@ -209,7 +209,7 @@ def test_the_finding_is_at_the_statement_that_caused_it(tmp_path: Path, rule: st
 WHOLE_TABLE: dict[str, str] = {
     "row-size-limit": "every column counts toward the row size: the table's last ALTER may be what made it too long",
     "charset-portability": "the table's character set and each column's count: its last ALTER in a later file is "
-                           "where the finding goes (checks/scope.py)",
+                           "where the finding goes (linter/rules/scope.py)",
 }
 LATER = [(rule, n) for rule, causes in CAUSES.items() if rule not in WHOLE_TABLE for n in range(len(causes))]
 

@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 
-from checks.compression_candidate import CompressionCandidate, candidates, classified, column_definition, parse_size
+from checks.compression_candidate import CompressionCandidate
+from linter.schema.content import candidates, classified
+from linter.rules.options import parse_size
+from linter.rules.column_sql import column_definition
 from linter.parse import ops
 from linter.rules.checkapi import CheckContext, TableStats
 from linter.rules.findings import Finding

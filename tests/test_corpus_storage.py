@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import pytest
 
-from checks.compression_candidate import DEFAULT_MIN_VARCHAR_LENGTH, candidates, table_compression
+from linter.schema.content import DEFAULT_MIN_VARCHAR_LENGTH, candidates, table_compression
 from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, Unit, UnitResult
 from linter.schema.target import Target

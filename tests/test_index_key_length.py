@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.index_key_length import key_problem
+from linter.rules.key_length import key_problem
 from linter.rules.findings import Finding
 from linter.schema.target import Target
 from tests.ddl_outcome import TableDDL, run

@@ -14,6 +14,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 LINTER = REPO_ROOT / "linter"
+CHECKS = REPO_ROOT / "checks"
 
 #: the stage folders of linter/ (ARCHITECTURE.md says what each holds)
 STAGES = {"input", "parse", "server", "schema", "rules", "report", "github", "audit", "config"}
@@ -21,8 +22,9 @@ MAX_ROOT_MODULES = 8
 
 
 def _modules() -> dict[str, Path]:
+    """The engine's and the rules' modules by dotted name."""
     found = {}
-    for path in sorted(LINTER.rglob("*.py")):
+    for path in sorted([*LINTER.rglob("*.py"), *CHECKS.rglob("*.py")]):
         parts = list(path.relative_to(REPO_ROOT).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
@@ -31,7 +33,7 @@ def _modules() -> dict[str, Path]:
 
 
 def _runtime_imports(name: str, path: Path, modules: dict[str, Path]) -> dict[str, int]:
-    """The linter modules `name` imports when it runs (module level or inside a function; not
+    """The linter and checks modules `name` imports when it runs (module level or inside a function; not
     under `if TYPE_CHECKING:`), each with the line of its first import."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
@@ -56,7 +58,7 @@ def _runtime_imports(name: str, path: Path, modules: dict[str, Path]) -> dict[st
                 base = ".".join([*parent, base] if base else parent)
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
         for target in targets:
-            if target.startswith("linter"):
+            if target.startswith(("linter", "checks")):
                 module = resolve(target)
                 if module and module != name:
                     found.setdefault(module, node.lineno)
@@ -64,8 +66,9 @@ def _runtime_imports(name: str, path: Path, modules: dict[str, Path]) -> dict[st
 
 
 def test_no_import_cycle_in_linter() -> None:
-    """A module never imports, directly or through others, one that imports it: each stage
-    depends only on what comes before it (and on the leaves: record, target, findings)."""
+    """A module of linter/ or checks/ never imports, directly or through others, one that imports
+    it: each stage depends only on what comes before it (and on the leaves: record, target,
+    findings), and the rules on the engine's model and rule API, never the engine on a rule."""
     modules = _modules()
     graph = {name: _runtime_imports(name, path, modules) for name, path in modules.items()}
     state: dict[str, int] = {}  # 1: on the current path, 2: done
@@ -88,6 +91,39 @@ def test_no_import_cycle_in_linter() -> None:
         if name not in state:
             visit(name)
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+def _rule_crossings(modules: dict[str, Path]) -> list[str]:
+    """Imports of a rule's module (`checks.<rule>`) from anywhere but the registry (`checks`,
+    which lists them): a rule module imports the model and the rule API only, and the engine
+    reaches the rules through the registry."""
+    found = []
+    for name, path in modules.items():
+        if name == "checks":
+            continue
+        for target, line in _runtime_imports(name, path, modules).items():
+            if target.startswith("checks."):
+                found.append(f"{path.relative_to(path.parents[1])}:{line}: imports {target}")
+    return found
+
+
+def test_no_module_imports_a_rule_module() -> None:
+    """A rule never imports another rule (an InnoDB fact several rules need is the model's, a
+    judgement or fix text they share is in linter/rules/), and linter/ imports only the registry."""
+    crossings = _rule_crossings(_modules())
+    assert not crossings, "rule modules imported:\n" + "\n".join(crossings)
+
+
+def test_the_rule_import_check_sees_a_rule_importing_a_rule(tmp_path: Path) -> None:
+    """The check above can fail: a rule importing another rule's helper is found, the registry's
+    imports are not."""
+    files = {"checks": "from checks.a import A\nALL_CHECKS = [A()]\n", "checks.a": "from checks.b import helper\n",
+             "checks.b": "def helper():\n    pass\n", "linter.x": "from checks import ALL_CHECKS\n"}
+    modules = {}
+    for name, text in files.items():
+        modules[name] = tmp_path / f"{name}.py" if name != "checks" else tmp_path / "__init__.py"
+        modules[name].write_text(text)
+    assert [c.split(": ", 1)[1] for c in _rule_crossings(modules)] == ["imports checks.b"]
 
 
 def test_the_cycle_check_sees_a_cycle(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.row_size_limit import row_problem
+from linter.rules.row_size import row_problem
 from linter.rules.findings import Finding
 from linter.schema.innodb_sizes import row_size
 from linter.schema.target import Target

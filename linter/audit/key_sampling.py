@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from checks.uuid_primary_key import uuid_key
+from linter.rules.uuid_keys import uuid_key
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
 from linter.audit.coverage import KEYS, Coverage
 from linter.audit.sampling import EXAMINED_PER_VALUE

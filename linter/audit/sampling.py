@@ -30,7 +30,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 
-from checks.compression_candidate import candidates
+from linter.schema.content import candidates
 from linter.audit.connection import AuditQueryError, ReadOnlyConnection
 from linter.audit.coverage import COMPRESSION, Coverage
 from linter.audit.dictionary import TOO_SMALL_BYTES, ZLIB_LEVEL, measure, train_dictionary

@@ -385,7 +385,7 @@ def _build_model(connection: ReadOnlyConnection, tables: Sequence[ServerTable], 
 def _unflagged_keys(samples: dict[str, KeySample]) -> str | None:
     """One note for the UUID-like keys whose sampled values cleared them (time-ordered, or not
     UUIDs), so a key the DDL made look random is not silently dropped from the report."""
-    from checks.uuid_primary_key import sampled_order
+    from linter.rules.uuid_keys import sampled_order
 
     cleared = []
     for name, sample in sorted(samples.items()):
@@ -432,7 +432,8 @@ def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
     measurements: dict[str, ColumnMeasurement] = {}
     key_samples: dict[str, KeySample] = {}
     if options.sample > 0:
-        from checks.compression_candidate import DEFAULT_MIN_SIZE, parse_size
+        from checks import check_by_id
+        from linter.rules.options import parse_size, size_bytes
         from linter.audit.key_sampling import sample_keys
         from linter.audit.sampling import sample_columns
 
@@ -441,8 +442,8 @@ def read_server(connection: ReadOnlyConnection, schemas: Sequence[str] = (),
         def listing(table: Any) -> ServerTable | None:
             return listed.get(((table.schema or "").lower(), table.name.lower()))
 
-        min_size = parse_size(engine.context.option("compression-candidate", "min_size", DEFAULT_MIN_SIZE),
-                              DEFAULT_MIN_SIZE)
+        default_size = size_bytes(check_by_id("compression-candidate").doc.option_defaults["min_size"])
+        min_size = parse_size(engine.context.option("compression-candidate", "min_size", default_size), default_size)
         measurements = sample_columns(
             connection, model, options.sample,
             rows=lambda t: getattr(listing(t), "rows", None),

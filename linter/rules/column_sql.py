@@ -1,6 +1,8 @@
-"""Changing a column's type when foreign keys use it: the one way the fixes of
-auto-increment-capacity and foreign-key-mismatch do it (a helper shared by those checks, not a
-rule).
+"""How the rules' fixes write a column: its definition (`column_definition`), the definition a
+MODIFY COLUMN that changes something else keeps (`kept_definition`: its compression and, on
+MariaDB, its CHECK constraints, which a MODIFY would drop), and changing a column's type when
+foreign keys use it (`change_columns`: the one way the fixes of auto-increment-capacity and
+foreign-key-mismatch do it).
 
 The servers refuse to change the type of a column a foreign key uses, as the referencing or the
 referenced column (MariaDB 10.11: ERROR 1832 / 1833, also with foreign_key_checks=0; verified in
@@ -17,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from checks.compression_candidate import kept_definition
 from linter.rules.checkapi import foreign_key_sql, qualified, quote, table_key
 from linter.schema.elements import Column, ForeignKey
 from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target
+from linter.schema.tenants import sql_string
 
 
 def retyped(column: Column, like: Column) -> Column:
@@ -89,3 +91,56 @@ def change_columns(
             later.append(f"ALTER TABLE {qualified(owner)} {', '.join(deferred)};")
     referencing = [f"{owner.name}.{definition.name}" for key, (owner, definition) in changes.items() if key not in root_keys]
     return "\n".join(lines + later), referencing
+
+
+def column_definition(
+    column: Column, *, compressed: bool = False, column_format: str | None = None, checks: bool | None = None,
+) -> str:
+    """The column's full definition as SQL, from the model, for `MODIFY COLUMN`: a MODIFY replaces
+    the whole definition, so anything left out (charset, collation, NOT NULL, default, comment)
+    would be silently changed. `compressed` adds MariaDB's COMPRESSED (right after the type, where
+    MariaDB requires it) and the column's CHECK constraints, which MariaDB keeps on the column and
+    a MODIFY without them drops; `column_format` adds Percona's COLUMN_FORMAT clause (MySQL made
+    the column's CHECKs table constraints, which the MODIFY keeps: written again, they would be
+    added twice). `checks` writes the CHECKs without COMPRESSED (None: when `compressed`)."""
+    parts = [quote(column.name), column.type + (f"({','.join(column.params)})" if column.params else "")]
+    if column.unsigned:
+        parts.append("UNSIGNED")
+    if compressed:
+        parts.append("COMPRESSED")
+    if column.charset:
+        parts.append(f"CHARACTER SET {column.charset}")
+    if column.binary:
+        parts.append("BINARY")
+    if column.collation:
+        parts.append(f"COLLATE {column.collation}")
+    parts.append("NULL" if column.nullable else "NOT NULL")
+    if column.default is not None and not column.auto_increment:  # (one ALTER COLUMN SET DEFAULT gave: 1067 here)
+        parts.append(f"DEFAULT {column.default}")
+    if column.on_update is not None:
+        parts.append(f"ON UPDATE {column.on_update}")
+    if column.auto_increment:
+        parts.append("AUTO_INCREMENT")
+    if column.invisible:
+        parts.append("INVISIBLE")
+    if column_format:
+        parts.append(column_format)
+    if column.comment is not None:
+        parts.append(f"COMMENT {sql_string(column.comment)}")
+    if compressed if checks is None else checks:
+        parts.extend(column.checks)
+    return " ".join(parts)
+
+
+def kept_definition(column: Column, target: Target) -> str:
+    """The column's definition for a MODIFY COLUMN that changes something else (its type, character
+    set, default): what it has besides is written again, so the MODIFY does not drop it: its
+    compression (MariaDB's COMPRESSED; Percona's COLUMN_FORMAT COMPRESSED and dictionary) and, on
+    MariaDB, its CHECK constraints (kept on the column there)."""
+    if column.compressed and target.flavor == "percona":
+        dictionary = (f" WITH COMPRESSION_DICTIONARY {quote(column.compression_dictionary)}"
+                      if column.compression_dictionary else "")
+        return column_definition(column, column_format=f"COLUMN_FORMAT COMPRESSED{dictionary}")
+    if target.is_mariadb:
+        return column_definition(column, compressed=column.compressed is not None, checks=True)
+    return column_definition(column)

@@ -69,3 +69,12 @@ def size_bytes(value: Any) -> int:
         if number and unit in _SIZE_UNITS:
             return int(float(number.group()) * _SIZE_UNITS[unit])
     raise ValueError("not a size: a number of bytes, or a string like '1GiB' or '512MiB'")
+
+
+def parse_size(value: object, default: int) -> int:
+    """`size_bytes`, or `default` for a value that is not a size (options given in code, not
+    through a configuration file, are not checked beforehand)."""
+    try:
+        return size_bytes(value)
+    except ValueError:
+        return default

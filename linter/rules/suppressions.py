@@ -36,13 +36,6 @@ from linter.record import Record
 from linter.input.statement import Statement
 from linter.suggest import did_you_mean
 
-#: the diagnostics this module reports (configurable like any rule)
-SUPPRESSION_RULES: dict[str, str] = {
-    "unused-suppression": "An `innolint: ignore[...]` comment that matched no finding.",
-    "invalid-suppression": "An `innolint: ignore[...]` comment without a reason (when reasons are required) "
-    "or naming an unknown rule.",
-}
-
 
 class Suppression(Record):
     """One ignore directive and what it hid."""

@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from linter.schema.elements import Column
 from linter.schema.model import Table
 from linter.record import FrozenRecord
+from linter.schema.elements import TableOptions
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
@@ -318,3 +319,80 @@ def content_of(column: Column, table: TableContent) -> Content:
     if column.type == "BLOB":
         return Content(3, "binary of unknown content")
     return Content(2, "text of unknown length" if column.type == "TEXT" else f"VARCHAR({column.length})")
+
+
+_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
+
+
+DEFAULT_MIN_VARCHAR_LENGTH = 4096
+
+
+_CANDIDATE_TYPES = frozenset({"TEXT", "MEDIUMTEXT", "LONGTEXT", "BLOB", "MEDIUMBLOB", "LONGBLOB", "JSON"})
+
+
+class Candidate(FrozenRecord):
+    """A column worth compressing, and why: rank 0 (documents) to 3 (binary of unknown content)."""
+
+    __slots__ = __match_args__ = ("column", "rank", "reason")
+    column: Column
+    rank: int
+    reason: str
+
+    def __init__(self, column: Column, rank: int, reason: str) -> None:
+        _set(self, "column", column)
+        _set(self, "rank", rank)
+        _set(self, "reason", reason)
+
+
+# --- which tables and columns ------------------------------------------------------------------------
+def table_compression(options: TableOptions) -> str | None:
+    """How the table is compressed already, as written; None when it is not."""
+    if (options.row_format or "").strip("'\"").upper() == "COMPRESSED":
+        return "ROW_FORMAT=COMPRESSED"
+    if options.key_block_size:  # KEY_BLOCK_SIZE alone implies ROW_FORMAT=COMPRESSED
+        return f"KEY_BLOCK_SIZE={options.key_block_size}"
+    compression = (options.compression or "").strip("'\"").lower()
+    if compression and compression != "none":
+        return f"COMPRESSION='{compression}'"
+    if options.page_compressed:
+        return "PAGE_COMPRESSED=1"
+    return None
+
+
+def candidates(table: Table, min_varchar_length: int = DEFAULT_MIN_VARCHAR_LENGTH) -> list[Candidate] | None:
+    """The table's columns worth compressing, best payoff first; None when the table is already
+    compressed (at table, page or column level) or has none."""
+    found, _ = classified(table, min_varchar_length)
+    return found or None
+
+
+def classified(
+    table: Table, min_varchar_length: int = DEFAULT_MIN_VARCHAR_LENGTH
+) -> tuple[list[Candidate], list[tuple[Column, str]]]:
+    """(candidates best payoff first, large columns left out with the reason): the ranking reads
+    each column with its table's name and neighbours (linter.schema.content). Nothing when
+    the table is compressed already at table, page or column level."""
+    if table_compression(table.options) is not None:
+        return [], []
+    columns = table.columns.values()
+    if any(c.compressed for c in columns):
+        return [], []  # compression chosen column by column already: the rest was left on purpose
+    context: TableContent | None = None  # read at the first large column: most tables have none
+    found: list[Candidate] = []
+    left: list[tuple[Column, str]] = []
+    for column in columns:
+        kind = column.type
+        long_varchar = kind == "VARCHAR" and (column.length or 0) >= min_varchar_length
+        if kind not in _CANDIDATE_TYPES and not long_varchar:
+            continue
+        if column.generated == "virtual":
+            continue
+        if context is None:
+            context = TableContent(table)
+        content = content_of(column, context)
+        if content.rank is None:
+            left.append((column, content.reason))
+        else:
+            found.append(Candidate(column, content.rank, content.reason))
+    found.sort(key=lambda c: c.rank)
+    return found, left
