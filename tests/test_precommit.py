@@ -229,12 +229,14 @@ def test_a_commit_that_only_deletes_the_fix_is_stopped(hook_repo: Path, tmp_path
     assert done.returncode != 0, output
     assert "db/migrations/V2__events.sql:2:1: warning [no-primary-key]" in output, output
     assert _git("log", "--oneline", cwd=project).count("\n") == 1  # still only the base commit
-    # a commit that edits V3 and keeps the key passes
-    (project / "db" / "migrations" / "V3__events_key.sql").write_text(
-        "-- the key event_log lacked\n" + KEY_LATER["db/migrations/V3__events_key.sql"])
+    # a commit that keeps V3 as it was applied and adds a migration passes (an edit of V3 would be
+    # edited-migration's error: it ran already)
+    _git("reset", "-q", "HEAD", "--", "db/migrations/V3__events_key.sql", cwd=project)
+    _git("checkout", "HEAD", "--", "db/migrations/V3__events_key.sql", cwd=project)
+    (project / "db" / "migrations" / "V4__supplier.sql").write_text(GOOD.replace("customer", "supplier"))
     _git("add", "-A", cwd=project)
-    again = subprocess.run(["git", *GIT_IDENTITY, "commit", "-q", "-m", "keep V3"], cwd=project, capture_output=True,
-                           text=True, timeout=900, env=hook_env)
+    again = subprocess.run(["git", *GIT_IDENTITY, "commit", "-q", "-m", "keep V3, add V4"], cwd=project,
+                           capture_output=True, text=True, timeout=900, env=hook_env)
     assert again.returncode == 0, again.stdout + again.stderr
 
 
