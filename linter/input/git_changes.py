@@ -174,9 +174,9 @@ class ChangeSet(Record):
         for path in paths:
             named.extend(discover([path])[0] if os.path.isdir(path) else [path])
         changes = cls.from_files(named)
-        try:
-            top = os.fsdecode(_git(["rev-parse", "--show-toplevel"], cwd)).rstrip("\n")
-            _git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], top)
+        try:  # one call: the top, and whether HEAD is a commit (it fails before the first one)
+            top = os.fsdecode(_git(["rev-parse", "--show-toplevel", "--verify", "--quiet", "HEAD^{commit}"],
+                                   cwd)).split("\n", 1)[0]
         except ChangeError:
             return changes
         gone = _git(["diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status",
