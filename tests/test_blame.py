@@ -150,8 +150,29 @@ CAUSES: dict[str, list[Cause]] = {
     ],
 }
 
+CAUSES.update({
+    "refused-ddl": [
+        Cause("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v INT) ENGINE=InnoDB;\n", "ALTER TABLE t ADD COLUMN v INT;\n"),
+        Cause("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v INT) ENGINE=InnoDB;\n", "ALTER TABLE t DROP COLUMN w;\n",
+              target="mariadb-10.11"),
+    ],
+    "blocking-alter": [
+        Cause("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v INT) ENGINE=InnoDB;\n", "ALTER TABLE t MODIFY v BIGINT;\n"),
+        Cause("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v VARCHAR(20)) ENGINE=InnoDB;\n",
+              "ALTER TABLE t ADD FULLTEXT KEY ft (v);\n", target="mariadb-10.11"),
+    ],
+    "destructive-change": [
+        Cause("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v INT) ENGINE=InnoDB;\n", "ALTER TABLE t DROP COLUMN v;\n"),
+        Cause("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v VARCHAR(200)) ENGINE=InnoDB;\n",
+              "ALTER TABLE t MODIFY v VARCHAR(20);\n"),
+    ],
+})
+
 #: rules no later statement of a history can cause, and why
-NO_LATER_CAUSE: dict[str, str] = {}
+NO_LATER_CAUSE: dict[str, str] = {
+    "edited-migration": "it is about a file git holds at the ref and the change edits, not a statement's effect "
+                        "(tests/test_edited_migration.py points at the file and the first line the change touches)",
+}
 
 LAYOUTS = {
     "flyway": ("V1__init.sql", "V2__change.sql"),

@@ -101,9 +101,9 @@ def _since_places(tmp_path: Path, kind: str) -> Callable[[int], Callable[[], obj
         changes = ChangeSet.from_files(paths)
 
         def run() -> None:
-            places, recursive = since._directories(changes, None)
+            places, recursive, _ = since._directories(changes, None)
             assert places == [str(directory.resolve())]
-            assert bool(recursive) == (kind == "liquibase")
+            assert recursive == {str(directory.resolve())}  # a changelog's includes, a Flyway location's folders
 
         return run
 
