@@ -16,7 +16,8 @@ from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, latest_place, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer
-from linter.schema.innodb_sizes import KeyWidth, key_width, schema_of
+from linter.input.migrations.orm_evidence import KeyEvidence
+from linter.schema.innodb_sizes import KeyWidth, holding_values, key_width, schema_of
 from linter.schema.elements import Column, Index, Location
 from linter.schema.entities import EntityIndex, entity_index, name_tokens
 from linter.schema.model import SchemaModel, Table
@@ -47,18 +48,28 @@ class Copies(FrozenRecord):
         _set(self, "total", sum(n for _, n in per_index))
 
 
-def copies(table: Table, target: Target, model: SchemaModel) -> Copies | None:
+#: the types a generator's text values are stored in (what uuid-primary-key reads as a UUID column)
+_TEXT_OR_BYTES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
+
+
+def copies(table: Table, target: Target, model: SchemaModel, values: int | None = None) -> Copies | None:
     """The clustered key's bytes as a secondary index record holds them (with the length bytes of
     variable-length parts; `KeyWidth.stored_bytes`), and for each B-tree or SPATIAL secondary
     index the bytes of it that index carries: the clustered key's columns it does not hold whole
     itself (InnoDB appends only those). FULLTEXT indexes carry FTS_DOC_ID instead. None for a
-    table on the hidden row id (6 bytes; no-primary-key's business) or a key of unknown width."""
+    table on the hidden row id (6 bytes; no-primary-key's business) or a key of unknown width.
+    `values`: the length in characters of every value of a one-column key, as the application's
+    model says its generator makes them: the key is counted as those values take it
+    (`holding_values`), not as declared."""
     key = table.clustered_index
     if key is None:
         return None
     width = key_width(table, key, target, schema_of(model, table))
     if not width.known:
         return None
+    column = table.column(key.columns[0].name) if values is not None and len(key.columns) == 1 else None
+    if column is not None and values is not None:
+        width = KeyWidth((holding_values(width.parts[0], column, values),))
     per_index = []
     for index in table.indexes:
         if index is key or index.kind == "fulltext":
@@ -99,13 +110,24 @@ def clustered_by_parent(table: Table, key: Index, entities: EntityIndex) -> str 
     return "parent" if leading or names_a_table(table, columns[0], entities) else None
 
 
-def random_uuid_key(table: Table, key: Index, context: CheckContext) -> bool:
-    """Whether uuid-primary-key flags this key (random UUIDs leading it, as that rule reads them):
-    its finding already gives the size of the copies and the same fix, so this rule stays quiet."""
+def said_about(table: Table, key: Index, context: CheckContext) -> KeyEvidence | None:
+    """What the application's model file says fills this key, when it names its columns."""
+    evidence = context.app_evidence.key(table) if context.app_evidence is not None else None
+    if evidence is None or [c.lower() for c in evidence.columns] != [c.lower() for c in key.column_names]:
+        return None
+    return evidence
+
+
+def random_uuid_key(table: Table, key: Index, context: CheckContext, said: KeyEvidence | None = None) -> bool:
+    """Whether uuid-primary-key flags this key (random UUIDs leading it, as that rule reads them,
+    or random values the application's model says it makes in a text or binary column): its finding
+    already gives the size of the copies and the same fix, so this rule stays quiet."""
     first = key.columns[0] if key.columns else None
     column = table.column(first.name) if first is not None and not first.expression else None
     if column is None or column.auto_increment:
         return False
+    if said is not None and said.ordered is not None:
+        return said.ordered is False and column.type.upper() in _TEXT_OR_BYTES
     configured = context.option("uuid-primary-key", "time_ordered_columns", ()) or ()
     patterns = tuple(str(p).lower() for p in ((configured,) if isinstance(configured, str) else configured))
     found = uuid_key(table, column, patterns)
@@ -138,7 +160,14 @@ class WidePrimaryKey(Check):
             "relates keeps its composite key (link-table-primary-key says so), and so does a child table whose key starts "
             "with a reference to its parent (one parent's rows together): then the finding is info, without the "
             "surrogate, and says to narrow the columns instead. A key uuid-primary-key flags (random UUIDs) is left "
-            "to it: its finding gives the same surrogate-key fix."
+            "to it: its finding gives the same surrogate-key fix. Where the application's model says what fills a "
+            "one-column key (an ORM's generator: Prisma's cuid() 25 characters, cuid(2) 24, nanoid() 21, ulid() 26, "
+            "uuid() 36; Laravel's HasUlids and HasUuids), the key is counted as those values take it: a VARCHAR holds "
+            "the value and its length, a CHAR in a multi-byte character set at least its length in bytes. Prisma's "
+            "default VARCHAR(191) holding cuids is 26 bytes an entry, not 766: an info that says how to declare the "
+            "width in the model (`@db.VarChar(25)`). For a table an ORM's migrations own, the fix is in the model "
+            "(a BigInt autoincrement @id, the key kept @unique; the column's @db width), never an ALTER its next "
+            "migration undoes."
         ),
         bad=(
             "CREATE TABLE account (\n  email VARCHAR(255) NOT NULL,\n  name VARCHAR(100),\n  created_at DATETIME,\n"
@@ -177,15 +206,50 @@ class WidePrimaryKey(Check):
             found = copies(table, context.target, model)
             if found is None or found.width.stored_bytes <= limit or not found.total:
                 return
-            if random_uuid_key(table, found.key, context):
+            said = said_about(table, found.key, context)
+            if random_uuid_key(table, found.key, context, said):
                 return  # uuid-primary-key's finding says it, with the same surrogate-key fix
+            held = copies(table, context.target, model, said.value_chars) if said and said.value_chars else None
+            if said is not None and held is not None and held.width.stored_bytes <= limit:
+                # the declaration is wide, the values the ORM stores are not
+                column = table.column(found.key.columns[0].name)
+                if said.declare and column is not None and (column.length or 0) > (said.value_chars or 0):
+                    yield self._declared_wider(table, found, held, said, limit, context.target)
+                return
             if not entities:
                 entities.append(entity_index(model))
-            yield self._finding(table, found, clustered_by_parent(table, found.key, entities[0]), context)
+            yield self._finding(table, held or found, clustered_by_parent(table, found.key, entities[0]), context, said)
 
         return judged_once(model, context, judge)
 
-    def _finding(self, table: Table, found: Copies, keep: str | None, context: CheckContext) -> Finding:
+    def _declared_wider(self, table: Table, declared: Copies, held: Copies, said: KeyEvidence, limit: int,
+                        target: Target) -> Finding:
+        """Info: a key declared wide that holds narrow values (Prisma's VARCHAR(191) with cuids):
+        the copies are what the values take; the declaration, in the model's terms, can say so."""
+        key = declared.key
+        columns = ", ".join(quote(c) for c in key.column_names)
+        width = declared.width.stored_bytes
+        message = (
+            f"{table.name}'s PRIMARY KEY ({columns}) is declared up to {width:,} bytes ({_explain(declared.width)}), "
+            f"but the application's model fills it: {said.says()}; {said.value_source}. A secondary index entry "
+            f"holds {held.width.stored_bytes:,} bytes of it ({_explain(held.width)}), within max_key_bytes "
+            f"({limit:,}): not a wide key."
+        )
+        if not target.is_mysql8:
+            # MySQL 8.0's TempTable engine stores a VARCHAR as long as its value; the MEMORY engine
+            # MariaDB and MySQL 5.7 use for in-memory internal temporary tables stores every row at
+            # its declared maximum ("MEMORY tables use a fixed-length row-storage format")
+            message += (f" The declared width still costs on {target.label}: its in-memory temporary tables "
+                        "(GROUP BY, DISTINCT, derived tables: the MEMORY engine) store a VARCHAR at its full length.")
+        message += f" To declare the width the values take: {said.declare}."
+        return self.finding(table, message, severity="info", where=_place(table, declared),
+                            evidence=_evidence(held) + f"; declared {width:,} bytes; model file {said.where}: "
+                            f"{said.generator}", subject=(key.name or "").lower(),
+                            summary=f"{table.name}'s {width:,}-byte PRIMARY KEY ({columns}) holds "
+                            f"{said.value_chars}-character ids")
+
+    def _finding(self, table: Table, found: Copies, keep: str | None, context: CheckContext,
+                 said: KeyEvidence | None = None) -> Finding:
         key = found.key
         columns = ", ".join(quote(c) for c in key.column_names)
         kind = "PRIMARY KEY" if key.kind == "primary" else f"UNIQUE key {quote(key.name or '')} (it has no PRIMARY KEY)"
@@ -198,6 +262,8 @@ class WidePrimaryKey(Check):
             f"Every secondary index entry holds it: {_count(found.per_index)} up to {found.total:,} bytes of it per "
             f"row ({shown}); a BIGINT key would be 8 bytes in each.",
         ]
+        if said is not None and said.value_chars is not None:
+            message.append(f"The application's model says what fills it: {said.says()}; {said.value_source}.")
         stats = context.table_stats(table)
         message += _at_size(found.total, stats)
         if keep is not None:
@@ -211,7 +277,18 @@ class WidePrimaryKey(Check):
             )
             return self.finding(table, " ".join(message), severity="info", where=_place(table, found),
                                 evidence=_evidence(found), subject=(key.name or "").lower(), summary=summary)
-        fix, note = _fix(table, key, context.target)
+        fix: str | None
+        if said is not None and said.rekey:
+            # the ORM writes the migrations: an ALTER of one's own is drift its next migration undoes
+            fix = None
+            declare = ""
+            column = table.column(key.columns[0].name) if len(key.columns) == 1 else None
+            if said.declare and column is not None and (said.value_chars is None
+                                                        or (column.length or 0) > said.value_chars):
+                declare = f" Or, where the key should stay, {said.declare}."
+            note = f"Fix in the application's model, not with an ALTER: {said.rekey}.{declare}"
+        else:
+            fix, note = _fix(table, key, context.target)
         message.append(note)
         if key.kind == "unique":
             message.append("(Promoting the UNIQUE key to PRIMARY KEY, as no-primary-key suggests, would keep this "

@@ -662,6 +662,39 @@ def key_part_width(
     return KeyPartWidth(column.name, nbytes, length, prefix, charset, how)
 
 
+#: bytes an ASCII character takes where it is not one: each of these sets' smallest character
+#: (MySQL 8.0 manual 12.9.4-12.9.6: ucs2 and utf16 2 bytes, utf32 4), every other set 1
+_ASCII_BYTES = {"ucs2": 2, "utf16": 2, "utf16le": 2, "utf32": 4}
+
+
+def holding_values(part: KeyPartWidth, column: Column, chars: int) -> KeyPartWidth:
+    """A key part whose column holds values of `chars` ASCII characters each (an ORM's id
+    generator: cuid, UUID text, ULID, nanoid), as a secondary index record holds it: the value and
+    its length bytes, not the declared maximum. VARCHAR/VARBINARY store the value; CHAR in a
+    character set of several bytes a character is variable-length in COMPACT and DYNAMIC records,
+    at least one byte a character (space-padded: MySQL 8.0 manual 17.10 "InnoDB Row Formats"); a
+    fixed-length part (CHAR in a one-byte set, BINARY, REDUNDANT's CHAR) holds its declared width
+    whatever the value. The length takes one byte for a value under 128 bytes or a column of at
+    most 255 bytes, else two (the same page). Another type or a prefix: the part unchanged."""
+    kind = column.type.upper()
+    if part.bytes is None or part.prefix is not None or part.length_bytes == 0 \
+            or kind not in ("CHAR", "VARCHAR", "BINARY", "VARBINARY"):
+        return part
+    text = part.charset is not None and part.charset.charset != "binary"
+    per_char = _ASCII_BYTES.get(normalize_charset(part.charset.charset), 1) if text and part.charset else 1
+    declared = column.length if column.length is not None else 1
+    value = min(chars, declared) * per_char
+    if kind == "CHAR":
+        value = max(value, declared * per_char)
+    if value >= part.bytes:
+        return part
+    length = 1 if value < 128 or part.bytes <= 255 else 2
+    label = f"{column.type}({declared})"
+    return KeyPartWidth(part.column, value, length, None, part.charset,
+                        f"{column.name} {label} holding {chars}-character values x {per_char} "
+                        f"byte{'s' if per_char > 1 else ''} = {value:,}")
+
+
 def key_width(table: Table, index: Index, target: Target, schema: Schema | None = None) -> KeyWidth:
     """Every part of an index, in bytes for the table's character sets on the target. A part that
     is an expression has unknown width (`KeyWidth.known` is False)."""

@@ -45,9 +45,18 @@ class KeyEvidence(FrozenRecord):
     nanoid), None when the file does not say (no default: the application assigns them);
     `kind`: what the values are, in words; `path` and `line`: where it is written; `fix`: how to
     make them time-ordered in the model, in its own terms (the reader of the file knows them),
-    or None."""
+    or None.
 
-    __slots__ = __match_args__ = ("source", "path", "line", "model", "columns", "generator", "ordered", "kind", "fix")
+    What the values take, for wide-primary-key (a declared VARCHAR(191) holding 25-character
+    cuids is not a 766-byte key): `value_chars`, the length in ASCII characters of every value the
+    generator makes (None: not known, or a key of several columns), and `value_source`, where that
+    number comes from. In the model's own terms, for an ORM that writes the migrations (an ALTER of
+    one's own is drift its next migration undoes): `declare`, how to declare the column as wide as
+    the values (`@db.VarChar(25)` on the field, and where), and `rekey`, how to give the table a
+    narrow surrogate key with the current key kept unique. None where the reader has no such terms."""
+
+    __slots__ = __match_args__ = ("source", "path", "line", "model", "columns", "generator", "ordered", "kind", "fix",
+                                  "value_chars", "value_source", "declare", "rekey")
     source: str
     path: str
     line: int
@@ -57,9 +66,15 @@ class KeyEvidence(FrozenRecord):
     ordered: bool | None
     kind: str
     fix: str | None
+    value_chars: int | None
+    value_source: str
+    declare: str | None
+    rekey: str | None
 
     def __init__(self, source: str, path: str, line: int, model: str, columns: tuple[str, ...],
-                 generator: str | None, ordered: bool | None, kind: str, fix: str | None = None) -> None:
+                 generator: str | None, ordered: bool | None, kind: str, fix: str | None = None, *,
+                 value_chars: int | None = None, value_source: str = "", declare: str | None = None,
+                 rekey: str | None = None) -> None:
         _set(self, "source", source)
         _set(self, "path", path)
         _set(self, "line", line)
@@ -69,6 +84,10 @@ class KeyEvidence(FrozenRecord):
         _set(self, "ordered", ordered)
         _set(self, "kind", kind)
         _set(self, "fix", fix)
+        _set(self, "value_chars", value_chars)
+        _set(self, "value_source", value_source)
+        _set(self, "declare", declare)
+        _set(self, "rekey", rekey)
 
     @property
     def where(self) -> str:
@@ -201,7 +220,19 @@ def _laravel(project: str, inside: Callable[[str], bool], found: AppEvidence) ->
         if key is None or key.generator is None:
             continue
         table = key.table or laravel_models.default_table(key.model)
+        chars, said = _LARAVEL_VALUES.get(key.generator, (None, ""))
         found.keys[table.lower()] = KeyEvidence(
             "laravel", path, key.line, key.model, (key.key,), key.generator, key.ordered, key.kind,
             f"Fix in the model {key.model}: Laravel's HasUuids trait (time-ordered UUIDs) instead of a newUniqueId() "
-            "that returns random ones; rows already there keep their order, new ones append.")
+            "that returns random ones; rows already there keep their order, new ones append.",
+            value_chars=chars, value_source=said)
+
+
+#: what Laravel's key traits fill a key with, in characters: UUIDs as RFC 9562 text (8-4-4-4-12
+#: hex digits and 4 hyphens), ULIDs as 26 Crockford base32 characters (the ULID spec;
+#: Str::ulid() lower-cases them)
+_LARAVEL_VALUES: dict[str | None, tuple[int, str]] = {
+    "HasUuids": (36, "a UUID as text is 36 characters (RFC 9562)"),
+    "HasVersion4Uuids": (36, "a UUID as text is 36 characters (RFC 9562)"),
+    "HasUlids": (26, "a ULID is 26 characters (the ULID spec)"),
+}

@@ -29,6 +29,7 @@ from linter.input.migrations.formats.base import (
 )
 
 if TYPE_CHECKING:
+    from linter.input.migrations.formats.prisma.schema import Field, Model
     from linter.input.migrations.orm_evidence import AppEvidence
 
 #: `<version>_<name>/migration.sql`
@@ -52,6 +53,41 @@ _GENERATORS: dict[str, tuple[str, bool | None]] = {
     "nanoid()": ("random nanoid values", False),
     "autoincrement()": ("AUTO_INCREMENT values", True),
 }
+#: How long the values of each text generator are, in ASCII characters, why, and the native type
+#: that declares that width (`@db.Char` where every value has the length, `@db.VarChar` where it
+#: may grow). Prisma makes them in its query engine (prisma-engines: `cuid()` is cuid(1), its
+#: DEFAULT_CUID_VERSION, from the `cuid` crate; `cuid(2)` the `cuid2` crate's create_id(); `nanoid`
+#: the `nanoid` crate; `ulid` and `uuid` the crates of those names):
+#: - cuid: 25, "c", 8 base-36 digits of milliseconds, 4 of a counter, 4 of a host fingerprint, 8
+#:   random (the cuid spec, github.com/ericelliott/cuid); the time part takes a ninth digit in
+#:   2059, hence VarChar;
+#: - cuid2: 24, the cuid2 crate's default length (docs.rs/cuid2: `assert_eq!(24, id.len())`; the
+#:   reference implementation github.com/paralleldrive/cuid2 says the same default);
+#: - nanoid: 21 (the nanoid crate and github.com/ai/nanoid), `nanoid(n)` n (Prisma: 2 to 255);
+#: - ULID: 26 Crockford base32 characters (github.com/ulid/spec);
+#: - UUID: 36, 32 hex digits and 4 hyphens (RFC 9562, section 4).
+_VALUE_CHARS: dict[str, tuple[int, str, str]] = {
+    "cuid": (25, "a cuid is 25 characters: c, 8 of time, 4 of counter, 4 of fingerprint, 8 random (the cuid spec)",
+             "VarChar"),
+    "cuid2": (24, "a cuid2 is 24 characters (the cuid2 default length Prisma uses)", "Char"),
+    "nanoid": (21, "a nanoid is 21 characters (the nanoid default)", "Char"),
+    "ulid": (26, "a ULID is 26 characters (the ULID spec)", "Char"),
+    "uuid": (36, "a UUID as text is 36 characters (RFC 9562)", "Char"),
+}
+_VALUES_OF = {"uuid()": "uuid", "uuid(4)": "uuid", "uuid(7)": "uuid", "cuid()": "cuid", "cuid(1)": "cuid",
+              "cuid(2)": "cuid2", "ulid()": "ulid", "nanoid()": "nanoid"}
+
+
+def value_width(call: str) -> tuple[int, str, str] | None:
+    """(characters, why, native type) of the values a `@default(...)` call makes (`call` without
+    spaces: `nanoid(16)`), or None for one that makes no text of a known length."""
+    if call in _VALUES_OF:
+        return _VALUE_CHARS[_VALUES_OF[call]]
+    sized = re.fullmatch(r"nanoid\((\d{1,3})\)", call)
+    if sized is not None and 2 <= int(sized.group(1)) <= 255:
+        n = int(sized.group(1))
+        return n, f"nanoid({n}) values are {n} characters", "Char"
+    return None
 
 
 def _has_lock(directory: str) -> bool:
@@ -134,11 +170,13 @@ def schema_evidence(migrations: str, inside: Callable[[str], bool], found: AppEv
         if ids:
             generator = None
             kind, ordered = "values the application assigns (no @default)", None
+            width = None
             if len(ids) == 1:
                 default = ids[0].attribute("default")
                 if default is not None:
                     call = "".join(default.args.split())
                     generator = f"@default({default.args})"
+                    width = value_width(call) if ids[0].type == "String" else None
                     if call in _GENERATORS:
                         kind, ordered = _GENERATORS[call]
                     elif call.startswith("dbgenerated("):
@@ -154,7 +192,10 @@ def schema_evidence(migrations: str, inside: Callable[[str], bool], found: AppEv
                 f"Fix in the model {model.name}: a time-ordered @default (`uuid(7)` where your Prisma version has it; "
                 "`cuid()` values start with the time), or `Int @id @default(autoincrement())` with the UUID as an "
                 "@unique field; let `prisma migrate dev` write the migration (an ALTER of your own is drift to "
-                "Prisma). Rows already there keep their order; new ones append.")
+                "Prisma). Rows already there keep their order; new ones append.",
+                value_chars=width[0] if width else None, value_source=width[1] if width else "",
+                declare=_declare(model, ids[0], width) if len(ids) == 1 and ids[0].type == "String" else None,
+                rekey=_rekey(model, ids))
         relations = [f for f in model.fields if prisma_schema.is_relation(schema, f) and not f.is_list
                      and f.attribute("relation") is not None and "fields" in f.attribute("relation").args]  # type: ignore[union-attr]
         if len(relations) == 2 and relations[0].type != model.name:
@@ -178,6 +219,35 @@ def schema_evidence(migrations: str, inside: Callable[[str], bool], found: AppEv
             "your own is drift that the next `prisma migrate dev` undoes. To declare a key, make the relation "
             f"explicit: a model relating {first.name} and {second.name} with @@id on its two relation columns.",
             "Prisma implicit many-to-many relation")
+
+
+def _declare(model: Model, field: Field, width: tuple[int, str, str] | None) -> str:
+    """How to declare a String key field as wide as its values: the native type attribute on the
+    field (Prisma's `String` is VARCHAR(191) on MySQL without one), in place of the one it has."""
+    where = f"{model.path}:{field.line}"
+    has = next((a for a in field.attributes if a.name.startswith("db.")), None)
+    if width is None:
+        wanted = "`@db.VarChar(n)` (n: the longest id the application assigns)"
+    else:
+        wanted = f"`@db.{width[2]}({width[0]})`"
+    how = (f"replace `@{has.name}({has.args})` with {wanted}" if has is not None else f"add {wanted}")
+    return (f"in the model {model.name}, {how} on the field {field.name} ({where}) and let `prisma migrate dev` "
+            "write the migration (an ALTER of your own is drift that Prisma's next migration undoes)")
+
+
+def _rekey(model: Model, ids: list[Field]) -> str:
+    """A narrow surrogate key for a model, in Prisma's terms: an autoincrement BigInt @id, the
+    current key kept unique (`@unique` on its field, `@@unique([...])` for several)."""
+    names = {f.name for f in model.fields}
+    surrogate, n = "id", 1
+    while surrogate in names:
+        surrogate, n = ("rowId" if n == 1 else f"rowId{n}"), n + 1
+    kept = (f"`@unique` on {ids[0].name}" if len(ids) == 1
+            else f"`@@unique([{', '.join(f.name for f in ids)}])`")
+    return (f"in the model {model.name} ({model.path}:{model.line}), a narrow surrogate key `{surrogate} BigInt @id "
+            f"@default(autoincrement())` with the current key kept unique ({kept}: relations that reference it "
+            "keep working); let `prisma migrate dev` write the migration (an ALTER of your own is drift that Prisma's "
+            "next migration undoes)")
 
 
 def schema_files(migrations: str) -> list[str]:
