@@ -261,8 +261,11 @@ def test_default_level_is_the_severity_without_evidence(tmp_path) -> None:
     ({"INNOLINT_RULES_URL": "https://mirror.example/innolint/rules/"}, "https://mirror.example/innolint/rules"),
 ])
 def test_rule_pages_come_from_one_place(environ, expected, tmp_path) -> None:
-    from linter.rules.docs import rule_page_url, rules_base_url
+    from linter.rules.docs import _from_package, rule_page_url, rules_base_url
 
+    # without an action's repository, the installed package's Repository URL (pyproject's
+    # [project.urls]; none for an install from before it had one)
+    expected = expected or _from_package()
     assert rules_base_url(environ) == expected
     if expected:
         assert rule_page_url("no-primary-key", environ) == f"{expected}/no-primary-key.md"
