@@ -1,5 +1,5 @@
 """Measure the load `innolint audit` puts on a server: statements per table, rows read by
-`--sample N`, seconds for 1,000 tables. The numbers in docs/audit.md and the README come from it.
+`--sample N`, seconds for 1,000 tables. The numbers in docs/audit.md come from it.
 
 It starts a private MariaDB (tests/mariadb.py), makes SCHEMAS x TABLES tables of four kinds
 (an AUTO_INCREMENT key with a JSON document, a CHAR(36) UUID key, a log table without a key and

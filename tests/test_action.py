@@ -415,15 +415,21 @@ def test_install_reuses_a_restored_environment(tmp_path: Path) -> None:
 
 
 def test_the_readme_and_example_pin_a_commit(tmp_path: Path) -> None:
-    """The README's `uses:` and the example workflow's pin a full commit sha (no release is
-    tagged; a sha cannot be moved), and the README's steps are a valid workflow (actionlint)."""
-    readme = (REPO_ROOT / "README.md").read_text()
-    section = readme[readme.index("## GitHub pull-request check\n"):]
-    snippet = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
-    steps = yaml.safe_load(snippet.replace("<owner>", "acme"))
-    (innolint,) = [s for s in steps if "innolint@" in s.get("uses", "")]
-    assert re.fullmatch(r"acme/innolint@[0-9a-f]{40}", innolint["uses"])
-    assert set(innolint["with"]) <= set(ACTION["inputs"])
+    """The README's `uses:`, docs/github.md's and the example workflow's pin a full commit sha
+    (a sha cannot be moved; the README's and the page's name the release tag in a comment), and
+    the README's steps are a valid workflow (actionlint)."""
+    from linter import __version__
+
+    pages = [(REPO_ROOT / "README.md").read_text(), (REPO_ROOT / "docs" / "github.md").read_text()]
+    for text in pages:
+        snippet = re.search(r"```yaml\n(.*?)```", text[text.index("GitHub pull-request check\n"):], re.S).group(1)  # type: ignore[union-attr]
+        assert re.search(rf"innolint@[0-9a-f]{{40}} +# v{re.escape(__version__)}\n", snippet)
+        steps = yaml.safe_load(snippet.replace("<owner>", "acme"))
+        (innolint,) = [s for s in steps if "innolint@" in s.get("uses", "")]
+        assert re.fullmatch(r"[\w-]+/innolint@[0-9a-f]{40}", innolint["uses"])
+        assert set(innolint["with"]) <= set(ACTION["inputs"])
+    snippet = re.search(r"```yaml\n(.*?)```", pages[0][pages[0].index("## GitHub pull-request check\n"):], re.S).group(1)  # type: ignore[union-attr]
+    steps = yaml.safe_load(snippet)
     example = yaml.safe_load((REPO_ROOT / "docs" / "github-workflow.yml").read_text())
     uses = [s["uses"] for s in example["jobs"]["innolint"]["steps"] if "innolint@" in s.get("uses", "")]
     assert len(uses) == 1 and re.fullmatch(r"[\w-]+/innolint@[0-9a-f]{40}", uses[0])

@@ -545,7 +545,7 @@ def test_what_the_driver_sends_is_what_the_readme_names(mariadb: MariaDB, readon
     guarded SELECT and SHOW statements, PyMySQL sends `SET NAMES utf8mb4` and the READ ONLY
     init command at connect, `SET AUTOCOMMIT = 1` when the server's default is off, and quits
     at close; the audit's own first statements set the session's time limits; nothing else
-    (README, "Live audit")."""
+    (docs/audit.md, "What it sends")."""
     import io as _io
 
     from linter.audit.server import AuditOptions, read_server

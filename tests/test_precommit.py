@@ -305,17 +305,22 @@ def test_the_hooks_file_pattern_is_the_clis() -> None:
 
 
 def test_the_readme_snippet_works_as_it_says(hook_repo: Path, tmp_path: Path, hook_env: dict[str, str]) -> None:
-    """The README's pre-commit snippet, with the two things it tells you to fill in: the
-    repository you keep innolint in and `git rev-parse HEAD` of it (no release is tagged)."""
+    """The README's pre-commit snippet (and docs/pre-commit.md's), as written but for the
+    repository: its `rev` is the release tag of this version, given to the snapshot of this
+    checkout as a release would tag it, and pre-commit installs the hook from that tag."""
     import re
 
-    readme = (REPO_ROOT / "README.md").read_text()
-    section = readme[readme.index("## pre-commit\n"):]
-    snippet = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
-    assert "repo: https://github.com/<owner>/innolint" in snippet and "rev: 0123456789abcdef" in snippet
-    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    from linter import __version__
+
+    for page, title in ((REPO_ROOT / "README.md", "## pre-commit\n"), (REPO_ROOT / "docs" / "pre-commit.md", "# ")):
+        text = page.read_text()
+        snippet = re.search(r"```yaml\n(.*?)```", text[text.index(title):], re.S).group(1)  # type: ignore[union-attr]
+        assert re.search(r"repo: https://github.com/[\w<>-]+/innolint", snippet)
+        assert f"rev: v{__version__}\n" in snippet, page
+    tag = f"v{__version__}"
+    if tag not in _git("tag", "--list", cwd=hook_repo).split():
+        _git("tag", tag, cwd=hook_repo)
     config = re.sub(r"repo: \S+", f"repo: {hook_repo}", snippet)
-    config = re.sub(r"rev: \S+", f"rev: {rev}", config)
     project = tmp_path / "project"
     (project / "db").mkdir(parents=True)
     (project / "db" / "V1__init.sql").write_text(BAD)
