@@ -524,6 +524,18 @@ def write_liquibase_xml(directory: Path, evolution: Evolution, seed: int) -> Pat
     return master
 
 
+def write_prisma_project(root: Path, models: str, sql: str, folder: str = "20240101000000_init") -> Path:
+    """A Prisma project with one migration: schema.prisma (a MySQL datasource, then `models`, which
+    start at line 6), the lock file, and `prisma/migrations/<folder>/migration.sql` holding `sql`."""
+    prisma = root / "prisma"
+    (prisma / "migrations" / folder).mkdir(parents=True)
+    (prisma / "migrations" / "migration_lock.toml").write_text('provider = "mysql"\n')
+    (prisma / "schema.prisma").write_text(
+        'datasource db {\n  provider = "mysql"\n  url = env("DATABASE_URL")\n}\n\n' + models)
+    (prisma / "migrations" / folder / "migration.sql").write_text(sql)
+    return root
+
+
 # -- linting a written history (shared by the Prisma, Atlas and Liquibase tests) ------------------
 PROBLEMS = ("parse-error", "replay-error", "io-error")
 

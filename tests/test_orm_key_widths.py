@@ -26,21 +26,14 @@ from linter.rules.checkapi import CheckContext
 from linter.rules.findings import Finding, Report
 from linter.schema.innodb_sizes import holding_values, key_width
 from linter.schema.target import Target
+from tests import histories as H
 
 ROOT = Path(__file__).resolve().parent.parent
 UTF8MB4 = ") DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;\n"
 
 
 def _project(tmp_path: Path, models: str, sql: str) -> Path:
-    prisma = tmp_path / "prisma"
-    folder = prisma / "migrations" / "20240101000000_init"
-    folder.mkdir(parents=True)
-    (prisma / "migrations" / "migration_lock.toml").write_text('provider = "mysql"\n')
-    (prisma / "schema.prisma").write_text(
-        'datasource db {\n  provider = "mysql"\n  url      = env("DATABASE_URL")\n}\n\n'
-        'generator client {\n  provider = "prisma-client-js"\n}\n\n' + models)
-    (folder / "migration.sql").write_text(sql)
-    return tmp_path
+    return H.write_prisma_project(tmp_path, models, sql)
 
 
 def _lint(path: Path, target: str = "mysql-8.0", **options: dict[str, object]) -> Report:
@@ -114,7 +107,7 @@ def test_each_ordered_generator_is_counted_at_its_length(tmp_path: Path, default
     assert finding.severity == "info" and finding.fix is None and finding.table == "accounts"
     assert f"holds {chars + 1} bytes of it" in finding.message and f"{chars}-character values" in finding.message
     assert f"add `@db.{native}({chars})` on the field accountRef" in finding.message
-    assert "schema.prisma:11" in finding.message  # the field's line, where the attribute goes
+    assert "schema.prisma:7" in finding.message  # the field's line, where the attribute goes
     # the MEMORY engine's fixed-length rows are the declaration's cost on MariaDB, not on MySQL 8.0
     assert ("in-memory temporary tables" in finding.message) == target.startswith("mariadb")
 

@@ -127,17 +127,11 @@ def test_a_changed_migration_is_linted_in_its_history(tmp_path: Path) -> None:
 
 
 def _one_model(tmp_path: Path, field: str, column: str, extra_sql: str = "", name: str = "Session") -> Report:
-    prisma = tmp_path / "prisma"
-    folder = prisma / "migrations" / "20240301101500_init"
-    folder.mkdir(parents=True)
-    (prisma / "migrations" / "migration_lock.toml").write_text('provider = "mysql"\n')
-    (prisma / "schema.prisma").write_text(
-        'datasource db {\n  provider = "mysql"\n  url = env("DATABASE_URL")\n}\n\n'
-        f"model {name} {{\n  {field}\n  createdAt DateTime @default(now())\n  payload String? @db.Text\n}}\n")
-    (folder / "migration.sql").write_text(
+    H.write_prisma_project(
+        tmp_path, f"model {name} {{\n  {field}\n  createdAt DateTime @default(now())\n  payload String? @db.Text\n}}\n",
         f"-- CreateTable\nCREATE TABLE `{name}` (\n    {column},\n    `createdAt` DATETIME(3) NOT NULL DEFAULT "
         "CURRENT_TIMESTAMP(3),\n    `payload` TEXT NULL,\n\n    PRIMARY KEY (`id`)\n) DEFAULT CHARACTER SET utf8mb4 "
-        f"COLLATE utf8mb4_unicode_ci;\n{extra_sql}")
+        f"COLLATE utf8mb4_unicode_ci;\n{extra_sql}", folder="20240301101500_init")
     return lint(tmp_path)
 
 
