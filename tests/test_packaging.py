@@ -80,12 +80,20 @@ def test_the_wheel_and_the_sdist_carry_the_release(built: dict[str, Path]) -> No
 
 
 def test_the_installed_wheel_runs_in_a_fresh_virtual_environment(built: dict[str, Path], tmp_path: Path) -> None:
+    import site
+    import sysconfig
+
     venv = tmp_path / "venv"
-    # the dependencies (sqlglot, pydantic, ...) come from this interpreter's site-packages, so the
-    # test needs no index; the wheel itself goes into the environment's own site-packages, which
-    # comes first on its path
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
+    # the dependencies (sqlglot, pydantic, ...) come from this interpreter's site-packages, named
+    # in a .pth file after the environment's own site-packages (where the wheel goes, first on the
+    # path), so the test needs no index; a .pth line only adds a directory, so the .pth files in
+    # it (an editable install's finder of this checkout) do not run
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True, timeout=120).stdout.strip()
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages()}
+    Path(purelib, "innolint-test-dependencies.pth").write_text("".join(f"{d}\n" for d in sorted(ours) if os.path.isdir(d)))
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                     "--disable-pip-version-check", str(built["wheel"])], check=True, timeout=600)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
