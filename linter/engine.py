@@ -33,7 +33,7 @@ from linter.schema.elements import Location
 from linter.schema.model import SchemaModel, Table, is_engine_placeholder
 from linter.parse.statement import glued_in_packet, may_fail
 from linter.parse.tokens import ParseFailure
-from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
+from linter.parse.cache import SKIP_PATTERN, SPLIT_SKIP_WORDS, ParseCache
 from linter.record import Record
 from linter.server.block_replay import Templates
 from linter.server.key_refusals import KeyJudge
@@ -228,7 +228,7 @@ class Engine:
         try:
             # statements parse would skip by their first word are only counted, unless they hold a directive
             stream = read_statements(path, migration_format=unit.migration_format, target=target,
-                                     skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
+                                     skip_words=SPLIT_SKIP_WORDS, skip_pattern=SKIP_PATTERN, unless="innolint:",
                                      on_read=on_read, segment=unit.segments.get(path),
                                      blocks=templates.accepts if templates is not None else None)
             self._parse_and_replay(stream, path, replayer, result, changes if changes is not None and changes.contains(path) else None,
@@ -336,7 +336,7 @@ class Engine:
                             Diagnostic(rule="replay-error", severity="info", path=path, line=line, column=column,
                                        end_line=end_line, message=problem.message, excerpt=_excerpt(text))
                         )
-                    if packet and kind is not ops.Unfollowed:
+                    if packet and kind is not ops.Dynamic:
                         stopped, stopped_at = packet, line
         finally:
             result.statements += count
@@ -374,7 +374,7 @@ class Engine:
                            column=statement.column, end_line=statement.end_line, message=problem.message,  # type: ignore[union-attr]
                            excerpt=_excerpt(statement.text))
             )
-        return problem is not None and not isinstance(op, ops.Unfollowed)
+        return problem is not None and not isinstance(op, ops.Dynamic)
 
     def run_checks(
         self, model: SchemaModel, context: CheckContext | None = None, disabled: frozenset[str] = frozenset(),

@@ -452,7 +452,7 @@ def check_parse(text: str) -> ops.Operation | ParseFailure:
 OPERATION_TYPES = (
     ops.CreateTable, ops.AlterTable, ops.DropTable, ops.RenameTable, ops.CreateIndex, ops.DropIndexStatement,
     ops.CreateTablespace, ops.DropTablespace, ops.CreateCompressionDictionary, ops.SchemaStatement,
-    ops.CreateView, ops.Skipped,
+    ops.CreateView, ops.Skipped, ops.Dynamic, ops.CreateProcedure, ops.DropProcedure,
 )
 
 

@@ -329,7 +329,7 @@ def test_view_replaces_standin_table_only_once_it_is_dropped() -> None:
     [
         "INSERT INTO t VALUES (1, 'a;b')", "SET NAMES utf8mb4", "LOCK TABLES `t` WRITE", "UNLOCK TABLES",
         "GRANT SELECT ON *.* TO x", "CREATE DEFINER=`root`@`localhost` TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @x = 1",
-        "CREATE PROCEDURE p() BEGIN SELECT 1; END", "source load.dump", "DROP TRIGGER x",
+        "source load.dump", "DROP TRIGGER x",
         "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t", "ALTER DATABASE d COMMENT 'no charset'",
     ],
 )
@@ -424,10 +424,18 @@ def test_a_definition_the_server_refuses_is_not_created(text: str, why: str) -> 
     ("DROP TEMPORARY TABLE a", ops.DropTable((ops.Name(None, "a"),), True, False)),
     ("RENAME TABLE IF EXISTS a TO b", ops.RenameTable(((ops.Name(None, "a"), ops.Name(None, "b")),), True)),
     ("DROP INDEX IF EXISTS k ON t ALGORITHM = INPLACE LOCK = NONE", ops.DropIndexStatement(ops.Name(None, "t"), "k", True, "INPLACE", "NONE")),
-    ("EXECUTE stmt USING @a", ops.Unfollowed("EXECUTE")),
-    ("execute\nimmediate 'DROP TABLE t'", ops.Unfollowed("EXECUTE IMMEDIATE")),
-    ("CALL p(1)", ops.Unfollowed("CALL")),
-    ("PREPARE stmt FROM 'DROP TABLE t'", ops.Skipped("PREPARE")),
+    ("EXECUTE stmt USING @a", ops.Dynamic("EXECUTE", "EXECUTE stmt USING @a")),
+    ("execute\nimmediate 'DROP TABLE t'", ops.Dynamic("EXECUTE IMMEDIATE", "execute\nimmediate 'DROP TABLE t'")),
+    ("CALL p(1)", ops.Dynamic("CALL", "CALL p(1)")),
+    ("PREPARE stmt FROM 'DROP TABLE t'", ops.Dynamic("PREPARE", "PREPARE stmt FROM 'DROP TABLE t'")),
+    ("DROP PREPARE stmt", ops.Dynamic("DEALLOCATE", "DROP PREPARE stmt")),
+    ("SET @s = CONCAT('a', 'b')", ops.Dynamic("SET", "SET @s = CONCAT('a', 'b')")),
+    ("SET @@session.sql_mode = ''", ops.Skipped("SET")),
+    ("SET NAMES utf8mb4", ops.Skipped("SET")),
+    ("CREATE DEFINER=`root`@`%` PROCEDURE IF NOT EXISTS `db`.`p`() SELECT 1",
+     ops.CreateProcedure(ops.Name("db", "p"), "CREATE DEFINER=`root`@`%` PROCEDURE IF NOT EXISTS `db`.`p`() SELECT 1",
+                         False, True)),
+    ("DROP PROCEDURE IF EXISTS p", ops.DropProcedure(ops.Name(None, "p"), True)),
 ])
 def test_what_the_server_would_skip_or_cannot_follow_is_in_the_operation(text: str, expected: ops.Operation) -> None:
     assert parse_statement(text) == expected

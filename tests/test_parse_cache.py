@@ -175,7 +175,9 @@ def test_statements_skipped_by_their_first_word_are_not_parsed() -> None:
     cache = ParseCache()
     for n in range(1000):
         assert cache.parse(f"INSERT INTO t VALUES ({n})") == ops.Skipped("INSERT")
-        assert cache.parse(f"set @x = {n}") == ops.Skipped("SET")
+        assert cache.parse(f"set sql_notes = {n}") == ops.Skipped("SET")
+        # a user variable dynamic SQL may read: kept for the replay, still not parsed here
+        assert cache.parse(f"set @x = {n}") == ops.Dynamic("SET", f"set @x = {n}")
     assert cache.parsed == 0
 
 

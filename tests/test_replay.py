@@ -469,25 +469,42 @@ def test_statements_over_several_lines_are_not_taken_for_glued_ones(tmp_path: An
 
 
 def test_dynamic_sql_is_reported_at_each_statement_up_to_a_cap_per_kind_and_file(tmp_path: Any) -> None:
-    """Each EXECUTE / EXECUTE IMMEDIATE / CALL may change the schema: each is said where it is (a
+    """Each EXECUTE / EXECUTE IMMEDIATE / CALL whose SQL innolint cannot compute (here: a table's
+    rows, a procedure the input does not create) may change the schema: each is said where it is (a
     second CALL may run what the first did not), up to UNFOLLOWED_PER_FILE per kind and file."""
-    from linter.server.replay import UNFOLLOWED_PER_FILE
+    from linter.server.procedures import UNFOLLOWED_PER_FILE
     from tests.helpers import lint_sql
 
     many = "".join(f"CALL step({i});\n" for i in range(UNFOLLOWED_PER_FILE + 5))
     report = lint_sql(
         "CREATE TABLE t (id int PRIMARY KEY);\n"
-        "SET @s = 'ALTER TABLE t DROP PRIMARY KEY';\n"
+        "SET @s = (SELECT ddl FROM pending_changes LIMIT 1);\n"
         "PREPARE stmt FROM @s;\n"
         "EXECUTE stmt;\n"
         "EXECUTE stmt;\n"
         "DEALLOCATE PREPARE stmt;\n"
-        "execute immediate 'DROP TABLE t';\n" + many,
+        "execute immediate @s;\n" + many,
         tmp_path,
     )
     said = [(d.rule, d.line, d.message.split(":")[0]) for d in report.diagnostics]
     calls = [("replay-error", 8 + i, "CALL") for i in range(UNFOLLOWED_PER_FILE)]
     assert said == [("replay-error", 4, "EXECUTE"), ("replay-error", 5, "EXECUTE"),
                     ("replay-error", 7, "EXECUTE IMMEDIATE"), *calls]
+    assert "reads the rows of pending_changes" in report.diagnostics[0].message
     assert "are enough to show it" in report.diagnostics[-1].message
     assert all("schema after this statement may differ" in d.message for d in report.diagnostics)
+
+
+def test_dynamic_sql_innolint_can_compute_is_run(tmp_path: Any) -> None:
+    """A string, a CONCAT of strings, EXECUTE IMMEDIATE: run as the server runs them (the second
+    EXECUTE of a DROP PRIMARY KEY is refused: 1091), and nothing is said of the schema after."""
+    from tests.helpers import lint_sql
+
+    report = lint_sql(
+        "CREATE TABLE t (id int PRIMARY KEY, b int);\n"
+        "SET @s = CONCAT('ALTER TABLE t ', 'DROP PRIMARY KEY');\n"
+        "PREPARE stmt FROM @s;\nEXECUTE stmt;\nEXECUTE stmt;\nDEALLOCATE PREPARE stmt;\n"
+        "execute immediate 'CREATE TABLE u (a int)';\n", tmp_path, target="mariadb-10.11")
+    assert not report.diagnostics, report.diagnostics
+    assert [(f.rule, f.line) for f in report.findings if f.rule in ("refused-ddl", "no-primary-key")] == [
+        ("no-primary-key", 4), ("refused-ddl", 5), ("no-primary-key", 7)], report.findings  # (4: the EXECUTE dropped it)

@@ -36,14 +36,17 @@ from dataclasses import fields, replace
 from linter.parse import ops
 from linter.schema.model import TableBody
 from linter.schema.elements import TableOptions
-from linter.parse.statement import _SKIP_FIRST_WORDS, parse_statement, skipped_glue
+from linter.parse.statement import _PLAIN_SET, _SESSION_WORDS, _SKIP_FIRST_WORDS, dynamic_statement, parse_statement, skipped_glue
 from linter.parse.alter import _KEYS_ONLY_LINE
 from linter.parse.tokens import ParseFailure
 
 #: statements skipped on purpose by their first word (INSERT, SET, LOCK ...), as parse_statement does
 SKIP_FIRST_WORDS: frozenset[str] = _SKIP_FIRST_WORDS
+#: the first words the splitter may skip statements by: not SET, PREPARE, DEALLOCATE, which make
+#: dynamic SQL (`SET @s = CONCAT(...)` before `PREPARE st FROM @s`: ops.Dynamic)
+SPLIT_SKIP_WORDS: frozenset[str] = _SKIP_FIRST_WORDS - _SESSION_WORDS
 #: one-line statements parse_statement skips, as the splitter's `skip_pattern`
-SKIP_PATTERN: str = _KEYS_ONLY_LINE
+SKIP_PATTERN: str = f"(?:{_KEYS_ONLY_LINE}|{_PLAIN_SET})"
 
 #: how many distinct CREATE TABLE shapes, and other DDL statements, are kept
 TABLE_CACHE_SIZE = 10_000
@@ -228,6 +231,10 @@ class ParseCache:
                 glued = skipped_glue(text, skipped.kind)  # type: ignore[attr-defined]  # a `;` left out before a DDL line
                 if glued is not None:
                     return glued
+            if skipped.kind in _SESSION_WORDS:  # type: ignore[attr-defined]  # SET @v, PREPARE: dynamic SQL's makings
+                dynamic = dynamic_statement(text, skipped.kind)  # type: ignore[attr-defined]
+                if dynamic is not None:
+                    return dynamic
             return skipped  # type: ignore[return-value]
         if word == "CREATE" and text.startswith(_CREATE_TABLE):
             return self._create_table(text)
@@ -251,7 +258,7 @@ class ParseCache:
             cache.move_to_end(text)
             return found
         found = self._parse(text)
-        if isinstance(found, (ops.Skipped, ops.SchemaStatement, ops.Unfollowed)) or len(text) > _MAX_CACHED_TEXT:
+        if isinstance(found, (ops.Skipped, ops.SchemaStatement, ops.Dynamic)) or len(text) > _MAX_CACHED_TEXT:
             return found  # skipped: dumps hold millions of distinct INSERTs; schemas: one each
         cache[text] = found
         if len(cache) > self.ddl_size:

@@ -94,6 +94,10 @@ def _parse_create(c: _Cursor) -> ops.Operation:
             _refuse_string_for_a_name(c.group(), names=True)
         _refuse_string_for_a_name(c.tokens[c.i:])
         return ops.CreateView(name, or_replace, if_not_exists)
+    if word == "PROCEDURE":
+        c.advance()
+        if_not_exists = c.accept("IF", "NOT", "EXISTS")
+        return ops.CreateProcedure(c.qualified(), c.text, or_replace, if_not_exists)
     if word in _SKIP_OBJECTS or word.startswith("DEFINER"):
         return ops.Skipped(f"CREATE {word}")
     c.fail("unsupported CREATE statement")

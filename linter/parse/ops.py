@@ -470,16 +470,45 @@ class DropView(FrozenRecord):
         _set(self, "if_exists", if_exists)
 
 
-class Unfollowed(FrozenRecord):
-    """A statement that may change the schema in a way innolint cannot follow: dynamic SQL
-    (EXECUTE of a prepared statement, EXECUTE IMMEDIATE) and CALL of a stored procedure. The
-    replay reports that the schema after it is uncertain, instead of skipping it in silence."""
+class Dynamic(FrozenRecord):
+    """A statement whose effect on the schema shows only when it runs: a CALL of a stored procedure,
+    dynamic SQL (EXECUTE of a prepared statement, EXECUTE IMMEDIATE) and what builds it (SET of a
+    user variable, PREPARE, DEALLOCATE PREPARE). The replay runs what it can compute from the model
+    (`linter.server.procedures`) and says the schema after it is uncertain where it cannot."""
 
-    __slots__ = __match_args__ = ("kind",)
-    kind: str  # EXECUTE, EXECUTE IMMEDIATE, CALL
+    __slots__ = __match_args__ = ("kind", "text")
+    kind: str  # CALL, EXECUTE, EXECUTE IMMEDIATE, SET, PREPARE, DEALLOCATE
+    text: str
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, text: str = "") -> None:
         _set(self, "kind", kind)
+        _set(self, "text", text)
+
+
+class CreateProcedure(FrozenRecord):
+    """CREATE PROCEDURE: its name and the statement (its body is read when a CALL runs it)."""
+
+    __slots__ = __match_args__ = ("name", "text", "or_replace", "if_not_exists")
+    name: Name
+    text: str
+    or_replace: bool
+    if_not_exists: bool
+
+    def __init__(self, name: Name, text: str, or_replace: bool = False, if_not_exists: bool = False) -> None:
+        _set(self, "name", name)
+        _set(self, "text", text)
+        _set(self, "or_replace", or_replace)
+        _set(self, "if_not_exists", if_not_exists)
+
+
+class DropProcedure(FrozenRecord):
+    __slots__ = __match_args__ = ("name", "if_exists")
+    name: Name
+    if_exists: bool
+
+    def __init__(self, name: Name, if_exists: bool = False) -> None:
+        _set(self, "name", name)
+        _set(self, "if_exists", if_exists)
 
 
 class Skipped(FrozenRecord):
@@ -495,5 +524,5 @@ class Skipped(FrozenRecord):
 Operation = (
     CreateTable | AlterTable | DropTable | RenameTable | CreateIndex | DropIndexStatement
     | CreateTablespace | DropTablespace | CreateCompressionDictionary | SchemaStatement | CreateView | DropView
-    | Unfollowed | Skipped
+    | Dynamic | CreateProcedure | DropProcedure | Skipped
 )

@@ -82,15 +82,32 @@ def parse_statement(text: str) -> ops.Operation:
         raise ParseFailure(_TOO_DEEP) from None
 
 
-# -- statements innolint cannot follow ---------------------------------------------------------
-#: statements that run SQL innolint does not see: they may change the schema (ops.Unfollowed)
-_UNFOLLOWED_WORDS = frozenset({"EXECUTE", "CALL"})
+# -- statements whose effect shows when they run ------------------------------------------------
+#: statements that run SQL the text does not hold: a procedure, a prepared statement (ops.Dynamic)
+_DYNAMIC_WORDS = frozenset({"EXECUTE", "CALL"})
+#: what builds dynamic SQL: SET of a user variable, PREPARE, DEALLOCATE (skipped by their first word else)
+_SESSION_WORDS = frozenset({"SET", "PREPARE", "DEALLOCATE"})
+#: `SET @v` (not `SET @@sysvar`, `SET NAMES`, `SET sql_mode`): a user variable dynamic SQL may read
+_user_variable = re.compile(r"SET[ \t\r\n]+@(?!@)", re.I).match
+_SET_VALUE = r"(?:@@?[A-Za-z0-9_.]+|'[^'\\\n;]*'|[A-Za-z0-9_.+-]+)"
+_SET_ITEM = (rf"(?:@[A-Za-z0-9_]+[ \t]*=[ \t]*@@[A-Za-z0-9_.]+|(?:@@)?[A-Za-z_][A-Za-z0-9_.]*[ \t]*=[ \t]*{_SET_VALUE}"
+             r"|NAMES[ \t]+[A-Za-z0-9_']+(?:[ \t]+COLLATE[ \t]+[A-Za-z0-9_']+)?)")
+#: a SET that gives a user variable nothing but a system variable's value (mysqldump's `SET
+#: @saved_cs_client = @@character_set_client`, `SET NAMES utf8mb4`, `SET FOREIGN_KEY_CHECKS=0`):
+#: no dynamic SQL is built from it: skipped (and the splitter may skip it on a dump's fast lane)
+_PLAIN_SET = rf"SET[ \t]+{_SET_ITEM}(?:[ \t]*,[ \t]*{_SET_ITEM})*"
+_plain_set = re.compile(_PLAIN_SET).fullmatch
 
 
-def _unfollowed(text: str, word: str) -> ops.Unfollowed:
-    if word == "EXECUTE" and re.match(r"EXECUTE[ \t\r\n]+IMMEDIATE(?![A-Za-z0-9_$])", text, re.I):
-        return ops.Unfollowed("EXECUTE IMMEDIATE")
-    return ops.Unfollowed(word)
+def dynamic_statement(text: str, word: str) -> ops.Dynamic | None:
+    """The `ops.Dynamic` of a statement starting with `word` (upper case), or None."""
+    if word in _DYNAMIC_WORDS:
+        if word == "EXECUTE" and re.match(r"EXECUTE[ \t\r\n]+IMMEDIATE(?![A-Za-z0-9_$])", text, re.I):
+            return ops.Dynamic("EXECUTE IMMEDIATE", text)
+        return ops.Dynamic(word, text)
+    if word in _SESSION_WORDS and (word != "SET" or _user_variable(text) and not _plain_set(text)):
+        return ops.Dynamic(word, text)
+    return None
 
 
 _SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"})
@@ -312,15 +329,19 @@ def _second_query(text: str, newline: int) -> bool:
 def _parse_statement(text: str) -> ops.Operation:
     first_word = _FIRST_WORD.match(text)
     word = first_word.group().upper() if first_word is not None else ""
+    if word in _DYNAMIC_WORDS:
+        return dynamic_statement(text, word)  # type: ignore[return-value]
     if word in _SKIP_FIRST_WORDS:
         # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long), unless a
         # line in it starts a DDL statement: then a `;` was left out and the server refuses both
         glued = skipped_glue(text, word)
         if glued is not None:
             raise glued
+        if word in _SESSION_WORDS:
+            dynamic = dynamic_statement(text, word)
+            if dynamic is not None:
+                return dynamic
         return ops.Skipped(word)
-    if word in _UNFOLLOWED_WORDS:
-        return _unfollowed(text, word)
     if "\n" not in text or word not in _DDL_GLUE_WORDS:
         return _parse_ddl(text, word)  # (a statement that starts with no known word is not two glued ones)
     try:
@@ -330,7 +351,8 @@ def _parse_statement(text: str) -> ops.Operation:
         if glued is not None:
             raise glued from None  # the reason the statement does not read: say that one
         raise
-    if not (op.__class__ is ops.Skipped and op.kind.rpartition(" ")[2] in _COMPOUND_OBJECTS):  # type: ignore[attr-defined]
+    if not (op.__class__ is ops.CreateProcedure
+            or op.__class__ is ops.Skipped and op.kind.rpartition(" ")[2] in _COMPOUND_OBJECTS):  # type: ignore[attr-defined]
         # a SELECT line goes on a CREATE TABLE / VIEW / INSERT, never on these
         words = _AFTER_TABLE_CHANGE_GLUE_WORDS if op.__class__ in _NO_SELECT_OPS else _AFTER_DDL_GLUE_WORDS
         glued = glued_statement(text, words, alter=word == "ALTER",
@@ -488,6 +510,12 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
         while c.accept_type(TokenType.COMMA):
             names.append(c.qualified())
         return ops.DropView(tuple(names), if_exists)
+    if word == "PROCEDURE":
+        c.advance()
+        if_exists = c.accept_if_exists()
+        return ops.DropProcedure(c.qualified(), if_exists)
+    if word == "PREPARE":  # DROP PREPARE st: DEALLOCATE PREPARE's synonym
+        return ops.Dynamic("DEALLOCATE", c.text)
     if word in _SKIP_OBJECTS or word == "COMPRESSION_DICTIONARY":
         return ops.Skipped(f"DROP {word}")
     c.fail("unsupported DROP statement")

@@ -115,8 +115,8 @@ class Templates:
         named = re.compile(rf"(?<![A-Za-z0-9_$]){re.escape(name)}(?![A-Za-z0-9_$])").search
         for statement, op in recorded:
             kind = op.__class__
-            if kind is ops.Skipped:
-                continue
+            if kind is ops.Skipped or kind is ops.Dynamic and op.kind == "SET":  # type: ignore[attr-defined]
+                continue  # (mysqldump's `SET @saved_cs_client = @@character_set_client` of each table)
             if kind is ops.SchemaStatement:
                 if len(header) > 1 or created or op.name != name or op.action != ("use" if header else "create"):  # type: ignore[attr-defined]
                     return None

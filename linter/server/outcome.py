@@ -111,6 +111,10 @@ def statement_head(op: object) -> str:
     if kind in (ops.CreateView, ops.DropView):
         names = [op.name] if kind is ops.CreateView else op.names  # type: ignore[attr-defined]
         return f"{'CREATE' if kind is ops.CreateView else 'DROP'} VIEW {', '.join(_label(n) for n in names)}"
+    if kind is ops.Dynamic:
+        return op.kind  # type: ignore[attr-defined]
+    if kind in (ops.CreateProcedure, ops.DropProcedure):
+        return f"{'CREATE' if kind is ops.CreateProcedure else 'DROP'} PROCEDURE {_label(op.name)}"  # type: ignore[attr-defined]
     return kind.__name__
 
 

@@ -52,6 +52,7 @@ from linter.schema.refused import CannotFollow, Refusal
 from linter.server.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
 from linter.server.rename_tables import TableRenames
 from linter.server.online_alter import Request, cost
+from linter.server.procedures import Routines
 from linter.server.alterations import capture, dropped_table, record, written_actions
 from linter.server.refusals import (
     SelectedColumns, column_problem, create_problem, key_part_problem, options_problem, repeated_key_column,
@@ -66,9 +67,8 @@ _BODY_ACTIONS = (
 )
 
 
-#: statements innolint cannot follow (CALL, EXECUTE ...) reported per file and kind: each one, up to
-#: this many (a generated file of thousands says it once per statement no more)
-UNFOLLOWED_PER_FILE = 50
+#: what the session runs: procedures and dynamic SQL (`linter.server.procedures`)
+_ROUTINE_OPS = (ops.Dynamic, ops.CreateProcedure, ops.DropProcedure)
 _SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 
 
@@ -109,8 +109,8 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         self._row_refusals: dict[int, tuple[Table, Location, Location, int]] = {}  # (`CheckedRefusals`)
         #: keys as the server stores them (MariaDB's cuts and hash keys) and in its order
         self._server_keys = ServerKeys()
-        #: how many statements innolint cannot follow were reported, by (path, kind)
-        self._unfollowed: dict[tuple[str, str], int] = {}
+        #: the session's procedures, user variables and prepared statements (CALL, EXECUTE run them)
+        self.routines = Routines(self)
         #: names that differ only in case from a database or table the input knows (a bounded
         #: number of looks: a file of missing names stays linear)
         self._cases = CaseLookup(self.model)
@@ -138,6 +138,8 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         """Apply one operation. Returns the `Refusal` when the server refuses it (the model keeps
         nothing of it, and the refusal in `SchemaModel.refusals`), a `CannotFollow` when innolint
         cannot follow or judge it (the caller reports it as a diagnostic), else None."""
+        if op.__class__ in _ROUTINE_OPS:
+            return self.routines.apply(op, where)
         handler = self._handlers.get(op.__class__)
         if handler is None:
             handler = self._handlers[op.__class__] = getattr(self, "_" + type(op).__name__)
@@ -503,17 +505,6 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                     "take its new character set, which innolint does not give them, and the schema after this "
                     "statement may differ from the server's")
         return None
-
-    def _Unfollowed(self, op: ops.Unfollowed, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        seen = (where.path, op.kind)
-        count = self._unfollowed[seen] = self._unfollowed.get(seen, 0) + 1
-        if count > UNFOLLOWED_PER_FILE:
-            return None
-        what = "a stored procedure" if op.kind == "CALL" else "dynamic SQL"
-        more = (f" (the last said of this file's {op.kind} statements: {UNFOLLOWED_PER_FILE} are enough to show it)"
-                if count == UNFOLLOWED_PER_FILE else "")
-        return LostTrack(f"{op.kind}: innolint cannot follow what {what} runs, so the schema after this statement "
-                         f"may differ from the server's{more}")
 
     def _Skipped(self, op: ops.Skipped, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         return None
