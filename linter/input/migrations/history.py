@@ -367,10 +367,70 @@ def plan(
             groups.append(Group(history.files, history))
         # files that are not part of the history (and were named, not found by expanding)
         left = set(others)
-        groups.extend(Group([p]) for p in given if p in left)
+        groups.extend(split_schemas([p for p in given if p in left], keep if expand is not None else None))
     baselines = {os.path.realpath(g.history.baseline) for g in groups if g.history is not None and g.history.baseline}
     # a dump replayed as a history's baseline is not linted again on its own
     return [g for g in groups if g.history is not None or os.path.realpath(g.files[0]) not in baselines]
+
+
+def split_schemas(files: list[str], on_disk: Callable[[str], bool] | None = None) -> list[Group]:
+    """Plain files (no history), each a unit of its own, except a directory that splits one schema
+    across files by table: `llx_user.sql` with its table and `llx_user.key.sql` with the keys and
+    foreign keys it ALTERs in (Dolibarr). Such a directory is one schema, as Skeema reads a
+    directory: its files in one unit, the tables first (the files another file's name extends),
+    then the rest, each by name. Only such a pair makes a directory one: a directory of unrelated
+    dumps (each creating its own `users`) stays a file per unit, so that no dump's tables meet
+    another's. With `on_disk` (changed-files mode) the directory's other files are read from
+    disk (those `on_disk` keeps), so a changed key file is replayed after its table."""
+    by_directory: dict[str, list[str]] = {}
+    for path in files:
+        by_directory.setdefault(os.path.dirname(path) if path != "-" else "-", []).append(path)
+    groups: dict[str, Group] = {}
+    for directory, members in by_directory.items():
+        if directory == "-":
+            continue
+        names = {os.path.basename(p).lower() for p in members}
+        if on_disk is not None and os.path.isdir(directory or "."):
+            known = {os.path.realpath(p) for p in members}
+            found = [p for p in list_directory(directory or ".", recursive=False)
+                     if on_disk(p) and os.path.realpath(p) not in known]
+            disk_names = names | {os.path.basename(p).lower() for p in found}
+            if _extending(disk_names):
+                members = members + found
+                names = disk_names
+        extending = _extending(names)
+        if not extending:
+            continue
+        ordered = sorted(members, key=lambda p: (os.path.basename(p).lower() in extending, os.path.basename(p)))
+        groups[directory] = Group(ordered)
+    out: list[Group] = []
+    emitted: set[str] = set()
+    for path in files:
+        directory = os.path.dirname(path) if path != "-" else "-"
+        if directory not in groups:
+            out.append(Group([path]))
+        elif directory not in emitted:  # the directory's unit, where its first file was given
+            emitted.add(directory)
+            out.append(groups[directory])
+    return out
+
+
+def _extending(names: set[str]) -> set[str]:
+    """The file names (lower case) that extend another's: `t.key.sql` beside `t.sql`."""
+    extending = set()
+    for name in names:
+        stem = name[:-4] if name.endswith(".sql") else None
+        if stem is None or "." not in stem:
+            continue
+        base = stem.rsplit(".", 1)[0]
+        while True:
+            if base + ".sql" in names:
+                extending.add(name)
+                break
+            if "." not in base:
+                break
+            base = base.rsplit(".", 1)[0]
+    return extending
 
 
 # --- one directory's format, and a new migration in it (`innolint fix --migration DIR`) ------------
