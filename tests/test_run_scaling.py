@@ -76,6 +76,24 @@ def alters(n: int) -> str:
     return "".join(out)
 
 
+def guarded(n: int) -> str:
+    """n tables, each given its keys by a procedure's guarded ALTER and a prepared statement built
+    from information_schema (Conductor's and OTOBO's forms: `linter.server.procedures`)."""
+    out = ["CREATE TABLE parent (id int PRIMARY KEY) ENGINE=InnoDB;\nDELIMITER //\n"
+           "CREATE PROCEDURE add_pk(IN t VARCHAR(64)) BEGIN IF NOT EXISTS (SELECT 1 FROM information_schema.statistics "
+           "WHERE table_schema = DATABASE() AND table_name = t AND index_name = 'PRIMARY') THEN "
+           "SET @ddl = CONCAT('ALTER TABLE ', t, ' ADD PRIMARY KEY (id)'); PREPARE s FROM @ddl; EXECUTE s; "
+           "DEALLOCATE PREPARE s; END IF; END //\nDELIMITER ;\n"]
+    for i in range(n):
+        out.append(f"CREATE TABLE g{i} (id int NOT NULL, p int, name varchar(20), KEY k{i} (name), KEY k{i}b (name));\n"
+                   f"CALL add_pk('g{i}');\nCALL add_pk('g{i}');\n"
+                   f"SET @s = (SELECT IF((SELECT COUNT(*) FROM information_schema.table_constraints WHERE "
+                   f"table_schema = DATABASE() AND table_name = 'g{i}' AND constraint_name = 'fk_g{i}') > 0, 'SELECT 1', "
+                   f"'ALTER TABLE g{i} ADD CONSTRAINT fk_g{i} FOREIGN KEY (p) REFERENCES parent (id)'));\n"
+                   "PREPARE st FROM @s;\nEXECUTE st;\nDEALLOCATE PREPARE st;\n")
+    return "".join(out)
+
+
 def suppressed(n: int) -> str:
     """n tables, each with findings, each finding of one rule suppressed where it is."""
     return "".join(f"-- innolint: ignore[no-primary-key] legacy table {i}\nCREATE TABLE log{i} (at datetime,"
@@ -93,11 +111,15 @@ def _run(tmp_path: Path, write: Callable[[int], str]) -> Callable[[int], Callabl
 
 @pytest.mark.parametrize(("write", "n", "rules"), [
     (mysqldump_tenants, 100, 8), (plain_tenants, 10, 8), (distinct_tables, 50, 5), (alters, 200, 2), (suppressed, 100, 1),
-], ids=["mysqldump-tenants", "plain-tenants", "distinct-tables", "alters-of-one-table", "findings-and-suppressions"])
+    (guarded, 30, 1),
+], ids=["mysqldump-tenants", "plain-tenants", "distinct-tables", "alters-of-one-table", "findings-and-suppressions",
+        "guarded-changes"])
 def test_a_whole_run_grows_linearly(tmp_path: Path, write: Callable[[int], str], n: int, rules: int) -> None:
     report = lint_paths([str(_file(tmp_path, write(n)))])
     found = sorted({f.rule for f in report.findings})
     assert len(found) >= rules, found  # the rules have something to say: their reporting is timed too
+    if write is guarded:  # (the procedure gave every table its primary key, EXECUTE its foreign key)
+        assert "no-primary-key" not in found and not report.diagnostics, report.diagnostics
     if write is suppressed:
         assert "no-primary-key" not in found and not [d for d in report.diagnostics if d.rule == "unused-suppression"]
     assert_linear(_run(tmp_path, write), n, what=write.__name__)

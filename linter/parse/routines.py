@@ -712,21 +712,12 @@ def _expr(node: exp.Expression) -> Expr:
     if kind is exp.If:
         return Call("IF", (_expr(node.this), _expr(node.args["true"]),
                            _expr(node.args["false"]) if node.args.get("false") is not None else Const(None)))
-    if kind is exp.Subquery:
-        inner = node.this
-        if isinstance(inner, exp.Select):
-            select = _select_tree(inner)
-            return select if isinstance(select, Opaque) else Query(select, "value")
-        return Opaque("a subquery innolint does not evaluate")
-    if kind is exp.Exists:
-        inner = node.this
-        if isinstance(inner, exp.Select):
-            select = _select_tree(inner)
-            return select if isinstance(select, Opaque) else Query(select, "exists")
-        return Opaque("an EXISTS innolint does not evaluate")
-    if kind is exp.Select:
-        select = _select_tree(node)
-        return select if isinstance(select, Opaque) else Query(select, "value")
+    if kind in (exp.Subquery, exp.Exists, exp.Select):
+        inner = node if kind is exp.Select else node.this
+        if not isinstance(inner, exp.Select):
+            return Opaque("a subquery innolint does not evaluate (a UNION ...)")
+        select = _select_tree(inner)
+        return select if isinstance(select, Opaque) else Query(select, "exists" if kind is exp.Exists else "value")
     if kind is exp.Collate:
         return _expr(node.this)
     if kind in _NAMED:
