@@ -227,6 +227,18 @@ REAL_FORMS = {
         "    ALTER TABLE queue_message ADD PRIMARY KEY (id);\n  END IF;\nEND$$\nDELIMITER ;\n"
         "CALL FixPK();\nCALL FixPK();\nDROP PROCEDURE FixPK;\n"
     ),
+    "widening a column": (
+        "CREATE TABLE w (id INT PRIMARY KEY, code VARCHAR(20) NOT NULL, note CHAR);\nDELIMITER $$\n"
+        "CREATE PROCEDURE widen()\nBEGIN\n  DECLARE len INT;\n"
+        "  SELECT character_maximum_length INTO len FROM information_schema.columns\n"
+        "    WHERE table_schema = DATABASE() AND table_name = 'w' AND column_name = 'code';\n"
+        "  IF len < 64 THEN ALTER TABLE w MODIFY code VARCHAR(64) NOT NULL; END IF;\n"
+        "  IF (SELECT character_maximum_length FROM information_schema.columns WHERE table_name = 'w' "
+        "AND column_name = 'note') = 1 THEN ALTER TABLE w ADD COLUMN note_long VARCHAR(100); END IF;\n"
+        "  IF (SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'w' AND column_name = 'code' "
+        "AND character_maximum_length = 64) = 1 THEN ALTER TABLE w ADD INDEX code_64 (code); END IF;\n"
+        "END $$\nDELIMITER ;\nCALL widen();\nCALL widen();\n"
+    ),
     "handlers and labels": (
         "CREATE TABLE h (id INT PRIMARY KEY, a INT);\nDELIMITER //\n"
         "CREATE PROCEDURE add_a()\nproc: BEGIN\n  DECLARE CONTINUE HANDLER FOR 1060 BEGIN END;\n"

@@ -34,7 +34,7 @@ from linter.schema.refused import CannotFollow, Refusal
 from linter.server.outcome import LostTrack, Missing
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Location
+    from linter.schema.elements import Column, Location
     from linter.schema.model import Table
     from linter.server.replay import Replayer
 
@@ -193,6 +193,10 @@ class Routines:
             return self._lost(op, where, stop.why or "")
         except _Leave:
             pass
+        except RecursionError:
+            return self._lost(op, where, "its blocks nest too deeply")
+        except Exception as error:  # noqa: BLE001 - innolint's own failure on one statement: said there, the run goes on
+            return self._lost(op, where, f"innolint failed running it: {type(error).__name__}: {error}")
         return run.result()
 
     def _lost(self, op: ops.Dynamic, where: Location, why: str) -> CannotFollow | None:
@@ -760,6 +764,7 @@ class Catalogue:
                        "column_name": column.name, "ordinal_position": position,
                        "column_default": column.default, "is_nullable": "YES" if column.nullable else "NO",
                        "data_type": base, "column_type": base + params + (" unsigned" if column.unsigned else ""),
+                       "character_maximum_length": _length(column),
                        "character_set_name": column.charset, "collation_name": column.collation,
                        "column_key": keyed.get(column.name.lower(), ""),
                        "extra": "auto_increment" if column.auto_increment else "",
@@ -815,6 +820,15 @@ class Catalogue:
                        "unique_constraint_schema": key.ref_schema or shown, "table_name": found.name,
                        "referenced_table_name": key.ref_table, "update_rule": key.on_update or "RESTRICT",
                        "delete_rule": key.on_delete or "RESTRICT"}
+
+
+def _length(column: Column) -> int | None:
+    """CHARACTER_MAXIMUM_LENGTH: a CHAR, VARCHAR, BINARY or VARBINARY column's length (CHAR alone: 1)."""
+    if column.type not in ("CHAR", "VARCHAR", "BINARY", "VARBINARY"):
+        return None
+    if not column.params:
+        return 1
+    return int(column.params[0]) if column.params[0].isdigit() else None
 
 
 def _column_keys(table: Table) -> dict[str, str]:
