@@ -304,3 +304,18 @@ def test_the_primary_key_a_procedure_adds_is_the_tables(tmp_path: Path) -> None:
     report = lint_sql(text, tmp_path, target="mariadb-10.11")
     assert not [f for f in report.findings if f.rule in ("no-primary-key", "refused-ddl")], report.findings
     assert not report.diagnostics, report.diagnostics
+
+
+@pytest.mark.parametrize("run", ["CALL make_it();", "EXECUTE st;"])
+def test_what_a_call_or_execute_defines_points_at_it(tmp_path: Path, run: str) -> None:
+    """The elements a CALL or EXECUTE makes point at that statement: an offset within the text it
+    ran would name a column past the line's end, or a line past the file's (tests/test_finding_places.py)."""
+    body = ("CREATE TABLE made (\n  id INT NOT NULL,\n  `default` INT,\n  name VARCHAR(20),\n"
+            "  KEY k1 (name),\n  KEY k2 (name)\n)")
+    text = ("DELIMITER //\nCREATE PROCEDURE make_it()\nBEGIN\n  " + body + ";\nEND //\nDELIMITER ;\n"
+            "SET @s = '" + body.replace("\n", " ") + "';\nPREPARE st FROM @s;\n" + run + "\n")
+    report = lint_sql(text, tmp_path, target="mysql-8.0")
+    line = text.count("\n")
+    places = {(f.rule, f.line, f.column) for f in report.findings}
+    assert {rule for rule, _, _ in places} >= {"no-primary-key", "redundant-index", "reserved-word"}, places
+    assert all((at, column) == (line, 1) for _, at, column in places), places

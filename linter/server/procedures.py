@@ -30,6 +30,10 @@ from linter.parse import ops
 from linter.parse import routines as r
 from linter.parse.statement import parse_statement
 from linter.parse.tokens import ParseFailure
+from linter.record import FrozenRecord
+from linter.schema.elements import Column as ElementColumn
+from linter.schema.elements import ForeignKey, Index
+from linter.schema.model import TableBody
 from linter.schema.refused import CannotFollow, Refusal
 from linter.server.outcome import LostTrack, Missing
 
@@ -420,6 +424,7 @@ class _Run:
             return  # INSERT, UPDATE, COMMIT ...: the schema does not change
         if kind in (ops.Dynamic, ops.CreateProcedure, ops.DropProcedure):
             raise _Stop(why=f"`{_excerpt(text)}` in a procedure")
+        _at_the_call(op)
         record = self.replayer.apply(op, self.where)
         if record is None:
             return
@@ -697,6 +702,26 @@ class _Run:
             if compared is not None and (compared > 0 if name == "MAX" else compared < 0):
                 best = value
         return best
+
+
+def _at_the_call(op: object) -> None:
+    """The columns, keys and foreign keys a statement run by a CALL or EXECUTE defines point at the
+    CALL or EXECUTE, not at an offset within the text it ran (which that statement does not hold:
+    an offset read there named a column past its line's end, a line past the file's)."""
+    stack: list[object] = [op]
+    while stack:
+        item = stack.pop()
+        kind = item.__class__
+        if kind in (ElementColumn, Index, ForeignKey):
+            item.offset = 0  # type: ignore[attr-defined]
+        elif kind is TableBody:
+            stack.extend(item.columns.values())  # type: ignore[attr-defined]
+            stack.extend(item.indexes)  # type: ignore[attr-defined]
+            stack.extend(item.foreign_keys)  # type: ignore[attr-defined]
+        elif kind in (tuple, list):
+            stack.extend(item)  # type: ignore[arg-type]
+        elif isinstance(item, FrozenRecord) and kind is not ops.Name:
+            stack.extend(getattr(item, name) for name in item.__slots__ if hasattr(item, name))
 
 
 def _excerpt(text: str) -> str:
