@@ -319,3 +319,20 @@ def test_what_a_call_or_execute_defines_points_at_it(tmp_path: Path, run: str) -
     places = {(f.rule, f.line, f.column) for f in report.findings}
     assert {rule for rule, _, _ in places} >= {"no-primary-key", "redundant-index", "reserved-word"}, places
     assert all((at, column) == (line, 1) for _, at, column in places), places
+
+
+@pytest.mark.parametrize(("use", "said"), [("", True), ("USE shop;\n", False), ("CREATE DATABASE shop;\n", True)])
+def test_a_database_named_where_the_input_names_none_is_not_guessed(tmp_path: Path, use: str, said: bool) -> None:
+    """`TABLE_SCHEMA = 'shop'` where the input's tables have no database: 'shop' may be theirs, so
+    the guard is not answered from the model (it said "missing" and claimed a false 1061); after
+    `USE shop` it is the input's own database and is answered."""
+    text = (use + "CREATE TABLE orders (id INT PRIMARY KEY, voucher_id INT, KEY fk_voucher (voucher_id));\n"
+            "SET @n = (SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = 'shop' "
+            "AND table_name = 'orders' AND index_name = 'fk_voucher');\n"
+            "SET @s = IF(@n = 0, 'ALTER TABLE orders ADD INDEX fk_voucher (voucher_id)', 'SELECT 1');\n"
+            "PREPARE st FROM @s;\nEXECUTE st;\n")
+    report = lint_sql(text, tmp_path, target="mariadb-10.11")
+    assert not [f for f in report.findings if f.rule == "refused-ddl"], report.findings
+    messages = [d.message for d in report.diagnostics if d.rule == "replay-error"]
+    assert bool(messages) is said, messages
+    assert all("the database shop" in m for m in messages)

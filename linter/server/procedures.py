@@ -632,6 +632,15 @@ class _Run:
         if source is None:
             return Unknown(f"information_schema.{table}, which innolint does not model")
         pins = self.pins(select.where, scope)
+        named = pins.pop("\x00databases", ())
+        model = self.replayer.model
+        unnamed = model.find_schema(None)
+        if unnamed is not None and unnamed.tables:
+            for database in named:  # type: ignore[attr-defined]
+                known = model.find_schema(database) if database != UNNAMED_DATABASE else unnamed
+                if known is None or not known.tables and database != self.replayer.current_schema:
+                    return Unknown(f"it asks information_schema about the database {database}, which may be the one "
+                                   "the input's tables without a database are in (the input names none)")
         kept: list[dict[str, object]] = []
         for row in source(pins.get("table_schema"), pins.get("table_name")):
             if select.where is not None:
@@ -644,8 +653,10 @@ class _Run:
         return iter(kept)
 
     def pins(self, where: r.Expr | None, scope: _Scope) -> dict[str, object]:
-        """The table_schema and table_name a WHERE's ANDed equalities fix (so a query reads one table's rows)."""
+        """The table_schema and table_name a WHERE's ANDed equalities fix (so a query reads one table's
+        rows), and under "\x00databases" the databases its ANDed conditions name."""
         pins: dict[str, object] = {}
+        databases: list[str] = []  # the databases it names (a literal may be the input's unnamed one)
         stack = [where] if where is not None else []
         while stack:
             expr = stack.pop()
@@ -653,14 +664,22 @@ class _Run:
                 continue
             if expr.op == "AND":  # type: ignore[union-attr]
                 stack.extend(expr.args)  # type: ignore[union-attr]
-            elif expr.op == "=":  # type: ignore[union-attr]
+            elif expr.op in ("=", "LIKE"):  # type: ignore[union-attr]
                 for column, other in (expr.args, expr.args[::-1]):  # type: ignore[union-attr]
-                    if column.__class__ in (r.Local, r.Column) and column.name.lower() in ("table_schema", "table_name"):  # type: ignore[union-attr]
-                        if column.__class__ is r.Local and scope.find(column.name.lower()) is not None:  # type: ignore[union-attr]
-                            continue  # a local variable of that name, not the column
+                    if column.__class__ not in (r.Local, r.Column):
+                        continue
+                    name = column.name.lower()  # type: ignore[union-attr]
+                    if column.__class__ is r.Local and scope.find(name) is not None:
+                        continue  # a local variable of that name, not the column
+                    if name.endswith("_schema") or name == "schema_name":
                         value = self.value(other, scope)
                         if isinstance(value, str):
-                            pins[column.name.lower()] = value  # type: ignore[union-attr]
+                            databases.append(value)
+                    if expr.op == "=" and name in ("table_schema", "table_name"):  # type: ignore[union-attr]
+                        value = self.value(other, scope)
+                        if isinstance(value, str):
+                            pins[name] = value
+        pins["\x00databases"] = tuple(databases)
         return pins
 
     def select(self, select: r.Select, scope: _Scope) -> tuple[object, ...] | None | Unknown:
