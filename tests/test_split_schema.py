@@ -29,13 +29,14 @@ def _write_split_schema(root: Path, seed: int) -> dict[str, tuple[str, ...]]:
     rng = random.Random(seed)
     prefix = rng.choice(("llx_", "", "app_", "X"))
     suffix = rng.choice((".key", ".keys", ".fk"))
+    module = rng.choice(("", "", "-accounting"))  # Dolibarr's module tables: t-mod.sql, t-mod.key.sql or t.key-mod.sql
     tables = [f"{prefix}{name}" for name in rng.sample(["user", "societe", "facture", "product", "stock", "Entity"], 4)]
     expected: dict[str, tuple[str, ...]] = {}
     for n, table in enumerate(tables):
         # (the parent's primary key in its table file, as Dolibarr writes it: a foreign key needs
         # it, whichever key file the server reads first; another table's maybe in its key file)
         in_key_file = n > 0 and rng.random() < 0.5
-        (root / f"{table}.sql").write_text(
+        (root / f"{table}{module}.sql").write_text(
             f"-- table {table}\ncreate table {table}\n(\n  rowid integer NOT NULL"
             f"{'' if in_key_file else ' AUTO_INCREMENT PRIMARY KEY'},\n  fk_parent integer,\n"
             f"  ref varchar(30) NOT NULL\n) ENGINE=innodb;\n")
@@ -51,18 +52,19 @@ def _write_split_schema(root: Path, seed: int) -> dict[str, tuple[str, ...]]:
                         f"REFERENCES {parent} (rowid);")
             names.append(f"idx_{table}_fk_parent")
         if in_key_file or n == 0 or rng.random() < 0.8:
-            (root / f"{table}{suffix}.sql").write_text("\n".join(keys or ["-- no keys yet"]) + "\n")
+            name = rng.choice((f"{table}{module}{suffix}.sql", f"{table}{suffix}{module}.sql"))
+            (root / name).write_text("\n".join(keys or ["-- no keys yet"]) + "\n")
         expected[table] = tuple(names)
     return expected
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(12))
 def test_a_directory_split_by_table_is_one_schema(tmp_path: Path, seed: int) -> None:
     expected = _write_split_schema(tmp_path, seed)
     units = units_for([str(p) for p in sorted(tmp_path.iterdir(), key=lambda p: random.Random(seed).random())])
     assert len(units) == 1
     names = [Path(f).name for f in units[0].files]
-    tables_first = [not n.endswith((".key.sql", ".keys.sql", ".fk.sql")) for n in names]
+    tables_first = [not any(part in n for part in (".key", ".fk")) for n in names]
     assert tables_first == sorted(tables_first, reverse=True), names
     report = lint_paths([str(tmp_path)], _context())
     assert not [d for d in report.diagnostics if d.rule in ("replay-error", "parse-error")], report.diagnostics
@@ -80,7 +82,8 @@ def test_each_file_alone_was_the_issue(tmp_path: Path) -> None:
                                                          and ".fk" not in g[0]]))
 
 
-@pytest.mark.parametrize("names", [("a.sql", "b.sql"), ("users.sql", "users_v2.sql"), ("dump.2024.sql", "dump.2025.sql")])
+@pytest.mark.parametrize("names", [("a.sql", "b.sql"), ("users.sql", "users_v2.sql"), ("dump.2024.sql", "dump.2025.sql"),
+                                   ("schema.sql", "schema.backup.sql"), ("dump.sql", "dump.2024.sql")])
 def test_a_directory_of_unrelated_dumps_stays_a_file_per_unit(tmp_path: Path, names: tuple[str, str]) -> None:
     for name in names:
         (tmp_path / name).write_text("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(20));\n")

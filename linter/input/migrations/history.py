@@ -35,6 +35,7 @@ schema file edited in one place only the tables edited there are new.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -415,21 +416,28 @@ def split_schemas(files: list[str], on_disk: Callable[[str], bool] | None = None
     return out
 
 
+#: what the dotted part of a file that adds a table's keys begins with (`t.key.sql`, `t.fk.sql`)
+_KEY_PARTS = frozenset({"key", "keys", "fk", "fks", "pk", "foreign", "foreign_keys", "index", "indexes", "indices",
+                        "constraint", "constraints"})
+
+
 def _extending(names: set[str]) -> set[str]:
-    """The file names (lower case) that extend another's: `t.key.sql` beside `t.sql`."""
+    """The file names (lower case) that extend another's with its keys: `t.key.sql` beside `t.sql`,
+    and the forms Dolibarr's modules give them, `t-mod.key.sql` and `t.key-mod.sql` beside
+    `t-mod.sql` (a dotted part naming keys, its first part beginning another file's name). A
+    dotted name of another kind (`schema.backup.sql`) is another dump of a schema, never its keys."""
+    stems = sorted(name[:-4] for name in names if name.endswith(".sql") and "." not in name[:-4])
     extending = set()
     for name in names:
         stem = name[:-4] if name.endswith(".sql") else None
         if stem is None or "." not in stem:
             continue
-        base = stem.rsplit(".", 1)[0]
-        while True:
-            if base + ".sql" in names:
-                extending.add(name)
-                break
-            if "." not in base:
-                break
-            base = base.rsplit(".", 1)[0]
+        first, rest = stem.split(".", 1)
+        if re.match(r"[a-z_]+", rest) is None or re.match(r"[a-z_]+", rest).group() not in _KEY_PARTS:  # type: ignore[union-attr]
+            continue  # `schema.backup.sql`, `dump.2024.sql`: another dump of the schema, not its keys
+        at = bisect.bisect_left(stems, first)
+        if at < len(stems) and stems[at].startswith(first):
+            extending.add(name)
     return extending
 
 
