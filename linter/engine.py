@@ -56,19 +56,23 @@ class Unit(Record):
     (`linter.input.migrations.formats.base.HistoryNote`); `evidence`, what the application's model files say about
     its tables' keys (`linter.input.migrations.orm_evidence`), given to the checks in their context."""
 
-    __match_args__ = ("files", "migration_format", "is_migration_history", "segments", "notes", "evidence")
+    __match_args__ = ("files", "migration_format", "is_migration_history", "segments", "notes", "evidence", "one_change")
     files: list[str]
     migration_format: str | None
     is_migration_history: bool
     segments: dict[str, Segment]
     notes: list[HistoryNote]
     evidence: AppEvidence | None
+    #: plain files that split one schema by table (`history.split_schemas`): one change, so a table
+    #: one of them creates is new to the ALTERs of the others (no history's "earlier file")
+    one_change: bool
 
     def __init__(
         self, files: list[str], migration_format: str | None = None, is_migration_history: bool = False,
         segments: dict[str, Segment] | None = None, notes: list[HistoryNote] | None = None,
-        evidence: AppEvidence | None = None,
+        evidence: AppEvidence | None = None, one_change: bool = False,
     ) -> None:
+        self.one_change = one_change
         self.files = files
         self.migration_format = migration_format
         self.is_migration_history = is_migration_history
@@ -168,6 +172,8 @@ class Engine:
         context = context or self.context
         if unit.evidence is not None:
             context = dataclasses.replace(context, app_evidence=unit.evidence)
+        if unit.one_change and changes is None:  # a split schema's files are one change: each statement is in it
+            context = dataclasses.replace(context, changed=_in_the_change)
         if changes is not None and not changes.report_all:  # what the change is: its statements, its edited migrations
             context = dataclasses.replace(
                 context, changed=changes.statement_changed,
@@ -475,6 +481,11 @@ def _excerpt(text: str, width: int = 100) -> str:
     return first if len(first) <= width else first[: width - 3] + "..."
 
 
+def _in_the_change(path: str, line: int, end_line: int) -> bool:
+    """Every statement of a unit that is one change (`Unit.one_change`)."""
+    return True
+
+
 def units_for(
     files: Iterable[str], resolver: ConfigResolver | None = None, changes: ChangeSet | None = None,
     readable: Callable[[str], bool] | None = None, inside: Callable[[str], bool] | None = None,
@@ -518,7 +529,7 @@ def units_for(
     for group in groups:
         history = group.history
         unit = Unit(group.files, migration_format=history.format if history is not None else None,
-                    is_migration_history=history is not None)
+                    is_migration_history=history is not None, one_change=history is None and len(group.files) > 1)
         if history is not None:
             unit.segments = history.segments
             unit.notes = history.notes

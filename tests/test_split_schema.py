@@ -124,3 +124,20 @@ def test_the_unit_is_the_schema_mariadb_builds_from_the_directory(
     result = lint.engine.lint_unit(LintUnit(unit.files), lint.context)
     assert D.compare(loaded.view, D.model_view(result.model, "d1", "d2")) == []
     assert not result.diagnostics
+
+
+def test_a_split_schema_is_one_change(tmp_path: Path) -> None:
+    """Its tables are new to its key files' ALTERs (an install schema: no rows yet), as in one
+    file: no blocking-alter for a foreign key or index the key file adds; a history's later file
+    does alter a table with rows."""
+    (tmp_path / "c.sql").write_text("CREATE TABLE p (id INT PRIMARY KEY);\nCREATE TABLE c (id INT PRIMARY KEY, p INT);\n")
+    (tmp_path / "c.key.sql").write_text("ALTER TABLE c ADD CONSTRAINT f FOREIGN KEY (p) REFERENCES p (id);\n"
+                                        "ALTER TABLE c ADD INDEX ip (p);\n")
+    report = lint_paths([str(tmp_path)], _context())
+    assert not [f for f in report.findings if f.rule in ("blocking-alter", "destructive-change")], report.findings
+    history = tmp_path / "db" / "migration"
+    history.mkdir(parents=True)
+    (history / "V1__c.sql").write_text((tmp_path / "c.sql").read_text())
+    (history / "V2__keys.sql").write_text((tmp_path / "c.key.sql").read_text())
+    report = lint_paths([str(history)], _context())
+    assert [f.rule for f in report.findings if f.rule == "blocking-alter"], report.findings
