@@ -141,3 +141,15 @@ def test_a_split_schema_is_one_change(tmp_path: Path) -> None:
     (history / "V2__keys.sql").write_text((tmp_path / "c.key.sql").read_text())
     report = lint_paths([str(history)], _context())
     assert [f.rule for f in report.findings if f.rule == "blocking-alter"], report.findings
+
+
+def test_a_key_files_foreign_key_to_a_table_elsewhere_is_a_finding_not_a_failure(tmp_path: Path) -> None:
+    """Dolibarr's llx_adherent.key.sql references llx_societe, another directory's table here."""
+    (tmp_path / "llx_adherent.sql").write_text("create table llx_adherent (rowid integer AUTO_INCREMENT PRIMARY KEY, "
+                                               "fk_soc integer NULL) ENGINE=innodb;\n")
+    (tmp_path / "llx_adherent.key.sql").write_text(
+        "ALTER TABLE llx_adherent ADD CONSTRAINT adherent_fk_soc FOREIGN KEY (fk_soc) REFERENCES llx_societe (rowid);\n")
+    report = lint_paths([str(tmp_path)], _context())
+    assert not [d for d in report.diagnostics if d.rule == "internal-error"], report.diagnostics
+    assert [(Path(f.path).name, f.line) for f in report.findings if f.rule == "foreign-key-mismatch"] == [
+        ("llx_adherent.key.sql", 1)]
