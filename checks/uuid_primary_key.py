@@ -19,6 +19,7 @@ from linter.rules.checkapi import (
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import STRINGS, Integer, Number
 from linter.schema.elements import Column, Index
+from linter.schema.links import link_identity
 from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import KeyEvidence
 from linter.record import FrozenRecord
@@ -79,7 +80,9 @@ class UuidPrimaryKey(Check):
             "returning Str::uuid() are random (a Prisma `VARCHAR(191)` id so filled is flagged); `uuid(7)`, "
             "`cuid()`, `ulid()`, `autoincrement()`, Laravel's HasUuids, HasVersion4Uuids and HasUlids are "
             "time-ordered (not flagged); the finding names the file and line. A "
-            "composite key led by a foreign-key column is left to the parent table's own finding. Severity "
+            "composite key led by a foreign-key column is left to the parent table's own finding, and so is a link "
+            "table clustered on its pair (a side's ids lead it, each repeated for its links: link-table-primary-key "
+            "wants that key, and a surrogate would undo it). Severity "
             "follows the evidence that the table takes many inserts: error when the config's insert_heavy "
             "patterns, a `-- innolint: insert-heavy` comment or the stats file (--stats) say so; warning when "
             "the name (*_log, *_events, *_history, *_audit, *_metrics, messages, notifications, sessions) or "
@@ -161,6 +164,12 @@ class UuidPrimaryKey(Check):
                 return
             if len(key.columns) > 1 and _is_foreign_key_column(table, column):
                 return  # rows of one parent sit together; the parent's own key is the one to fix
+            link = link_identity(model, table)
+            if link is not None and link.is_clustered_on(key):
+                # a link table clustered on its pair: the leading column holds the ids of the entity it
+                # refers to, each repeated for its links, so one entity's rows sit together (a surrogate
+                # would scatter them: link-table-primary-key); that entity's own key is the one to fix
+                return
             pointing = referrers.get(table_key(model, table.schema, table.name), [])
             yield self._finding(table, key, found, context, pointing, said, sampled)
 

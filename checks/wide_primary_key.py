@@ -17,14 +17,13 @@ from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, late
 from linter.rules.findings import Finding
 from linter.rules.options import Integer
 from linter.input.migrations.orm_evidence import KeyEvidence
-from linter.schema.innodb_sizes import KeyWidth, holding_values, key_width, schema_of
+from linter.schema.innodb_sizes import KeyWidth
+from linter.schema.key_copies import Copies, copies
 from linter.schema.elements import Column, Index, Location
 from linter.schema.entities import EntityIndex, entity_index, name_tokens
+from linter.schema.links import link_identity
 from linter.schema.model import SchemaModel, Table
-from linter.record import FrozenRecord
 from linter.schema.target import Target
-
-_set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 
 RULE = "wide-primary-key"
 DEFAULT_MAX_KEY_BYTES = 100
@@ -32,53 +31,8 @@ DEFAULT_MAX_KEY_BYTES = 100
 ROW_ID_BYTES = 6
 
 
-class Copies(FrozenRecord):
-    """The clustered key's width and what the secondary indexes carry of it per row."""
-
-    __slots__ = __match_args__ = ("key", "width", "per_index", "total")
-    key: Index
-    width: KeyWidth
-    per_index: tuple[tuple[Index, int], ...]  # each secondary index and the key bytes it holds
-    total: int
-
-    def __init__(self, key: Index, width: KeyWidth, per_index: tuple[tuple[Index, int], ...]) -> None:
-        _set(self, "key", key)
-        _set(self, "width", width)
-        _set(self, "per_index", per_index)
-        _set(self, "total", sum(n for _, n in per_index))
-
-
 #: the types a generator's text values are stored in (what uuid-primary-key reads as a UUID column)
 _TEXT_OR_BYTES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
-
-
-def copies(table: Table, target: Target, model: SchemaModel, values: int | None = None) -> Copies | None:
-    """The clustered key's bytes as a secondary index record holds them (with the length bytes of
-    variable-length parts; `KeyWidth.stored_bytes`), and for each B-tree or SPATIAL secondary
-    index the bytes of it that index carries: the clustered key's columns it does not hold whole
-    itself (InnoDB appends only those). FULLTEXT indexes carry FTS_DOC_ID instead. None for a
-    table on the hidden row id (6 bytes; no-primary-key's business) or a key of unknown width.
-    `values`: the length in characters of every value of a one-column key, as the application's
-    model says its generator makes them: the key is counted as those values take it
-    (`holding_values`), not as declared."""
-    key = table.clustered_index
-    if key is None:
-        return None
-    width = key_width(table, key, target, schema_of(model, table))
-    if not width.known:
-        return None
-    column = table.column(key.columns[0].name) if values is not None and len(key.columns) == 1 else None
-    if column is not None and values is not None:
-        width = KeyWidth((holding_values(width.parts[0], column, values),))
-    per_index = []
-    for index in table.indexes:
-        if index is key or index.kind == "fulltext":
-            continue
-        whole = {p.name.lower() for p in index.columns if p.prefix is None and not p.expression}
-        carried = sum((w.bytes or 0) + w.length_bytes for p, w in zip(key.columns, width.parts)
-                      if p.name.lower() not in whole)
-        per_index.append((index, carried))
-    return Copies(key, width, tuple(per_index))
 
 
 def names_a_table(table: Table, column: str, entities: EntityIndex) -> bool:
@@ -91,23 +45,17 @@ def names_a_table(table: Table, column: str, entities: EntityIndex) -> bool:
     return entities.resolve(words, column, table, whole=True) is not None
 
 
-def clustered_by_parent(table: Table, key: Index, entities: EntityIndex) -> str | None:
-    """Why a composite clustered key should stay: "link" when it is made of the references a link
-    table relates (two or three foreign keys or columns named after other tables, nothing else:
-    link-table-primary-key wants exactly this key), "parent" when it starts with a reference (a
-    foreign key's columns, or a column named after another table): a child table clustered by its
-    parent, one parent's rows together, as uuid-primary-key also leaves them. None otherwise: a
-    surrogate key would scatter those rows."""
+def clustered_by_parent(table: Table, key: Index, entities: EntityIndex) -> bool:
+    """Whether a composite clustered key starts with a reference (a foreign key's columns, or a
+    column named after another table): a child table clustered by its parent, one parent's rows
+    together, as uuid-primary-key also leaves them. A surrogate key would scatter those rows. (A
+    link table clustered on its pair is the model's answer: `linter.schema.links.link_identity`.)"""
     if len(key.columns) < 2 or any(p.expression for p in key.columns):
-        return None
+        return False
     columns = [p.name.lower() for p in key.columns]
     inside = [fk for fk in table.foreign_keys if fk.columns and {c.lower() for c in fk.columns} <= set(columns)]
-    covered = {c.lower() for fk in inside for c in fk.columns}
-    named = [c for c in columns if c not in covered and names_a_table(table, c, entities)]
-    if set(columns) <= covered | set(named) and 2 <= len(inside) + len(named) <= 3:
-        return "link"
     leading = any([c.lower() for c in fk.columns] == columns[: len(fk.columns)] for fk in inside)
-    return "parent" if leading or names_a_table(table, columns[0], entities) else None
+    return leading or names_a_table(table, columns[0], entities)
 
 
 def said_about(table: Table, key: Index, context: CheckContext) -> KeyEvidence | None:
@@ -157,9 +105,11 @@ class WidePrimaryKey(Check):
             "copy (InnoDB appends only the key columns an index does not already hold whole) and their sum per row; "
             "with table stats, the sum times the rows. A table clustered on a UNIQUE key (no PRIMARY KEY) is judged "
             "by that key; one on the hidden 6-byte row id is no-primary-key's. A link table clustered on the pair it "
-            "relates keeps its composite key (link-table-primary-key says so), and so does a child table whose key starts "
-            "with a reference to its parent (one parent's rows together): then the finding is info, without the "
-            "surrogate, and says to narrow the columns instead. A key uuid-primary-key flags (random UUIDs) is left "
+            "relates (the model's link identity, as link-table-primary-key reads it) gets no finding: that key is what "
+            "lookups by one side want, a surrogate would scatter them, and link-table-primary-key's finding weighs the "
+            "width when it proposes the pair. A child table whose key starts with a reference to its parent (one "
+            "parent's rows together) keeps its key too: the finding is info, without the surrogate, and says to narrow "
+            "the columns instead. A key uuid-primary-key flags (random UUIDs) is left "
             "to it: its finding gives the same surrogate-key fix. Where the application's model says what fills a "
             "one-column key (an ORM's generator: Prisma's cuid() 25 characters, cuid(2) 24, nanoid() 21, ulid() 26, "
             "uuid() 36; Laravel's HasUlids and HasUuids), the key is counted as those values take it: a VARCHAR holds "
@@ -185,7 +135,7 @@ class WidePrimaryKey(Check):
             "keep working; foreign keys that reference the natural key keep working on the UNIQUE key). The trade: "
             "a lookup by the natural key reads the UNIQUE index and then the clustered index (one more B-tree "
             "descent), and rows are stored in insertion order, no longer by the natural key, so range scans on it "
-            "read scattered pages. Not for link tables, whose composite key is the point. The ALTER rebuilds the "
+            "read scattered pages. Never for link tables, whose composite key is the point. The ALTER rebuilds the "
             "table."
         ),
         options={
@@ -206,6 +156,9 @@ class WidePrimaryKey(Check):
             found = copies(table, context.target, model)
             if found is None or found.width.stored_bytes <= limit or not found.total:
                 return
+            link = link_identity(model, table)
+            if link is not None and link.is_clustered_on(found.key):
+                return  # a link table clustered on its pair: what lookups by one side want (link-table-primary-key's)
             said = said_about(table, found.key, context)
             if random_uuid_key(table, found.key, context, said):
                 return  # uuid-primary-key's finding says it, with the same surrogate-key fix
@@ -248,7 +201,7 @@ class WidePrimaryKey(Check):
                             summary=f"{table.name}'s {width:,}-byte PRIMARY KEY ({columns}) holds "
                             f"{said.value_chars}-character ids")
 
-    def _finding(self, table: Table, found: Copies, keep: str | None, context: CheckContext,
+    def _finding(self, table: Table, found: Copies, by_parent: bool, context: CheckContext,
                  said: KeyEvidence | None = None) -> Finding:
         key = found.key
         columns = ", ".join(quote(c) for c in key.column_names)
@@ -266,12 +219,11 @@ class WidePrimaryKey(Check):
             message.append(f"The application's model says what fills it: {said.says()}; {said.value_source}.")
         stats = context.table_stats(table)
         message += _at_size(found.total, stats)
-        if keep is not None:
+        if by_parent:
             first = key.columns[0].name
             message.append(
-                ("It is a link table clustered on the entities it relates (link-table-primary-key): " if keep == "link"
-                 else f"Its key starts with {quote(first)}, a reference to another table: ")
-                + f"the rows of one {first} sit together, which a surrogate key would undo. Keep the key; narrow the "
+                f"Its key starts with {quote(first)}, a reference to another table: "
+                f"the rows of one {first} sit together, which a surrogate key would undo. Keep the key; narrow the "
                 "columns it copies instead (integer or BINARY(16) keys rather than text, a 1-byte character set for "
                 "codes), or drop secondary indexes that add little."
             )

@@ -90,22 +90,45 @@ def test_an_auto_increment_column_becomes_the_key_and_partitioning_columns_join_
     assert finding.fix == "ALTER TABLE `ev` DROP PRIMARY KEY, ADD PRIMARY KEY (`n`, `region`), ADD UNIQUE KEY (`region`, `n`);"
 
 
-@pytest.mark.parametrize(("sql", "why"), [
-    # a link table clustered on the pair (names matched to tables, or foreign keys)
+@pytest.mark.parametrize("sql", [
+    # names matched to tables
     ("CREATE TABLE users (id CHAR(40) PRIMARY KEY); CREATE TABLE roles (id CHAR(40) PRIMARY KEY); "
      "CREATE TABLE user_roles (user_id VARCHAR(40) NOT NULL, role_id VARCHAR(40) NOT NULL, "
-     "PRIMARY KEY (user_id, role_id), KEY (role_id)) DEFAULT CHARSET=utf8mb4", "link table"),
+     "PRIMARY KEY (user_id, role_id), KEY (role_id)) DEFAULT CHARSET=utf8mb4"),
+    # foreign keys
     ("CREATE TABLE a (k VARCHAR(60) PRIMARY KEY); CREATE TABLE b (k VARCHAR(60) PRIMARY KEY); "
      "CREATE TABLE ab (x VARCHAR(60) NOT NULL, y VARCHAR(60) NOT NULL, PRIMARY KEY (x, y), KEY (y), "
-     "FOREIGN KEY (x) REFERENCES a (k), FOREIGN KEY (y) REFERENCES b (k)) DEFAULT CHARSET=utf8mb4", "link table"),
-    # a child table clustered by its parent
-    ("CREATE TABLE orders (id INT PRIMARY KEY); CREATE TABLE order_note (order_id INT NOT NULL, "
-     "note_key VARCHAR(100) NOT NULL, body TEXT, created DATE, PRIMARY KEY (order_id, note_key), KEY (created)) "
-     "DEFAULT CHARSET=utf8mb4", "a reference to another table"),
+     "FOREIGN KEY (x) REFERENCES a (k), FOREIGN KEY (y) REFERENCES b (k)) DEFAULT CHARSET=utf8mb4"),
+    # what link-table-primary-key's fix leaves: a soft-delete stamp in the key, the old id kept with a key of its own
+    ("CREATE TABLE Users (Id INT PRIMARY KEY); CREATE TABLE App (Id INT PRIMARY KEY); "
+     "CREATE TABLE Favorite (Id INT UNSIGNED NOT NULL AUTO_INCREMENT, UserId VARCHAR(64) NOT NULL, "
+     "AppId VARCHAR(64) NOT NULL, DeletedAt BIGINT NOT NULL DEFAULT 0, LastTime TIMESTAMP NULL, "
+     "PRIMARY KEY (UserId, AppId, DeletedAt), KEY (AppId), KEY (LastTime), KEY (Id)) DEFAULT CHARSET=utf8mb4"),
 ])
-def test_keys_that_keep_rows_together_stay(sql: str, why: str, tmp_path: Path) -> None:
+def test_a_link_table_clustered_on_its_pair_is_left_alone(sql: str, tmp_path: Path) -> None:
+    """The pair clustered is what a link table looked up by one side wants: no surrogate advice (which
+    link-table-primary-key would then undo); its own finding weighs the width when it proposes the pair."""
+    assert found(sql, tmp_path) == []
+
+
+def test_a_child_table_clustered_by_its_parent_keeps_its_key(tmp_path: Path) -> None:
+    sql = ("CREATE TABLE orders (id INT PRIMARY KEY); CREATE TABLE order_note (order_id INT NOT NULL, "
+           "note_key VARCHAR(100) NOT NULL, body TEXT, created DATE, PRIMARY KEY (order_id, note_key), KEY (created)) "
+           "DEFAULT CHARSET=utf8mb4")
     [finding] = found(sql, tmp_path)
-    assert finding.severity == "info" and finding.fix is None and why in finding.message
+    assert finding.severity == "info" and finding.fix is None and "a reference to another table" in finding.message
+
+
+def test_a_composite_key_that_is_no_link_identity_still_gets_the_surrogate(tmp_path: Path) -> None:
+    """Clustered by a date first, or a log unique by its time: no link's identity, the usual advice."""
+    for sql in (("CREATE TABLE admin (admin_name VARCHAR(44) PRIMARY KEY); CREATE TABLE expired_tokens (admin_name "
+                 "VARCHAR(44) NOT NULL, otp_code VARCHAR(32) NOT NULL, used_date TIMESTAMP NOT NULL, PRIMARY KEY "
+                 "(used_date, otp_code, admin_name), KEY (admin_name, otp_code), KEY (otp_code)) DEFAULT CHARSET=utf8mb4"),
+                ("CREATE TABLE users (id INT PRIMARY KEY); CREATE TABLE user_log (username VARCHAR(50) NOT NULL, "
+                 "user_id INT NOT NULL, time TIMESTAMP NOT NULL, result TINYINT, PRIMARY KEY (username, user_id, time), "
+                 "KEY (user_id), KEY (result)) DEFAULT CHARSET=utf8mb4")):
+        [finding] = found(sql, tmp_path)
+        assert finding.severity == "warning" and finding.fix and "ADD PRIMARY KEY (`id`)" in finding.fix
 
 
 def test_random_uuid_keys_are_left_to_uuid_primary_key(tmp_path: Path) -> None:
