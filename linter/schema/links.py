@@ -556,10 +556,12 @@ def _surrogate_like(column: Column) -> bool:
 
 
 def _common_prefix(table: Table) -> str | None:
-    """MediaWiki-style column prefixes (`etp_id`, `etp_page`, `etp_event`): the shared first word."""
+    """MediaWiki-style column prefixes (`etp_id`, `etp_page`, `etp_event`): the shared first word. An
+    id word is none: `id_user`, `id_group` are references named id-first."""
     firsts = {(_tokens(c.name) or [""])[0] for c in table.columns.values()}
     if len(table.columns) >= 2 and len(firsts) == 1 and all("_" in c.name for c in table.columns.values()):
-        return firsts.pop()
+        first = firsts.pop()
+        return None if first in _ID_WORDS else first
     return None
 
 
