@@ -254,6 +254,31 @@ def test_logs_are_not_links(name: str) -> None:
     assert not run(link_table(FK_PAIR, name=name))
 
 
+def test_a_log_unique_by_its_time_beside_the_pair_is_no_link() -> None:
+    """cacti's user_log (username, user_id, time): the pair repeats, one row a login; a soft-delete
+    stamp that is no time type (apollo's DeletedAt BIGINT) or a link table not named as a log keeps
+    its finding."""
+    stamped = ", time TIMESTAMP NOT NULL, UNIQUE KEY u (user_id, group_id, time)"
+    assert not run(link_table(FK_PAIR + stamped, name="user_group_log"))
+    assert run(link_table(FK_PAIR + stamped))
+    assert run(link_table(FK_PAIR + ", deleted_at BIGINT NOT NULL, UNIQUE KEY u (user_id, group_id, deleted_at)",
+                          name="user_group_log"))
+
+
+def test_the_columns_of_one_composite_foreign_key_are_one_side() -> None:
+    """Quartz's QRTZ_CRON_TRIGGERS: (SCHED_NAME, TRIGGER_NAME, TRIGGER_GROUP) is one foreign key to one
+    parent, a 1:1 extension of its row: no pair, whichever key the table is clustered on."""
+    parent = "CREATE TABLE triggers (sched VARCHAR(60) NOT NULL, name VARCHAR(60) NOT NULL, PRIMARY KEY (sched, name))"
+    columns = ("sched VARCHAR(60) NOT NULL, name VARCHAR(60) NOT NULL, cron VARCHAR(60), "
+               "FOREIGN KEY (sched, name) REFERENCES triggers (sched, name)")
+    assert not run(link_table(columns + ", UNIQUE KEY u (sched, name)", name="cron_triggers"),
+                   entities=(*ENTITIES, parent))
+    two = ("sched VARCHAR(60) NOT NULL, name VARCHAR(60) NOT NULL, user_id INT UNSIGNED NOT NULL, "
+           "FOREIGN KEY (sched, name) REFERENCES triggers (sched, name), FOREIGN KEY (user_id) REFERENCES user (id), "
+           "UNIQUE KEY u (user_id, sched, name)")
+    assert run(link_table(two, name="trigger_watchers"), entities=(*ENTITIES, parent))  # a second parent: a pair
+
+
 def test_a_validity_period_is_a_history_of_links() -> None:
     assert not run(link_table(FK_PAIR + ", from_date DATE NOT NULL, to_date DATE NOT NULL"))
     assert not run(link_table(FK_PAIR + ", valid_from DATETIME, valid_until DATETIME"))

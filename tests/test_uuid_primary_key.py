@@ -151,6 +151,25 @@ def test_composite_key_led_by_a_foreign_key_is_left_to_the_parent() -> None:
     assert "Foreign keys in session_attributes reference this table" in findings[0].message
 
 
+@pytest.mark.parametrize("names", [("namespace_id", "build_id"), ("user_uuid", "group_uuid"), ("UserId", "GroupId")])
+def test_a_link_table_clustered_on_its_pair_is_left_to_the_parents(names: tuple[str, str]) -> None:
+    """temporal's build_id_to_task_queue: a link clustered on (namespace_id BINARY(16), ...) without
+    a foreign key. Its leading column holds a side's ids, each repeated for its links: one side's
+    rows sit together, which is the key link-table-primary-key asks for; the surrogate this rule would
+    give back is what that rule flags. A composite key of a uuid and a column of its own is still
+    this rule's."""
+    a, b = names
+    parents = ("CREATE TABLE namespaces (id BINARY(16) NOT NULL PRIMARY KEY)", "CREATE TABLE users (id BINARY(16) NOT NULL "
+               "PRIMARY KEY)", "CREATE TABLE `groups` (id BINARY(16) NOT NULL PRIMARY KEY)", "CREATE TABLE builds (id "
+               "BINARY(16) NOT NULL PRIMARY KEY)")
+    link = (f"CREATE TABLE pairs ({a} BINARY(16) NOT NULL, {b} BINARY(16) NOT NULL, PRIMARY KEY ({a}, {b}), KEY ({b})) "
+            "ENGINE=InnoDB")
+    assert [f.table for f in run(*parents, link)] == ["namespaces", "users", "groups", "builds"]
+    own = (f"CREATE TABLE pairs ({a} BINARY(16) NOT NULL, label VARCHAR(200) NOT NULL, body TEXT, "
+           f"PRIMARY KEY ({a}, label)) ENGINE=InnoDB")
+    assert "pairs" in [f.table for f in run(*parents, own)]
+
+
 @pytest.mark.parametrize("engine", ["MyISAM", "MEMORY", "Aria"])
 def test_non_innodb_tables_are_not_flagged(engine: str) -> None:
     assert not run(f"CREATE TABLE t (id CHAR(36) NOT NULL PRIMARY KEY) ENGINE={engine}")
