@@ -282,12 +282,13 @@ def _width_trade(link: Link, model: SchemaModel, target: Target) -> str:
     shown = ", ".join(f"{quote(index.name) if index.name else f'KEY ({quote(index.column_names[0])})'} {n:,}"
                       for index, n in after.per_index if n)
     count = sum(1 for _, n in after.per_index if n)
+    carry = "its secondary index carries" if count == 1 else f"its {count} secondary indexes carry"
+    beside = " (beside the UNIQUE key on the pair the new key replaces)" if link.unique is not None else ""
     return (
         f"Here the pair is up to {after.width.stored_bytes:,} bytes as an index holds it, the surrogate "
-        f"{now.width.stored_bytes:,}: after the fix {'its secondary index carries' if count == 1 else f'its {count} secondary indexes carry'} "
-        f"up to {after.total:,} bytes of it per row ({shown}) where they carry {now.total:,} of the surrogate now"
-        + (" (beside the UNIQUE key on the pair the new key replaces)" if link.unique is not None else "") + "; "
-        "the price of keeping one side's rows together (wide-primary-key does not flag a link table clustered on its pair)."
+        f"{now.width.stored_bytes:,}: after the fix {carry} up to {after.total:,} bytes of it per row ({shown}) "
+        f"where they carry {now.total:,} of the surrogate now{beside}; the price of keeping one side's rows "
+        "together (wide-primary-key does not flag a link table clustered on its pair)."
     )
 
 

@@ -348,6 +348,51 @@ def test_view_standins_and_temporary_tables_are_skipped() -> None:
     assert not run(link_table(FK_PAIR).replace("CREATE TABLE", "CREATE TEMPORARY TABLE"))
 
 
+def test_the_message_weighs_the_width_the_pair_costs() -> None:
+    """The trade in bytes per row, as wide-primary-key counts a clustered key (which then says nothing:
+    the weighing is this rule's): what each secondary index carries of the pair after the fix,
+    against what the indexes carry of the surrogate now."""
+    narrow = one(link_table(FK_PAIR + ", UNIQUE KEY pair (user_id, group_id)"))
+    assert ("Here the pair is up to 8 bytes as an index holds it, the surrogate 4: after the fix its 2 secondary "
+            "indexes carry up to 12 bytes of it per row (`group_id` 4, KEY (`id`) 8) where they carry 8 of the "
+            "surrogate now (beside the UNIQUE key on the pair the new key replaces)") in narrow.message
+    wide = one(link_table(
+        "user_id VARCHAR(64) NOT NULL, group_id INT UNSIGNED NOT NULL, created DATETIME, UNIQUE KEY pair (user_id, group_id), "
+        "KEY (created), FOREIGN KEY (group_id) REFERENCES `group` (id)",
+        surrogate="id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY") + " DEFAULT CHARSET=utf8mb4")
+    # VARCHAR(64) utf8mb4: 256 + 2 length bytes, and the INT: 262 in `created` and KEY (id), 258 in group_id's key
+    assert ("its 3 secondary indexes carry up to 782 bytes of it per row (`created` 262, `group_id` 258, KEY (`id`) "
+            "262) where they carry 24 of the surrogate now") in wide.message
+
+
+def test_the_width_the_message_gives_is_what_the_server_stores(mariadb: MariaDB) -> None:
+    """The claim measured: InnoDB's page count of a secondary index that carried the 8-byte id and
+    carries the 200-character pair after the fix (mysql.innodb_index_stats)."""
+    ddl = ("CREATE TABLE user_group (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, user_id VARCHAR(200) NOT NULL, "
+           "group_id INT UNSIGNED NOT NULL, created INT NOT NULL, UNIQUE KEY pair (user_id, group_id), KEY by_created "
+           "(created), KEY by_group (group_id)) ENGINE=InnoDB DEFAULT CHARSET=latin1 STATS_PERSISTENT=1")
+    finding = one(ddl)
+    assert "`by_created` 205" in finding.message and finding.fix is not None
+    mariadb.sql("DROP DATABASE IF EXISTS link_width; CREATE DATABASE link_width")
+    try:
+        mariadb.sql(ddl, database="link_width")
+        mariadb.sql("INSERT INTO user_group (user_id, group_id, created) SELECT CONCAT(LPAD(seq, 10, '0'), "
+                    "REPEAT('x', 190)), seq % 50, seq FROM seq_1_to_4000", database="link_width")
+
+        def pages() -> int:
+            mariadb.sql("ANALYZE TABLE user_group", database="link_width")
+            return int(mariadb.sql("SELECT stat_value FROM mysql.innodb_index_stats WHERE database_name = 'link_width' "
+                                   "AND table_name = 'user_group' AND index_name = 'by_created' AND stat_name = 'size'")[0][0])
+
+        before = pages()
+        mariadb.sql(finding.fix, database="link_width")
+        mariadb.sql("OPTIMIZE TABLE user_group", database="link_width")
+        after = pages()
+        assert after > 8 * before, (before, after)  # 4 + 8 bytes an entry before, 4 + 205 after
+    finally:
+        mariadb.sql("DROP DATABASE IF EXISTS link_width")
+
+
 # -- the fix runs ----------------------------------------------------------------------------------
 def test_fix_runs_on_mariadb_and_clusters_on_the_pair(mariadb: MariaDB) -> None:
     [finding] = run(

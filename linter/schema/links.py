@@ -142,8 +142,10 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
     links and looked up by one side of it, and its other columns only describe the pair. InnoDB
     clusters it on a single surrogate column (the PRIMARY KEY, or with no PRIMARY KEY the UNIQUE key
     InnoDB clusters on), or on the pair itself (`Link.on_identity`): the same columns make the same
-    link either way, so that no rule's fix turns a link into something another rule calls wrong. The evidence is structural first: a UNIQUE key on the
-    pair (with at most two small qualifiers beside it: a soft-delete stamp, a type, a scope), foreign
+    link either way, so that no rule's fix turns a link into something another rule calls wrong.
+    Clustered on the pair, the key must lead with a side (or the scope): a key led by a qualifier (a
+    date) keeps no side's rows together. The evidence is structural first: a UNIQUE key on the pair
+    (with at most two small qualifiers beside it: a soft-delete stamp, a type, a scope), foreign
     keys, both references indexed; names second (`<entity>_id`, `fk_<entity>`, `<entity>_code`,
     `<entity>_name` matched to a table of the table's own schema, and in a UNIQUE pair any name or
     code). A reference every other side's table holds too (a tenant, a workspace) is the scope the
@@ -252,7 +254,8 @@ def find_link(table: Table, entities: EntityIndex, referenced: set[tuple[str, st
             references = [r for r in references if r not in placed]
     if not 2 <= len(references) <= 3:
         return None
-    sides = len({r.order for r in references if r.how == "FOREIGN KEY"}) + sum(r.how != "FOREIGN KEY" for r in references)
+    foreign = {r.order for r in references if r.how == "FOREIGN KEY"}  # (a foreign key's order: its place)
+    sides = len(foreign) + sum(r.how != "FOREIGN KEY" for r in references)
     if sides < 2:
         return None  # the columns of one composite foreign key: one parent (a 1:1 extension, a child), no pair
     names = {r.column.lower() for r in references}
