@@ -47,7 +47,8 @@ CREATE TABLE coupon (
   KEY customer_id (customer_id)
 ) ENGINE=InnoDB;
 
--- Fine for wide-primary-key (info only): a link table keeps the composite key it is read by.
+-- Fine for wide-primary-key (no finding): a link table keeps the composite key it is read by
+-- (link-table-primary-key would ask for it; a surrogate would scatter one customer's rows).
 CREATE TABLE customer_coupon (
   customer_id INT UNSIGNED NOT NULL,
   coupon_code VARCHAR(255) NOT NULL,
