@@ -17,7 +17,7 @@ from linter.rules.column_sql import change_columns
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, TableStats, cause_place, foreign_keys_by_parent
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import Number
-from linter.schema.elements import Column, ForeignKey
+from linter.parse.elements import Column, ForeignKey
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target

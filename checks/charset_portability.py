@@ -33,8 +33,9 @@ from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import TARGET_NAMES
-from linter.schema.elements import Column
-from linter.schema.model import Schema, SchemaModel, Table, TableBody
+from linter.parse.elements import Column
+from linter.schema.model import Schema, SchemaModel, Table
+from linter.parse.body import TableBody
 from linter.schema.target import TARGETS, Target
 
 #: utf8mb4 collations on every target (MySQL 5.7+ and MariaDB 10.6+; MariaDB's list verified):

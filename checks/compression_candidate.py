@@ -25,7 +25,7 @@ from linter.rules.checkapi import (
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import SIZE, Integer
 from linter.rules.copies import decided_once, grouped as copies_of
-from linter.schema.elements import Column
+from linter.parse.elements import Column
 from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target
 from linter.schema.tenants import TenantLayout, layout_for, some_names, sql_string

@@ -24,7 +24,7 @@ from linter.rules.checkapi import (
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import STRINGS
 from linter.schema.innodb_sizes import SPATIAL_TYPES, column_charset, schema_of, server_defaults
-from linter.schema.elements import LARGE_TYPES, Column, ForeignKey, Index
+from linter.parse.elements import LARGE_TYPES, Column, ForeignKey, Index
 from linter.schema.entities import EntityIndex, entity_index, name_tokens
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord

@@ -28,7 +28,7 @@ from linter.schema import innodb_sizes as sizes
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding
-from linter.schema.elements import Index, Location
+from linter.parse.elements import Index, Location
 from linter.schema.model import Schema, SchemaModel, Table
 from linter.schema.target import Target
 from linter.rules.key_length import KeyProblem, key_label, index_name, key_fix, key_problem

@@ -18,7 +18,7 @@ from linter.rules.column_sql import kept_definition
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, cause_place, qualified, quote
 from linter.rules.findings import Finding, Severity
-from linter.schema.elements import Column, ForeignKey, Index, IndexColumn
+from linter.parse.elements import Column, ForeignKey, Index, IndexColumn
 from linter.schema.key_copies import copies, copies_of
 from linter.schema.links import Link, Reference, identity_key, link_identity
 from linter.schema.model import SchemaModel, Table

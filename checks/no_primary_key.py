@@ -10,8 +10,8 @@ from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer, Number
 from linter.rules.primary_key_fix import primary_key_clauses
-from linter.schema.elements import LARGE_TYPES, Index
-from linter.schema.elements import SPATIAL_TYPES
+from linter.parse.elements import LARGE_TYPES, Index
+from linter.parse.elements import SPATIAL_TYPES
 from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import LinkEvidence
 

@@ -29,8 +29,9 @@ from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.primary_key_fix import primary_key_clauses
-from linter.schema.elements import Index, IndexColumn
-from linter.schema.model import Schema, SchemaModel, Table, TableBody
+from linter.parse.elements import Index, IndexColumn
+from linter.schema.model import Schema, SchemaModel, Table
+from linter.parse.body import TableBody
 from linter.schema.target import Target
 
 #: engines without transactions, by lower-case name: what they lack besides (each engine's

@@ -19,7 +19,7 @@ from linter.rules.checkapi import (
     Check, CheckContext, RuleDoc, foreign_keys_by_parent, latest_place, qualified, quote, table_key,
 )
 from linter.rules.findings import Finding
-from linter.schema.elements import Index, IndexColumn
+from linter.parse.elements import Index, IndexColumn
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target

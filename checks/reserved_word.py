@@ -20,7 +20,7 @@ from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, quote
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import TARGET_NAMES
-from linter.schema.elements import Column, Location
+from linter.parse.elements import Column, Location
 from linter.schema.model import SchemaModel, Table
 from linter.schema.reserved_words import reserved_words, upgrades
 from linter.schema.target import TARGETS, Target

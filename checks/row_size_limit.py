@@ -21,7 +21,7 @@ from linter.schema import innodb_sizes as sizes
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified
 from linter.rules.findings import Finding
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import SchemaModel, Table
 from linter.schema.refused import Refusal, RowRepeat
 from linter.rules.row_size import SERVER_ROW_ERROR, fix_clauses, row_problem

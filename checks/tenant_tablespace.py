@@ -15,7 +15,7 @@ from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding
 from linter.rules.options import Integer, Number
 from linter.rules.copies import decided_once, grouped as copies_of
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target
 from linter.schema.tenants import (

@@ -18,7 +18,7 @@ from linter.rules.checkapi import (
 )
 from linter.rules.findings import Finding, Severity
 from linter.rules.options import STRINGS, Integer, Number
-from linter.schema.elements import Column, Index
+from linter.parse.elements import Column, Index
 from linter.schema.links import link_identity
 from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import KeyEvidence

@@ -19,7 +19,7 @@ from linter.rules.options import Integer
 from linter.input.migrations.orm_evidence import KeyEvidence
 from linter.schema.innodb_sizes import KeyWidth
 from linter.schema.key_copies import Copies, copies
-from linter.schema.elements import Column, Index, Location
+from linter.parse.elements import Column, Index, Location
 from linter.schema.entities import EntityIndex, entity_index, name_tokens
 from linter.schema.links import link_identity
 from linter.schema.model import SchemaModel, Table

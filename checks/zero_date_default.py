@@ -26,7 +26,7 @@ from linter.rules.scope import is_system_schema, statement_of
 from linter.rules.copies import judged_once
 from linter.rules.checkapi import Check, CheckContext, RuleDoc, qualified, quote
 from linter.rules.findings import Finding, Severity
-from linter.schema.elements import Column
+from linter.parse.elements import Column
 from linter.schema.model import SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target

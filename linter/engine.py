@@ -29,7 +29,7 @@ from linter.input.git_changes import ChangeSet, edited_migrations, tables_named_
 from linter.input.migrations.files import detected_root, forget_listings
 from linter.input.migrations.formats.base import HistoryNote
 from linter.input.migrations.history import plan
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import SchemaModel, Table, is_engine_placeholder
 from linter.parse.statement import glued_in_packet, may_fail
 from linter.parse.tokens import ParseFailure

@@ -47,7 +47,7 @@ from linter.rules.findings import Diagnostic, Finding, at_or_above
 from linter.input.migrations.formats import FORMATS, named
 from linter.input.migrations.formats.base import History, NewMigration, WritingError
 from linter.input.migrations.history import plan
-from linter.schema.elements import Column, ForeignKey, Index, IndexColumn
+from linter.parse.elements import Column, ForeignKey, Index, IndexColumn
 from linter.schema.model import SchemaModel, Table, generated_key_name
 from linter.report import human
 from linter.report.text import headline

@@ -36,7 +36,6 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from pathlib import Path
 
 from hypothesis import strategies as st
 
@@ -45,7 +44,7 @@ from linter.rules.checkapi import CheckContext, TableStats
 from linter.engine import Engine
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.report.contract import read_report
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.refused import CannotFollow, Refusal
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import parse_statement

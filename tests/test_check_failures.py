@@ -24,7 +24,7 @@ from linter.rules.checkapi import Check, CheckContext, RuleDoc
 from linter.rules.copies import judged_once
 from linter.rules.findings import Finding
 from linter.schema.model import SchemaModel, Table
-from linter.schema.target import TARGETS, Target
+from linter.schema.target import TARGETS
 from tests.helpers import lint_sql
 from tests.mariadb import MariaDB
 
@@ -104,7 +104,7 @@ def test_without_a_place_for_failures_a_direct_call_raises(tmp_path: Path) -> No
     """A test calling a check directly sees the exception (nothing to report it to)."""
     from linter.engine import Engine
     from linter.parse.statement import parse_statement
-    from linter.schema.elements import Location
+    from linter.parse.elements import Location
     from linter.server.replay import Replayer
 
     replayer = Replayer()

@@ -22,7 +22,7 @@ import pytest
 from linter.rules import suppressions
 from linter.rules.directives import comments_in_text, parse_directives
 from linter.rules.findings import Diagnostic, Finding
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import glued_statement, parse_statement
 from linter.parse.options import partition_names

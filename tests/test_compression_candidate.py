@@ -16,7 +16,7 @@ from linter.rules.column_sql import column_definition
 from linter.parse import ops
 from linter.rules.checkapi import CheckContext, TableStats
 from linter.rules.findings import Finding
-from linter.schema.elements import Column, Location
+from linter.parse.elements import Column, Location
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
 from linter.schema.model import Table

@@ -12,7 +12,7 @@ import pytest
 
 from linter.parse.cache import ParseCache
 from linter.parse import ops
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.server.replay import Replayer
 from linter.schema.target import Target
 from tests.test_replay import _innolint, _server

@@ -24,7 +24,7 @@ from linter.engine import lint_paths
 from linter.parse import ops
 from linter.parse.cache import ParseCache
 from linter.rules.checkapi import CheckContext
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.target import Target
 from linter.server.replay import Replayer
 from tests.helpers import lint_sql

@@ -154,7 +154,7 @@ def test_tenant_copies_share_their_elements_and_each_points_into_its_own_stateme
     assert [(f.count, f.line, f.column) for f in grouped] == [(6, keys[0], 3)]
     from linter.server.replay import Replayer
     from linter.parse.statement import parse_statement
-    from linter.schema.elements import Location
+    from linter.parse.elements import Location
 
     replayer = Replayer()
     statement = "CREATE TABLE `sessions` (\n  `sid` char(36) NOT NULL,\n  PRIMARY KEY (`sid`)\n)"

@@ -16,7 +16,7 @@ from linter.config.settings import ConfigResolver
 from linter.engine import RunOptions, lint_paths
 from linter.rules.findings import GROUP_NAMES_KEPT, Finding
 from linter.rules.grouping import group_copies
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer

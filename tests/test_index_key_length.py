@@ -215,7 +215,7 @@ def test_the_replays_shortcut_never_skips_a_refused_key(tmp_path: Path) -> None:
     (`key_refusals.may_be_refused`): over generated keys (types, lengths, prefixes, character
     sets, row formats, engines, targets), every key the decision refuses passes that test."""
     from linter.parse.statement import parse_statement
-    from linter.schema.elements import Location
+    from linter.parse.elements import Location
     from linter.server.key_refusals import may_be_refused
     from linter.server.replay import Replayer
 

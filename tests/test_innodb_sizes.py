@@ -15,8 +15,9 @@ import pymysql
 import pytest
 
 from linter.schema import innodb_sizes as sizes
-from linter.schema.elements import Location
-from linter.schema.model import Table, TableBody
+from linter.parse.elements import Location
+from linter.schema.model import Table
+from linter.parse.body import TableBody
 from linter.parse.statement import parse_statement
 from linter.schema.target import TARGETS, Target
 from tests.helpers import lint_sql

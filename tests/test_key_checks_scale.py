@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from checks import check_by_id
 from linter.rules.checkapi import CheckContext
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer

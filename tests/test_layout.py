@@ -93,6 +93,17 @@ def test_no_import_cycle_in_linter() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
 
 
+def test_the_parser_imports_nothing_of_the_model_or_the_server() -> None:
+    """The parser (`linter.parse`) comes before the model and the server emulator: it builds the
+    elements and bodies they hold (`parse.elements`, `parse.body`) and reaches neither."""
+    modules = _modules()
+    found = [f"{path.relative_to(REPO_ROOT)}:{line}: imports {target}"
+             for name, path in modules.items() if name.startswith("linter.parse")
+             for target, line in _runtime_imports(name, path, modules).items()
+             if target.startswith(("linter.schema", "linter.server"))]
+    assert not found, "\n".join(found)
+
+
 def _rule_crossings(modules: dict[str, Path]) -> list[str]:
     """Imports of a rule's module (`checks.<rule>`) from anywhere but the registry (`checks`,
     which lists them): a rule module imports the model and the rule API only, and the engine

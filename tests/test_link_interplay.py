@@ -31,7 +31,7 @@ from linter.audit.connection import connect
 from linter.audit.server import AuditOptions, read_server, run_checks
 from linter.rules.checkapi import CheckContext
 from linter.rules.findings import Finding
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.links import link_identity
 from linter.schema.target import Target
 from linter.parse.statement import parse_statement

@@ -17,7 +17,7 @@ from checks.link_table_primary_key import LinkTablePrimaryKey
 from linter.rules.checkapi import CheckContext
 from linter.engine import lint_paths
 from linter.rules.findings import Finding
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
 from tests.mariadb import MariaDB

@@ -12,7 +12,7 @@ import pytest
 from checks.link_table_primary_key import LinkTablePrimaryKey
 from linter.rules.checkapi import CheckContext
 from linter.rules.findings import Finding
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
 from tests.mariadb import MariaDB

@@ -193,7 +193,7 @@ def test_the_classes_reach_what_they_are_about(outcomes: list[Outcome]) -> None:
 
 def _replay(text: str, target: str) -> object:
     from linter.parse.statement import parse_statement
-    from linter.schema.elements import Location
+    from linter.parse.elements import Location
     from linter.server.replay import Replayer
     from linter.schema.target import Target
 
@@ -234,7 +234,7 @@ def test_a_cut_key_is_cut_once_per_copy() -> None:
     """The parsed definition may be shared by many tables (a tenant dump): the cut is made on each
     table's own copy, never on the shared keys."""
     from linter.parse.statement import parse_statement
-    from linter.schema.elements import Location
+    from linter.parse.elements import Location
     from linter.server.replay import Replayer
     from linter.schema.target import Target
 

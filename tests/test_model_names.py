@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pymysql
 import pytest
 
-from linter.schema.elements import IndexColumn, Location
+from linter.parse.elements import IndexColumn, Location
 from linter.schema.model import Table, generated_key_name
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer

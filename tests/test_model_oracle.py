@@ -518,7 +518,7 @@ def test_no_primary_keys_fix_runs_and_clusters_the_table(mariadb: MariaDB, defin
     TEXT/BLOB/JSON or spatial column: the server refuses that, error 1170) adds a key column
     instead; the fix runs on the server and InnoDB then clusters the table on PRIMARY."""
     from checks.no_primary_key import NoPrimaryKey
-    from linter.schema.elements import Location
+    from linter.parse.elements import Location
     from linter.parse.statement import parse_statement
     from linter.server.replay import Replayer
 

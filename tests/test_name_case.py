@@ -19,7 +19,7 @@ from linter.rules.checkapi import CheckContext
 from linter.config.settings import ConfigResolver
 from linter.engine import RunOptions, lint_paths
 from linter.rules.findings import Report
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
 from linter.schema.target import Target

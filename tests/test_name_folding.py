@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from linter.rules.checkapi import foreign_keys_by_parent, table_key
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
 from linter.schema.target import Target

@@ -16,7 +16,7 @@ import pytest
 from linter.parse import ops
 from linter.parse.cache import ParseCache
 from linter.parse.tokens import ParseFailure
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.server.replay import Replayer
 from linter.schema.target import Target
 from tests import sampling

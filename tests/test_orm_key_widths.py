@@ -247,7 +247,7 @@ def test_a_key_part_holding_values_takes_the_values_bytes(column: str, chars: in
 
 def table_of(ddl: str):  # type: ignore[no-untyped-def]
     from linter.parse.statement import parse_statement
-    from linter.schema.elements import Location
+    from linter.parse.elements import Location
     from linter.schema.model import Table
 
     op = parse_statement(ddl)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from linter.parse import ops
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import SchemaModel, Table
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import parse_statement

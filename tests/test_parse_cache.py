@@ -18,7 +18,7 @@ from linter.parse import ops
 from linter.parse import statement as parse_module
 from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, RunOptions, Unit, lint_paths
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.parse.tokens import ParseFailure
 from linter.parse.statement import parse_statement
 from linter.parse.cache import ParseCache

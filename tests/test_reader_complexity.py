@@ -194,8 +194,8 @@ def test_exclude_patterns_are_matched_in_one_pass(tmp_path: Path) -> None:
 
 
 def _table(schema: str | None, name: str) -> Table:
-    from linter.schema.elements import Location
-    from linter.schema.model import TableBody
+    from linter.parse.elements import Location
+    from linter.parse.body import TableBody
 
     here = Location("t.sql", 1)
     return Table(schema, name, TableBody(), here, here)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from linter.parse import ops
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import Table
 from linter.parse.tokens import ParseFailure
 from linter.parse.cache import ParseCache

@@ -20,7 +20,7 @@ import pytest
 import tests.differential as D
 
 from linter.parse import ops
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.parse.cache import ParseCache
 from linter.server.replay import Replayer
 from linter.schema.target import Target

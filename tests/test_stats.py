@@ -47,8 +47,9 @@ def test_load_keys_by_schema_table_and_bare_name_lower_case(tmp_path: Path) -> N
 
 
 def test_context_finds_the_table_by_schema_then_by_bare_name(tmp_path: Path) -> None:
-    from linter.schema.elements import Location
-    from linter.schema.model import Table, TableBody
+    from linter.parse.elements import Location
+    from linter.schema.model import Table
+    from linter.parse.body import TableBody
 
     stats = load_stats(write(tmp_path, {"version": 1, "tables": [
         row("shop", "orders", count_insert=1), row("billing", "orders", count_insert=2),

@@ -14,7 +14,7 @@ import pytest
 from linter.parse import ops
 from linter.rules.checkapi import CheckContext
 from linter.engine import Engine, Unit
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import SchemaModel
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer

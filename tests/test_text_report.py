@@ -20,7 +20,7 @@ from linter.cli import main
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.report import text
 from tests.complexity import assert_linear
-from tests.helpers import CORPUS, ROOT, lint_sql
+from tests.helpers import ROOT, lint_sql
 
 LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning|info) \[(?P<rule>[a-z-]+)\] (?P<point>.+)$")
 EXAMPLES = ROOT / "examples"

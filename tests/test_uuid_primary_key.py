@@ -14,7 +14,7 @@ import pytest
 from checks.uuid_primary_key import UuidPrimaryKey
 from linter.rules.checkapi import CheckContext, TableStats
 from linter.rules.findings import Finding
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.parse.statement import parse_statement
 from linter.server.replay import Replayer
 from linter.schema.target import Target

@@ -39,7 +39,7 @@ from linter.audit.coverage import DDL, Coverage, reason_of
 from linter.rules.checkapi import CheckContext, ColumnMeasurement, KeySample, quote
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.rules.grouping import group_copies
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import SchemaModel
 from linter.parse.tokens import ParseFailure
 from linter.server.replay import Replayer

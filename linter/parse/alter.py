@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from sqlglot.tokens import Token, TokenType
 
 from linter.parse import ops
-from linter.schema.elements import Column, Index
-from linter.schema.model import TableBody
+from linter.parse.elements import Column, Index
+from linter.parse.body import TableBody
 from linter.parse.columns import _parse_columns
 from linter.parse.create import _database_options
 from linter.parse.keys import _is_key_element, _read_key

@@ -34,8 +34,8 @@ from collections import OrderedDict
 from dataclasses import fields, replace
 
 from linter.parse import ops
-from linter.schema.model import TableBody
-from linter.schema.elements import TableOptions
+from linter.parse.body import TableBody
+from linter.parse.elements import TableOptions
 from linter.parse.statement import _PLAIN_SET, _SESSION_WORDS, _SKIP_FIRST_WORDS, dynamic_statement, parse_statement, skipped_glue
 from linter.parse.alter import _KEYS_ONLY_LINE
 from linter.parse.tokens import ParseFailure

@@ -11,7 +11,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError
 from sqlglot.tokens import Token, TokenType
 
-from linter.schema.elements import Column, ForeignKey, Index, IndexColumn
+from linter.parse.elements import Column, ForeignKey, Index, IndexColumn
 from linter.parse.plain import _plain_column_element
 from linter.parse.tokens import (
     ParseFailure,

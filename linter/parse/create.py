@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 from sqlglot.tokens import Token, TokenType
 
 from linter.parse import ops
-from linter.schema.elements import ForeignKey, Index, IndexColumn, IndexKind
-from linter.schema.model import TableBody, without_redundant_generated_keys
-from linter.schema.key_facts import drop_whole_prefixes
+from linter.parse.elements import ForeignKey, Index, IndexColumn, IndexKind
+from linter.parse.body import TableBody, without_redundant_generated_keys
+from linter.parse.body import drop_whole_prefixes
 from linter.parse.columns import _parse_columns
 from linter.parse.keys import (
     _index_options_invisible,
@@ -27,7 +27,7 @@ from linter.parse.select_names import string_for_a_name
 from linter.parse.tokens import _STRING_FOR_NAME, ParseFailure, _L_PAREN, _SKIP_OBJECTS, _UNQUOTED, _head, _split_top_level
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Column
+    from linter.parse.elements import Column
     from linter.parse.tokens import _Cursor
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from sqlglot.tokens import Token, TokenType
 
-from linter.schema.elements import ForeignKey, Index, IndexColumn, IndexKind
-from linter.schema.model import name_unnamed_keys
+from linter.parse.elements import ForeignKey, Index, IndexColumn, IndexKind
+from linter.parse.body import name_unnamed_keys
 from linter.parse.tokens import _KEY_WORDS, ParseFailure, _head, _split_top_level
 
 if TYPE_CHECKING:
-    from linter.schema.model import TableBody
+    from linter.parse.body import TableBody
     from linter.parse.tokens import _Cursor
 
 
@@ -34,7 +34,7 @@ MAX_KEYS = 64
 
 def _name_keys(keys: list[Index], out: list[Index]) -> str | None:
     """The keys of a CREATE TABLE in declaration order, into `out`, those without a name named as
-    the server names them (`linter.schema.model.name_unnamed_keys`). Returns why the server refuses the
+    the server names them (`linter.parse.body.name_unnamed_keys`). Returns why the server refuses the
     keys (a name used twice, two primary keys, more than MAX_KEYS), or None. (The server's search
     for a free name is quadratic in the keys of one name; a table has at most MAX_KEYS.)"""
     out += keys
@@ -114,7 +114,7 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
     if kind == "primary":
         name = "PRIMARY"
     # an unnamed key keeps None: the server names it after its first column, with _2, _3 when
-    # that name is taken (linter.schema.model.name_unnamed_keys, for the CREATE TABLE or in replay)
+    # that name is taken (linter.parse.body.name_unnamed_keys, for the CREATE TABLE or in replay)
     body.indexes.append(Index(name, kind, parts, invisible, using=using))
     return if_not_exists
 

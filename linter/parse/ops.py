@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from linter.schema.elements import Column, ForeignKey, Index
-from linter.schema.model import TableBody
+from linter.parse.elements import Column, ForeignKey, Index
+from linter.parse.body import TableBody
 from linter.record import FrozenRecord
 
 # Frozen records rather than frozen dataclasses: the same ==, hash, repr and immutability, without

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import re
 from sqlglot.tokens import TokenType
 
-from linter.schema.elements import TableOptions
-from linter.schema.innodb_sizes import charset_of_collation, normalize_charset
+from linter.parse.elements import TableOptions
+from linter.parse.charsets import charset_of_collation, normalize_charset
 from linter.parse.tokens import ParseFailure, _PUNCTUATION
 
 if TYPE_CHECKING:

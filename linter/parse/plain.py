@@ -9,9 +9,9 @@ import re
 from sqlglot.tokens import Token, TokenType
 
 from linter.parse import ops
-from linter.schema.elements import Column, ForeignKey, Index, IndexColumn, IndexKind
-from linter.schema.model import TableBody, without_redundant_generated_keys
-from linter.schema.key_facts import drop_whole_prefixes
+from linter.parse.elements import Column, ForeignKey, Index, IndexColumn, IndexKind
+from linter.parse.body import TableBody, without_redundant_generated_keys
+from linter.parse.body import drop_whole_prefixes
 from linter.parse.keys import _name_keys, _primary_columns_not_null
 from linter.parse.options import charset_conflict, _TABLE_OPTION_NAMES, apply_options
 from linter.parse.tokens import _KEY_WORDS, _PARSER, _TOKENIZER, _TYPE_ALIASES, Places

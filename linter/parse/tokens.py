@@ -10,7 +10,7 @@ from sqlglot.errors import ErrorLevel, TokenError
 from sqlglot.tokens import Token, TokenType
 
 from linter.parse import ops
-from linter.schema.elements import element_offset
+from linter.parse.elements import element_offset
 
 
 _DIALECT = MySQL()

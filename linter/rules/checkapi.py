@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from linter.rules.failures import CheckFailures
 from linter.rules.findings import Finding, Severity
 from linter.input.globs import GlobSet
-from linter.schema.elements import Column, ForeignKey, Index, Location
+from linter.parse.elements import Column, ForeignKey, Index, Location
 from linter.schema.model import SchemaModel, Table
 from linter.input.migrations.orm_evidence import AppEvidence
 from linter.record import FrozenRecord, Record

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from linter.rules.checkapi import foreign_key_sql, qualified, quote, table_key
-from linter.schema.elements import Column, ForeignKey
+from linter.parse.elements import Column, ForeignKey
 from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target
 from linter.schema.tenants import sql_string

@@ -14,8 +14,9 @@ from linter.schema import innodb_sizes as sizes
 from linter.rules.checkapi import quote
 from linter.rules.findings import Severity
 from linter.schema.key_facts import as_written
-from linter.schema.elements import Index, IndexColumn
-from linter.schema.model import Schema, Table, TableBody
+from linter.parse.elements import Index, IndexColumn
+from linter.schema.model import Schema, Table
+from linter.parse.body import TableBody
 from linter.record import FrozenRecord
 from linter.schema.target import Target
 
@@ -63,7 +64,7 @@ def key_label(index: Index) -> str:
 
 def index_name(index: Index) -> str:
     """The key's name: PRIMARY, or its name in the model (as written, else the one the server
-    generates: the replayer names unnamed keys, `linter.schema.model.name_unnamed_keys`); the first
+    generates: the replayer names unnamed keys, `linter.parse.body.name_unnamed_keys`); the first
     column's name only for a key built outside a replay."""
     if index.kind == "primary":
         return "PRIMARY"

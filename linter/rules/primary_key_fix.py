@@ -9,7 +9,7 @@ same key for the same table, so it lives here, beside the rule API, not in eithe
 from __future__ import annotations
 
 from linter.rules.checkapi import quote
-from linter.schema.elements import LARGE_TYPES, SPATIAL_TYPES, Index
+from linter.parse.elements import LARGE_TYPES, SPATIAL_TYPES, Index
 from linter.schema.model import Table
 from linter.schema.target import Target
 

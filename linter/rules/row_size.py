@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from linter.rules.scope import Problem
 from linter.schema import innodb_sizes as sizes
-from linter.schema.elements import Column
-from linter.schema.model import Schema, Table, TableBody
+from linter.parse.elements import Column
+from linter.schema.model import Schema, Table
+from linter.parse.body import TableBody
 from linter.schema.target import Target
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.rules.findings import Severity
-from linter.schema.elements import Column, Index, Location
+from linter.parse.elements import Column, Index, Location
 from linter.schema.model import Schema, SchemaModel, Table
 from linter.record import FrozenRecord
 

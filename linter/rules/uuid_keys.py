@@ -10,7 +10,7 @@ from functools import cache
 from typing import Literal
 from linter.rules.checkapi import KeySample
 from linter.input.globs import name_match
-from linter.schema.elements import Column
+from linter.parse.elements import Column
 from linter.schema.model import Table
 from linter.record import FrozenRecord
 

@@ -34,10 +34,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from linter.schema.elements import Column
+from linter.parse.elements import Column
 from linter.schema.model import Table
 from linter.record import FrozenRecord
-from linter.schema.elements import TableOptions
+from linter.parse.elements import TableOptions
 
 _set = object.__setattr__  # how a frozen record's __init__ sets its fields (linter.record)
 

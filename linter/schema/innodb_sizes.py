@@ -45,10 +45,12 @@ from functools import lru_cache
 
 from typing import Literal
 
-from linter.schema.elements import Column, Index
+from linter.parse.elements import Column, Index
 from linter.schema.model import Schema, SchemaModel, Table
 from linter.record import FrozenRecord
 from linter.schema.target import Target
+from linter.parse.charsets import charset_of_collation, normalize_charset
+from linter.parse.body import decimal_bytes
 
 _set = object.__setattr__
 
@@ -195,27 +197,6 @@ def server_defaults(target: Target) -> ServerDefaults:
         return ServerDefaults(*_SERVER_DEFAULTS[target.name])
     charset, collation, utf8mb4 = _SERVER_DEFAULTS[target.name]
     return ServerDefaults(charset, collation, utf8mb4, SERVER_DEFAULT_NOTES.get(target.name, ""))
-
-
-def normalize_charset(name: str) -> str:
-    """A character set's canonical name: lower case, `utf8` as the alias of utf8mb3 it is on every
-    target (MySQL 8.0 manual 12.9.2 "The utf8mb3 Character Set"; MariaDB 10.6+ with the default
-    old_mode=UTF8_IS_UTF8MB3: verified, `CHARSET utf8` shows as utf8mb3)."""
-    lowered = name.strip("'\"`").lower()
-    return "utf8mb3" if lowered == "utf8" else lowered
-
-
-def charset_of_collation(collation: str) -> str | None:
-    """The character set a collation belongs to: its name up to the first `_` (`binary` is its
-    own); None for MariaDB's character-set-independent `uca1400_*` names (10.10+), which apply to
-    the character set around them. Verified: true of every collation of the test MariaDB
-    (information_schema.COLLATIONS)."""
-    lowered = collation.strip("'\"`").lower()
-    if lowered == "binary":
-        return "binary"
-    if lowered.startswith("uca1400_"):
-        return None
-    return normalize_charset(lowered.split("_", 1)[0])
 
 
 def normalize_collation(collation: str) -> str:
@@ -409,7 +390,6 @@ SPATIAL_TYPES = frozenset(
     {"GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON",
      "GEOMETRYCOLLECTION"}
 )
-_DECIMAL_DIGIT_BYTES = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)  # bytes for 0..9 leftover digits (manual 13.7)
 
 
 class ColumnBytes(FrozenRecord):
@@ -449,14 +429,6 @@ def _int_param(column: Column, index: int, default: int) -> int:
     if len(column.params) > index and column.params[index].strip().isdigit():
         return int(column.params[index])
     return default
-
-
-def decimal_bytes(precision: int, scale: int) -> int:
-    """DECIMAL(M,D): nine digits in four bytes on each side of the point, the leftover digits in
-    0-4 bytes (MySQL 8.0 manual 13.7, "Decimal values are stored using a binary format")."""
-    whole, fraction = precision - scale, scale
-    return (whole // 9 * 4 + _DECIMAL_DIGIT_BYTES[whole % 9]
-            + fraction // 9 * 4 + _DECIMAL_DIGIT_BYTES[fraction % 9])
 
 
 def _fsp_bytes(column: Column) -> int:

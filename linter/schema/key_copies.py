@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from linter.record import FrozenRecord
-from linter.schema.elements import Index
+from linter.parse.elements import Index
 from linter.schema.innodb_sizes import KeyWidth, holding_values, key_width, schema_of
 from linter.schema.model import SchemaModel, Table
 from linter.schema.target import Target

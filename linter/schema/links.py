@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from linter.record import FrozenRecord
-from linter.schema.elements import Column, Index
+from linter.parse.elements import Column, Index
 from linter.schema.entities import EntityIndex, entity as _entity, entity_index, name_tokens as _tokens
 from linter.schema.model import SchemaModel, Table
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from linter.record import Record
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Column, Index, Location
+    from linter.parse.elements import Column, Index, Location
     from linter.schema.model import Table
 
 

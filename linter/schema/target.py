@@ -60,16 +60,6 @@ LOWER_CASE_TABLE_NAMES = (0, 1, 2)
 DEFAULT_LOWER_CASE_TABLE_NAMES = 0
 
 
-def table_name_key(name: str, lower_case_table_names: int) -> str:
-    """What the server compares a database or table name by: the one place that folds them."""
-    return name if lower_case_table_names == 0 else name.lower()
-
-
-def stored_table_name(name: str, lower_case_table_names: int) -> str:
-    """The name the server keeps for a database or table created as `name`."""
-    return name.lower() if lower_case_table_names == 1 else name
-
-
 class Target(FrozenRecord):
     """A server: its flavour, the version it is judged as (`version`: major and minor; a `.x` line
     counts as its first release, 11.0), the line it belongs to (`name`, one of `TARGETS`) and, when

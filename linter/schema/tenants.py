@@ -19,10 +19,11 @@ from collections.abc import Hashable, Iterable
 from dataclasses import fields
 from typing import Any
 
-from linter.schema.model import SchemaModel, Table, TableBody
-from linter.schema.elements import TableOptions
+from linter.schema.model import SchemaModel, Table
+from linter.parse.body import TableBody
+from linter.parse.elements import TableOptions
 from linter.record import FrozenRecord
-from linter.schema.target import table_name_key
+from linter.parse.body import table_name_key
 from linter.config.user_regex import compile_user_regex
 
 #: tablespaces InnoDB always has: never "defined" by a CREATE TABLESPACE, never a tenant's own
@@ -45,7 +46,7 @@ class TenantLayout(FrozenRecord):
     pattern: str | None  # the configured tenant_schema_pattern, when it was used
     #: how the model compares database names (`SchemaModel.lower_case_table_names`)
     lower_case_table_names: int
-    keys: frozenset[str]  # the names as compared (`linter.schema.target.table_name_key`), for is_tenant
+    keys: frozenset[str]  # the names as compared (`linter.parse.body.table_name_key`), for is_tenant
 
     def __init__(
         self, schemas: tuple[str, ...], how: str, pattern: str | None = None, lower_case_table_names: int = 0,

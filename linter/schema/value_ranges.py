@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from linter.schema.innodb_sizes import CHARSET_MAXLEN, normalize_charset
-from linter.schema.key_facts import INT_BITS
+from linter.schema.innodb_sizes import CHARSET_MAXLEN
+from linter.parse.charsets import normalize_charset
+from linter.parse.body import INT_BITS
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Column
+    from linter.parse.elements import Column
 
 _DECIMAL = frozenset({"DECIMAL", "DEC", "NUMERIC", "FIXED"})
 #: the significant digits a FLOAT and a DOUBLE keep as the server shows them (FLT_DIG, DBL_DIG)

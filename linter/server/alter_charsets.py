@@ -23,16 +23,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from linter.parse import ops
-from linter.schema.elements import Column, Location
-from linter.schema.model import Table, TableBody
-from linter.schema.innodb_sizes import (
-    TEXT_TYPES, ResolvedCharset, _pair, column_charset, database_charset, table_charset, text_type_for,
-)
+from linter.parse.elements import Column, Location
+from linter.schema.model import Table
+from linter.parse.body import TableBody
+from linter.schema.innodb_sizes import TEXT_TYPES, ResolvedCharset, _pair, column_charset, database_charset, table_charset, text_type_for
 from linter.server.column_lengths import needs_settling, stored, too_long
 from linter.server.key_parts import as_stored, cut_changed_keys
 
 if TYPE_CHECKING:
-    from linter.schema.body_draft import BodyDraft
+    from linter.parse.body_draft import BodyDraft
     from linter.schema.model import Schema
     from linter.schema.target import Target
 

@@ -32,9 +32,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from linter.parse.keys import MAX_KEYS
-from linter.schema.body_draft import BodyDraft
-from linter.schema.model import name_unnamed_keys, without_redundant_generated_keys
-from linter.schema.elements import Index, Location
+from linter.parse.body_draft import BodyDraft
+from linter.parse.body import name_unnamed_keys, without_redundant_generated_keys
+from linter.parse.elements import Index, Location
 from linter.server.key_parts import as_stored
 from linter.server.outcome import Doubt
 

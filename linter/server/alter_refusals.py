@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from linter.schema.elements import Column, Index
-from linter.schema.body_draft import BodyDraft
-from linter.schema.elements import PREFIX_LENGTH_TYPES
-from linter.schema.model import TableBody, is_innodb_engine
+from linter.parse.elements import Column, Index
+from linter.parse.body_draft import BodyDraft
+from linter.parse.elements import PREFIX_LENGTH_TYPES
+from linter.parse.body import TableBody
+from linter.schema.model import is_innodb_engine
 from linter.server.key_parts import as_stored, long_unique_problem
 from linter.server.online_alter import Request, Verdict, verdict
 from linter.server.outcome import Doubt

@@ -21,7 +21,7 @@ from linter.schema.value_ranges import loss
 from linter.server.online_alter import Request, cost
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Column, Index, Location
+    from linter.parse.elements import Column, Index, Location
     from linter.schema.model import Table
     from linter.schema.target import Target
 

@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 
 from linter.parse import ops
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import AS_BODY, Table
 from linter.schema.refused import CannotFollow, Refusal
 from linter.server.replay import Replayer

@@ -26,17 +26,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from linter.schema.model import Table, TableBody
+from linter.schema.model import Table
+from linter.parse.body import TableBody
 from linter.schema.refused import RowRepeat
 from linter.server.outcome import CheckedRefusal
 
-from linter.schema.innodb_sizes import (
-    MAX_ROW_BYTES, MAX_VARCHAR_BYTES_MARIADB, ResolvedCharset, column_bytes, column_charset, column_length_limit,
-    text_type_for,
-)
+from linter.schema.innodb_sizes import MAX_ROW_BYTES, MAX_VARCHAR_BYTES_MARIADB, ResolvedCharset, column_bytes, column_charset, column_length_limit, text_type_for
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Column, Location
+    from linter.parse.elements import Column, Location
     from linter.schema.model import Schema, SchemaModel
     from linter.schema.target import Target
 

@@ -20,8 +20,9 @@ from dataclasses import replace
 
 from linter.parse import ops
 from linter.schema.innodb_sizes import TEXT_TYPES, column_charset
-from linter.schema.elements import Column
-from linter.schema.model import Schema, Table, TableBody
+from linter.parse.elements import Column
+from linter.schema.model import Schema, Table
+from linter.parse.body import TableBody
 from linter.server.refusals import auto_increment_key_problem
 from linter.schema.target import Target
 

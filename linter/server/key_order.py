@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from linter.schema.elements import Column, Index
-from linter.schema.elements import SPATIAL_TYPES
+from linter.parse.elements import Column, Index
+from linter.parse.elements import SPATIAL_TYPES
 
 __all__ = ["alter_sorts_keys", "creation_order", "key_rank"]
 

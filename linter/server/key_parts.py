@@ -3,7 +3,7 @@
 Two rules, both from the server's mysql_prepare_create_table (sql_table.cc), which CREATE TABLE,
 ALTER TABLE ... ADD KEY, CREATE INDEX and an ALTER that redefines a keyed column all run:
 
-- `linter.schema.key_facts.drop_whole_prefixes`: a prefix that covers its whole column is no prefix. For CHAR/VARCHAR/
+- `linter.parse.body.drop_whole_prefixes`: a prefix that covers its whole column is no prefix. For CHAR/VARCHAR/
   BINARY/VARBINARY that is a prefix as long as the column (`model.is_whole_column`); for a type
   that takes no prefix (a number, a date, ENUM, SET, BIT) a "prefix" equal to the bytes its value
   takes in a key (`INT` 4, `DATE` 3, `DECIMAL(10,2)` 5): the server accepts `KEY (a(4))` on an INT
@@ -32,12 +32,13 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from linter.schema.innodb_sizes import column_charset
-from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn
+from linter.parse.elements import LARGE_TYPES, Column, Index, IndexColumn
 from linter.server.key_order import creation_order
-from linter.schema.body_draft import BodyDraft
-from linter.schema.elements import SPATIAL_TYPES
+from linter.parse.body_draft import BodyDraft
+from linter.parse.elements import SPATIAL_TYPES
 from linter.schema.model import Schema, Table, is_innodb_engine
-from linter.schema.key_facts import NO_PREFIX_TYPES, SIZED_STRING_TYPES, stored_key_bytes
+from linter.parse.body import NO_PREFIX_TYPES, stored_key_bytes
+from linter.schema.key_facts import SIZED_STRING_TYPES
 from linter.schema.target import Target
 
 #: the most bytes one key part may take, by engine (the server's max_key_part_length; MariaDB

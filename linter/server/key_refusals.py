@@ -18,14 +18,15 @@ from dataclasses import replace
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from linter.schema.elements import LARGE_TYPES
-from linter.schema.elements import SPATIAL_TYPES
-from linter.schema.model import Schema, Table, TableBody
-from linter.schema.key_facts import stored_key_bytes
+from linter.parse.elements import LARGE_TYPES
+from linter.parse.elements import SPATIAL_TYPES
+from linter.schema.model import Schema, Table
+from linter.parse.body import TableBody
+from linter.parse.body import stored_key_bytes
 from linter.server.outcome import CheckedRefusal
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Index, Location, TableOptions
+    from linter.parse.elements import Index, Location, TableOptions
 
 __all__ = ["KeyJudge", "may_be_refused"]
 

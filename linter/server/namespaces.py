@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from linter.parse import ops
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import Schema, SchemaModel, Table
 from linter.server.outcome import Doubt, Missing
 

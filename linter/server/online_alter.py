@@ -81,16 +81,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from linter.schema.innodb_sizes import CHARSET_MAXLEN, column_charset, normalize_charset
+from linter.schema.innodb_sizes import CHARSET_MAXLEN, column_charset
+from linter.parse.charsets import normalize_charset
 from linter.server.key_order import key_rank
-from linter.schema.key_facts import drop_whole_prefixes
+from linter.parse.body import drop_whole_prefixes
 from linter.server.key_parts import server_keys
-from linter.schema.elements import can_cluster
+from linter.parse.elements import can_cluster
 from linter.schema.model import is_innodb_engine
 from linter.schema.refused import Operation
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Column
+    from linter.parse.elements import Column
     from linter.schema.target import Target
 
 ALGORITHMS = ("INSTANT", "NOCOPY", "INPLACE", "COPY")
@@ -599,7 +600,7 @@ def _option_need(key: str, value: str | None, plan: Any, innodb: bool, mariadb: 
 def _clustered(plan: Any) -> Any:
     """The table's clustered index before the statement. Read from the statement's draft when it
     has one: reading the table's own views while a draft is open would settle them before the
-    statement's changes (linter.schema.model.TableBody.draft)."""
+    statement's changes (linter.parse.body.TableBody.draft)."""
     return plan.draft.clustered() if plan.draft is not None else plan.table.clustered_index
 
 

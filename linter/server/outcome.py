@@ -26,7 +26,7 @@ from linter.parse import ops
 from linter.schema.refused import CannotFollow, Refusal
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Index, Location
+    from linter.parse.elements import Index, Location
     from linter.schema.model import SchemaModel, Table
     from linter.schema.target import Target
 

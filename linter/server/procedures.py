@@ -31,14 +31,14 @@ from linter.parse import routines as r
 from linter.parse.statement import parse_statement
 from linter.parse.tokens import ParseFailure
 from linter.record import FrozenRecord
-from linter.schema.elements import Column as ElementColumn
-from linter.schema.elements import ForeignKey, Index
-from linter.schema.model import TableBody
+from linter.parse.elements import Column as ElementColumn
+from linter.parse.elements import ForeignKey, Index
+from linter.parse.body import TableBody
 from linter.schema.refused import CannotFollow, Refusal
 from linter.server.outcome import LostTrack, Missing
 
 if TYPE_CHECKING:
-    from linter.schema.elements import Column, Location
+    from linter.parse.elements import Column, Location
     from linter.schema.model import Table
     from linter.server.replay import Replayer
 

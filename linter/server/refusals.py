@@ -38,11 +38,11 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from linter.schema.elements import LARGE_TYPES, Column, Index, IndexColumn, Location
-from linter.schema.key_facts import (
-    DATE_TYPES, INT_BITS, NO_PREFIX_TYPES, NUMERIC_TYPES, SIZED_STRING_TYPES, stored_key_bytes,
-)
-from linter.schema.model import TableBody, is_innodb_engine
+from linter.parse.elements import LARGE_TYPES, Column, Index, IndexColumn, Location
+from linter.parse.body import DATE_TYPES, INT_BITS, NO_PREFIX_TYPES, NUMERIC_TYPES, stored_key_bytes
+from linter.schema.key_facts import SIZED_STRING_TYPES
+from linter.parse.body import TableBody
+from linter.schema.model import is_innodb_engine
 from linter.server.temporal_numbers import number_default_refused
 
 if TYPE_CHECKING:

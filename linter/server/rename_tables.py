@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from linter.parse import ops
 from linter.server.alter_charsets import keep_copied_charset
-from linter.schema.elements import Location
+from linter.parse.elements import Location
 from linter.schema.model import Schema, SchemaModel, Table, rename_generated_foreign_keys
 from linter.server.namespaces import CaseLookup, RenameBlindness, bind_temporaries
 from linter.server.outcome import Missing

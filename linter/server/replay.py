@@ -26,12 +26,10 @@ import sys
 from dataclasses import replace
 
 from linter.parse import ops
-from linter.schema.body_draft import BodyDraft
-from linter.schema.model import (
-    CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name,
-    name_created_foreign_keys, without_redundant_generated_keys,
-)
-from linter.schema.elements import Column, ForeignKey, Index, Location
+from linter.parse.body_draft import BodyDraft
+from linter.schema.model import CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name, name_created_foreign_keys
+from linter.parse.body import without_redundant_generated_keys
+from linter.parse.elements import Column, ForeignKey, Index, Location
 from linter.parse.options import apply_options
 from linter.parse.statement import option_field
 from linter.server.alter_keys import AlterKeys
@@ -39,7 +37,7 @@ from linter.server.alter_charsets import in_binary_default, AlterCharsets, keep_
 from linter.schema.innodb_sizes import MAX_ROW_BYTES, column_charset, table_charset
 from linter.server.alter_refusals import TableAfterAlter
 from linter.server import create_select
-from linter.schema.key_facts import drop_whole_prefixes
+from linter.parse.body import drop_whole_prefixes
 from linter.server.key_order import alter_sorts_keys, key_rank
 from linter.server.key_parts import (
     long_unique_problem,

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from linter.schema.elements import Column, ForeignKey, Index, Location, can_cluster, foreign_key_number
+from linter.parse.elements import Column, ForeignKey, Index, Location, can_cluster, foreign_key_number
 
 if TYPE_CHECKING:
-    from linter.schema.model import TableBody
+    from linter.parse.body import TableBody
 
 
 class BodyDraft:
