@@ -170,21 +170,37 @@ def row_refusal(server_bytes: int) -> str | None:
 _FULL_ROW_REFUSALS = 3
 
 
-class CheckedRefusals:
-    """The part of the Replayer that refuses an ALTER TABLE for what a check reports (a key, a
-    column's or the row's length), and keeps each altered table's row bound."""
+def refused_length(table: Table, where: Location, message: str, *, row_bytes: int = 0,
+                   like: Location | None = None) -> CheckedRefusal:
+    """A statement refused for a column too long for its type or a row too long for the server
+    (`column_lengths`): a refusal of kind "row-size" with `table` as it would have been, for
+    the row-size-limit check to report with its fix; a repeat (`like`, see
+    `CheckedRefusals._refused_row`) with only the statement's columns, and the row's bytes (`RowRepeat`)."""
+    return CheckedRefusal(message, "row-size", table, detail=RowRepeat(row_bytes, like) if like is not None else None)
 
-    model: SchemaModel
-    target: Target
-    #: id(table) -> (table, at least the bytes of its row) for tables an ALTER changed the
-    #: columns of (`_row_upper`); the table is kept so the id stays its own
-    _row_uppers: dict[int, tuple[Table, int]]
-    #: the columns counted for the row (`server_row_bytes`)
-    _column_bytes: ColumnMemo
-    #: id(table) -> (table, its `changed` then, the parts of its row: `row_parts`)
-    _table_rows: dict[int, tuple[Table, Location, tuple[int, int, bool]]]
-    #: id(table) -> (table, its `changed` then, the first ALTER refused for its row, how many were)
-    _row_refusals: dict[int, tuple[Table, Location, Location, int]]
+
+class CheckedRefusals:
+    """Refuses an ALTER TABLE for what a check reports (a key, a column's or the row's length),
+    and keeps each altered table's row bound, for one replay: the Replayer asks `checked` of
+    each ALTER it has planned (`linter.server.alter_table.TableAlter`) and `remember`s the bound
+    of those it applies."""
+
+    def __init__(self, model: SchemaModel, target: Target) -> None:
+        self.model = model
+        self.target = target
+        #: id(table) -> (table, at least the bytes of its row) for tables an ALTER changed the
+        #: columns of (`_row_upper`); the table is kept so the id stays its own
+        self.row_uppers: dict[int, tuple[Table, int]] = {}
+        #: the columns counted for the row (`server_row_bytes`)
+        self._column_bytes: ColumnMemo = {}
+        #: id(table) -> (table, its `changed` then, the parts of its row: `row_parts`)
+        self._table_rows: dict[int, tuple[Table, Location, tuple[int, int, bool]]] = {}
+        #: id(table) -> (table, its `changed` then, the first ALTER refused for its row, how many were)
+        self._row_refusals: dict[int, tuple[Table, Location, Location, int]] = {}
+
+    def remember(self, table: Table, row_upper: int) -> None:
+        """`table` was altered as planned: `row_upper` is at least the bytes of its row now."""
+        self.row_uppers[id(table)] = (table, row_upper)
 
     def _row_upper(self, table: Table, alter: Any) -> int | None:
         """At least the bytes of the row an ALTER TABLE leaves, without counting the columns it
@@ -193,18 +209,10 @@ class CheckedRefusals:
         moves every column: counted from them all."""
         if alter.draft is None or not (alter.changes or alter.steps or alter.convert is not None):
             return None
-        known = self._row_uppers.get(id(table))
+        known = self.row_uppers.get(id(table))
         if known is None or known[0] is not table or alter.convert is not None:
             known = (table, row_bound(alter.draft.columns.values()))  # (not `table.columns`: it would settle the draft)
         return known[1] + row_bound(alter.defined_columns())
-
-    def refused_length(self, table: Table, where: Location, message: str, *, row_bytes: int = 0,
-                       like: Location | None = None) -> CheckedRefusal:
-        """A statement refused for a column too long for its type or a row too long for the server
-        (`column_lengths`): a refusal of kind "row-size" with `table` as it would have been, for
-        the row-size-limit check to report with its fix; a repeat (`like`, see `_refused_row`) with
-        only the statement's columns, and the row's bytes (`RowRepeat`)."""
-        return CheckedRefusal(message, "row-size", table, detail=RowRepeat(row_bytes, like) if like is not None else None)
 
     def _altered_row_bytes(self, table: Table, alter: Any) -> int:
         """The row an ALTER TABLE would leave, as the server counts it. One that only adds columns
@@ -239,20 +247,20 @@ class CheckedRefusals:
         _, _, first, count = known
         self._row_refusals[id(table)] = (*version, first, count + 1)
         if count < _FULL_ROW_REFUSALS:
-            return self.refused_length(alter.built(), where, message)
+            return refused_length(alter.built(), where, message)
         columns = alter.defined_columns()
         own = Table(schema=table.schema, name=table.name, body=TableBody({c.name.lower(): c for c in columns}, [], [],
                                                                           table.options), defined=where, changed=where)
-        return self.refused_length(own, where, message, row_bytes=row_bytes, like=first)
+        return refused_length(own, where, message, row_bytes=row_bytes, like=first)
 
-    def _checked_refusal(self, table: Table, alter: Any, where: Location, statement: str) -> tuple[str | None, int | None]:
+    def checked(self, table: Table, alter: Any, where: Location, statement: str) -> tuple[str | None, int | None]:
         """The refusal of an ALTER TABLE for what a check reports (a column or the row too long,
         a key the server cannot build), and the bound of the row it leaves (`_row_upper`)."""
         if (too_long := alter.too_long_column()) is not None:
             column, why = too_long
             made = Table(schema=table.schema, name=table.name, body=TableBody({column.name.lower(): column}, [], [],
                                                                                table.options), defined=where, changed=where)
-            return self.refused_length(made, where, f"{statement}: {why}; the server refuses the whole statement, so "
+            return refused_length(made, where, f"{statement}: {why}; the server refuses the whole statement, so "
                                                     "none of it is applied"), None
         if refused := alter.refused_key(where, statement):
             return refused, None

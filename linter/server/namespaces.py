@@ -1,5 +1,5 @@
 """Which database or table a statement means, as the server resolves names, for the replay
-(`linter.server.replay.Replayer`) to ask before it changes anything.
+(`linter.server.replay.Replayer`) to ask before it changes anything: `Namespace` holds them.
 
 - Database names follow `lower_case_table_names` as table names do. Where they are case-sensitive
   (0, Linux's default), `USE D2` after `CREATE DATABASE d2` fails (error 1049: unknown database)
@@ -38,6 +38,7 @@ linear, and the first ones, which are the ones a user reads, are explained.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 
 from linter.parse import ops
@@ -162,46 +163,127 @@ def view_over_table(statement: str, table: Table, standin: bool, or_replace: boo
             "server refuses this statement and keeps the table")
 
 
-class ViewStatements:
-    """CREATE VIEW and DROP VIEW in the namespace views share with tables (a mixin of the
-    Replayer, whose state it reads): a view over a table's name is refused (1050, or 1347 with
-    OR REPLACE), a mysqldump stand-in the dump never dropped included (`view_over_table`)."""
+#: the server's own databases: a SELECT may read their tables, which the input never creates
+SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 
-    current_schema: str | None
-    #: views the input created, (database, folded name): a SELECT may read them
-    _views: set[tuple[str | None, str]]
-    #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id
-    _standins: dict[int, Table]
-    _key: Callable[[str], str]
-    _schema: Callable[[ops.Name], Schema | None]
-    _label: Callable[[ops.Name], str]
 
-    def _view_key(self, name: ops.Name) -> tuple[str | None, str]:
+class Namespace:
+    """The names a statement resolves, as the server resolves them: databases and tables of the
+    model (`lower_case_table_names`), the current database (USE), TEMPORARY tables in a namespace
+    of their own that hides the permanent table of the same name, and the views the input
+    created, which share the permanent tables' namespace. CREATE VIEW and DROP VIEW are its own:
+    a view over a table's name is refused (1050, or 1347 with OR REPLACE), a mysqldump stand-in
+    the dump never dropped included (`view_over_table`)."""
+
+    def __init__(self, model: SchemaModel) -> None:
+        self.model = model
+        #: database and table names are folded to lower case to compare (lower_case_table_names 1, 2)
+        self.fold = model.lower_case_table_names != 0
+        self.current_schema: str | None = None
+        #: names that differ only in case from a database or table the input knows (a bounded
+        #: number of looks: a file of missing names stays linear)
+        self.cases = CaseLookup(model)
+        #: views the input created, (database, folded name): a SELECT may read them
+        self.views: set[tuple[str | None, str]] = set()
+        #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id: for the message
+        #: when the view meets one that was not dropped
+        self.standins: dict[int, Table] = {}
+
+    # -- names ----------------------------------------------------------------------------
+    def key(self, name: str) -> str:
+        return name.lower() if self.fold else name
+
+    def schema(self, name: ops.Name) -> Schema | None:
+        """The database `name` is in (the current one when it names none), None when the model has none."""
         schema = name.schema if name.schema is not None else self.current_schema
-        return (self._key(schema) if schema is not None else None, self._key(name.name))
+        return self.model.schemas.get((schema.lower() if self.fold else schema) if schema else None)
 
-    def _CreateView(self, op: ops.CreateView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        schema = self._schema(op.name)
-        table = schema.tables.get(self._key(op.name.name)) if schema is not None else None
-        key = self._view_key(op.name)
+    def find(self, name: ops.Name) -> Table | None:
+        """The table a statement means by `name`: a TEMPORARY table of that name first."""
+        schema = self.schema(name)
+        if schema is None:
+            return None
+        key = name.name.lower() if self.fold else name.name
+        if schema.temporary:
+            found = schema.temporary.get(key)
+            if found is not None:
+                return found
+        return schema.tables.get(key)
+
+    def case_hint(self, name: ops.Name) -> str:
+        """What to add when `name` names no table: the table or database it differs from only in
+        case, where names are case-sensitive (`CaseLookup.hint`)."""
+        return self.cases.hint(name, self.schema(name))
+
+    def taken(self, name: ops.Name, temporary: bool) -> Table | None:
+        """The table already holding `name` in the namespace of a new (temporary or not) table."""
+        schema = self.schema(name)
+        if schema is None:
+            return None
+        return (schema.temporary if temporary else schema.tables).get(self.key(name.name))
+
+    def put(self, table: Table) -> None:
+        # interned: a tenant dump puts the same few names in every schema (one key string each,
+        # not one per table: ~90 bytes of every table's memory)
+        schema = self.model.schema(table.schema)
+        space = schema.temporary if table.temporary else schema.tables
+        space[sys.intern(self.key(table.name))] = table
+
+    def remove(self, table: Table) -> None:
+        schema = self.model.find_schema(table.schema)
+        if schema is not None:
+            space = schema.temporary if table.temporary else schema.tables
+            key = self.key(table.name)
+            if space.get(key) is table:
+                del space[key]
+
+    def missing_source(self, name: ops.Name) -> bool:
+        """A table a SELECT reads that is certainly not there: not a table or view of the input, in
+        a database the input has (the server's own, information_schema, mysql ..., are not)."""
+        if name.name.upper() == "DUAL" or self.find(name) is not None:
+            return False
+        if name.schema is not None and (name.schema.lower() in SYSTEM_SCHEMAS or self.schema(name) is None):
+            # a database the input never named: the server's own, or one innolint does not see and
+            # takes to hold the table, as it takes the client's first database to exist; unless it
+            # differs only in case from one the input knows (then it is that one, mistyped)
+            return self.cases.database(name.schema) is not None
+        return self.view_key(name) not in self.views
+
+    @staticmethod
+    def label(name: ops.Name) -> str:
+        return f"{name.schema}.{name.name}" if name.schema is not None else name.name
+
+    # -- views ----------------------------------------------------------------------------
+    def view_key(self, name: ops.Name) -> tuple[str | None, str]:
+        schema = name.schema if name.schema is not None else self.current_schema
+        return (self.key(schema) if schema is not None else None, self.key(name.name))
+
+    def is_view(self, name: ops.Name) -> bool:
+        """Whether `name` names a view the input created."""
+        return bool(self.views) and self.view_key(name) in self.views
+
+    def create_view(self, op: ops.CreateView) -> str | None:
+        schema = self.schema(op.name)
+        table = schema.tables.get(self.key(op.name.name)) if schema is not None else None
+        key = self.view_key(op.name)
         if table is not None:  # the server keeps the table, a mysqldump stand-in of this view too
-            return view_over_table(f"CREATE VIEW {self._label(op.name)}", table, self._standins.get(id(table)) is table,
+            return view_over_table(f"CREATE VIEW {self.label(op.name)}", table, self.standins.get(id(table)) is table,
                                    op.or_replace)
-        elif key in self._views and not op.or_replace:
+        elif key in self.views and not op.or_replace:
             if op.if_not_exists:
                 return None
-            return f"CREATE VIEW {self._label(op.name)}: the view already exists (error 1050); the server refuses this statement"
-        self._views.add(key)
+            return f"CREATE VIEW {self.label(op.name)}: the view already exists (error 1050); the server refuses this statement"
+        self.views.add(key)
         return None
 
-    def _DropView(self, op: ops.DropView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+    def drop_view(self, op: ops.DropView) -> str | None:
         missing = []
         for name in op.names:
-            key = self._view_key(name)
-            if key in self._views:
-                self._views.discard(key)
+            key = self.view_key(name)
+            if key in self.views:
+                self.views.discard(key)
             else:
-                missing.append(self._label(name))
+                missing.append(self.label(name))
         if missing and not op.if_exists:
             return Missing(f"DROP VIEW: unknown view {', '.join(missing)} (not defined earlier in the input); the server "
                            "drops the others")

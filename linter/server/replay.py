@@ -27,9 +27,11 @@ from dataclasses import replace
 
 from linter.parse import ops
 from linter.parse.body_draft import BodyDraft
-from linter.schema.model import CompressionDictionary, Schema, SchemaModel, Table, Tablespace, foreign_key_name, name_created_foreign_keys
 from linter.parse.body import without_redundant_generated_keys
 from linter.parse.elements import Column, ForeignKey, Index, Location
+from linter.schema.model import (
+    CompressionDictionary, SchemaModel, Table, Tablespace, foreign_key_name, name_created_foreign_keys,
+)
 from linter.parse.options import apply_options
 from linter.parse.statement import option_field
 from linter.server.alter_keys import AlterKeys
@@ -43,11 +45,11 @@ from linter.server.key_parts import (
     long_unique_problem,
     ServerKeys, cut_changed_keys, drop_outgrown_prefixes, rewrite_hash_keys, server_keys,
 )
-from linter.server.column_lengths import CheckedRefusals, ColumnMemo, needs_settling, row_bound, row_refusal, server_row_bytes, settle_lengths
+from linter.server.column_lengths import CheckedRefusals, needs_settling, refused_length, row_bound, row_refusal, server_row_bytes, settle_lengths
 from linter.server.key_refusals import KeyJudge
 from linter.server.outcome import Doubt, LostTrack, Missing, Outcomes
 from linter.schema.refused import CannotFollow, Refusal
-from linter.server.namespaces import CaseLookup, RenameBlindness, ViewStatements, named_twice
+from linter.server.namespaces import Namespace, RenameBlindness, named_twice
 from linter.server.rename_tables import TableRenames
 from linter.server.online_alter import Request, cost
 from linter.server.procedures import Routines
@@ -70,7 +72,7 @@ _ROUTINE_OPS = (ops.Dynamic, ops.CreateProcedure, ops.DropProcedure)
 _SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 
 
-class Replayer(ViewStatements, TableRenames, CheckedRefusals):
+class Replayer:
     """Holds the model and the current database (USE) while statements are applied.
 
     `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
@@ -92,35 +94,30 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         self.model = model if model is not None else SchemaModel(lower_case_table_names=self.target.lower_case_table_names)
         #: what the handlers say, made records (`linter.server.outcome`)
         self.outcomes = Outcomes(self.model, self.target, claims)
-        #: database and table names are folded to lower case to compare (lower_case_table_names 1, 2)
-        self._fold = self.model.lower_case_table_names != 0
-        self.current_schema: str | None = None
-        self._handlers: dict[type, object] = {}
+        #: databases, tables and views by name, and the current database (USE)
+        self.names = Namespace(self.model)
+        self._handlers: dict[type, Callable[..., str | None]] = {}
         #: what a CREATE TABLE's definition asks, per shared definition (tenant dumps create each one
         #: thousands of times): id(columns) -> (columns, indexes, the columns to settle
         #: (`column_lengths`), whether the row may pass the server's limit, why the server refuses
         #: it); the objects are kept so ids stay theirs
         self._key_checks: dict[int, tuple[object, object, tuple[str, ...], bool, str | None]] = {}
-        self._row_uppers: dict[int, tuple[Table, int]] = {}  # (`CheckedRefusals`)
-        self._column_bytes: ColumnMemo = {}  # (`CheckedRefusals`)
-        self._table_rows: dict[int, tuple[Table, Location, tuple[int, int, bool]]] = {}  # (`CheckedRefusals`)
-        self._row_refusals: dict[int, tuple[Table, Location, Location, int]] = {}  # (`CheckedRefusals`)
+        #: ALTERs refused for a column's or the row's length, and the altered tables' row bounds
+        self.lengths = CheckedRefusals(self.model, self.target)
         #: keys as the server stores them (MariaDB's cuts and hash keys) and in its order
         self._server_keys = ServerKeys()
         #: the session's procedures, user variables and prepared statements (CALL, EXECUTE run them)
         self.routines = Routines(self)
-        #: names that differ only in case from a database or table the input knows (a bounded
-        #: number of looks: a file of missing names stays linear)
-        self._cases = CaseLookup(self.model)
-        #: views the input created, (database, folded name): a SELECT may read them
-        self._views: set[tuple[str | None, str]] = set()
-        #: tables mysqldump made as stand-ins for views (`/*!50001 CREATE TABLE`), by id: for the message
-        #: when the view meets one that was not dropped
-        self._standins: dict[int, Table] = {}
         #: the columns CREATE TABLE ... SELECT gave the tables it made, where innolint can tell them
         self._selected = SelectedColumns()
         #: temporary tables a refused ALTER ... CHANGE hid from RENAME TABLE (MariaDB)
         self._temporaries = RenameBlindness()
+        self.renames = TableRenames(self.names, self.target, self._temporaries)
+
+    @property
+    def current_schema(self) -> str | None:
+        """The client's database (USE; None: the one it started in, which the input never names)."""
+        return self.names.current_schema
 
     def side_effects(self) -> tuple[int, ...]:
         """How much the replay keeps besides the schemas' tables: refusals the checks report,
@@ -128,7 +125,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         these made or changed tables only, or nothing)."""
         model = self.model
         return (len(model.refusals), len(model.alterations), len(model.tablespaces), len(model.dictionaries),
-                len(self._views), len(self._standins), len(self._row_uppers))
+                len(self.names.views), len(self.names.standins), len(self.lengths.row_uppers))
 
     def apply(
         self, op: ops.Operation, where: Location, *, annotations: frozenset[str] = frozenset(), executable: str | None = None
@@ -149,96 +146,34 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         stop half-way): no later statement is called refused (`outcome.Outcomes`)."""
         self.outcomes.lose_track(where, what)
 
-    # -- names ----------------------------------------------------------------------------
-    def _key(self, name: str) -> str:
-        return name.lower() if self._fold else name
-
-    def _schema(self, name: ops.Name) -> Schema | None:
-        schema = name.schema if name.schema is not None else self.current_schema
-        return self.model.schemas.get((schema.lower() if self._fold else schema) if schema else None)
-
-    def _find(self, name: ops.Name) -> Table | None:
-        """The table a statement means by `name`: a TEMPORARY table of that name first."""
-        schema = self._schema(name)
-        if schema is None:
-            return None
-        key = name.name.lower() if self._fold else name.name
-        if schema.temporary:
-            found = schema.temporary.get(key)
-            if found is not None:
-                return found
-        return schema.tables.get(key)
-
-    def _case_hint(self, name: ops.Name) -> str:
-        """What to add when `name` names no table: the table or database it differs from only in
-        case, where names are case-sensitive (`linter.server.namespaces.CaseLookup.hint`)."""
-        return self._cases.hint(name, self._schema(name))
-
-    def _taken(self, name: ops.Name, temporary: bool) -> Table | None:
-        """The table already holding `name` in the namespace of a new (temporary or not) table."""
-        schema = self._schema(name)
-        if schema is None:
-            return None
-        return (schema.temporary if temporary else schema.tables).get(self._key(name.name))
-
-    def _put(self, table: Table) -> None:
-        # interned: a tenant dump puts the same few names in every schema (one key string each,
-        # not one per table: ~90 bytes of every table's memory)
-        schema = self.model.schema(table.schema)
-        space = schema.temporary if table.temporary else schema.tables
-        space[sys.intern(self._key(table.name))] = table
-
-    def _remove(self, table: Table) -> None:
-        schema = self.model.find_schema(table.schema)
-        if schema is not None:
-            space = schema.temporary if table.temporary else schema.tables
-            key = self._key(table.name)
-            if space.get(key) is table:
-                del space[key]
-
-    def _missing_source(self, name: ops.Name) -> bool:
-        """A table a SELECT reads that is certainly not there: not a table or view of the input, in
-        a database the input has (the server's own, information_schema, mysql ..., are not)."""
-        if name.name.upper() == "DUAL" or self._find(name) is not None:
-            return False
-        if name.schema is not None and (name.schema.lower() in _SYSTEM_SCHEMAS or self._schema(name) is None):
-            # a database the input never named: the server's own, or one innolint does not see and
-            # takes to hold the table, as it takes the client's first database to exist; unless it
-            # differs only in case from one the input knows (then it is that one, mistyped)
-            return self._cases.database(name.schema) is not None
-        return self._view_key(name) not in self._views
-
-    def _label(self, name: ops.Name) -> str:
-        return f"{name.schema}.{name.name}" if name.schema is not None else name.name
-
     # -- statements -----------------------------------------------------------------------
     def _CreateTable(self, op: ops.CreateTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         name = op.name
         if op.refused is not None:
-            return f"CREATE TABLE {self._label(name)}: {op.refused}; the server refuses this statement"
-        if op.like is not None and named_twice((name, op.like), self._key, self.current_schema):
-            return (f"CREATE TABLE {self._label(name)} LIKE {self._label(op.like)}: the statement names one table "
+            return f"CREATE TABLE {self.names.label(name)}: {op.refused}; the server refuses this statement"
+        if op.like is not None and named_twice((name, op.like), self.names.key, self.current_schema):
+            return (f"CREATE TABLE {self.names.label(name)} LIKE {self.names.label(op.like)}: the statement names one table "
                     "twice (error 1066: not unique table/alias); the server refuses it whatever exists")
         if name.schema is not None and self.model.find_schema(name.schema) is None:
-            problem = self._cases.unknown_database(name.schema, f"CREATE TABLE {self._label(name)}", 1049,
+            problem = self.names.cases.unknown_database(name.schema, f"CREATE TABLE {self.names.label(name)}", 1049,
                                                    "innolint makes no table")
             if problem:
                 return problem
         schema_name = name.schema if name.schema is not None else self.current_schema
         schema = self.model.schema(schema_name)
-        key = name.name.lower() if self._fold else name.name
+        key = name.name.lower() if self.names.fold else name.name
         space = schema.temporary if op.temporary else schema.tables
         existing = space.get(key)
-        if existing is None and not op.temporary and self._views and self._view_key(name) in self._views:
+        if existing is None and not op.temporary and self.names.is_view(name):
             if op.if_not_exists:
                 return None  # the server says so in a note, and makes no table
-            return (f"CREATE TABLE {self._label(name)}: a view of that name exists (error 1050); the server refuses "
+            return (f"CREATE TABLE {self.names.label(name)}: a view of that name exists (error 1050); the server refuses "
                     "this statement")
         if existing is not None:
             if op.if_not_exists:
                 return None  # the server keeps the table and says so in a note: dumps say this on purpose
             if not op.or_replace:
-                return (f"CREATE TABLE {self._label(name)}: table {existing.name} already exists (created at "
+                return (f"CREATE TABLE {self.names.label(name)}: table {existing.name} already exists (created at "
                         f"{existing.defined.at}; error 1050); the server refuses this statement and keeps that table")
         body = op.body
         origin = "create"
@@ -247,10 +182,10 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         read: Table | None = None  # the table a CREATE ... SELECT reads
         unsure = None  # why innolint cannot tell whether the server makes this table
         if op.like is not None:
-            source = self._find(op.like)
+            source = self.names.find(op.like)
             if source is None:
                 return Missing(f"CREATE TABLE {name.name} LIKE {op.like.name}: table {op.like.name} is not defined "
-                               f"earlier in the input{self._case_hint(op.like)}")
+                               f"earlier in the input{self.names.case_hint(op.like)}")
             body = source.body_copy()  # LIKE copies columns, keys and options, not foreign keys
             body.foreign_keys = []
             body.defined_here()  # (what the source's CREATE TABLE defined is this statement's now)
@@ -260,18 +195,18 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         elif op.as_select:
             origin = "select"
             source = op.select_from
-            if source is not None and self._missing_source(source):
-                return Missing(f"CREATE TABLE {self._label(name)} ... SELECT: table {self._label(source)} is not "
+            if source is not None and self.names.missing_source(source):
+                return Missing(f"CREATE TABLE {self.names.label(name)} ... SELECT: table {self.names.label(source)} is not "
                                f"defined earlier in the input (error 1146); the server refuses this statement"
-                               f"{self._case_hint(source)}")
-            read = self._find(source) if source is not None else None
+                               f"{self.names.case_hint(source)}")
+            read = self.names.find(source) if source is not None else None
             given = self._selected.given(op, read)
             copied = create_select.selected_body(op, read, self.target, self.model.find_schema(read.schema) if read else None)  # the columns the SELECT copies
             if copied is not None:
                 body, own = copied, True
             unsure = select_key_problem(body, given)
             if unsure is not None and given is not None:
-                return f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}; the server refuses this statement"
+                return f"CREATE TABLE {self.names.label(name)} ... SELECT: {unsure}; the server refuses this statement"
         binary = in_binary_default(body, self.target, schema)  # (text columns of a binary default: binary types)
         if binary is not body:
             body, own = binary, True
@@ -290,7 +225,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             settled = settle_lengths(body, known[2], self.target,
                                      lambda column: column_charset(column, made, self.target, schema))
             if isinstance(settled, str):
-                return self.refused_length(made, where, f"CREATE TABLE {name.name}: {settled}; the server refuses this "
+                return refused_length(made, where, f"CREATE TABLE {name.name}: {settled}; the server refuses this "
                                                         "statement")
             body, own = settled, False  # (its keys are the parsed body's: copied before any change)
             indexes = body.indexes
@@ -316,10 +251,10 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                                               schema) if self.target.is_mariadb and origin != "select" else None
         if problem:
             return f"CREATE TABLE {name.name}: {problem}; the server refuses this statement"
-        if self.key_judge and (refused := self.key_judge.create(table, schema, where, f"CREATE TABLE {self._label(name)}")):
+        if self.key_judge and (refused := self.key_judge.create(table, schema, where, f"CREATE TABLE {self.names.label(name)}")):
             return refused
         if known[3] and (too_long := row_refusal(server_row_bytes(table, self.target, schema))):
-            return self.refused_length(table, where, f"CREATE TABLE {name.name}: {too_long}; the server refuses this "
+            return refused_length(table, where, f"CREATE TABLE {name.name}: {too_long}; the server refuses this "
                                                      "statement")
         if existing is not None:  # CREATE OR REPLACE
             del space[key]
@@ -327,25 +262,25 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         if any(foreign_key.name is None for foreign_key in body.foreign_keys):
             name_created_foreign_keys(table)
         if executable == "50001" and not op.temporary:  # a mysqldump view stand-in: said so if its view fails
-            self._standins[id(table)] = table
+            self.names.standins[id(table)] = table
         if op.as_select:
             self._selected.remember(table, given)
             unsure = unsure or create_select.untold_value(
                 op, read, explicit_timestamps=self.target.explicit_defaults_for_timestamp)
             if unsure is not None:
-                return Doubt(f"CREATE TABLE {self._label(name)} ... SELECT: {unsure}")
+                return Doubt(f"CREATE TABLE {self.names.label(name)} ... SELECT: {unsure}")
         return None
 
     def _AlterTable(self, op: ops.AlterTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        table = self._find(op.name)
+        table = self.names.find(op.name)
         if table is None:
-            if self._views and self._view_key(op.name) in self._views:  # (IF EXISTS too: fuzz seed 355)
-                return f"ALTER TABLE {self._label(op.name)}: a view, not a BASE TABLE (error 1347); the server refuses it"
+            if self.names.is_view(op.name):  # (IF EXISTS too: fuzz seed 355)
+                return f"ALTER TABLE {self.names.label(op.name)}: a view, not a BASE TABLE (error 1347); the server refuses it"
             if op.if_exists:
                 return None
-            return Missing(f"ALTER TABLE {self._label(op.name)}: table is not defined earlier in the input"
-                           f"{self._case_hint(op.name)}")
-        return self._alter(table, op.actions, where, f"ALTER TABLE {self._label(op.name)}",
+            return Missing(f"ALTER TABLE {self.names.label(op.name)}: table is not defined earlier in the input"
+                           f"{self.names.case_hint(op.name)}")
+        return self._alter(table, op.actions, where, f"ALTER TABLE {self.names.label(op.name)}",
                            Request(op.algorithm, op.lock, op.online, op.unmodelled), written_actions(op), op)
 
     def _part_cost(self, table: Table, actions: tuple[ops.AlterAction, ...], request: Request) -> tuple[str, str, list] | None:
@@ -370,7 +305,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         online = alter._online_verdict(request, self.target) if problem is None and request is not None else None
         if online is not None and online.refused:
             problem = online.message
-        refusal, row_upper = self._checked_refusal(table, alter, where, statement) if problem is None else (None, None)
+        refusal, row_upper = self.lengths.checked(table, alter, where, statement) if problem is None else (None, None)
         if table.temporary and self.target.is_mariadb:
             self._temporaries.altered(table, where, actions, refused=problem is not None or refusal is not None)
         if refusal is not None:
@@ -390,11 +325,11 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
             if made is not None:
                 self.model.alterations.append(made)
         if row_upper is not None:
-            self._row_uppers[id(table)] = (table, row_upper)
+            self.lengths.remember(table, row_upper)
         return Doubt(f"{statement}: {online.message}") if online is not None else None
 
     def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        twice = named_twice(op.names, self._key, self.current_schema)
+        twice = named_twice(op.names, self.names.key, self.current_schema)
         if twice is not None:
             return (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: table {twice} is named twice (error 1066: not "
                     "unique table/alias); the server drops none of the tables")
@@ -403,20 +338,20 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         hint = ""
         for name in op.names:
             if op.temporary:
-                schema = self._schema(name)
-                table = schema.temporary.get(self._key(name.name)) if schema is not None else None
+                schema = self.names.schema(name)
+                table = schema.temporary.get(self.names.key(name.name)) if schema is not None else None
             else:
-                table = self._find(name)  # a temporary table of that name is dropped first
+                table = self.names.find(name)  # a temporary table of that name is dropped first
             if table is None:  # (a view is no table either: error 1965)
-                view = " (a view)" if not op.temporary and self._view_key(name) in self._views else ""
-                hint = hint or view or (self._case_hint(name) if not missing else "")
-                missing.append(self._label(name))
+                view = " (a view)" if not op.temporary and self.names.is_view(name) else ""
+                hint = hint or view or (self.names.case_hint(name) if not missing else "")
+                missing.append(self.names.label(name))
                 continue
-            self._remove(table)
+            self.names.remove(table)
             dropped.append(table)
         if not missing or op.if_exists:
             if not op.temporary and dropped:
-                head = f"DROP TABLE {', '.join(self._label(n) for n in op.names)}"
+                head = f"DROP TABLE {', '.join(self.names.label(n) for n in op.names)}"
                 self.model.alterations.extend(dropped_table(table, where, head) for table in dropped if not table.temporary
                                               and (self.alterations is None or self.alterations(table.defined, where)))
             return None  # DROP TABLE IF EXISTS before CREATE is the norm in dumps: not a problem
@@ -424,31 +359,40 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
                 f"(not defined earlier in the input as a table){hint}")
         if self.target.has_atomic_drop_table:
             for table in dropped:
-                self._put(table)
+                self.names.put(table)
             return Missing(f"{what}; {self.target.label} drops none of the tables it names")
         return Missing(what + (f"; the server drops the others ({', '.join(t.name for t in dropped)})" if dropped else ""))
 
     def _CreateIndex(self, op: ops.CreateIndex, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        table = self._find(op.table)
+        table = self.names.find(op.table)
         if table is None:
-            return Missing(f"CREATE INDEX {op.index.name} ON {self._label(op.table)}: table is not defined earlier in "
-                           f"the input{self._case_hint(op.table)}")
+            return Missing(f"CREATE INDEX {op.index.name} ON {self.names.label(op.table)}: table is not defined earlier in "
+                           f"the input{self.names.case_hint(op.table)}")
         return self._alter(table, (ops.AddIndex(op.index, op.if_not_exists),), where,
-                           f"CREATE INDEX {op.index.name} ON {self._label(op.table)}", Request(op.algorithm, op.lock),
+                           f"CREATE INDEX {op.index.name} ON {self.names.label(op.table)}", Request(op.algorithm, op.lock),
                            written_actions(op))
 
     def _DropIndexStatement(self, op: ops.DropIndexStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        table = self._find(op.table)
+        table = self.names.find(op.table)
         if table is None:
-            return Missing(f"DROP INDEX {op.name} ON {self._label(op.table)}: table is not defined earlier in the "
-                           f"input{self._case_hint(op.table)}")
-        statement = f"DROP INDEX {op.name} ON {self._label(op.table)}"
+            return Missing(f"DROP INDEX {op.name} ON {self.names.label(op.table)}: table is not defined earlier in the "
+                           f"input{self.names.case_hint(op.table)}")
+        statement = f"DROP INDEX {op.name} ON {self.names.label(op.table)}"
         if (op.algorithm or op.lock) and self.target.is_mariadb:
             return (f"{statement}: MariaDB accepts no ALGORITHM= or LOCK= in DROP INDEX (a syntax error, 1064, on "
                     f"MariaDB 10.11): write ALTER TABLE ... DROP INDEX {op.name}, ALGORITHM=...; the server refuses the whole "
                     "statement, so none of it is applied")
         return self._alter(table, (ops.DropIndex(op.name, op.if_exists),), where, statement,
                            Request(op.algorithm, op.lock), written_actions(op))
+
+    def _CreateView(self, op: ops.CreateView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        return self.names.create_view(op)
+
+    def _DropView(self, op: ops.DropView, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        return self.names.drop_view(op)
+
+    def _RenameTable(self, op: ops.RenameTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
+        return self.renames.rename_table(op, where)
 
     def _CreateTablespace(self, op: ops.CreateTablespace, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         self.model.tablespaces[op.name.lower()] = Tablespace(op.name, op.datafile, op.engine, where)
@@ -464,11 +408,11 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
 
     def _SchemaStatement(self, op: ops.SchemaStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         if op.action == "use":
-            problem = self._cases.unknown_database(op.name, f"USE {op.name}", 1049, "the client stays in "
+            problem = self.names.cases.unknown_database(op.name, f"USE {op.name}", 1049, "the client stays in "
                                                    + (f"database {self.current_schema}" if self.current_schema else "its database"))
             if problem:
                 return problem
-            self.current_schema = op.name
+            self.names.current_schema = op.name
             self.model.schema(op.name)
         elif op.action == "create":
             schema = self.model.schema(op.name)
@@ -487,7 +431,7 @@ class Replayer(ViewStatements, TableRenames, CheckedRefusals):
         Without a name: the client's database (the one the input never names, when it has no USE)."""
         name = op.name or self.current_schema
         if name is not None:
-            problem = self._cases.unknown_database(name, f"ALTER DATABASE {name}", 1, "changes nothing")
+            problem = self.names.cases.unknown_database(name, f"ALTER DATABASE {name}", 1, "changes nothing")
             if problem:
                 return problem
         schema = self.model.schema(name)
@@ -708,16 +652,16 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
     def _PartitionToTable(self, action: ops.PartitionToTable) -> str | None:
         if not self.table.options.partitioning:
             return "the table is not partitioned (error 1505)"
-        taken = self.replayer._taken(action.target, False)
+        taken = self.replayer.names.taken(action.target, False)
         if taken is not None:
-            return f"table {self.replayer._label(action.target)} already exists (created at {taken.defined.at}) (error 1050)"
+            return f"table {self.replayer.names.label(action.target)} already exists (created at {taken.defined.at}) (error 1050)"
         self.partition_tables.append(action.target)
         return None
 
     def _TableToPartition(self, action: ops.TableToPartition) -> str | None:
-        source = self.replayer._find(action.source)
+        source = self.replayer.names.find(action.source)
         if source is None:
-            return Missing(f"table {self.replayer._label(action.source)} is not defined earlier in the input (error 1146)")
+            return Missing(f"table {self.replayer.names.label(action.source)} is not defined earlier in the input (error 1146)")
         self.partition_sources.append(source)
         return None
 
@@ -774,7 +718,7 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
         if problem:
             return problem
         if self.rename_to is not None:
-            return self.replayer._rename_problem(self.table, self.rename_to, itself=True)
+            return self.replayer.renames.problem(self.table, self.rename_to, itself=True)
         return None
 
     # -- applying it ------------------------------------------------------------------------
@@ -879,19 +823,19 @@ class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
             if cut is not None:
                 body.indexes = cut
         for source in self.partition_sources:
-            self.replayer._remove(source)
+            self.replayer.names.remove(source)
         for target in self.partition_tables:
             body = table.body_copy()
             body.foreign_keys = []
             body.defined_here()  # (made by this statement)
             body.options = replace(body.options, partitioning=None, partition_names=())
             schema = self.replayer.model.schema(target.schema if target.schema is not None else self.replayer.current_schema)
-            self.replayer._put(Table(schema=schema.name, name=self.replayer.model.stored(target.name), body=body,
+            self.replayer.names.put(Table(schema=schema.name, name=self.replayer.model.stored(target.name), body=body,
                                      defined=where, changed=where, _own_body=True))
         if rebuilds and draft is None and self.replayer.target.is_mariadb:
             rewrite_hash_keys(table, None, self.replayer.target, self.replayer.model.find_schema(table.schema))
         if self.rename_to is not None:
-            self.replayer._rename(table, self.rename_to, where)
+            self.replayer.renames.rename(table, self.rename_to, where)
         table.changed = where
 
 
