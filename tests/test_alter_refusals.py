@@ -1,5 +1,5 @@
 """What the server checks of the table a whole ALTER TABLE (or CREATE INDEX) builds
-(linter/server/alter_refusals.py, `TableAfterAlter`): each case runs on MariaDB 10.11 and through
+(linter/server/alter_refusals.py, `after_problem`): each case runs on MariaDB 10.11 and through
 innolint's replay, statement by statement; the statements the server refuses must be those
 innolint reports, and the tables left must be the same. Several independent variations per rule:
 names, types, engines, the order of the actions, ALTER and CREATE INDEX.

@@ -19,15 +19,14 @@ documents the same (CONVERT TO CHARACTER SET, "ALTER TABLE Statement").
 from __future__ import annotations
 
 from dataclasses import replace
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from linter.parse import ops
 from linter.parse.elements import Column, Location
 from linter.schema.model import Table
 from linter.parse.body import TableBody
 from linter.schema.innodb_sizes import TEXT_TYPES, ResolvedCharset, _pair, column_charset, database_charset, table_charset, text_type_for
-from linter.server.column_lengths import needs_settling, stored, too_long
+from linter.server.column_lengths import needs_settling, stored
 from linter.server.key_parts import as_stored, cut_changed_keys
 
 if TYPE_CHECKING:
@@ -59,28 +58,25 @@ class _Plan:
 
 
 class AlterCharsets:
-    """The part of `_Alter` that follows character sets: `_ConvertCharset` while the statement is
-    read; `kept_view` and `defined_view` give the columns as the statement leaves them (their
-    character set written on them where it changes, so that the keys built are judged in it),
-    `new_column_of` finds a column of the table the statement builds in them, `too_long_column`
-    checks them, `apply_charsets` applies them."""
+    """The character sets one ALTER TABLE gives the columns of `table` (in the database `schema`),
+    from its table options (`options`, the statement's list as it reads them: CHARSET= and
+    COLLATE=) and its CONVERT TO (`convert`): `kept_view` and `defined_view` give a column as the
+    statement leaves it (its character set written on it where it changes, so that the keys built
+    are judged in it), `charset_of` the character set of such a view, `apply` moves the table's
+    columns when the statement is applied."""
 
-    table: Table
-    draft: BodyDraft | None
-    options: list[tuple[tuple[str, str | None], ...]]
-    consumed: set[str]
-    replayer: Any  # `_Alter`'s Replayer: its target and model
-    #: the statement's CONVERT TO CHARACTER SET (two of them are one: the parser refuses two that differ)
-    convert: ops.ConvertCharset | None
-    changes: list[tuple[str, Column, bool]]  # (old key, new Column, defines)
-    steps: list[tuple[bool, str, Column, ops.Position]]  # (added, key, column, position)
-    _old_column: Callable[[str], Column | None]
+    __slots__ = ("table", "target", "schema", "options", "convert")
 
-    def _ConvertCharset(self, action: ops.ConvertCharset) -> str | None:
-        self.convert = action
-        return None
+    def __init__(self, table: Table, target: Target, schema: Schema | None,
+                 options: list[tuple[tuple[str, str | None], ...]]) -> None:
+        self.table = table
+        self.target = target
+        self.schema = schema
+        self.options = options
+        #: the statement's CONVERT TO CHARACTER SET (two of them are one: the parser refuses two that differ)
+        self.convert: ops.ConvertCharset | None = None
 
-    def _charset_plan(self) -> _Plan | None:
+    def plan(self) -> _Plan | None:
         """The statement's `_Plan`, None when it changes no character set. The options' CHARSET and
         COLLATE replace the table's pair whole (a CHARSET alone takes its own default collation, a
         COLLATE alone its character set); a CONVERT TO without them sets the default too."""
@@ -93,7 +89,7 @@ class AlterCharsets:
                     collation = value
         if charset is None and collation is None and self.convert is None:
             return None
-        target, schema = self.replayer.target, self.replayer.model.find_schema(self.table.schema)
+        target, schema = self.target, self.schema
         database = database_charset(target, schema)
         to = None
         if self.convert is not None:
@@ -105,34 +101,13 @@ class AlterCharsets:
         after = ResolvedCharset(found[0], found[1], "table") if found is not None else database
         return _Plan(table_charset(self.table, target, schema), after, to)
 
-    def new_column_of(self, key: str) -> Column | None:
-        """A column of the table the statement builds, by lower-case name; a column it redefines
-        by its old name too (the keys on it still name that)."""
-        for old, column, defines in self.changes:
-            if old == key:
-                return self.defined_view(column) if defines else self.kept_view(column)
-        return self._new_column(key)
-
-    def _new_column(self, key: str) -> Column | None:
-        """The column of this name in the table the statement builds (None: not there), in the
-        character set it leaves it (`AlterCharsets`)."""
-        for _, column, defines in reversed(self.changes):
-            if column.name.lower() == key:
-                return self.defined_view(column) if defines else self.kept_view(column)
-        for is_add, added, column, _ in self.steps:
-            if is_add and added == key:
-                return self.defined_view(column)
-        old = self._old_column(key)
-        return self.kept_view(old) if old is not None else None
-
     def kept_view(self, column: Column) -> Column:
         """A column the table had and the statement does not define, as the statement leaves it."""
-        plan = self._charset_plan()
-        if plan is None or not _holds_text(column, self.replayer.target):
+        plan = self.plan()
+        if plan is None or not _holds_text(column, self.target):
             return column
         if plan.to is not None:
-            schema = self.replayer.model.find_schema(self.table.schema)
-            was = column_charset(column, self.table, self.replayer.target, schema)
+            was = column_charset(column, self.table, self.target, self.schema)
             if was is not None and was.charset == "binary":  # (an ENUM or SET in binary: CONVERT TO leaves it)
                 return column if column.charset else replace(column, charset=was.charset, collation=was.collation)
             return _moved(column, plan.to, was)
@@ -148,9 +123,9 @@ class AlterCharsets:
         latin1_bin). A
         TEXT(n) or BLOB(n) is the type the server stores for it in that character set
         (`column_lengths.stored`)."""
-        plan = self._charset_plan()
+        plan = self.plan()
         view = column
-        if plan is not None and _holds_text(column, self.replayer.target):
+        if plan is not None and _holds_text(column, self.target):
             inherits = _pair(column.charset, column.collation) is None and column.type.upper() in TEXT_TYPES
             own = _pair(column.charset, column.collation)
             if plan.to is not None and not (inherits and column.binary) and not (own and own[0] == "binary"):
@@ -159,61 +134,24 @@ class AlterCharsets:
                 view = _moved(column, plan.after, None)
             elif inherits:  # (BINARY alone: the _bin collation of the new default, even under a CONVERT TO)
                 view = replace(column, charset=plan.after.charset, collation=plan.after.collation)
-        elif plan is None and _inherits_text(column) and self._charset_of(column).charset == "binary":  # type: ignore[union-attr]
+        elif plan is None and _inherits_text(column) and self.charset_of(column).charset == "binary":  # type: ignore[union-attr]
             view = _moved(column, _BINARY, None)  # (defined in a table whose default is binary)
         if needs_settling(view):
-            view = stored(view, self._charset_of(view))
+            view = stored(view, self.charset_of(view))
         return view
 
-    def _charset_of(self, view: Column) -> ResolvedCharset | None:
+    def charset_of(self, view: Column) -> ResolvedCharset | None:
         """The character set of a column as `kept_view` or `defined_view` leave it (their own
         written on them where the statement changes the table's default)."""
-        return column_charset(view, self.table, self.replayer.target, self.replayer.model.find_schema(self.table.schema))
+        return column_charset(view, self.table, self.target, self.schema)
 
-    def too_long_column(self) -> tuple[Column, str] | None:
-        """A column the statement leaves longer than its type allows (error 1074), as it leaves it,
-        and why: one it defines, or a VARCHAR a CONVERT TO makes take more bytes than a VARCHAR
-        holds."""
-        if self.draft is None:  # (only table options)
-            return None
-        defined = [column for _, column, defines in self.changes if defines]
-        defined += [column for is_add, _, column, _ in self.steps if is_add]
-        views = [self.defined_view(column) for column in defined if needs_settling(column)]
-        if self.convert is not None:
-            views += [self.kept_view(column) for column in self.draft.columns.values()
-                      if column.name.lower() not in self.consumed]
-        target = self.replayer.target
-        for view in views:
-            why = too_long(view, self._charset_of(view), target) if needs_settling(view) else None
-            if why:
-                return view, why
-        return None
-
-    def defined_columns(self) -> list[Column]:
-        """The columns the statement defines or renames, as it leaves them (costs what it names)."""
-        columns = [self.defined_view(c) if defines else self.kept_view(c) for _, c, defines in self.changes]
-        return columns + [self.defined_view(c) for is_add, _, c, _ in self.steps if is_add]
-
-    def built(self) -> Table:
-        """The table the statement builds: its columns as it leaves them (no keys), its options."""
-        assert self.draft is not None
-        columns = [self.kept_view(c) for c in self.draft.columns.values() if c.name.lower() not in self.consumed]
-        columns += self.defined_columns()
-        table = self.table
-        return Table(schema=table.schema, name=table.name, body=TableBody({c.name.lower(): c for c in columns}, [], [],
-                     table.options), defined=table.defined, changed=table.changed)
-
-    def apply_charsets(self, where: Location) -> None:
+    def apply(self, plan: _Plan, draft: BodyDraft, changes: list[tuple[str, Column, bool]], where: Location) -> None:
         """Before the options and the statement's own columns are applied: set the table's new
-        default and move the columns the table had as `kept_view` says, each written as SHOW
-        CREATE TABLE writes it (no character set of its own when it is the new default)."""
-        plan = self._charset_plan()
-        if plan is None:
-            return
-        table, target = self.table, self.replayer.target
-        if self.draft is None:
-            self.draft = table.writable().draft(table.name)
-        draft = self.draft
+        default and move the columns the table had (`draft`'s) as `kept_view` says, each written
+        as SHOW CREATE TABLE writes it (no character set of its own when it is the new default);
+        `changes`, the statement's (old key, column, defines) that only rename a column or give it
+        a default, are rewritten in place the same way."""
+        table, target = self.table, self.target
         converted: list[Column] = []
         for at, column in list(draft.columns.items()):
             view = self.kept_view(column)
@@ -223,9 +161,9 @@ class AlterCharsets:
                 view = replace(view, where=where, offset=0)  # (changed by the statement, not defined in it)
                 converted.append(view)
             draft.columns[at] = _written_against(view, plan.after)
-        for n, (old, column, defines) in enumerate(self.changes):  # renamed, or given a default: kept (fuzz seed 364)
+        for n, (old, column, defines) in enumerate(changes):  # renamed, or given a default: kept (fuzz seed 364)
             if not defines:
-                self.changes[n] = (old, _written_against(self.kept_view(column), plan.after), defines)
+                changes[n] = (old, _written_against(self.kept_view(column), plan.after), defines)
         options = table.writable().options
         options.charset, options.collation = (plan.after.charset, plan.after.collation) \
             if plan.after.source == "table" else (None, None)
@@ -233,12 +171,12 @@ class AlterCharsets:
             for index in draft.indexes.values():  # (rebuilt: a part the server cut is its prefix now)
                 index.columns = as_stored(index).columns
         if converted and target.is_mariadb:
-            cut_changed_keys(table, draft, converted, target, self.replayer.model.find_schema(table.schema))
+            cut_changed_keys(table, draft, converted, target, self.schema)
 
     def written_view(self, column: Column) -> Column:
-        """`defined_view`, written as SHOW CREATE TABLE writes it (for `apply`)."""
+        """`defined_view`, written as SHOW CREATE TABLE writes it (for `TableAlter.apply`)."""
         view = self.defined_view(column)
-        plan = self._charset_plan()
+        plan = self.plan()
         return _written_against(view, plan.after) if view is not column and plan is not None else view
 
 

@@ -84,7 +84,7 @@ PartCost = Callable[[tuple[ops.AlterAction, ...], Request], "tuple[str, str, lis
 
 def capture(plan: Any, request: Request | None, target: Target, op: object = None,
             part_cost: PartCost | None = None) -> Before | None:
-    """The record's parts of `plan` (`linter.server.replay._Alter`, checked and not yet applied);
+    """The record's parts of `plan` (`linter.server.alter_table.TableAlter`, checked and not yet applied);
     `op`, `part_cost`: for a statement that blocks, what each of its written parts needs alone."""
     table = plan.table
     if table.temporary:
@@ -95,12 +95,12 @@ def capture(plan: Any, request: Request | None, target: Target, op: object = Non
     changed: list[tuple[Column, str | None, str]] = []
     if draft is not None:
         dropped = tuple(c for key in plan.drops if key not in plan.readded and (c := draft.column(key)) is not None)
-        schema = plan.replayer.model.find_schema(table.schema)
+        schema = plan.schema
         for old, column, defines in plan.changes:
             before = draft.column(old)
             if before is not None and defines:
                 changed.append((before, _charset_name(before, table, target, schema), column.name))
-        if plan.convert is not None:
+        if plan.charsets.convert is not None:
             redefined = {old for old, _, defines in plan.changes if defines}
             for key, column in list(draft.column_ids.items()):
                 before = draft.column(key)

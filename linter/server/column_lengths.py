@@ -207,10 +207,10 @@ class CheckedRefusals:
         keeps again (`column_lengths.row_bound`): the table's last known upper bound plus the
         bound of the columns the statement defines. None: it changes no column. A CONVERT TO
         moves every column: counted from them all."""
-        if alter.draft is None or not (alter.changes or alter.steps or alter.convert is not None):
+        if alter.draft is None or not (alter.changes or alter.steps or alter.charsets.convert is not None):
             return None
         known = self.row_uppers.get(id(table))
-        if known is None or known[0] is not table or alter.convert is not None:
+        if known is None or known[0] is not table or alter.charsets.convert is not None:
             known = (table, row_bound(alter.draft.columns.values()))  # (not `table.columns`: it would settle the draft)
         return known[1] + row_bound(alter.defined_columns())
 
@@ -221,8 +221,8 @@ class CheckedRefusals:
         kept from the table counted once (`_column_bytes`)."""
         schema = self.model.find_schema(table.schema)
         draft = alter.draft
-        adds_only = (not alter.changes and alter.convert is None and not alter.consumed
-                     and all(step[0] for step in alter.steps) and alter._charset_plan() is None)
+        adds_only = (not alter.changes and alter.charsets.convert is None and not alter.consumed
+                     and all(step[0] for step in alter.steps) and alter.charsets.plan() is None)
         if not adds_only:
             return server_row_bytes(alter.built(), self.target, schema, self._column_bytes)
         known = self._table_rows.get(id(table))

@@ -161,7 +161,7 @@ class Request:
 
 
 def verdict(plan: Any, request: Request, target: Target) -> Verdict | None:
-    """The server's answer to `plan` (linter.server.replay._Alter, read only) run as `request`
+    """The server's answer to `plan` (linter.server.alter_table.TableAlter, read only) run as `request`
     asks on `target`: None when it runs."""
     syntax = _syntax_problem(request, target)
     if syntax is not None:
@@ -376,7 +376,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         uses = [draft.indexes[at] for at in draft.uses.get(key, ()) if at in draft.indexes] if draft else []
         primary = [index for index in uses if index.kind == "primary" or _is_clustered(index, clustered)]
         if primary:
-            whole = len(primary[0].columns) == 1 and not plan.adds_primary  # (the key goes with the column)
+            whole = len(primary[0].columns) == 1 and not plan.keys.adds_primary  # (the key goes with the column)
             if whole and (loses_cluster or clustered_after is None):
                 rows("dropping the primary key's column", COPY, SHARED,
                      "Dropping a primary key is not allowed without also adding a new primary key")
@@ -398,10 +398,10 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
             rows("DROP COLUMN", INSTANT, undecided="MySQL 8.0 drops a column instantly from 8.0.29 only", role=_LAYOUT)
         else:
             rows("DROP COLUMN", INPLACE)
-    dropped_primary = draft is not None and draft.primary and draft.primary in plan.index_drops
-    for at in plan.index_drops:
+    dropped_primary = draft is not None and draft.primary and draft.primary in plan.keys.index_drops
+    for at in plan.keys.index_drops:
         if draft is not None and (at == draft.primary or _is_clustered(draft.indexes[at], clustered)):
-            if plan.adds_primary:
+            if plan.keys.adds_primary:
                 continue  # the ADD PRIMARY KEY below says what it needs
             if loses_cluster or clustered_after is None:
                 rows("DROP PRIMARY KEY", COPY, SHARED,
@@ -414,7 +414,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         else:
             rows("DROP INDEX", NOCOPY, NONE, "DROP INDEX")
     fulltext = draft is not None and any(index.kind == "fulltext" for index in plan.kept_keys().values())
-    for index in plan.index_adds:
+    for index in plan.keys.index_adds:
         if index.kind == "primary" and clustered is not None and clustered.kind == "unique" and not loses_cluster and [
                 p.name.lower() for p in clustered.columns] == [p.name.lower() for p in index.columns] \
                 and index.using == clustered.using:
@@ -428,7 +428,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
         elif index.kind == "primary":
             rows("ADD PRIMARY KEY" + (" after DROP PRIMARY KEY" if dropped_primary else ""), INPLACE, NONE)
         elif index.kind == "fulltext":
-            if fulltext or sum(1 for i in plan.index_adds if i.kind == "fulltext") > 1:
+            if fulltext or sum(1 for i in plan.keys.index_adds if i.kind == "fulltext") > 1:
                 rows("ADD FULLTEXT", NOCOPY, SHARED, "Fulltext index creation requires a lock",
                      "InnoDB creates one FULLTEXT index at a time, and a second one without a rebuild")
             else:
@@ -442,7 +442,7 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
                  "MariaDB keeps it as a hash of the column, which innolint does not model online")
         else:
             rows("ADD INDEX", NOCOPY, NONE, "ADD INDEX")
-    for at, _ in plan.index_renames:
+    for at, _ in plan.keys.index_renames:
         metadata("RENAME INDEX", _DICTIONARY)
     if plan.fk_adds:
         rows("ADD FOREIGN KEY", COPY, SHARED, "Adding foreign keys needs foreign_key_checks=OFF",
@@ -452,11 +452,11 @@ def _needs(plan: Any, request: Request, target: Target) -> list[Need]:
     for pairs in plan.options:
         for key, value in pairs:
             needs.append(_option_need(key, value, plan, innodb, mariadb))
-    if plan.convert is not None:
+    if plan.charsets.convert is not None:
         needs.append(_convert_need(plan, mariadb))
     for words in request.unmodelled:
         if words == "CONVERT TO":
-            continue  # (`plan.convert`)
+            continue  # (`plan.charsets.convert`)
         if words == "FORCE":
             rows("FORCE", INPLACE, NONE, "Changing table options requires the table to be rebuilt")
         elif words in ("DISABLE KEYS", "ENABLE KEYS"):
@@ -491,7 +491,7 @@ def _fulltext_after(plan: Any) -> bool:
     dropped = set(plan.drops)
     kept = any(index.kind == "fulltext" and any(part.name.lower() not in dropped for part in index.columns)
                for index in plan.kept_keys().values())
-    return kept or any(index.kind == "fulltext" for index in plan.index_adds)
+    return kept or any(index.kind == "fulltext" for index in plan.keys.index_adds)
 
 
 def _with_fulltext(needs: list[Need], mariadb: bool) -> list[Need]:
@@ -555,10 +555,10 @@ def _convert_need(plan: Any, mariadb: bool) -> Need:
     moved = []
     columns = plan.draft.columns.values() if plan.draft is not None else plan.table.columns.values()
     for column in columns:
-        view = plan.kept_view(column)
+        view = plan.charsets.kept_view(column)
         if view is not column:
-            was = column_charset(column, plan.table, plan.replayer.target, plan.replayer.model.find_schema(plan.table.schema))
-            now = column_charset(view, plan.table, plan.replayer.target, None)
+            was = column_charset(column, plan.table, plan.target, plan.schema)
+            now = column_charset(view, plan.table, plan.target, None)
             if was is None or now is None or was.charset != now.charset or view.type != column.type:
                 moved.append((was.charset if was else None, now.charset if now else None))
     if not moved:
@@ -618,8 +618,8 @@ def _clustered_after(plan: Any) -> Any:
         parts = tuple(p for p in index.columns if p.expression or p.name.lower() not in dropped)
         if parts:
             keys.append(index if len(parts) == len(index.columns) else replace(index, columns=parts))
-    keys += plan.index_adds
-    if plan._sorts_keys(draft):  # (ranked as stored: a prefix over a whole column is none, fuzz seed 404)
+    keys += plan.keys.index_adds
+    if plan.sorts_keys(draft):  # (ranked as stored: a prefix over a whole column is none, fuzz seed 404)
         keys.sort(key=lambda index: key_rank(_without_whole_prefixes(index, plan.new_column_of), plan.new_column_of))
     primary = next((index for index in keys if index.kind == "primary"), None)
     if primary is not None:
@@ -676,11 +676,10 @@ def _long_unique(index: Any, plan: Any) -> bool:
     for part in index.columns:
         if part.expression or part.prefix is not None:
             continue
-        column = plan._new_column(part.name.lower())
+        column = plan.new_column(part.name.lower())
         if column is not None and column.is_large:
             return True
-    replayer = plan.replayer
-    stored = server_keys(plan.table, [index], plan._new_column, replayer.target, replayer.model.find_schema(plan.table.schema))
+    stored = server_keys(plan.table, [index], plan.new_column, plan.target, plan.schema)
     return stored[0].long_hash if stored is not None else index.long_hash
 
 

@@ -6,7 +6,7 @@ server refuses changes nothing, and comes back as a `Refusal` record (kept in
 `SchemaModel.refusals`, which the refused-ddl check reports), one innolint cannot follow or judge
 as a `CannotFollow` (the caller reports it at that statement: replay-error); `linter.server.outcome`
 makes both from what the handlers say. So a second CREATE TABLE of a name keeps the first table; an ALTER
-TABLE applies all of its actions or none (`_Alter` checks the whole statement against the table
+TABLE applies all of its actions or none (`alter_table.TableAlter` checks the whole statement against the table
 first, as the server does); RENAME TABLE renames all its pairs or none; a DROP of a table, column
 or key that is not there drops nothing. Names follow the server: database and table names as
 `lower_case_table_names` says (`SchemaModel.key`), column, key and constraint names case-insensitively,
@@ -19,45 +19,29 @@ through its `BodyDraft`, never rebuilt whole for one column or key.
 
 from __future__ import annotations
 
-import itertools
+import sys
 from collections.abc import Callable
 
-import sys
-from dataclasses import replace
-
 from linter.parse import ops
-from linter.parse.body_draft import BodyDraft
-from linter.parse.body import without_redundant_generated_keys
-from linter.parse.elements import Column, ForeignKey, Index, Location
-from linter.schema.model import (
-    CompressionDictionary, SchemaModel, Table, Tablespace, foreign_key_name, name_created_foreign_keys,
-)
-from linter.parse.options import apply_options
-from linter.parse.statement import option_field
-from linter.server.alter_keys import AlterKeys
-from linter.server.alter_charsets import in_binary_default, AlterCharsets, keep_copied_charset
+from linter.parse.elements import Location
 from linter.schema.innodb_sizes import MAX_ROW_BYTES, column_charset, table_charset
-from linter.server.alter_refusals import TableAfterAlter
-from linter.server import create_select
-from linter.parse.body import drop_whole_prefixes
-from linter.server.key_order import alter_sorts_keys, key_rank
-from linter.server.key_parts import (
-    long_unique_problem,
-    ServerKeys, cut_changed_keys, drop_outgrown_prefixes, rewrite_hash_keys, server_keys,
-)
-from linter.server.column_lengths import CheckedRefusals, needs_settling, refused_length, row_bound, row_refusal, server_row_bytes, settle_lengths
-from linter.server.key_refusals import KeyJudge
-from linter.server.outcome import Doubt, LostTrack, Missing, Outcomes
+from linter.schema.model import CompressionDictionary, SchemaModel, Table, Tablespace, name_created_foreign_keys
 from linter.schema.refused import CannotFollow, Refusal
-from linter.server.namespaces import Namespace, RenameBlindness, named_twice
-from linter.server.rename_tables import TableRenames
-from linter.server.online_alter import Request, cost
+from linter.server import create_select
+from linter.server.alter_charsets import in_binary_default, keep_copied_charset
+from linter.server.alter_table import TableAlter
 from linter.server.procedures import Routines
 from linter.server.alterations import capture, dropped_table, record, written_actions
-from linter.server.refusals import (
-    SelectedColumns, column_problem, create_problem, key_part_problem, options_problem, repeated_key_column,
-    select_key_problem, temporary_key_problem,
+from linter.server.column_lengths import (
+    CheckedRefusals, needs_settling, refused_length, row_bound, row_refusal, server_row_bytes, settle_lengths,
 )
+from linter.server.key_parts import ServerKeys, long_unique_problem
+from linter.server.key_refusals import KeyJudge
+from linter.server.namespaces import Namespace, RenameBlindness, named_twice
+from linter.server.online_alter import Request, cost, verdict
+from linter.server.outcome import Doubt, LostTrack, Missing, Outcomes
+from linter.server.refusals import SelectedColumns, create_problem, select_key_problem, temporary_key_problem
+from linter.server.rename_tables import TableRenames
 from linter.schema.target import DEFAULT_TARGET, Target
 
 #: ALTER actions that need the body's draft (the others change options or the table's name)
@@ -286,7 +270,7 @@ class Replayer:
     def _part_cost(self, table: Table, actions: tuple[ops.AlterAction, ...], request: Request) -> tuple[str, str, list] | None:
         """What some of an ALTER's actions need run alone on `table` as it is (None: the server
         refuses them alone), for a fix that splits the statement (`alterations`)."""
-        alter = _Alter(self, table)
+        alter = TableAlter(table, self.target, self.names, self.renames, self.key_judge)
         if alter.plan(actions) is not None or alter.check() is not None:
             return None
         return cost(alter, request, self.target)
@@ -298,11 +282,11 @@ class Replayer:
         """`request`: the statement's ALGORITHM= / LOCK= / ONLINE, which the server may not honour;
         `written`: its actions as SQL (`alterations.written_actions`), for the record of what it
         does to the table's rows (`alterations`)."""
-        alter = _Alter(self, table)
+        alter = TableAlter(table, self.target, self.names, self.renames, self.key_judge)
         problem = alter.plan(actions)
         if problem is None:
             problem = alter.check()
-        online = alter._online_verdict(request, self.target) if problem is None and request is not None else None
+        online = verdict(alter, request, self.target) if problem is None and request is not None else None
         if online is not None and online.refused:
             problem = online.message
         refusal, row_upper = self.lengths.checked(table, alter, where, statement) if problem is None else (None, None)
@@ -450,400 +434,3 @@ class Replayer:
 
     def _Skipped(self, op: ops.Skipped, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         return None
-
-
-class _Alter(AlterKeys, TableAfterAlter, AlterCharsets):
-    """One ALTER TABLE (or CREATE / DROP INDEX), checked whole against the table before any of
-    it is applied, with the server's rules (MariaDB 10.11 and MySQL agree on them):
-
-    - DROP / CHANGE / MODIFY / RENAME / ALTER COLUMN name columns of the table as it was: each
-      such column at most once, never one the same statement adds;
-    - names a statement gives (added columns, new names) may not clash with the columns the
-      table keeps, nor with each other; a table keeps at least one column;
-    - FIRST / AFTER are applied in statement order, AFTER naming a column of the new table;
-    - keys and foreign keys name columns of the new table; DROP / RENAME INDEX name keys of the
-      table as it was, and the keys added come after the table's kept ones whatever the order
-      written (`alter_keys.AlterKeys`); a key without a name gets its first column's, made unique
-      with `_2`, `_3` ... (and a foreign key `<table>_ibfk_<n>`); one primary key at most;
-    - MariaDB's IF [NOT] EXISTS leaves out an action the table makes void.
-
-    Checking costs what the statement names; `apply` then edits the body's draft."""
-
-    def __init__(self, replayer: Replayer, table: Table) -> None:
-        self.replayer = replayer
-        self.table = table
-        self.draft: BodyDraft | None = None
-        # columns: old keys consumed (dropped or changed), the new names, and what to do in order
-        self.consumed: set[str] = set()
-        self.new_names: list[str] = []  # the names it gives columns, in order (checked once all are known)
-        self.new_columns: set[str] = set()
-        self.drops: list[str] = []
-        #: (old key, new definition, whether the statement re-defines it: `Column.where`)
-        self.changes: list[tuple[str, Column, bool]] = []
-        self.steps: list[tuple[bool, str, Column, ops.Position]] = []  # (added, key, column, position)
-        # keys and foreign keys: ids consumed, names given, what to add
-        self.index_gone: set[int] = set()
-        self.index_names: set[str] = set()
-        self.index_drops: list[int] = []
-        self.index_renames: list[tuple[int, str]] = []
-        self.index_adds: list[Index] = []
-        self.adds_primary = False
-        self.fk_gone: set[int] = set()
-        self.fk_keys: set[str] = set()
-        self.fk_drops: list[int] = []
-        self.fk_adds: list[tuple[ForeignKey, str]] = []
-        self.fk_number = 0  # the next generated foreign key number (0: not computed yet)
-        self.options: list[tuple[tuple[str, str | None], ...]] = []
-        self.rename_to: ops.Name | None = None
-        #: CONVERT PARTITION ... TO TABLE: the tables made; CONVERT TABLE ... TO PARTITION: those taken in
-        self.partition_tables: list[ops.Name] = []
-        self.partition_sources: list[Table] = []
-        #: columns dropped and added again by name in this statement: key parts stay on the name,
-        #: with the prefix the new column needs (index id, column key, prefix)
-        self.readded: set[str] = set()
-        self.shadowed: set[str] = set()
-        self.readded_prefixes: list[tuple[int, str, int | None]] = []
-        self.defaults: list[ops.SetColumnDefault] = []  # ALTER COLUMN ... SET / DROP DEFAULT
-        self.convert: ops.ConvertCharset | None = None
-
-    # -- reading the statement ------------------------------------------------------------
-    def plan(self, actions: tuple[ops.AlterAction, ...]) -> str | None:
-        """Take each action in order; the first problem found, or None."""
-        for action in actions:
-            if self.draft is None and isinstance(action, _BODY_ACTIONS):
-                self.draft = self.table.writable().draft(self.table.name)
-            problem = getattr(self, "_" + type(action).__name__)(action)
-            if problem is not None:
-                return problem
-        return None
-
-    def _column_kept(self, key: str) -> bool:
-        """Whether the table has a column of this name that this statement does not drop or change."""
-        assert self.draft is not None
-        return key in self.draft.column_ids and key not in self.consumed
-
-    def _in_new_table(self, key: str) -> bool:
-        assert self.draft is not None
-        return key in self.new_columns or (key in self.draft.column_ids and key not in self.consumed)
-
-    def _old_column(self, name: str) -> Column | None:
-        """A column of the table as it was, not yet dropped or changed by this statement."""
-        assert self.draft is not None
-        key = name.lower()
-        return None if key in self.consumed else self.draft.column(key)
-
-    def _AddColumn(self, action: ops.AddColumn) -> str | None:
-        problem = self._versioning_word_problem("ADD", action.column.name, action.bare_word)
-        if problem:
-            return problem
-        key = action.column.name.lower()
-        assert self.draft is not None  # (IF NOT EXISTS: judged on the table as it was, `DROP c, ADD IF NOT EXISTS c`)
-        if action.if_not_exists and (key in self.draft.column_ids or key in self.new_columns):
-            return None
-        problem = column_problem(action.column, mariadb=self.replayer.target.is_mariadb)
-        if problem:
-            return problem
-        self.new_names.append(action.column.name)
-        self.new_columns.add(key)
-        self.steps.append((True, key, action.column, action.position))
-        return None
-
-    def _change(
-        self, old_name: str, column: Column, position: ops.Position, if_exists: bool, defines: bool = True,
-    ) -> str | None:
-        """`defines`: the action writes the column's definition (MODIFY / CHANGE), not only its
-        name or default: the column's `where` becomes this statement."""
-        if self._old_column(old_name) is None:
-            if if_exists:
-                return None
-            return self._redefine_added(old_name, column, position) if defines else f"unknown column {old_name} (error 1054)"
-        problem = column_problem(column, mariadb=self.replayer.target.is_mariadb) if defines else None
-        if problem:
-            return problem
-        old = old_name.lower()
-        self.consumed.add(old)
-        key = column.name.lower()
-        self.new_names.append(column.name)
-        self.new_columns.add(key)
-        self.changes.append((old, column, defines))
-        if position is not None:
-            self.steps.append((False, key, column, position))
-        return None
-
-    def _ChangeColumn(self, action: ops.ChangeColumn) -> str | None:
-        return self._change(action.old_name, action.column, action.position, action.if_exists)
-
-    def _RenameColumn(self, action: ops.RenameColumn) -> str | None:
-        column = self._old_column(action.old_name)
-        if column is None:
-            return None if action.if_exists else f"unknown column {action.old_name} (error 1054)"
-        return self._change(action.old_name, replace(column, name=action.new_name), None, False, defines=False)
-
-    def _SetColumnDefault(self, action: ops.SetColumnDefault) -> str | None:
-        self.defaults.append(action)  # (judged once every action is read: `_defaults_problem`)
-        return None
-
-    def _DropColumn(self, action: ops.DropColumn) -> str | None:
-        problem = self._versioning_word_problem("DROP", action.name, action.bare_word)
-        if problem:
-            return problem
-        key = action.name.lower()
-        if self.draft is not None and self.draft.column(key) is not None and any(old == key for old, _, _ in self.changes):
-            return f"unknown column {action.name} (error 1054): the statement both changes and drops it"
-        if self._old_column(action.name) is None:
-            return None if action.if_exists else f"cannot drop column {action.name}: it does not exist (error 1091)"
-        self.consumed.add(key)
-        self.drops.append(key)
-        return None
-
-    def _AddForeignKey(self, action: ops.AddForeignKey) -> str | None:
-        draft = self.draft
-        assert draft is not None
-        fk = action.foreign_key
-        if fk.name is None:  # numbered on from the highest number the table had before this statement
-            if not self.fk_number:
-                self.fk_number = draft.next_fk_number()
-            fk = replace(fk, name=foreign_key_name(draft.table, self.fk_number))
-            self.fk_number += 1
-        key = draft.fk_key(fk.name)  # type: ignore[arg-type]
-        at = draft.fk_ids.get(key)
-        if (at is not None and at not in self.fk_gone) or key in self.fk_keys:
-            if action.if_not_exists:
-                return None
-            return f"duplicate foreign key constraint name {fk.name} (error 1826)"
-        self.fk_keys.add(key)
-        self.fk_adds.append((fk, key))
-        return None
-
-    def _DropForeignKey(self, action: ops.DropForeignKey) -> str | None:
-        assert self.draft is not None
-        at = self.draft.fk_ids.get(self.draft.fk_key(action.name))
-        if at is None or at in self.fk_gone:
-            return None if action.if_exists else f"cannot drop foreign key {action.name}: it does not exist (error 1091)"
-        self.fk_gone.add(at)
-        self.fk_drops.append(at)
-        return None
-
-    def _DropConstraint(self, action: ops.DropConstraint) -> str | None:
-        assert self.draft is not None
-        at = self.draft.fk_ids.get(self.draft.fk_key(action.name))
-        if at is not None and at not in self.fk_gone:
-            return self._DropForeignKey(ops.DropForeignKey(action.name))
-        at = self.draft.index_ids.get(action.name.lower())
-        if at is not None and at not in self.index_gone and self.draft.indexes[at].kind in ("unique", "primary"):
-            return self._DropIndex(ops.DropIndex(action.name))
-        # else a CHECK constraint: the model keeps CHECK constraints by count, not by name, so
-        # a name it cannot find is taken for one when the table has any
-        if self.table.body.checks or self.draft.checked_columns or action.if_exists:
-            return None
-        return f"cannot drop constraint {action.name}: it does not exist (error 1091)"
-
-    def _SetOptions(self, action: ops.SetOptions) -> str | None:
-        problem = options_problem(action.options)
-        if problem:
-            return problem
-        self.options.append(action.options)
-        return None
-
-    def _RenameTo(self, action: ops.RenameTo) -> str | None:
-        self.rename_to = action.target
-        return None
-
-    def _PartitionToTable(self, action: ops.PartitionToTable) -> str | None:
-        if not self.table.options.partitioning:
-            return "the table is not partitioned (error 1505)"
-        taken = self.replayer.names.taken(action.target, False)
-        if taken is not None:
-            return f"table {self.replayer.names.label(action.target)} already exists (created at {taken.defined.at}) (error 1050)"
-        self.partition_tables.append(action.target)
-        return None
-
-    def _TableToPartition(self, action: ops.TableToPartition) -> str | None:
-        source = self.replayer.names.find(action.source)
-        if source is None:
-            return Missing(f"table {self.replayer.names.label(action.source)} is not defined earlier in the input (error 1146)")
-        self.partition_sources.append(source)
-        return None
-
-    # -- checking the whole -----------------------------------------------------------------
-    def check(self) -> str | None:
-        """What the server checks once it has read every action: the table the statement builds."""
-        draft = self.draft
-        if draft is not None:
-            problem = self._defaults_problem()
-            if problem:
-                return problem
-            given: set[str] = set()
-            for name in self.new_names:  # a swap of two names is fine, a name kept or given twice is not
-                key = name.lower()
-                if key in given or self._column_kept(key):
-                    return f"duplicate column name {name} (error 1060)"
-                given.add(key)
-            if self.drops and len(draft.column_ids) - len(self.drops) + sum(1 for s in self.steps if s[0]) <= 0:
-                return "a table keeps at least one column: use DROP TABLE (error 1090)"
-            added: set[str] = set()
-            changed = {column.name.lower() for _, column, _ in self.changes}
-            for is_add, key, _, position in self.steps:
-                if isinstance(position, tuple):
-                    after = position[1].lower()
-                    if after == key or not (
-                            (after in draft.column_ids and after not in self.consumed) or after in changed or after in added):
-                        return f"unknown column {position[1]} in AFTER (error 1054)"
-                if is_add:
-                    added.add(key)
-            problem = self.key_names_problem()
-            if problem is not None:
-                return problem
-            mariadb = self.replayer.target.is_mariadb
-            for index in self.index_adds:
-                for part in index.columns:
-                    if not part.expression and not self._in_new_table(part.name.lower()):
-                        return f"key column {part.name} does not exist in the table (error 1072)"
-                    problem = key_part_problem(index, part, self._new_column(part.name.lower()), mariadb=mariadb)
-                    if problem:
-                        return problem
-                problem = repeated_key_column(index) or (
-                    temporary_key_problem(index, self._new_engine()) if self.table.temporary else None)
-                if problem:
-                    return problem
-            problem = self._readded_columns() or self.shadowed_changes_problem()
-            if problem is not None:
-                return problem
-            for fk, _ in self.fk_adds:
-                for name in fk.columns:
-                    if not self._in_new_table(name.lower()):
-                        return f"key column {name} does not exist in the table (error 1072)"
-        problem = (self._engine_problem() or self._changed_key_problem() or self._auto_increment_problem()
-                   or self._after_problem())
-        if problem:
-            return problem
-        if self.rename_to is not None:
-            return self.replayer.renames.problem(self.table, self.rename_to, itself=True)
-        return None
-
-    # -- applying it ------------------------------------------------------------------------
-    def _sorts_keys(self, draft: BodyDraft) -> bool:
-        """Whether the server sorts the table's keys again (`key_order.alter_sorts_keys`)."""
-        mariadb = self.replayer.target.is_mariadb
-        adds_key = bool(self.index_adds or self.fk_adds)
-        if mariadb and not adds_key and not self.drops and not self.changes:
-            return False
-        clustered = draft.clustered()
-        return alter_sorts_keys(mariadb=mariadb, adds_key=adds_key, clustered=clustered,
-                                clustered_dropped=any(draft.indexes[at] is clustered for at in self.index_drops),
-                                dropped=self.drops, made_nullable=[old for old, column, _ in self.changes if column.nullable])
-
-    def changes_anything(self) -> bool:
-        """Whether the statement has an action left to do (not only a RENAME TO, nor IF [NOT]
-        EXISTS actions the table made void)."""
-        return bool(self.drops or self.changes or self.steps or self.index_drops or self.index_renames
-                    or self.index_adds or self.fk_drops or self.fk_adds or self.options or self.partition_tables
-                    or self.partition_sources or self.convert)
-
-    def apply(self, where: Location, *, rebuilds: bool = True) -> None:
-        """`rebuilds`: the server writes the table's definition anew (`rewrite_hash_keys`)."""
-        table = self.table
-        self.apply_charsets(where)  # first: the columns defined below take the new engine's limits and charset
-        for pairs in self.options:
-            apply_options(table.writable().options, pairs)
-            for key, _ in pairs:
-                table.set_option_place(option_field(key), where)
-        draft = self.draft
-        if draft is not None:
-            sorts_keys = self._sorts_keys(draft)  # (judged on the table as it was)
-            for at in self.index_drops:  # first: a column dropped below may empty the same key
-                if at == draft.primary:
-                    table.key_dropped = where
-                draft.remove_index(at)
-            for key in self.drops:
-                for emptied in draft.remove_column(draft.detach_column(key), key, where, key in self.readded):
-                    if emptied.kind == "primary":
-                        table.key_dropped = where
-            shadowed = {old: draft.uses.pop(old, {}) for old in self.shadowed}  # keys staying on the old name
-            if self.changes:
-                draft.attach_columns([
-                    (draft.detach_column(old), old,
-                     self.written_view(replace(column, where=where)) if defines else replace(column))
-                    for old, column, defines in self.changes
-                ])
-                if self.replayer.target.is_mariadb:
-                    drop_outgrown_prefixes(draft, [column for _, column, defines in self.changes if defines])
-                    cut_changed_keys(table, draft, [column for _, column, defines in self.changes if defines],
-                                      self.replayer.target, self.replayer.model.find_schema(table.schema))
-            for is_add, key, column, position in self.steps:
-                if position is None:
-                    previous = draft.last_column()
-                elif position == "FIRST":
-                    previous = 0
-                else:
-                    previous = draft.column_ids[position[1].lower()]  # type: ignore[index]
-                if is_add:
-                    draft.insert_column(self.written_view(replace(column, where=where)), previous)
-                else:
-                    draft.move_column(draft.column_ids[key], previous)
-            for old, uses in shadowed.items():
-                draft.uses[old] = uses
-            for index_id, key, prefix in self.readded_prefixes:
-                index = draft.indexes[index_id]
-                index.columns = tuple(replace(p, prefix=prefix) if not p.expression and p.name.lower() == key else p
-                                      for p in index.columns)
-            for at, name in self.index_renames:
-                if at in draft.indexes:  # (not emptied by a column dropped above)
-                    draft.rename_index(at, name)
-            schema = self.replayer.model.find_schema(table.schema)
-            for index in self.index_adds:
-                added = replace(index, where=where)
-                drop_whole_prefixes([added], draft.column_by_name)
-                cut = server_keys(table, [added], draft.column, self.replayer.target, schema)
-                draft.add_index(added if cut is None else cut[0])
-                if index.kind == "primary":
-                    table.key_dropped = None
-            if self.index_adds and any(index.generated for index in draft.indexes.values()):
-                kept = {id(index) for index in without_redundant_generated_keys(list(draft.indexes.values()))}
-                for at in [at for at, index in draft.indexes.items() if id(index) not in kept]:
-                    draft.remove_index(at)
-            # columns only the added PRIMARY KEY makes NOT NULL: still nullable for the keys the
-            # server reads before it (the table's own, then those added, in the order written)
-            forced = draft.nullable_primary_columns() if self.adds_primary else frozenset()
-            if self.changes or self.adds_primary or self.readded:
-                _keep_primary_not_null(draft)
-            for at in self.fk_drops:
-                draft.remove_foreign_key(at)
-            for fk, key in self.fk_adds:
-                draft.add_foreign_key(replace(fk, where=where), key)
-            if rebuilds and self.replayer.target.is_mariadb:  # (before the sort: it sorts the keys as rewritten)
-                rewrite_hash_keys(table, draft, self.replayer.target, schema)
-            if sorts_keys:
-                before_primary = set(itertools.takewhile(lambda at: at != draft.primary, draft.indexes)) if forced else set()
-                draft.sort_keys(lambda at, index: key_rank(index, draft.column, forced if at in before_primary else ()))
-        if any(key == "ENGINE" for pairs in self.options for key, _ in pairs):  # the new engine's limits
-            body = table.writable()
-            cut = server_keys(table, body.indexes, body.columns.get, self.replayer.target,
-                              self.replayer.model.find_schema(table.schema))
-            if cut is not None:
-                body.indexes = cut
-        for source in self.partition_sources:
-            self.replayer.names.remove(source)
-        for target in self.partition_tables:
-            body = table.body_copy()
-            body.foreign_keys = []
-            body.defined_here()  # (made by this statement)
-            body.options = replace(body.options, partitioning=None, partition_names=())
-            schema = self.replayer.model.schema(target.schema if target.schema is not None else self.replayer.current_schema)
-            self.replayer.names.put(Table(schema=schema.name, name=self.replayer.model.stored(target.name), body=body,
-                                     defined=where, changed=where, _own_body=True))
-        if rebuilds and draft is None and self.replayer.target.is_mariadb:
-            rewrite_hash_keys(table, None, self.replayer.target, self.replayer.model.find_schema(table.schema))
-        if self.rename_to is not None:
-            self.replayer.renames.rename(table, self.rename_to, where)
-        table.changed = where
-
-
-def _keep_primary_not_null(draft: BodyDraft) -> None:
-    """The primary key's columns are NOT NULL, whatever a MODIFY says."""
-    if not draft.primary:
-        return
-    for part in draft.indexes[draft.primary].columns:
-        column = draft.column(part.name.lower())
-        if column is not None:
-            column.nullable = False
