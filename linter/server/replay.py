@@ -57,7 +57,11 @@ _SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema"
 
 
 class Replayer:
-    """Holds the model and the current database (USE) while statements are applied.
+    """Owns the model while statements are applied, and dispatches each to its handler (`apply`).
+    Its parts own their state: `names` (the tables, views and current database by name, as the
+    server resolves them), `renames` (RENAME TABLE), `lengths` (the ALTERs refused for a column's
+    or the row's length); each ALTER TABLE is a `TableAlter` of its own, planned, checked and
+    applied over the table's working copy.
 
     `target`: the server the input runs on (its lower_case_table_names, and whether its DROP
     TABLE is atomic); the default target when None. A `model` given keeps its own
