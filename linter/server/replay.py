@@ -127,7 +127,7 @@ class Replayer:
         if handler is None:
             handler = self._handlers[op.__class__] = getattr(self, "_" + type(op).__name__)
         said = handler(op, where, annotations, executable)  # type: ignore[operator]
-        return None if said is None else self.outcomes.of(said, op, where, self.current_schema)
+        return None if said is None else self.outcomes.of(said, op, where, self.names.current_schema)
 
     def lose_track(self, where: Location, what: str) -> None:
         """innolint cannot tell the schema the server has from `where` on (a packet the server may
@@ -139,7 +139,7 @@ class Replayer:
         name = op.name
         if op.refused is not None:
             return f"CREATE TABLE {self.names.label(name)}: {op.refused}; the server refuses this statement"
-        if op.like is not None and named_twice((name, op.like), self.names.key, self.current_schema):
+        if op.like is not None and named_twice((name, op.like), self.names.key, self.names.current_schema):
             return (f"CREATE TABLE {self.names.label(name)} LIKE {self.names.label(op.like)}: the statement names one table "
                     "twice (error 1066: not unique table/alias); the server refuses it whatever exists")
         if name.schema is not None and self.model.find_schema(name.schema) is None:
@@ -147,7 +147,7 @@ class Replayer:
                                                    "innolint makes no table")
             if problem:
                 return problem
-        schema_name = name.schema if name.schema is not None else self.current_schema
+        schema_name = name.schema if name.schema is not None else self.names.current_schema
         schema = self.model.schema(schema_name)
         key = name.name.lower() if self.names.fold else name.name
         space = schema.temporary if op.temporary else schema.tables
@@ -317,7 +317,7 @@ class Replayer:
         return Doubt(f"{statement}: {online.message}") if online is not None else None
 
     def _DropTable(self, op: ops.DropTable, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
-        twice = named_twice(op.names, self.names.key, self.current_schema)
+        twice = named_twice(op.names, self.names.key, self.names.current_schema)
         if twice is not None:
             return (f"DROP {'TEMPORARY ' if op.temporary else ''}TABLE: table {twice} is named twice (error 1066: not "
                     "unique table/alias); the server drops none of the tables")
@@ -397,7 +397,7 @@ class Replayer:
     def _SchemaStatement(self, op: ops.SchemaStatement, where: Location, annotations: frozenset[str], executable: str | None) -> str | None:
         if op.action == "use":
             problem = self.names.cases.unknown_database(op.name, f"USE {op.name}", 1049, "the client stays in "
-                                                   + (f"database {self.current_schema}" if self.current_schema else "its database"))
+                                                   + (f"database {self.names.current_schema}" if self.names.current_schema else "its database"))
             if problem:
                 return problem
             self.names.current_schema = op.name
@@ -417,7 +417,7 @@ class Replayer:
         """A new default character set or collation for the tables created from now on: those
         the database has keep theirs (the server wrote it into each), so they are given it.
         Without a name: the client's database (the one the input never names, when it has no USE)."""
-        name = op.name or self.current_schema
+        name = op.name or self.names.current_schema
         if name is not None:
             problem = self.names.cases.unknown_database(name, f"ALTER DATABASE {name}", 1, "changes nothing")
             if problem:
@@ -429,7 +429,7 @@ class Replayer:
                 options = table.writable().options
                 options.charset, options.collation = kept.charset, kept.collation
         schema.charset, schema.collation = op.charset, op.collation
-        if op.name and self.current_schema is None:
+        if op.name and self.names.current_schema is None:
             return LostTrack(f"ALTER DATABASE {op.name}: innolint cannot tell whether it is the database the input's tables "
                     "without a database name are in (the input has no USE): if it is, the tables created from here on "
                     "take its new character set, which innolint does not give them, and the schema after this "
