@@ -23,6 +23,9 @@ a shared or slower machine (issue 31):
 - a 2,000-table file: innolint against sqlfluff 4.x (`large_file_skip_byte_limit = 0`, else
   sqlfluff skips files over 20 KB without a word), >= 100x faster end to end, and what sqlfluff
   made of the file (violations, parse errors);
+- the replay stage alone (`Replayer.apply` on each statement of the distinct and the tenant dumps,
+  read and parsed before: no block replay), a number to compare before and after a change of the
+  server emulator (issue 33; no goal);
 - a warm pre-commit-style run (`innolint check --changed-only` on one migration file) within
   30 ms of the import floor of sqlglot and pydantic (what a run imported before it dropped pydantic).
 
@@ -207,6 +210,38 @@ def _measure(kind: str, path: Path, repeat: int) -> dict:
             fluff_best = min(fluff_best, time.perf_counter() - started)
         result = {"tables": report.stats.tables, "sqlfluff_seconds": fluff_best,
                   "violations": len(linted.get_violations())}
+    elif kind == "replay":
+        # the replay stage alone: the statements read and parsed first (the engine's parse cache),
+        # then each replayed into a fresh Replayer as the engine makes it (no block replay: every
+        # statement goes through Replayer.apply)
+        from checks.index_key_length import key_refusal
+        from linter.input.source import read_statements
+        from linter.parse import ops
+        from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
+        from linter.parse.tokens import ParseFailure
+        from linter.schema.elements import Location
+        from linter.schema.target import DEFAULT_TARGET, Target
+        from linter.server.key_refusals import KeyJudge
+        from linter.server.replay import Replayer
+
+        cache = ParseCache()
+        target = Target.parse(DEFAULT_TARGET)
+        replayed = []
+        for statement in read_statements(str(path), skip_words=SKIP_FIRST_WORDS, skip_pattern=SKIP_PATTERN):
+            op = cache.parse(statement.text)
+            if not isinstance(op, (ParseFailure, ops.Skipped)):
+                replayed.append((op, Location(statement.path, statement.line, statement.column, statement.end_line),
+                                 statement.executable))
+        del cache
+        for _ in range(repeat):
+            replayer = Replayer(target=target, key_judge=KeyJudge(key_refusal(target)),
+                                alterations=lambda defined, where: False)
+            apply = replayer.apply
+            started = time.perf_counter()
+            for op, where, executable in replayed:
+                apply(op, where, executable=executable)
+            best = min(best, time.perf_counter() - started)
+            result = {"statements": len(replayed), "tables": sum(len(s.tables) for s in replayer.model.schemas.values())}
     elif kind == "lint":
         from linter.engine import lint_paths
 
@@ -490,6 +525,13 @@ def main() -> int:
     engine_row = Row(f"distinct {args.distinct} tables, in-process", "innolint lint_paths", distinct.stat().st_size,
                      engine_only["tables"], engine_only["seconds"], note="imports and interpreter start not counted")
     rows += [distinct_row, bare_row, engine_row]
+
+    print("  the replay stage alone (Replayer.apply on statements parsed before) ...", flush=True)
+    for label, path in ((f"distinct {args.distinct}", distinct), (f"tenants -n {args.tenants}", tenants)):
+        replay = measure_in_child("replay", path, args.repeat)
+        rows.append(Row(f"{label}: replay stage", "innolint Replayer", path.stat().st_size, replay["tables"],
+                        replay["seconds"], note=f"{replay['statements']:,} statements, read and parsed before (not "
+                                                "counted), each replayed (no block replay)"))
 
     peer_row = lint_row(f"peer {args.peer_tables} tables", peer_file)
     fluff = None if args.no_peers else sqlfluff(peer_file, out)
