@@ -219,7 +219,7 @@ def _measure(kind: str, path: Path, repeat: int) -> dict:
         from linter.parse import ops
         from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
         from linter.parse.tokens import ParseFailure
-        from linter.schema.elements import Location
+        from linter.parse.elements import Location
         from linter.schema.target import DEFAULT_TARGET, Target
         from linter.server.key_refusals import KeyJudge
         from linter.server.replay import Replayer
