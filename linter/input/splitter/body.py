@@ -177,7 +177,7 @@ class _StatementText:
                             return True
                         self._stmt_comment(p, p + 2, _BLOCK, dash=False)  # (an ordinary one nests)
                         return True
-                    marker_end, version, runs = self._exec_marker(em)
+                    marker_end, version, runs = self.versions.marker(em)
                     self.exec_nested = self.exec_nested or (runs and self.exec_ver is not None)  # (ends it too)
                     self._piece(buf[self.seg_start : p])
                     if not runs:  # its text becomes blanks (see `_skip_exec`)

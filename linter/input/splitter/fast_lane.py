@@ -1,7 +1,7 @@
 """The fast lane: between statements, under the `;` delimiter, outside executable comments and
-migration annotations, whole statements are taken one regex match each (`_FastLane`), runs of
+migration annotations, whole statements are taken one regex match each (`_LanePattern`), runs of
 statements the caller skips are counted without being built, and what the lane read may be reused
-from the span memory (`linter.input.splitter.span_memory`). `_FastLaneReader._fast` stops at
+from the span memory (`linter.input.splitter.span_memory`). `FastLane.read` stops at
 anything else and leaves it to the general scanner, which agrees with it on every input
 (tests/test_split_lanes.py)."""
 
@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import re
+from typing import TYPE_CHECKING
 
+from linter.input.splitter.client import _CLIENT_COMMANDS
 from linter.input.splitter.lexis import (
     _COMMAND_WORD,
     _SET_WORD,
@@ -21,11 +23,14 @@ from linter.input.splitter.lexis import (
     _last_comments,
     _new_statement,
 )
-from linter.input.splitter.span_memory import _SPAN_KEY, _SPAN_SAMPLE, _SPAN_TRIES
+from linter.input.splitter.span_memory import _SPAN_KEY, _SPAN_SAMPLE, _SPAN_TRIES, SpanMemory
 from linter.input.statement import Statement
 
+if TYPE_CHECKING:
+    from linter.input.splitter.lexis import ExecVersions
 
-#: The fast lane (see `_FastLane`): between statements, under the `;` delimiter, outside
+
+#: The fast lane (see `_LanePattern`): between statements, under the `;` delimiter, outside
 #: executable comments and migration annotations, whole statements are taken one regex match each.
 #: A backslash outside quotes (a client command such as `\g`, see `_CLIENT_COMMANDS`) stops it.
 #: Inside a statement the loops are possessive (`*+`): what a loop took is never given back, as
@@ -65,7 +70,7 @@ _lead_notes: dict[str, tuple[str, ...]] = {}
 #: the `executable` of a one-line executable comment, by its opening (`!40101` -> "40101")
 _versions: dict[str, str] = {}
 
-#: a run of skipped statements (`_FastLane`): comment lines without `;` (so that counting `;`
+#: a run of skipped statements (`_LanePattern`): comment lines without `;` (so that counting `;`
 #: counts the statements), then one whole line holding one statement the caller skips. Possessive
 #: quantifiers and one atomic group per line: no line is ever read twice (none of these parts can
 #: start where the previous one could have stopped), which halves the time on a dump
@@ -97,7 +102,7 @@ def _run_pattern_source(skip_words: frozenset[str], skip_pattern: str) -> str:
     return rf"(?P<run>(?>{_RUN_WS}{_RUN_COMMENTS}{item}{_RUN_TAIL})*)"
 
 
-class _FastLane:
+class _LanePattern:
     """The fast lane's regex. `match`, from a position between statements: a run of whole lines
     each holding one statement the caller skips (group `run`, only with skip words; the caller
     counts its `;`), the whitespace and `--`/`#` comment lines before a statement (group `lead`),
@@ -121,13 +126,13 @@ class _FastLane:
         self.groups = tuple(pattern.groupindex[name] for name in _GROUPS)
 
 
-_lanes: dict[tuple[frozenset[str] | None, str], _FastLane] = {}
+_lanes: dict[tuple[frozenset[str] | None, str], _LanePattern] = {}
 
 
-def _fast_lane(skip_words: frozenset[str] | None, skip_pattern: str) -> _FastLane:
+def _fast_lane(skip_words: frozenset[str] | None, skip_pattern: str) -> _LanePattern:
     lane = _lanes.get((skip_words, skip_pattern))
     if lane is None:
-        lane = _lanes[(skip_words, skip_pattern)] = _FastLane(skip_words, skip_pattern)
+        lane = _lanes[(skip_words, skip_pattern)] = _LanePattern(skip_words, skip_pattern)
     return lane
 
 
@@ -176,24 +181,72 @@ def _unwrapped(
     return "".join(out)
 
 
-class _FastLaneReader:
-    """The scanner's fast lane (`_fast`); what it read is kept in the scanner's `SpanMemory`."""
+class FastLane:
+    """The scanner's fast lane for plain dumps (`read`), with what it owns: its regex for the
+    statements the caller skips (`_LanePattern`), the kinds of first words it met (`word_kind`),
+    the span memory of what it read (`SpanMemory`), and its look-ahead for DELIMITER lines and
+    directives in the current buffer (`forget`, when the buffer changes). It reads from a position
+    between statements under the `;` delimiter and tells the scanner where it stopped; the
+    scanner decides when it may run (`_Splitter.fast_ok`) and follows what it reports (statements
+    appended to `out`, SET statements and directive lines given back to it)."""
 
-    def _fast(self) -> None:
-        """Take the statements the fast lane can (see `_FastLane`), from `pos` on."""
-        buf = self.buf
+    def __init__(
+        self, path: str, skip_words: frozenset[str] | None, skip_pattern: str, unless: str, max_statement: int,
+        client: bool, versions: ExecVersions, *, remember: bool = True,
+    ) -> None:
+        self.path = path
+        self.skip_words = skip_words
+        self.skip_pattern = skip_pattern
+        self.unless = unless
+        self.max_statement = max_statement
+        self.client = client  # a client command's name is a word the lane stops at (`word_kind`)
+        self.versions = versions  # which executable comments run (shared with the scanner)
+        self.word_kinds: dict[str, int] = {}  # first words as written: see `word_kind`
+        self.memory = SpanMemory()  # what it read (`remember` off: tests compare it with the regex alone)
+        self.remember = remember
+        self.delimiter_at = self.directive_at = self.horizon = -1  # see `read`
+
+    def forget(self) -> None:
+        """The buffer changed: the look-ahead is found again in the new one."""
+        self.delimiter_at = self.directive_at = self.horizon = -1
+
+    def word_kind(self, word: str) -> int:
+        """What the fast lane needs to know of a statement's first word (as written): whether the
+        caller skips such statements (`skip_words`), whether it names a client command (in files
+        the client runs), whether it is SET (`_WORD_KINDS`)."""
+        upper = word.upper()
+        kind = (_SKIP_WORD if self.skip_words is not None and upper in self.skip_words else 0) | (
+            _COMMAND_WORD if self.client and word.lower() in _CLIENT_COMMANDS else 0) | (
+            _SET_WORD if upper == "SET" else 0)
+        if len(self.word_kinds) < 256:
+            self.word_kinds[word] = kind
+        return kind
+
+    def read(
+        self, buf: str, pos: int, lines: tuple[int, int, int], comments: list[str], hold: bool, out: list[Statement],
+        follow_set: Callable[[str, int, int], int], on_directive: Callable[[int, str], None],
+    ) -> tuple[int, int, int, int, int] | None:
+        """Take the statements the fast lane can (see `_LanePattern`) from `buf[pos:]`, appending
+        them to `out`. `lines`: the scanner's line count (counted up to, the line there, where it
+        began); `comments`: those waiting for the next statement, `hold` whether one holds
+        `unless`; `follow_set` follows a SET statement it read (and says the session's quoting
+        after it), `on_directive` takes a comment line holding `unless` with its line. None when
+        it took nothing; else where it stopped (position, the line count there) and how many
+        statements it counted without building them."""
         n = len(buf)
         path = self.path
-        out = self.out
-        pos = self.pos
-        cnt, line, ls = self.cnt_pos, self.cur_line, self.line_start
-        comments: list[str] | None = self.comments
+        cnt, line, ls = lines
+        comments: list[str] | None = comments  # type: ignore[no-redef]
+        skipped = 0
+        quoting = 0
+        versions = self.versions
+        plain_exec = versions.plain
         lane = _fast_lane(self.skip_words, self.skip_pattern)
         g_run, g_lead, g_xv, g_xt, g_xw, g_s, g_w, g_ex, g_semi, g_nl = lane.groups
         match = lane.match
         kinds = self.word_kinds
-        plain_execs = self.plain_execs
-        checks_exec = self.target is not None
+        plain_execs = versions.known
+        checks_exec = versions.target is not None
         max_statement = self.max_statement
         # Where the next possible DELIMITER line (`limit`) and the next directive (`unless`) are,
         # as far as `horizon` (a newline, or the buffer's end): the regex stops before the first
@@ -205,10 +258,10 @@ class _FastLaneReader:
         if horizon < pos:
             limit = directive = horizon = pos
         memory = self.memory
-        spans = memory.spans if self.span_memory else None
+        spans = memory.spans if self.remember else None
         misses = memory.misses
         held = -1
-        if comments and unless and self.comments_hold:
+        if comments and unless and hold:
             held = pos  # the comments waiting for the next statement hold one: it is built whatever it is
             spans = None  # (and nothing is reused or remembered in this call)
         while True:
@@ -243,7 +296,7 @@ class _FastLaneReader:
                                     ex = tail.start(1)
                                     semi = tail.start(2)
                                     unwrapped = buf[c:semi] if ex < 0 else _unwrapped(buf, c, semi, ex, tail.end(1),
-                                                                                      self.plain_execs, self._plain_exec)
+                                                                                      plain_execs, plain_exec)
                                     raw = unwrapped.rstrip(_WS) if unwrapped is not None else ""
                                     if unwrapped is None:
                                         end = -1
@@ -254,10 +307,10 @@ class _FastLaneReader:
                                         text = head_text.rstrip(_WS)
                                         lines = text.count("\n")
                                     nl_span = nl_before + head_lines + nl_tail
-                                    if len(text) > self.max_statement:
+                                    if len(text) > max_statement:
                                         end = -1
                         if end >= 0:
-                            self.skipped += counted
+                            skipped += counted
                             if cnt < pos:
                                 k = buf.count("\n", cnt, pos)
                                 if k:
@@ -305,13 +358,13 @@ class _FastLaneReader:
             run_end = m.end(g_run)  # type: ignore[union-attr]
             if run_end > pos:  # skipped statements first
                 if run_end > directive or run_end > limit or at == held or (
-                        checks_exec and buf.find("/*", pos, run_end) >= 0 and not self._plain_run(buf, pos, run_end)) or (
+                        checks_exec and buf.find("/*", pos, run_end) >= 0 and not versions.plain_run(buf, pos, run_end)) or (
                         "sql_mode" in buf[pos:run_end].lower()):
                     m = lane.plain(buf, pos)  # the run holds a directive or passes a DELIMITER line: one by one
                     one_by_one = True
                 else:
                     counted = buf.count(";", pos, run_end)
-                    self.skipped += counted
+                    skipped += counted
                     comments = None
                     pos = run_end  # taken, whatever becomes of the statement after it
             end = m.end(g_nl)  # type: ignore[union-attr]
@@ -325,7 +378,7 @@ class _FastLaneReader:
                 word = m.group(g_w)  # type: ignore[union-attr]
                 info = kinds.get(word)
                 if info is None:
-                    info = self._word_kind(word)
+                    info = self.word_kind(word)
                 if info & _COMMAND_WORD and (buf.find("\n", start, semi) >= 0 or word.lower() not in ("use", "go", "ego")):
                     break  # may be a client command alone on its line (`use db`), or one the client runs at
                     # its delimiter (`connect db;`, `exit;`): see `_try_command`, `_command_at_delimiter`
@@ -334,12 +387,12 @@ class _FastLaneReader:
                 if not xt or len(xt) > max_statement:
                     break  # no statement at all, an empty executable comment, or one to take apart
                 plain = plain_execs.get(m.group(g_xv))  # type: ignore[union-attr]
-                if not (plain or plain is None and self._plain_exec(m.group(g_xv))):  # type: ignore[union-attr]
+                if not (plain or plain is None and plain_exec(m.group(g_xv))):  # type: ignore[union-attr]
                     break
                 word = m.group(g_xw)  # type: ignore[union-attr]
                 info = kinds.get(word)
                 if info is None:
-                    info = self._word_kind(word)
+                    info = self.word_kind(word)
             # a SET that may change sql_mode is built, followed and never reused (see `_follow_set`)
             sets_mode = info & _SET_WORD and "sql_mode" in buf[at:end].lower()
             # what was read here may be reused if nothing in it depended on where the next
@@ -352,7 +405,7 @@ class _FastLaneReader:
                 remember = misses <= _SPAN_TRIES or not misses % _SPAN_SAMPLE
             if info & _SKIP_WORD and end <= directive and at != held and not sets_mode and (
                     start < 0 or _ddl_line(buf, start, semi) is None):
-                self.skipped += 1
+                skipped += 1
                 comments = None
                 if remember:
                     memory.remember(key, buf, at, end, end, counted + 1, None, at, False, (), None, 0)
@@ -361,7 +414,7 @@ class _FastLaneReader:
             if start >= 0:
                 ex = m.start(g_ex)  # type: ignore[union-attr]
                 unwrapped = buf[start:semi] if ex < 0 else _unwrapped(buf, start, semi, ex, m.end(g_ex),  # type: ignore[union-attr]
-                                                                      self.plain_execs, self._plain_exec)
+                                                                      plain_execs, plain_exec)
                 if unwrapped is None:
                     break
                 text = unwrapped.rstrip(_WS)
@@ -378,7 +431,7 @@ class _FastLaneReader:
             lead = m.group(g_lead)  # type: ignore[union-attr]
             if lead and unless and unless in lead:
                 lead_at = m.start(g_lead)  # type: ignore[union-attr]
-                self._directive_lines(line + buf.count("\n", cnt, lead_at), lead)
+                on_directive(line + buf.count("\n", cnt, lead_at), lead)
             if lead:
                 found = _lead_notes.get(lead)
                 if found is None:
@@ -407,19 +460,16 @@ class _FastLaneReader:
             cnt = start
             out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable, 0)))
             if info & _SET_WORD:
-                self._follow_set(text, line, start - ls + 1)
+                quoting = follow_set(text, line, start - ls + 1)
             if lines:
                 cnt = start + len(text)
                 ls = buf.rfind("\n", start, cnt) + 1
                 line += lines
             pos = end
-            if sets_mode and self.quoting:
+            if sets_mode and quoting:
                 break  # a SET changed the quoting: the text after it is the general scanner's
         self.delimiter_at, self.directive_at, self.horizon = limit, directive, horizon
         memory.misses = misses
-        if comments is None:  # took at least one statement
-            self._clear_comments()
-            self.client_text = False  # (what the client held went with it: fuzz seed 401)
-            self.pos = pos
-            self.cnt_pos, self.cur_line, self.line_start = cnt, line, ls
-            self.at_line_start = True
+        if comments is not None:
+            return None
+        return pos, cnt, line, ls, skipped  # took at least one statement

@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import re
 
-from linter.input.splitter.client import _CLIENT_COMMANDS, _CMD_DONE, _CMD_MORE, _CMD_TEXT, _COMMAND_INITIALS
+from linter.input.splitter.client import _CMD_DONE, _CMD_MORE, _CMD_TEXT, _COMMAND_INITIALS
 from linter.input.splitter.lexis import (
     _BLOCK,
     _CODE,
-    _COMMAND_WORD,
     _COMMENT_CHARS,
     _GAP_MODE,
     _GAP_MORE,
     _GAP_NEXT,
     _GAP_STATEMENT,
     _LINE,
-    _SET_WORD,
     _SET_WORDS,
-    _SKIP_WORD,
     _SLASH_LOOKAHEAD,
     _UNDECIDED,
     _WS,
@@ -51,7 +48,14 @@ class _GapReader:
                     self.rejecting or self.packet_open or (self.client_text and self.client)):
                 # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396; nor where the
                 # client holds an executable comment: a `---` line after it is sent, not a comment)
-                self._fast()
+                took = self.lane.read(buf, self.pos, (self.cnt_pos, self.cur_line, self.line_start), self.comments,
+                                      self.comments_hold, self.out, self._follow_set, self._directive_lines)
+                if took is not None:
+                    self.pos, self.cnt_pos, self.cur_line, self.line_start, skipped = took
+                    self.skipped += skipped
+                    self._clear_comments()
+                    self.client_text = False  # (what the client held went with it: fuzz seed 401)
+                    self.at_line_start = True
             pos = self.pos
             e = _run_end(_WS_RUN, buf, pos)
             if e > pos:
@@ -105,18 +109,6 @@ class _GapReader:
                 return False
             if self.in_stmt or self.mode != _CODE or self.stopped:
                 return True
-
-    def _word_kind(self, word: str) -> int:
-        """What the fast lane needs to know of a statement's first word (as written): whether the
-        caller skips such statements (`skip_words`), whether it names a client command (in files
-        the client runs), whether it is SET (`_WORD_KINDS`)."""
-        upper = word.upper()
-        kind = (_SKIP_WORD if self.skip_words is not None and upper in self.skip_words else 0) | (
-            _COMMAND_WORD if self.client and word.lower() in _CLIENT_COMMANDS else 0) | (
-            _SET_WORD if upper == "SET" else 0)
-        if len(self.word_kinds) < 256:
-            self.word_kinds[word] = kind
-        return kind
 
     def _gap_special(self, e: int) -> int:
         """Deal with a character between statements that may not start one (see `gap_stops`).
@@ -180,7 +172,7 @@ class _GapReader:
                     self.client_text = True
                     if self.empty_at is not None:
                         self._text_follows()
-                    end, version, runs = self._exec_marker(m)
+                    end, version, runs = self.versions.marker(m)
                     if runs:
                         self._open_exec(version)
                         self.exec_line = self._where(e)[0]
@@ -211,7 +203,7 @@ class _GapReader:
         """Take a one-line `/*!40101 SET ... */;` found by the fast path; False if it holds no statement."""
         bang, digits, body = m.groups()
         text = body.strip(_WS)
-        if not text or len(text) > self.max_statement or not self._plain_exec(bang + digits):
+        if not text or len(text) > self.max_statement or not self.versions.plain(bang + digits):
             return False
         start = m.start(3) + body.index(text[0])
         line = self._line_at(start)
@@ -329,13 +321,13 @@ class _GapReader:
             self.block = False
             self._set_matchers()
 
-    def _follow_set(self, text: str, line: int, column: int) -> None:
+    def _follow_set(self, text: str, line: int, column: int) -> int:
         """A SET statement: follow what it does to the session's sql_mode (`linter.input.splitter.sqlmode`) and
         to user variables (`SET @m = ''; SET sql_mode = @m`), and read on with the quoting that
-        mode gives. (The fast lane counts a SET that names no sql_mode without building it: a
+        mode gives, which it returns. (The fast lane counts a SET that names no sql_mode without building it: a
         variable set there and later given to sql_mode is reported as unknown.)"""
         if "@" not in text and "sql_mode" not in text.lower():
-            return
+            return self.quoting
         self._remember_modes()
         problem = self.modes.apply_set(text)
         if problem:
@@ -345,3 +337,4 @@ class _GapReader:
         if quoting != self.quoting:
             self.quoting = quoting
             self._set_matchers()
+        return quoting

@@ -111,6 +111,50 @@ def executable_reading(target: Target | None, bang: str, digits: str) -> tuple[s
         return version, False
     return version, number <= server
 
+class ExecVersions:
+    """Which executable comments run on the target, as the scanner and the fast lane ask it:
+    `marker` (an opening's version and whether it runs), `plain` (whether the fast lane may unwrap
+    it), `plain_run`. It owns the target and its answers for `plain` (`known`, at most 256; the
+    openings found plain in `plain_set`)."""
+
+    __slots__ = ("target", "known", "plain_set")
+
+    def __init__(self, target: Target | None) -> None:
+        self.target = target
+        self.known: dict[str, bool] = {}
+        self.plain_set: set[str] = set()
+
+    def marker(self, m: re.Match[str]) -> tuple[int, str, bool]:
+        """For an executable comment's opening (`_exec_open`): where its marker ends (its
+        version digits included), its version as `Statement.executable` gives it ("50100",
+        "M!100301"), and whether it runs on the target (`executable_reading`)."""
+        bang, digits = m.group(1), m.group(2)
+        version, runs = executable_reading(self.target, bang, digits)
+        return m.start(2) + len(version), version if bang == "!" else bang + version, runs
+
+    def plain(self, opening: str) -> bool:
+        """Whether the fast lane may unwrap the executable comment opened by `/*` + `opening`
+        ("!50100", "M!100301"): it runs on the target and all its digits are its version."""
+        known = self.known.get(opening)
+        if known is None:
+            bang = "M!" if opening[:1] == "M" else "!"
+            digits = opening[len(bang) :]
+            version, runs = executable_reading(self.target, bang, digits)
+            known = runs and version == digits
+            if len(self.known) < 256:
+                self.known[opening] = known
+                if known:
+                    self.plain_set.add(opening)
+        return known
+
+    def plain_run(self, buf: str, start: int, end: int) -> bool:
+        """Whether every executable comment in `buf[start:end]` is `plain`."""
+        if buf.find("/*", start, end) < 0:
+            return True
+        openings = _EXEC_OPENINGS(buf, start, end)
+        return self.plain_set.issuperset(openings) or all(map(self.plain, openings))
+
+
 #: after `--`, these make it a comment in a file a migration tool sends itself: MySQL's whitespace
 #: rule, plus a third dash (decoration lines such as `-----------` are comments to the tools that
 #: run such files)

@@ -22,8 +22,8 @@ from linter.input.statement import BlockMark, TenantBlock
 #: splitter attributes that hold where it is and what it has found (counters, caches, buffers,
 #: positions of what is over), not the state the next text is read in
 _NOT_STATE = frozenset({
-    "out", "notes", "ended_notes", "skipped", "word_kinds", "memory", "delimiter_at", "directive_at", "horizon",
-    "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "plain_execs", "plain_set", "packet_no", "run_match",
+    "out", "notes", "ended_notes", "skipped", "lane", "versions",
+    "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "packet_no", "run_match",
     "gap_stops", "stmt_line", "stmt_col", "pending_line", "exec_serial", "exec_line", "comment_line", "comment_col",
     "skip_at", "open_at", "stop_at", "seg_start", "cstart", "repeats", "notes_at", "held_counted", "skip_ss_line",
     "chunks_fed", "directives",

@@ -6,14 +6,13 @@ parts, each a class whose methods work on this state."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-import re
 from typing import TYPE_CHECKING
 
 from linter.input.splitter.blocks import _BlockStatements
 from linter.input.splitter.body import _StatementText
 from linter.input.splitter.client import _ClientCommands
 from linter.input.splitter.compound import Invalid, Structure
-from linter.input.splitter.fast_lane import _FastLaneReader
+from linter.input.splitter.fast_lane import FastLane
 from linter.input.splitter.gaps import _GapReader
 from linter.input.splitter.lexis import (
     MAX_STATEMENT_CHARS,
@@ -26,7 +25,7 @@ from linter.input.splitter.lexis import (
     _CODE,
     _COMMENT_CHARS,
     _DQUOTE,
-    _EXEC_OPENINGS,
+    ExecVersions,
     _LINE,
     _Matcher,
     _PARAMS,
@@ -37,12 +36,10 @@ from linter.input.splitter.lexis import (
     _last_comments,
     _run_cache,
     _run_pattern,
-    executable_reading,
 )
 from linter.input.splitter.packets import _OpenPacket
 from linter.input.splitter.quoted import _QuotedText
 from linter.input.splitter.repeats import Repeats
-from linter.input.splitter.span_memory import SpanMemory
 from linter.input.splitter.sqlmode import Modes
 from linter.input.statement import Note, Segment, Statement, TenantBlock, _SEGMENT_SPLITS
 
@@ -56,7 +53,7 @@ _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the 
                   "refuses the statement (syntax error, 1064)")
 
 
-class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _BlockStatements, _QuotedText,
+class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _QuotedText,
                 _OpenPacket):
     """The state of one streaming split; `run` drives it chunk by chunk.
 
@@ -93,14 +90,13 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.client_text = False
         self.rejecting = False  # and the server rejected one of them: it runs none of the others
         self.target = target
+        #: which executable comments run on the target (the fast lane asks it too)
+        self.versions = ExecVersions(target)
         self.max_statement = max_statement
         self.skip_words = skip_words
         self.skip_pattern = skip_pattern
         self.unless = unless
         self.skipped = 0  # statements counted but not built
-        self.word_kinds: dict[str, int] = {}  # first words as written: see `_word_kind`
-        self.memory = SpanMemory()  # the fast lane's memory of what it read
-        self.delimiter_at = self.directive_at = self.horizon = -1  # see `_fast`
         self.buf = ""
         self.pos = 0
         self.chunks_fed = 0
@@ -131,8 +127,6 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.exec_stray = False  # it has closed the executable comment
         self.refused: str | None = None  # why the server refuses the statement being read, all of it
         self.skip_quote = ""  # in a skipped executable comment: the quote open in it, the client's way
-        self.plain_execs: dict[str, bool] = {}  # see `_plain_exec`
-        self.plain_set: set[str] = set()  # the openings it found plain
         self.skip_depth = 0  # in an executable comment that does not run: comments open in it
         self.skip_mariadb = False  # and whether it is a `/*M!` one
         self.skip_inner = False  # and whether the comment nested in it is an executable one
@@ -193,6 +187,9 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.pending_line = 0
         #: a dump's repeated schema blocks, when the reader takes them (`linter.input.splitter.repeats`)
         self.repeats: Repeats | None = None
+        #: the fast lane (`linter.input.splitter.fast_lane`), where the scanner lets it read (`fast_ok`)
+        self.lane = FastLane(path, skip_words, skip_pattern, unless, max_statement, self.client, self.versions,
+                             remember=self.span_memory)
 
     def run(self, chunks: Iterable[str]) -> Iterator[Statement]:
         first = True
@@ -288,7 +285,7 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.buf = buf[pos:] + chunk if pos < len(buf) else chunk
         self.chunks_fed += 1
         self.pos = 0
-        self.delimiter_at = self.directive_at = self.horizon = -1  # fast-lane look-ahead, found again in the new buffer
+        self.lane.forget()  # its look-ahead, found again in the new buffer
 
     def _scan(self) -> None:
         """Advance as far as the buffer allows (at end of input: to its end)."""
@@ -423,36 +420,6 @@ class _Splitter(_GapReader, _FastLaneReader, _ClientCommands, _StatementText, _B
         self.exec_ver = version
         self.exec_serial += 1
         self._set_matchers()
-
-    def _exec_marker(self, m: re.Match[str]) -> tuple[int, str, bool]:
-        """For an executable comment's opening (`_exec_open`): where its marker ends (its
-        version digits included), its version as `Statement.executable` gives it ("50100",
-        "M!100301"), and whether it runs on the target (`executable_reading`)."""
-        bang, digits = m.group(1), m.group(2)
-        version, runs = executable_reading(self.target, bang, digits)
-        return m.start(2) + len(version), version if bang == "!" else bang + version, runs
-
-    def _plain_exec(self, opening: str) -> bool:
-        """Whether the fast lane may unwrap the executable comment opened by `/*` + `opening`
-        ("!50100", "M!100301"): it runs on the target and all its digits are its version."""
-        known = self.plain_execs.get(opening)
-        if known is None:
-            bang = "M!" if opening[:1] == "M" else "!"
-            digits = opening[len(bang) :]
-            version, runs = executable_reading(self.target, bang, digits)
-            known = runs and version == digits
-            if len(self.plain_execs) < 256:
-                self.plain_execs[opening] = known
-                if known:
-                    self.plain_set.add(opening)
-        return known
-
-    def _plain_run(self, buf: str, start: int, end: int) -> bool:
-        """Whether every executable comment in `buf[start:end]` is `_plain_exec`."""
-        if buf.find("/*", start, end) < 0:
-            return True
-        openings = _EXEC_OPENINGS(buf, start, end)
-        return self.plain_set.issuperset(openings) or all(map(self._plain_exec, openings))
 
     def _skip_exec(self, start: int, marker_end: int, version: str) -> None:
         """An executable comment that does not run on the target, opened at buffer index
