@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.input.splitter import packets
+from linter.input.splitter import output
 from tests.mariadb import MariaDB
 from tests.splitting import client_tables, replay_text, split, texts
 
@@ -241,7 +241,7 @@ def test_an_open_packet_is_held_the_same_in_any_chunks(chunk: int) -> None:
 
 
 def test_a_packet_too_big_to_hold_is_let_go_and_clearing_it_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(packets, "_HELD_CHARS", 200)
+    monkeypatch.setattr(output, "_HELD_CHARS", 200)
     script = "DELIMITER //\n" + "".join(f"CREATE TABLE t{n} (i int);\n" for n in range(20)) + f"{B}c\nCREATE TABLE z (i int)//\n"
     statements, notes = split(script, chunk=16, target="mariadb-10.11")
     assert [s.text for s in statements][-1] == "CREATE TABLE z (i int)"

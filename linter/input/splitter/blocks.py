@@ -30,29 +30,29 @@ class _BlockStatements:
             counted[:] = [offset, line, last]
             return line, column0 + offset if last < 0 else offset - last
 
-        self._flush_pending()
+        self.output.flush_pending()
         text = raw.rstrip(_WS)
         end_line = line0 + text.count("\n")
         target = self.target
         if target is not None and not target.is_mariadb:
-            self.rejecting = True
-            self.notes.append(Note(line0, column0, "a compound statement (IF, CASE, a loop, BEGIN NOT ATOMIC) outside a "
+            self.output.rejecting = True
+            self.output.notes.append(Note(line0, column0, "a compound statement (IF, CASE, a loop, BEGIN NOT ATOMIC) outside a "
                                    f"stored program: {target.label} runs these only in stored programs and rejects "
                                    "this one with the rest of its packet, so innolint replays none of it",
                                    "parse-error", "warning", end_line, _excerpt(text)))
             return
         if block.error is not None:
-            self.rejecting = True
+            self.output.rejecting = True
             at = where(min(max(block.error.at, 0), len(raw)))[0]
             reason = str(block.error).format(at=f"line {where(max(block.error.at, 0))[0]}")
-            self.notes.append(Note(line0, column0, f"innolint cannot follow this compound statement ({reason}, line "
+            self.output.notes.append(Note(line0, column0, f"innolint cannot follow this compound statement ({reason}, line "
                                    f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
             return
         first = True
         packet = self.packet
         if not packet:  # a block is one packet, whatever the delimiter
-            self.packet_no += 1
-            packet = self.packet_no
+            self.output.packet_no += 1
+            packet = self.output.packet_no
         for item in block.items:
             body = raw[item.start : item.end]
             if not body:
@@ -68,14 +68,14 @@ class _BlockStatements:
                 comments = _last_comments(list(self.stmt_comments) + list(comments))
             first = False
             if item.replay:
-                self.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None,
+                self.output.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None,
                                           packet))
                 if body[:3] in _SET_WORDS:
                     self._follow_set(body, line, column)
                 if why is not None and schema:
-                    self.notes.append(Note(line, column, f"{why}; innolint replays it as if it ran once, so the schema "
+                    self.output.notes.append(Note(line, column, f"{why}; innolint replays it as if it ran once, so the schema "
                                            "after it is uncertain", "replay-error", "warning",
                                            line + body.count("\n"), _excerpt(body)))
             elif schema and why is not None:  # (None: a branch that never runs, skipped as the server skips it)
-                self.notes.append(Note(line, column, f"not replayed: {why}", "replay-error", "warning",
+                self.output.notes.append(Note(line, column, f"not replayed: {why}", "replay-error", "warning",
                                        line + body.count("\n"), _excerpt(body)))

@@ -99,7 +99,7 @@ class _StatementText:
                         return True
                     # under a custom delimiter, a `;` left before it is an empty statement to the server
                     self._end_stmt(p, delimiter_end=p + len(delimiter), strip_semicolon=delimiter != ";")
-                    self.packet_open = self.rejecting = False
+                    self.output.packet_open = self.output.rejecting = False
                     return True
                 if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
                     self.pos = p
@@ -110,7 +110,7 @@ class _StatementText:
                     prefix = self._text_prefix(p)
                     head = compound_head(prefix)
                     if head is None:
-                        if self.client and not self.packet_open and prefix[:3].lower() == "use":
+                        if self.client and not self.output.packet_open and prefix[:3].lower() == "use":
                             alone = self._use_alone(prefix, p)
                             if alone is _UNDECIDED:
                                 self.pos = p
@@ -118,7 +118,7 @@ class _StatementText:
                             if alone:
                                 return True
                         self._end_stmt(p, delimiter_end=p + 1, semicolon=True)
-                        self.packet_open = True
+                        self.output.packet_open = True
                         return True
                     compound = self.compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
                     self.fed = 0
@@ -128,7 +128,7 @@ class _StatementText:
                     self.fed += len(text) + 1
                     if compound.complete:  # the compound statement ends at this `;`
                         self._end_stmt(p, delimiter_end=p + 1)
-                        self.packet_open = True
+                        self.output.packet_open = True
                         return True
                 pos = p + 1
                 continue
@@ -307,7 +307,7 @@ class _StatementText:
     ) -> None:
         """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its
         text, if given); `semicolon`: at a `;` in a packet."""
-        self.ended_notes = len(self.notes)
+        self.output.ended_notes = len(self.output.notes)
         if self.over or self.plen + end - self.seg_start > self.max_statement:
             self._end_oversize(end, delimiter_end)
             return
@@ -327,10 +327,10 @@ class _StatementText:
             text = text[:-1].rstrip(_WS)
         packet = 0  # under `;` each statement is a packet of its own
         # (but a packet begun under another delimiter goes on to the first `;` after `\d ;`: seed 396)
-        if self.block or self.delimiter != ";" or self.packet_open:
-            if not self.packet_open:  # the first statement of a packet
-                self.packet_no += 1
-            packet = self.packet_no
+        if self.block or self.delimiter != ";" or self.output.packet_open:
+            if not self.output.packet_open:  # the first statement of a packet
+                self.output.packet_no += 1
+            packet = self.output.packet_no
         self.packet = packet
         stmt_exec = self.stmt_exec
         close = self.exec_close_off
@@ -338,20 +338,21 @@ class _StatementText:
         compound = self.compound
         self.compound = None
         refused, self.refused = self.refused, None
-        if not text and semicolon and not self.rejecting:
-            self._empty_statement(self.stmt_line, self.stmt_col)
-        if not text or self.down or self.rejecting:
+        if not text and semicolon and not self.output.rejecting:
+            if not self.block:
+                self.output.empty_statement(self.stmt_line, self.stmt_col)
+        if not text or self.down or self.output.rejecting:
             return
         if refused is None and text[:1] == "/":
             refused = _LEADING_SLASH
         if refused is not None:
-            self._flush_pending()
+            self.output.flush_pending()
             line = self.stmt_line
             packet = self.block or self.delimiter != ";" and not self.buf.startswith(self.delimiter, end)
             if packet and end < len(self.buf):  # a multi-statement packet stops at its first error
-                self.rejecting = True
+                self.output.rejecting = True
                 refused += "; the server runs none of the statements after it in the same packet"
-            self.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
+            self.output.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
                                    _excerpt(text)))
             return
         if compound is None and (self.block or self.delimiter != ";"):  # no `;` of its own: a compound one?
@@ -361,9 +362,9 @@ class _StatementText:
                 self.fed = 0
         if compound is not None:
             if isinstance(compound, Invalid):
-                self.rejecting = True
-                self._flush_pending()
-                self.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
+                self.output.rejecting = True
+                self.output.flush_pending()
+                self.output.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
                                        "statement and the rest of its packet, so innolint replays none of it",
                                        "parse-error", "warning", self.stmt_line + text.count("\n"), _excerpt(text)))
                 return
@@ -383,7 +384,7 @@ class _StatementText:
             self._follow_set(text, line, self.stmt_col)
         if delimiter_end is None:
             comments = _last_comments(self.stmt_comments)
-            self.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
+            self.output.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
             return
         if self.client and not semicolon:
             command = self._command_at_delimiter(raw)
@@ -391,9 +392,9 @@ class _StatementText:
                 letter, argument, name = command
                 self._run_command(letter, argument, 0, name, where=(line, self.stmt_col))
                 return
-        self.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
-        self.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
-        if self.client and not semicolon and not self.packet_open and _quits(text):
+        self.output.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
+        self.output.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+        if self.client and not semicolon and not self.output.packet_open and _quits(text):
             self.stop_at = (line, self.stmt_col, f"`{text}` (which the server refuses)")
             self.stopped = True
 
@@ -418,8 +419,8 @@ class _StatementText:
         if self.skip_words is not None and word is not None and word.group().upper() in self.skip_words:
             self.skipped += 1  # a dump's INSERT: nothing to read in it, counted as read
             return
-        self._flush_pending()
-        self.notes.append(Note(
+        self.output.flush_pending()
+        self.output.notes.append(Note(
             self.stmt_line, self.stmt_col,
             f"statement of {size:,} characters is longer than the {self.max_statement:,} characters innolint reads of "
             "one statement: not parsed", "parse-error", "warning", end_line, _excerpt(head),

@@ -115,7 +115,7 @@ class _ClientCommands:
             return _UNDECIDED
         if buf[q : q + 9].lower() != "delimiter" or q + 9 >= n or buf[q + 9] not in " \t":
             return False
-        open_statement = self.in_stmt or self.packet_open or self.client_text
+        open_statement = self.in_stmt or self.output.packet_open or self.client_text
         if open_statement and self.mariadb_client:
             return False
         end = buf.find("\n", q + 9, q + _COMMAND_LINE)
@@ -129,18 +129,18 @@ class _ClientCommands:
         line, column = self._where(q)
         if self.in_stmt:
             self._end_stmt(start)
-        self._flush_pending()
+        self.output.flush_pending()
         if open_statement:
-            self.notes.append(Note(line, column, "DELIMITER while a statement is not ended: the mysql client ends it "
+            self.output.notes.append(Note(line, column, "DELIMITER while a statement is not ended: the mysql client ends it "
                                    "here, the mariadb client would send this line to the server as part of it",
                                    "parse-error", "info"))
         if "\\" in argument:
-            self.notes.append(Note(line, column, "the client rejects a delimiter holding a backslash: the delimiter "
+            self.output.notes.append(Note(line, column, "the client rejects a delimiter holding a backslash: the delimiter "
                                    f"stays {self.delimiter!r}", "parse-error", "warning"))
         else:
             self.delimiter = argument
             self._set_matchers()
-        self.packet_open = self.rejecting = self.client_text = False
+        self.output.packet_open = self.output.rejecting = self.client_text = False
         self.at_line_start = False
         if buf.find("\n", q, end + 1) < 0 and end < n:  # a line longer than we look at: the rest is ignored
             self.mode = _PARAMS
@@ -174,7 +174,7 @@ class _ClientCommands:
         argument = _client_argument(line, short=False) if takes else None
         if line[word_end - start :].strip(" \t") and argument is None:
             return False  # words after a command that takes none (`quit now`): SQL
-        self._flush_pending()
+        self.output.flush_pending()
         self.pos = end
         self.at_line_start = False
         self._run_command(letter, argument, start, name)
@@ -200,7 +200,7 @@ class _ClientCommands:
             if self.in_stmt:
                 self._end_stmt(p, delimiter_end=p + 2)  # sent as it is
             self.pos = p + 2
-            self.packet_open = self.rejecting = self.client_text = False
+            self.output.packet_open = self.output.rejecting = self.client_text = False
             self.refused = None  # (what was sent alone took its refusal with it)
             if c == "q":
                 self._run_command("q", None, p, "\\q")
@@ -209,10 +209,13 @@ class _ClientCommands:
         if c == "c":
             if self.in_stmt:
                 self._drop_stmt()
-            if self.packet_open:
-                self._drop_packet(*self._where(p))
+            if self.output.packet_open:
+                quoting = self.output.drop_packet(*self._where(p), self.modes)
+                if quoting is not None and quoting != self.quoting:  # the quoting before the packet
+                    self.quoting = quoting
+                    self._set_matchers()
             self.pos = p + 2
-            self.packet_open = self.rejecting = self.client_text = False
+            self.output.packet_open = self.output.rejecting = self.client_text = False
             self.refused = None
             return _CMD_DONE
         if not _COMMAND_LETTERS[c]:
@@ -248,15 +251,15 @@ class _ClientCommands:
             self.stopped = True
         elif letter in "ur" and argument:
             line, column = where or self._where(at)
-            self._flush_pending()
+            self.output.flush_pending()
             if argument.endswith(";"):  # (`USE db;` under another delimiter, or `\u db;`: fuzz seed 401)
-                self.notes.append(Note(line, column, f"the client takes {argument!r}, with its `;`, for the database's "
+                self.output.notes.append(Note(line, column, f"the client takes {argument!r}, with its `;`, for the database's "
                                        "name: unless a database of that name exists, it fails (error 1049) and the "
                                        "client stays in its database, as innolint takes it to; from here on the "
                                        "schema may differ from the server's if one does", "parse-error", "warning"))
                 return
             use = Statement(f"USE {_quoted_name(argument)}", self.path, line, column, line, (), None)
-            self._before_packet(use, None if letter != "r" else Note(
+            self.output.before_packet(use, None if letter != "r" else Note(
                 line, column, f"`{written}` reconnects; innolint takes it for the same server, now in database "
                 f"{argument}", "parse-error", "info"))
         elif letter == "d" and argument and "\\" not in argument:
@@ -265,14 +268,14 @@ class _ClientCommands:
         elif letter in ".!":
             line, column = where or self._where(at)
             what = "runs another file" if letter == "." else "runs a shell command"
-            self.notes.append(Note(line, column, f"`{written}` {what} here; innolint does not follow it, so what it "
+            self.output.notes.append(Note(line, column, f"`{written}` {what} here; innolint does not follow it, so what it "
                                    "does to the schema is not replayed", "parse-error", "warning"))
 
     def _use_at_delimiter(self, raw: str) -> str | None:
         """`use db;` sent alone at a delimiter other than `;`: the client runs it as its `use`
         command, whose argument keeps the `;` (`db;`, checked with MariaDB 10.11's client; without
         a `;` the server's USE names the same database). The argument when it is so, else None."""
-        if self.delimiter == ";" or self.packet_open or raw[:3].lower() != "use" or raw[3:4] not in (" ", "\t", "\n"):
+        if self.delimiter == ";" or self.output.packet_open or raw[:3].lower() != "use" or raw[3:4] not in (" ", "\t", "\n"):
             return None
         argument = _client_argument(raw[: _ARGUMENT_CHARS].rstrip("\r\n"), short=False)
         return argument if argument is not None and argument.endswith(";") else None
@@ -285,7 +288,7 @@ class _ClientCommands:
         t_b; `status;`, `?;` print). (letter, argument, name), or None: SQL, or a command whose
         effect the text has as SQL too (`use db;` under `;`, the server's USE), or one followed
         elsewhere (`go`, `ego`, `exit`, `quit`: `_quits`; DELIMITER)."""
-        if self.packet_open:
+        if self.output.packet_open:
             return None  # (a packet's statements are the server's: the client sends the packet whole)
         text = raw[:_ARGUMENT_CHARS].lstrip(" \t\n\r\f\v")
         if "\\g" in text:
@@ -324,7 +327,7 @@ class _ClientCommands:
         self._drop_stmt()
         self._run_command("u", argument, 0, "use", where=where)
         self.pos = after + len(delimiter)
-        self.packet_open = self.rejecting = False
+        self.output.packet_open = self.output.rejecting = False
         return True
 
     def _params(self) -> bool:

@@ -44,12 +44,12 @@ class _GapReader:
         buf = self.buf
         n = len(buf)
         while True:
-            if self.fast_ok and self.pending is None and self.refused is None and not (
-                    self.rejecting or self.packet_open or (self.client_text and self.client)):
+            if self.fast_ok and self.output.pending is None and self.refused is None and not (
+                    self.output.rejecting or self.output.packet_open or (self.client_text and self.client)):
                 # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396; nor where the
                 # client holds an executable comment: a `---` line after it is sent, not a comment)
                 took = self.lane.read(buf, self.pos, (self.cnt_pos, self.cur_line, self.line_start), self.comments,
-                                      self.comments_hold, self.out, self._follow_set, self._directive_lines)
+                                      self.comments_hold, self.output.out, self._follow_set, self._directive_lines)
                 if took is not None:
                     self.pos, self.cnt_pos, self.cur_line, self.line_start, skipped = took
                     self.skipped += skipped
@@ -61,8 +61,8 @@ class _GapReader:
             if e > pos:
                 if buf.find("\n", pos, e) >= 0:
                     self.at_line_start = True
-                    if self.pending is not None:
-                        self._flush_pending()
+                    if self.output.pending is not None:
+                        self.output.flush_pending()
                         if self.fast_ok:
                             self.pos = e
                             continue  # back to the fast lane
@@ -76,7 +76,7 @@ class _GapReader:
                 if step != _GAP_STATEMENT:
                     return step == _GAP_MODE
             # the first character of a statement, unless a client command by name fills the line
-            if (self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not self.packet_open
+            if (self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not self.output.packet_open
                     and not self.client_text):
                 found = self._try_command(e)
                 if found is _UNDECIDED:
@@ -85,8 +85,8 @@ class _GapReader:
                     if self.stopped:
                         return False
                     continue
-            if self.pending is not None:
-                self._flush_pending()
+            if self.output.pending is not None:
+                self.output.flush_pending()
             cp = self.cnt_pos  # inline `_line_at(e)`: this runs once per statement
             k = buf.count("\n", cp, e)
             if k:
@@ -95,8 +95,8 @@ class _GapReader:
             self.cnt_pos = e
             self.stmt_line = self.cur_line
             self.stmt_col = e - self.line_start + 1
-            if self.empty_at is not None:
-                self._text_follows()
+            if self.output.empty_at is not None:
+                self.output.text_follows()
             self.in_stmt = True
             self.client_text = False  # (what it held goes with this statement)
             self.at_line_start = False
@@ -121,7 +121,7 @@ class _GapReader:
         c = buf[e]
         fast = not self.markers
         if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE") and not (
-                self.mariadb_client and (self.packet_open or self.client_text)):
+                self.mariadb_client and (self.output.packet_open or self.client_text)):
             found = self._try_delimiter(e)
             if found is _UNDECIDED:
                 return _GAP_MORE
@@ -132,15 +132,15 @@ class _GapReader:
             if buf.startswith(delimiter, e):  # an empty statement
                 self.pos = e + len(delimiter)
                 self.at_line_start = False
-                self.packet_open = self.rejecting = self.client_text = False
+                self.output.packet_open = self.output.rejecting = self.client_text = False
                 self.refused = None  # (a comment sent alone: refused, and nothing with it)
                 return _GAP_NEXT
             if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
                 return _GAP_MORE
         if c == "-" or c == "#":
             # where the client holds nothing of a statement, `--` is a comment whatever follows
-            empty = self.client and not (self.packet_open or self.client_text) and self.exec_ver is None
-            if fast and self.pending is None:
+            empty = self.client and not (self.output.packet_open or self.client_text) and self.exec_ver is None
+            if fast and self.output.pending is None:
                 m = (_client_comment_run if empty else _held_comment_run if self.client else _comment_run)(buf, e)
                 if m is not None:
                     self.pos = m.end()
@@ -163,15 +163,15 @@ class _GapReader:
                 return _GAP_MORE
             if buf.startswith("*", e + 1):
                 self.at_line_start = False
-                if fast and self.exec_ver is None and delimiter == ";" and not self.packet_open:  # (seed 404)
+                if fast and self.exec_ver is None and delimiter == ";" and not self.output.packet_open:  # (seed 404)
                     m = _exec_line(buf, e)
                     if m is not None and self._exec_line_stmt(m):
                         return _GAP_NEXT
                 m = _exec_open(buf, e)
                 if m is not None:
                     self.client_text = True
-                    if self.empty_at is not None:
-                        self._text_follows()
+                    if self.output.empty_at is not None:
+                        self.output.text_follows()
                     end, version, runs = self.versions.marker(m)
                     if runs:
                         self._open_exec(version)
@@ -211,8 +211,8 @@ class _GapReader:
             self._follow_set(text, line, start - self.line_start + 1)
         self.exec_serial += 1
         # a statement before it on the same line waits for a trailing comment: it is complete
-        self._flush_pending()
-        self.pending = (
+        self.output.flush_pending()
+        self.output.pending = (
             text,
             line,
             start - self.line_start + 1,
@@ -221,7 +221,7 @@ class _GapReader:
             digits if bang == "!" else bang + digits,
             0,
         )
-        self.pending_line = line
+        self.output.pending_line = line
         self._clear_comments()
         self.pos = m.end()
         return True
@@ -242,7 +242,7 @@ class _GapReader:
             end = len(buf)
         raw = buf[text_start : min(end, text_start + _COMMENT_CHARS)]
         directive = bool(self.unless) and self.unless in raw
-        if self.pending is not None or directive:
+        if self.output.pending is not None or directive:
             self.comment_line = self._line_at(start)
         if directive:
             self._directive_lines(self.comment_line, raw)
@@ -287,10 +287,10 @@ class _GapReader:
                 return
         if self.in_stmt or not text:
             return  # inside a statement a comment is part of its text
-        if self.pending is not None and self.comment_line == self.pending_line:
-            _add_comment(self.pending[4], text)
+        if self.output.pending is not None and self.comment_line == self.output.pending_line:
+            _add_comment(self.output.pending[4], text)
             return
-        self._flush_pending()
+        self.output.flush_pending()
         self._add_leading(text)
 
     def _add_leading(self, text: str) -> None:
@@ -307,7 +307,7 @@ class _GapReader:
         """Obey a format's annotation (`Format.section`); a statement still open ends where the annotation starts."""
         if self.in_stmt:
             self._end_stmt(self.pos, cut=self.cm_off, strip_semicolon=marker == "end")
-        self._flush_pending()
+        self.output.flush_pending()
         if marker == "up":
             self.down = False
             self._clear_comments()
@@ -328,10 +328,11 @@ class _GapReader:
         variable set there and later given to sql_mode is reported as unknown.)"""
         if "@" not in text and "sql_mode" not in text.lower():
             return self.quoting
-        self._remember_modes()
+        if self.block or self.delimiter != ";":
+            self.output.remember_modes(self.modes, self.quoting)
         problem = self.modes.apply_set(text)
         if problem:
-            self.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=_excerpt(text)))
+            self.output.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=_excerpt(text)))
         flags = self.modes.flags
         quoting = (NO_BACKSLASH_ESCAPES in flags) + 2 * (ANSI_QUOTES in flags)
         if quoting != self.quoting:

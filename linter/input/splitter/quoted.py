@@ -221,7 +221,7 @@ class _QuotedText:
         statement it sends ends inside the comment, which the server refuses (`reason`)."""
         self.refused = self.refused or reason
         self._end_stmt(end, delimiter_end=delimiter_end, strip_semicolon=self.delimiter != ";")
-        self.packet_open = self.rejecting = False
+        self.output.packet_open = self.output.rejecting = False
 
     def _cut_in_skipped(self, end: int, delimiter_end: int, *, inside: bool) -> None:
         """The client's delimiter at buffer index `end` in a skipped executable comment (`inside`
@@ -237,7 +237,7 @@ class _QuotedText:
                 delimiter=self.delimiter))
         else:
             self.pos = delimiter_end
-            self.packet_open = self.rejecting = False
+            self.output.packet_open = self.output.rejecting = False
         self.at_line_start = False
         self.exec_ver = None  # what follows the cut is outside the comment for the server
         self.exec_cut = inside  # and its `*/` is text there

@@ -22,10 +22,10 @@ from linter.input.statement import BlockMark, TenantBlock
 #: splitter attributes that hold where it is and what it has found (counters, caches, buffers,
 #: positions of what is over), not the state the next text is read in
 _NOT_STATE = frozenset({
-    "out", "notes", "ended_notes", "skipped", "lane", "versions",
-    "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "packet_no", "run_match",
+    "skipped", "lane", "versions",
+    "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "run_match",
     "gap_stops", "stmt_line", "stmt_col", "pending_line", "exec_serial", "exec_line", "comment_line", "comment_col",
-    "skip_at", "open_at", "stop_at", "seg_start", "cstart", "repeats", "notes_at", "held_counted", "skip_ss_line",
+    "skip_at", "open_at", "stop_at", "seg_start", "cstart", "repeats", "skip_ss_line",
     "chunks_fed", "directives",
 })
 
@@ -43,6 +43,8 @@ def _value(value: Any) -> Any:
         return tuple(sorted((k, _value(v)) for k, v in value.items()))
     if isinstance(value, set):
         return frozenset(value)
+    if value.__class__.__name__ == "Output":  # what it holds that the next text is read in
+        return _value(value.reading_state())
     if value.__class__.__name__ == "Modes":
         return (value.value, value.flags, tuple(sorted(value._variables.items())))
     return value
@@ -80,17 +82,17 @@ class Repeats:
         line = splitter._line_at(len(splitter.buf))
         if known is not None and known[0] == state and self.accept(block):
             _, lines, counted, built = known
-            splitter.out.append(BlockMark("repeat", number, block.name, block.counters, line, block.text, built))
+            splitter.output.out.append(BlockMark("repeat", number, block.name, block.counters, line, block.text, built))
             splitter.skipped += counted
             splitter.cur_line += lines  # (the buffer is all counted: the next chunk starts a line)
             splitter.cnt_pos = splitter.line_start = len(splitter.buf)
             return
-        splitter.out.append(BlockMark("start", number, block.name, block.counters, line))
-        skipped, notes, first = splitter.skipped, len(splitter.notes), len(splitter.out)
+        splitter.output.out.append(BlockMark("start", number, block.name, block.counters, line))
+        skipped, notes, first = splitter.skipped, len(splitter.output.notes), len(splitter.output.out)
         splitter.feed_text(block.text)
-        statements = splitter.out[first:]
-        ok = (splitter.pos >= len(splitter.buf) and self._reading_state(splitter) == state and len(splitter.notes) == notes
+        statements = splitter.output.out[first:]
+        ok = (splitter.pos >= len(splitter.buf) and self._reading_state(splitter) == state and len(splitter.output.notes) == notes
               and all(s.__class__ is not BlockMark and s.packet == 0 for s in statements))
         if ok:
             self.templates[number] = (state, block.text.count("\n"), splitter.skipped - skipped, len(statements))
-        splitter.out.append(BlockMark("end", number, block.name, block.counters, line, ok=ok))
+        splitter.output.out.append(BlockMark("end", number, block.name, block.counters, line, ok=ok))

@@ -37,7 +37,7 @@ from linter.input.splitter.lexis import (
     _run_cache,
     _run_pattern,
 )
-from linter.input.splitter.packets import _OpenPacket
+from linter.input.splitter.output import Output
 from linter.input.splitter.quoted import _QuotedText
 from linter.input.splitter.repeats import Repeats
 from linter.input.splitter.sqlmode import Modes
@@ -53,8 +53,7 @@ _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the 
                   "refuses the statement (syntax error, 1064)")
 
 
-class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _QuotedText,
-                _OpenPacket):
+class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _QuotedText):
     """The state of one streaming split; `run` drives it chunk by chunk.
 
     Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
@@ -80,15 +79,12 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         #: what after `--` makes it a comment where a statement is held (see `_CLIENT_DASH_FOLLOW`)
         self.dash_follow = _CLIENT_DASH_FOLLOW if self.client else _DASH_COMMENT_FOLLOW
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
-        self.out: list[Statement] = []
-        self.notes: list[Note] = []
-        self.ended_notes = 0
-        self._init_packet()  # under a delimiter other than `;`: statements read but not sent yet
+        #: what it has read and not handed on: statements, notes, the packet not sent yet
+        self.output = Output(path)
         #: between statements, the client holds text it sends with the next one: an executable
         #: comment (`/*!`, `/*M!`: kept, run or not; a plain one it drops). A DELIMITER line or a
         #: command by name is then no command to the mariadb client (`_try_delimiter`)
         self.client_text = False
-        self.rejecting = False  # and the server rejected one of them: it runs none of the others
         self.target = target
         #: which executable comments run on the target (the fast lane asks it too)
         self.versions = ExecVersions(target)
@@ -181,25 +177,27 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         #: every comment line between statements holding `unless`, with its line (`_directive_lines`)
         self.directives: list[tuple[int, str]] = []
         self.comments_hold = False  # whether one of them holds `unless`
-        self.pending: tuple[str, int, int, int, list[str], str | None, int] | None = None
-        self.packet_no = 0  # the number of the last packet a statement was read from (`Statement.packet`)
         self.packet = 0  # the packet of the statement `_end_stmt` closes
-        self.pending_line = 0
         #: a dump's repeated schema blocks, when the reader takes them (`linter.input.splitter.repeats`)
         self.repeats: Repeats | None = None
         #: the fast lane (`linter.input.splitter.fast_lane`), where the scanner lets it read (`fast_ok`)
         self.lane = FastLane(path, skip_words, skip_pattern, unless, max_statement, self.client, self.versions,
                              remember=self.span_memory)
 
+    @property
+    def notes(self) -> list[Note]:
+        """What the splitter reported so far (`Output.notes`)."""
+        return self.output.notes
+
     def run(self, chunks: Iterable[str]) -> Iterator[Statement]:
         first = True
         for chunk in chunks:
             if chunk.__class__ is Segment:
                 self._segment(chunk)  # type: ignore[arg-type]
-                yield from self._sendable()
+                yield from self.output.sendable()
                 continue
             if chunk.__class__ is Note:  # a format's reading reports something at its place
-                self.notes.append(chunk)  # type: ignore[arg-type]
+                self.output.notes.append(chunk)  # type: ignore[arg-type]
                 continue
             if chunk.__class__ is TenantBlock:  # a dump's schema, maybe a repeat (`repeats`)
                 if self.stopped or self.repeats is None:
@@ -207,7 +205,7 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
                 else:
                     first = False
                     self.repeats.block(self, chunk)  # type: ignore[arg-type]
-                    yield from self._sendable()
+                    yield from self.output.sendable()
                     continue
             if not chunk:
                 continue
@@ -220,12 +218,12 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
                 if chunk[0] == "\ufeff":  # a BOM is not text: drop it before any column is counted
                     chunk = chunk[1:]
             self.feed_text(chunk)
-            yield from self._sendable()
+            yield from self.output.sendable()
         self.eof = True
         self._scan()
         self._finish()
-        yield from self.out
-        self.out = []
+        yield from self.output.out
+        self.output.out = []
 
     def feed_text(self, text: str) -> None:
         """Read `text` as the next chunk, as far as it goes."""
@@ -237,7 +235,7 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         and the part is split as the segment says."""
         if segment.split not in _SEGMENT_SPLITS or (segment.split == "delimiter" and not segment.delimiter):
             raise ValueError(f"bad segment {segment!r}")
-        if self.buf or self.in_stmt or self.pending is not None:
+        if self.buf or self.in_stmt or self.output.pending is not None:
             self.eof = True
             self._scan()
             self._finish()
@@ -254,7 +252,7 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         self.refused = None
         self.skip_quote = ""
         self.compound = None
-        self.packet_open = self.rejecting = self.client_text = False
+        self.output.packet_open = self.output.rejecting = self.client_text = False
         self.at_line_start = True
         self._clear_comments()
         self.block = segment.split != "delimiter"
@@ -262,7 +260,7 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         self.delimiter = segment.delimiter if segment.split == "delimiter" else ";"
         self.part = segment.part
         self._set_matchers()
-        self.notes.extend(segment.notes)
+        self.output.notes.extend(segment.notes)
 
     def _feed(self, chunk: str) -> None:
         """Drop what has been dealt with from the buffer (keeping statement and comment text) and append `chunk`."""
@@ -320,8 +318,8 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
                 self.ends_with_newline = buf.endswith("\n")
             last = self._line_at(len(buf)) + self.rest_lines - self.ends_with_newline  # the file's last line
             rest = max(0, last - line)
-            self._flush_pending()
-            self.notes.append(Note(line, column, f"{what}: the mysql client stops reading here; the rest of the file "
+            self.output.flush_pending()
+            self.output.notes.append(Note(line, column, f"{what}: the mysql client stops reading here; the rest of the file "
                                    f"({rest:,} more lines) is neither run nor linted", "parse-error", "info"))
             return
         if self.mode == _BLOCK and not self.in_stmt:
@@ -329,7 +327,7 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
             # it as a statement so the parser reports it instead of the file silently ending
             rest = buf[self.cstart : self.cstart + max(0, _COMMENT_CHARS - self.clen)]
             text = ("/*" + "".join(self.cparts) + rest).rstrip(_WS)
-            self._flush_pending()
+            self.output.flush_pending()
             if not self.down:
                 line = self.comment_line
                 if self.clen + len(rest) < _COMMENT_CHARS:
@@ -337,18 +335,18 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
                 else:  # only its start is kept: it ends on the last line that is not blank
                     blank = len(buf) - len(buf.rstrip(_WS))
                     end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
-                self.out.append(
+                self.output.out.append(
                     Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.comments), None)
                 )
         elif self.mode == _SKIPEXEC or self.mode == _CLIENTDROP and self.drop_back == _SKIPEXEC:
             line, column = self.skip_at
-            self._flush_pending()
+            self.output.flush_pending()
             if self.in_stmt:
                 self._piece(_blank(buf[self.seg_start :]))
                 self.seg_start = len(buf)
                 self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
             else:
-                self.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not "
+                self.output.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not "
                                        f"run on the target) and the rest of the {self.part} with it",
                                        end_line=self.cur_line))
         elif self.in_stmt and self.exec_ver is not None and self.mode in (_CODE, _CLIENTDROP):
@@ -359,8 +357,8 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         elif self.mode == _BLOCK and self.in_stmt and self.client and not self.over:
             # the client drops a comment left open (checked on MariaDB 10.11): what is before it is sent
             line, column = self.open_at
-            self._flush_pending()
-            self.notes.append(Note(line, column, f"comment (/*) not closed: the rest of the {self.part} is inside it; the "
+            self.output.flush_pending()
+            self.output.notes.append(Note(line, column, f"comment (/*) not closed: the rest of the {self.part} is inside it; the "
                                    "mysql client drops it and sends the statement before it", "parse-error", "warning",
                                    max(line, self._line_at(len(buf)))))
             cut = self.block_off
@@ -369,16 +367,16 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
                     _BLOCK: "comment (/*)", _LINE: "", _CLIENTDROP: "comment (/*)", _PARAMS: ""}[self.mode]
             if what:
                 line, column = self.open_at
-                self._flush_pending()
+                self.output.flush_pending()
                 blank = len(buf) - len(buf.rstrip(_WS))
                 end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
-                self.notes.append(Note(line, column, f"{what} not closed: the rest of the {self.part} is inside it, and the "
+                self.output.notes.append(Note(line, column, f"{what} not closed: the rest of the {self.part} is inside it, and the "
                                        "server rejects the statement it is in", end_line=max(line, end_line)))
         if self.in_stmt:
             # an annotated block or a Segment sent whole: the server takes a last `;` as the end of the statement
             self._end_stmt(len(buf), cut=cut, strip_semicolon=self.block and not self.packet)
-        self._flush_pending()
-        self.packet_open = False  # at the end the client sends what it holds
+        self.output.flush_pending()
+        self.output.packet_open = False  # at the end the client sends what it holds
 
     def _where(self, i: int) -> tuple[int, int]:
         """(line, column) of buffer index `i`, which may lie before the last one asked."""
@@ -440,13 +438,6 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         # `/*!` one, on its line, until a `*/`: a nested comment's ends it (MariaDB 10.11 sends
         # `/*!99999 a /*M!100301 b */ c /* d;e */ */` without `/* d;e */`, its `;` no delimiter)
         self.skip_ss_line = -1 if self.skip_mariadb else self.skip_at[0]
-
-    def _flush_pending(self) -> None:
-        if self.pending is not None:
-            text, line, column, end_line, comments, executable, packet = self.pending
-            self.out.append(Statement(text, self.path, line, column, end_line, _last_comments(comments), executable,
-                                      packet))
-            self.pending = None
 
     # --- between statements -------------------------------------------------------------------
 
