@@ -36,6 +36,23 @@ def test_goose_statement_blocks_only_in_goose_files(fmt: str | None) -> None:
     assert texts(text, fmt="goose") == ["CREATE TABLE a (id INT); CREATE TABLE b (id INT)"]
 
 
+
+BLOCK = "-- +goose StatementBegin\nCREATE TABLE {a} (id INT); CREATE TABLE {b} (id INT);\n-- +goose StatementEnd\n"
+
+
+@pytest.mark.parametrize("between", ["", "\n", "-- a comment\n", "\n\n-- +goose Up\n"])
+@pytest.mark.parametrize("blocks", [2, 3])
+def test_every_goose_block_is_one_statement_after_another_block(between: str, blocks: int) -> None:
+    """A block right after a block is one statement too: the scanner once kept the last
+    statement's packet number where it kept whether a `;` ends a statement, so the block after a
+    block was cut at each `;` (issue 33)."""
+    text = between.join(BLOCK.format(a=f"a{i}", b=f"b{i}") for i in range(blocks))
+    assert texts(text, fmt="goose") == [f"CREATE TABLE a{i} (id INT); CREATE TABLE b{i} (id INT)"
+                                        for i in range(blocks)]
+    # and one left open at the end: the server takes its last `;` as the end of the statement
+    opened = text + "-- +goose StatementBegin\nCREATE TABLE c (id INT); CREATE TABLE d (id INT);\n"
+    assert texts(opened, fmt="goose")[-1] == "CREATE TABLE c (id INT); CREATE TABLE d (id INT)"
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")

@@ -49,7 +49,7 @@ class _BlockStatements:
                                    f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
             return
         first = True
-        packet = self.packet
+        packet = self.stmt_packet
         if not packet:  # a block is one packet, whatever the delimiter
             self.output.packet_no += 1
             packet = self.output.packet_no

@@ -331,7 +331,7 @@ class _StatementText:
             if not self.output.packet_open:  # the first statement of a packet
                 self.output.packet_no += 1
             packet = self.output.packet_no
-        self.packet = packet
+        self.stmt_packet = packet
         stmt_exec = self.stmt_exec
         close = self.exec_close_off
         self.stmt_exec = self.exec_close_off = None

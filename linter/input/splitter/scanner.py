@@ -177,7 +177,8 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         #: every comment line between statements holding `unless`, with its line (`_directive_lines`)
         self.directives: list[tuple[int, str]] = []
         self.comments_hold = False  # whether one of them holds `unless`
-        self.packet = 0  # the packet of the statement `_end_stmt` closes
+        #: the packet of the statement `_end_stmt` closes (not `packet`, how a Segment is split)
+        self.stmt_packet = 0
         #: a dump's repeated schema blocks, when the reader takes them (`linter.input.splitter.repeats`)
         self.repeats: Repeats | None = None
         #: the fast lane (`linter.input.splitter.fast_lane`), where the scanner lets it read (`fast_ok`)
