@@ -1,22 +1,43 @@
 """The statements a compound block outside a stored program runs, each at its place
-(`_BlockStatements._emit_block`, from `_StatementText._end_stmt`)."""
+(`Blocks.emit`, which the scanner calls where such a block ends)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from linter.input.splitter.compound import Structure
 from linter.input.splitter.lexis import _FIRST_WORD, _SCHEMA_WORDS, _SET_WORDS, _WS, _excerpt, _last_comments
 from linter.input.splitter.sqlmode import normalize
 from linter.input.statement import Note, Statement
 
+if TYPE_CHECKING:
+    from linter.input.splitter.output import Output
+    from linter.input.splitter.sqlmode import Modes
+    from linter.schema.target import Target
 
-class _BlockStatements:
-    """A compound block's statements, emitted as the server runs them."""
 
-    def _emit_block(self, raw: str, block: Structure) -> None:
+class Blocks:
+    """A compound block's statements, emitted as the server runs them into the splitter's
+    `Output`, for a file (`path`) and a target (which decides whether such a block runs at all)."""
+
+    def __init__(self, path: str, target: Target | None, output: Output) -> None:
+        self.path = path
+        self.target = target
+        self.output = output
+
+    def emit(
+        self, raw: str, block: Structure, where0: tuple[int, int], comments0: list[str], packet: int,
+        quoting: int, modes: Modes, follow_set: Callable[[str, int, int], int],
+    ) -> None:
         """The statements a compound block outside a stored program runs (`linter.input.splitter.compound`), each
         at its place; for those it may not run as written (a branch, a loop, a handler), a note at
-        that statement: replayed as if it ran once, or not replayed, the schema after it uncertain."""
-        line0, column0 = self.stmt_line, self.stmt_col
+        that statement: replayed as if it ran once, or not replayed, the schema after it uncertain.
+        The block's text `raw` starts at `where0` (line, column), after the comments `comments0`;
+        `packet` is its statement's packet (0: it makes one of its own); the session's sql_mode
+        reads quotes as `quoting` (`modes`), and a SET among its statements goes to `follow_set`,
+        which says the quoting after it."""
+        line0, column0 = where0
         counted = [0, line0, -1]  # line breaks are counted up to this offset: its line, its line's last break
 
         def where(offset: int) -> tuple[int, int]:
@@ -49,7 +70,6 @@ class _BlockStatements:
                                    f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
             return
         first = True
-        packet = self.stmt_packet
         if not packet:  # a block is one packet, whatever the delimiter
             self.output.packet_no += 1
             packet = self.output.packet_no
@@ -57,21 +77,21 @@ class _BlockStatements:
             body = raw[item.start : item.end]
             if not body:
                 continue
-            if self.quoting:
-                body = normalize(body, self.modes.flags)
+            if quoting:
+                body = normalize(body, modes.flags)
             line, column = where(item.start)
             word = _FIRST_WORD(body)
             schema = word is not None and word.group().upper() in _SCHEMA_WORDS
             why = item.why.format(at=f"line {where(item.at)[0]}") if item.why is not None else None
             comments = item.comments
-            if first and self.stmt_comments:
-                comments = _last_comments(list(self.stmt_comments) + list(comments))
+            if first and comments0:
+                comments = _last_comments(list(comments0) + list(comments))
             first = False
             if item.replay:
                 self.output.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None,
                                           packet))
                 if body[:3] in _SET_WORDS:
-                    self._follow_set(body, line, column)
+                    quoting = follow_set(body, line, column)
                 if why is not None and schema:
                     self.output.notes.append(Note(line, column, f"{why}; innolint replays it as if it ran once, so the schema "
                                            "after it is uncertain", "replay-error", "warning",

@@ -331,7 +331,6 @@ class _StatementText:
             if not self.output.packet_open:  # the first statement of a packet
                 self.output.packet_no += 1
             packet = self.output.packet_no
-        self.stmt_packet = packet
         stmt_exec = self.stmt_exec
         close = self.exec_close_off
         self.stmt_exec = self.exec_close_off = None
@@ -371,7 +370,8 @@ class _StatementText:
             if not compound.complete:
                 compound.feed(raw[self.fed :], self.fed, final=True)
             if compound.kind == BLOCK:
-                self._emit_block(raw, compound)
+                self.blocks.emit(raw, compound, (self.stmt_line, self.stmt_col), self.stmt_comments, packet,
+                                 self.quoting, self.modes, self._follow_set)
                 return
         executable = None
         if stmt_exec is not None and (close is None or not raw[close:].strip(_WS)):

@@ -22,9 +22,9 @@ from linter.input.statement import BlockMark, TenantBlock
 #: splitter attributes that hold where it is and what it has found (counters, caches, buffers,
 #: positions of what is over), not the state the next text is read in
 _NOT_STATE = frozenset({
-    "skipped", "lane", "versions",
+    "skipped", "lane", "versions", "blocks",
     "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "run_match",
-    "gap_stops", "stmt_line", "stmt_col", "stmt_packet", "pending_line", "exec_serial", "exec_line", "comment_line", "comment_col",
+    "gap_stops", "stmt_line", "stmt_col", "pending_line", "exec_serial", "exec_line", "comment_line", "comment_col",
     "skip_at", "open_at", "stop_at", "seg_start", "cstart", "repeats", "skip_ss_line",
     "chunks_fed", "directives",
 })

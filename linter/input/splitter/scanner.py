@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from linter.input.splitter.blocks import _BlockStatements
+from linter.input.splitter.blocks import Blocks
 from linter.input.splitter.body import _StatementText
 from linter.input.splitter.client import _ClientCommands
 from linter.input.splitter.compound import Invalid, Structure
@@ -53,7 +53,7 @@ _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the 
                   "refuses the statement (syntax error, 1064)")
 
 
-class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _QuotedText):
+class _Splitter(_GapReader, _ClientCommands, _StatementText, _QuotedText):
     """The state of one streaming split; `run` drives it chunk by chunk.
 
     Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
@@ -177,8 +177,8 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _BlockStatements, _
         #: every comment line between statements holding `unless`, with its line (`_directive_lines`)
         self.directives: list[tuple[int, str]] = []
         self.comments_hold = False  # whether one of them holds `unless`
-        #: the packet of the statement `_end_stmt` closes (not `packet`, how a Segment is split)
-        self.stmt_packet = 0
+        #: the statements a compound block runs, which `_end_stmt` hands it
+        self.blocks = Blocks(path, target, self.output)
         #: a dump's repeated schema blocks, when the reader takes them (`linter.input.splitter.repeats`)
         self.repeats: Repeats | None = None
         #: the fast lane (`linter.input.splitter.fast_lane`), where the scanner lets it read (`fast_ok`)
