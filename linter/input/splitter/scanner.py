@@ -1,59 +1,153 @@
-"""The general scanner: one streaming split, chunk by chunk (`_Splitter`). Its state and driving
-live here; what it does between statements (`gaps`), inside a statement (`body`), in quotes and
-comments (`quoted`), with client commands (`client`) and in the fast lane (`fast_lane`) are its
-parts, each a class whose methods work on this state."""
+"""The general scanner: one streaming split, chunk by chunk (`_Splitter`), as the mysql client
+reads the text: between statements, inside a statement, in quotes and comments, and the client's
+commands. It is one state machine over one buffer (its `mode` says where it is), so its reading is
+one class; what has state of its own is an object it holds: the fast lane (`FastLane`), what it has
+read and not handed on (`Output`), a compound block's statements (`Blocks`), which executable
+comments run (`ExecVersions`), the session's sql_mode (`Modes`), a dump's repeats (`Repeats`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
+import re
 
 from linter.input.splitter.blocks import Blocks
-from linter.input.splitter.body import _StatementText
-from linter.input.splitter.client import _ClientCommands
-from linter.input.splitter.compound import Invalid, Structure
+from linter.input.splitter.client import (
+    _ARGUMENT_CHARS,
+    _CLIENT_COMMANDS,
+    _CMD_DONE,
+    _CMD_MODE,
+    _CMD_MORE,
+    _CMD_TEXT,
+    _COMMAND_INITIALS,
+    _COMMAND_LETTERS,
+    _COMMAND_LINE,
+    _USE_LOOKAHEAD,
+    _client_argument,
+    _first_word_end,
+    _quits,
+    _quoted_name,
+)
+from linter.input.splitter.compound import BLOCK, Invalid, Structure, head as compound_head
 from linter.input.splitter.fast_lane import FastLane
-from linter.input.splitter.gaps import _GapReader
 from linter.input.splitter.lexis import (
+    ExecVersions,
     MAX_STATEMENT_CHARS,
     _BLOCK,
     _BODIES,
     _BTICK,
     _CLIENTDROP,
     _CLIENT_DASH_FOLLOW,
-    _DASH_COMMENT_FOLLOW,
     _CODE,
     _COMMENT_CHARS,
+    _COMPOUND_PREFIX,
+    _DASH_COMMENT_FOLLOW,
     _DQUOTE,
-    ExecVersions,
+    _FIRST_WORD,
+    _GAP_MODE,
+    _GAP_MORE,
+    _GAP_NEXT,
+    _GAP_STATEMENT,
+    _HSPACE_RUN,
     _LINE,
+    _MODE_QUOTES,
     _Matcher,
+    _OVER_HEAD,
     _PARAMS,
+    _QUOTE_MODES,
+    _SET_WORDS,
     _SKIPEXEC,
+    _SLASH_LOOKAHEAD,
     _SQUOTE,
+    _UNDECIDED,
     _WS,
+    _WS_RUN,
+    _add_comment,
     _blank,
+    _client_comment_run,
+    _comment_run,
+    _comment_text,
+    _comment_texts,
+    _excerpt,
+    _exec_line,
+    _exec_open,
+    _held_comment_run,
     _last_comments,
     _run_cache,
+    _run_end,
     _run_pattern,
 )
 from linter.input.splitter.output import Output
-from linter.input.splitter.quoted import _QuotedText
 from linter.input.splitter.repeats import Repeats
-from linter.input.splitter.sqlmode import Modes
-from linter.input.statement import Note, Segment, Statement, TenantBlock, _SEGMENT_SPLITS
+from linter.input.splitter.sqlmode import (
+    ANSI_QUOTES,
+    Modes,
+    NO_BACKSLASH_ESCAPES,
+    normalize,
+)
+from linter.input.statement import (
+    Note,
+    Segment,
+    Statement,
+    TenantBlock,
+    _SEGMENT_SPLITS,
+)
 
 if TYPE_CHECKING:
     from linter.schema.target import Target
     from linter.input.migrations.formats.base import Format
 
 
+#: why the server refuses a statement the client cut in an executable comment (`_cut_in_exec`):
+#: the mysql client looks for its delimiter everywhere but in quotes and plain comments, so
+#: `/*!50100 a; b */` is cut at its `;`, and under `DELIMITER //` the `/` of a closing `*/` may
+#: begin the delimiter (`*///`). What follows the cut is outside the comment for the server: its
+#: `*/` is text there, which the parser refuses with that statement. Checked on MariaDB 10.11
+#: (tests/test_split_exec_delimiter.py).
+_CUT_IN_EXEC = ("the mysql client ends this statement at its delimiter {delimiter!r} inside an executable comment "
+                "(it looks for the delimiter there as in plain text): the server gets the comment unclosed and "
+                "refuses the statement (syntax error, 1064)")
+
+_CUT_AT_CLOSE = ("the mysql client ends this statement at the `/` of the `*/` that closes its executable comment, "
+                 "which begins the delimiter {delimiter!r}: the server gets the comment unclosed and refuses the "
+                 "statement (syntax error, 1064)")
+
+_LEADING_SLASH = ("this statement begins with `/` (such as what is left of `*///` after the delimiter `//`): the "
+                  "server refuses it (syntax error, 1064)")
+
+_NESTED_CLOSE = ("an executable comment nested in a running one ends that one too: the server reads what "
+                 "follows as statement text and refuses the `*/` that was to close it (syntax error, 1064)")
+
+_STRAY_CLOSE = ("this statement holds the `*/` of an executable comment the mysql client cut at its delimiter: "
+                "the server reads it as text and refuses the statement (syntax error, 1064)")
+
+
+#: a quote in a skipped executable comment holding `/*` or `*/` (checked on MariaDB 10.11)
+_QUOTED_COMMENT_MARK = ("a quoted text in an executable comment the server skips holds `/*` or `*/`: the server reads no "
+                        "quotes there, so the comment ends elsewhere for it than for the mysql client, and it refuses "
+                        "the statement (syntax error, 1064)")
+
+#: in text the client drops (`_client_drop`): what changes its state
+_drop_stop = re.compile(r"\*/|/\*!|\n").search
+
+_skip_stops: dict[str, _Matcher] = {}
+
+def _skip_stop(delimiter: str) -> _Matcher:
+    """The search for what matters in a skipped executable comment: its end `*/`, a nested
+    comment's opening, a quote, the client's delimiter. Literal alternatives: each position is
+    tried once."""
+    found = _skip_stops.get(delimiter)
+    if found is None:
+        alternatives = [r"\*/", r"/\*", "['\"`#]", "--"] + ([re.escape(delimiter)] if delimiter else [])
+        found = _skip_stops[delimiter] = re.compile("|".join(alternatives)).search
+    return found
+
 #: an executable comment still open at the end (checked on MariaDB 10.11, run or skipped: 1064)
 _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the end of the {part}: the server "
                   "refuses the statement (syntax error, 1064)")
 
 
-class _Splitter(_GapReader, _ClientCommands, _StatementText, _QuotedText):
+class _Splitter:
     """The state of one streaming split; `run` drives it chunk by chunk.
 
     Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
@@ -441,12 +535,1281 @@ class _Splitter(_GapReader, _ClientCommands, _StatementText, _QuotedText):
         self.skip_ss_line = -1 if self.skip_mariadb else self.skip_at[0]
 
     # --- between statements -------------------------------------------------------------------
+    # Between statements: whitespace, comments and the directives in them, migration annotations,
+    # empty statements, mysqldump's one-line executable comments, and the start of the next
+    # statement (`_gap`).
 
-            # the statement ended at its delimiter: go on after it in the same buffer
+    def _gap(self) -> bool:
+        """Skip whitespace, comments, executable-comment markers and empty statements; read the statements after."""
+        buf = self.buf
+        n = len(buf)
+        while True:
+            if self.fast_ok and self.output.pending is None and self.refused is None and not (
+                    self.output.rejecting or self.output.packet_open or (self.client_text and self.client)):
+                # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396; nor where the
+                # client holds an executable comment: a `---` line after it is sent, not a comment)
+                took = self.lane.read(buf, self.pos, (self.cnt_pos, self.cur_line, self.line_start), self.comments,
+                                      self.comments_hold, self.output.out, self._follow_set, self._directive_lines)
+                if took is not None:
+                    self.pos, self.cnt_pos, self.cur_line, self.line_start, skipped = took
+                    self.skipped += skipped
+                    self._clear_comments()
+                    self.client_text = False  # (what the client held went with it: fuzz seed 401)
+                    self.at_line_start = True
+            pos = self.pos
+            e = _run_end(_WS_RUN, buf, pos)
+            if e > pos:
+                if buf.find("\n", pos, e) >= 0:
+                    self.at_line_start = True
+                    if self.output.pending is not None:
+                        self.output.flush_pending()
+                        if self.fast_ok:
+                            self.pos = e
+                            continue  # back to the fast lane
+                self.pos = e
+            if e >= n:
+                return False
+            if buf[e] in self.gap_stops:
+                step = self._gap_special(e)
+                if step == _GAP_NEXT:
+                    continue
+                if step != _GAP_STATEMENT:
+                    return step == _GAP_MODE
+            # the first character of a statement, unless a client command by name fills the line
+            if (self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not self.output.packet_open
+                    and not self.client_text):
+                found = self._try_command(e)
+                if found is _UNDECIDED:
+                    return False
+                if found:
+                    if self.stopped:
+                        return False
+                    continue
+            if self.output.pending is not None:
+                self.output.flush_pending()
+            cp = self.cnt_pos  # inline `_line_at(e)`: this runs once per statement
+            k = buf.count("\n", cp, e)
+            if k:
+                self.cur_line += k
+                self.line_start = buf.rfind("\n", cp, e) + 1
+            self.cnt_pos = e
+            self.stmt_line = self.cur_line
+            self.stmt_col = e - self.line_start + 1
+            if self.output.empty_at is not None:
+                self.output.text_follows()
+            self.in_stmt = True
+            self.client_text = False  # (what it held goes with this statement)
+            self.at_line_start = False
+            self.seg_start = self.pos = e
+            self.stmt_comments = self.comments
+            self._clear_comments()
+            self.stmt_exec = (self.exec_serial, self.exec_ver) if self.exec_ver is not None else None
+            self.compound = None
+            if not self._code():
+                return False
+            if self.in_stmt or self.mode != _CODE or self.stopped:
+                return True
 
-    # --- inside quotes and comments that cross a chunk boundary -------------------------------
+    def _gap_special(self, e: int) -> int:
+        """Deal with a character between statements that may not start one (see `gap_stops`).
 
+        Returns _GAP_NEXT (dealt with, go on), _GAP_STATEMENT (it starts a statement after all),
+        _GAP_MODE (a comment goes on past the buffer) or _GAP_MORE (more text is needed to tell).
+        """
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        c = buf[e]
+        fast = not self.markers
+        if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE") and not (
+                self.mariadb_client and (self.output.packet_open or self.client_text)):
+            found = self._try_delimiter(e)
+            if found is _UNDECIDED:
+                return _GAP_MORE
+            if found:
+                return _GAP_NEXT
+        delimiter = "" if self.block else self.delimiter
+        if c == delimiter[:1]:
+            if buf.startswith(delimiter, e):  # an empty statement
+                self.pos = e + len(delimiter)
+                self.at_line_start = False
+                self.output.packet_open = self.output.rejecting = self.client_text = False
+                self.refused = None  # (a comment sent alone: refused, and nothing with it)
+                return _GAP_NEXT
+            if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
+                return _GAP_MORE
+        if c == "-" or c == "#":
+            # where the client holds nothing of a statement, `--` is a comment whatever follows
+            empty = self.client and not (self.output.packet_open or self.client_text) and self.exec_ver is None
+            if fast and self.output.pending is None:
+                m = (_client_comment_run if empty else _held_comment_run if self.client else _comment_run)(buf, e)
+                if m is not None:
+                    self.pos = m.end()
+                    self.at_line_start = True
+                    if self.unless and buf.find(self.unless, e, m.end()) >= 0:
+                        self._directive_lines(self._where(e)[0], buf[e : m.end()])
+                    for text in _comment_texts(buf, e, m.end()):
+                        text = _comment_text(text)
+                        if text:
+                            self._add_leading(text)
+                    return _GAP_NEXT
+            if c == "#":
+                return _GAP_MODE if self._gap_line_comment(e, e + 1, dash=False) else _GAP_NEXT
+            if n - e < 3 and not eof:
+                return _GAP_MORE
+            if buf.startswith("-", e + 1) and (e + 2 >= n or empty or buf[e + 2] in self.dash_follow):
+                return _GAP_MODE if self._gap_line_comment(e, e + 2, dash=True) else _GAP_NEXT
+        elif c == "/":
+            if n - e < _SLASH_LOOKAHEAD and not eof:
+                return _GAP_MORE
+            if buf.startswith("*", e + 1):
+                self.at_line_start = False
+                if fast and self.exec_ver is None and delimiter == ";" and not self.output.packet_open:  # (seed 404)
+                    m = _exec_line(buf, e)
+                    if m is not None and self._exec_line_stmt(m):
+                        return _GAP_NEXT
+                m = _exec_open(buf, e)
+                if m is not None:
+                    self.client_text = True
+                    if self.output.empty_at is not None:
+                        self.output.text_follows()
+                    end, version, runs = self.versions.marker(m)
+                    if runs:
+                        self._open_exec(version)
+                        self.exec_line = self._where(e)[0]
+                        self.pos = end
+                        return _GAP_NEXT
+                    self._skip_exec(e, end, version)
+                    return _GAP_MODE
+                self._start_comment(e + 2, _BLOCK, collect=True, dash=False)
+                self.comment_line = self._line_at(e)
+                self.comment_col = e - self.line_start + 1
+                return _GAP_MODE
+        elif c == "\\" and self.client:
+            found = self._backslash(e)
+            self.at_line_start = False
+            return {_CMD_TEXT: _GAP_STATEMENT, _CMD_MORE: _GAP_MORE, _CMD_DONE: _GAP_NEXT}.get(found, _GAP_MODE)
+        elif c == "*" and self.exec_ver is not None:
+            if n - e < 2 and not eof:
+                return _GAP_MORE
+            if buf.startswith("/", e + 1):
+                self.exec_ver = None
+                self._set_matchers()
+                self.pos = e + 2
+                self.at_line_start = False
+                return _GAP_NEXT
+        return _GAP_STATEMENT
 
+    def _exec_line_stmt(self, m: re.Match[str]) -> bool:
+        """Take a one-line `/*!40101 SET ... */;` found by the fast path; False if it holds no statement."""
+        bang, digits, body = m.groups()
+        text = body.strip(_WS)
+        if not text or len(text) > self.max_statement or not self.versions.plain(bang + digits):
+            return False
+        start = m.start(3) + body.index(text[0])
+        line = self._line_at(start)
+        if text[:3] in _SET_WORDS:
+            self._follow_set(text, line, start - self.line_start + 1)
+        self.exec_serial += 1
+        # a statement before it on the same line waits for a trailing comment: it is complete
+        self.output.flush_pending()
+        self.output.pending = (
+            text,
+            line,
+            start - self.line_start + 1,
+            line,
+            self.comments,
+            digits if bang == "!" else bang + digits,
+            0,
+        )
+        self.output.pending_line = line
+        self._clear_comments()
+        self.pos = m.end()
+        return True
 
+    def _gap_line_comment(self, start: int, text_start: int, *, dash: bool) -> bool:
+        """A `--` or `#` comment between statements, read at once when its line is in the buffer.
 
+        Returns True when it goes on past the buffer (the scanner is then in comment mode).
+        """
+        self.at_line_start = False
+        buf = self.buf
+        end = buf.find("\n", text_start)
+        if end < 0 and not self.eof:
+            self._start_comment(text_start, _LINE, collect=True, dash=dash)
+            self.comment_line = self._line_at(start)
+            return True
+        if end < 0:
+            end = len(buf)
+        raw = buf[text_start : min(end, text_start + _COMMENT_CHARS)]
+        directive = bool(self.unless) and self.unless in raw
+        if self.output.pending is not None or directive:
+            self.comment_line = self._line_at(start)
+        if directive:
+            self._directive_lines(self.comment_line, raw)
+        self.pos = end
+        self.dash_comment = dash
+        self._comment_done(_comment_text(raw))
+        return False
 
+    def _directive_lines(self, line: int, raw: str) -> None:
+        """Keep each line of comment text `raw` (beginning on `line`) that holds `unless` (a
+        `-- innolint:` directive) with its line: the comments the splitter reads between
+        statements, where an `ignore-file` may stand (`StatementStream.directives`). A quote in a
+        statement is no comment: only what is read here and a statement's own comments count."""
+        unless = self.unless
+        at = raw.find(unless)
+        counted = 0
+        while at >= 0:
+            start = raw.rfind("\n", 0, at) + 1
+            end = raw.find("\n", at)
+            if end < 0:
+                end = len(raw)
+            line += raw.count("\n", counted, start)
+            counted = start
+            self.directives.append((line, raw[start:end].strip(_WS)))
+            at = raw.find(unless, end)
+
+    def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
+        self.mode = mode
+        self.block_bang = self.block_blank = False  # (see `_block_comment`)
+        self.collect = collect
+        self.dash_comment = dash
+        self.cstart = self.pos = text_start
+        self.cparts = []
+        self.clen = 0
+
+    def _comment_done(self, text: str) -> None:
+        """File a finished comment: a migration annotation, a trailing comment, or a leading one."""
+        if self.markers and self.dash_comment:
+            marker = self.markers(text)
+            if marker is not None:
+                self._apply_marker(marker)
+                return
+        if self.in_stmt or not text:
+            return  # inside a statement a comment is part of its text
+        if self.output.pending is not None and self.comment_line == self.output.pending_line:
+            _add_comment(self.output.pending[4], text)
+            return
+        self.output.flush_pending()
+        self._add_leading(text)
+
+    def _add_leading(self, text: str) -> None:
+        """A comment before the next statement."""
+        _add_comment(self.comments, text)
+        if self.unless and self.unless in text:
+            self.comments_hold = True
+
+    def _clear_comments(self) -> None:
+        self.comments = []
+        self.comments_hold = False
+
+    def _apply_marker(self, marker: str) -> None:
+        """Obey a format's annotation (`Format.section`); a statement still open ends where the annotation starts."""
+        if self.in_stmt:
+            self._end_stmt(self.pos, cut=self.cm_off, strip_semicolon=marker == "end")
+        self.output.flush_pending()
+        if marker == "up":
+            self.down = False
+            self._clear_comments()
+        elif marker == "down":
+            self.down = True
+            self._clear_comments()
+        elif marker == "begin":
+            self.block = True
+            self._set_matchers()
+        elif marker == "end":
+            self.block = False
+            self._set_matchers()
+
+    def _follow_set(self, text: str, line: int, column: int) -> int:
+        """A SET statement: follow what it does to the session's sql_mode (`linter.input.splitter.sqlmode`) and
+        to user variables (`SET @m = ''; SET sql_mode = @m`), and read on with the quoting that
+        mode gives, which it returns. (The fast lane counts a SET that names no sql_mode without building it: a
+        variable set there and later given to sql_mode is reported as unknown.)"""
+        if "@" not in text and "sql_mode" not in text.lower():
+            return self.quoting
+        if self.block or self.delimiter != ";":
+            self.output.remember_modes(self.modes, self.quoting)
+        problem = self.modes.apply_set(text)
+        if problem:
+            self.output.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=_excerpt(text)))
+        flags = self.modes.flags
+        quoting = (NO_BACKSLASH_ESCAPES in flags) + 2 * (ANSI_QUOTES in flags)
+        if quoting != self.quoting:
+            self.quoting = quoting
+            self._set_matchers()
+        return quoting
+
+    # --- inside a statement -------------------------------------------------------------------
+    # Inside a statement: its text up to its delimiter (`_code`), a compound statement's structure,
+    # its comments, and its end (`_end_stmt`), a block's statements (`linter.input.splitter.blocks`)
+    # or a statement over the cap (`_end_oversize`).
+
+    def _code(self) -> bool:
+        """Read statement text up to its delimiter, or until the mode changes or the buffer ends."""
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        pos = self.pos
+        run_match = self.run_match
+        delimiter = "" if self.block else self.delimiter
+        d0 = delimiter[:1]  # "" never equals a character
+        while True:
+            m = run_match(buf, pos)  # `(...)*` always matches
+            p = m.end() if m is not None else pos
+            if p >= n:
+                self.pos = n
+                return False
+            c = buf[p]
+            if c == d0:
+                if buf.startswith(delimiter, p):
+                    if self.exec_ver is not None:  # the client looks for its delimiter in executable comments too
+                        self.exec_ver = None  # for the server, what follows is outside the comment
+                        self.exec_cut = True
+                        self._set_matchers()
+                        self._cut_in_exec(p, p + len(delimiter), _CUT_IN_EXEC.format(delimiter=delimiter))
+                        return True
+                    # under a custom delimiter, a `;` left before it is an empty statement to the server
+                    self._end_stmt(p, delimiter_end=p + len(delimiter), strip_semicolon=delimiter != ";")
+                    self.output.packet_open = self.output.rejecting = False
+                    return True
+                if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
+                    self.pos = p
+                    return False
+            if c == ";" and (self.packet or delimiter and delimiter != ";"):  # not the delimiter: see `linter.input.splitter.compound`
+                compound = self.compound
+                if compound is None:
+                    prefix = self._text_prefix(p)
+                    head = compound_head(prefix)
+                    if head is None:
+                        if self.client and not self.output.packet_open and prefix[:3].lower() == "use":
+                            alone = self._use_alone(prefix, p)
+                            if alone is _UNDECIDED:
+                                self.pos = p
+                                return False
+                            if alone:
+                                return True
+                        self._end_stmt(p, delimiter_end=p + 1, semicolon=True)
+                        self.output.packet_open = True
+                        return True
+                    compound = self.compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
+                    self.fed = 0
+                if isinstance(compound, Structure) and not self.over:
+                    text = self._text_from(self.fed, p)
+                    compound.feed(text, self.fed, final=False)
+                    self.fed += len(text) + 1
+                    if compound.complete:  # the compound statement ends at this `;`
+                        self._end_stmt(p, delimiter_end=p + 1)
+                        self.output.packet_open = True
+                        return True
+                pos = p + 1
+                continue
+            if c == "'" or c == '"':
+                m = self.quote_body[c].match(buf, p + 1)
+                e = m.end() if m is not None else p + 1
+                if e < n and buf[e] == c:
+                    pos = e + 1
+                    continue
+                self.mode = _QUOTE_MODES[c]  # goes on in the next chunk
+                self.open_at = self._where(p)
+                self.pos = n if eof else e
+                return False
+            if c == "`":
+                q = buf.find("`", p + 1)
+                if q >= 0:
+                    pos = q + 1
+                    continue
+                self.mode = _BTICK
+                self.open_at = self._where(p)
+                self.pos = n
+                return False
+            if c == "-":
+                if n - p < 3 and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("-", p + 1) and (p + 2 >= n or buf[p + 2] in self.dash_follow):
+                    self._stmt_comment(p, p + 2, _LINE, dash=True)
+                    return True
+                pos = p + 1
+            elif c == "#":
+                self._stmt_comment(p, p + 1, _LINE, dash=False)
+                return True
+            elif c == "/":
+                if n - p < _SLASH_LOOKAHEAD and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("*", p + 1):
+                    em = _exec_open(buf, p)
+                    if em is None:
+                        if (self.exec_ver is not None and not self.exec_ver.startswith("M!")
+                                and self._where(p)[0] == self.exec_line):
+                            self._piece(buf[self.seg_start : p])
+                            self.seg_start = p
+                            self._client_drop_from(p, _CODE)
+                            return True
+                        self._stmt_comment(p, p + 2, _BLOCK, dash=False)  # (an ordinary one nests)
+                        return True
+                    marker_end, version, runs = self.versions.marker(em)
+                    self.exec_nested = self.exec_nested or (runs and self.exec_ver is not None)  # (ends it too)
+                    self._piece(buf[self.seg_start : p])
+                    if not runs:  # its text becomes blanks (see `_skip_exec`)
+                        self.seg_start = p
+                        self._skip_exec(p, marker_end, version)
+                        return True
+                    # unwrap in place: the marker becomes as many spaces, so columns stay right
+                    self._piece(" " * (marker_end - p))
+                    self._open_exec(version)
+                    self.exec_line = self._where(p)[0]
+                    pos = self.seg_start = marker_end
+                    run_match = self.run_match
+                    continue
+                pos = p + 1
+            elif c == "*":
+                if n - p < (2 if d0 != "/" else 1 + len(delimiter)) and not eof:
+                    self.pos = p
+                    return False
+                if buf.startswith("/", p + 1) and (self.exec_cut or self.exec_stray) and self.exec_ver is None:
+                    self._stray_close(_STRAY_CLOSE if self.exec_cut else _NESTED_CLOSE)
+                    pos = p + 1 if d0 == "/" and buf.startswith(delimiter, p + 1) else p + 2  # (`*///`: at `/`)
+                    run_match = self.run_match
+                    continue
+                if buf.startswith("/", p + 1) and self.exec_ver is not None:
+                    if d0 == "/" and buf.startswith(delimiter, p + 1):
+                        # the client: `*` closes the comment and its `/` begins the delimiter
+                        self.exec_ver = None
+                        self._set_matchers()
+                        self._cut_in_exec(p + 1, p + 1 + len(delimiter), _CUT_AT_CLOSE.format(delimiter=delimiter))
+                        return True
+                    self._piece(buf[self.seg_start : p])
+                    if self.stmt_exec is not None and self.stmt_exec[0] == self.exec_serial:
+                        self.exec_close_off = self.plen
+                    self._piece("  ")
+                    self.exec_ver = None
+                    self._nested_comment_closed()
+                    pos = self.seg_start = p + 2
+                    self._set_matchers()
+                    run_match = self.run_match
+                    continue
+                pos = p + 1
+            elif c == "\\" and self.client:
+                found = self._backslash(p)
+                if found == _CMD_TEXT:
+                    pos = p + 2  # `\N`, or a command the client does not know: text
+                elif found == _CMD_MORE:
+                    self.pos = p
+                    return False
+                elif found == _CMD_DONE and self.in_stmt:
+                    pos = self.pos
+                else:
+                    return True
+            elif c == "\n":
+                self.pos = p
+                found = self._try_delimiter(p + 1)
+                if found is _UNDECIDED:
+                    return False
+                if found:
+                    return True
+                pos = p + 1
+            else:
+                pos = p + 1
+
+    def _text_prefix(self, end: int) -> str:
+        """The start of the statement being read, up to buffer index `end` (at most `_COMPOUND_PREFIX` characters)."""
+        if self.over:
+            return self.over_head[:_COMPOUND_PREFIX]
+        prefix = ""
+        for piece in self.pieces:
+            prefix += piece
+            if len(prefix) >= _COMPOUND_PREFIX:
+                return prefix
+        return prefix + self.buf[self.seg_start : min(end, self.seg_start + _COMPOUND_PREFIX)]
+
+    def _text_from(self, offset: int, end: int) -> str:
+        """The text of the statement being read from `offset` in it to buffer index `end`."""
+        need = self.plen - offset
+        if need <= 0:
+            return self.buf[self.seg_start - need : end]
+        current = self.buf[self.seg_start : end]
+        parts: list[str] = []
+        held = 0
+        pieces = self.pieces
+        i = len(pieces)
+        while held < need:
+            i -= 1
+            parts.append(pieces[i])
+            held += len(pieces[i])
+        parts.reverse()
+        return "".join(parts)[held - need :] + current
+
+    def _piece(self, text: str) -> None:
+        """Keep `text` as the next part of the statement being read; past `max_statement`
+        characters only count its length and lines (see `MAX_STATEMENT_CHARS`)."""
+        if self.over:
+            self.over += len(text)
+            self.over_lines += text.count("\n")
+            return
+        self.pieces.append(text)
+        self.plen += len(text)
+        if self.plen > self.max_statement:
+            held = "".join(self.pieces)
+            self.over = len(held)
+            self.over_lines = held.count("\n")
+            self.over_head = held[:_OVER_HEAD]
+            self.pieces = []
+            self.plen = 0
+
+    def _stmt_comment(self, start: int, text_start: int, mode: int, *, dash: bool) -> None:
+        """A comment inside a statement stays in its text; only a `--` one may be an annotation to read."""
+        collect = bool(self.markers) and dash
+        if collect:
+            self.cm_off = self.plen + (start - self.seg_start)
+        if mode == _BLOCK:
+            self.open_at = self._where(start)
+            self.block_off = self.plen + (start - self.seg_start)
+        self._start_comment(text_start, mode, collect=collect, dash=dash)
+
+    def _end_stmt(
+        self,
+        end: int,
+        *,
+        delimiter_end: int | None = None,
+        cut: int | None = None,
+        strip_semicolon: bool = False,
+        semicolon: bool = False,
+    ) -> None:
+        """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its
+        text, if given); `semicolon`: at a `;` in a packet."""
+        self.output.ended_notes = len(self.output.notes)
+        if self.over or self.plen + end - self.seg_start > self.max_statement:
+            self._end_oversize(end, delimiter_end)
+            return
+        raw = self.buf[self.seg_start : end]
+        if self.pieces:
+            self.pieces.append(raw)
+            raw = "".join(self.pieces)
+            self.pieces = []
+            self.plen = 0
+        self.in_stmt = False
+        if delimiter_end is not None:
+            self.pos = delimiter_end
+        if cut is not None:
+            raw = raw[:cut]
+        text = raw.rstrip(_WS)
+        if strip_semicolon and text.endswith(";"):
+            text = text[:-1].rstrip(_WS)
+        packet = 0  # under `;` each statement is a packet of its own
+        # (but a packet begun under another delimiter goes on to the first `;` after `\d ;`: seed 396)
+        if self.block or self.delimiter != ";" or self.output.packet_open:
+            if not self.output.packet_open:  # the first statement of a packet
+                self.output.packet_no += 1
+            packet = self.output.packet_no
+        stmt_exec = self.stmt_exec
+        close = self.exec_close_off
+        self.stmt_exec = self.exec_close_off = None
+        compound = self.compound
+        self.compound = None
+        refused, self.refused = self.refused, None
+        if not text and semicolon and not self.output.rejecting:
+            if not self.block:
+                self.output.empty_statement(self.stmt_line, self.stmt_col)
+        if not text or self.down or self.output.rejecting:
+            return
+        if refused is None and text[:1] == "/":
+            refused = _LEADING_SLASH
+        if refused is not None:
+            self.output.flush_pending()
+            line = self.stmt_line
+            packet = self.block or self.delimiter != ";" and not self.buf.startswith(self.delimiter, end)
+            if packet and end < len(self.buf):  # a multi-statement packet stops at its first error
+                self.output.rejecting = True
+                refused += "; the server runs none of the statements after it in the same packet"
+            self.output.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
+                                   _excerpt(text)))
+            return
+        if compound is None and (self.block or self.delimiter != ";"):  # no `;` of its own: a compound one?
+            head = compound_head(text[:_COMPOUND_PREFIX])
+            if head is not None:
+                compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
+                self.fed = 0
+        if compound is not None:
+            if isinstance(compound, Invalid):
+                self.output.rejecting = True
+                self.output.flush_pending()
+                self.output.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
+                                       "statement and the rest of its packet, so innolint replays none of it",
+                                       "parse-error", "warning", self.stmt_line + text.count("\n"), _excerpt(text)))
+                return
+            if not compound.complete:
+                compound.feed(raw[self.fed :], self.fed, final=True)
+            if compound.kind == BLOCK:
+                self.blocks.emit(raw, compound, (self.stmt_line, self.stmt_col), self.stmt_comments, packet,
+                                 self.quoting, self.modes, self._follow_set)
+                return
+        executable = None
+        if stmt_exec is not None and (close is None or not raw[close:].strip(_WS)):
+            executable = stmt_exec[1]
+        if self.quoting:
+            text = normalize(text, self.modes.flags)
+        line = self.stmt_line
+        end_line = line + text.count("\n")
+        if text[:3] in _SET_WORDS:
+            self._follow_set(text, line, self.stmt_col)
+        if delimiter_end is None:
+            comments = _last_comments(self.stmt_comments)
+            self.output.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
+            return
+        if self.client and not semicolon:
+            command = self._command_at_delimiter(raw)
+            if command is not None:  # the client runs it instead of sending it
+                letter, argument, name = command
+                self._run_command(letter, argument, 0, name, where=(line, self.stmt_col))
+                return
+        self.output.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
+        self.output.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+        if self.client and not semicolon and not self.output.packet_open and _quits(text):
+            self.stop_at = (line, self.stmt_col, f"`{text}` (which the server refuses)")
+            self.stopped = True
+
+    def _end_oversize(self, end: int, delimiter_end: int | None) -> None:
+        """Close a statement longer than `max_statement`, of which only the start was kept: counted
+        if the caller skips its first word, else reported with its size (see `MAX_STATEMENT_CHARS`)."""
+        tail = self.buf[self.seg_start : end]
+        self._piece(tail)
+        size, lines, head = self.over, self.over_lines, self.over_head
+        self.over = self.over_lines = 0
+        self.over_head = ""
+        self.in_stmt = False
+        self.stmt_exec = self.exec_close_off = None
+        self.refused = None
+        if delimiter_end is not None:
+            self.pos = delimiter_end
+        if self.down:
+            return
+        blank = tail[len(tail.rstrip(_WS)):] if tail.strip(_WS) else ""
+        end_line = self.stmt_line + lines - blank.count("\n")
+        word = _FIRST_WORD(head)
+        if self.skip_words is not None and word is not None and word.group().upper() in self.skip_words:
+            self.skipped += 1  # a dump's INSERT: nothing to read in it, counted as read
+            return
+        self.output.flush_pending()
+        self.output.notes.append(Note(
+            self.stmt_line, self.stmt_col,
+            f"statement of {size:,} characters is longer than the {self.max_statement:,} characters innolint reads of "
+            "one statement: not parsed", "parse-error", "warning", end_line, _excerpt(head),
+        ))
+
+    # --- in quotes and comments ---------------------------------------------------------------
+    # Quoted strings and identifiers, comments, and executable comments that do not run on the
+    # target, read across chunk boundaries.
+
+    def _quote(self) -> bool:
+        quote = _MODE_QUOTES[self.mode]
+        buf = self.buf
+        n = len(buf)
+        m = self.quote_body[quote].match(buf, self.pos)
+        e = m.end() if m is not None else self.pos
+        if e < n and buf[e] == quote:
+            self.pos = e + 1
+            self.mode = _CODE
+            return True
+        self.pos = n if self.eof else e  # e is the end, or a last backslash whose escapee is to come
+        return False
+
+    def _backtick(self) -> bool:
+        q = self.buf.find("`", self.pos)
+        if q < 0:
+            self.pos = len(self.buf)
+            return False
+        self.pos = q + 1
+        self.mode = _CODE
+        return True
+
+    def _skip_exec_text(self) -> bool:
+        """Read on in an executable comment that does not run (see `_skip_exec`). The server skips
+        it, but the client reads it as it reads any statement text: quotes hide what is in them,
+        and its delimiter ends the statement there, the `/` of the closing `*/` included (`*///`
+        under `DELIMITER //`): such a statement is refused (`_cut_in_skipped`). A comment the target
+        reads as an ordinary one (MySQL and `/*M!`: `skip_nest` off) is one to its client too."""
+        buf = self.buf
+        n = len(buf)
+        pos = self.pos
+        delimiter = "" if self.block else self.delimiter
+        while True:
+            quote = self.skip_quote
+            if quote == "#":  # a `#` or `-- ` comment: the client drops the rest of the line, unseen by either
+                e = buf.find("\n", pos)
+                closed = e >= 0
+                if not closed:
+                    e = n
+                if not closed:
+                    self.pos = n if self.eof else max(pos, n - 1)
+                    return False
+                pos = e
+                self.skip_quote = ""
+                continue
+            if quote:
+                if quote == "`":
+                    e = buf.find("`", pos)
+                    closed = e >= 0
+                    if not closed:
+                        e = n
+                else:
+                    m = self.quote_body[quote].match(buf, pos)
+                    e = m.end() if m is not None else pos
+                    closed = e < n and buf[e] == quote
+                if buf.find("/*", pos, e) >= 0 or buf.find("*/", pos, e) >= 0:
+                    # the server reads no quotes in a comment it skips: it may end the comment elsewhere
+                    # (between statements: for the statement the client sends it with)
+                    if self.skip_nest:
+                        self._server_reads(buf[pos:e])
+                    else:
+                        self.refused = self.refused or _QUOTED_COMMENT_MARK
+                if not closed:
+                    self.pos = n if self.eof or quote == "`" else e  # e: the end, or a last backslash
+                    return False
+                pos = e + 1
+                self.skip_quote = ""
+                continue
+            if self.skip_nest and (self.skip_depth == 0 or self.skip_inner):
+                m = _skip_stop(delimiter)(buf, pos)
+                i = m.start() if m is not None else -1
+                found = m.group() if m is not None else ""
+            else:
+                i = buf.find("*/", pos)
+                found = "*/"
+            if i < 0:
+                # keep what may be the start of `*/` or of the delimiter: it may end in the next chunk
+                keep = max(1, len(delimiter) - 1)
+                self.pos = n if self.eof else max(pos, n - keep)
+                return False
+            if found in ("'", '"', "`"):
+                self.skip_quote = found
+                pos = i + 1
+                continue
+            if found == "#" or found == "--":
+                if found == "--":
+                    if n - i < 3 and not self.eof:
+                        self.pos = i
+                        return False
+                    if i + 2 < n and buf[i + 2] not in self.dash_follow:
+                        pos = i + 1
+                        continue
+                self.skip_quote = "#"
+                pos = i + len(found)
+                continue
+            if found == "/*":
+                if n - i < 4 and not self.eof:
+                    self.pos = i
+                    return False
+                inner = buf.startswith("!", i + 2) or buf.startswith("M!", i + 2)
+                if self.skip_depth:  # in the nested executable comment: an opening the server skips
+                    self._server_reads("/*")
+                    pos = i + 2
+                    continue
+                if not inner and self._where(i)[0] == self.skip_ss_line:
+                    self.pos = i
+                    self._client_drop_from(i, _SKIPEXEC)
+                    return True
+                # nested for the server; to the client, an executable one is text it reads on in,
+                # a plain one (off the `/*!` line) a comment it drops: the server never sees it
+                # (MariaDB 10.11 refuses `/*!99999 '/* q'\n/* c */ */`: fuzz seed 399)
+                if inner:
+                    self._server_reads("/*")
+                self.skip_depth = 1
+                self.skip_inner = inner
+                pos = i + 2
+                continue
+            if found != "*/":  # the delimiter
+                self._cut_in_skipped(i, i + len(delimiter), inside=True)
+                return True
+            if self.skip_depth == 0 or self.skip_inner:
+                self._server_reads("*/")
+            if self.skip_depth:
+                self.skip_depth = 0
+                self.skip_inner = False
+                self.skip_ss_line = -1  # (and the client's executable comment: see `_skip_exec`)
+                pos = i + 2
+                continue
+            if self.skip_nest and (self.skip_server_depth or not self.skip_server_ended):
+                # the client's comment ends here, the server's not: it runs on (or it ended before)
+                self.refused = self.refused or _QUOTED_COMMENT_MARK
+            if delimiter[:1] == "/" and self.skip_nest:  # an ordinary comment's `*/` is read whole
+                if n - i - 1 < len(delimiter) and not self.eof:
+                    self.pos = i
+                    return False
+                if buf.startswith(delimiter, i + 1):
+                    self._cut_in_skipped(i + 1, i + 1 + len(delimiter), inside=False)
+                    return True
+            pos = i + 2
+            if self.in_stmt:
+                self._piece(_blank(buf[self.seg_start : pos]))
+                self.seg_start = pos
+            self.pos = pos
+            self.mode = _CODE
+            self.at_line_start = False
+            self.exec_line = -1  # its `*/` ends the client's executable comment, an outer one too
+            return True
+
+    def _server_reads(self, text: str) -> None:
+        """The server's reading of `text` in a comment it skips, which knows no quotes (MariaDB's
+        `consume_comment`: one comment nested in it, whatever it is, ends at the next `*/`; a `*/`
+        outside that ends the comment). `skip_server_ended` says the server's comment has ended:
+        where the client's does too, they agree (MariaDB 10.11 runs `/*!50717 '/*' /*!50100 x */
+        */` and refuses `/*!99999 '/* q' */` and `'*/'`). Where the server's comment outlasts the
+        client's and ends in the statement text after it (`/*!99999 '/* q' */ */`, which runs),
+        innolint does not follow it and calls the statement refused."""
+        i = 0
+        while True:
+            opening, closing = text.find("/*", i), text.find("*/", i)
+            if closing < 0 and opening < 0:
+                return
+            if self.skip_server_ended:  # the server reads what follows as statement text
+                self.skip_server_ended = False
+                self.skip_server_depth = 2  # (never agrees again: refused at the client's end)
+                return
+            if opening >= 0 and (closing < 0 or opening < closing):
+                self.skip_server_depth = self.skip_server_depth or 1
+                i = opening + 2
+            else:
+                if self.skip_server_depth == 1:
+                    self.skip_server_depth = 0
+                elif self.skip_server_depth == 0:
+                    self.skip_server_ended = True
+                i = closing + 2
+
+    def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
+        """The client found its delimiter in an executable comment (at buffer index `end`): the
+        statement it sends ends inside the comment, which the server refuses (`reason`)."""
+        self.refused = self.refused or reason
+        self._end_stmt(end, delimiter_end=delimiter_end, strip_semicolon=self.delimiter != ";")
+        self.output.packet_open = self.output.rejecting = False
+
+    def _cut_in_skipped(self, end: int, delimiter_end: int, *, inside: bool) -> None:
+        """The client's delimiter at buffer index `end` in a skipped executable comment (`inside`
+        it, else at the `/` of its `*/`): the statement it ends is refused by the server, the
+        comment unclosed (between statements the comment alone is sent and refused: nothing runs
+        either way). What follows is outside the comment for the server: a `*/` in it is text,
+        which the parser refuses with that statement."""
+        self.mode = _CODE
+        if self.in_stmt:
+            self._piece(_blank(self.buf[self.seg_start : end]))
+            self.seg_start = end
+            self._cut_in_exec(end, delimiter_end, (_CUT_IN_EXEC if inside else _CUT_AT_CLOSE).format(
+                delimiter=self.delimiter))
+        else:
+            self.pos = delimiter_end
+            self.output.packet_open = self.output.rejecting = False
+        self.at_line_start = False
+        self.exec_ver = None  # what follows the cut is outside the comment for the server
+        self.exec_cut = inside  # and its `*/` is text there
+        self._set_matchers()
+
+    def _client_drop_from(self, start: int, back: int) -> None:
+        """A plain comment opened at buffer index `start`, on the line of an open `/*!` comment:
+        the client drops it up to its second `*/` (the first one ends the executable comment for
+        it, on that line only; see `_client_drop`), then reads on in mode `back`."""
+        self.mode = _CLIENTDROP
+        self.drop_ss = True
+        self.drop_back = back
+        self.open_at = self._where(start)
+        self.pos = start + 2
+
+    def _client_drop(self) -> bool:
+        """Read on in text the client drops. As MariaDB 10.11's client/mysql.cc `add_line` does: in
+        a comment, `/*!` marks an executable comment (until the end of its line or its `*/`), whose
+        `*/` ends only that; the next `*/` ends the comment. Nothing of it is sent: inside a
+        statement it becomes blanks, and the executable comment it was in is still open for the
+        server (checked in tests/test_split_exec_delimiter.py)."""
+        buf = self.buf
+        n = len(buf)
+        pos = self.pos
+        while True:
+            m = _drop_stop(buf, pos)
+            if m is None:
+                self.pos = n if self.eof else max(pos, n - 2)  # `/*!` or `*/` may end in the next chunk
+                return False
+            what = m.group()
+            pos = m.end()
+            if what == "\n":
+                self.drop_ss = False
+            elif what == "/*!":
+                self.drop_ss = True
+            elif self.drop_ss:
+                self.drop_ss = False
+            else:
+                if self.in_stmt:
+                    self._piece(_blank(buf[self.seg_start : pos]))
+                    self.seg_start = pos
+                self.pos = pos
+                self.mode = self.drop_back
+                return True
+
+    def _nested_comment_closed(self) -> None:
+        """An executable comment has ended; if it was nested in a running one: for the server the outer one
+        ended with it (MariaDB 10.11: `/*!50100 ALTER TABLE t MODIFY e BIGINT /*M!100301 UNSIGNED */;`
+        runs; with `, ADD ... */` after the nested one, the `*/` is refused). An ordinary comment
+        nests (`/*!50100` then `/* c */ ENGINE=InnoDB */` on a later line runs: the client drops one
+        on the opening's line, `_client_drop_from`)."""
+        if not self.exec_nested:
+            return
+        self.exec_nested = False
+        self.exec_ver = None
+        self.exec_stray = True
+        self._set_matchers()
+
+    def _stray_close(self, why: str) -> None:
+        """A `*/` outside any comment: the end of an executable comment the client cut at its
+        delimiter, or one a nested executable comment ended; the server refuses the statement."""
+        self.refused = self.refused or why
+        self.exec_cut = self.exec_stray = False
+        self._set_matchers()
+
+    def _block_comment(self) -> bool:
+        """A plain comment, up to its `*/`. In a file the client reads, a `/*!` in it marks the
+        rest of its line as an executable comment to the client, whose next `*/` ends that mark,
+        not the comment (`/* a /*!1 b */ c */` is one comment; MariaDB 10.11's client, where
+        `ss_comment` is per line; not `/*M!`: fuzz seed 405). The client drops the comment, so
+        what innolint would read as text after the first `*/` is blanked."""
+        buf = self.buf
+        pos = self.pos
+        n = len(buf)
+        while True:
+            e = buf.find("*/", pos)
+            end = e if e >= 0 else n
+            if self.client:
+                newline = buf.rfind("\n", pos, end)
+                if newline >= 0:
+                    self.block_bang = False
+                if not self.block_bang and buf.find("/*!", max(pos, newline + 1), end) >= 0:
+                    self.block_bang = True
+            if e < 0:
+                # keep a last `*`, or `/*` of a `/*!`: the rest may come with the next chunk
+                self.pos = n if self.eof else max(pos, n - 2)
+                if self.block_blank and self.in_stmt and self.pos > self.seg_start:
+                    self._piece(_blank(buf[self.seg_start : self.pos]))
+                    self.seg_start = self.pos
+                return False
+            if not self.block_bang:
+                break
+            self.block_bang = False  # (this `*/` ends the client's mark)
+            if self.in_stmt and not self.block_blank:
+                self._piece(buf[self.seg_start : e + 2])
+                self.seg_start = e + 2
+            self.block_blank = True
+            pos = e + 2
+        if self.block_blank and self.in_stmt:
+            self._piece(_blank(buf[self.seg_start : e + 2]))
+            self.seg_start = e + 2
+        self.block_blank = False
+        self.mode = _CODE
+        self.pos = e + 2
+        self._collected(e)
+        return True
+
+    def _collected(self, e: int) -> None:
+        """The comment being read ends at `e`: its text, when collected, goes to the notes."""
+        if self.collect:
+            text = self.buf[self.cstart : min(e, self.cstart + max(0, _COMMENT_CHARS - self.clen))]
+            if self.cparts:
+                text = "".join(self.cparts) + text
+                self.cparts = []
+            if self.unless and not self.in_stmt and self.unless in text:
+                self._directive_lines(self.comment_line, text)
+            self._comment_done(_comment_text(text))
+
+    def _line_comment(self) -> bool:
+        buf = self.buf
+        e = buf.find("\n", self.pos)
+        if e < 0:
+            if not self.eof:
+                self.pos = len(buf)
+                return False
+            e = len(buf)
+        self.mode = _CODE
+        self.pos = e
+        self._collected(e)
+        return True
+
+    # --- the client's commands ----------------------------------------------------------------
+    # The client's commands met while scanning: DELIMITER lines, backslash commands, named commands
+    # alone on a line, and their parameters.
+
+    def _try_delimiter(self, start: int) -> bool | None:
+        """Handle a `DELIMITER xx` client command on the line starting at `start`, if there is one.
+
+        Returns True when the line was a command (consumed up to its newline), False when it is
+        not, `_UNDECIDED` when more text is needed to tell. The new delimiter is the command's
+        argument as the client reads it (its first word, or a quoted one: `DELIMITER '//'`); the
+        rest of the line is ignored, and only its first `_COMMAND_LINE` characters are looked at.
+        While a statement is being typed (or, under a delimiter other than `;`, a packet of them
+        is not sent yet), the mysql client ends it there, while the mariadb client sends the line
+        to the server as part of it (checked on MariaDB 10.11): a MariaDB target follows the
+        mariadb client, any other the mysql client, saying so where the two differ.
+        """
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        q = _run_end(_HSPACE_RUN, buf, start)
+        if q - start > _COMMAND_LINE:
+            return False
+        if q >= n:
+            return _UNDECIDED if not eof else False
+        if buf[q] not in "dD":
+            return False
+        if n - q < 10 and not eof:
+            return _UNDECIDED
+        if buf[q : q + 9].lower() != "delimiter" or q + 9 >= n or buf[q + 9] not in " \t":
+            return False
+        open_statement = self.in_stmt or self.output.packet_open or self.client_text
+        if open_statement and self.mariadb_client:
+            return False
+        end = buf.find("\n", q + 9, q + _COMMAND_LINE)
+        if end < 0:
+            if not eof and n - q < _COMMAND_LINE:
+                return _UNDECIDED
+            end = min(n, q + _COMMAND_LINE)
+        argument = _client_argument(buf[q : min(end, q + 255)].rstrip("\r"), short=False)
+        if argument is None:
+            return False  # the client rejects a bare DELIMITER; leave it to the parser to report
+        line, column = self._where(q)
+        if self.in_stmt:
+            self._end_stmt(start)
+        self.output.flush_pending()
+        if open_statement:
+            self.output.notes.append(Note(line, column, "DELIMITER while a statement is not ended: the mysql client ends it "
+                                   "here, the mariadb client would send this line to the server as part of it",
+                                   "parse-error", "info"))
+        if "\\" in argument:
+            self.output.notes.append(Note(line, column, "the client rejects a delimiter holding a backslash: the delimiter "
+                                   f"stays {self.delimiter!r}", "parse-error", "warning"))
+        else:
+            self.delimiter = argument
+            self._set_matchers()
+        self.output.packet_open = self.output.rejecting = self.client_text = False
+        self.at_line_start = False
+        if buf.find("\n", q, end + 1) < 0 and end < n:  # a line longer than we look at: the rest is ignored
+            self.mode = _PARAMS
+            self.pos = end
+            self.params_until = ""
+            return True
+        self.pos = end
+        return True
+
+    def _try_command(self, start: int) -> bool | None:
+        """A client command written by its name alone on the line starting at buffer index
+        `start`, where no statement text is typed yet (see `_CLIENT_COMMANDS`): True when it was
+        one (the line is consumed, its newline left), False when it is not, `_UNDECIDED` when
+        more text is needed. A line longer than `_COMMAND_LINE` characters is not taken as one."""
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        end = buf.find("\n", start, start + _COMMAND_LINE)
+        if end < 0:
+            if not eof and n - start < _COMMAND_LINE:
+                return _UNDECIDED
+            if n - start >= _COMMAND_LINE:
+                return False
+            end = n
+        line = buf[start:end].rstrip("\r")
+        word_end = _first_word_end(buf, start, end).end()  # type: ignore[union-attr]
+        name = buf[start:word_end].lower()
+        command = _CLIENT_COMMANDS.get(name)
+        if command is None or name == "delimiter" or "\\g" in line or (self.delimiter and self.delimiter in line):
+            return False
+        letter, takes = command
+        argument = _client_argument(line, short=False) if takes else None
+        if line[word_end - start :].strip(" \t") and argument is None:
+            return False  # words after a command that takes none (`quit now`): SQL
+        self.output.flush_pending()
+        self.pos = end
+        self.at_line_start = False
+        self._run_command(letter, argument, start, name)
+        return True
+
+    def _backslash(self, p: int) -> int:
+        """A backslash outside quotes and comments at buffer index `p`: a client command
+        (`_CLIENT_COMMANDS`) or text. Returns `_CMD_TEXT` (text: `\\N`, or a letter the client does
+        not know, which it keeps too), `_CMD_MORE` (more text is needed), `_CMD_DONE` (done:
+        reading goes on at `pos`; a statement still open has lost the command from its text) or
+        `_CMD_MODE` (the scanner is in another mode: the command's parameters, or stopped)."""
+        buf, eof = self.buf, self.eof
+        n = len(buf)
+        if p + 1 >= n:
+            return _CMD_MORE if not eof else _CMD_TEXT
+        c = buf[p + 1]
+        if c == "\n" or c == "\r" and buf.startswith("\n", p + 2):
+            self._cut(p, p + 1)  # a backslash that ends a line: the client drops it
+            return _CMD_DONE
+        if c == "N" or c not in _COMMAND_LETTERS:
+            return _CMD_TEXT
+        if c in "gGq":
+            if self.in_stmt:
+                self._end_stmt(p, delimiter_end=p + 2)  # sent as it is
+            self.pos = p + 2
+            self.output.packet_open = self.output.rejecting = self.client_text = False
+            self.refused = None  # (what was sent alone took its refusal with it)
+            if c == "q":
+                self._run_command("q", None, p, "\\q")
+                return _CMD_MODE
+            return _CMD_DONE
+        if c == "c":
+            if self.in_stmt:
+                self._drop_stmt()
+            if self.output.packet_open:
+                quoting = self.output.drop_packet(*self._where(p), self.modes)
+                if quoting is not None and quoting != self.quoting:  # the quoting before the packet
+                    self.quoting = quoting
+                    self._set_matchers()
+            self.pos = p + 2
+            self.output.packet_open = self.output.rejecting = self.client_text = False
+            self.refused = None
+            return _CMD_DONE
+        if not _COMMAND_LETTERS[c]:
+            self._cut(p, p + 2)
+            return _CMD_DONE
+        end = buf.find("\n", p, p + _ARGUMENT_CHARS)
+        if end < 0:
+            if not eof and n - p < _ARGUMENT_CHARS:
+                return _CMD_MORE
+            end = min(n, p + _ARGUMENT_CHARS)
+        argument = _client_argument(buf[p:end].rstrip("\r"), short=True)
+        if self.in_stmt:
+            self._piece(buf[self.seg_start : p])
+        self._run_command(c, argument, p, "\\" + c)
+        # its parameters: the rest of the line up to the delimiter, consumed (in an executable
+        # comment: up to its `*/`, left to close it)
+        self.mode = _PARAMS
+        self.pos = p + 2
+        in_exec = self.exec_ver is not None
+        self.params_until = "*/" if in_exec else "" if self.block else self.delimiter
+        self.params_consume = not in_exec
+        if self.in_stmt:
+            self.seg_start = self.pos
+        return _CMD_MODE
+
+    def _run_command(self, letter: str, argument: str | None, at: int, written: str,
+                     where: tuple[int, int] | None = None) -> None:
+        """What a client command does to the schema, or to what innolint can follow; it was
+        written at buffer index `at`, or at (line, column) `where`."""
+        if letter == "q":
+            line, column = where or self._where(at)
+            self.stop_at = (line, column, f"`{written}`")
+            self.stopped = True
+        elif letter in "ur" and argument:
+            line, column = where or self._where(at)
+            self.output.flush_pending()
+            if argument.endswith(";"):  # (`USE db;` under another delimiter, or `\u db;`: fuzz seed 401)
+                self.output.notes.append(Note(line, column, f"the client takes {argument!r}, with its `;`, for the database's "
+                                       "name: unless a database of that name exists, it fails (error 1049) and the "
+                                       "client stays in its database, as innolint takes it to; from here on the "
+                                       "schema may differ from the server's if one does", "parse-error", "warning"))
+                return
+            use = Statement(f"USE {_quoted_name(argument)}", self.path, line, column, line, (), None)
+            self.output.before_packet(use, None if letter != "r" else Note(
+                line, column, f"`{written}` reconnects; innolint takes it for the same server, now in database "
+                f"{argument}", "parse-error", "info"))
+        elif letter == "d" and argument and "\\" not in argument:
+            self.delimiter = argument
+            self._set_matchers()
+        elif letter in ".!":
+            line, column = where or self._where(at)
+            what = "runs another file" if letter == "." else "runs a shell command"
+            self.output.notes.append(Note(line, column, f"`{written}` {what} here; innolint does not follow it, so what it "
+                                   "does to the schema is not replayed", "parse-error", "warning"))
+
+    def _use_at_delimiter(self, raw: str) -> str | None:
+        """`use db;` sent alone at a delimiter other than `;`: the client runs it as its `use`
+        command, whose argument keeps the `;` (`db;`, checked with MariaDB 10.11's client; without
+        a `;` the server's USE names the same database). The argument when it is so, else None."""
+        if self.delimiter == ";" or self.output.packet_open or raw[:3].lower() != "use" or raw[3:4] not in (" ", "\t", "\n"):
+            return None
+        argument = _client_argument(raw[: _ARGUMENT_CHARS].rstrip("\r\n"), short=False)
+        return argument if argument is not None and argument.endswith(";") else None
+
+    def _command_at_delimiter(self, raw: str) -> tuple[str, str | None, str] | None:
+        """The client command that the text sent at the client's delimiter names, which the client
+        runs instead of sending it (mysql.cc's `add_line` asks `find_command` of what was typed
+        there): its first word, up to a space or a tab, is a command's name, and what follows is
+        nothing or, for a command that takes one, its argument (`connect t_b;` reconnects into
+        t_b; `status;`, `?;` print). (letter, argument, name), or None: SQL, or a command whose
+        effect the text has as SQL too (`use db;` under `;`, the server's USE), or one followed
+        elsewhere (`go`, `ego`, `exit`, `quit`: `_quits`; DELIMITER)."""
+        if self.output.packet_open:
+            return None  # (a packet's statements are the server's: the client sends the packet whole)
+        text = raw[:_ARGUMENT_CHARS].lstrip(" \t\n\r\f\v")
+        if "\\g" in text:
+            return None
+        word = re.match(r"[^ \t]*", text).group()  # type: ignore[union-attr]
+        name = word.lower()
+        command = _CLIENT_COMMANDS.get(name)
+        if command is None or name in ("go", "ego", "exit", "quit", "delimiter"):
+            return None
+        letter, takes = command
+        rest = text[len(word):].strip(" \t\n\r\f\v")
+        argument = _client_argument(text.rstrip("\r\n"), short=False) if takes and rest else None
+        if rest and argument is None:
+            return None  # words after a command that takes none: SQL
+        if name == "use":
+            argument = self._use_at_delimiter(raw)
+            return ("u", argument, word) if argument is not None else None
+        return letter, argument, word
+
+    def _use_alone(self, prefix: str, semi: int) -> bool | None:
+        """`use db;` then the delimiter (another than `;`): sent alone, the client runs it as its
+        `use` command (`_use_at_delimiter`). True when it was so (read up to the delimiter's end),
+        False when not, `_UNDECIDED` when more text is needed (blanks after the `;` are looked at
+        up to `_USE_LOOKAHEAD` characters)."""
+        buf, n, delimiter = self.buf, len(self.buf), self.delimiter
+        limit = min(n, semi + 1 + _USE_LOOKAHEAD)
+        after = _WS_RUN.match(buf, semi + 1, limit).end()  # type: ignore[union-attr]
+        if not self.eof and (after == n or after + len(delimiter) > n and delimiter.startswith(buf[after:])):
+            return _UNDECIDED  # type: ignore[return-value]
+        if not buf.startswith(delimiter, after) or len(prefix) >= _COMPOUND_PREFIX:
+            return False
+        argument = self._use_at_delimiter(prefix + ";")
+        if argument is None:
+            return False
+        where = (self.stmt_line, self.stmt_col)
+        self._drop_stmt()
+        self._run_command("u", argument, 0, "use", where=where)
+        self.pos = after + len(delimiter)
+        self.output.packet_open = self.output.rejecting = False
+        return True
+
+    def _params(self) -> bool:
+        """Read on in a client command's parameters (see `_backslash`)."""
+        buf = self.buf
+        n = len(buf)
+        pos = self.pos
+        newline = buf.find("\n", pos)
+        limit = newline if newline >= 0 else n
+        until = self.params_until
+        found = buf.find(until, pos, limit) if until else -1
+        if found >= 0:
+            end = found + len(until) if self.params_consume else found
+        elif newline >= 0 or self.eof:
+            end = limit
+        else:  # keep what may be the start of `until` for the next chunk
+            self.pos = max(pos, n - len(until) + 1) if until else n
+            if self.in_stmt:
+                self.seg_start = self.pos
+            return False
+        self.pos = end
+        self.mode = _CODE
+        if self.in_stmt:
+            self.seg_start = end
+        return True
+
+    def _cut(self, start: int, end: int) -> None:
+        """Leave `buf[start:end]` (a client command) out of the statement being read, if any."""
+        if self.in_stmt:
+            self._piece(self.buf[self.seg_start : start])
+            self.seg_start = end
+        self.pos = end
+
+    def _drop_stmt(self) -> None:
+        """`\\c`: the statement typed so far is thrown away."""
+        self.in_stmt = False
+        self.pieces = []
+        self.plen = self.over = self.over_lines = 0
+        self.over_head = ""
+        self.stmt_exec = self.exec_close_off = None
+        self.compound = None
+        self.refused = None
