@@ -43,7 +43,7 @@ def _value(value: Any) -> Any:
         return tuple(sorted((k, _value(v)) for k, v in value.items()))
     if isinstance(value, set):
         return frozenset(value)
-    if value.__class__.__name__ == "Output":  # what it holds that the next text is read in
+    if value.__class__.__name__ in ("Output", "Draft"):  # what they hold that the next text is read in
         return _value(value.reading_state())
     if value.__class__.__name__ == "Modes":
         return (value.value, value.flags, tuple(sorted(value._variables.items())))

@@ -29,6 +29,7 @@ from linter.input.splitter.client import (
     _quoted_name,
 )
 from linter.input.splitter.compound import BLOCK, Invalid, Structure, head as compound_head
+from linter.input.splitter.draft import Draft
 from linter.input.splitter.fast_lane import FastLane
 from linter.input.splitter.lexis import (
     ExecVersions,
@@ -52,7 +53,6 @@ from linter.input.splitter.lexis import (
     _LINE,
     _MODE_QUOTES,
     _Matcher,
-    _OVER_HEAD,
     _PARAMS,
     _QUOTE_MODES,
     _SET_WORDS,
@@ -151,7 +151,7 @@ class _Splitter:
     """The state of one streaming split; `run` drives it chunk by chunk.
 
     Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
-    before `pos` has been dealt with (statement text already consumed is kept in `pieces`).
+    before `pos` has been dealt with (statement text already consumed is kept in `draft`).
     """
 
     #: whether the fast lane is used (tests turn it off to compare it with the general scanner)
@@ -241,11 +241,7 @@ class _Splitter:
         self._set_matchers()
         # the statement being read
         self.in_stmt = False
-        self.pieces: list[str] = []  # its text so far, before `seg_start`
-        self.plen = 0  # total length of `pieces`
-        self.over = 0  # past `max_statement`: its length so far (its text is not kept)
-        self.over_lines = 0  # and the line breaks in it
-        self.over_head = ""  # and its first characters
+        self.draft = Draft(max_statement)  # its text so far, before `seg_start`
         self.seg_start = 0  # buffer index where its not-yet-copied text starts
         self.stmt_line = 0
         self.stmt_col = 0
@@ -363,7 +359,7 @@ class _Splitter:
         if self.in_stmt:
             if pos > self.seg_start:
                 piece = buf[self.seg_start : pos]
-                self._piece(_blank(piece) if self.mode in (_SKIPEXEC, _CLIENTDROP) else piece)
+                self.draft.add(_blank(piece) if self.mode in (_SKIPEXEC, _CLIENTDROP) else piece)
             self.seg_start = 0
         if self.collect and self.mode in (_BLOCK, _LINE):
             room = _COMMENT_CHARS - self.clen
@@ -437,7 +433,7 @@ class _Splitter:
             line, column = self.skip_at
             self.output.flush_pending()
             if self.in_stmt:
-                self._piece(_blank(buf[self.seg_start :]))
+                self.draft.add(_blank(buf[self.seg_start :]))
                 self.seg_start = len(buf)
                 self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
             else:
@@ -446,10 +442,10 @@ class _Splitter:
                                        end_line=self.cur_line))
         elif self.in_stmt and self.exec_ver is not None and self.mode in (_CODE, _CLIENTDROP):
             if self.mode == _CLIENTDROP:
-                self._piece(_blank(buf[self.seg_start :]))
+                self.draft.add(_blank(buf[self.seg_start :]))
                 self.seg_start = len(buf)
             self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
-        elif self.mode == _BLOCK and self.in_stmt and self.client and not self.over:
+        elif self.mode == _BLOCK and self.in_stmt and self.client and not self.draft.over:
             # the client drops a comment left open (checked on MariaDB 10.11): what is before it is sent
             line, column = self.open_at
             self.output.flush_pending()
@@ -878,7 +874,7 @@ class _Splitter:
             if c == ";" and (self.packet or delimiter and delimiter != ";"):  # not the delimiter: see `linter.input.splitter.compound`
                 compound = self.compound
                 if compound is None:
-                    prefix = self._text_prefix(p)
+                    prefix = self.draft.prefix(buf, self.seg_start, p)
                     head = compound_head(prefix)
                     if head is None:
                         if self.client and not self.output.packet_open and prefix[:3].lower() == "use":
@@ -893,8 +889,8 @@ class _Splitter:
                         return True
                     compound = self.compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
                     self.fed = 0
-                if isinstance(compound, Structure) and not self.over:
-                    text = self._text_from(self.fed, p)
+                if isinstance(compound, Structure) and not self.draft.over:
+                    text = self.draft.text_from(self.fed, buf, self.seg_start, p)
                     compound.feed(text, self.fed, final=False)
                     self.fed += len(text) + 1
                     if compound.complete:  # the compound statement ends at this `;`
@@ -942,7 +938,7 @@ class _Splitter:
                     if em is None:
                         if (self.exec_ver is not None and not self.exec_ver.startswith("M!")
                                 and self._where(p)[0] == self.exec_line):
-                            self._piece(buf[self.seg_start : p])
+                            self.draft.add(buf[self.seg_start : p])
                             self.seg_start = p
                             self._client_drop_from(p, _CODE)
                             return True
@@ -950,13 +946,13 @@ class _Splitter:
                         return True
                     marker_end, version, runs = self.versions.marker(em)
                     self.exec_nested = self.exec_nested or (runs and self.exec_ver is not None)  # (ends it too)
-                    self._piece(buf[self.seg_start : p])
+                    self.draft.add(buf[self.seg_start : p])
                     if not runs:  # its text becomes blanks (see `_skip_exec`)
                         self.seg_start = p
                         self._skip_exec(p, marker_end, version)
                         return True
                     # unwrap in place: the marker becomes as many spaces, so columns stay right
-                    self._piece(" " * (marker_end - p))
+                    self.draft.add(" " * (marker_end - p))
                     self._open_exec(version)
                     self.exec_line = self._where(p)[0]
                     pos = self.seg_start = marker_end
@@ -979,10 +975,10 @@ class _Splitter:
                         self._set_matchers()
                         self._cut_in_exec(p + 1, p + 1 + len(delimiter), _CUT_AT_CLOSE.format(delimiter=delimiter))
                         return True
-                    self._piece(buf[self.seg_start : p])
+                    self.draft.add(buf[self.seg_start : p])
                     if self.stmt_exec is not None and self.stmt_exec[0] == self.exec_serial:
-                        self.exec_close_off = self.plen
-                    self._piece("  ")
+                        self.exec_close_off = self.draft.length
+                    self.draft.add("  ")
                     self.exec_ver = None
                     self._nested_comment_closed()
                     pos = self.seg_start = p + 2
@@ -1012,59 +1008,14 @@ class _Splitter:
             else:
                 pos = p + 1
 
-    def _text_prefix(self, end: int) -> str:
-        """The start of the statement being read, up to buffer index `end` (at most `_COMPOUND_PREFIX` characters)."""
-        if self.over:
-            return self.over_head[:_COMPOUND_PREFIX]
-        prefix = ""
-        for piece in self.pieces:
-            prefix += piece
-            if len(prefix) >= _COMPOUND_PREFIX:
-                return prefix
-        return prefix + self.buf[self.seg_start : min(end, self.seg_start + _COMPOUND_PREFIX)]
-
-    def _text_from(self, offset: int, end: int) -> str:
-        """The text of the statement being read from `offset` in it to buffer index `end`."""
-        need = self.plen - offset
-        if need <= 0:
-            return self.buf[self.seg_start - need : end]
-        current = self.buf[self.seg_start : end]
-        parts: list[str] = []
-        held = 0
-        pieces = self.pieces
-        i = len(pieces)
-        while held < need:
-            i -= 1
-            parts.append(pieces[i])
-            held += len(pieces[i])
-        parts.reverse()
-        return "".join(parts)[held - need :] + current
-
-    def _piece(self, text: str) -> None:
-        """Keep `text` as the next part of the statement being read; past `max_statement`
-        characters only count its length and lines (see `MAX_STATEMENT_CHARS`)."""
-        if self.over:
-            self.over += len(text)
-            self.over_lines += text.count("\n")
-            return
-        self.pieces.append(text)
-        self.plen += len(text)
-        if self.plen > self.max_statement:
-            held = "".join(self.pieces)
-            self.over = len(held)
-            self.over_lines = held.count("\n")
-            self.over_head = held[:_OVER_HEAD]
-            self.pieces = []
-            self.plen = 0
-
     def _stmt_comment(self, start: int, text_start: int, mode: int, *, dash: bool) -> None:
         """A comment inside a statement stays in its text; only a `--` one may be an annotation to read."""
         collect = bool(self.markers) and dash
         if collect:
-            self.cm_off = self.plen + (start - self.seg_start)
+            self.cm_off = self.draft.length + (start - self.seg_start)
         if mode == _BLOCK:
             self.open_at = self._where(start)
-            self.block_off = self.plen + (start - self.seg_start)
+            self.block_off = self.draft.length + (start - self.seg_start)
         self._start_comment(text_start, mode, collect=collect, dash=dash)
 
     def _end_stmt(
@@ -1079,15 +1030,10 @@ class _Splitter:
         """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its
         text, if given); `semicolon`: at a `;` in a packet."""
         self.output.ended_notes = len(self.output.notes)
-        if self.over or self.plen + end - self.seg_start > self.max_statement:
+        if not self.draft.fits(end - self.seg_start):
             self._end_oversize(end, delimiter_end)
             return
-        raw = self.buf[self.seg_start : end]
-        if self.pieces:
-            self.pieces.append(raw)
-            raw = "".join(self.pieces)
-            self.pieces = []
-            self.plen = 0
+        raw = self.draft.join(self.buf[self.seg_start : end])
         self.in_stmt = False
         if delimiter_end is not None:
             self.pos = delimiter_end
@@ -1173,10 +1119,8 @@ class _Splitter:
         """Close a statement longer than `max_statement`, of which only the start was kept: counted
         if the caller skips its first word, else reported with its size (see `MAX_STATEMENT_CHARS`)."""
         tail = self.buf[self.seg_start : end]
-        self._piece(tail)
-        size, lines, head = self.over, self.over_lines, self.over_head
-        self.over = self.over_lines = 0
-        self.over_head = ""
+        self.draft.add(tail)
+        size, lines, head = self.draft.take_over()
         self.in_stmt = False
         self.stmt_exec = self.exec_close_off = None
         self.refused = None
@@ -1341,7 +1285,7 @@ class _Splitter:
                     return True
             pos = i + 2
             if self.in_stmt:
-                self._piece(_blank(buf[self.seg_start : pos]))
+                self.draft.add(_blank(buf[self.seg_start : pos]))
                 self.seg_start = pos
             self.pos = pos
             self.mode = _CODE
@@ -1391,7 +1335,7 @@ class _Splitter:
         which the parser refuses with that statement."""
         self.mode = _CODE
         if self.in_stmt:
-            self._piece(_blank(self.buf[self.seg_start : end]))
+            self.draft.add(_blank(self.buf[self.seg_start : end]))
             self.seg_start = end
             self._cut_in_exec(end, delimiter_end, (_CUT_IN_EXEC if inside else _CUT_AT_CLOSE).format(
                 delimiter=self.delimiter))
@@ -1437,7 +1381,7 @@ class _Splitter:
                 self.drop_ss = False
             else:
                 if self.in_stmt:
-                    self._piece(_blank(buf[self.seg_start : pos]))
+                    self.draft.add(_blank(buf[self.seg_start : pos]))
                     self.seg_start = pos
                 self.pos = pos
                 self.mode = self.drop_back
@@ -1485,19 +1429,19 @@ class _Splitter:
                 # keep a last `*`, or `/*` of a `/*!`: the rest may come with the next chunk
                 self.pos = n if self.eof else max(pos, n - 2)
                 if self.block_blank and self.in_stmt and self.pos > self.seg_start:
-                    self._piece(_blank(buf[self.seg_start : self.pos]))
+                    self.draft.add(_blank(buf[self.seg_start : self.pos]))
                     self.seg_start = self.pos
                 return False
             if not self.block_bang:
                 break
             self.block_bang = False  # (this `*/` ends the client's mark)
             if self.in_stmt and not self.block_blank:
-                self._piece(buf[self.seg_start : e + 2])
+                self.draft.add(buf[self.seg_start : e + 2])
                 self.seg_start = e + 2
             self.block_blank = True
             pos = e + 2
         if self.block_blank and self.in_stmt:
-            self._piece(_blank(buf[self.seg_start : e + 2]))
+            self.draft.add(_blank(buf[self.seg_start : e + 2]))
             self.seg_start = e + 2
         self.block_blank = False
         self.mode = _CODE
@@ -1671,7 +1615,7 @@ class _Splitter:
             end = min(n, p + _ARGUMENT_CHARS)
         argument = _client_argument(buf[p:end].rstrip("\r"), short=True)
         if self.in_stmt:
-            self._piece(buf[self.seg_start : p])
+            self.draft.add(buf[self.seg_start : p])
         self._run_command(c, argument, p, "\\" + c)
         # its parameters: the rest of the line up to the delimiter, consumed (in an executable
         # comment: up to its `*/`, left to close it)
@@ -1800,16 +1744,14 @@ class _Splitter:
     def _cut(self, start: int, end: int) -> None:
         """Leave `buf[start:end]` (a client command) out of the statement being read, if any."""
         if self.in_stmt:
-            self._piece(self.buf[self.seg_start : start])
+            self.draft.add(self.buf[self.seg_start : start])
             self.seg_start = end
         self.pos = end
 
     def _drop_stmt(self) -> None:
         """`\\c`: the statement typed so far is thrown away."""
         self.in_stmt = False
-        self.pieces = []
-        self.plen = self.over = self.over_lines = 0
-        self.over_head = ""
+        self.draft.clear()
         self.stmt_exec = self.exec_close_off = None
         self.compound = None
         self.refused = None
