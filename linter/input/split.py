@@ -130,7 +130,7 @@ class StatementStream(Iterator[Statement]):
         """(line, text) of each comment line read between statements that holds `unless` (the
         `-- innolint:` directives), in file order; complete once the statements are exhausted.
         Comments inside a statement are in its text (`linter.rules.directives.comment_lines_in_text`)."""
-        return self._splitter.directives
+        return self._splitter.leading.directives
 
     @property
     def notes(self) -> list[Note]:

@@ -26,7 +26,7 @@ _NOT_STATE = frozenset({
     "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "run_match",
     "gap_stops", "stmt_line", "stmt_col", "pending_line", "exec_serial", "exec_line", "comment_line", "comment_col",
     "skip_at", "open_at", "stop_at", "seg_start", "cstart", "repeats", "skip_ss_line",
-    "chunks_fed", "directives",
+    "chunks_fed",
 })
 
 
@@ -43,7 +43,7 @@ def _value(value: Any) -> Any:
         return tuple(sorted((k, _value(v)) for k, v in value.items()))
     if isinstance(value, set):
         return frozenset(value)
-    if value.__class__.__name__ in ("Output", "Draft"):  # what they hold that the next text is read in
+    if value.__class__.__name__ in ("Output", "Draft", "Comments"):  # what they hold that the next text is read in
         return _value(value.reading_state())
     if value.__class__.__name__ == "Modes":
         return (value.value, value.flags, tuple(sorted(value._variables.items())))

@@ -28,6 +28,7 @@ from linter.input.splitter.client import (
     _quits,
     _quoted_name,
 )
+from linter.input.splitter.comments import Comments
 from linter.input.splitter.compound import BLOCK, Invalid, Structure, head as compound_head
 from linter.input.splitter.draft import Draft
 from linter.input.splitter.fast_lane import FastLane
@@ -263,10 +264,7 @@ class _Splitter:
         self.block_off = 0  # and a `/*` one
         # comments waiting for the next statement, and the last statement waiting for the end of
         # its line (comments after its delimiter on that line are its own)
-        self.comments: list[str] = []
-        #: every comment line between statements holding `unless`, with its line (`_directive_lines`)
-        self.directives: list[tuple[int, str]] = []
-        self.comments_hold = False  # whether one of them holds `unless`
+        self.leading = Comments(unless)  # and the directive lines between statements
         #: the statements a compound block runs, which `_end_stmt` hands it
         self.blocks = Blocks(path, target, self.output)
         #: a dump's repeated schema blocks, when the reader takes them (`linter.input.splitter.repeats`)
@@ -345,7 +343,7 @@ class _Splitter:
         self.compound = None
         self.output.packet_open = self.output.rejecting = self.client_text = False
         self.at_line_start = True
-        self._clear_comments()
+        self.leading.clear()
         self.block = segment.split != "delimiter"
         self.packet = segment.split == "packet"
         self.delimiter = segment.delimiter if segment.split == "delimiter" else ";"
@@ -427,7 +425,7 @@ class _Splitter:
                     blank = len(buf) - len(buf.rstrip(_WS))
                     end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
                 self.output.out.append(
-                    Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.comments), None)
+                    Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.leading.waiting), None)
                 )
         elif self.mode == _SKIPEXEC or self.mode == _CLIENTDROP and self.drop_back == _SKIPEXEC:
             line, column = self.skip_at
@@ -544,12 +542,13 @@ class _Splitter:
                     self.output.rejecting or self.output.packet_open or (self.client_text and self.client)):
                 # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396; nor where the
                 # client holds an executable comment: a `---` line after it is sent, not a comment)
-                took = self.lane.read(buf, self.pos, (self.cnt_pos, self.cur_line, self.line_start), self.comments,
-                                      self.comments_hold, self.output.out, self._follow_set, self._directive_lines)
+                took = self.lane.read(buf, self.pos, (self.cnt_pos, self.cur_line, self.line_start),
+                                      self.leading.waiting, self.leading.hold, self.output.out, self._follow_set,
+                                      self.leading.directive_lines)
                 if took is not None:
                     self.pos, self.cnt_pos, self.cur_line, self.line_start, skipped = took
                     self.skipped += skipped
-                    self._clear_comments()
+                    self.leading.clear()
                     self.client_text = False  # (what the client held went with it: fuzz seed 401)
                     self.at_line_start = True
             pos = self.pos
@@ -597,8 +596,7 @@ class _Splitter:
             self.client_text = False  # (what it held goes with this statement)
             self.at_line_start = False
             self.seg_start = self.pos = e
-            self.stmt_comments = self.comments
-            self._clear_comments()
+            self.stmt_comments = self.leading.take()
             self.stmt_exec = (self.exec_serial, self.exec_ver) if self.exec_ver is not None else None
             self.compound = None
             if not self._code():
@@ -642,11 +640,11 @@ class _Splitter:
                     self.pos = m.end()
                     self.at_line_start = True
                     if self.unless and buf.find(self.unless, e, m.end()) >= 0:
-                        self._directive_lines(self._where(e)[0], buf[e : m.end()])
+                        self.leading.directive_lines(self._where(e)[0], buf[e : m.end()])
                     for text in _comment_texts(buf, e, m.end()):
                         text = _comment_text(text)
                         if text:
-                            self._add_leading(text)
+                            self.leading.add(text)
                     return _GAP_NEXT
             if c == "#":
                 return _GAP_MODE if self._gap_line_comment(e, e + 1, dash=False) else _GAP_NEXT
@@ -713,12 +711,11 @@ class _Splitter:
             line,
             start - self.line_start + 1,
             line,
-            self.comments,
+            self.leading.take(),
             digits if bang == "!" else bang + digits,
             0,
         )
         self.output.pending_line = line
-        self._clear_comments()
         self.pos = m.end()
         return True
 
@@ -741,29 +738,11 @@ class _Splitter:
         if self.output.pending is not None or directive:
             self.comment_line = self._line_at(start)
         if directive:
-            self._directive_lines(self.comment_line, raw)
+            self.leading.directive_lines(self.comment_line, raw)
         self.pos = end
         self.dash_comment = dash
         self._comment_done(_comment_text(raw))
         return False
-
-    def _directive_lines(self, line: int, raw: str) -> None:
-        """Keep each line of comment text `raw` (beginning on `line`) that holds `unless` (a
-        `-- innolint:` directive) with its line: the comments the splitter reads between
-        statements, where an `ignore-file` may stand (`StatementStream.directives`). A quote in a
-        statement is no comment: only what is read here and a statement's own comments count."""
-        unless = self.unless
-        at = raw.find(unless)
-        counted = 0
-        while at >= 0:
-            start = raw.rfind("\n", 0, at) + 1
-            end = raw.find("\n", at)
-            if end < 0:
-                end = len(raw)
-            line += raw.count("\n", counted, start)
-            counted = start
-            self.directives.append((line, raw[start:end].strip(_WS)))
-            at = raw.find(unless, end)
 
     def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
         self.mode = mode
@@ -787,17 +766,7 @@ class _Splitter:
             _add_comment(self.output.pending[4], text)
             return
         self.output.flush_pending()
-        self._add_leading(text)
-
-    def _add_leading(self, text: str) -> None:
-        """A comment before the next statement."""
-        _add_comment(self.comments, text)
-        if self.unless and self.unless in text:
-            self.comments_hold = True
-
-    def _clear_comments(self) -> None:
-        self.comments = []
-        self.comments_hold = False
+        self.leading.add(text)
 
     def _apply_marker(self, marker: str) -> None:
         """Obey a format's annotation (`Format.section`); a statement still open ends where the annotation starts."""
@@ -806,10 +775,10 @@ class _Splitter:
         self.output.flush_pending()
         if marker == "up":
             self.down = False
-            self._clear_comments()
+            self.leading.clear()
         elif marker == "down":
             self.down = True
-            self._clear_comments()
+            self.leading.clear()
         elif marker == "begin":
             self.block = True
             self._set_matchers()
@@ -1457,7 +1426,7 @@ class _Splitter:
                 text = "".join(self.cparts) + text
                 self.cparts = []
             if self.unless and not self.in_stmt and self.unless in text:
-                self._directive_lines(self.comment_line, text)
+                self.leading.directive_lines(self.comment_line, text)
             self._comment_done(_comment_text(text))
 
     def _line_comment(self) -> bool:
