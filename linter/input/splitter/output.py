@@ -72,7 +72,7 @@ class Output:
     def reading_state(self) -> tuple[object, ...]:
         """What of this the next text is read in (`linter.input.splitter.repeats`): the statement
         waiting and the open packet, not what was handed on or counted."""
-        return (self.pending, self.pending_line, self.rejecting, self._packet_open, self.held_at, self.held_chars,
+        return (self.pending, self.rejecting, self._packet_open, self.held_at, self.held_chars,
                 self.held_let_go, self.modes_before, tuple(self.early), tuple(self.early_notes), self.empty_at)
 
     def wait(self, pending: Pending, line: int) -> None:

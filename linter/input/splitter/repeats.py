@@ -22,17 +22,16 @@ from linter.input.statement import BlockMark, TenantBlock
 #: splitter attributes that hold where it is and what it has found (counters, caches, buffers,
 #: positions of what is over), not the state the next text is read in
 _NOT_STATE = frozenset({
-    "skipped", "lane", "versions", "blocks",
-    "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "run_match",
-    "gap_stops", "stmt_line", "stmt_col", "pending_line", "exec_serial", "exec_line", "comment_line", "comment_col",
-    "skip_at", "open_at", "stop_at", "seg_start", "cstart", "repeats", "skip_ss_line",
-    "chunks_fed",
+    "skipped", "lane", "versions", "blocks", "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "run_match",
+    "gap_stops", "stmt_line", "stmt_col", "exec_serial", "exec_line", "comment_line", "comment_col", "open_at",
+    "stop_at", "seg_start", "cstart", "repeats", "chunks_fed",
 })
 
 
 def reading_state(splitter: Any) -> tuple[Any, ...]:
     """The state `splitter` reads the next text in: its attributes but `_NOT_STATE`, by value
-    (a list or dict as its items, the sql_mode it follows as its value, flags and variables)."""
+    (a list or dict as its items, the sql_mode it follows as its value, flags and variables, and
+    of the objects it holds what they say of themselves: `reading_state`)."""
     return tuple(_value(v) for k, v in sorted(vars(splitter).items()) if k not in _NOT_STATE)
 
 
@@ -43,8 +42,9 @@ def _value(value: Any) -> Any:
         return tuple(sorted((k, _value(v)) for k, v in value.items()))
     if isinstance(value, set):
         return frozenset(value)
-    if value.__class__.__name__ in ("Output", "Draft", "Comments"):  # what they hold that the next text is read in
-        return _value(value.reading_state())
+    reading = getattr(value, "reading_state", None)  # an object the splitter holds (`Output`, `Draft` ...)
+    if reading is not None:
+        return _value(reading())
     if value.__class__.__name__ == "Modes":
         return (value.value, value.flags, tuple(sorted(value._variables.items())))
     return value

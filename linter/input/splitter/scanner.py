@@ -80,6 +80,7 @@ from linter.input.splitter.lexis import (
 )
 from linter.input.splitter.output import Output
 from linter.input.splitter.repeats import Repeats
+from linter.input.splitter.skipped import Skipped
 from linter.input.splitter.sqlmode import (
     ANSI_QUOTES,
     Modes,
@@ -217,19 +218,9 @@ class _Splitter:
         self.exec_nested = False  # such a comment is open
         self.exec_stray = False  # it has closed the executable comment
         self.refused: str | None = None  # why the server refuses the statement being read, all of it
-        self.skip_quote = ""  # in a skipped executable comment: the quote open in it, the client's way
-        self.skip_depth = 0  # in an executable comment that does not run: comments open in it
-        self.skip_mariadb = False  # and whether it is a `/*M!` one
-        self.skip_inner = False  # and whether the comment nested in it is an executable one
-        #: the server's own view of it, which reads no quotes (`_QuotedText._server_reads`): whether
-        #: a comment is nested (one level only), and whether the comment has ended
-        self.skip_server_depth = 0
-        self.skip_server_ended = False
+        self.skip = Skipped()  # an executable comment that does not run, as far as it is read
         self.drop_ss = False  # in text the client drops (`_client_drop`): whether a `/*!` is open on its line
         self.drop_back = _CODE  # and the mode after it
-        self.skip_nest = True  # whether one comment may nest in it
-        self.skip_at = (0, 0)  # where it starts
-        self.skip_ss_line = -1  # see `_skip_exec`
         self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
         self.stopped = False  # the client quit (`\q`, `exit`): nothing after is read
         self.stop_at = (0, 0, "")  # where, and how
@@ -339,7 +330,7 @@ class _Splitter:
         self.exec_ver = None
         self.exec_cut = self.exec_nested = self.exec_stray = False
         self.refused = None
-        self.skip_quote = ""
+        self.skip.quote = ""
         self.compound = None
         self.output.packet_open = self.output.rejecting = self.client_text = False
         self.at_line_start = True
@@ -428,7 +419,7 @@ class _Splitter:
                     Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.leading.waiting), None)
                 )
         elif self.mode == _SKIPEXEC or self.mode == _CLIENTDROP and self.drop_back == _SKIPEXEC:
-            line, column = self.skip_at
+            line, column = self.skip.at
             self.output.flush_pending()
             if self.in_stmt:
                 self.draft.add(_blank(buf[self.seg_start :]))
@@ -515,18 +506,7 @@ class _Splitter:
         (line breaks kept), so the statement's positions stay right."""
         self.mode = _SKIPEXEC
         self.pos = marker_end
-        self.skip_quote = ""
-        self.skip_mariadb = version.startswith("M!")
-        self.skip_inner = False
-        self.skip_depth = 0
-        self.skip_server_depth, self.skip_server_ended = 0, False
-        self.skip_nest = not (version.startswith("M!") and self.target is not None and not self.target.is_mariadb)
-        self.skip_at = self._where(start)
-        # the line on which the client still reads an executable comment: a plain comment opened
-        # there is dropped up to its second `*/` (`_client_drop_from`). The client marks only a
-        # `/*!` one, on its line, until a `*/`: a nested comment's ends it (MariaDB 10.11 sends
-        # `/*!99999 a /*M!100301 b */ c /* d;e */ */` without `/* d;e */`, its `;` no delimiter)
-        self.skip_ss_line = -1 if self.skip_mariadb else self.skip_at[0]
+        self.skip.start(version, self.target is not None and not self.target.is_mariadb, self._where(start))
 
     # --- between statements -------------------------------------------------------------------
     # Between statements: whitespace, comments and the directives in them, migration annotations,
@@ -1141,13 +1121,13 @@ class _Splitter:
         it, but the client reads it as it reads any statement text: quotes hide what is in them,
         and its delimiter ends the statement there, the `/` of the closing `*/` included (`*///`
         under `DELIMITER //`): such a statement is refused (`_cut_in_skipped`). A comment the target
-        reads as an ordinary one (MySQL and `/*M!`: `skip_nest` off) is one to its client too."""
+        reads as an ordinary one (MySQL and `/*M!`: `skip.nest` off) is one to its client too."""
         buf = self.buf
         n = len(buf)
         pos = self.pos
         delimiter = "" if self.block else self.delimiter
         while True:
-            quote = self.skip_quote
+            quote = self.skip.quote
             if quote == "#":  # a `#` or `-- ` comment: the client drops the rest of the line, unseen by either
                 e = buf.find("\n", pos)
                 closed = e >= 0
@@ -1157,7 +1137,7 @@ class _Splitter:
                     self.pos = n if self.eof else max(pos, n - 1)
                     return False
                 pos = e
-                self.skip_quote = ""
+                self.skip.quote = ""
                 continue
             if quote:
                 if quote == "`":
@@ -1172,17 +1152,17 @@ class _Splitter:
                 if buf.find("/*", pos, e) >= 0 or buf.find("*/", pos, e) >= 0:
                     # the server reads no quotes in a comment it skips: it may end the comment elsewhere
                     # (between statements: for the statement the client sends it with)
-                    if self.skip_nest:
-                        self._server_reads(buf[pos:e])
+                    if self.skip.nest:
+                        self.skip.server_reads(buf[pos:e])
                     else:
                         self.refused = self.refused or _QUOTED_COMMENT_MARK
                 if not closed:
                     self.pos = n if self.eof or quote == "`" else e  # e: the end, or a last backslash
                     return False
                 pos = e + 1
-                self.skip_quote = ""
+                self.skip.quote = ""
                 continue
-            if self.skip_nest and (self.skip_depth == 0 or self.skip_inner):
+            if self.skip.nest and (self.skip.depth == 0 or self.skip.inner):
                 m = _skip_stop(delimiter)(buf, pos)
                 i = m.start() if m is not None else -1
                 found = m.group() if m is not None else ""
@@ -1195,7 +1175,7 @@ class _Splitter:
                 self.pos = n if self.eof else max(pos, n - keep)
                 return False
             if found in ("'", '"', "`"):
-                self.skip_quote = found
+                self.skip.quote = found
                 pos = i + 1
                 continue
             if found == "#" or found == "--":
@@ -1206,7 +1186,7 @@ class _Splitter:
                     if i + 2 < n and buf[i + 2] not in self.dash_follow:
                         pos = i + 1
                         continue
-                self.skip_quote = "#"
+                self.skip.quote = "#"
                 pos = i + len(found)
                 continue
             if found == "/*":
@@ -1214,11 +1194,11 @@ class _Splitter:
                     self.pos = i
                     return False
                 inner = buf.startswith("!", i + 2) or buf.startswith("M!", i + 2)
-                if self.skip_depth:  # in the nested executable comment: an opening the server skips
-                    self._server_reads("/*")
+                if self.skip.depth:  # in the nested executable comment: an opening the server skips
+                    self.skip.server_reads("/*")
                     pos = i + 2
                     continue
-                if not inner and self._where(i)[0] == self.skip_ss_line:
+                if not inner and self._where(i)[0] == self.skip.ss_line:
                     self.pos = i
                     self._client_drop_from(i, _SKIPEXEC)
                     return True
@@ -1226,26 +1206,26 @@ class _Splitter:
                 # a plain one (off the `/*!` line) a comment it drops: the server never sees it
                 # (MariaDB 10.11 refuses `/*!99999 '/* q'\n/* c */ */`: fuzz seed 399)
                 if inner:
-                    self._server_reads("/*")
-                self.skip_depth = 1
-                self.skip_inner = inner
+                    self.skip.server_reads("/*")
+                self.skip.depth = 1
+                self.skip.inner = inner
                 pos = i + 2
                 continue
             if found != "*/":  # the delimiter
                 self._cut_in_skipped(i, i + len(delimiter), inside=True)
                 return True
-            if self.skip_depth == 0 or self.skip_inner:
-                self._server_reads("*/")
-            if self.skip_depth:
-                self.skip_depth = 0
-                self.skip_inner = False
-                self.skip_ss_line = -1  # (and the client's executable comment: see `_skip_exec`)
+            if self.skip.depth == 0 or self.skip.inner:
+                self.skip.server_reads("*/")
+            if self.skip.depth:
+                self.skip.depth = 0
+                self.skip.inner = False
+                self.skip.ss_line = -1  # (and the client's executable comment: see `_skip_exec`)
                 pos = i + 2
                 continue
-            if self.skip_nest and (self.skip_server_depth or not self.skip_server_ended):
+            if self.skip.nest and (self.skip.server_depth or not self.skip.server_ended):
                 # the client's comment ends here, the server's not: it runs on (or it ended before)
                 self.refused = self.refused or _QUOTED_COMMENT_MARK
-            if delimiter[:1] == "/" and self.skip_nest:  # an ordinary comment's `*/` is read whole
+            if delimiter[:1] == "/" and self.skip.nest:  # an ordinary comment's `*/` is read whole
                 if n - i - 1 < len(delimiter) and not self.eof:
                     self.pos = i
                     return False
@@ -1261,33 +1241,6 @@ class _Splitter:
             self.at_line_start = False
             self.exec_line = -1  # its `*/` ends the client's executable comment, an outer one too
             return True
-
-    def _server_reads(self, text: str) -> None:
-        """The server's reading of `text` in a comment it skips, which knows no quotes (MariaDB's
-        `consume_comment`: one comment nested in it, whatever it is, ends at the next `*/`; a `*/`
-        outside that ends the comment). `skip_server_ended` says the server's comment has ended:
-        where the client's does too, they agree (MariaDB 10.11 runs `/*!50717 '/*' /*!50100 x */
-        */` and refuses `/*!99999 '/* q' */` and `'*/'`). Where the server's comment outlasts the
-        client's and ends in the statement text after it (`/*!99999 '/* q' */ */`, which runs),
-        innolint does not follow it and calls the statement refused."""
-        i = 0
-        while True:
-            opening, closing = text.find("/*", i), text.find("*/", i)
-            if closing < 0 and opening < 0:
-                return
-            if self.skip_server_ended:  # the server reads what follows as statement text
-                self.skip_server_ended = False
-                self.skip_server_depth = 2  # (never agrees again: refused at the client's end)
-                return
-            if opening >= 0 and (closing < 0 or opening < closing):
-                self.skip_server_depth = self.skip_server_depth or 1
-                i = opening + 2
-            else:
-                if self.skip_server_depth == 1:
-                    self.skip_server_depth = 0
-                elif self.skip_server_depth == 0:
-                    self.skip_server_ended = True
-                i = closing + 2
 
     def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
         """The client found its delimiter in an executable comment (at buffer index `end`): the
