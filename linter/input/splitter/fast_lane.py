@@ -157,7 +157,7 @@ def _unwrapped(
     """The text of the fast-lane statement `buf[start:semi]` with its executable comments
     unwrapped in place (their markers become spaces); `buf[ex:ex_end]` is the last of them. When
     it is the only one (a dump's `/*!50100 TABLESPACE `t` */`), it is unwrapped by slicing. None
-    when one of them is not `plain` (see `_Splitter._plain_exec`, whose answers are `known`): the
+    when one of them is not `plain` (see `ExecVersions.plain`, whose answers are `known`): the
     general scanner reads it."""
     if buf.count("/*", start, ex) == 0:
         opening = _exec_open(buf, ex).end()  # type: ignore[union-attr]
@@ -213,7 +213,7 @@ class FastLane:
     def word_kind(self, word: str) -> int:
         """What the fast lane needs to know of a statement's first word (as written): whether the
         caller skips such statements (`skip_words`), whether it names a client command (in files
-        the client runs), whether it is SET (`_WORD_KINDS`)."""
+        the client runs), whether it is SET (`_SKIP_WORD`, `_COMMAND_WORD`, `_SET_WORD`)."""
         upper = word.upper()
         kind = (_SKIP_WORD if self.skip_words is not None and upper in self.skip_words else 0) | (
             _COMMAND_WORD if self.client and word.lower() in _CLIENT_COMMANDS else 0) | (

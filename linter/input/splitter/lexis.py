@@ -34,7 +34,7 @@ def _excerpt(text: str, width: int = 100) -> str:
     return first if len(first) <= width else first[: width - 3] + "..."
 
 
-#: what a statement's first word may be to the fast lane (`_Splitter._word_kind`)
+#: what a statement's first word may be to the fast lane (`FastLane.word_kind`)
 _SKIP_WORD, _COMMAND_WORD, _SET_WORD = 1, 2, 4
 #: the first three characters of a statement that may be a SET (see `_Splitter._follow_set`)
 _SET_WORDS = frozenset(a + b + c for a in "sS" for b in "eE" for c in "tT")
@@ -166,7 +166,7 @@ _CLIENT_DASH_FOLLOW = frozenset(_WS)
 
 #: fast path between statements: a run of whole `--`/`#` comment lines (and the blank space after)
 _comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
-#: the same where the mysql client holds nothing of a statement (`_Splitter.client_empty`): there
+#: the same where the mysql client holds nothing of a statement (`_Splitter._gap_special`): there
 #: `--` starts a comment whatever follows it. The client's add_line (client/mysql.cc, MariaDB's and
 #: MySQL's alike) takes `--` as a comment when the third character is whitespace or the line's end
 #: (the server's rule, MySQL manual 11.7 "Comments") or when its buffer is empty and nothing of the
