@@ -517,18 +517,19 @@ class _Splitter:
         """Skip whitespace, comments, executable-comment markers and empty statements; read the statements after."""
         buf = self.buf
         n = len(buf)
+        output, leading = self.output, self.leading
         while True:
-            if self.fast_ok and self.output.pending is None and self.refused is None and not (
-                    self.output.rejecting or self.output.packet_open or (self.client_text and self.client)):
+            if self.fast_ok and output.pending is None and self.refused is None and not (
+                    output.rejecting or output.packet_open or (self.client_text and self.client)):
                 # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396; nor where the
                 # client holds an executable comment: a `---` line after it is sent, not a comment)
                 took = self.lane.read(buf, self.pos, (self.cnt_pos, self.cur_line, self.line_start),
-                                      self.leading.waiting, self.leading.hold, self.output.out, self._follow_set,
-                                      self.leading.directive_lines)
+                                      leading.waiting, leading.hold, output.out, self._follow_set,
+                                      leading.directive_lines)
                 if took is not None:
                     self.pos, self.cnt_pos, self.cur_line, self.line_start, skipped = took
                     self.skipped += skipped
-                    self.leading.clear()
+                    leading.clear()
                     self.client_text = False  # (what the client held went with it: fuzz seed 401)
                     self.at_line_start = True
             pos = self.pos
@@ -536,8 +537,8 @@ class _Splitter:
             if e > pos:
                 if buf.find("\n", pos, e) >= 0:
                     self.at_line_start = True
-                    if self.output.pending is not None:
-                        self.output.flush_pending()
+                    if output.pending is not None:
+                        output.flush_pending()
                         if self.fast_ok:
                             self.pos = e
                             continue  # back to the fast lane
@@ -551,7 +552,7 @@ class _Splitter:
                 if step != _GAP_STATEMENT:
                     return step == _GAP_MODE
             # the first character of a statement, unless a client command by name fills the line
-            if (self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not self.output.packet_open
+            if (self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not output.packet_open
                     and not self.client_text):
                 found = self._try_command(e)
                 if found is _UNDECIDED:
@@ -560,8 +561,8 @@ class _Splitter:
                     if self.stopped:
                         return False
                     continue
-            if self.output.pending is not None:
-                self.output.flush_pending()
+            if output.pending is not None:
+                output.flush_pending()
             cp = self.cnt_pos  # inline `_line_at(e)`: this runs once per statement
             k = buf.count("\n", cp, e)
             if k:
@@ -570,13 +571,13 @@ class _Splitter:
             self.cnt_pos = e
             self.stmt_line = self.cur_line
             self.stmt_col = e - self.line_start + 1
-            if self.output.empty_at is not None:
-                self.output.text_follows()
+            if output.empty_at is not None:
+                output.text_follows()
             self.in_stmt = True
             self.client_text = False  # (what it held goes with this statement)
             self.at_line_start = False
             self.seg_start = self.pos = e
-            self.stmt_comments = self.leading.take()
+            self.stmt_comments = leading.take()
             self.stmt_exec = (self.exec_serial, self.exec_ver) if self.exec_ver is not None else None
             self.compound = None
             if not self._code():
@@ -978,7 +979,8 @@ class _Splitter:
     ) -> None:
         """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its
         text, if given); `semicolon`: at a `;` in a packet."""
-        self.output.ended_notes = len(self.output.notes)
+        output = self.output
+        output.ended_notes = len(output.notes)
         if not self.draft.fits(end - self.seg_start):
             self._end_oversize(end, delimiter_end)
             return
@@ -993,31 +995,31 @@ class _Splitter:
             text = text[:-1].rstrip(_WS)
         packet = 0  # under `;` each statement is a packet of its own
         # (but a packet begun under another delimiter goes on to the first `;` after `\d ;`: seed 396)
-        if self.block or self.delimiter != ";" or self.output.packet_open:
-            if not self.output.packet_open:  # the first statement of a packet
-                self.output.packet_no += 1
-            packet = self.output.packet_no
+        if self.block or self.delimiter != ";" or output.packet_open:
+            if not output.packet_open:  # the first statement of a packet
+                output.packet_no += 1
+            packet = output.packet_no
         stmt_exec = self.stmt_exec
         close = self.exec_close_off
         self.stmt_exec = self.exec_close_off = None
         compound = self.compound
         self.compound = None
         refused, self.refused = self.refused, None
-        if not text and semicolon and not self.output.rejecting:
+        if not text and semicolon and not output.rejecting:
             if not self.block:
-                self.output.empty_statement(self.stmt_line, self.stmt_col)
-        if not text or self.down or self.output.rejecting:
+                output.empty_statement(self.stmt_line, self.stmt_col)
+        if not text or self.down or output.rejecting:
             return
         if refused is None and text[:1] == "/":
             refused = _LEADING_SLASH
         if refused is not None:
-            self.output.flush_pending()
+            output.flush_pending()
             line = self.stmt_line
             packet = self.block or self.delimiter != ";" and not self.buf.startswith(self.delimiter, end)
             if packet and end < len(self.buf):  # a multi-statement packet stops at its first error
-                self.output.rejecting = True
+                output.rejecting = True
                 refused += "; the server runs none of the statements after it in the same packet"
-            self.output.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
+            output.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
                                    _excerpt(text)))
             return
         if compound is None and (self.block or self.delimiter != ";"):  # no `;` of its own: a compound one?
@@ -1027,9 +1029,9 @@ class _Splitter:
                 self.fed = 0
         if compound is not None:
             if isinstance(compound, Invalid):
-                self.output.rejecting = True
-                self.output.flush_pending()
-                self.output.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
+                output.rejecting = True
+                output.flush_pending()
+                output.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
                                        "statement and the rest of its packet, so innolint replays none of it",
                                        "parse-error", "warning", self.stmt_line + text.count("\n"), _excerpt(text)))
                 return
@@ -1050,7 +1052,7 @@ class _Splitter:
             self._follow_set(text, line, self.stmt_col)
         if delimiter_end is None:
             comments = _last_comments(self.stmt_comments)
-            self.output.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
+            output.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
             return
         if self.client and not semicolon:
             command = self._command_at_delimiter(raw)
@@ -1058,9 +1060,9 @@ class _Splitter:
                 letter, argument, name = command
                 self._run_command(letter, argument, 0, name, where=(line, self.stmt_col))
                 return
-        self.output.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
-        self.output.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
-        if self.client and not semicolon and not self.output.packet_open and _quits(text):
+        output.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
+        output.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+        if self.client and not semicolon and not output.packet_open and _quits(text):
             self.stop_at = (line, self.stmt_col, f"`{text}` (which the server refuses)")
             self.stopped = True
 
