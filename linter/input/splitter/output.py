@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from linter.input.splitter.lexis import _last_comments
+from linter.input.splitter.lexis import _add_comment, _last_comments
 from linter.input.statement import Note, Statement
 
 if TYPE_CHECKING:
@@ -42,8 +42,8 @@ Pending = tuple[str, int, int, int, list[str], str | None, int]
 
 class Output:
     """The statements read (`out`) and the notes said (`notes`) not yet handed on; the last
-    statement while it waits for the end of its line (`pending`, `wait`, `flush_pending`); the
-    packets' numbers (`packet_no`), and the packet still open: its held statements
+    statement while it waits for the end of its line (`pending`, `wait`, `trailing`,
+    `flush_pending`); the packets' numbers (`packet_no`), and the packet still open: its held statements
     `out[held_at:]` (None: nothing held), the notes about them `notes[notes_at:]`, what the client
     commands typed in it did at once (`early`, `early_notes`), which goes before them when the
     packet is sent or thrown away, and whether the server rejects the rest of it (`rejecting`)."""
@@ -79,6 +79,13 @@ class Output:
         """`pending` waits for the end of its line, `line` (comments after its delimiter there are its own)."""
         self.pending = pending
         self.pending_line = line
+
+    def trailing(self, line: int, text: str) -> bool:
+        """A comment on `line`: the waiting statement's own when that is the line it ends on."""
+        if self.pending is None or line != self.pending_line:
+            return False
+        _add_comment(self.pending[4], text)
+        return True
 
     def flush_pending(self) -> None:
         """The statement waiting is complete."""

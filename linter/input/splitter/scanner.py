@@ -63,7 +63,6 @@ from linter.input.splitter.lexis import (
     _UNDECIDED,
     _WS,
     _WS_RUN,
-    _add_comment,
     _blank,
     _client_comment_run,
     _comment_run,
@@ -687,16 +686,8 @@ class _Splitter:
         self.exec_serial += 1
         # a statement before it on the same line waits for a trailing comment: it is complete
         self.output.flush_pending()
-        self.output.pending = (
-            text,
-            line,
-            start - self.line_start + 1,
-            line,
-            self.leading.take(),
-            digits if bang == "!" else bang + digits,
-            0,
-        )
-        self.output.pending_line = line
+        executable = digits if bang == "!" else bang + digits
+        self.output.wait((text, line, start - self.line_start + 1, line, self.leading.take(), executable, 0), line)
         self.pos = m.end()
         return True
 
@@ -743,8 +734,7 @@ class _Splitter:
                 return
         if self.in_stmt or not text:
             return  # inside a statement a comment is part of its text
-        if self.output.pending is not None and self.comment_line == self.output.pending_line:
-            _add_comment(self.output.pending[4], text)
+        if self.output.trailing(self.comment_line, text):
             return
         self.output.flush_pending()
         self.leading.add(text)
@@ -1060,8 +1050,8 @@ class _Splitter:
                 letter, argument, name = command
                 self._run_command(letter, argument, 0, name, where=(line, self.stmt_col))
                 return
-        output.pending = (text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet)
-        output.pending_line = end_line if len(raw) == len(text) else line + raw.count("\n")
+        output.wait((text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet),
+                    end_line if len(raw) == len(text) else line + raw.count("\n"))
         if self.client and not semicolon and not output.packet_open and _quits(text):
             self.stop_at = (line, self.stmt_col, f"`{text}` (which the server refuses)")
             self.stopped = True
