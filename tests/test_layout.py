@@ -171,60 +171,6 @@ def test_every_stage_is_documented_in_architecture_md() -> None:
             assert rel.rsplit("/", 1)[-1].removesuffix(".py") in text, f"ARCHITECTURE.md does not name linter/{rel}"
 
 
-# --- classes: each owns its state, none is cut into mixins -----------------------------------------
-
-#: classes still made of mixins while issue 33 splits them, each with where that is done; the test
-#: below fails once one of them is fixed, so that its entry goes
-MIXIN_CLASSES_BEING_SPLIT = {
-    ("linter/input/splitter/scanner.py", "_Splitter"): "issue 33, the splitter's part (branch issue-33-splitter)",
-}
-
-
-def _project_bases(root: Path) -> list[tuple[str, int, str, list[str]]]:
-    """Each class under `root` (a project's folder) that inherits from more than one class defined
-    there (in its own module or imported from another): (file relative to root's parent, line,
-    class, those bases)."""
-    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(root.rglob("*.py"))}
-    defined = {node.name for tree in trees.values() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-    found = []
-    for path, tree in trees.items():
-        own = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(root.name)):
-                own.update(alias.asname or alias.name for alias in node.names if alias.name in defined)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef):
-                bases = [name for name in map(ast.unparse, node.bases) if name in own]
-                if len(bases) > 1:
-                    found.append((path.relative_to(root.parent).as_posix(), node.lineno, node.name, bases))
-    return found
-
-
-def test_no_class_in_linter_inherits_from_more_than_one_project_class() -> None:
-    """A class of linter/ inherits from one class of the project at most: a class cut into mixins
-    that read each other's attributes is one class spread over files (issue 33); what is split is
-    split into objects that own their state and are called with what they need."""
-    found = _project_bases(LINTER)
-    mixed = [f"{path}:{line} class {name}({', '.join(bases)})" for path, line, name, bases in found
-             if (path, name) not in MIXIN_CLASSES_BEING_SPLIT]
-    assert not mixed, mixed
-    fixed = set(MIXIN_CLASSES_BEING_SPLIT) - {(path, name) for path, _, name, _ in found}
-    assert not fixed, f"no longer made of mixins, take them out of MIXIN_CLASSES_BEING_SPLIT: {sorted(fixed)}"
-
-
-def test_the_mixin_check_sees_mixins(tmp_path: Path) -> None:
-    """The check above can fail: a class of two project classes (one imported, one local) is found;
-    one project class and any number of others (the standard library's) are not."""
-    package = tmp_path / "linter"
-    package.mkdir()
-    (package / "parts.py").write_text("class Keys:\n    pass\n\n\nclass Charsets:\n    pass\n")
-    (package / "alter.py").write_text(
-        "from enum import Enum\nfrom linter.parts import Keys\n\n\nclass Local:\n    pass\n\n\n"
-        "class Alter(Keys, Local):\n    pass\n\n\nclass Fine(Keys, Enum):\n    pass\n")
-    found = _project_bases(package)
-    assert [(name, bases) for _, _, name, bases in found] == [("Alter", ["Keys", "Local"])]
-
-
 # --- migration formats: one home each, registered in one place ------------------------------------
 
 FORMATS_PACKAGE = LINTER / "input" / "migrations" / "formats"
@@ -415,13 +361,6 @@ def _project_bases(name: str, path: Path, classes: dict[str, set[str]]) -> list[
     return found
 
 
-#: classes still made of several linter classes, each to be given objects of its own by its part of
-#: issue 33 (the server emulator's replay); an entry that is no longer one fails, so the list only shrinks
-STILL_MIXED = {
-    "linter/server/replay.py": {"Replayer", "_Alter"},
-}
-
-
 def test_no_class_inherits_from_more_than_one_linter_class() -> None:
     """A class is one thing with its own state: it may refine one linter class (a `Format`, a
     reporter, a record), never put several together. A class made of several project classes is a
@@ -430,19 +369,13 @@ def test_no_class_inherits_from_more_than_one_linter_class() -> None:
     the class holds. Classes of the standard library and of other packages do not count."""
     modules = _modules()
     classes = _project_classes(modules)
-    found, still = [], set()
+    found = []
     for name, path in modules.items():
         where = path.relative_to(REPO_ROOT).as_posix()
         for cls, line, bases in _project_bases(name, path, classes):
-            if len(bases) <= 1:
-                continue
-            if cls in STILL_MIXED.get(where, ()):
-                still.add((where, cls))
-            else:
+            if len(bases) > 1:
                 found.append(f"{where}:{line}: class {cls}({', '.join(bases)})")
     assert not found, "classes made of several linter classes:\n" + "\n".join(found)
-    listed = {(where, cls) for where, names in STILL_MIXED.items() for cls in names}
-    assert still == listed, f"no longer made of several linter classes, take them out of STILL_MIXED: {listed - still}"
 
 
 def test_the_inheritance_check_sees_mixins(tmp_path: Path) -> None:
