@@ -20,6 +20,7 @@ import pytest
 
 from tests import differential as D
 from tests.helpers import lint_sql
+from tests.splitting import client_tables, replay_text
 
 VARIATIONS = 40
 
@@ -336,3 +337,15 @@ def test_a_database_named_where_the_input_names_none_is_not_guessed(tmp_path: Pa
     messages = [d.message for d in report.diagnostics if d.rule == "replay-error"]
     assert bool(messages) is said, messages
     assert all("the database shop" in m for m in messages)
+
+
+@pytest.mark.parametrize("word", ["BEGIN", "x", "START"])
+@pytest.mark.parametrize("value", ["1", "'a'", "@b + 1", "(SELECT 2)"])
+def test_a_set_with_a_word_after_its_value_is_refused_and_stops_its_packet(mariadb: Any, tmp_path: Path, word: str,
+                                                                          value: str) -> None:
+    """`SET @a := 1` with its `;` left out before the next line's word: the server refuses the SET
+    (1064) and runs nothing after it in its packet, here a CREATE TABLE under another delimiter."""
+    script = f"SET @a := {value}\n\\d ;;\n{word}; CREATE TABLE c (i int); COMMIT;;\nCREATE TABLE c2 (i int);;\n"
+    ours, diagnostics = replay_text(script, tmp_path, default_schema="t_a")
+    assert ours == client_tables(mariadb, script) == {"t_a.c2"}, script
+    assert any(d.rule == "parse-error" and "1064" in d.message for d in diagnostics), diagnostics

@@ -232,7 +232,10 @@ class ParseCache:
                 if glued is not None:
                     return glued
             if skipped.kind in _SESSION_WORDS:  # type: ignore[attr-defined]  # SET @v, PREPARE: dynamic SQL's makings
-                dynamic = dynamic_statement(text, skipped.kind)  # type: ignore[attr-defined]
+                try:
+                    dynamic = dynamic_statement(text, skipped.kind)  # type: ignore[attr-defined]
+                except ParseFailure as failure:
+                    return failure
                 if dynamic is not None:
                     return dynamic
             return skipped  # type: ignore[return-value]

@@ -79,9 +79,11 @@ class Query(NamedTuple):
 
 
 class Opaque(NamedTuple):
-    """What innolint does not evaluate, and why (a query joining tables, a function it does not know)."""
+    """What innolint does not evaluate, and why (a query joining tables, a function it does not
+    know); `refused`: no expression at all, the server refuses the text (a word after the value)."""
 
     why: str
+    refused: bool = False
 
 
 Expr = Const | Local | Column | UserVar | Call | Op | Query | Opaque
@@ -618,7 +620,20 @@ def expression(text: str) -> Expr:
     parsed = _parse_select("SELECT " + text)
     if not isinstance(parsed, exp.Select) or len(parsed.expressions) != 1 or parsed.args.get("from_") is not None:
         return Opaque(parsed if isinstance(parsed, str) else "not one expression")
+    if isinstance(parsed.expressions[0], exp.Alias):  # `1 BEGIN`: a select list takes a name there, a value does not
+        return Opaque(f"a word after the value ({parsed.expressions[0].alias})", refused=True)
     return _expr(parsed.expressions[0])
+
+
+def set_refusal(text: str) -> str | None:
+    """Why the server refuses a SET of user variables as a syntax error (a word after a value:
+    `SET @a := 1` and the next line's `BEGIN` with the `;` between them left out), or None."""
+    step = session_step(text)
+    if isinstance(step, Assign):
+        for _, value in step.pairs:
+            if isinstance(value, Opaque) and value.refused:
+                return f"SET: {value.why}: the server refuses it (error 1064), and runs nothing after it in its packet"
+    return None
 
 
 def _select(text: str) -> Select | Opaque:

@@ -106,6 +106,12 @@ def dynamic_statement(text: str, word: str) -> ops.Dynamic | None:
             return ops.Dynamic("EXECUTE IMMEDIATE", text)
         return ops.Dynamic(word, text)
     if word in _SESSION_WORDS and (word != "SET" or _user_variable(text) and not _plain_set(text)):
+        if word == "SET":
+            from linter.parse.routines import set_refusal  # (sqlglot's expressions: only for SET @v)
+
+            why = set_refusal(text)
+            if why is not None:
+                raise ParseFailure(why, refused=True)
         return ops.Dynamic(word, text)
     return None
 
