@@ -15,10 +15,17 @@ What goes in, and how it is checked before anything is written:
   applied; one without a fix, whose fix is advice or queries that print statements (a SELECT),
   or that stands for copies in many tenant schemas (its fix is the first tenant's), is listed in
   the file as comments for review, never executed.
+- A table's fixes that are ALTERs of it run as one ALTER (`steps_of`): the server judges the
+  whole table at every ALTER, so under MySQL 5.7+'s default sql_mode (STRICT_TRANS_TABLES,
+  NO_ZERO_DATE, NO_ZERO_IN_DATE) an ALTER of a table that keeps a zero-date default anywhere
+  fails (1067): its columns' MODIFYs pass only together.
 - The candidate is replayed after the history, in process: a fix whose statements the replay
-  rejects (a key already dropped by another fix) or whose finding is still there afterwards (a
-  fix that must come before the statement it repairs, like a missing CREATE TABLESPACE) moves to
-  the comments, and the replay runs again until every applied fix makes its finding go.
+  rejects or the target refuses (a key already dropped by another fix), whose finding is still
+  there afterwards (a fix that must come before the statement it repairs, like a missing CREATE
+  TABLESPACE), or that alters a table keeping a zero-date default the target's default sql_mode
+  refuses moves to the comments, and the replay runs again until every applied fix makes its
+  finding go. A combined ALTER the replay refuses is replayed one ALTER per fix to find the fix
+  it fails at.
 - The down migration is computed from the model, not from the up's text: for each table whose
   definition the up changes, the statements that give it back its definition before the up
   (foreign keys dropped first and added last, the servers refusing to change a column a
@@ -85,6 +92,105 @@ class Fix:
 
 
 @dataclass
+class Step:
+    """Statements the migration runs, and the fixes they carry out: one fix as it wrote them, or
+    (`table` set) the fixes that each begin with one ALTER TABLE of `table`, combined into one
+    ALTER, then the statements that followed each (its UPDATE, its OPTIMIZE). Why combined: the
+    server judges the whole table at every ALTER; under MySQL 5.7+'s default sql_mode an ALTER of
+    a table that keeps another column's zero-date default fails (1067), so a table's MODIFYs only
+    pass together, and one rebuild of a large table is cheaper than several."""
+
+    statements: list[str]
+    fixes: list[Fix]
+    table: tuple[str, str] | None = None
+
+    @property
+    def altered(self) -> list[tuple[str, str]]:
+        """The tables its statements rebuild or alter (ALTER TABLE, CREATE INDEX ... ON, DROP
+        INDEX ... ON, OPTIMIZE TABLE: the server judges each table's whole definition at them),
+        as (schema or "", table), lower case, in order."""
+        found: list[tuple[str, str]] = []
+        for statement in self.statements:
+            key = _changed_table(statement)
+            if key is not None and key not in found:
+                found.append(key)
+        return found
+
+
+#: a table's name as the fixes write it: backquoted or bare, maybe with its schema
+_NAME = r"(?:`(?:[^`]|``)*`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)*`|[\w$]+))?"
+#: an ALTER TABLE as the fixes write it: the table's name and its actions
+_ALTER_TABLE = re.compile(rf"(?is)ALTER\s+TABLE\s+({_NAME})\s+(.*?)\s*;?\s*")
+#: the other statements that rebuild a table or change its keys (the server checks every
+#: column's default there too: 1067 at CREATE INDEX and, as a result row, at OPTIMIZE TABLE)
+_OTHER_CHANGE = re.compile(
+    rf"(?is)(?:CREATE\s+(?:UNIQUE\s+|FULLTEXT\s+|SPATIAL\s+)?INDEX\s+.*?\s+ON|DROP\s+INDEX\s+.*?\s+ON"
+    rf"|OPTIMIZE\s+(?:NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLE)\s+({_NAME})\b.*")
+#: actions that cannot stand in an ALTER beside others (a partitioning clause ends the statement;
+#: ALGORITHM= and LOCK= are the fix's own choice for its own actions)
+_ALONE = re.compile(r"(?i)\bPARTITION\b|\bPARTITIONING\b|\bALGORITHM\s*=|\bLOCK\s*=|\bRENAME\b")
+
+
+def _table_key(written: str) -> tuple[str, str]:
+    names = [part[1:-1].replace("``", "`") if part.startswith("`") else part
+             for part in re.findall(r"`(?:[^`]|``)*`|[\w$]+", written)]
+    return (names[0] if len(names) > 1 else "").lower(), names[-1].lower()
+
+
+def _alter_parts(statement: str) -> tuple[tuple[str, str], str, str] | None:
+    """(the table's key, its name as written, the actions) of an ALTER TABLE, else None."""
+    match = _ALTER_TABLE.fullmatch(statement.strip())
+    if match is None:
+        return None
+    return _table_key(match.group(1)), match.group(1), match.group(2)
+
+
+def _changed_table(statement: str) -> tuple[str, str] | None:
+    """The table a statement alters or rebuilds, as (schema or "", table), else None."""
+    parts = _alter_parts(statement)
+    if parts is not None:
+        return parts[0]
+    match = _OTHER_CHANGE.fullmatch(statement.strip())
+    return _table_key(match.group(1)) if match is not None else None
+
+
+def steps_of(applied: list[Fix], separate: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset()
+             ) -> list[Step]:
+    """The applied fixes as the migration runs them. Per table, the fixes that begin with an
+    ALTER TABLE of it and alter no other table after it are combined into one ALTER (their
+    actions in the fixes' order), followed by the statements that followed each (an UPDATE, an
+    OPTIMIZE); it runs where the table's first such fix was. Every other fix runs as it wrote its
+    statements, where it was. Tables in `separate` keep one ALTER per fix (their combined ALTER
+    failed in the replay: each fix is judged alone to find which)."""
+    order: list[Step | tuple[str, str]] = []
+    combined: dict[tuple[str, str], tuple[str, list[str], list[str], list[Fix]]] = {}
+    for fix in applied:
+        first = _alter_parts(fix.statements[0]) if fix.statements else None
+        mergeable = (first is not None and first[0] not in separate and not _ALONE.search(first[2])
+                     and not any(_changed_table(statement) not in (None, first[0]) for statement in fix.statements[1:])
+                     and not any(_alter_parts(statement) is not None for statement in fix.statements[1:]))
+        if first is None or not mergeable:
+            order.append(Step(list(fix.statements), [fix]))
+            continue
+        key, written, actions = first
+        if key not in combined:
+            combined[key] = (written, [], [], [])
+            order.append(key)
+        _, acts, after, fixes = combined[key]
+        acts.append(actions)
+        after.extend(fix.statements[1:])
+        fixes.append(fix)
+    steps = []
+    for item in order:
+        if isinstance(item, Step):
+            steps.append(item)
+            continue
+        name, acts, after, fixes = combined[item]
+        steps.append(Step([f"ALTER TABLE {name} {', '.join(acts)}", *after], fixes, item))
+    return steps
+
+
+@dataclass
 class FixPlan:
     """What `fix --migration` writes: the fixes, the down statements, and what the replay saw."""
 
@@ -98,6 +204,8 @@ class FixPlan:
     new_findings: list[Finding] = field(default_factory=list)
     #: parse errors in the history: a fix computed from a model with gaps
     history_problems: list[Diagnostic] = field(default_factory=list)
+    #: the applied fixes as the migration runs them (`steps`): a table's ALTERs combined in one
+    steps: list[Step] = field(default_factory=list)
 
     @property
     def applied(self) -> list[Fix]:
@@ -204,12 +312,37 @@ def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warn
 
 
 def _verify(result: FixPlan, verifier: _Verifier, rounds: int) -> None:
-    """Drop the fixes the replay rejects until every applied fix makes its finding go (each round
-    drops at least one, so `rounds` = the number of fixes is enough); then the down, and its own
-    replay."""
+    """Drop the fixes the replay rejects until every applied fix runs and makes its finding go:
+    a statement the replay refuses, a finding that stays, an ALTER the target's default sql_mode
+    refuses (`_Verifier.replay`). A table whose combined ALTER the replay refuses has its fixes
+    replayed one ALTER each to find which one fails; that one is dropped and the rest combined
+    again (a table whose fixes all pass alone keeps one ALTER per fix). Each round drops a fix or
+    splits a table: 2 x fixes + 1 rounds are enough. Then the down, and its own replay."""
     before_keys = {_key(f) for f in verifier.before_findings}
-    for _ in range(rounds + 1):
-        failed = verifier.replay(result.applied).failed
+    separate: set[tuple[str, str]] = set()
+    diagnosing: set[tuple[str, str]] = set()
+    for _ in range(2 * rounds + 1):
+        steps = steps_of(result.applied, separate)
+        replayed = verifier.replay(steps)
+        if replayed.split - separate:
+            diagnosing |= replayed.split - separate
+            separate |= replayed.split
+            continue
+        failed = dict(replayed.refused)
+        if diagnosing:  # the one-by-one replay of those tables' fixes: the one their combined ALTER failed at
+            culprits = [fix for step in steps if _first_table(step) in diagnosing for fix in step.fixes
+                        if id(fix) in failed]
+            if culprits:  # dropped; the rest are combined again
+                separate -= diagnosing
+            diagnosing = set()
+            if culprits:
+                for fix in result.applied:
+                    if id(fix) in failed:
+                        fix.advice = failed[id(fix)]
+                continue
+        for why in (replayed.stays, replayed.by_mode):
+            for fix_id, message in why.items():
+                failed.setdefault(fix_id, message)
         if not failed:
             break
         for fix in result.applied:
@@ -217,24 +350,72 @@ def _verify(result: FixPlan, verifier: _Verifier, rounds: int) -> None:
                 fix.advice = failed[id(fix)]
         if not result.applied:
             return
-    final = verifier.replay(result.applied)
+    result.steps = steps_of(result.applied, separate)
+    final = verifier.replay(result.steps)
     result.new_findings = [f for f in final.findings if _key(f) not in before_keys]
     down, notes = down_statements(verifier.before, final.model, result.target)
     if any(s.split(None, 1)[0].upper() == "UPDATE" for fix in result.applied for s in fix.statements):
         notes.insert(0, "the up migration converts data (UPDATE): this down restores the definitions, not the "
                         "values as they were")
-    restored = verifier.replay(result.applied, down=down)
+    if down and _zero_dates(verifier.before, result.target):
+        # the down gives the zero dates back: the target's default sql_mode refuses them (1067)
+        down = [_SAVE_SQL_MODE, _ALLOW_ZERO_DATES, *down, _RESTORE_SQL_MODE]
+        notes.append("the down restores zero-date defaults, which the server's default sql_mode refuses: it "
+                     "allows them for its own statements (SET SESSION sql_mode) and restores the mode after")
+    restored = verifier.replay(result.steps, down=down)
     for table in _changed_tables(verifier.before, restored.model):
         notes.append(f"{table}: this down does not restore its definition exactly; restore it by hand")
     result.down, result.down_notes = down, notes
+
+
+def _first_table(step: Step) -> tuple[str, str] | None:
+    altered = step.altered
+    return altered[0] if altered else None
+
+
+def _refused_defaults(table: Table, target: Target) -> list[str]:
+    """The columns of `table` whose zero-date default the target's default sql_mode refuses
+    (zero-date-default's one decision, at error): while one is there, the server refuses every
+    ALTER of the table (error 1067 at the first of them, whatever the ALTER changes)."""
+    from checks.zero_date_default import zero_date_problem
+
+    found = []
+    for column in table.columns.values():
+        problem = zero_date_problem(table, column, target)
+        if problem is not None and problem.severity == "error":
+            found.append(column.name)
+    return found
+
+
+def _default_mode(target: Target) -> str:
+    """The target's default sql_mode as far as zero dates go, for messages."""
+    if target.is_mariadb:
+        return f"{target.label}'s default sql_mode (STRICT_TRANS_TABLES: a TIMESTAMP's zero-in-date is out of range)"
+    return f"{target.label}'s default sql_mode (STRICT_TRANS_TABLES, NO_ZERO_DATE, NO_ZERO_IN_DATE)"
+
+
+def _zero_dates(model: SchemaModel, target: Target) -> bool:
+    return any(_refused_defaults(table, target) for table in model.tables())
+
+
+_SAVE_SQL_MODE = "SET @innolint_sql_mode = @@SESSION.sql_mode;"
+_ALLOW_ZERO_DATES = ("SET SESSION sql_mode = REPLACE(REPLACE(@@SESSION.sql_mode, 'NO_ZERO_IN_DATE', ''), "
+                     "'NO_ZERO_DATE', '');")
+_RESTORE_SQL_MODE = "SET SESSION sql_mode = @innolint_sql_mode;"
 
 
 @dataclass
 class _Replayed:
     model: SchemaModel
     findings: list[Finding]
-    #: id(fix) -> why it failed
-    failed: dict[int, str]
+    #: id(fix) -> why it failed: a statement of it the replay refuses
+    refused: dict[int, str] = field(default_factory=dict)
+    #: id(fix) -> why it failed: its finding is still there after the replay
+    stays: dict[int, str] = field(default_factory=dict)
+    #: id(fix) -> why it failed: the target's default sql_mode refuses an ALTER of it
+    by_mode: dict[int, str] = field(default_factory=dict)
+    #: tables whose combined ALTER failed: their fixes are to be judged one by one
+    split: set[tuple[str, str]] = field(default_factory=set)
 
 
 class _Verifier:
@@ -281,30 +462,81 @@ class _Verifier:
 
         shutil.rmtree(self.scratch, ignore_errors=True)
 
-    def replay(self, applied: list[Fix], down: list[str] | None = None) -> _Replayed:
+    def replay(self, steps: list[Step], down: list[str] | None = None) -> _Replayed:
+        """The history, then `steps` (and `down`), replayed; which fixes fail, and why: a
+        statement the replay refuses, a finding that stays, or an ALTER the target's default
+        sql_mode refuses (`by_mode`, judged on the tables as the replay leaves them)."""
         lines: list[str] = []
-        spans: list[tuple[int, int, Fix]] = []
-        for fix in applied:
+        spans: list[tuple[int, int, Step]] = []
+        for step in steps:
             start = self.offset + len(lines) + 1
-            for statement in fix.statements:
+            for statement in step.statements:
                 lines.extend(_terminated(statement).split("\n"))
-            spans.append((start, self.offset + len(lines), fix))
+            spans.append((start, self.offset + len(lines), step))
         for statement in down or ():
             lines.extend(_terminated(statement).split("\n"))
         result = self._lint(lines)
-        failed: dict[int, str] = {}
-        for diagnostic in result.diagnostics:
-            if diagnostic.rule in ("parse-error", "replay-error"):
-                for start, end, fix in spans:
-                    if start <= diagnostic.line <= end:
-                        failed[id(fix)] = f"not applied: replayed after the history, {diagnostic.message}"
+        replayed = _Replayed(result.model, result.findings)
+        # what the replay could not read or follow, and the statements the target refuses
+        problems = [(d.line, d.message) for d in result.diagnostics if d.rule in ("parse-error", "replay-error")]
+        problems += [(r.where.line, f"the target refuses it: {r.message}") for r in result.model.refusals
+                     if r.where.path == self.path]
+        for line, message in problems:
+            for start, end, step in spans:
+                if start <= line <= end:
+                    if step.table is not None and len(step.fixes) > 1:
+                        replayed.split.add(step.table)  # which of them fails is told one by one
+                    else:
+                        for fix in step.fixes:
+                            replayed.refused.setdefault(id(fix), f"not applied: replayed after the history, {message}")
         if down is None:
             remaining = {_key(f) for f in result.findings}
-            for fix in applied:
-                if id(fix) not in failed and _key(fix.finding) in remaining:
-                    failed[id(fix)] = ("not applied: replayed after the history, its finding stays (the fix belongs "
-                                       "before the statement it repairs, or another fix undoes it)")
-        return _Replayed(result.model, result.findings, failed)
+            for step in steps:
+                for fix in step.fixes:
+                    if _key(fix.finding) in remaining:
+                        replayed.stays[id(fix)] = (
+                            "not applied: replayed after the history, its finding stays (the fix belongs before the "
+                            "statement it repairs, or another fix undoes it)")
+            replayed.by_mode = self._refused_by_mode(steps, result.model)
+        return replayed
+
+    def _refused_by_mode(self, steps: list[Step], model: SchemaModel) -> dict[int, str]:
+        """The fixes whose statements alter a table that, after them, keeps a zero-date default
+        the target's default sql_mode refuses: the server judges the whole table at every ALTER
+        (and CREATE INDEX, OPTIMIZE), so that ALTER fails with 1067 for the other column. The
+        tables are as the replay leaves them; a column a later step repairs (a table whose
+        fixes could not be combined) still holds its zero default at the earlier steps."""
+        target = self.context.target
+        tables = _tables(model)
+        bare: dict[str, list[tuple[str, str]]] = {}
+        for key in tables:
+            bare.setdefault(key[1], []).append(key)
+        repaired_later: dict[tuple[str, str], list[str]] = {}
+        refused: dict[tuple[str, str], list[str]] = {}
+        failed: dict[int, str] = {}
+        for step in reversed(steps):
+            for written in step.altered:
+                key = written if written in tables or written[0] else next(iter(bare.get(written[1], [])[:1]), written)
+                if key not in refused:
+                    refused[key] = _refused_defaults(tables[key], target) if key in tables else []
+                columns = refused[key] + [c for c in repaired_later.get(key, []) if c not in refused[key]]
+                if not columns:
+                    continue
+                name = human(tables[key].name if key in tables else written[1])
+                column = human(columns[0])
+                for fix in step.fixes:
+                    failed.setdefault(id(fix), (
+                        f"not applied: under {_default_mode(target)} the server refuses every ALTER of {name} "
+                        f"while {column} keeps its zero-date default (error 1067, Invalid default value for "
+                        f"'{column}'): fix zero-date-default on {name} in the same migration (its MODIFY then goes "
+                        "in the same ALTER)"))
+            for fix in step.fixes:
+                if fix.finding.rule == "zero-date-default" and step.altered:
+                    column = (fix.finding.subject or "").partition(":")[2]
+                    first = step.altered[0]
+                    key = first if first in tables or first[0] else next(iter(bare.get(first[1], [])[:1]), first)
+                    repaired_later.setdefault(key, []).append(column)
+        return failed
 
 
 def _terminated(statement: str) -> str:
@@ -398,7 +630,21 @@ def down_statements(before: SchemaModel, after: SchemaModel, target: Target) -> 
             alters.append(f"ALTER TABLE {_name(old[key])} {', '.join(actions)};")
     spaces = [f"DROP TABLESPACE {quote(t.name)};" for name, t in sorted(after.tablespaces.items())
               if name not in before.tablespaces]
-    return drop_fks + alters + add_fks + spaces, notes
+    # a column the up made nullable (a zero-date default become NULL) may hold NULLs by now: in
+    # strict mode the MODIFY back to NOT NULL fails at the first (1265), so they get its old default
+    refill = []
+    for key in changed:
+        was, now = old[key], new[key]
+        for name, column in was.columns.items():
+            later = now.columns.get(name)
+            if (later is not None and later.nullable and not column.nullable and column.default is not None
+                    and column.default.upper() != "NULL" and column.generated is None):
+                refill.append(f"UPDATE {_name(was)} SET {quote(column.name)} = {column.default} "
+                              f"WHERE {quote(column.name)} IS NULL;")
+    if refill:
+        notes.append("columns the up made nullable are NOT NULL again: the rows that hold NULL by then get the "
+                     "column's old default first")
+    return refill + drop_fks + alters + add_fks + spaces, notes
 
 
 def _table_actions(was: Table, now: Table, target: Target) -> tuple[list[str], list[str]]:
@@ -504,17 +750,21 @@ def render(fix_plan: FixPlan) -> tuple[str, str | None]:
     target = fix_plan.target.label
     lines = [f"-- innolint fix: {len(applied)} fix{'es' if len(applied) != 1 else ''} for the findings of this "
              f"migration history ({target}).",
-             "-- Each was replayed after the history: its finding is gone. Review before committing: an ALTER that",
-             "-- rebuilds a large table locks or copies it (pt-online-schema-change and gh-ost do it online)."]
+             f"-- Each was replayed after the history, judged as {target}'s default sql_mode judges it: its finding",
+             "-- is gone. A table's changes are one ALTER (the server judges the whole table at each ALTER). Review",
+             "-- before committing: an ALTER that rebuilds a large table locks or copies it (pt-online-schema-change",
+             "-- and gh-ost do it online)."]
     if fix_plan.history_problems:
         lines.append(f"-- Note: {len(fix_plan.history_problems)} statement(s) of the history could not be read "
                      "(innolint check lists them): the fixes were computed without them.")
     root = directory_of(fix_plan.history)
-    for fix in applied:
-        lines += ["", _about(fix, root)]
-        lines += [_terminated(s) for s in fix.statements]
-        # the fix's own comments (an alternative, what a statement does), as comments
-        lines += [human(line.strip()) for line in (fix.finding.fix or "").split("\n") if line.strip().startswith("--")]
+    for step in fix_plan.steps or [Step(list(fix.statements), [fix]) for fix in applied]:
+        lines.append("")
+        lines += [_about(fix, root) for fix in step.fixes]
+        lines += [_terminated(s) for s in step.statements]
+        # the fixes' own comments (an alternative, what a statement does), as comments
+        lines += [human(line.strip()) for fix in step.fixes for line in (fix.finding.fix or "").split("\n")
+                  if line.strip().startswith("--")]
     if listed:
         lines += ["", "-- Not applied: listed for review, nothing below runs."]
         for fix in listed:
