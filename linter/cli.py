@@ -159,6 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--min-severity", choices=("error", "warning", "info"), default=None,
                      help="fix findings at or above this severity (default: the fail level, else warning)")
     fix.add_argument("--dry-run", action="store_true", help="print the files instead of writing them")
+    fix.add_argument("--allow-dirty", action="store_true",
+                     help="write the migration even when migrations of DIR are not committed (untracked, staged, "
+                     "modified or deleted): by default it is refused, as cargo fix does, since a migration not "
+                     "committed has run nowhere and is fixed in place")
     _config_arguments(fix)
     _selection_arguments(fix)
     rules = commands.add_parser("rules", help="list the rules (--format json: for tools)")
@@ -691,7 +695,11 @@ def _fix(args: argparse.Namespace) -> int:
     try:
         resolver = _resolver(args)
         level = args.min_severity or resolver.for_path(args.migration).fail_level
-        plan = build(args.migration, resolver, min_severity="info" if level == "none" else level)
+        plan = build(args.migration, resolver, min_severity="info" if level == "none" else level,
+                     allow_dirty=args.allow_dirty or args.dry_run)
+        if plan.uncommitted and not args.allow_dirty:
+            _say(f"note: {len(plan.uncommitted):,} migration(s) of {args.migration} not committed: without "
+                 "--dry-run the migration is not written (commit them first, or --allow-dirty)")
         if not plan.fixes:
             _say(f"{args.migration}: nothing to fix at or above {level}")
             return EXIT_CLEAN

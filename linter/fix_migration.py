@@ -206,6 +206,8 @@ class FixPlan:
     history_problems: list[Diagnostic] = field(default_factory=list)
     #: the applied fixes as the migration runs them (`steps`): a table's ALTERs combined in one
     steps: list[Step] = field(default_factory=list)
+    #: the history's migrations git has not committed as they are (written with allow_dirty)
+    uncommitted: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def applied(self) -> list[Fix]:
@@ -289,9 +291,42 @@ def classify(finding: Finding) -> Fix:
     return Fix(finding, statements)
 
 
-def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warning") -> FixPlan:
-    """Lint DIR's history, choose the fixes, check them by replay, compute the down."""
+def uncommitted_migrations(directory: str, history: History, resolver: ConfigResolver) -> list[tuple[str, str]]:
+    """The history's migrations (down and undo files too, and SQL files deleted from its
+    directories) that git has not committed as they are, with what differs ("untracked",
+    "staged", "modified", "deleted"), in the history's order; [] outside a git repository."""
+    from linter.input.git_changes import uncommitted
+    from linter.input.source import SQL_SUFFIXES
+
+    members = [*history.files, *(path for path, _ in history.ignored)]
+    rank = {os.path.normcase(os.path.realpath(path)): n for n, path in enumerate(members)}
+    found: dict[str, str] = {}
+    for location in locations_of(directory, resolver):
+        found.update(uncommitted(location) or {})
+    dirty = [(path, state) for path, state in found.items()
+             if path in rank or (state == "deleted" and path.lower().endswith(SQL_SUFFIXES))]
+    return sorted(dirty, key=lambda item: (rank.get(item[0], len(rank)), item[0]))
+
+
+def _refuse_uncommitted(directory: str, dirty: list[tuple[str, str]]) -> FixError:
+    shown = ", ".join(f"{human(os.path.relpath(path, directory))} ({state})" for path, state in dirty[:5])
+    more = f" and {len(dirty) - 5:,} more" if len(dirty) > 5 else ""
+    return FixError(
+        f"{directory}: migrations not committed: {shown}{more}. A migration that is not committed has run nowhere "
+        "yet: fix it in place (innolint check gives each finding's fix) rather than add a migration after it, and "
+        "a committed one that is edited or deleted is not what the databases ran. Commit them first to have the "
+        "fixes written as the next migration, or pass --allow-dirty to write it anyway")
+
+
+def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warning",
+          allow_dirty: bool = False) -> FixPlan:
+    """Lint DIR's history, choose the fixes, check them by replay, compute the down. Refused
+    (FixError) when a migration of the history is not committed as it is, unless `allow_dirty`:
+    the next migration goes after migrations that ran (`uncommitted_migrations`)."""
     history = history_of(directory, resolver)
+    dirty = uncommitted_migrations(directory, history, resolver)
+    if dirty and not allow_dirty:
+        raise _refuse_uncommitted(directory, dirty)
     settings = resolver.for_path(history.files[0])
     report = lint_paths(locations_of(directory, resolver), options=RunOptions(resolver))
     in_history = {os.path.realpath(p) for p in history.files}
@@ -300,7 +335,7 @@ def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warn
     problems = [d for d in report.diagnostics if d.rule == "parse-error" and os.path.realpath(d.path) in in_history]
     context = settings.context()
     fixes = [classify(f) for f in findings]
-    result = FixPlan(history, context.target, fixes, history_problems=problems)
+    result = FixPlan(history, context.target, fixes, history_problems=problems, uncommitted=dirty)
     if not result.applied:
         return result
     verifier = _Verifier(history, context, settings)

@@ -378,3 +378,32 @@ def edited_migrations(changes: ChangeSet, files: list[str], tool: str | None) ->
             continue
         found.append(MigrationEdit(old, "renamed", changes.ref, new_path=mine.get(new, new), on_edit=on_edit))
     return tuple(found)
+
+
+def uncommitted(directory: str) -> dict[str, str] | None:
+    """The files below `directory` that differ from the last commit, by absolute path (`_absolute`),
+    each with what differs: "untracked", "staged" (in the index, not committed), "modified" (in
+    the working tree, not staged), "deleted". None when the directory is in no git repository (or
+    git cannot run): nothing can be said."""
+    try:
+        top = _git(["rev-parse", "--show-toplevel"], directory).rstrip(b"\n")
+        listed = _git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
+                      directory)
+    except ChangeError:
+        return None
+    found: dict[str, str] = {}
+    root = os.fsdecode(top)
+    for entry in listed.split(b"\0"):
+        if len(entry) < 4:
+            continue
+        staged, worktree, name = chr(entry[0]), chr(entry[1]), os.fsdecode(entry[3:])
+        if staged == "?":
+            state = "untracked"
+        elif "D" in (staged, worktree):
+            state = "deleted"
+        elif worktree != " ":
+            state = "modified"
+        else:
+            state = "staged"
+        found[_absolute(os.path.join(root, name))] = state
+    return found
