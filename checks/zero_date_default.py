@@ -137,18 +137,37 @@ def zero_date_problem(table: Table, column: Column, target: Target, first_timest
                            "way does too, and a zero date is no date: drivers and tools stumble on it.", evidence)
 
 
-def zero_date_fix(table: Table, column: Column, target: Target) -> str:
+#: up to this many zero-date columns of a table, each finding's fix changes them all
+_TOGETHER = 32
+
+
+def zero_date_fix(table: Table, columns: list[Column], target: Target, first_of: str | None = None) -> str:
     """NULL as the default (the column becomes nullable where it is not), written as a MODIFY that
-    keeps the rest of the definition; then the rows that hold the zero value get NULL."""
+    keeps the rest of the definition; then the rows that hold the zero value get NULL. `columns`:
+    the column of the finding, and with it the table's other columns whose zero-date default the
+    target refuses: while one is left the server refuses every ALTER of the table under the
+    target's default sql_mode (1067 for that column, shown on MariaDB with MySQL's sql_mode), so
+    they are changed in one ALTER. `first_of`: the column whose finding's fix changes them all,
+    when this one's does not (a table of more than `_TOGETHER` such columns)."""
     from linter.rules.column_sql import kept_definition  # the one way a MODIFY is written
 
     name = qualified(table)
-    if column.nullable:
-        alter = f"ALTER TABLE {name} ALTER COLUMN {quote(column.name)} SET DEFAULT NULL;"
-    else:
-        alter = f"ALTER TABLE {name} MODIFY COLUMN {kept_definition(replace(column, nullable=True, default='NULL'), target)};"
-    return (f"{alter}\nUPDATE {name} SET {quote(column.name)} = NULL "
-            f"WHERE MONTH({quote(column.name)}) = 0 OR DAYOFMONTH({quote(column.name)}) = 0;")
+    actions = []
+    for column in columns:
+        if column.nullable:
+            actions.append(f"ALTER COLUMN {quote(column.name)} SET DEFAULT NULL")
+        else:
+            actions.append(f"MODIFY COLUMN {kept_definition(replace(column, nullable=True, default='NULL'), target)}")
+    lines = [f"ALTER TABLE {name} {', '.join(actions)};"]
+    if len(columns) == 1 and first_of is not None:
+        lines.append(f"-- run as part of {first_of}'s fix: {target.label} refuses any ALTER of the table while another "
+                     "column keeps its zero default (1067)")
+    lines += [f"UPDATE {name} SET {quote(c.name)} = NULL WHERE MONTH({quote(c.name)}) = 0 OR DAYOFMONTH({quote(c.name)}) = 0;"
+              for c in columns]
+    if len(columns) > 1:
+        lines.append(f"-- with the table's other zero-date columns: {target.label} refuses any ALTER of the table while "
+                     "one keeps its zero default (1067)")
+    return "\n".join(lines)
 
 
 class ZeroDateDefault(Check):
@@ -187,15 +206,24 @@ class ZeroDateDefault(Check):
         if is_system_schema(table.schema):
             return
         first = _first_timestamp(table)
-        for column in table.columns.values():
-            problem = zero_date_problem(table, column, context.target, first)
-            if problem is None:
-                continue
+        problems = [(column, problem) for column in table.columns.values()
+                    if (problem := zero_date_problem(table, column, context.target, first)) is not None]
+        # the columns the target's default sql_mode refuses: fixed together (see zero_date_fix), in
+        # every finding's fix up to _TOGETHER of them, else in the first one's (the rest name it):
+        # the fixes' text stays linear in the columns
+        refused_columns = [column for column, problem in problems if problem.severity == "error"]
+        first_refused = refused_columns[0] if refused_columns else None
+        for column, problem in problems:
+            together, first_of = [column], None
+            if problem.severity == "error" and (len(refused_columns) <= _TOGETHER or column is first_refused):
+                together = refused_columns  # (in table order: one text for them all)
+            elif problem.severity == "error" and first_refused is not None:
+                first_of = f"{quote(table.name)}.{quote(first_refused.name)}"
             point = ("TIMESTAMP NOT NULL without a DEFAULT gets the zero date" if problem.implicit
                      else f"DEFAULT {column.default} is a zero date")
             refused = f"; {context.target.label} refuses it" if problem.severity == "error" else ""
             yield self.finding(
                 table, problem.message, severity=problem.severity, where=statement_of(table, column),
-                evidence=problem.evidence, fix=zero_date_fix(table, column, context.target),
+                evidence=problem.evidence, fix=zero_date_fix(table, together, context.target, first_of),
                 subject=f"default:{column.name}", summary=f"{table.name}.{column.name}: {point}{refused}",
             )

@@ -205,6 +205,10 @@ class Engine:
         if suppressed:
             context = dataclasses.replace(context, suppressed=suppressed)
         result.findings = self.run_checks(replayer.model, context, disabled, failures=result.diagnostics)
+        if context.changed is not None:  # a table the change creates is fixed in its CREATE TABLE
+            from linter.rules.created_tables import corrected
+
+            result.findings = corrected(result.findings, replayer.model, context)
         if not any(check.id == "refused-ddl" and check.id not in disabled for check in self.checks):
             # no rule that runs reports these refusals: said as what they were before refused-ddl, never silent
             result.diagnostics.extend(

@@ -54,13 +54,15 @@ from linter.rules.findings import Diagnostic, Finding, at_or_above
 from linter.input.migrations.formats import FORMATS, named
 from linter.input.migrations.formats.base import History, NewMigration, WritingError
 from linter.input.migrations.history import plan
-from linter.parse.elements import Column, ForeignKey, Index, IndexColumn
-from linter.schema.model import SchemaModel, Table, generated_key_name
+from linter.schema.model import SchemaModel, Table
 from linter.report import human
 from linter.report.text import headline
 from linter.input.source import discover
 from linter.input.migrations.writing import directory_of, new_migration
-from linter.input.split import split_stream
+from linter.rules.fix_sql import (
+    alter_actions, alter_parts, changed_table, column_sql, foreign_key_sql, index_sql, same_table, server_indexes,
+    statements_of, table_name, tables_by_key, terminated,
+)
 from linter.schema.target import Target
 
 #: first words of the statements a fix may execute in a migration
@@ -111,47 +113,15 @@ class Step:
         as (schema or "", table), lower case, in order."""
         found: list[tuple[str, str]] = []
         for statement in self.statements:
-            key = _changed_table(statement)
+            key = changed_table(statement)
             if key is not None and key not in found:
                 found.append(key)
         return found
 
 
-#: a table's name as the fixes write it: backquoted or bare, maybe with its schema
-_NAME = r"(?:`(?:[^`]|``)*`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)*`|[\w$]+))?"
-#: an ALTER TABLE as the fixes write it: the table's name and its actions
-_ALTER_TABLE = re.compile(rf"(?is)ALTER\s+TABLE\s+({_NAME})\s+(.*?)\s*;?\s*")
-#: the other statements that rebuild a table or change its keys (the server checks every
-#: column's default there too: 1067 at CREATE INDEX and, as a result row, at OPTIMIZE TABLE)
-_OTHER_CHANGE = re.compile(
-    rf"(?is)(?:CREATE\s+(?:UNIQUE\s+|FULLTEXT\s+|SPATIAL\s+)?INDEX\s+.*?\s+ON|DROP\s+INDEX\s+.*?\s+ON"
-    rf"|OPTIMIZE\s+(?:NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLE)\s+({_NAME})\b.*")
 #: actions that cannot stand in an ALTER beside others (a partitioning clause ends the statement;
 #: ALGORITHM= and LOCK= are the fix's own choice for its own actions)
 _ALONE = re.compile(r"(?i)\bPARTITION\b|\bPARTITIONING\b|\bALGORITHM\s*=|\bLOCK\s*=|\bRENAME\b")
-
-
-def _table_key(written: str) -> tuple[str, str]:
-    names = [part[1:-1].replace("``", "`") if part.startswith("`") else part
-             for part in re.findall(r"`(?:[^`]|``)*`|[\w$]+", written)]
-    return (names[0] if len(names) > 1 else "").lower(), names[-1].lower()
-
-
-def _alter_parts(statement: str) -> tuple[tuple[str, str], str, str] | None:
-    """(the table's key, its name as written, the actions) of an ALTER TABLE, else None."""
-    match = _ALTER_TABLE.fullmatch(statement.strip())
-    if match is None:
-        return None
-    return _table_key(match.group(1)), match.group(1), match.group(2)
-
-
-def _changed_table(statement: str) -> tuple[str, str] | None:
-    """The table a statement alters or rebuilds, as (schema or "", table), else None."""
-    parts = _alter_parts(statement)
-    if parts is not None:
-        return parts[0]
-    match = _OTHER_CHANGE.fullmatch(statement.strip())
-    return _table_key(match.group(1)) if match is not None else None
 
 
 def steps_of(applied: list[Fix], separate: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset()
@@ -163,22 +133,25 @@ def steps_of(applied: list[Fix], separate: frozenset[tuple[str, str]] | set[tupl
     statements, where it was. Tables in `separate` keep one ALTER per fix (their combined ALTER
     failed in the replay: each fix is judged alone to find which)."""
     order: list[Step | tuple[str, str]] = []
-    combined: dict[tuple[str, str], tuple[str, list[str], list[str], list[Fix]]] = {}
+    # per table: its name as written, its actions and the statements after them (dicts as ordered
+    # sets: an action two fixes both write, the table's zero-date columns in each finding's fix,
+    # is written once), its fixes
+    combined: dict[tuple[str, str], tuple[str, dict[str, None], dict[str, None], list[Fix]]] = {}
     for fix in applied:
-        first = _alter_parts(fix.statements[0]) if fix.statements else None
+        first = alter_parts(fix.statements[0]) if fix.statements else None
         mergeable = (first is not None and first[0] not in separate and not _ALONE.search(first[2])
-                     and not any(_changed_table(statement) not in (None, first[0]) for statement in fix.statements[1:])
-                     and not any(_alter_parts(statement) is not None for statement in fix.statements[1:]))
+                     and not any(changed_table(statement) not in (None, first[0]) for statement in fix.statements[1:])
+                     and not any(alter_parts(statement) is not None for statement in fix.statements[1:]))
         if first is None or not mergeable:
             order.append(Step(list(fix.statements), [fix]))
             continue
         key, written, actions = first
         if key not in combined:
-            combined[key] = (written, [], [], [])
+            combined[key] = (written, {}, {}, [])
             order.append(key)
         _, acts, after, fixes = combined[key]
-        acts.append(actions)
-        after.extend(fix.statements[1:])
+        acts.update(dict.fromkeys(alter_actions(actions)))
+        after.update(dict.fromkeys(fix.statements[1:]))
         fixes.append(fix)
     steps = []
     for item in order:
@@ -268,12 +241,6 @@ def locations_of(directory: str, resolver: ConfigResolver) -> list[str]:
 
 # --- planning --------------------------------------------------------------------------------------
 
-def statements_of(fix: str) -> list[str]:
-    """The statements of a fix's SQL, without the comments around them (`render` writes those
-    back as comments)."""
-    return [s.text.strip() for s in split_stream([fix], "<fix>") if s.text.strip()]
-
-
 def classify(finding: Finding) -> Fix:
     """A fix to run, or advice to list: no fix, nothing executable, or a statement that only reads
     (the queries that print per-tenant statements)."""
@@ -313,9 +280,33 @@ def _refuse_uncommitted(directory: str, dirty: list[tuple[str, str]]) -> FixErro
     more = f" and {len(dirty) - 5:,} more" if len(dirty) > 5 else ""
     return FixError(
         f"{directory}: migrations not committed: {shown}{more}. A migration that is not committed has run nowhere "
-        "yet: fix it in place (innolint check gives each finding's fix) rather than add a migration after it, and "
+        "yet: fix it in place (innolint check --since HEAD gives each finding's fix, for a table it creates the "
+        "corrected CREATE TABLE) rather than add a migration after it, and "
         "a committed one that is edited or deleted is not what the databases ran. Commit them first to have the "
         "fixes written as the next migration, or pass --allow-dirty to write it anyway")
+
+
+def _fixed_in_place(fixes: list[Fix], dirty: list[tuple[str, str]], directory: str, resolver: ConfigResolver) -> None:
+    """With migrations not committed (allowed): a finding on a table one of the new ones creates
+    is fixed in that CREATE TABLE, not after it (the migration has run nowhere; a CREATE the
+    target refuses never makes the table an ALTER would fix): listed, with the corrected CREATE
+    TABLE that linting the new files as the change gives (`linter.rules.created_tables`)."""
+    from linter.input.git_changes import ChangeSet
+    from linter.rules.created_tables import is_corrected
+
+    new = {path for path, state in dirty if state in ("untracked", "added")}
+    if not new or not any(os.path.normcase(os.path.realpath(f.finding.path)) in new for f in fixes):
+        return
+    report = lint_paths(locations_of(directory, resolver), options=RunOptions(resolver, changes=ChangeSet.from_files(new)))
+    made = {_key(f): f.fix for f in report.findings if is_corrected(f.fix)}
+    for fix in fixes:
+        path = os.path.normcase(os.path.realpath(fix.finding.path))
+        corrected = made.get(_key(fix.finding))
+        if path in new and corrected is not None:
+            fix.advice = (f"its table is created by {os.path.basename(fix.finding.path)}, which is not committed: "
+                          "correct that CREATE TABLE instead of altering the table after it")
+            fix.finding = fix.finding.replace(fix=corrected)
+            fix.statements = []
 
 
 def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warning",
@@ -335,6 +326,7 @@ def build(directory: str, resolver: ConfigResolver, *, min_severity: str = "warn
     problems = [d for d in report.diagnostics if d.rule == "parse-error" and os.path.realpath(d.path) in in_history]
     context = settings.context()
     fixes = [classify(f) for f in findings]
+    _fixed_in_place(fixes, dirty, directory, resolver)
     result = FixPlan(history, context.target, fixes, history_problems=problems, uncommitted=dirty)
     if not result.applied:
         return result
@@ -392,7 +384,7 @@ def _verify(result: FixPlan, verifier: _Verifier, rounds: int) -> None:
     if any(s.split(None, 1)[0].upper() == "UPDATE" for fix in result.applied for s in fix.statements):
         notes.insert(0, "the up migration converts data (UPDATE): this down restores the definitions, not the "
                         "values as they were")
-    if down and _zero_dates(verifier.before, result.target):
+    if down and _zero_dates(verifier.before, final.model, result.target):
         # the down gives the zero dates back: the target's default sql_mode refuses them (1067)
         down = [_SAVE_SQL_MODE, _ALLOW_ZERO_DATES, *down, _RESTORE_SQL_MODE]
         notes.append("the down restores zero-date defaults, which the server's default sql_mode refuses: it "
@@ -429,8 +421,12 @@ def _default_mode(target: Target) -> str:
     return f"{target.label}'s default sql_mode (STRICT_TRANS_TABLES, NO_ZERO_DATE, NO_ZERO_IN_DATE)"
 
 
-def _zero_dates(model: SchemaModel, target: Target) -> bool:
-    return any(_refused_defaults(table, target) for table in model.tables())
+def _zero_dates(before: SchemaModel, after: SchemaModel, target: Target) -> bool:
+    """Whether a table the up changes had a zero-date default the target's default sql_mode
+    refuses: the down gives it back."""
+    old, new = tables_by_key(before), tables_by_key(after)
+    return any(_refused_defaults(old[key], target) for key in old.keys() & new.keys()
+               if not same_table(old[key], new[key]))
 
 
 _SAVE_SQL_MODE = "SET @innolint_sql_mode = @@SESSION.sql_mode;"
@@ -506,10 +502,10 @@ class _Verifier:
         for step in steps:
             start = self.offset + len(lines) + 1
             for statement in step.statements:
-                lines.extend(_terminated(statement).split("\n"))
+                lines.extend(terminated(statement).split("\n"))
             spans.append((start, self.offset + len(lines), step))
         for statement in down or ():
-            lines.extend(_terminated(statement).split("\n"))
+            lines.extend(terminated(statement).split("\n"))
         result = self._lint(lines)
         replayed = _Replayed(result.model, result.findings)
         # what the replay could not read or follow, and the statements the target refuses
@@ -542,7 +538,7 @@ class _Verifier:
         tables are as the replay leaves them; a column a later step repairs (a table whose
         fixes could not be combined) still holds its zero default at the earlier steps."""
         target = self.context.target
-        tables = _tables(model)
+        tables = tables_by_key(model)
         bare: dict[str, list[tuple[str, str]]] = {}
         for key in tables:
             bare.setdefault(key[1], []).append(key)
@@ -574,51 +570,13 @@ class _Verifier:
         return failed
 
 
-def _terminated(statement: str) -> str:
-    """A statement ending with `;` (a comment after it on its last line stays after the `;`)."""
-    text = statement.rstrip()
-    return text if text.endswith(";") else text + ";"
-
-
 # --- the down migration: from the models ---------------------------------------------------------
 
-def _tables(model: SchemaModel) -> dict[tuple[str, str], Table]:
-    return {((t.schema or "").lower(), t.name.lower()): t for t in model.tables()}
-
-
-def server_indexes(table: Table) -> list[Index]:
-    """The table's keys as the server has them: with the index InnoDB creates for a foreign key
-    that no key starts with (named after the constraint when the DDL names it, else after its
-    first column, as for an unnamed key; checked on MariaDB 10.11). The server drops such an index
-    by itself when a key that serves the foreign key is added, and refuses to drop it otherwise, so
-    the down must know it is there."""
-    indexes = list(table.indexes)
-    for fk in table.foreign_keys:
-        wanted = [c.lower() for c in fk.columns]
-        if not wanted or any([p.name.lower() for p in i.columns[: len(wanted)] if not p.expression] == wanted
-                             for i in indexes):
-            continue
-        generated = re.fullmatch(re.escape(table.name) + r"_ibfk_\d+", fk.name or "", re.IGNORECASE)
-        taken = [i.name or "" for i in indexes]
-        name = fk.name if fk.name and not generated and fk.name.lower() not in {t.lower() for t in taken} else \
-            generated_key_name(IndexColumn(fk.columns[0]), taken)
-        indexes.append(Index(name, "index", tuple(IndexColumn(c) for c in fk.columns)))
-    return indexes
-
-
-def _same(a: Table, b: Table) -> bool:
-    options = ("row_format", "key_block_size", "compression", "page_compressed", "tablespace", "other")
-    return (list(a.columns.values()) == list(b.columns.values())
-            and sorted(server_indexes(a), key=lambda i: i.name or "") == sorted(server_indexes(b), key=lambda i: i.name or "")
-            and sorted(a.foreign_keys, key=lambda f: f.name or "") == sorted(b.foreign_keys, key=lambda f: f.name or "")
-            and all(getattr(a.options, o) == getattr(b.options, o) for o in options))
-
-
 def _changed_tables(before: SchemaModel, after: SchemaModel) -> list[str]:
-    old, new = _tables(before), _tables(after)
+    old, new = tables_by_key(before), tables_by_key(after)
     names = []
     for key in sorted(set(old) | set(new)):
-        if key not in old or key not in new or not _same(old[key], new[key]):
+        if key not in old or key not in new or not same_table(old[key], new[key]):
             table = old.get(key) or new[key]
             names.append(human(table.qualified_name))
     return names
@@ -627,9 +585,9 @@ def _changed_tables(before: SchemaModel, after: SchemaModel) -> list[str]:
 def down_statements(before: SchemaModel, after: SchemaModel, target: Target) -> tuple[list[str], list[str]]:
     """The statements that take the `after` model's tables back to `before`, and notes on what
     they cannot restore."""
-    old, new = _tables(before), _tables(after)
+    old, new = tables_by_key(before), tables_by_key(after)
     notes: list[str] = []
-    changed = [key for key in sorted(set(old) & set(new)) if not _same(old[key], new[key])]
+    changed = [key for key in sorted(set(old) & set(new)) if not same_table(old[key], new[key])]
     for key in sorted(set(old) ^ set(new)):
         notes.append(f"{human((old.get(key) or new[key]).qualified_name)}: created or dropped by the up "
                      "migration; the down leaves it")
@@ -650,19 +608,19 @@ def down_statements(before: SchemaModel, after: SchemaModel, target: Target) -> 
             uses_touched = any((key, c.lower()) in touched for c in fk.columns) or any(
                 (parent, c.lower()) in touched for c in fk.ref_columns)
             if not kept or uses_touched:
-                drop_fks.append(f"ALTER TABLE {_name(table)} DROP FOREIGN KEY {quote(fk.name or '')};")
+                drop_fks.append(f"ALTER TABLE {table_name(table)} DROP FOREIGN KEY {quote(fk.name or '')};")
                 if kept:
-                    add_fks.append(f"ALTER TABLE {_name(table)} ADD {_foreign_key(table, fk)};")
+                    add_fks.append(f"ALTER TABLE {table_name(table)} ADD {foreign_key_sql(table, fk)};")
         if was is not None:
             for fk in was.foreign_keys:
                 if fk not in table.foreign_keys:
-                    add_fks.append(f"ALTER TABLE {_name(was)} ADD {_foreign_key(was, fk)};")
+                    add_fks.append(f"ALTER TABLE {table_name(was)} ADD {foreign_key_sql(was, fk)};")
     alters = []
     for key in changed:
         actions, problems = _table_actions(old[key], new[key], target)
         notes.extend(problems)
         if actions:
-            alters.append(f"ALTER TABLE {_name(old[key])} {', '.join(actions)};")
+            alters.append(f"ALTER TABLE {table_name(old[key])} {', '.join(actions)};")
     spaces = [f"DROP TABLESPACE {quote(t.name)};" for name, t in sorted(after.tablespaces.items())
               if name not in before.tablespaces]
     # a column the up made nullable (a zero-date default become NULL) may hold NULLs by now: in
@@ -674,7 +632,7 @@ def down_statements(before: SchemaModel, after: SchemaModel, target: Target) -> 
             later = now.columns.get(name)
             if (later is not None and later.nullable and not column.nullable and column.default is not None
                     and column.default.upper() != "NULL" and column.generated is None):
-                refill.append(f"UPDATE {_name(was)} SET {quote(column.name)} = {column.default} "
+                refill.append(f"UPDATE {table_name(was)} SET {quote(column.name)} = {column.default} "
                               f"WHERE {quote(column.name)} IS NULL;")
     if refill:
         notes.append("columns the up made nullable are NOT NULL again: the rows that hold NULL by then get the "
@@ -708,13 +666,13 @@ def _table_actions(was: Table, now: Table, target: Target) -> tuple[list[str], l
             notes.append(f"{human(was.qualified_name)}.{human(column.name)}: a generated column; its expression is "
                          "not known here, so the down cannot write it")
         elif name not in now.columns:
-            actions.append(f"ADD COLUMN {_column(column, target)} {place}")
+            actions.append(f"ADD COLUMN {column_sql(column, target)} {place}")
         elif now.columns[name] != column or moved:
-            actions.append(f"MODIFY COLUMN {_column(column, target)}" + (f" {place}" if moved else ""))
+            actions.append(f"MODIFY COLUMN {column_sql(column, target)}" + (f" {place}" if moved else ""))
         previous = name
     for name, index in old_indexes.items():
         if new_indexes.get(name) != index:
-            actions.append("ADD " + _index(index, target))
+            actions.append("ADD " + index_sql(index, target))
     actions.extend(_options(was, now, target))
     return actions, notes
 
@@ -738,45 +696,6 @@ def _options(was: Table, now: Table, target: Target) -> list[str]:
     return found
 
 
-def _name(table: Table) -> str:
-    return f"{quote(table.schema)}.{quote(table.name)}" if table.schema else quote(table.name)
-
-
-def _column(column: Column, target: Target) -> str:
-    """The column's whole definition, with what a MODIFY would otherwise drop (compression, and
-    on MariaDB the column's CHECKs): the one way the fixes write it."""
-    from linter.rules.column_sql import kept_definition
-
-    return kept_definition(column, target)
-
-
-def _index(index: Index, target: Target) -> str:
-    parts = []
-    for part in index.columns:
-        if part.expression:
-            text = part.name if part.name.startswith("(") else f"({part.name})"
-        else:
-            text = quote(part.name) + (f"({part.prefix})" if part.prefix is not None else "")
-        parts.append(text + (" DESC" if part.descending else ""))
-    head = {"primary": "PRIMARY KEY", "unique": "UNIQUE KEY", "index": "KEY", "fulltext": "FULLTEXT KEY",
-            "spatial": "SPATIAL KEY"}[index.kind]
-    name = "" if index.kind == "primary" else f" {quote(index.name or '')}"
-    hidden = (" IGNORED" if target.is_mariadb else " INVISIBLE") if index.invisible else ""
-    return f"{head}{name} ({', '.join(parts)}){hidden}"
-
-
-def _foreign_key(table: Table, fk: ForeignKey) -> str:
-    parent = quote(fk.ref_table) if fk.ref_schema is None or fk.ref_schema == table.schema else \
-        f"{quote(fk.ref_schema)}.{quote(fk.ref_table)}"
-    text = (f"CONSTRAINT {quote(fk.name or '')} FOREIGN KEY ({', '.join(quote(c) for c in fk.columns)}) "
-            f"REFERENCES {parent} ({', '.join(quote(c) for c in fk.ref_columns)})")
-    if fk.on_delete:
-        text += f" ON DELETE {fk.on_delete}"
-    if fk.on_update:
-        text += f" ON UPDATE {fk.on_update}"
-    return text
-
-
 # --- the files -------------------------------------------------------------------------------------
 
 def render(fix_plan: FixPlan) -> tuple[str, str | None]:
@@ -796,10 +715,10 @@ def render(fix_plan: FixPlan) -> tuple[str, str | None]:
     for step in fix_plan.steps or [Step(list(fix.statements), [fix]) for fix in applied]:
         lines.append("")
         lines += [_about(fix, root) for fix in step.fixes]
-        lines += [_terminated(s) for s in step.statements]
+        lines += [terminated(s) for s in step.statements]
         # the fixes' own comments (an alternative, what a statement does), as comments
-        lines += [human(line.strip()) for fix in step.fixes for line in (fix.finding.fix or "").split("\n")
-                  if line.strip().startswith("--")]
+        lines += list(dict.fromkeys(human(line.strip()) for fix in step.fixes
+                                    for line in (fix.finding.fix or "").split("\n") if line.strip().startswith("--")))
     if listed:
         lines += ["", "-- Not applied: listed for review, nothing below runs."]
         for fix in listed:

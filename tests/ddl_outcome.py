@@ -19,6 +19,24 @@ MYSQL_SQL_MODE = ("ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZER
                   "NO_ENGINE_SUBSTITUTION")
 
 
+def first_error(server: MariaDB, database: str, statements: list[str], sql_mode: str | None = None) -> int | None:
+    """Each statement in order, on one connection with that sql_mode (None: the server's): the
+    error number of the first the server refuses, else None."""
+    connection = server.connect(database)
+    try:
+        with connection.cursor() as cursor:
+            if sql_mode is not None:
+                cursor.execute(f"SET SESSION sql_mode = '{sql_mode}'")
+            for statement in statements:
+                try:
+                    cursor.execute(statement)
+                except pymysql.err.MySQLError as error:
+                    return int(error.args[0])
+        return None
+    finally:
+        connection.close()
+
+
 #: the databases `run` made, to drop when a test module is done (`drop_databases`)
 _MADE: set[str] = set()
 

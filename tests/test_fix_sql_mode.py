@@ -28,7 +28,7 @@ from linter.audit.server import AuditOptions, read_server, run_checks
 from linter.cli import main
 from linter.rules.checkapi import CheckContext
 from linter.schema.target import Target
-from tests.ddl_outcome import MYSQL_SQL_MODE
+from tests.ddl_outcome import MYSQL_SQL_MODE, first_error
 from tests.mariadb import MariaDB
 from tests.test_fix_migration import load, snapshot
 
@@ -90,23 +90,6 @@ def _listed(up: str) -> str:
     return up.split("-- Not applied", 1)[1] if "-- Not applied" in up else ""
 
 
-def _refused(mariadb: MariaDB, database: str, statement: str) -> int | None:
-    """The error number the server gives the statement under MySQL 8.0's sql_mode, or None."""
-    import pymysql
-
-    connection = mariadb.connect(database)
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(f"SET SESSION sql_mode = '{MYSQL_SQL_MODE}'")
-            try:
-                cursor.execute(statement)
-            except pymysql.err.MySQLError as error:
-                return int(error.args[0])
-            return None
-    finally:
-        connection.close()
-
-
 def _check_fixed(mariadb: MariaDB, database: str, tables: list[tuple[str, str, list[str], str]]) -> None:
     """No zero-date default is left, the zero values are NULL and the real ones kept, and the
     audit of the server for MySQL 8.0 has no zero-date-default finding."""
@@ -145,8 +128,8 @@ def test_a_tables_fixes_run_as_one_alter_under_mysql_sql_mode(
     # the premise, asked of the server: an ALTER of one of the columns alone (what innolint wrote
     # before) is refused for the table's other zero date
     name, _, columns, _ = tables[0]
-    assert _refused(mariadb, database, f"ALTER TABLE `{name}` MODIFY COLUMN `{columns[0]}` "
-                                       f"{ZERO[kinds[0][0]][0]} NULL DEFAULT NULL") == 1067
+    alone = f"ALTER TABLE `{name}` MODIFY COLUMN `{columns[0]}` {ZERO[kinds[0][0]][0]} NULL DEFAULT NULL"
+    assert first_error(mariadb, database, [alone], MYSQL_SQL_MODE) == 1067
     expected = sum(len(k) for k in kinds) + (0 if keyed else len(tables)) + (len(tables) if redundant else 0)
     assert len(_applied(up)) == expected and not _listed(up), up
     # one ALTER per table
@@ -205,7 +188,7 @@ def test_a_fix_the_sql_mode_refuses_is_listed_not_claimed(mariadb: MariaDB, tmp_
     assert listed.count("error 1067") == 2 and f"ALTER of {dated[0]}" in listed, listed
     # the server agrees: each listed ALTER is refused under MySQL 8.0's sql_mode
     for statement in re.findall(r"^--   (ALTER TABLE .*);$", listed, re.MULTILINE):
-        assert _refused(mariadb, database, statement) == 1067, statement
+        assert first_error(mariadb, database, [statement], MYSQL_SQL_MODE) == 1067, statement
     load(mariadb, database, MYSQL_SESSION + up)
     assert "by_note_again" not in str(mariadb.sql(f"SHOW CREATE TABLE `{database}`.`{clean[0]}`")[0][1])
 

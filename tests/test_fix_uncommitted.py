@@ -91,7 +91,7 @@ DIRTY = [(name, layout, how) for name, layout in (("flyway", FLYWAY), ("golang-m
 def test_a_migration_not_committed_is_not_stacked_on(tmp_path: Path, layout: dict[str, str], how: str) -> None:
     repo = repo_with(tmp_path, layout)
     name = _dirty(repo, how, layout)
-    state = {"staged-edit": "staged", "down-untracked": "untracked"}.get(how, how)
+    state = {"staged": "added", "staged-edit": "staged", "down-untracked": "untracked"}.get(how, how)
     before = sorted(p.name for p in (repo / "db").iterdir())
     refused = innolint(repo, "fix", "--migration", "db")
     assert refused.returncode == 2, refused.stderr
@@ -198,3 +198,23 @@ def test_atlas_sum_left_as_it_was_is_reported(tmp_path: Path) -> None:
     repo = _atlas_repo(tmp_path, {"20240101120000_init.sql": NO_KEY.format(t="t1")})
     (repo / "migrations" / "20240102120000_fix.sql").write_text("ALTER TABLE t1 ADD PRIMARY KEY (a);\n")
     assert any("atlas.sum" in line for line in _about_history(_report(repo, "migrations")))
+
+
+@pytest.mark.parametrize("stage", [False, True], ids=["untracked", "added"])
+def test_allowed_a_new_migrations_tables_are_fixed_in_their_create(tmp_path: Path, stage: bool) -> None:
+    """With --allow-dirty, the findings on tables the new migration creates (a zero-date default
+    MySQL 8.0 refuses, so the table is never created there, and no primary key) are listed with
+    the corrected CREATE TABLE to put in that migration, not applied as ALTERs after it; the
+    committed tables' findings are applied."""
+    repo = repo_with(tmp_path, FLYWAY)
+    (repo / "db" / "V3__new.sql").write_text(
+        "CREATE TABLE fresh (a INT, paid_on DATE NOT NULL DEFAULT '0000-00-00', b VARCHAR(10));\n")
+    if stage:
+        git(repo, "add", "db/V3__new.sql")
+    done = innolint(repo, "fix", "--migration", "db", "--allow-dirty", "--target", "mysql-8.0")
+    assert done.returncode == 1, done.stderr  # (some listed)
+    up = (repo / "db" / "V4__innolint_fixes.sql").read_text()
+    applied, listed = up.split("-- Not applied", 1)
+    assert "ALTER TABLE `t1`" in applied and "fresh" not in applied, up
+    assert listed.count("V3__new.sql, which is not committed: correct that CREATE TABLE") == 2, listed
+    assert "--   CREATE TABLE `fresh` (" in listed and "`paid_on` DATE NULL DEFAULT NULL" in listed, listed

@@ -382,8 +382,8 @@ def edited_migrations(changes: ChangeSet, files: list[str], tool: str | None) ->
 
 def uncommitted(directory: str) -> dict[str, str] | None:
     """The files below `directory` that differ from the last commit, by absolute path (`_absolute`),
-    each with what differs: "untracked", "staged" (in the index, not committed), "modified" (in
-    the working tree, not staged), "deleted". None when the directory is in no git repository (or
+    each with what differs: "untracked", "added" (a new file in the index, not committed),
+    "staged" (an edit in the index), "modified" (in the working tree, not staged), "deleted". None when the directory is in no git repository (or
     git cannot run): nothing can be said."""
     try:
         top = _git(["rev-parse", "--show-toplevel"], directory).rstrip(b"\n")
@@ -404,6 +404,6 @@ def uncommitted(directory: str) -> dict[str, str] | None:
         elif worktree != " ":
             state = "modified"
         else:
-            state = "staged"
+            state = "added" if staged == "A" else "staged"
         found[_absolute(os.path.join(root, name))] = state
     return found
