@@ -60,9 +60,11 @@ from linter.report.text import headline
 from linter.input.source import discover
 from linter.input.migrations.writing import directory_of, new_migration
 from linter.rules.fix_sql import (
-    alter_actions, alter_parts, changed_table, column_sql, foreign_key_sql, index_sql, same_table, server_indexes,
+    alter_actions, alter_parts, changed_table, foreign_key_definition, index_sql, same_table, server_indexes,
     statements_of, table_name, tables_by_key, terminated,
 )
+from linter.rules.column_sql import kept_definition
+from linter.rules.zero_dates import zero_date_problem
 from linter.schema.target import Target
 
 #: first words of the statements a fix may execute in a migration
@@ -404,8 +406,6 @@ def _refused_defaults(table: Table, target: Target) -> list[str]:
     """The columns of `table` whose zero-date default the target's default sql_mode refuses
     (zero-date-default's one decision, at error): while one is there, the server refuses every
     ALTER of the table (error 1067 at the first of them, whatever the ALTER changes)."""
-    from checks.zero_date_default import zero_date_problem
-
     found = []
     for column in table.columns.values():
         problem = zero_date_problem(table, column, target)
@@ -610,11 +610,11 @@ def down_statements(before: SchemaModel, after: SchemaModel, target: Target) -> 
             if not kept or uses_touched:
                 drop_fks.append(f"ALTER TABLE {table_name(table)} DROP FOREIGN KEY {quote(fk.name or '')};")
                 if kept:
-                    add_fks.append(f"ALTER TABLE {table_name(table)} ADD {foreign_key_sql(table, fk)};")
+                    add_fks.append(f"ALTER TABLE {table_name(table)} ADD {foreign_key_definition(table, fk)};")
         if was is not None:
             for fk in was.foreign_keys:
                 if fk not in table.foreign_keys:
-                    add_fks.append(f"ALTER TABLE {table_name(was)} ADD {foreign_key_sql(was, fk)};")
+                    add_fks.append(f"ALTER TABLE {table_name(was)} ADD {foreign_key_definition(was, fk)};")
     alters = []
     for key in changed:
         actions, problems = _table_actions(old[key], new[key], target)
@@ -666,9 +666,9 @@ def _table_actions(was: Table, now: Table, target: Target) -> tuple[list[str], l
             notes.append(f"{human(was.qualified_name)}.{human(column.name)}: a generated column; its expression is "
                          "not known here, so the down cannot write it")
         elif name not in now.columns:
-            actions.append(f"ADD COLUMN {column_sql(column, target)} {place}")
+            actions.append(f"ADD COLUMN {kept_definition(column, target)} {place}")
         elif now.columns[name] != column or moved:
-            actions.append(f"MODIFY COLUMN {column_sql(column, target)}" + (f" {place}" if moved else ""))
+            actions.append(f"MODIFY COLUMN {kept_definition(column, target)}" + (f" {place}" if moved else ""))
         previous = name
     for name, index in old_indexes.items():
         if new_indexes.get(name) != index:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.zero_date_default import zero_parts
+from linter.rules.zero_dates import zero_parts
 from linter.rules.findings import Finding
 from tests.ddl_outcome import MYSQL_SQL_MODE, TableDDL, run
 from tests.complexity import assert_linear

@@ -125,7 +125,7 @@ def _fix_for(finding: Finding, table: Table, target: Target, made: dict[tuple[st
 def _updated(statement: str) -> tuple[str, str] | None:
     """The table an UPDATE of one table writes to, as (schema or "", table)."""
     match = re.match(rf"(?is)UPDATE\s+({fix_sql.TABLE_NAME})\s+SET\b", statement.strip())
-    return fix_sql.table_key(match.group(1)) if match else None
+    return fix_sql.written_table_key(match.group(1)) if match else None
 
 
 def _written(table: Table, target: Target, made: dict[tuple[str, str], tuple[str | None, str]],

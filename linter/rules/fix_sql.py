@@ -1,7 +1,7 @@
 """A fix's SQL: reading the statements a rule's fix holds, and writing a table's DDL from the
 model. The one way `innolint fix --migration` (linter.fix_migration: its steps, its down) and the
 corrected CREATE TABLE of a table the change creates (linter.rules.created_tables) read and write
-it: a column's whole definition (`column_sql`, the fixes' `kept_definition`), a key, a foreign
+it: a column's whole definition (`linter.rules.column_sql.kept_definition`), a key, a foreign
 key, a whole CREATE TABLE (`create_statement`); which table an ALTER, CREATE INDEX, DROP INDEX or
 OPTIMIZE changes (`changed_table`), an ALTER's actions (`alter_actions`); whether two tables are
 the same definition (`same_table`, the keys as the server has them: `server_indexes`)."""
@@ -12,7 +12,8 @@ import re
 
 from linter.input.split import split_stream
 from linter.rules.checkapi import quote
-from linter.parse.elements import Column, ForeignKey, Index, IndexColumn
+from linter.rules.column_sql import kept_definition
+from linter.parse.elements import ForeignKey, Index, IndexColumn
 from linter.schema.model import SchemaModel, Table, generated_key_name
 from linter.schema.target import Target
 from linter.schema.tenants import sql_string
@@ -26,7 +27,7 @@ _ALTER_TABLE = re.compile(rf"(?is)ALTER\s+TABLE\s+({TABLE_NAME})\s+(.*?)\s*;?\s*
 _OTHER_CHANGE = re.compile(
     rf"(?is)(?:CREATE\s+(?:UNIQUE\s+|FULLTEXT\s+|SPATIAL\s+)?INDEX\s+.*?\s+ON|DROP\s+INDEX\s+.*?\s+ON"
     rf"|OPTIMIZE\s+(?:NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLE)\s+({TABLE_NAME})(?![\w$]).*")
-def table_key(written: str) -> tuple[str, str]:
+def written_table_key(written: str) -> tuple[str, str]:
     """A table's name as written (quoted or bare, with its schema or not): (schema or "", table), lower case."""
     names = [part[1:-1].replace("``", "`") if part.startswith("`") else part
              for part in re.findall(r"`(?:[^`]|``)*`|[\w$]+", written)]
@@ -38,7 +39,7 @@ def alter_parts(statement: str) -> tuple[tuple[str, str], str, str] | None:
     match = _ALTER_TABLE.fullmatch(statement.strip())
     if match is None:
         return None
-    return table_key(match.group(1)), match.group(1), match.group(2)
+    return written_table_key(match.group(1)), match.group(1), match.group(2)
 
 
 def alter_actions(text: str) -> list[str]:
@@ -63,7 +64,7 @@ def changed_table(statement: str) -> tuple[str, str] | None:
     if parts is not None:
         return parts[0]
     match = _OTHER_CHANGE.fullmatch(statement.strip())
-    return table_key(match.group(1)) if match is not None else None
+    return written_table_key(match.group(1)) if match is not None else None
 
 
 def statements_of(fix: str) -> list[str]:
@@ -123,9 +124,9 @@ def create_statement(table: Table, target: Target) -> str | None:
         return None
     if any(c.generated is not None or c.srid is not None for c in table.columns.values()):
         return None
-    parts = [column_sql(c, target) for c in table.columns.values()]
+    parts = [kept_definition(c, target) for c in table.columns.values()]
     parts += [index_sql(i, target) for i in table.indexes]
-    parts += [foreign_key_sql(table, fk) for fk in table.foreign_keys]
+    parts += [foreign_key_definition(table, fk) for fk in table.foreign_keys]
     o = table.options
     options = [f"ENGINE={o.engine}"] if o.engine else []
     if o.charset:
@@ -156,14 +157,6 @@ def table_name(table: Table) -> str:
     return f"{quote(table.schema)}.{quote(table.name)}" if table.schema else quote(table.name)
 
 
-def column_sql(column: Column, target: Target) -> str:
-    """The column's whole definition, with what a MODIFY would otherwise drop (compression, and
-    on MariaDB the column's CHECKs): the one way the fixes write it."""
-    from linter.rules.column_sql import kept_definition
-
-    return kept_definition(column, target)
-
-
 def index_sql(index: Index, target: Target) -> str:
     """A key's definition, as an ALTER's ADD or a CREATE TABLE writes it."""
     parts = []
@@ -180,7 +173,7 @@ def index_sql(index: Index, target: Target) -> str:
     return f"{head}{name} ({', '.join(parts)}){hidden}"
 
 
-def foreign_key_sql(table: Table, fk: ForeignKey) -> str:
+def foreign_key_definition(table: Table, fk: ForeignKey) -> str:
     """A foreign key's definition (CONSTRAINT name FOREIGN KEY ... REFERENCES ...)."""
     parent = quote(fk.ref_table) if fk.ref_schema is None or fk.ref_schema == table.schema else \
         f"{quote(fk.ref_schema)}.{quote(fk.ref_table)}"
