@@ -37,7 +37,7 @@ from typing import Any
 
 from linter.rules import fingerprints
 from linter.rules.fingerprints import Known
-from linter.input.git_changes import ChangeError, ChangeSet, _absolute, _git
+from linter.input.git_changes import ChangeError, ChangeSet, comparable_path, git
 from linter.input.migrations.files import classify, detected_root
 from linter.input.migrations.formats.base import Session
 from linter.input.migrations.history import companion, place_of
@@ -86,9 +86,9 @@ def before(changes: ChangeSet, paths: list[str], resolver: Any) -> Known:
         written = _materialize(changes.ref, top, wanted, tree, recursive)
         if not written:
             return known
-        ref_changes = ChangeSet({_absolute(p): None for p in written}, root=os.path.realpath(tree))
+        ref_changes = ChangeSet({comparable_path(p): None for p in written}, root=os.path.realpath(tree))
         ref_changes.report_all = True
-        ref_changes.directories = {_absolute(os.path.join(tree, os.path.relpath(d, top))) for d in wanted}
+        ref_changes.directories = {comparable_path(os.path.join(tree, os.path.relpath(d, top))) for d in wanted}
         report = lint_paths(sorted(written), options=RunOptions(_MappedResolver(resolver, tree, top),
                                                                 changes=ref_changes))
         real_tree = os.path.realpath(tree)
@@ -96,7 +96,7 @@ def before(changes: ChangeSet, paths: list[str], resolver: Any) -> Known:
             if getattr(item, "rule", "") in fingerprints.NOT_MATCHED or not item.path:
                 continue
             head = os.path.join(top, os.path.relpath(os.path.realpath(item.path), real_tree))
-            head = changes.renamed.get(_absolute(head), head)
+            head = changes.renamed.get(comparable_path(head), head)
             known.add(fingerprints.key(item, head), fingerprints.copies(item), item.severity)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -123,14 +123,14 @@ def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str]
     together: dict[str, frozenset[str]] = {}  # a configured directory -> every directory of its history
     olds = {new: old for old, new in changes.renamed.items()}
     session = Session(lambda path: True)  # one for every changed file: each changelog is read once
-    deleted = {_absolute(p) for p in changes.deleted}
+    deleted = {comparable_path(p) for p in changes.deleted}
     for path in [*changes.files, *changes.deleted]:
         if path == "-":
             continue
-        path = olds.get(_absolute(path), path)
+        path = olds.get(comparable_path(path), path)
         dirs = resolver.for_path(path).migration_dirs() if resolver is not None else []
         configured = [(location, root) for location, _, root in dirs
-                      if _absolute(path).startswith(location.rstrip(os.sep) + os.sep)]
+                      if comparable_path(path).startswith(location.rstrip(os.sep) + os.sep)]
         if configured:
             root = max(configured, key=lambda item: len(item[0]))[1]
             # every location of the history the file belongs to (`path = [...]`): read whole
@@ -141,7 +141,7 @@ def _directories(changes: ChangeSet, resolver: Any) -> tuple[list[str], set[str]
         place, whole = place_of(path, session) if os.path.exists(path) else (detected_root(path), False)
         if whole:  # a history rooted in a file (a changelog): that file's directory and below
             recursive.add(os.path.realpath(place))
-        elif classify(path) is not None or _absolute(path) in deleted or place != os.path.dirname(os.path.abspath(path)):
+        elif classify(path) is not None or comparable_path(path) in deleted or place != os.path.dirname(os.path.abspath(path)):
             found.add(place)
         else:
             found.add(os.path.abspath(path))
@@ -171,13 +171,13 @@ def _materialize(ref: str, top: str, wanted: list[str], tree: str, recursive: se
         prefixes.append(":/" if relative == "." else relative)
     if not prefixes:
         return []
-    listing = _git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", ref, "--", *prefixes], top)
+    listing = git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", ref, "--", *prefixes], top)
     # Prisma's schema files sit beside its `migrations` directory: that directory's own files too
     beside = sorted({os.path.relpath(os.path.dirname(place), top) + "/" for place in wanted
                      if os.path.basename(place) == "migrations" and _inside(os.path.dirname(place), top)
                      and os.path.dirname(place) != top})
     if beside:
-        listing += b"\0" + _git(["ls-tree", "-z", "--full-tree", "--end-of-options", ref, "--", *beside], top)
+        listing += b"\0" + git(["ls-tree", "-z", "--full-tree", "--end-of-options", ref, "--", *beside], top)
     places = set(wanted)
     blobs: dict[str, tuple[bytes, bytes]] = {}  # relative path -> (mode, oid)
     for entry in listing.split(b"\0"):
@@ -239,7 +239,7 @@ def _entry(ref: str, top: str, path: str, blobs: dict[str, tuple[bytes, bytes]])
     """(mode, oid) of `path` at REF: from the listing, else asked of git (a link's target outside
     the places read); remembered in `blobs`."""
     if path not in blobs:
-        listing = _git(["ls-tree", "-z", "--full-tree", "--end-of-options", ref, "--", path], top)
+        listing = git(["ls-tree", "-z", "--full-tree", "--end-of-options", ref, "--", path], top)
         meta, _, name = listing.rstrip(b"\0").partition(b"\t")
         if not meta or os.fsdecode(name) != path or meta.split(b" ")[1] != b"blob":
             return None

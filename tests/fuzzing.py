@@ -418,9 +418,9 @@ def check_skip_lanes(text: str, chunk: int | None, markers: bool, whole: list[St
     """With `skip_words` (the engine's fast lane for INSERT, SET ...) the splitter may count a
     statement instead of building it, but loses none: what it yields is what a full split gives
     minus statements that start with a skip word and do not hold `unless`, and it counts those."""
-    from linter.parse.statement import _SKIP_FIRST_WORDS
+    from linter.parse.statement import SKIP_FIRST_WORDS
 
-    stream = split_stream(chunked(text, chunk), PATH, migration_format=_format(markers), skip_words=_SKIP_FIRST_WORDS,
+    stream = split_stream(chunked(text, chunk), PATH, migration_format=_format(markers), skip_words=SKIP_FIRST_WORDS,
                           unless="innolint:")
     built = list(stream)
     assert len(built) + stream.skipped == len(whole), (len(built), stream.skipped, len(whole))
@@ -430,7 +430,7 @@ def check_skip_lanes(text: str, chunk: int | None, markers: bool, whole: list[St
             if candidate == statement:
                 break
             word = _FIRST_WORD.match(candidate.text)
-            assert word is not None and word.group().upper() in _SKIP_FIRST_WORDS, candidate
+            assert word is not None and word.group().upper() in SKIP_FIRST_WORDS, candidate
             assert "innolint:" not in candidate.text and not any("innolint:" in c for c in candidate.comments)
         else:
             raise AssertionError(f"the fast lane built a statement the full split does not have: {statement}")

@@ -71,13 +71,13 @@ def test_target(name: str) -> None:
 def test_statements_joined_by_delimiters_split_back_whole() -> None:
     """Nothing is lost between statements: the soup's statements come back, in order."""
 
-    from linter.input.splitter.client import _CLIENT_COMMANDS
+    from linter.input.splitter.client import CLIENT_COMMANDS
     from linter.input.splitter.compound import head as compound_head
 
     @ci_settings(100, rotating=False)  # hand-picked words: the same examples in every run
     @given(st.lists(st.sampled_from(fuzzing.WORDS[:60]), min_size=1, max_size=6).map(" ".join))
     def run(statement: str) -> None:
-        if statement.split()[0].lower() in _CLIENT_COMMANDS:
+        if statement.split()[0].lower() in CLIENT_COMMANDS:
             return  # text the client takes for one of its commands (`charset x;`) it runs, not sends (issue 37)
         for delimiter_line, delimiter in (("", ";"), ("DELIMITER //\n", "//"), ("DELIMITER ;;\n", ";;")):
             if delimiter != ";" and compound_head(statement) is not None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.input.git_changes import ChangeError, ChangeSet, _absolute, parse_diff
+from linter.input.git_changes import ChangeError, ChangeSet, comparable_path, parse_diff
 
 ROOT = Path(__file__).resolve().parent.parent
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
@@ -73,7 +73,7 @@ def test_every_name_keeps_its_changed_lines(repo: Path) -> None:
         lines[line] = UNKEYED.format(n=line + 1)
         Path(path_of(repo, name)).write_text("".join(lines), encoding="utf-8")
     changes = ChangeSet.from_git("HEAD", cwd=str(repo))
-    expected = {_absolute(path_of(repo, name)): [(n % 5 + 1, n % 5 + 1)] for n, name in enumerate(ODD_NAMES)}
+    expected = {comparable_path(path_of(repo, name)): [(n % 5 + 1, n % 5 + 1)] for n, name in enumerate(ODD_NAMES)}
     assert changes.files == expected
     assert changes.root == os.path.realpath(repo)
 
@@ -86,9 +86,9 @@ def test_untracked_and_renamed_files_with_odd_names(repo: Path) -> None:
     with open(moved, "a", encoding="utf-8") as handle:
         handle.write(UNKEYED.format(n=6))
     changes = ChangeSet.from_git("HEAD", cwd=str(repo))
-    assert changes.files[_absolute(new)] is None  # untracked: every line is new
-    assert changes.files[_absolute(moved)] == [(6, 6)]
-    assert _absolute(path_of(repo, b"with space.sql")) not in changes.files
+    assert changes.files[comparable_path(new)] is None  # untracked: every line is new
+    assert changes.files[comparable_path(moved)] == [(6, 6)]
+    assert comparable_path(path_of(repo, b"with space.sql")) not in changes.files
 
 
 def test_since_reports_the_finding_in_a_file_with_a_space(repo: Path) -> None:
@@ -115,14 +115,14 @@ def test_a_line_break_of_another_kind_cannot_fake_a_hunk() -> None:
     `@@ ... @@` text is content, not a header."""
     diff = ("diff --git a/x.sql b/x.sql\n--- a/x.sql\n+++ b/x.sql\n@@ -1 +1 @@\n-a\n+b\u2028@@ -1 +1,999 @@\n"
             "@@ -5 +5 @@\n-c\n+d\x85@@ -1 +1,999 @@\n")
-    assert parse_diff(diff, "/repo", ["x.sql"]) == {_absolute("/repo/x.sql"): [(1, 1), (5, 5)]}
+    assert parse_diff(diff, "/repo", ["x.sql"]) == {comparable_path("/repo/x.sql"): [(1, 1), (5, 5)]}
 
 
 def test_sections_and_names_that_do_not_pair_count_whole_files() -> None:
     diff = "diff --git a/x.sql b/x.sql\n@@ -1 +1 @@\n"
-    assert parse_diff(diff, "/repo", ["x.sql", "y.sql"]) == {_absolute("/repo/x.sql"): None, _absolute("/repo/y.sql"): None}
+    assert parse_diff(diff, "/repo", ["x.sql", "y.sql"]) == {comparable_path("/repo/x.sql"): None, comparable_path("/repo/y.sql"): None}
 
 
 def test_a_plus_line_with_a_trailing_tab_is_read_without_it() -> None:
     diff = "diff --git a/a b.sql b/a b.sql\n--- a/a b.sql\t\n+++ b/a b.sql\t\n@@ -2 +2 @@\n-x\n+y\n"
-    assert parse_diff(diff, "/repo") == {_absolute("/repo/a b.sql"): [(2, 2)]}
+    assert parse_diff(diff, "/repo") == {comparable_path("/repo/a b.sql"): [(2, 2)]}

@@ -106,6 +106,35 @@ def test_the_parser_imports_nothing_of_the_model_or_the_server() -> None:
     assert not found, "\n".join(found)
 
 
+def _private_crossings(modules: dict[str, Path]) -> list[str]:
+    """Imports of another module's `_private` names (`from linter.x import _y`), as file:line."""
+    found = []
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module != name and not node.level:
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{path.relative_to(path.parents[1])}:{node.lineno}: {node.module}.{alias.name}")
+    return found
+
+
+def test_no_module_takes_another_modules_private_names() -> None:
+    """A name another module needs is that module's interface, named so (issue 33: 212 imports
+    took `_private` names across modules, the mark of one object's state spread over files)."""
+    crossings = _private_crossings(_modules())
+    assert not crossings, "private names imported across modules:\n" + "\n".join(crossings)
+
+
+def test_the_private_name_check_sees_a_crossing(tmp_path: Path) -> None:
+    files = {"linter.a": "_x = 1\ny = 2\n", "linter.b": "from linter.a import _x, y\n"}
+    modules = {}
+    for name, text in files.items():
+        modules[name] = tmp_path / "pkg" / f"{name}.py"
+        modules[name].parent.mkdir(exist_ok=True)
+        modules[name].write_text(text)
+    assert [c.split(": ", 1)[1] for c in _private_crossings(modules)] == ["linter.a._x"]
+
+
 def _rule_crossings(modules: dict[str, Path]) -> list[str]:
     """Imports of a rule's module (`checks.<rule>`) from anywhere but the registry (`checks`,
     which lists them): a rule module imports the model and the rule API only, and the engine

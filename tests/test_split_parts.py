@@ -18,9 +18,9 @@ import random
 import pytest
 
 from linter.input.splitter import fast_lane, span_memory
-from linter.input.splitter.client import _client_argument
+from linter.input.splitter.client import client_argument
 from linter.input.splitter.lexis import executable_reading
-from linter.input.splitter.scanner import _Splitter
+from linter.input.splitter.scanner import Splitter
 from linter.input.splitter.span_memory import SpanMemory
 from linter.input.statement import Statement
 from linter.schema.target import Target
@@ -67,14 +67,14 @@ def test_span_memory_refuses_a_long_span_and_starts_again_past_its_budget() -> N
 
 def _split(text: str, *, fast: bool = True, memory: bool = True, chunk: int | None = None,
            skip: frozenset[str] | None = SKIP) -> tuple[list[Statement], int]:
-    old = _Splitter.fast_lane, _Splitter.span_memory
-    _Splitter.fast_lane, _Splitter.span_memory = fast, memory
+    old = Splitter.fast_lane, Splitter.span_memory
+    Splitter.fast_lane, Splitter.span_memory = fast, memory
     try:
-        splitter = _Splitter("f.sql", None, skip)
+        splitter = Splitter("f.sql", None, skip)
         chunks = [text] if chunk is None else [text[i : i + chunk] for i in range(0, len(text), chunk)]
         return list(splitter.run(chunks)), splitter.skipped
     finally:
-        _Splitter.fast_lane, _Splitter.span_memory = old
+        Splitter.fast_lane, Splitter.span_memory = old
 
 
 def _tenant(i: int) -> str:
@@ -184,7 +184,7 @@ def test_the_general_scanner_places_statements_where_the_file_has_them() -> None
 
 @pytest.mark.parametrize("opening", ["'", '"', "`", "/*"])
 def test_the_general_scanner_reports_what_is_left_open(opening: str) -> None:
-    splitter = _Splitter("f.sql", None)
+    splitter = Splitter("f.sql", None)
     statements = list(splitter.run([f"CREATE TABLE t (a int) COMMENT {opening}never closed\nCREATE TABLE u (b int);\n"]))
     assert len(statements) == 1  # the rest is inside it
     assert any("not closed" in note.message for note in splitter.notes)
@@ -198,7 +198,7 @@ def test_the_general_scanner_reports_what_is_left_open(opening: str) -> None:
     ("use db2", False, "db2"), ("use   'a''b'", False, "a'b"), ("use", False, None), ("\\u 'open", True, None),
 ])
 def test_client_arguments_are_read_as_the_client_reads_them(line: str, short: bool, expected: str | None) -> None:
-    assert _client_argument(line, short) == expected
+    assert client_argument(line, short) == expected
 
 
 @pytest.mark.parametrize("target, bang, digits, runs", [

@@ -47,11 +47,11 @@ def rule_ids() -> dict[str, str]:
     return found
 
 
-def _field_name(rule: str) -> str:
+def field_name(rule: str) -> str:
     return re.sub(r"\W", "_", rule)
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
     # imported here: only a run that finds a configuration file reads TOML
     if sys.version_info >= (3, 11):
         import tomllib

@@ -17,7 +17,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
-from linter.config.defaults import DEFAULTS, ConfigError, _field_name, rule_ids
+from linter.config.defaults import DEFAULTS, ConfigError, field_name, rule_ids
 from linter.config.option_types import TargetName, annotation
 from linter.input.migrations.formats import NAMES as FORMAT_NAMES
 from linter.suggest import did_you_mean
@@ -165,18 +165,18 @@ def config_model() -> type[ConfigBase]:
             for option, text in check.doc.options.items():
                 if option in RuleSettings.model_fields:  # e.g. a check's own `severity`: keep the type
                     base = RuleSettings.model_fields[option]
-                    option_fields[_field_name(option)] = (
+                    option_fields[field_name(option)] = (
                         base.annotation, Field(default=base.default, alias=option, description=text)
                     )
                 else:
-                    option_fields[_field_name(option)] = (
+                    option_fields[field_name(option)] = (
                         Optional[annotation(check.doc.option_types[option])],  # noqa: UP007 - a runtime value, not an annotation
                         Field(default=None, alias=option, description=text),
                     )
         model = create_model(  # type: ignore[call-overload]
-            "Rule_" + _field_name(rule), __base__=RuleSettings, __doc__=title, **option_fields
+            "Rule_" + field_name(rule), __base__=RuleSettings, __doc__=title, **option_fields
         )
-        rule_fields[_field_name(rule)] = (model, Field(default_factory=model, alias=rule, description=title))
+        rule_fields[field_name(rule)] = (model, Field(default_factory=model, alias=rule, description=title))
     rules = create_model(  # type: ignore[call-overload]
         "Rules", __config__=ConfigDict(extra="forbid", populate_by_name=True),
         __doc__="Per-rule settings: [tool.innolint.rules.<rule-id>]", **rule_fields,

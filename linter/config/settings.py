@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
     from linter.config.model import ConfigBase, RuleSettings
-from linter.config.defaults import ConfigError, DEFAULTS, _field_name, _read_toml, rule_ids
+from linter.config.defaults import ConfigError, DEFAULTS, field_name, read_toml, rule_ids
 
 CONFIG_FILE = ".innolint.toml"
 PYPROJECT = "pyproject.toml"
@@ -95,7 +95,7 @@ def _extended(path: Path, data: dict[str, Any], prefix: str, chain: list[Path]) 
 
     The base may lie outside the repository (an organisation's shared file, checked out beside
     it), so it is read as a configuration and nothing else: a `.toml` file, regular, at most 1 MiB
-    (`_read_toml`), its errors naming its keys but never its values when it lies outside (a pull
+    (`read_toml`), its errors naming its keys but never its values when it lies outside (a pull
     request chooses `extend`). Relative paths and globs in a base are relative to the configuration
     that extends it: a base is written for every repository that uses it."""
     from linter.input.file_access import lexically_within, repository_root, within
@@ -116,7 +116,7 @@ def _extended(path: Path, data: dict[str, Any], prefix: str, chain: list[Path]) 
         raise ConfigError(f"{path}: {prefix}extend: {extend!r}: configuration file not found")
     repository = repository_root(str(path.parent))
     outside = not (lexically_within(str(base_path), repository) and within(os.path.realpath(base_path), repository))
-    raw = _read_toml(base_path)
+    raw = read_toml(base_path)
     if not (isinstance(raw.get("tool"), dict) and "innolint" in raw["tool"]) and base_path.name == PYPROJECT:
         raise ConfigError(f"{base_path}: has no [tool.innolint] table (extended by {path})")
     found = _section(base_path, raw, explicit=True)
@@ -209,7 +209,7 @@ class LoadedConfig:
 
     def rule(self, rule: str) -> RuleSettings | None:
         rules = self.config.rules  # type: ignore[attr-defined]
-        return getattr(rules, _field_name(rule), None)
+        return getattr(rules, field_name(rule), None)
 
     def disabled_rules(self) -> frozenset[str]:
         """The rules not to run: those the file disables, then --select/--extend-select/--ignore
@@ -251,9 +251,9 @@ class LoadedConfig:
             if settings is None:
                 continue
             values = {
-                name: getattr(settings, _field_name(name))
+                name: getattr(settings, field_name(name))
                 for name in check.doc.options
-                if _field_name(name) in settings.model_fields_set
+                if field_name(name) in settings.model_fields_set
             }
             if values:
                 options[check.id] = values
@@ -379,8 +379,8 @@ class LoadedConfig:
         disabled = self.disabled_rules()
         selection = self.overrides.get("selection")
         for rule in rule_ids():
-            settings = getattr(rules, _field_name(rule))
-            explicit = rule in rules.model_fields_set or _field_name(rule) in rules.model_fields_set
+            settings = getattr(rules, field_name(rule))
+            explicit = rule in rules.model_fields_set or field_name(rule) in rules.model_fields_set
             check = check_by_id(rule)
             values = settings.model_dump(mode="json")
             for name, info in type(settings).model_fields.items():
@@ -453,7 +453,7 @@ class ConfigResolver:
     def _load(self, path: Path, *, explicit: bool) -> LoadedConfig | None:
         if path in self._by_file:
             return self._by_file[path]
-        found = _section(path, _read_toml(path), explicit=explicit)
+        found = _section(path, read_toml(path), explicit=explicit)
         loaded = None
         if found is not None:
             data, prefix = found

@@ -80,10 +80,10 @@ class ChangeSet(Record):
 
     @classmethod
     def from_files(cls, paths: Iterable[str]) -> ChangeSet:
-        return cls({_absolute(p): None for p in paths})
+        return cls({comparable_path(p): None for p in paths})
 
     def contains(self, path: str) -> bool:
-        return _absolute(path) in self.files
+        return comparable_path(path) in self.files
 
     def affects(self, files: Iterable[str]) -> bool:
         """Whether a unit (its files) is linted: it holds a changed file, or one of its files lies
@@ -91,7 +91,7 @@ class ChangeSet(Record):
         listed = list(files)
         if any(self.contains(p) for p in listed):
             return True
-        return bool(self.directories) and any(p != "-" and _absolute(detected_root(p)) in self.directories
+        return bool(self.directories) and any(p != "-" and comparable_path(detected_root(p)) in self.directories
                                               for p in listed)
 
     def select(
@@ -127,7 +127,7 @@ class ChangeSet(Record):
 
     def statement_changed(self, path: str, line: int, end_line: int) -> bool:
         """Whether a change touches the statement on lines line..end_line of path."""
-        spans = self.files.get(_absolute(path), ())
+        spans = self.files.get(comparable_path(path), ())
         if spans is None:
             return True
         end_line = max(end_line, line)
@@ -144,18 +144,18 @@ class ChangeSet(Record):
         come from the `-U0` patch of the same diff, whose files are in the same order. `ref` is
         given after `--end-of-options` and paths after `--`: no name or ref becomes an option.
         """
-        top = os.fsdecode(_git(["rev-parse", "--show-toplevel"], cwd)).rstrip("\n")
+        top = os.fsdecode(git(["rev-parse", "--show-toplevel"], cwd)).rstrip("\n")
         diff = ["-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "--no-textconv",
                 "--diff-filter=ACMR", "-M"]
-        listing = _git([*diff, "-z", "--name-status", "--end-of-options", ref, "--"], cwd)
-        patch = _git([*diff, "--src-prefix=a/", "--dst-prefix=b/", "-U0", "--end-of-options", ref, "--"], cwd)
+        listing = git([*diff, "-z", "--name-status", "--end-of-options", ref, "--"], cwd)
+        patch = git([*diff, "--src-prefix=a/", "--dst-prefix=b/", "-U0", "--end-of-options", ref, "--"], cwd)
         names = _name_status_targets(listing)
         changes = cls(parse_diff(patch.decode("latin-1"), top, names), root=os.path.realpath(top))
-        untracked = _git(["ls-files", "--others", "--exclude-standard", "-z", "--"], top)
+        untracked = git(["ls-files", "--others", "--exclude-standard", "-z", "--"], top)
         for name in untracked.split(b"\0"):
             if name:
-                changes.files[_absolute(os.path.join(top, os.fsdecode(name)))] = None
-        gone = _git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status", "--diff-filter=DMR",
+                changes.files[comparable_path(os.path.join(top, os.fsdecode(name)))] = None
+        gone = git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status", "--diff-filter=DMR",
                      "-M", "--end-of-options", ref, "--"], cwd)
         changes._note_deletions(gone, top)
         changes.ref = ref
@@ -175,11 +175,11 @@ class ChangeSet(Record):
             named.extend(discover([path])[0] if os.path.isdir(path) else [path])
         changes = cls.from_files(named)
         try:  # one call: the top, and whether HEAD is a commit (it fails before the first one)
-            top = os.fsdecode(_git(["rev-parse", "--show-toplevel", "--verify", "--quiet", "HEAD^{commit}"],
+            top = os.fsdecode(git(["rev-parse", "--show-toplevel", "--verify", "--quiet", "HEAD^{commit}"],
                                    cwd)).split("\n", 1)[0]
         except ChangeError:
             return changes
-        gone = _git(["diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status",
+        gone = git(["diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-z", "--name-status",
                      "--diff-filter=DMR", "-M", "HEAD", "--"], top)
         changes.root = os.path.realpath(top)
         changes._note_deletions(gone, top)
@@ -195,24 +195,24 @@ class ChangeSet(Record):
             status = fields[i][:1]
             old = os.path.join(top, os.fsdecode(fields[i + 1]))
             if status == b"M":
-                self.modified.add(_absolute(old))
+                self.modified.add(comparable_path(old))
                 i += 2
                 continue
             if status == b"R":
-                self.renamed[_absolute(old)] = _absolute(os.path.join(top, os.fsdecode(fields[i + 2])))
+                self.renamed[comparable_path(old)] = comparable_path(os.path.join(top, os.fsdecode(fields[i + 2])))
                 score = fields[i][1:].decode("ascii", "replace")
-                self.rename_similarity[_absolute(old)] = int(score) if score.isdigit() else 0
+                self.rename_similarity[comparable_path(old)] = int(score) if score.isdigit() else 0
                 i += 3
             else:
                 i += 2
             self.deleted.append(os.path.abspath(old))
-            self.directories.add(_absolute(detected_root(old)))
+            self.directories.add(comparable_path(detected_root(old)))
 
     @property
     def places(self) -> list[str]:
         """The history directories (or files) whose units the change affects, absolute: what
         `linter.since` reads at REF."""
-        found = {_absolute(detected_root(p)) for p in self.files if p != "-"} | set(self.directories)
+        found = {comparable_path(detected_root(p)) for p in self.files if p != "-"} | set(self.directories)
         return sorted(found)
 
 
@@ -264,10 +264,10 @@ def parse_diff(diff: str, top: str, names: list[str] | None = None) -> dict[str,
                 start, count = int(match.group(1)), int(match.group(2) or 1)
                 current.append((start, start + count - 1) if count else (start + 1, start))
     if names is not None and len(names) != len(sections):
-        return {_absolute(os.path.join(top, name)): None for name in names}
+        return {comparable_path(os.path.join(top, name)): None for name in names}
     for spans, name in zip(sections, names if names is not None else header_names):
         if name is not None:
-            files.setdefault(_absolute(os.path.join(top, name)), []).extend(spans)  # type: ignore[union-attr]
+            files.setdefault(comparable_path(os.path.join(top, name)), []).extend(spans)  # type: ignore[union-attr]
     return files
 
 
@@ -285,7 +285,7 @@ def _header_name(name: str) -> str | None:
     return name[2:] if name.startswith("b/") else name
 
 
-def _git(args: list[str], cwd: str | None) -> bytes:
+def git(args: list[str], cwd: str | None) -> bytes:
     """The standard output of `git ARGS` as bytes (names are decoded by the caller with the
     file system's encoding); ChangeError when git cannot run or fails."""
     import subprocess
@@ -300,7 +300,7 @@ def _git(args: list[str], cwd: str | None) -> bytes:
     return done.stdout
 
 
-def _absolute(path: str) -> str:
+def comparable_path(path: str) -> str:
     """One spelling per file (symlinks resolved), so a path from git, from the command line and
     from a directory listing compare equal. Standard input stays `-`."""
     return path if path == "-" else os.path.normcase(os.path.realpath(path))
@@ -349,8 +349,8 @@ def edited_migrations(changes: ChangeSet, files: list[str], tool: str | None) ->
     if changes.ref is None or changes.report_all or (fmt is not None and fmt.checks_its_edits):
         return ()
     on_edit = fmt.on_edit if fmt is not None and fmt.on_edit else None
-    mine = {_absolute(path): path for path in files if path != "-"}
-    roots = {_absolute(detected_root(path)) for path in files if path != "-"}
+    mine = {comparable_path(path): path for path in files if path != "-"}
+    roots = {comparable_path(detected_root(path)) for path in files if path != "-"}
     found: list[MigrationEdit] = []
 
     def runs_forward(path: str) -> bool:
@@ -363,8 +363,8 @@ def edited_migrations(changes: ChangeSet, files: list[str], tool: str | None) ->
             line = min((start for start, _ in spans), default=1) if spans else 1
             found.append(MigrationEdit(mine[path], "modified", changes.ref, max(line, 1), on_edit=on_edit))
     for old in changes.deleted:
-        absolute = _absolute(old)
-        if _absolute(detected_root(old)) not in roots or not runs_forward(old):
+        absolute = comparable_path(old)
+        if comparable_path(detected_root(old)) not in roots or not runs_forward(old):
             continue
         new = changes.renamed.get(absolute)
         if new is None:
@@ -381,13 +381,13 @@ def edited_migrations(changes: ChangeSet, files: list[str], tool: str | None) ->
 
 
 def uncommitted(directory: str) -> dict[str, str] | None:
-    """The files below `directory` that differ from the last commit, by absolute path (`_absolute`),
+    """The files below `directory` that differ from the last commit, by absolute path (`comparable_path`),
     each with what differs: "untracked", "added" (a new file in the index, not committed),
     "staged" (an edit in the index), "modified" (in the working tree, not staged), "deleted". None when the directory is in no git repository (or
     git cannot run): nothing can be said."""
     try:
-        top = _git(["rev-parse", "--show-toplevel"], directory).rstrip(b"\n")
-        listed = _git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
+        top = git(["rev-parse", "--show-toplevel"], directory).rstrip(b"\n")
+        listed = git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
                       directory)
     except ChangeError:
         return None
@@ -405,5 +405,5 @@ def uncommitted(directory: str) -> dict[str, str] | None:
             state = "modified"
         else:
             state = "added" if staged == "A" else "staged"
-        found[_absolute(os.path.join(root, name))] = state
+        found[comparable_path(os.path.join(root, name))] = state
     return found

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from linter.input.splitter.lexis import MAX_STATEMENT_CHARS
 from linter.input.splitter.repeats import Repeats
-from linter.input.splitter.scanner import _Splitter
+from linter.input.splitter.scanner import Splitter
 from linter.input.statement import Note, Segment, Statement, TenantBlock
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def split_stream(
         from linter.input.migrations.formats import named
 
         fmt = named(migration_format)
-    splitter = _Splitter(path, fmt, skip_words, unless, skip_pattern, target, max_statement)
+    splitter = Splitter(path, fmt, skip_words, unless, skip_pattern, target, max_statement)
     if blocks is not None and segment is None and fmt is None:
         from linter.input.tenant_blocks import tenant_blocks
 
@@ -111,7 +111,7 @@ def _prefixed(segment: Segment, chunks: Iterable[str]) -> Iterator[str | Segment
 class StatementStream(Iterator[Statement]):
     """The statements of one input, and how many were counted but not built (see `split_stream`)."""
 
-    def __init__(self, splitter: _Splitter, chunks: Iterable[str]) -> None:
+    def __init__(self, splitter: Splitter, chunks: Iterable[str]) -> None:
         self._splitter = splitter
         self._statements = splitter.run(chunks)
 

@@ -73,7 +73,7 @@ class Segment(NamedTuple):
 
 
 #: what a Segment's `split` may be
-_SEGMENT_SPLITS = frozenset({"packet", "whole", "delimiter"})
+SEGMENT_SPLITS = frozenset({"packet", "whole", "delimiter"})
 
 
 class TenantBlock(NamedTuple):

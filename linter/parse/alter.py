@@ -10,14 +10,14 @@ from sqlglot.tokens import Token, TokenType
 from linter.parse import ops
 from linter.parse.elements import Column, Index
 from linter.parse.body import TableBody
-from linter.parse.columns import _parse_columns
-from linter.parse.create import _database_options
-from linter.parse.keys import _is_key_element, _read_key
-from linter.parse.options import _online_clause, charset_conflict, _partition_text, _read_option_pairs
-from linter.parse.tokens import _KEY_WORDS, _SKIP_OBJECTS, _UNQUOTED, ParseFailure, _split_top_level
+from linter.parse.columns import parse_columns
+from linter.parse.create import database_options
+from linter.parse.keys import is_key_element, read_key
+from linter.parse.options import online_clause, charset_conflict, partition_text, read_option_pairs
+from linter.parse.tokens import KEY_WORDS, SKIP_OBJECTS, UNQUOTED, ParseFailure, split_top_level
 
 if TYPE_CHECKING:
-    from linter.parse.tokens import _Cursor
+    from linter.parse.tokens import Cursor
 
 
 _ALTER_NO_OPS = frozenset(
@@ -29,11 +29,11 @@ _ALTER_NO_OPS = frozenset(
 #: `ALTER TABLE t DISABLE KEYS` / `ENABLE KEYS`, which mysqldump writes around every table's data:
 #: a MyISAM bulk-load hint that changes nothing in the schema (InnoDB ignores it), skipped on
 #: purpose like the statements of _SKIP_FIRST_WORDS (the splitter may count it without building
-#: it: `_KEYS_ONLY_LINE`)
-_KEYS_ONLY = ops.Skipped("ALTER TABLE ... KEYS")
+#: it: `KEYS_ONLY_LINE`)
+KEYS_ONLY = ops.Skipped("ALTER TABLE ... KEYS")
 #: the same statement as mysqldump writes it, as a regex for the splitter's `skip_pattern` (what it
 #: matches, parse_statement skips: tests/test_split_lanes.py checks every statement counted so)
-_KEYS_ONLY_LINE = r"ALTER[ \t]+TABLE[ \t]+(?:`[^`;\n]+`\.)?`[^`;\n]+`[ \t]+(?:DISABLE|ENABLE)[ \t]+KEYS"
+KEYS_ONLY_LINE = r"ALTER[ \t]+TABLE[ \t]+(?:`[^`;\n]+`\.)?`[^`;\n]+`[ \t]+(?:DISABLE|ENABLE)[ \t]+KEYS"
 
 
 #: the reserved words an ALTER DATABASE's options start with: after DATABASE, one of them means
@@ -42,7 +42,7 @@ _KEYS_ONLY_LINE = r"ALTER[ \t]+TABLE[ \t]+(?:`[^`;\n]+`\.)?`[^`;\n]+`[ \t]+(?:DI
 _DATABASE_OPTION_WORDS = frozenset({"DEFAULT", "CHARACTER", "COLLATE", "COMMENT", "READ", "ENCRYPTION"})
 
 
-def _parse_alter_database(c: _Cursor) -> ops.Operation:
+def _parse_alter_database(c: Cursor) -> ops.Operation:
     """ALTER {DATABASE | SCHEMA} [name] options: a new default character set or collation is
     followed (the tables created after it take it); any other option (COMMENT, READ ONLY,
     ENCRYPTION, UPGRADE DATA DIRECTORY NAME) changes nothing innolint models."""
@@ -57,13 +57,13 @@ def _parse_alter_database(c: _Cursor) -> ops.Operation:
     conflict = charset_conflict(pairs)
     if conflict is not None:
         raise ParseFailure(conflict, refused=True)
-    charset, collation = _database_options(words)
+    charset, collation = database_options(words)
     if charset is None and collation is None:
         return ops.Skipped("ALTER DATABASE")
     return ops.SchemaStatement("alter", name, charset, collation)
 
 
-def _parse_alter(c: _Cursor) -> ops.Operation:
+def parse_alter(c: Cursor) -> ops.Operation:
     c.expect("ALTER")
     online = c.accept("ONLINE")
     online or c.accept("OFFLINE")
@@ -71,7 +71,7 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
     word = c.word()
     if word in ("DATABASE", "SCHEMA"):
         return _parse_alter_database(c)
-    if word in ("VIEW", "TABLESPACE", "INSTANCE") or word in _SKIP_OBJECTS or word.startswith("DEFINER"):
+    if word in ("VIEW", "TABLESPACE", "INSTANCE") or word in SKIP_OBJECTS or word.startswith("DEFINER"):
         return ops.Skipped(f"ALTER {word}")
     if word == "ALGORITHM" or word == "SQL":
         return ops.Skipped("ALTER VIEW")
@@ -84,13 +84,13 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
     actions: list[ops.AlterAction] = []
     rest = c.tokens[c.i :]
     if len(rest) == 2 and c.word() in ("DISABLE", "ENABLE") and c.word(1) == "KEYS":
-        return _KEYS_ONLY
+        return KEYS_ONLY
     clauses: dict[str, str] = {}
     unmodelled: list[str] = []
     texts: list[str] = []  # the parts as written, but for ALGORITHM= / LOCK=
     parts: list[int] = []  # each action's part
     partitions = False  # in the list of partitions of ANALYZE / CHECK ... PARTITION p1, p2
-    for element in _split_top_level(rest):
+    for element in split_top_level(rest):
         part = c.sub(element)
         first, second = part.word(), part.word(1)
         if partitions and len(element) == 1:
@@ -98,7 +98,7 @@ def _parse_alter(c: _Cursor) -> ops.Operation:
             continue
         partitions = first in _PARTITION_LIST_ACTIONS and second == "PARTITION"
         if first in ("ALGORITHM", "LOCK"):
-            _online_clause(part, clauses)
+            online_clause(part, clauses)
             continue
         texts.append(c.text[element[0].start : element[-1].end + 1])
         found = _alter_action(c, part)
@@ -132,13 +132,13 @@ _PARTITION_LIST_ACTIONS = frozenset({"ANALYZE", "CHECK", "OPTIMIZE", "REBUILD", 
 _TWO_WORD_ACTIONS = frozenset({"ADD", "DROP", "ALTER", "CONVERT", "ORDER", "DISABLE", "ENABLE", "REMOVE"})
 
 
-def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
+def _alter_action(parent: Cursor, c: Cursor) -> list[ops.AlterAction]:
     word = c.word()
     if word == "ADD":
         c.advance()
-        if c.word() in _KEY_WORDS and not (c.word() == "PERIOD" and c.word(1) != "FOR"):
+        if c.word() in KEY_WORDS and not (c.word() == "PERIOD" and c.word(1) != "FOR"):
             body = TableBody()
-            if_not_exists = _read_key(c, body)
+            if_not_exists = read_key(c, body)
             offset = c.offset_of(c.tokens[0])  # (the clause's ADD)
             for item in (*body.indexes, *body.foreign_keys):
                 item.offset = offset
@@ -151,7 +151,7 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         if_not_exists = c.accept_if_exists()
         position: ops.Position = None
         if c.at_type(TokenType.L_PAREN):
-            elements = _split_top_level(c.group())
+            elements = split_top_level(c.group())
         else:
             definition, position = _without_position(parent, c.tokens[c.i :])
             elements = [definition]
@@ -247,7 +247,7 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
         return [ops.TableToPartition(source)]
     if word == "CONVERT":
         c.expect("CONVERT", "TO")
-        pairs, _ = _read_option_pairs(c.sub(c.tokens[c.i :]), stop_at_select=False)
+        pairs, _ = read_option_pairs(c.sub(c.tokens[c.i :]), stop_at_select=False)
         charset = next((value for key, value in pairs if key == "CHARSET"), None)
         if charset is None or any(key not in ("CHARSET", "COLLATE") for key, _ in pairs):
             c.fail("CONVERT TO needs CHARACTER SET and takes COLLATE alone after it", refused=True)
@@ -259,32 +259,32 @@ def _alter_action(parent: _Cursor, c: _Cursor) -> list[ops.AlterAction]:
     if word in _ALTER_NO_OPS or (word == "WITH" or word == "WITHOUT") and c.word(1) == "VALIDATION":
         return []
     if c.at("PARTITION", "BY"):
-        return [ops.SetOptions((("PARTITION", _partition_text(c)),))]
+        return [ops.SetOptions((("PARTITION", partition_text(c)),))]
     if word == "REMOVE" or (word == "PARTITION"):
         return []
-    pairs, _ = _read_option_pairs(c, stop_at_select=False)
+    pairs, _ = read_option_pairs(c, stop_at_select=False)
     return [ops.SetOptions(tuple(pairs))]
 
 
-def _without_position(c: _Cursor, tokens: list[Token]) -> tuple[list[Token], ops.Position]:
+def _without_position(c: Cursor, tokens: list[Token]) -> tuple[list[Token], ops.Position]:
     """A column definition without its trailing FIRST / AFTER col, and that position."""
-    if len(tokens) >= 2 and tokens[-2].text.upper() == "AFTER" and tokens[-2].token_type not in _UNQUOTED:
+    if len(tokens) >= 2 and tokens[-2].text.upper() == "AFTER" and tokens[-2].token_type not in UNQUOTED:
         return tokens[:-2], ("AFTER", c._raw(tokens[-1]))
-    if tokens and tokens[-1].text.upper() == "FIRST" and tokens[-1].token_type not in _UNQUOTED:
+    if tokens and tokens[-1].text.upper() == "FIRST" and tokens[-1].token_type not in UNQUOTED:
         return tokens[:-1], "FIRST"
     return tokens, None
 
 
-def _alter_elements(c: _Cursor, elements: list[list[Token]]) -> tuple[list[Column], list[ops.AlterAction]]:
+def _alter_elements(c: Cursor, elements: list[list[Token]]) -> tuple[list[Column], list[ops.AlterAction]]:
     """The column definitions of ADD / MODIFY / CHANGE COLUMN, in order, and the keys and foreign
     keys they declare as ALTER actions (a UNIQUE on a column is an unnamed key)."""
     columns: list[Column] = []
     column_elements: list[list[Token]] = []
     actions: list[ops.AlterAction] = []
     for element in elements:
-        if _is_key_element(element):
+        if is_key_element(element):
             read = TableBody()
-            if_not_exists = _read_key(c.sub(element), read)
+            if_not_exists = read_key(c.sub(element), read)
             offset = c.offset_of(element[0])
             for item in (*read.indexes, *read.foreign_keys):
                 item.offset = offset
@@ -292,7 +292,7 @@ def _alter_elements(c: _Cursor, elements: list[list[Token]]) -> tuple[list[Colum
             actions += [ops.AddForeignKey(f, if_not_exists) for f in read.foreign_keys]
         else:
             column_elements.append(element)
-    for column, inline in _parse_columns(c, column_elements):
+    for column, inline in parse_columns(c, column_elements):
         columns.append(column)
         for item in inline:
             if isinstance(item, Index):
@@ -302,7 +302,7 @@ def _alter_elements(c: _Cursor, elements: list[list[Token]]) -> tuple[list[Colum
     return columns, actions
 
 
-def _last_name(c: _Cursor, what: str) -> str:
+def _last_name(c: Cursor, what: str) -> str:
     """A name that ends the action or statement."""
     name = c.name()
     c.expect_end(what)

@@ -88,7 +88,7 @@ def without_redundant_generated_keys(keys: list[Index]) -> list[Index]:
     return [k for n, k in enumerate(keys) if n not in ignored]
 
 
-def _generated_key_name(first: IndexColumn, used: set[str]) -> str:
+def generated_key_name_in(first: IndexColumn, used: set[str]) -> str:
     """`generated_key_name` with `used` already lower-case (a set kept across a statement's keys)."""
     base = _FUNCTIONAL_KEY_NAME if first.expression else first.name
     if base.lower() not in used and base.lower() != "primary":
@@ -117,7 +117,7 @@ def name_unnamed_keys(indexes: list[Index], taken: Collection[str] = ()) -> str 
             continue
         if index.name is None:
             if index.columns:
-                index.name = _generated_key_name(index.columns[0], used)
+                index.name = generated_key_name_in(index.columns[0], used)
         elif index.name.lower() in used and problem is None:
             problem = f"duplicate key name {index.name} (error 1061)"
         if index.name is not None:

@@ -36,17 +36,17 @@ from dataclasses import fields, replace
 from linter.parse import ops
 from linter.parse.body import TableBody
 from linter.parse.elements import TableOptions
-from linter.parse.statement import _PLAIN_SET, _SESSION_WORDS, _SKIP_FIRST_WORDS, dynamic_statement, parse_statement, skipped_glue
-from linter.parse.alter import _KEYS_ONLY_LINE
+from linter.parse.statement import PLAIN_SET, SESSION_WORDS, SKIP_FIRST_WORDS, dynamic_statement, parse_statement, skipped_glue
+from linter.parse.alter import KEYS_ONLY_LINE
 from linter.parse.tokens import ParseFailure
 
 #: statements skipped on purpose by their first word (INSERT, SET, LOCK ...), as parse_statement does
-SKIP_FIRST_WORDS: frozenset[str] = _SKIP_FIRST_WORDS
+SKIP_FIRST_WORDS: frozenset[str] = SKIP_FIRST_WORDS
 #: the first words the splitter may skip statements by: not SET, PREPARE, DEALLOCATE, which make
 #: dynamic SQL (`SET @s = CONCAT(...)` before `PREPARE st FROM @s`: ops.Dynamic)
-SPLIT_SKIP_WORDS: frozenset[str] = _SKIP_FIRST_WORDS - _SESSION_WORDS
+SPLIT_SKIP_WORDS: frozenset[str] = SKIP_FIRST_WORDS - SESSION_WORDS
 #: one-line statements parse_statement skips, as the splitter's `skip_pattern`
-SKIP_PATTERN: str = f"(?:{_KEYS_ONLY_LINE}|{_PLAIN_SET})"
+SKIP_PATTERN: str = f"(?:{KEYS_ONLY_LINE}|{PLAIN_SET})"
 
 #: how many distinct CREATE TABLE shapes, and other DDL statements, are kept
 TABLE_CACHE_SIZE = 10_000
@@ -231,7 +231,7 @@ class ParseCache:
                 glued = skipped_glue(text, skipped.kind)  # type: ignore[attr-defined]  # a `;` left out before a DDL line
                 if glued is not None:
                     return glued
-            if skipped.kind in _SESSION_WORDS:  # type: ignore[attr-defined]  # SET @v, PREPARE: dynamic SQL's makings
+            if skipped.kind in SESSION_WORDS:  # type: ignore[attr-defined]  # SET @v, PREPARE: dynamic SQL's makings
                 try:
                     dynamic = dynamic_statement(text, skipped.kind)  # type: ignore[attr-defined]
                 except ParseFailure as failure:

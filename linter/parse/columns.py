@@ -12,24 +12,24 @@ from sqlglot.errors import ParseError
 from sqlglot.tokens import Token, TokenType
 
 from linter.parse.elements import Column, ForeignKey, Index, IndexColumn
-from linter.parse.plain import _plain_column_element
+from linter.parse.plain import plain_column_element
 from linter.parse.tokens import (
     ParseFailure,
-    _GENERATOR,
-    _L_PAREN,
-    _PARSER,
-    _R_PAREN,
-    _STRING_FOR_NAME,
-    _TOKENIZER,
-    _TOO_DEEP,
-    _TYPE_ALIASES,
-    _UNQUOTED,
-    _first_line,
-    _head,
+    GENERATOR,
+    L_PAREN,
+    PARSER,
+    R_PAREN,
+    STRING_FOR_NAME,
+    TOKENIZER,
+    TOO_DEEP,
+    TYPE_ALIASES,
+    UNQUOTED,
+    first_line,
+    head_word,
 )
 
 if TYPE_CHECKING:
-    from linter.parse.tokens import _Cursor
+    from linter.parse.tokens import Cursor
 
 
 _SPATIAL_TYPES = frozenset(
@@ -37,7 +37,7 @@ _SPATIAL_TYPES = frozenset(
     GEOMETRYCOLLECTION GEOMCOLLECTION""".split()
 )
 # Types sqlglot does not know, and the type it is told instead (the model keeps the real name).
-_STAND_IN_TYPES = {name: (TokenType.GEOMETRY, "GEOMETRY") for name in _SPATIAL_TYPES}
+STAND_IN_TYPES = {name: (TokenType.GEOMETRY, "GEOMETRY") for name in _SPATIAL_TYPES}
 
 
 #: types a CAST in a default may name that sqlglot does not know (the default keeps its own text)
@@ -73,7 +73,7 @@ class _ColumnExtras:
         self.unsigned = False
 
 
-def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _ColumnExtras]:
+def _strip_column(c: Cursor, element: list[Token]) -> tuple[list[Token], _ColumnExtras]:
     """The tokens of one column definition that sqlglot can parse, and what was taken out."""
     extras = _ColumnExtras()
     element = _joined_pairs(element)
@@ -98,7 +98,7 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
     if i < len(element):
         type_token = element[i]
         type_name = type_token.text.upper()
-        if type_name == "LONG" and type_token.token_type not in _UNQUOTED:
+        if type_name == "LONG" and type_token.token_type not in UNQUOTED:
             # LONG, LONG VARCHAR and LONG CHAR VARYING are MEDIUMTEXT, LONG VARBINARY and LONG BYTE
             # MEDIUMBLOB (old ODBC names)
             following = element[i + 1].text.upper() if i + 1 < len(element) else ""
@@ -122,10 +122,10 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
         if type_name in ("CHAR VARYING", "CHARACTER VARYING"):
             type_name = "VARCHAR"
         type_name = type_name.split()[0] if type_name else type_name
-        if type_token.token_type in _UNQUOTED:
+        if type_token.token_type in UNQUOTED:
             type_name = ""
         extras.type_name = type_name
-        stand_in = _STAND_IN_TYPES.get(type_name)
+        stand_in = STAND_IN_TYPES.get(type_name)
         if stand_in is not None:
             type_token = Token(stand_in[0], stand_in[1], type_token.line, type_token.col, type_token.start, type_token.end)
         out.append(type_token)
@@ -139,9 +139,9 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
             depth += 1
         elif token_type == TokenType.R_PAREN:
             depth -= 1
-        if depth > 0 or token_type in _UNQUOTED:
+        if depth > 0 or token_type in UNQUOTED:
             if (depth > 0 and token.text.upper() in _CAST_STAND_INS and out and out[-1].text.upper() == "AS"
-                    and token_type not in _UNQUOTED):
+                    and token_type not in UNQUOTED):
                 # CAST(... AS INET6): sqlglot knows no such type; the default keeps its text
                 extras.default_text = _default_text(c, element)
                 token = Token(TokenType.TEXT, "TEXT", token.line, token.col, token.start, token.end)
@@ -218,7 +218,7 @@ def _strip_column(c: _Cursor, element: list[Token]) -> tuple[list[Token], _Colum
 
 
 #: keyword pairs sqlglot reads as one token, which a comment between the two words splits
-_PAIRS = {tuple(k.split()): v for k, v in _TOKENIZER.KEYWORDS.items() if k.count(" ") == 1}
+_PAIRS = {tuple(k.split()): v for k, v in TOKENIZER.KEYWORDS.items() if k.count(" ") == 1}
 
 
 def _joined_pairs(element: list[Token]) -> list[Token]:
@@ -228,7 +228,7 @@ def _joined_pairs(element: list[Token]) -> list[Token]:
         return element
     out: list[Token] = []
     for token in element:
-        if out and token.token_type not in _UNQUOTED and out[-1].token_type not in _UNQUOTED:
+        if out and token.token_type not in UNQUOTED and out[-1].token_type not in UNQUOTED:
             pair = _PAIRS.get((out[-1].text.upper(), token.text.upper()))
             if pair is not None:
                 first = out[-1]
@@ -238,8 +238,8 @@ def _joined_pairs(element: list[Token]) -> list[Token]:
     return out
 
 
-def _parse_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
-    """Column definitions: those of a plain form read from their text (`_plain_column_element`),
+def parse_columns(c: Cursor, elements: list[list[Token]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
+    """Column definitions: those of a plain form read from their text (`plain_column_element`),
     the others through sqlglot, all of them in one parse."""
     if not elements:
         return []
@@ -275,10 +275,10 @@ def _mariadb_column_grammar(element: list[Token]) -> str | None:
     depth = 0
     for token in element[2:]:
         kind = token.token_type
-        depth += (kind == _L_PAREN) - (kind == _R_PAREN)
-        if not depth and kind not in (_L_PAREN, _R_PAREN):
+        depth += (kind == L_PAREN) - (kind == R_PAREN)
+        if not depth and kind not in (L_PAREN, R_PAREN):
             top.append(token)
-    words = [_head(t) if t.token_type not in _UNQUOTED else "" for t in top]
+    words = [head_word(t) if t.token_type not in UNQUOTED else "" for t in top]
     state, named = "", 0
     for n, word in enumerate(words):
         if state == "references":  # the referenced table's name, qualified or not
@@ -300,14 +300,14 @@ def _mariadb_column_grammar(element: list[Token]) -> str | None:
     return None
 
 
-def _read_columns(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
-    """`_parse_columns` of the unqualified elements."""
+def _read_columns(c: Cursor, elements: list[list[Token]]) -> list[tuple[Column, Sequence[Index | ForeignKey]]]:
+    """`parse_columns` of the unqualified elements."""
     for element in elements:
         if element and element[0].token_type == TokenType.STRING:  # a column's name as a string
-            raise ParseFailure(_STRING_FOR_NAME + f" near {element[0].text!r}", element[0].line - 1, refused=True)
-        if len(element) > 2 and element[1].token_type not in _UNQUOTED and _head(element[1]) == "SERIAL":
+            raise ParseFailure(STRING_FOR_NAME + f" near {element[0].text!r}", element[0].line - 1, refused=True)
+        if len(element) > 2 and element[1].token_type not in UNQUOTED and head_word(element[1]) == "SERIAL":
             _serial_attributes(element)
-    plain = [_plain_column_element(c.text, element) for element in elements]
+    plain = [plain_column_element(c.text, element) for element in elements]
     if None not in plain:
         return _auto_increment_not_null(plain)  # type: ignore[arg-type]
     for element, done in zip(elements, plain):
@@ -341,20 +341,20 @@ def _refused_attributes(element: list[Token]) -> None:
     depth = 0
     for n, token in enumerate(tokens):
         kind = token.token_type
-        depth += (kind == _L_PAREN) - (kind == _R_PAREN)
-        if depth or kind in _UNQUOTED or kind == _R_PAREN:
+        depth += (kind == L_PAREN) - (kind == R_PAREN)
+        if depth or kind in UNQUOTED or kind == R_PAREN:
             continue
-        word = _head(token)
+        word = head_word(token)
         if word in ("CHECK", "REFERENCES"):
             return
         after = tokens[n + 1 : n + 4]
         if word in _COLUMN_KEY_WORDS:
             keys = [token]
             for t in after:
-                if t.token_type in _UNQUOTED or _head(t) != "KEY":
+                if t.token_type in UNQUOTED or head_word(t) != "KEY":
                     break
                 keys.append(t)
-            if len(keys) <= len(after) and after[len(keys) - 1].token_type == _L_PAREN:
+            if len(keys) <= len(after) and after[len(keys) - 1].token_type == L_PAREN:
                 written = " ".join(t.text.upper() for t in keys)
                 raise ParseFailure(f"`{written} (`: a key declared on a column takes no column list (a `,` may be "
                                    "missing before it): the server refuses the statement (syntax error, 1064)",
@@ -362,9 +362,9 @@ def _refused_attributes(element: list[Token]) -> None:
         elif word == "CONSTRAINT":
             if after and (after[0].token_type == TokenType.IDENTIFIER or (
                     after[0].token_type != TokenType.STRING and (after[0].text[:1].isalpha() or after[0].text[:1] == "_")
-                    and _head(after[0]) not in _NOT_A_CONSTRAINT_NAME)):
+                    and head_word(after[0]) not in _NOT_A_CONSTRAINT_NAME)):
                 after = after[1:]  # its name
-            if not after or after[0].token_type in _UNQUOTED or _head(after[0]) not in ("CHECK", "REFERENCES"):
+            if not after or after[0].token_type in UNQUOTED or head_word(after[0]) not in ("CHECK", "REFERENCES"):
                 raise ParseFailure("`CONSTRAINT` in a column's definition names only a CHECK or REFERENCES (a `,` may "
                                    "be missing before it): the server refuses the statement (syntax error, 1064)",
                                    token.line - 1, refused=True)
@@ -384,14 +384,14 @@ def _serial_attributes(element: list[Token]) -> None:
     depth = 0
     for token in element[2:]:
         kind = token.token_type
-        if kind == _L_PAREN:
+        if kind == L_PAREN:
             depth += 1
-        elif kind == _R_PAREN:
+        elif kind == R_PAREN:
             depth -= 1
-        if depth or kind in _UNQUOTED:
+        if depth or kind in UNQUOTED:
             after_not = False
             continue
-        word = _head(token)
+        word = head_word(token)
         if word in ("CHECK", "REFERENCES"):
             return
         if word in _NOT_AFTER_SERIAL or (word == "NULL" and not after_not) or word == "DEFAULT NULL":
@@ -419,7 +419,7 @@ def _auto_increment_not_null(columns: list[tuple[Column, Sequence[Index | Foreig
     return columns
 
 
-def _parse_columns_sqlglot(c: _Cursor, elements: list[list[Token]]) -> list[tuple[Column, list[Index | ForeignKey]]]:
+def _parse_columns_sqlglot(c: Cursor, elements: list[list[Token]]) -> list[tuple[Column, list[Index | ForeignKey]]]:
     """Column definitions through sqlglot, all in one parse."""
     stripped = [_strip_column(c, element) for element in elements]
     first = elements[0][0]
@@ -460,19 +460,19 @@ def _parse_columns_sqlglot(c: _Cursor, elements: list[list[Token]]) -> list[tupl
 
 def _sqlglot_parse(tokens: list[Token], text: str) -> exp.Expression:
     try:
-        trees = _PARSER.parse(tokens, text)
+        trees = PARSER.parse(tokens, text)
     except ParseError as error:
         errors = getattr(error, "errors", None) or []
-        reason = errors[0].get("description") if errors else _first_line(str(error))
+        reason = errors[0].get("description") if errors else first_line(str(error))
         near = errors[0].get("highlight") if errors else None
         if near:
             reason = f"{reason} near {near!r}"
         line = errors[0].get("line", 1) if errors else 1
         raise ParseFailure(f"sqlglot: {reason}", max(0, (line or 1) - 1)) from None
     except RecursionError:
-        raise ParseFailure(_TOO_DEEP) from None
+        raise ParseFailure(TOO_DEEP) from None
     except Exception as error:  # sqlglot raises assorted internal errors on odd input
-        raise ParseFailure(f"sqlglot: {type(error).__name__}: {_first_line(str(error))}") from None
+        raise ParseFailure(f"sqlglot: {type(error).__name__}: {first_line(str(error))}") from None
     tree = trees[0] if trees else None
     if not isinstance(tree, exp.Create):
         raise ParseFailure("column definitions could not be read")
@@ -480,7 +480,7 @@ def _sqlglot_parse(tokens: list[Token], text: str) -> exp.Expression:
 
 
 def _column(
-    c: _Cursor, definition: exp.ColumnDef, name_token: Token, extras: _ColumnExtras
+    c: Cursor, definition: exp.ColumnDef, name_token: Token, extras: _ColumnExtras
 ) -> tuple[Column, list[Index | ForeignKey]]:
     kind = definition.args.get("kind")
     params: tuple[str, ...] = ()
@@ -555,19 +555,19 @@ def _one_key_per_column(inline: list[Index | ForeignKey]) -> list[Index | Foreig
     return [item for item in inline if item is kept or not (isinstance(item, Index) and item.kind in ("primary", "unique"))]
 
 
-def _default_text(c: _Cursor, element: list[Token]) -> str | None:
+def _default_text(c: Cursor, element: list[Token]) -> str | None:
     """The DEFAULT expression of a column definition as written: a parenthesized expression, or a
     word with its argument list (`CAST(...)`), or one token."""
     for k, token in enumerate(element):
-        if token.text.upper() == "DEFAULT" and token.token_type not in _UNQUOTED and k + 1 < len(element):
+        if token.text.upper() == "DEFAULT" and token.token_type not in UNQUOTED and k + 1 < len(element):
             start = k + 1
             end = start
-            if element[start].token_type != _L_PAREN and start + 1 < len(element) and element[start + 1].token_type == _L_PAREN:
+            if element[start].token_type != L_PAREN and start + 1 < len(element) and element[start + 1].token_type == L_PAREN:
                 end = start + 1
-            if element[end].token_type == _L_PAREN:
+            if element[end].token_type == L_PAREN:
                 depth = 0
                 for j in range(end, len(element)):
-                    depth += {_L_PAREN: 1, _R_PAREN: -1}.get(element[j].token_type, 0)
+                    depth += {L_PAREN: 1, R_PAREN: -1}.get(element[j].token_type, 0)
                     if depth == 0:
                         end = j
                         break
@@ -576,11 +576,11 @@ def _default_text(c: _Cursor, element: list[Token]) -> str | None:
 
 
 def _column_base(
-    c: _Cursor, name_token: Token, extras: _ColumnExtras, params: tuple[str, ...]
+    c: Cursor, name_token: Token, extras: _ColumnExtras, params: tuple[str, ...]
 ) -> tuple[Column, list[Index | ForeignKey]]:
     """A column with its name, type and what `_strip_column` took out, before its constraints."""
     name = c._raw(name_token)
-    type_name = _TYPE_ALIASES.get(extras.type_name, extras.type_name)
+    type_name = TYPE_ALIASES.get(extras.type_name, extras.type_name)
     if type_name == "DOUBLE" or (type_name == "LONG"):
         pass
     column = Column(name=name, type=type_name, params=params, unsigned=extras.unsigned)
@@ -623,7 +623,7 @@ def _sql(node: exp.Expression) -> str:
             return value
     elif kind is exp.Null:
         return "NULL"
-    return _GENERATOR.generate(node)
+    return GENERATOR.generate(node)
 
 
 def _reference(column: str, reference: exp.Reference, name: str | None = None) -> ForeignKey:

@@ -11,27 +11,27 @@ from linter.parse import ops
 from linter.parse.elements import ForeignKey, Index, IndexColumn, IndexKind
 from linter.parse.body import TableBody, without_redundant_generated_keys
 from linter.parse.body import drop_whole_prefixes
-from linter.parse.columns import _parse_columns
+from linter.parse.columns import parse_columns
 from linter.parse.keys import (
-    _index_options_invisible,
-    _is_key_element,
-    _key_parts,
-    _name_keys,
-    _primary_columns_not_null,
-    _read_key,
-    _using_after,
+    index_options_invisible,
+    is_key_element,
+    key_parts,
+    name_keys,
+    primary_columns_not_null,
+    read_key,
+    using_after,
 )
-from linter.parse.options import _online_clause, _read_table_options, apply_options, charset_conflict
-from linter.parse.plain import _plain_options
+from linter.parse.options import online_clause, read_table_options, apply_options, charset_conflict
+from linter.parse.plain import plain_options
 from linter.parse.select_names import string_for_a_name
-from linter.parse.tokens import _STRING_FOR_NAME, ParseFailure, _L_PAREN, _SKIP_OBJECTS, _UNQUOTED, _head, _split_top_level
+from linter.parse.tokens import STRING_FOR_NAME, ParseFailure, L_PAREN, SKIP_OBJECTS, UNQUOTED, head_word, split_top_level
 
 if TYPE_CHECKING:
     from linter.parse.elements import Column
-    from linter.parse.tokens import _Cursor
+    from linter.parse.tokens import Cursor
 
 
-def _database_options(words: list[str]) -> tuple[str | None, str | None]:
+def database_options(words: list[str]) -> tuple[str | None, str | None]:
     """A CREATE DATABASE's [DEFAULT] CHARACTER SET / CHARSET and COLLATE, from the words after its
     name (`=` left out): (charset, collation), None where not given. The last one given counts."""
     charset = collation = None
@@ -44,7 +44,7 @@ def _database_options(words: list[str]) -> tuple[str | None, str | None]:
     return charset, collation
 
 
-def _parse_create(c: _Cursor) -> ops.Operation:
+def parse_create(c: Cursor) -> ops.Operation:
     c.expect("CREATE")
     or_replace = c.accept("OR", "REPLACE")
     # view and routine prefixes: ALGORITHM=x DEFINER=x SQL SECURITY x
@@ -79,7 +79,7 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         c.accept_if_exists()
         name = c.name()
         words = [t.text for t in c.tokens[c.i:] if t.token_type != TokenType.EQ]
-        return ops.SchemaStatement("create", name, *_database_options(words))
+        return ops.SchemaStatement("create", name, *database_options(words))
     if word == "TABLESPACE" or (word == "UNDO" and c.word(1) == "TABLESPACE"):
         return _parse_create_tablespace(c)
     if word == "COMPRESSION_DICTIONARY":
@@ -98,13 +98,13 @@ def _parse_create(c: _Cursor) -> ops.Operation:
         c.advance()
         if_not_exists = c.accept("IF", "NOT", "EXISTS")
         return ops.CreateProcedure(c.qualified(), c.text, or_replace, if_not_exists)
-    if word in _SKIP_OBJECTS or word.startswith("DEFINER"):
+    if word in SKIP_OBJECTS or word.startswith("DEFINER"):
         return ops.Skipped(f"CREATE {word}")
     c.fail("unsupported CREATE statement")
     raise AssertionError
 
 
-def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
+def _parse_create_table(c: Cursor, temporary: bool) -> ops.CreateTable:
     if_not_exists = c.accept("IF", "NOT", "EXISTS")
     name = c.qualified()
     if c.accept("LIKE"):
@@ -120,8 +120,8 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
     body = TableBody()
     refused = None
     if c.at_type(TokenType.L_PAREN) and c.word(1) not in ("SELECT", "WITH", "VALUES"):
-        refused = _read_elements(c, _split_top_level(c.group()), body)
-        pairs = _plain_options(c.text, c.tokens[c.i - 1].end + 1)
+        refused = _read_elements(c, split_top_level(c.group()), body)
+        pairs = plain_options(c.text, c.tokens[c.i - 1].end + 1)
         if pairs is not None and charset_conflict(pairs) is None:
             apply_options(body.options, pairs)
             _system_versioned_keys(c, body)
@@ -130,7 +130,7 @@ def _parse_create_table(c: _Cursor, temporary: bool) -> ops.CreateTable:
         c.fail("CREATE TABLE ... TABLE (MySQL 8.0.19+) is not followed by innolint: the table's columns and keys "
                "are unknown;")
     start = c.i
-    options, as_select = _read_table_options(c, stop_at_select=True)
+    options, as_select = read_table_options(c, stop_at_select=True)
     if as_select:
         _refuse_string_for_a_name(c.tokens[start:])
     body.options = options
@@ -147,19 +147,19 @@ def _refuse_string_for_a_name(tokens: list[Token], *, names: bool = False) -> No
     whose list of names has one), as the server does (`linter.parse.select_names`)."""
     found = next((t for t in tokens if t.token_type == TokenType.STRING), None) if names else string_for_a_name(tokens)
     if found is not None:
-        raise ParseFailure(_STRING_FOR_NAME + f" near {found.text!r}", found.line - 1, refused=True)
+        raise ParseFailure(STRING_FOR_NAME + f" near {found.text!r}", found.line - 1, refused=True)
 
 
 def _select_start(tokens: list[Token], start: int) -> int | None:
     """Where the plain SELECT of a CREATE TABLE ... [AS] SELECT begins (from `start`), None when
     it is no plain one (WITH, or a parenthesised query)."""
     i = start
-    while i < len(tokens) and _head(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
+    while i < len(tokens) and head_word(tokens[i]) not in ("SELECT", "WITH") and tokens[i].token_type != TokenType.L_PAREN:
         i += 1
-    return i if i < len(tokens) and _head(tokens[i]) == "SELECT" else None
+    return i if i < len(tokens) and head_word(tokens[i]) == "SELECT" else None
 
 
-def _select_source(c: _Cursor, start: int) -> ops.Name | None:
+def _select_source(c: Cursor, start: int) -> ops.Name | None:
     """The table a CREATE TABLE ... [AS] SELECT ... FROM t reads first (a plain SELECT only: not
     WITH, where t may name a CTE, nor a parenthesised or derived source)."""
     tokens = c.tokens
@@ -173,7 +173,7 @@ def _select_source(c: _Cursor, start: int) -> ops.Name | None:
             depth += 1
         elif kind == TokenType.R_PAREN:
             depth -= 1
-        elif depth == 0 and tokens[j].token_type not in _UNQUOTED and _head(tokens[j]) == "FROM":
+        elif depth == 0 and tokens[j].token_type not in UNQUOTED and head_word(tokens[j]) == "FROM":
             if j + 1 < len(tokens) and tokens[j + 1].token_type == TokenType.L_PAREN:
                 return None
             source = c.sub(tokens[j + 1:])
@@ -190,7 +190,7 @@ _SELECT_ITEM_NAMES = frozenset({TokenType.IDENTIFIER, TokenType.VAR})
 _MORE_SOURCES = frozenset({"JOIN", "STRAIGHT_JOIN", "NATURAL", "UNION", "EXCEPT", "INTERSECT"})
 
 
-def _select_columns(c: _Cursor, start: int) -> tuple[tuple[str, ...], tuple[str | None, ...]] | None:
+def _select_columns(c: Cursor, start: int) -> tuple[tuple[str, ...], tuple[str | None, ...]] | None:
     """The names of the columns a CREATE TABLE ... SELECT's select list gives, "*" standing for
     all of `_select_source`'s (only when that is the one table it reads): None when innolint
     cannot tell them (an expression without an alias, a join, a subquery, WITH); with, for each,
@@ -209,7 +209,7 @@ def _select_columns(c: _Cursor, start: int) -> tuple[tuple[str, ...], tuple[str 
             depth += 1
         elif kind == TokenType.R_PAREN:
             depth -= 1
-        elif depth == 0 and kind not in _UNQUOTED and _head(token) == "FROM":
+        elif depth == 0 and kind not in UNQUOTED and head_word(token) == "FROM":
             break
         elif depth == 0 and kind == TokenType.COMMA:
             items.append([])
@@ -219,7 +219,7 @@ def _select_columns(c: _Cursor, start: int) -> tuple[tuple[str, ...], tuple[str 
         j += 1
     rest = tokens[j + 1:]
     one_table = bool(rest) and not any(
-        t.token_type == TokenType.COMMA or (t.token_type not in _UNQUOTED and _head(t) in _MORE_SOURCES)
+        t.token_type == TokenType.COMMA or (t.token_type not in UNQUOTED and head_word(t) in _MORE_SOURCES)
         or t.token_type == TokenType.L_PAREN for t in rest)
     names: list[str] = []
     sources: list[str | None] = []
@@ -242,7 +242,7 @@ def _select_columns(c: _Cursor, start: int) -> tuple[tuple[str, ...], tuple[str 
     return tuple(names), tuple(sources)
 
 
-def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> str | None:
+def _read_elements(c: Cursor, elements: list[list[Token]], body: TableBody) -> str | None:
     """Column definitions, keys and constraints of a CREATE TABLE body, into `body`, in the order
     written (keys declared on a column, `a INT UNIQUE`, count where the column is: the server
     names unnamed keys, and InnoDB picks the clustered index among equals, in that order).
@@ -252,12 +252,12 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
     periods: dict[str, tuple[str, str]] = {}
     for element in elements:
         head = element[0]
-        if _is_key_element(element):
-            if _head(head) == "PERIOD":
+        if is_key_element(element):
+            if head_word(head) == "PERIOD":
                 _read_period(c.sub(element), periods)
                 continue
             read = TableBody()
-            _read_key(c.sub(element), read)
+            read_key(c.sub(element), read)
             offset = c.offset_of(head)
             for item in (*read.indexes, *read.foreign_keys):
                 item.offset = offset
@@ -267,7 +267,7 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
         else:
             order.append(len(column_elements))
             column_elements.append(element)
-    columns = _parse_columns(c, column_elements)
+    columns = parse_columns(c, column_elements)
     keys: list[Index] = []
     refused = None
     for item in order:
@@ -289,20 +289,20 @@ def _read_elements(c: _Cursor, elements: list[list[Token]], body: TableBody) -> 
     if periods:
         keys = [_without_overlaps(key, periods, body.columns) for key in keys]
     keys = without_redundant_generated_keys(keys)
-    problem = _name_keys(keys, body.indexes)
+    problem = name_keys(keys, body.indexes)
     drop_whole_prefixes(body.indexes, body.columns.get)
-    _primary_columns_not_null(body)
+    primary_columns_not_null(body)
     return refused or problem
 
 
-def _read_period(c: _Cursor, periods: dict[str, tuple[str, str]]) -> None:
+def _read_period(c: Cursor, periods: dict[str, tuple[str, str]]) -> None:
     """`PERIOD FOR name (start, end)`: an application-time period (MariaDB), by its lower-case
     name; SYSTEM_TIME's is left out (it names no key part)."""
     c.expect("PERIOD")
     c.expect("FOR")
     name = c.name()
-    if c.at_type(_L_PAREN):
-        columns = [c.sub(part).name() for part in _split_top_level(c.group())]
+    if c.at_type(L_PAREN):
+        columns = [c.sub(part).name() for part in split_top_level(c.group())]
         if len(columns) == 2 and name.upper() != "SYSTEM_TIME":
             periods[name.lower()] = (columns[0], columns[1])
 
@@ -320,7 +320,7 @@ def _without_overlaps(key: Index, periods: dict[str, tuple[str, str]], columns: 
     return replace(key, columns=tuple(parts))
 
 
-def _system_versioned_keys(c: _Cursor, body: TableBody) -> None:
+def _system_versioned_keys(c: Cursor, body: TableBody) -> None:
     """A system-versioned table's PRIMARY and UNIQUE keys end with its ROW END column (MariaDB
     appends it; a hidden row_end of an implicit period is not shown, and is left out here)."""
     if c.row_end is None or "WITH SYSTEM VERSIONING" not in body.options.other:
@@ -330,7 +330,7 @@ def _system_versioned_keys(c: _Cursor, body: TableBody) -> None:
             index.columns = (*index.columns, IndexColumn(c.row_end))
 
 
-def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
+def _parse_create_index(c: Cursor) -> ops.CreateIndex:
     c.accept("ONLINE") or c.accept("OFFLINE")
     kind: IndexKind = "index"
     if c.accept("UNIQUE"):
@@ -348,8 +348,8 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
         c.advance()
     c.expect("ON")
     table = c.qualified()
-    parts = _key_parts(c)
-    using = _using_after(c) or using
+    parts = key_parts(c)
+    using = using_after(c) or using
     for k in range(len(c.tokens) - c.i):  # no index option is a SELECT: a statement glued on (1064)
         if c.word(k) == "SELECT":
             c.i += k
@@ -358,14 +358,14 @@ def _parse_create_index(c: _Cursor) -> ops.CreateIndex:
                                refused=True)
     clauses: dict[str, str] = {}
     for k in range(c.i, len(c.tokens)):  # [index options] [ALGORITHM [=] x] [LOCK [=] x], in any order
-        if c.tokens[k].token_type not in _UNQUOTED and c.tokens[k].text.upper() in ("ALGORITHM", "LOCK"):
-            _online_clause(c.sub(c.tokens[k:]), clauses)
-    invisible = _index_options_invisible(c)
+        if c.tokens[k].token_type not in UNQUOTED and c.tokens[k].text.upper() in ("ALGORITHM", "LOCK"):
+            online_clause(c.sub(c.tokens[k:]), clauses)
+    invisible = index_options_invisible(c)
     return ops.CreateIndex(table, Index(name, kind, parts, invisible, using=using), if_not_exists,
                            clauses.get("ALGORITHM"), clauses.get("LOCK"))
 
 
-def _parse_create_tablespace(c: _Cursor) -> ops.CreateTablespace:
+def _parse_create_tablespace(c: Cursor) -> ops.CreateTablespace:
     c.accept("UNDO")
     c.expect("TABLESPACE")
     name = c.name()

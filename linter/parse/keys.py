@@ -9,30 +9,30 @@ from sqlglot.tokens import Token, TokenType
 
 from linter.parse.elements import ForeignKey, Index, IndexColumn, IndexKind
 from linter.parse.body import name_unnamed_keys
-from linter.parse.tokens import _KEY_WORDS, ParseFailure, _head, _split_top_level
+from linter.parse.tokens import KEY_WORDS, ParseFailure, head_word, split_top_level
 
 if TYPE_CHECKING:
     from linter.parse.body import TableBody
-    from linter.parse.tokens import _Cursor
+    from linter.parse.tokens import Cursor
 
 
-def _is_key_element(element: list[Token]) -> bool:
+def is_key_element(element: list[Token]) -> bool:
     """Whether a body element is a key or constraint, not a column: it starts with a key word
     (PERIOD only with FOR after it: `period INT` is a column named period)."""
     head = element[0]
     if head.token_type == TokenType.IDENTIFIER:
         return False
-    word = _head(head)
+    word = head_word(head)
     if word == "PERIOD":
         return len(element) > 1 and element[1].text.upper() == "FOR"
-    return word in _KEY_WORDS
+    return word in KEY_WORDS
 
 
 #: the most keys a table may have (MySQL's and MariaDB's MAX_INDEXES: error 1069)
 MAX_KEYS = 64
 
 
-def _name_keys(keys: list[Index], out: list[Index]) -> str | None:
+def name_keys(keys: list[Index], out: list[Index]) -> str | None:
     """The keys of a CREATE TABLE in declaration order, into `out`, those without a name named as
     the server names them (`linter.parse.body.name_unnamed_keys`). Returns why the server refuses the
     keys (a name used twice, two primary keys, more than MAX_KEYS), or None. (The server's search
@@ -43,7 +43,7 @@ def _name_keys(keys: list[Index], out: list[Index]) -> str | None:
     return name_unnamed_keys(out)
 
 
-def _primary_columns_not_null(body: TableBody) -> None:
+def primary_columns_not_null(body: TableBody) -> None:
     """The primary key's columns are NOT NULL whether or not the DDL says so; those only the
     PRIMARY KEY makes NOT NULL are kept (`TableBody.primary_forced`) for the server's sort of the
     keys, which the replay does (`linter.server.key_order.creation_order`): the keys stay in the
@@ -61,7 +61,7 @@ def _primary_columns_not_null(body: TableBody) -> None:
 
 
 # -- keys and constraints ----------------------------------------------------------------------
-def _read_key(c: _Cursor, body: TableBody) -> bool:
+def read_key(c: Cursor, body: TableBody) -> bool:
     """One key or constraint element: PRIMARY KEY, [UNIQUE] KEY/INDEX, FULLTEXT, SPATIAL,
     FOREIGN KEY, CHECK, PERIOD FOR. Returns whether MariaDB's IF NOT EXISTS came with it."""
     constraint_name: str | None = None
@@ -80,7 +80,7 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
         c.expect("FOREIGN", "KEY")
         if_not_exists = c.accept_if_exists() or if_not_exists
         index_name = None if c.at_type(TokenType.L_PAREN) else c.name()
-        parts = _key_parts(c)
+        parts = key_parts(c)
         columns = tuple(part.name for part in parts)
         body.foreign_keys.append(_references(c, constraint_name or index_name, columns))
         # the key the server makes for it unless a key begins with its columns, named after the
@@ -108,9 +108,9 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
     if c.accept("USING"):
         using = c.word() if c.word() in ("BTREE", "HASH") else None
         c.advance()
-    parts = _key_parts(c)
-    using = _using_after(c) or using
-    invisible = _index_options_invisible(c)
+    parts = key_parts(c)
+    using = using_after(c) or using
+    invisible = index_options_invisible(c)
     if kind == "primary":
         name = "PRIMARY"
     # an unnamed key keeps None: the server names it after its first column, with _2, _3 when
@@ -119,9 +119,9 @@ def _read_key(c: _Cursor, body: TableBody) -> bool:
     return if_not_exists
 
 
-def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
+def key_parts(c: Cursor) -> tuple[IndexColumn, ...]:
     parts: list[IndexColumn] = []
-    for element in _split_top_level(c.group()):
+    for element in split_top_level(c.group()):
         part = c.sub(element)
         if part.at_type(TokenType.L_PAREN):  # functional key part: ((expr))
             text = c.text[element[0].start : element[-1].end + 1]
@@ -142,13 +142,13 @@ def _key_parts(c: _Cursor) -> tuple[IndexColumn, ...]:
     return tuple(parts)
 
 
-def _using_after(c: _Cursor) -> str | None:
+def using_after(c: Cursor) -> str | None:
     """The index type of a `USING BTREE` / `USING HASH` among a key's options after its parts
     (the last one written; the cursor stays where it is), None: none."""
     found = None
     for t, u in zip(c.tokens[c.i:], c.tokens[c.i + 1:]):
-        if _head(t) == "USING" and _head(u) in ("BTREE", "HASH"):
-            found = _head(u)
+        if head_word(t) == "USING" and head_word(u) in ("BTREE", "HASH"):
+            found = head_word(u)
     return found
 
 
@@ -158,7 +158,7 @@ _STATEMENT_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE", "
                               "SELECT", "CALL", "EXECUTE", "PREPARE", "DEALLOCATE", "FLUSH", "GRANT", "REVOKE"})
 
 
-def _index_options_invisible(c: _Cursor) -> bool:
+def index_options_invisible(c: Cursor) -> bool:
     """INVISIBLE (MySQL 8) or IGNORED (MariaDB 10.6+): the optimizer does not use the key. A word
     that starts a statement there is a statement glued on (the server refuses the text: 1064)."""
     invisible = False
@@ -176,12 +176,12 @@ def _index_options_invisible(c: _Cursor) -> bool:
     return invisible
 
 
-def _references(c: _Cursor, name: str | None, columns: tuple[str, ...]) -> ForeignKey:
+def _references(c: Cursor, name: str | None, columns: tuple[str, ...]) -> ForeignKey:
     c.expect("REFERENCES")
     target = c.qualified()
     ref_columns: tuple[str, ...] = ()
     if c.at_type(TokenType.L_PAREN):
-        ref_columns = tuple(part.name for part in _key_parts(c))
+        ref_columns = tuple(part.name for part in key_parts(c))
     actions: dict[str, str] = {}
     while not c.done:
         if c.accept("ON"):

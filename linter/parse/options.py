@@ -11,14 +11,14 @@ from sqlglot.tokens import TokenType
 
 from linter.parse.elements import TableOptions
 from linter.parse.charsets import charset_of_collation, normalize_charset
-from linter.parse.tokens import ParseFailure, _PUNCTUATION
+from linter.parse.tokens import ParseFailure, PUNCTUATION
 
 if TYPE_CHECKING:
-    from linter.parse.tokens import _Cursor
+    from linter.parse.tokens import Cursor
 
 
 # -- table options -----------------------------------------------------------------------------
-_OPTION_FIELDS = {
+OPTION_FIELDS = {
     # TYPE= is not ENGINE=: the server refuses it (1064); kept in `other` for the replay to refuse
     "ENGINE": "engine", "ROW_FORMAT": "row_format", "KEY_BLOCK_SIZE": "key_block_size",
     "COMPRESSION": "compression", "PAGE_COMPRESSED": "page_compressed", "TABLESPACE": "tablespace",
@@ -27,9 +27,9 @@ _OPTION_FIELDS = {
 }
 
 
-def _read_table_options(c: _Cursor, *, stop_at_select: bool) -> tuple[TableOptions, bool]:
+def read_table_options(c: Cursor, *, stop_at_select: bool) -> tuple[TableOptions, bool]:
     """Table options up to the end (or to AS SELECT): (options, whether a SELECT follows)."""
-    pairs, as_select = _read_option_pairs(c, stop_at_select=stop_at_select)
+    pairs, as_select = read_option_pairs(c, stop_at_select=stop_at_select)
     conflict = charset_conflict(pairs)
     if conflict is not None:
         raise ParseFailure(conflict, refused=True)
@@ -63,7 +63,7 @@ def charset_conflict(pairs: Iterable[tuple[str, str | None]]) -> str | None:
 #: that is neither, such as the first word of a statement whose `;` was left out before it (`FLUSH
 #: TABLES`, `USE d2`, `DO 1`) or a client command the client sent as text (`DELIMITER //`), makes
 #: the server refuse the statement (1064, checked on MariaDB 10.11 by tests/test_parse_refusals.py).
-_TABLE_OPTION_NAMES = frozenset(
+TABLE_OPTION_NAMES = frozenset(
     "ENGINE TYPE MAX_ROWS MIN_ROWS AVG_ROW_LENGTH PASSWORD COMMENT AUTO_INCREMENT PACK_KEYS STATS_AUTO_RECALC "
     "STATS_PERSISTENT STATS_SAMPLE_PAGES CHECKSUM TABLE_CHECKSUM PAGE_CHECKSUM DELAY_KEY_WRITE ROW_FORMAT UNION "
     "CHARSET COLLATE INSERT_METHOD TABLESPACE STORAGE CONNECTION KEY_BLOCK_SIZE TRANSACTIONAL SEQUENCE "
@@ -73,14 +73,14 @@ _NOT_AN_OPTION = ("`{word}` is not a table option, and an option of the engine's
                   "1064), so none of it runs")
 
 
-def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[str, str | None]], bool]:
+def read_option_pairs(c: Cursor, *, stop_at_select: bool) -> tuple[list[tuple[str, str | None]], bool]:
     pairs: list[tuple[str, str | None]] = []
     while not c.done:
         if c.accept_type(TokenType.COMMA):
             continue
         word = c.word()
         if c.at("PARTITION", "BY"):
-            pairs.append(("PARTITION", _partition_text(c)))
+            pairs.append(("PARTITION", partition_text(c)))
             continue
         if c.accept("WITH", "SYSTEM", "VERSIONING"):  # before `WITH` of a CREATE ... SELECT
             pairs.append(("WITH SYSTEM VERSIONING", None))
@@ -100,11 +100,11 @@ def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[
             continue
         else:
             token = c.peek()
-            if token is None or token.token_type in _PUNCTUATION or token.token_type == TokenType.STRING:
+            if token is None or token.token_type in PUNCTUATION or token.token_type == TokenType.STRING:
                 c.fail("unexpected table option")
             assert token is not None
             key = c.name().upper()
-            if key not in _TABLE_OPTION_NAMES and not c.at_type(TokenType.EQ):
+            if key not in TABLE_OPTION_NAMES and not c.at_type(TokenType.EQ):
                 c.i -= 1
                 if not (token.text[:1].isalpha() or token.text[:1] == "_"):
                     c.fail("unexpected text after the table options: the server refuses the statement (syntax error, "
@@ -123,7 +123,7 @@ def _read_option_pairs(c: _Cursor, *, stop_at_select: bool) -> tuple[list[tuple[
     return pairs, False
 
 
-def _partition_text(c: _Cursor) -> str:
+def partition_text(c: Cursor) -> str:
     """PARTITION BY ... as written: partitions are kept as text (sqlglot cannot read mysqldump's
     forms), up to the end of the statement or a CREATE ... SELECT."""
     start = c.peek()
@@ -180,7 +180,7 @@ _PARTITION_ENGINE = re.compile(r"\bENGINE\s*+=?\s*+[`'\"]?+(\w++)", re.IGNORECAS
 def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | tuple[tuple[str, str | None], ...]) -> None:
     """Set table options from (KEY, value) pairs as read from DDL."""
     for key, value in pairs:
-        field = _OPTION_FIELDS.get(key)
+        field = OPTION_FIELDS.get(key)
         if key == "PARTITION":
             options.partitioning = value
             options.partition_names = partition_names(value or "")
@@ -198,7 +198,7 @@ def apply_options(options: TableOptions, pairs: list[tuple[str, str | None]] | t
             options.other[key] = value or ""
 
 
-def _online_clause(c: _Cursor, clauses: dict[str, str]) -> None:
+def online_clause(c: Cursor, clauses: dict[str, str]) -> None:
     """`ALGORITHM [=] x` or `LOCK [=] x` (in ALTER TABLE, CREATE INDEX): the last of each wins."""
     key = c.word()
     c.advance()

@@ -12,9 +12,9 @@ from linter.parse import ops
 from linter.parse.elements import Column, ForeignKey, Index, IndexColumn, IndexKind
 from linter.parse.body import TableBody, without_redundant_generated_keys
 from linter.parse.body import drop_whole_prefixes
-from linter.parse.keys import _name_keys, _primary_columns_not_null
-from linter.parse.options import charset_conflict, _TABLE_OPTION_NAMES, apply_options
-from linter.parse.tokens import _KEY_WORDS, _PARSER, _TOKENIZER, _TYPE_ALIASES, Places
+from linter.parse.keys import name_keys, primary_columns_not_null
+from linter.parse.options import charset_conflict, TABLE_OPTION_NAMES, apply_options
+from linter.parse.tokens import KEY_WORDS, PARSER, TOKENIZER, TYPE_ALIASES, Places
 
 
 # -- plain forms, read from the text -----------------------------------------------------------
@@ -45,14 +45,14 @@ _END = rf"(?:{_S}*(?P<end>[,)]){_GAP})?"
 #: out, and the words sqlglot's parser starts a constraint with: as a bare column name, charset or
 #: collation these make tokens of another kind, or are read as something else
 _NOT_PLAIN_WORDS = frozenset(
-    {word for keyword in _TOKENIZER.KEYWORDS for word in keyword.split()} | _KEY_WORDS
-    | {word for constraint in _PARSER.SCHEMA_UNNAMED_CONSTRAINTS for word in constraint.split()}
+    {word for keyword in TOKENIZER.KEYWORDS for word in keyword.split()} | KEY_WORDS
+    | {word for constraint in PARSER.SCHEMA_UNNAMED_CONSTRAINTS for word in constraint.split()}
     | {"NATIONAL", "LONG", "UNSIGNED", "SIGNED", "BINARY", "ZEROFILL", "VISIBLE", "COMPRESSED", "COLUMN_FORMAT",
        "SRID", "STORAGE", "ENGINE_ATTRIBUTE", "SECONDARY_ENGINE_ATTRIBUTE", "WITH", "WITHOUT", "PERSISTENT"}
 )
 #: first words of the tokenizer's two-word keywords (`PRIMARY KEY`, `ORDER BY` ...): such a bare
 #: word followed by the second one is one token
-_PAIR_FIRST_WORDS = frozenset(keyword.split()[0] for keyword in _TOKENIZER.KEYWORDS if " " in keyword)
+_PAIR_FIRST_WORDS = frozenset(keyword.split()[0] for keyword in TOKENIZER.KEYWORDS if " " in keyword)
 #: the type words read here, by the model's type name, each one the tokenizer reads as the type
 #: it is (as `_strip_column` and sqlglot then take it); ENUM and SET take a list of strings
 _PLAIN_TYPE_TOKENS = frozenset({
@@ -64,11 +64,11 @@ _PLAIN_TYPE_TOKENS = frozenset({
     TokenType.JSON, TokenType.ENUM, TokenType.SET,
 })
 _PLAIN_TYPES: dict[str, str] = {
-    word: _TYPE_ALIASES.get(word, word)
+    word: TYPE_ALIASES.get(word, word)
     for word in """TINYINT SMALLINT MEDIUMINT INT INTEGER BIGINT INT1 INT2 INT4 INT8 DECIMAL DEC NUMERIC FIXED FLOAT
     DOUBLE REAL FLOAT4 FLOAT8 BIT BOOL BOOLEAN CHAR CHARACTER NCHAR VARCHAR NVARCHAR BINARY VARBINARY TINYTEXT TEXT
     MEDIUMTEXT LONGTEXT TINYBLOB BLOB MEDIUMBLOB LONGBLOB DATE DATETIME TIME TIMESTAMP YEAR JSON ENUM SET""".split()
-    if _TOKENIZER.KEYWORDS.get(word) in _PLAIN_TYPE_TOKENS
+    if TOKENIZER.KEYWORDS.get(word) in _PLAIN_TYPE_TOKENS
 }
 _LIST_TYPES = frozenset({"ENUM", "SET"})
 
@@ -92,7 +92,7 @@ _BEFORE_DEFAULT_END = rf"{_S}*(?:[,)]|\Z)|{_S}+(?:NOT|NULL|AUTO_INCREMENT|COMMEN
 #: a column definition: name, type, then each attribute at most once in any order (the alternatives
 #: in order of frequency), UNIQUE [KEY] last (sqlglot reads a key name after it); sqlglot reads
 #: `ON ...` after PRIMARY KEY as the key's ON DELETE/UPDATE action
-_COLUMN = _compile_once(
+COLUMN = _compile_once(
     rf"""{_S}*(?P<name>{_NAME_TEXT}){_S}+(?P<type>{_WORD})
     (?:{_S}*\({_S}*(?P<length>{_NUMBER}){_S}*(?:,{_S}*(?P<scale>{_NUMBER}){_S}*)?\)
       |{_S}*\((?P<values>{_S}*{_STRING}{_S}*(?:,{_S}*{_STRING}{_S}*)*)\))?
@@ -111,7 +111,7 @@ _COLUMN = _compile_once(
     (?:{_S}+(?P<unique>UNIQUE(?:{_S}+KEY)?))?
     {_END}"""
 )
-_COLUMN_GROUPS = ("name", "type", "length", "scale", "values", "null", "default", "precision", "comment",
+COLUMN_GROUPS = ("name", "type", "length", "scale", "values", "null", "default", "precision", "comment",
                   "auto_increment", "sign", "charset", "collation", "primary", "on_update", "binary", "zerofill",
                   "unique", "end")
 
@@ -120,7 +120,7 @@ _strings = re.compile(_STRING).findall
 
 
 def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
-    """The column a `_COLUMN` match defines and the keys it declares (PRIMARY KEY, UNIQUE), as
+    """The column a `COLUMN` match defines and the keys it declares (PRIMARY KEY, UNIQUE), as
     `_strip_column` and `_column` read them from the tokens and sqlglot's tree; None when a word
     in it is not what it looks like (a keyword as a bare name, charset or collation)."""
     (name, type_word, length, scale, values, null, default, precision, comment, auto_increment, sign, charset,
@@ -178,13 +178,13 @@ def _plain_column(m: re.Match[str]) -> tuple[Column, list[Index]] | None:
     return column, keys
 
 
-def _plain_column_element(text: str, element: list[Token]) -> tuple[Column, list[Index]] | None:
+def plain_column_element(text: str, element: list[Token]) -> tuple[Column, list[Index]] | None:
     """The column one element of a body or ALTER defines, when it is of the plain form and no
     comment is attached to its tokens (sqlglot keeps comments in what it writes); else None."""
     for token in element:
         if token.comments:
             return None
-    m = _COLUMN.fullmatch(text, element[0].start, element[-1].end + 1)
+    m = COLUMN.fullmatch(text, element[0].start, element[-1].end + 1)
     return _plain_column(m) if m is not None else None
 
 
@@ -233,7 +233,7 @@ def _index_columns(parts: str) -> tuple[IndexColumn, ...]:
 
 
 def _plain_key(m: re.Match[str]) -> Index:
-    """The key a `_KEY` match defines, as `_read_key` reads it (unnamed: None, `_name_keys`)."""
+    """The key a `_KEY` match defines, as `_read_key` reads it (unnamed: None, `name_keys`)."""
     constraint, primary, kind, name, parts = m.group("constraint", "primary", "kind", "name", "parts")
     columns = _index_columns(parts)
     written = m.group("using_after") or m.group("using")
@@ -272,7 +272,7 @@ _CREATE_TABLE_HEAD = re.compile(
 )
 
 
-def _plain_create_table(text: str) -> ops.CreateTable | None:
+def plain_create_table(text: str) -> ops.CreateTable | None:
     """`CREATE TABLE [IF NOT EXISTS] name (...) options` made only of plain forms, read from its
     text as `_parse_create_table` reads it from its tokens; else None (the token path reads it,
     each column of a plain form still read by `_plain_column`)."""
@@ -283,7 +283,7 @@ def _plain_create_table(text: str) -> ops.CreateTable | None:
     if read is None:
         return None
     body, end, refused = read
-    pairs = _plain_options(text, end)
+    pairs = plain_options(text, end)
     if pairs is None or charset_conflict(pairs) is not None:  # (the token path says why it is refused)
         return None
     apply_options(body.options, pairs)
@@ -307,7 +307,7 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
     end = ","
     places = Places(text)  # where each element starts (`Column.offset` ...)
     while end == ",":
-        m = _COLUMN.match(text, pos)
+        m = COLUMN.match(text, pos)
         if m is not None and (end := m.group("end")) is not None:
             read = _plain_column(m)
             if read is None:
@@ -344,9 +344,9 @@ def _plain_body(text: str, pos: int) -> tuple[TableBody, int, str | None] | None
     for column in columns.values():
         if column.auto_increment:
             column.nullable = False
-    problem = _name_keys(without_redundant_generated_keys(keys), body.indexes)
+    problem = name_keys(without_redundant_generated_keys(keys), body.indexes)
     drop_whole_prefixes(body.indexes, columns.get)
-    _primary_columns_not_null(body)
+    primary_columns_not_null(body)
     return body, pos, refused or problem
 
 
@@ -364,7 +364,7 @@ _OPTION = re.compile(
 )
 
 
-def _plain_options(text: str, pos: int) -> list[tuple[str, str | None]] | None:
+def plain_options(text: str, pos: int) -> list[tuple[str, str | None]] | None:
     """The table options from `pos` to the end of the statement as (KEY, value) pairs, as
     `_read_option_pairs` reads them, when each is a plain `[DEFAULT] KEY [=] value`; else None."""
     pairs: list[tuple[str, str | None]] = []
@@ -375,7 +375,7 @@ def _plain_options(text: str, pos: int) -> list[tuple[str, str | None]] | None:
         charset, key, string, quoted, bare = m.group("charset", "key", "string", "quoted", "bare")
         if charset is None and key is None:
             return pairs if m.end() == end else None
-        if key is not None and m.group("eq") is None and key.upper() not in _TABLE_OPTION_NAMES:
+        if key is not None and m.group("eq") is None and key.upper() not in TABLE_OPTION_NAMES:
             return None  # not an option: the token path says why
         if bare is not None:
             if bare.upper() in _PAIR_FIRST_WORDS:

@@ -21,7 +21,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError
 from sqlglot.tokens import Token, TokenType
 
-from linter.parse.tokens import _PARSER, ParseFailure, tokenize
+from linter.parse.tokens import PARSER, ParseFailure, tokenize
 
 __all__ = [
     "Assign", "Block", "Call", "CallStep", "Column", "Const", "Deallocate", "Declare", "Execute", "Expr", "Handler",
@@ -607,7 +607,7 @@ def procedure(text: str) -> Procedure:
 def _parse_select(text: str) -> exp.Expression | str:
     try:
         tokens = tokenize(text)
-        parsed = _PARSER.parse(tokens, text)
+        parsed = PARSER.parse(tokens, text)
     except (ParseError, ParseFailure, ValueError, RecursionError) as error:
         return f"innolint cannot read it ({str(error).splitlines()[0][:120]})"
     if len(parsed) != 1 or parsed[0] is None:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from sqlglot.tokens import Token, TokenType
 
-from linter.parse.tokens import _UNQUOTED, _head
+from linter.parse.tokens import UNQUOTED, head_word
 
 #: words that end the FROM clause of a query (what follows is no table read)
 _FROM_ENDS = frozenset({"WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "UNION", "EXCEPT", "INTERSECT",
@@ -73,7 +73,7 @@ def string_for_a_name(tokens: Sequence[Token]) -> Token | None:
                 return token
             level.expect = ""
         elif kind == TokenType.L_PAREN:
-            word = _head(previous) if previous is not None and previous.token_type not in _UNQUOTED else ""
+            word = head_word(previous) if previous is not None and previous.token_type not in UNQUOTED else ""
             names = level.expect == "columns" or (level.clause == "from" and word in _NAME_LISTS)
             derived = level.expect in ("table", "alias")
             level.expect = ""
@@ -94,7 +94,7 @@ def string_for_a_name(tokens: Sequence[Token]) -> Token | None:
 
 def _word(level: _Level, token: Token) -> None:
     """A word (or a quoted name) at `level`: the clause it starts, or the name it is."""
-    word = _head(token) if token.token_type not in _UNQUOTED else ""
+    word = head_word(token) if token.token_type not in UNQUOTED else ""
     if word == "SELECT":
         level.query, level.clause, level.expect = True, "select", ""
     elif word == "WITH":

@@ -35,18 +35,18 @@ import re
 from sqlglot.tokens import TokenType
 
 from linter.parse import ops
-from linter.parse.alter import _KEYS_ONLY, _parse_alter
-from linter.parse.columns import _STAND_IN_TYPES
-from linter.parse.create import _database_options, _parse_create
-from linter.parse.options import _OPTION_FIELDS, _online_clause
-from linter.parse.plain import _COLUMN, _COLUMN_GROUPS, _plain_create_table
+from linter.parse.alter import KEYS_ONLY, parse_alter
+from linter.parse.columns import STAND_IN_TYPES
+from linter.parse.create import database_options, parse_create
+from linter.parse.options import OPTION_FIELDS, online_clause
+from linter.parse.plain import COLUMN, COLUMN_GROUPS, plain_create_table
 from linter.parse.tokens import (
     ParseFailure,
-    _Cursor,
-    _DDL_GLUE_WORDS,
-    _SKIP_OBJECTS,
-    _TOO_DEEP,
-    _split_top_level,
+    Cursor,
+    DDL_GLUE_WORDS,
+    SKIP_OBJECTS,
+    TOO_DEEP,
+    split_top_level,
     tokenize,
 )
 
@@ -56,16 +56,16 @@ logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 
 # Statements that are not schema DDL, by their first word: recognised and skipped on purpose.
-_SKIP_FIRST_WORDS = frozenset(
+SKIP_FIRST_WORDS = frozenset(
     """INSERT REPLACE UPDATE DELETE SET LOCK UNLOCK GRANT REVOKE SELECT COMMIT BEGIN START
     ROLLBACK SAVEPOINT RELEASE SOURCE FLUSH ANALYZE OPTIMIZE REPAIR CHECK CHECKSUM TRUNCATE LOAD
     SHOW DESCRIBE DESC EXPLAIN DO PREPARE DEALLOCATE HANDLER INSTALL UNINSTALL RESET PURGE
     CHANGE STOP KILL SHUTDOWN BINLOG CACHE XA WITH VALUES TABLE HELP SIGNAL RESIGNAL DECLARE IF
     WHILE REPEAT LOOP LEAVE ITERATE RETURN CLOSE OPEN FETCH PRINT GO BACKUP RESTORE IMPORT""".split()
 )
-_STAND_IN_TYPES.update({"INET4": (TokenType.TEXT, "TEXT"), "INET6": (TokenType.TEXT, "TEXT")})
+STAND_IN_TYPES.update({"INET4": (TokenType.TEXT, "TEXT"), "INET6": (TokenType.TEXT, "TEXT")})
 # integer synonyms sqlglot reads as names (INT3) or not at all (MIDDLEINT)
-_STAND_IN_TYPES.update({"INT3": (TokenType.MEDIUMINT, "MEDIUMINT"), "MIDDLEINT": (TokenType.MEDIUMINT, "MEDIUMINT"),
+STAND_IN_TYPES.update({"INT3": (TokenType.MEDIUMINT, "MEDIUMINT"), "MIDDLEINT": (TokenType.MEDIUMINT, "MEDIUMINT"),
                         "INT1": (TokenType.TINYINT, "TINYINT"), "INT2": (TokenType.SMALLINT, "SMALLINT"),
                         "INT4": (TokenType.INT, "INT"), "INT8": (TokenType.BIGINT, "BIGINT")})
 
@@ -79,14 +79,14 @@ def parse_statement(text: str) -> ops.Operation:
     try:
         return _parse_statement(text)
     except RecursionError:
-        raise ParseFailure(_TOO_DEEP) from None
+        raise ParseFailure(TOO_DEEP) from None
 
 
 # -- statements whose effect shows when they run ------------------------------------------------
 #: statements that run SQL the text does not hold: a procedure, a prepared statement (ops.Dynamic)
 _DYNAMIC_WORDS = frozenset({"EXECUTE", "CALL"})
 #: what builds dynamic SQL: SET of a user variable, PREPARE, DEALLOCATE (skipped by their first word else)
-_SESSION_WORDS = frozenset({"SET", "PREPARE", "DEALLOCATE"})
+SESSION_WORDS = frozenset({"SET", "PREPARE", "DEALLOCATE"})
 #: `SET @v` (not `SET @@sysvar`, `SET NAMES`, `SET sql_mode`): a user variable dynamic SQL may read
 _user_variable = re.compile(r"SET[ \t\r\n]+@(?!@)", re.I).match
 _SET_VALUE = r"(?:@@?[A-Za-z0-9_.]+|'[^'\\\n;]*'|[A-Za-z0-9_.+-]+)"
@@ -95,8 +95,8 @@ _SET_ITEM = (rf"(?:@[A-Za-z0-9_]+[ \t]*=[ \t]*@@[A-Za-z0-9_.]+|(?:@@)?[A-Za-z_][
 #: a SET that gives a user variable nothing but a system variable's value (mysqldump's `SET
 #: @saved_cs_client = @@character_set_client`, `SET NAMES utf8mb4`, `SET FOREIGN_KEY_CHECKS=0`):
 #: no dynamic SQL is built from it: skipped (and the splitter may skip it on a dump's fast lane)
-_PLAIN_SET = rf"SET[ \t]+{_SET_ITEM}(?:[ \t]*,[ \t]*{_SET_ITEM})*"
-_plain_set = re.compile(_PLAIN_SET).fullmatch
+PLAIN_SET = rf"SET[ \t]+{_SET_ITEM}(?:[ \t]*,[ \t]*{_SET_ITEM})*"
+_plain_set = re.compile(PLAIN_SET).fullmatch
 
 
 def dynamic_statement(text: str, word: str) -> ops.Dynamic | None:
@@ -105,7 +105,7 @@ def dynamic_statement(text: str, word: str) -> ops.Dynamic | None:
         if word == "EXECUTE" and re.match(r"EXECUTE[ \t\r\n]+IMMEDIATE(?![A-Za-z0-9_$])", text, re.I):
             return ops.Dynamic("EXECUTE IMMEDIATE", text)
         return ops.Dynamic(word, text)
-    if word in _SESSION_WORDS and (word != "SET" or _user_variable(text) and not _plain_set(text)):
+    if word in SESSION_WORDS and (word != "SET" or _user_variable(text) and not _plain_set(text)):
         if word == "SET":
             from linter.parse.routines import set_refusal  # (sqlglot's expressions: only for SET @v)
 
@@ -121,7 +121,7 @@ _SKIPPED_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE"
 #: on the next line, or a DELIMITER line the mariadb client sends as part of the statement): SET
 #: only before `@` or a session variable (`ALTER COLUMN c` then `SET DEFAULT 1` is one action), USE
 #: only before a name (`USE INDEX` is a hint), START only before TRANSACTION
-_AFTER_DDL_GLUE_WORDS = _DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER", "START", "USE", "SET", "EXECUTE",
+_AFTER_DDL_GLUE_WORDS = DDL_GLUE_WORDS | {"DO", "FLUSH", "COMMIT", "DELIMITER", "START", "USE", "SET", "EXECUTE",
                                            "PREPARE", "DEALLOCATE", "CALL", "BEGIN"}
 #: after an ALTER TABLE, DROP TABLE or RENAME TABLE (not a CREATE ... SELECT, a view or an INSERT),
 #: a line may not start with SELECT either
@@ -242,7 +242,7 @@ def skipped_glue(text: str, word: str, words: frozenset[str] = _SKIPPED_GLUE_WOR
     return glued
 
 
-def glued_statement(text: str, words: frozenset[str] = _DDL_GLUE_WORDS, *, alter: bool = False,
+def glued_statement(text: str, words: frozenset[str] = DDL_GLUE_WORDS, *, alter: bool = False,
                     query: bool = False) -> ParseFailure | None:
     """The failure to report when a line of `text`, outside quotes and comments, starts another
     statement (one of `words`): a `;` was left out before it. `query`: the text is a CREATE TABLE
@@ -337,18 +337,18 @@ def _parse_statement(text: str) -> ops.Operation:
     word = first_word.group().upper() if first_word is not None else ""
     if word in _DYNAMIC_WORDS:
         return dynamic_statement(text, word)  # type: ignore[return-value]
-    if word in _SKIP_FIRST_WORDS:
+    if word in SKIP_FIRST_WORDS:
         # not DDL: skipped without tokenizing (a dump's INSERT can be megabytes long), unless a
         # line in it starts a DDL statement: then a `;` was left out and the server refuses both
         glued = skipped_glue(text, word)
         if glued is not None:
             raise glued
-        if word in _SESSION_WORDS:
+        if word in SESSION_WORDS:
             dynamic = dynamic_statement(text, word)
             if dynamic is not None:
                 return dynamic
         return ops.Skipped(word)
-    if "\n" not in text or word not in _DDL_GLUE_WORDS:
+    if "\n" not in text or word not in DDL_GLUE_WORDS:
         return _parse_ddl(text, word)  # (a statement that starts with no known word is not two glued ones)
     try:
         op = _parse_ddl(text, word)
@@ -373,18 +373,18 @@ def _parse_ddl(text: str, word: str) -> ops.Operation:
     if simple is not None:
         return simple
     if word == "CREATE":  # most CREATE TABLEs are plain forms: read from the text, never tokenized
-        plain = _plain_create_table(text)
+        plain = plain_create_table(text)
         if plain is not None:
             return plain
     tokens = tokenize(text)
     if not tokens:
         return ops.Skipped("empty")
-    cursor = _Cursor(tokens, text)
+    cursor = Cursor(tokens, text)
     first = cursor.word()
     if first == "CREATE":
-        return _parse_create(cursor)
+        return parse_create(cursor)
     if first == "ALTER":
-        return _parse_alter(cursor)
+        return parse_alter(cursor)
     if first == "DROP":
         return _parse_drop(cursor)
     if first == "RENAME":
@@ -396,7 +396,7 @@ def _parse_ddl(text: str, word: str) -> ops.Operation:
             cursor.fail("unexpected text after USE's database name: the server refuses the statement (syntax error, "
                         "1064) and stays in its database", refused=bool(cursor.word()))
         return ops.SchemaStatement("use", name)
-    if first in _SKIP_FIRST_WORDS or tokens[0].token_type in (TokenType.L_PAREN, TokenType.BACKSLASH):
+    if first in SKIP_FIRST_WORDS or tokens[0].token_type in (TokenType.L_PAREN, TokenType.BACKSLASH):
         return ops.Skipped(first or tokens[0].text)
     if first == "DELIMITER":  # (the splitter reads the client's own DELIMITER lines)
         raise ParseFailure("a DELIMITER line the client sends to the server (the mariadb client does so while the text "
@@ -430,11 +430,11 @@ def _simple_statement(text: str) -> ops.Operation | None:
         return ops.SchemaStatement("use", use)
     if database is not None:
         tail = text[m.end(2) + 1 : m.end()].replace("=", " ").replace("'", " ")
-        return ops.SchemaStatement("create", database, *_database_options(tail.split()))
+        return ops.SchemaStatement("create", database, *database_options(tail.split()))
     if drop is not None:
         names = tuple(ops.Name(schema or None, name) for schema, name in _drop_names(drop))
         return ops.DropTable(names, False, if_exists is not None)
-    return _KEYS_ONLY
+    return KEYS_ONLY
 
 
 # --------------------------------------------------------------------------------------------
@@ -447,12 +447,12 @@ def _simple_statement(text: str) -> ops.Operation | None:
 # --------------------------------------------------------------------------------------------
 
 
-assert tuple(_COLUMN.groupindex) == _COLUMN_GROUPS  # the order `_plain_column` unpacks them in
+assert tuple(COLUMN.groupindex) == COLUMN_GROUPS  # the order `_plain_column` unpacks them in
 
 
 def option_field(key: str) -> str:
     """The TableOptions field a DDL option key sets ("TYPE" -> "engine"), else the key itself."""
-    return _OPTION_FIELDS.get(key, key)
+    return OPTION_FIELDS.get(key, key)
 
 
 # --------------------------------------------------------------------------------------------
@@ -468,7 +468,7 @@ def option_field(key: str) -> str:
 # --------------------------------------------------------------------------------------------
 # DROP, RENAME
 # --------------------------------------------------------------------------------------------
-def _parse_drop(c: _Cursor) -> ops.Operation:
+def _parse_drop(c: Cursor) -> ops.Operation:
     c.expect("DROP")
     temporary = c.accept("TEMPORARY")
     word = c.word()
@@ -476,7 +476,7 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
         c.advance()
         if_exists = c.accept_if_exists()
         names = []
-        for element in _split_top_level(c.tokens[c.i :]):
+        for element in split_top_level(c.tokens[c.i :]):
             part = c.sub(element)
             names.append(part.qualified())
             if part.accept("RESTRICT") or part.accept("CASCADE"):
@@ -498,7 +498,7 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
         c.accept("NOWAIT")
         clauses: dict[str, str] = {}
         while c.word() in ("ALGORITHM", "LOCK"):
-            _online_clause(c, clauses)
+            online_clause(c, clauses)
         c.expect_end("DROP INDEX ... ON table")
         return ops.DropIndexStatement(table, name, if_exists, clauses.get("ALGORITHM"), clauses.get("LOCK"))
     if word in ("DATABASE", "SCHEMA"):
@@ -522,20 +522,20 @@ def _parse_drop(c: _Cursor) -> ops.Operation:
         return ops.DropProcedure(c.qualified(), if_exists)
     if word == "PREPARE":  # DROP PREPARE st: DEALLOCATE PREPARE's synonym
         return ops.Dynamic("DEALLOCATE", c.text)
-    if word in _SKIP_OBJECTS or word == "COMPRESSION_DICTIONARY":
+    if word in SKIP_OBJECTS or word == "COMPRESSION_DICTIONARY":
         return ops.Skipped(f"DROP {word}")
     c.fail("unsupported DROP statement")
     raise AssertionError
 
 
-def _parse_rename(c: _Cursor) -> ops.Operation:
+def _parse_rename(c: Cursor) -> ops.Operation:
     c.expect("RENAME")
     if c.word() == "USER":
         return ops.Skipped("RENAME USER")
     c.accept("TABLE") or c.accept("TABLES")
     if_exists = c.accept_if_exists()
     pairs: list[tuple[ops.Name, ops.Name]] = []
-    for element in _split_top_level(c.tokens[c.i :]):
+    for element in split_top_level(c.tokens[c.i :]):
         part = c.sub(element)
         old = part.qualified()
         if part.accept("WAIT"):

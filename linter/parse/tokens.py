@@ -1,5 +1,5 @@
 """A statement's tokens (sqlglot's MySQL tokenizer, with the lines of the statement) and the
-cursor the parsers read them with (`_Cursor`), the failure every parser raises (`ParseFailure`:
+cursor the parsers read them with (`Cursor`), the failure every parser raises (`ParseFailure`:
 the reason, and the line within the statement), and the word tables they share. See
 `linter.parse.statement` for what is parsed how."""
 
@@ -19,9 +19,9 @@ _DIALECT = MySQL()
 # one thread per process). The generator writes no comments: a comment after a column's last
 # attribute (`d DATE DEFAULT '0000-00-00' -- why`, before the closing parenthesis) is attached by
 # sqlglot to the DEFAULT's literal, and the value the server keeps has none of it.
-_TOKENIZER = _DIALECT.tokenizer()
-_PARSER = _DIALECT.parser(error_level=ErrorLevel.RAISE)
-_GENERATOR = _DIALECT.generator(comments=False)
+TOKENIZER = _DIALECT.tokenizer()
+PARSER = _DIALECT.parser(error_level=ErrorLevel.RAISE)
+GENERATOR = _DIALECT.generator(comments=False)
 
 
 class ParseFailure(Exception):
@@ -38,28 +38,28 @@ class ParseFailure(Exception):
 
 
 # Objects whose CREATE/ALTER/DROP is not table DDL.
-_SKIP_OBJECTS = frozenset(
+SKIP_OBJECTS = frozenset(
     """PROCEDURE FUNCTION TRIGGER EVENT USER ROLE SERVER LOGFILE SEQUENCE PACKAGE SYNONYM
     RESOURCE SPATIAL_REFERENCE_SYSTEM AGGREGATE""".split()
 )
 
 
 # Type aliases, so checks compare one spelling.
-_TYPE_ALIASES = {
+TYPE_ALIASES = {
     "INTEGER": "INT", "INT4": "INT", "INT8": "BIGINT", "INT1": "TINYINT", "INT2": "SMALLINT",
     "INT3": "MEDIUMINT", "MIDDLEINT": "MEDIUMINT", "BOOL": "TINYINT", "BOOLEAN": "TINYINT",
     "DEC": "DECIMAL", "NUMERIC": "DECIMAL", "FIXED": "DECIMAL", "REAL": "DOUBLE", "FLOAT8": "DOUBLE",
     "FLOAT4": "FLOAT", "CHARACTER": "CHAR", "NCHAR": "CHAR", "NVARCHAR": "VARCHAR",
     "GEOMCOLLECTION": "GEOMETRYCOLLECTION",
 }
-_KEY_WORDS = frozenset({"PRIMARY", "KEY", "INDEX", "UNIQUE", "FULLTEXT", "SPATIAL", "CONSTRAINT", "FOREIGN", "CHECK", "PERIOD"})
+KEY_WORDS = frozenset({"PRIMARY", "KEY", "INDEX", "UNIQUE", "FULLTEXT", "SPATIAL", "CONSTRAINT", "FOREIGN", "CHECK", "PERIOD"})
 _NAME_TYPES = frozenset({TokenType.IDENTIFIER, TokenType.VAR})
-_PUNCTUATION = frozenset(
+PUNCTUATION = frozenset(
     {TokenType.L_PAREN, TokenType.R_PAREN, TokenType.COMMA, TokenType.DOT, TokenType.SEMICOLON, TokenType.EQ}
 )
-_UNQUOTED = frozenset({TokenType.IDENTIFIER, TokenType.STRING})
-_L_PAREN, _R_PAREN, _COMMA = TokenType.L_PAREN, TokenType.R_PAREN, TokenType.COMMA
-#: the upper-case words of a token's text (`_Cursor._match`), by text: keywords recur in every statement
+UNQUOTED = frozenset({TokenType.IDENTIFIER, TokenType.STRING})
+L_PAREN, R_PAREN, _COMMA = TokenType.L_PAREN, TokenType.R_PAREN, TokenType.COMMA
+#: the upper-case words of a token's text (`Cursor._match`), by text: keywords recur in every statement
 _WORDS: dict[str, tuple[str, ...]] = {}
 
 
@@ -67,15 +67,15 @@ def tokenize(text: str) -> list[Token]:
     """sqlglot's MySQL tokens. sqlglot swallows the rest of a RENAME into one string (it treats
     RENAME as an opaque command): those are tokenized again, keeping offsets."""
     try:
-        tokens = _TOKENIZER.tokenize(text)
+        tokens = TOKENIZER.tokenize(text)
         if len(tokens) == 2 and tokens[0].token_type == TokenType.RENAME and tokens[1].token_type == TokenType.STRING:
             prefix = tokens[0].end + 1
-            tokens = tokens[:1] + _TOKENIZER.tokenize(" " * prefix + text[prefix:])
+            tokens = tokens[:1] + TOKENIZER.tokenize(" " * prefix + text[prefix:])
         if text.count("\r") != text.count("\r\n"):
             _renumber_lines(tokens, text)
         return tokens
     except TokenError as error:
-        raise ParseFailure(f"cannot tokenize: {_first_line(str(error))}") from None
+        raise ParseFailure(f"cannot tokenize: {first_line(str(error))}") from None
 
 
 def _renumber_lines(tokens: list[Token], text: str) -> None:
@@ -89,7 +89,7 @@ def _renumber_lines(tokens: list[Token], text: str) -> None:
         token.line = line
 
 
-_TOO_DEEP = "nested too deeply to parse"
+TOO_DEEP = "nested too deeply to parse"
 
 
 # -- a `;` left out ---------------------------------------------------------------------------
@@ -100,13 +100,13 @@ _TOO_DEEP = "nested too deeply to parse"
 # statement starting with one of these words is taken for that start; for a statement skipped on
 # purpose (SET, INSERT ...) only the DDL words count. Compound statements (routines, triggers,
 # events, and the BEGIN / IF / WHILE ... blocks of the splitter) hold statements on purpose.
-_DDL_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE", "INSERT"})
+DDL_GLUE_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE", "INSERT"})
 
 
 #: a quoted string where the grammar wants a name: `'b'` always, `"b"` unless ANSI_QUOTES is in
 #: effect (the splitter follows SET sql_mode and hands such a text on with `"b"` as a quoted name,
 #: `linter.input.splitter.sqlmode`). MariaDB 10.11 refuses it (1064, tests/test_parse_refusals.py).
-_STRING_FOR_NAME = ("a quoted string where a name is required (a double-quoted name reads as one only under "
+STRING_FOR_NAME = ("a quoted string where a name is required (a double-quoted name reads as one only under "
                     "sql_mode ANSI_QUOTES): the server refuses the statement (syntax error, 1064)")
 
 
@@ -133,7 +133,7 @@ class Places:
         return element_offset(self._line, start - self._line_start + 1)
 
 
-class _Cursor:
+class Cursor:
     def __init__(self, tokens: list[Token], text: str, places: Places | None = None) -> None:
         self.tokens = tokens
         self.text = text
@@ -153,9 +153,9 @@ class _Cursor:
         """The first upper-case word of a bare token at i+k ('' for quoted names, strings, the
         end). sqlglot makes one token of some keyword pairs ('PRIMARY KEY', 'PARTITION BY')."""
         token = self.peek(k)
-        if token is None or token.token_type in _UNQUOTED:
+        if token is None or token.token_type in UNQUOTED:
             return ""
-        return _head(token)
+        return head_word(token)
 
     def _match(self, words: tuple[str, ...]) -> int:
         """How many tokens spell `words` at the cursor (a token may hold several), or 0."""
@@ -166,7 +166,7 @@ class _Cursor:
             if j >= len(tokens):
                 return 0
             token = tokens[j]
-            if token.token_type in _UNQUOTED:
+            if token.token_type in UNQUOTED:
                 return 0
             text = token.text
             parts = _WORDS.get(text)
@@ -227,7 +227,7 @@ class _Cursor:
         """Nothing may follow here: a word after the end (often a `;` left out before the next
         statement, which the server then reads as part of this one) fails the statement."""
         if not self.done:
-            if self.word() in _DDL_GLUE_WORDS:
+            if self.word() in DDL_GLUE_WORDS:
                 self.fail(f"a `;` seems to be missing after {what}: the server reads this text as one statement and "
                           "refuses it (syntax error), so none of it runs;", refused=True)
             self.fail(f"unexpected text after {what}")
@@ -237,16 +237,16 @@ class _Cursor:
         """An identifier; template pieces glued to it (`%PREFIX%name`, `{$p}x`, `@ENGINE@`) are
         kept as one name, so install scripts with placeholders still lint."""
         token = self.peek()
-        if token is None or token.token_type in _PUNCTUATION:
+        if token is None or token.token_type in PUNCTUATION:
             self.fail("expected a name")
         assert token is not None
         if token.token_type == TokenType.STRING:
-            self.fail(_STRING_FOR_NAME, refused=True)
+            self.fail(STRING_FOR_NAME, refused=True)
         parts = [self._raw(token)]
         self.i += 1
         while token.token_type != TokenType.IDENTIFIER:  # `quoted`NEXT is two tokens
             nxt = self.peek()
-            if (nxt is None or nxt.token_type in _PUNCTUATION or nxt.token_type == TokenType.IDENTIFIER
+            if (nxt is None or nxt.token_type in PUNCTUATION or nxt.token_type == TokenType.IDENTIFIER
                     or nxt.start != token.end + 1):
                 break
             parts.append(self._raw(nxt))
@@ -274,13 +274,13 @@ class _Cursor:
         return self.name()
 
     def _raw(self, token: Token) -> str:
-        if token.token_type in _UNQUOTED:
+        if token.token_type in UNQUOTED:
             return token.text
         return self.text[token.start : token.end + 1]
 
     def group(self) -> list[Token]:
         """The tokens inside the balanced parentheses at the cursor (which must be `(`)."""
-        if not self.at_type(_L_PAREN):
+        if not self.at_type(L_PAREN):
             self.fail("expected (")
         tokens = self.tokens
         i = self.i
@@ -288,9 +288,9 @@ class _Cursor:
         depth = 0
         for i in range(i, len(tokens)):
             token_type = tokens[i].token_type
-            if token_type == _L_PAREN:
+            if token_type == L_PAREN:
                 depth += 1
-            elif token_type == _R_PAREN:
+            elif token_type == R_PAREN:
                 depth -= 1
                 if depth == 0:
                     self.i = i + 1
@@ -307,8 +307,8 @@ class _Cursor:
         self.i = len(self.tokens)
         return self.text[start:].strip()
 
-    def sub(self, tokens: list[Token]) -> _Cursor:
-        cursor = _Cursor(tokens, self.text, self.places)
+    def sub(self, tokens: list[Token]) -> Cursor:
+        cursor = Cursor(tokens, self.text, self.places)
         cursor.first_line = self.first_line
         return cursor
 
@@ -317,15 +317,15 @@ class _Cursor:
         return self.places.offset(token.start)
 
 
-def _split_top_level(tokens: list[Token]) -> list[list[Token]]:
+def split_top_level(tokens: list[Token]) -> list[list[Token]]:
     """Split tokens on commas outside parentheses."""
     parts: list[list[Token]] = []
     depth = start = 0
     for i, token in enumerate(tokens):
         token_type = token.token_type
-        if token_type == _L_PAREN:
+        if token_type == L_PAREN:
             depth += 1
-        elif token_type == _R_PAREN:
+        elif token_type == R_PAREN:
             depth -= 1
         elif token_type == _COMMA and depth == 0:
             if i > start:
@@ -336,11 +336,11 @@ def _split_top_level(tokens: list[Token]) -> list[list[Token]]:
     return parts
 
 
-def _head(token: Token) -> str:
+def head_word(token: Token) -> str:
     text = token.text.upper()
     space = text.find(" ")
     return text if space < 0 else text[:space]
 
 
-def _first_line(message: str) -> str:
+def first_line(message: str) -> str:
     return message.strip().splitlines()[0] if message.strip() else "syntax error"

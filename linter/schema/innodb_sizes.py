@@ -289,7 +289,7 @@ class ResolvedCharset(FrozenRecord):
 
 
 @lru_cache(maxsize=4096)
-def _pair(charset: str | None, collation: str | None) -> tuple[str, str | None] | None:
+def pair(charset: str | None, collation: str | None) -> tuple[str, str | None] | None:
     """(charset, collation) from what one level writes, or None when it writes neither. (Cached:
     a row's size asks it of each text column, and a schema writes a few pairs.)"""
     if charset:
@@ -321,7 +321,7 @@ def table_charset(table: Table, target: Target, schema: Schema | None = None) ->
 def _table_charset(charset: str | None, collation: str | None, schema_charset: str | None,
                    schema_collation: str | None, target: Target) -> ResolvedCharset:
     """`table_charset` of what the table and its schema write (cached: asked per text column)."""
-    found = _pair(charset, collation)
+    found = pair(charset, collation)
     if found is not None:
         return ResolvedCharset(found[0], found[1], "table")
     return _database_charset(schema_charset, schema_collation, target)
@@ -333,7 +333,7 @@ def database_charset(target: Target, schema: Schema | None) -> ResolvedCharset:
 
 
 def _database_charset(charset: str | None, collation: str | None, target: Target) -> ResolvedCharset:
-    found = _pair(charset, collation)
+    found = pair(charset, collation)
     if found is not None:
         return ResolvedCharset(found[0], found[1], "schema")
     defaults = server_defaults(target)
@@ -349,13 +349,13 @@ def column_charset(
     if kind in BINARY_TYPES:
         return _BINARY
     if kind == "JSON" and target.is_mariadb:  # LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin (verified)
-        found = _pair(column.charset, column.collation)
+        found = pair(column.charset, column.collation)
         return _column_charset(*found) if found is not None else (
             _column_charset("utf8mb4", "utf8mb4_bin"))  # (a CONVERT TO moves it: `alter_charsets`)
     if kind not in TEXT_TYPES:
         return None
     if column.charset or column.collation:
-        found = _pair(column.charset, column.collation)
+        found = pair(column.charset, column.collation)
         if found is not None:
             return _column_charset(*found)
     return table_charset(table, target, schema)

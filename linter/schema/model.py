@@ -19,7 +19,7 @@ from linter.parse.elements import (  # (the facts of keys and columns that the m
     Column, ForeignKey, Index, IndexColumn, Location, TableOptions,
     can_cluster, foreign_key_number,
 )
-from linter.parse.body import TableBody, _generated_key_name
+from linter.parse.body import TableBody, generated_key_name_in
 
 if TYPE_CHECKING:
     from linter.schema.refused import Alteration, Refusal
@@ -58,7 +58,7 @@ def generated_key_name(first: IndexColumn, taken: Collection[str]) -> str:
     defined before it, or PRIMARY (sql_table.cc, make_unique_key_name; case-insensitive).
     `taken`: the names of the keys defined before it (earlier in the CREATE TABLE, or the table's
     keys for an ALTER TABLE ... ADD). Checked against MariaDB 10.11 in tests/test_model_names.py."""
-    return _generated_key_name(first, {name.lower() for name in taken})
+    return generated_key_name_in(first, {name.lower() for name in taken})
 
 
 def generated_foreign_key_name(table: str, taken: Collection[str]) -> str:

@@ -25,7 +25,7 @@ from linter.parse import ops
 from linter.parse.elements import Column, Location
 from linter.schema.model import Table
 from linter.parse.body import TableBody
-from linter.schema.innodb_sizes import TEXT_TYPES, ResolvedCharset, _pair, column_charset, database_charset, table_charset, text_type_for
+from linter.schema.innodb_sizes import TEXT_TYPES, ResolvedCharset, pair, column_charset, database_charset, table_charset, text_type_for
 from linter.server.column_lengths import needs_settling, stored
 from linter.server.key_parts import as_stored, cut_changed_keys
 
@@ -93,11 +93,11 @@ class AlterCharsets:
         database = database_charset(target, schema)
         to = None
         if self.convert is not None:
-            found = _pair(self.convert.charset, self.convert.collation)  # (None: DEFAULT, the database's)
+            found = pair(self.convert.charset, self.convert.collation)  # (None: DEFAULT, the database's)
             to = ResolvedCharset(found[0], found[1], "column") if found is not None else database
             if charset is None and collation is None:
                 charset, collation = (self.convert.charset, self.convert.collation) if found is not None else (None, None)
-        found = _pair(charset, collation)
+        found = pair(charset, collation)
         after = ResolvedCharset(found[0], found[1], "table") if found is not None else database
         return _Plan(table_charset(self.table, target, schema), after, to)
 
@@ -111,7 +111,7 @@ class AlterCharsets:
             if was is not None and was.charset == "binary":  # (an ENUM or SET in binary: CONVERT TO leaves it)
                 return column if column.charset else replace(column, charset=was.charset, collation=was.collation)
             return _moved(column, plan.to, was)
-        if _pair(column.charset, column.collation) is None and column.type.upper() in TEXT_TYPES:
+        if pair(column.charset, column.collation) is None and column.type.upper() in TEXT_TYPES:
             return replace(column, charset=plan.before.charset, collation=plan.before.collation)
         return column
 
@@ -126,8 +126,8 @@ class AlterCharsets:
         plan = self.plan()
         view = column
         if plan is not None and _holds_text(column, self.target):
-            inherits = _pair(column.charset, column.collation) is None and column.type.upper() in TEXT_TYPES
-            own = _pair(column.charset, column.collation)
+            inherits = pair(column.charset, column.collation) is None and column.type.upper() in TEXT_TYPES
+            own = pair(column.charset, column.collation)
             if plan.to is not None and not (inherits and column.binary) and not (own and own[0] == "binary"):
                 view = _moved(column, plan.to, None)
             elif plan.after.charset == "binary":  # (BINARY alone in the binary character set: VARBINARY ...)
@@ -203,7 +203,7 @@ _BINARY = ResolvedCharset("binary", "binary", "table")
 
 def _inherits_text(column: Column) -> bool:
     """A CHAR, VARCHAR or TEXT column that names no character set: it takes its table's default."""
-    return _pair(column.charset, column.collation) is None and column.type.upper() in _BINARY_OF \
+    return pair(column.charset, column.collation) is None and column.type.upper() in _BINARY_OF \
         and column.type.upper() != "JSON"
 
 
@@ -212,7 +212,7 @@ def in_binary_default(body: TableBody, target: Target, schema: Schema | None) ->
     binary: each CHAR, VARCHAR or TEXT column that names none is of the binary type of its kind
     (VARCHAR(10) is VARBINARY(10), TEXT is BLOB: MariaDB 10.11, fuzz seed 364); `body` itself
     when nothing changes."""
-    found = _pair(body.options.charset, body.options.collation)
+    found = pair(body.options.charset, body.options.collation)
     if (found[0] if found is not None else database_charset(target, schema).charset) != "binary":
         return body
     if not any(_inherits_text(column) for column in body.columns.values()):
@@ -228,7 +228,7 @@ def _written_against(column: Column, default: ResolvedCharset) -> Column:
     the table's `default` (MariaDB's JSON keeps it: its own default is utf8mb4_bin)."""
     if column.type.upper() == "JSON" or column.charset is None:
         return column
-    if (_pair(column.charset, column.collation) or (None, None)) == (default.charset, default.collation):
+    if (pair(column.charset, column.collation) or (None, None)) == (default.charset, default.collation):
         return replace(column, charset=None, collation=None)
     return column
 

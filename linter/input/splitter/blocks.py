@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from linter.input.splitter.compound import Structure
-from linter.input.splitter.lexis import _FIRST_WORD, _SCHEMA_WORDS, _SET_WORDS, _WS, _excerpt, _last_comments
+from linter.input.splitter.lexis import FIRST_WORD, SCHEMA_WORDS, SET_WORDS, WS, excerpt, last_comments
 from linter.input.splitter.sqlmode import normalize
 from linter.input.statement import Note, Statement
 
@@ -52,7 +52,7 @@ class Blocks:
             return line, column0 + offset if last < 0 else offset - last
 
         self.output.flush_pending()
-        text = raw.rstrip(_WS)
+        text = raw.rstrip(WS)
         end_line = line0 + text.count("\n")
         target = self.target
         if target is not None and not target.is_mariadb:
@@ -60,14 +60,14 @@ class Blocks:
             self.output.notes.append(Note(line0, column0, "a compound statement (IF, CASE, a loop, BEGIN NOT ATOMIC) outside a "
                                    f"stored program: {target.label} runs these only in stored programs and rejects "
                                    "this one with the rest of its packet, so innolint replays none of it",
-                                   "parse-error", "warning", end_line, _excerpt(text)))
+                                   "parse-error", "warning", end_line, excerpt(text)))
             return
         if block.error is not None:
             self.output.rejecting = True
             at = where(min(max(block.error.at, 0), len(raw)))[0]
             reason = str(block.error).format(at=f"line {where(max(block.error.at, 0))[0]}")
             self.output.notes.append(Note(line0, column0, f"innolint cannot follow this compound statement ({reason}, line "
-                                   f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, _excerpt(text)))
+                                   f"{at}): nothing in it is replayed", "parse-error", "warning", end_line, excerpt(text)))
             return
         first = True
         if not packet:  # a block is one packet, whatever the delimiter
@@ -80,22 +80,22 @@ class Blocks:
             if quoting:
                 body = normalize(body, modes.flags)
             line, column = where(item.start)
-            word = _FIRST_WORD(body)
-            schema = word is not None and word.group().upper() in _SCHEMA_WORDS
+            word = FIRST_WORD(body)
+            schema = word is not None and word.group().upper() in SCHEMA_WORDS
             why = item.why.format(at=f"line {where(item.at)[0]}") if item.why is not None else None
             comments = item.comments
             if first and comments0:
-                comments = _last_comments(list(comments0) + list(comments))
+                comments = last_comments(list(comments0) + list(comments))
             first = False
             if item.replay:
                 self.output.out.append(Statement(body, self.path, line, column, line + body.count("\n"), comments, None,
                                           packet))
-                if body[:3] in _SET_WORDS:
+                if body[:3] in SET_WORDS:
                     quoting = follow_set(body, line, column)
                 if why is not None and schema:
                     self.output.notes.append(Note(line, column, f"{why}; innolint replays it as if it ran once, so the schema "
                                            "after it is uncertain", "replay-error", "warning",
-                                           line + body.count("\n"), _excerpt(body)))
+                                           line + body.count("\n"), excerpt(body)))
             elif schema and why is not None:  # (None: a branch that never runs, skipped as the server skips it)
                 self.output.notes.append(Note(line, column, f"not replayed: {why}", "replay-error", "warning",
-                                       line + body.count("\n"), _excerpt(body)))
+                                       line + body.count("\n"), excerpt(body)))

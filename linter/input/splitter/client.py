@@ -1,14 +1,14 @@
 """The mysql client's commands: `DELIMITER`, the backslash commands (`\\g`, `\\u db`, `\\q` ...)
 and the named ones alone on a line (`use db`, `exit`), read as the client reads them and followed
-where they change what is sent: what the client knows of them (`_CLIENT_COMMANDS`), how it reads
-a command's argument (`_client_argument`); the scanner (`linter.input.splitter.scanner`) follows
+where they change what is sent: what the client knows of them (`CLIENT_COMMANDS`), how it reads
+a command's argument (`client_argument`); the scanner (`linter.input.splitter.scanner`) follows
 them where it meets them."""
 
 from __future__ import annotations
 
 import re
 
-from linter.input.splitter.lexis import _WS
+from linter.input.splitter.lexis import WS
 
 
 #: The mysql client's commands (MariaDB 10.11's `help`): name -> (letter, whether it takes an
@@ -19,7 +19,7 @@ from linter.input.splitter.lexis import _WS
 #: any statement text, a command may also be written by its name (`use db`, `exit`, `source f`),
 #: the line then holding neither the delimiter nor `\g`. Checked against the real client in
 #: tests/test_split_commands.py.
-_CLIENT_COMMANDS = {
+CLIENT_COMMANDS = {
     "?": ("?", True), "charset": ("C", True), "clear": ("c", False), "connect": ("r", True),
     "delimiter": ("d", True), "edit": ("e", False), "ego": ("G", False), "exit": ("q", False),
     "go": ("g", False), "help": ("h", True), "nopager": ("n", False), "notee": ("t", False),
@@ -28,16 +28,16 @@ _CLIENT_COMMANDS = {
     "status": ("s", False), "system": ("!", True), "tee": ("T", True), "use": ("u", True),
     "warnings": ("W", False),
 }
-_COMMAND_LETTERS = {letter: takes for letter, takes in _CLIENT_COMMANDS.values()}
-_COMMAND_INITIALS = frozenset(c for name in _CLIENT_COMMANDS for c in (name[0].lower(), name[0].upper()))
-_first_word_end = re.compile(r"[^ \t\r]*").match
+COMMAND_LETTERS = {letter: takes for letter, takes in CLIENT_COMMANDS.values()}
+COMMAND_INITIALS = frozenset(c for name in CLIENT_COMMANDS for c in (name[0].lower(), name[0].upper()))
+first_word_end = re.compile(r"[^ \t\r]*").match
 #: how much of a line a named command is looked for in, and how much of its line a command's
 #: argument is read from (the client copies at most 512 characters of it)
-_COMMAND_LINE = 4096
-_ARGUMENT_CHARS = 512
+COMMAND_LINE = 4096
+ARGUMENT_CHARS = 512
 
 
-def _client_argument(line: str, short: bool) -> str | None:
+def client_argument(line: str, short: bool) -> str | None:
     """The argument of a client command, as the client reads it (its `get_arg`): after the
     command (a backslash and a letter when `short`, else its name) and spaces, a word ended by a space, or a quoted
     one; backslash escapes (and, for a named command, doubled quotes). None when there is none or
@@ -76,18 +76,18 @@ def _client_argument(line: str, short: bool) -> str | None:
     return "".join(out) or None
 
 
-def _quoted_name(name: str) -> str:
+def quoted_name(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
 
 
 #: how far blanks after the `;` of a `use db;` are looked at for the delimiter (`_use_alone`)
-_USE_LOOKAHEAD = 4096
+USE_LOOKAHEAD = 4096
 
 #: what `_Splitter._backslash` found
-_CMD_TEXT, _CMD_MORE, _CMD_DONE, _CMD_MODE = range(4)
+CMD_TEXT, CMD_MORE, CMD_DONE, CMD_MODE = range(4)
 
 
-def _quits(text: str) -> bool:
+def quits(text: str) -> bool:
     """Whether the client, having sent `text` alone (as the whole of what it sends at its
     delimiter), quits: `exit` or `quit` with nothing but comments after it. The server refuses it
     (1064), then the client stops reading (MariaDB 10.11's client; `exit now` it only sends)."""
@@ -96,7 +96,7 @@ def _quits(text: str) -> bool:
     i, n = 4, len(text)
     while i < n:
         c = text[i]
-        if c in _WS:
+        if c in WS:
             i += 1
         elif text.startswith("/*", i) and not text.startswith(("/*!", "/*M!"), i):
             end = text.find("*/", i + 2)

@@ -4,7 +4,7 @@ directive, with its line (where an `ignore-file` may stand: `StatementStream.dir
 
 from __future__ import annotations
 
-from linter.input.splitter.lexis import _WS, _add_comment
+from linter.input.splitter.lexis import WS, add_comment
 
 
 class Comments:
@@ -22,7 +22,7 @@ class Comments:
 
     def add(self, text: str) -> None:
         """A comment before the next statement."""
-        _add_comment(self.waiting, text)
+        add_comment(self.waiting, text)
         if self.unless and self.unless in text:
             self.hold = True
 
@@ -53,7 +53,7 @@ class Comments:
                 end = len(raw)
             line += raw.count("\n", counted, start)
             counted = start
-            self.directives.append((line, raw[start:end].strip(_WS)))
+            self.directives.append((line, raw[start:end].strip(WS)))
             at = raw.find(unless, end)
 
     def reading_state(self) -> tuple[object, ...]:

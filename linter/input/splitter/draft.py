@@ -5,7 +5,7 @@ the statement is still in the buffer from `seg_start` on (`linter.input.splitter
 
 from __future__ import annotations
 
-from linter.input.splitter.lexis import _COMPOUND_PREFIX, _OVER_HEAD
+from linter.input.splitter.lexis import COMPOUND_PREFIX, OVER_HEAD
 
 
 class Draft:
@@ -35,7 +35,7 @@ class Draft:
             held = "".join(self.pieces)
             self.over = len(held)
             self.over_lines = held.count("\n")
-            self.over_head = held[:_OVER_HEAD]
+            self.over_head = held[:OVER_HEAD]
             self.pieces = []
             self.length = 0
 
@@ -45,15 +45,15 @@ class Draft:
 
     def prefix(self, buf: str, start: int, end: int) -> str:
         """The start of the statement, its text still in the buffer being `buf[start:end]` (at
-        most `_COMPOUND_PREFIX` characters)."""
+        most `COMPOUND_PREFIX` characters)."""
         if self.over:
-            return self.over_head[:_COMPOUND_PREFIX]
+            return self.over_head[:COMPOUND_PREFIX]
         prefix = ""
         for piece in self.pieces:
             prefix += piece
-            if len(prefix) >= _COMPOUND_PREFIX:
+            if len(prefix) >= COMPOUND_PREFIX:
                 return prefix
-        return prefix + buf[start : min(end, start + _COMPOUND_PREFIX)]
+        return prefix + buf[start : min(end, start + COMPOUND_PREFIX)]
 
     def text_from(self, offset: int, buf: str, start: int, end: int) -> str:
         """The statement's text from `offset` in it on, its text still in the buffer being `buf[start:end]`."""

@@ -11,19 +11,19 @@ from collections.abc import Callable
 import re
 from typing import TYPE_CHECKING
 
-from linter.input.splitter.client import _CLIENT_COMMANDS
+from linter.input.splitter.client import CLIENT_COMMANDS
 from linter.input.splitter.lexis import (
-    _COMMAND_WORD,
-    _SET_WORD,
-    _SKIP_WORD,
-    _WS,
-    _comment_text,
-    _comment_texts,
-    _exec_open,
-    _last_comments,
-    _new_statement,
+    COMMAND_WORD,
+    SET_WORD,
+    SKIP_WORD,
+    WS,
+    comment_text,
+    comment_texts,
+    exec_open,
+    last_comments,
+    new_statement,
 )
-from linter.input.splitter.span_memory import _SPAN_KEY, _SPAN_SAMPLE, _SPAN_TRIES, SpanMemory
+from linter.input.splitter.span_memory import SPAN_KEY, SPAN_SAMPLE, SPAN_TRIES, SpanMemory
 from linter.input.statement import Statement
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 #: The fast lane (see `_LanePattern`): between statements, under the `;` delimiter, outside
 #: executable comments and migration annotations, whole statements are taken one regex match each.
-#: A backslash outside quotes (a client command such as `\g`, see `_CLIENT_COMMANDS`) stops it.
+#: A backslash outside quotes (a client command such as `\g`, see `CLIENT_COMMANDS`) stops it.
 #: Inside a statement the loops are possessive (`*+`): what a loop took is never given back, as
 #: nothing after it could match there, which saves the regex engine its backtracking records.
 _FAST_SQ = r"'[^'\\]*+(?:\\.[^'\\]*+)*+'"
@@ -160,7 +160,7 @@ def _unwrapped(
     when one of them is not `plain` (see `ExecVersions.plain`, whose answers are `known`): the
     general scanner reads it."""
     if buf.count("/*", start, ex) == 0:
-        opening = _exec_open(buf, ex).end()  # type: ignore[union-attr]
+        opening = exec_open(buf, ex).end()  # type: ignore[union-attr]
         key = buf[ex + 2 : opening]
         ok = known.get(key)
         if not (ok or ok is None and plain(key)):
@@ -213,11 +213,11 @@ class FastLane:
     def word_kind(self, word: str) -> int:
         """What the fast lane needs to know of a statement's first word (as written): whether the
         caller skips such statements (`skip_words`), whether it names a client command (in files
-        the client runs), whether it is SET (`_SKIP_WORD`, `_COMMAND_WORD`, `_SET_WORD`)."""
+        the client runs), whether it is SET (`SKIP_WORD`, `COMMAND_WORD`, `SET_WORD`)."""
         upper = word.upper()
-        kind = (_SKIP_WORD if self.skip_words is not None and upper in self.skip_words else 0) | (
-            _COMMAND_WORD if self.client and word.lower() in _CLIENT_COMMANDS else 0) | (
-            _SET_WORD if upper == "SET" else 0)
+        kind = (SKIP_WORD if self.skip_words is not None and upper in self.skip_words else 0) | (
+            COMMAND_WORD if self.client and word.lower() in CLIENT_COMMANDS else 0) | (
+            SET_WORD if upper == "SET" else 0)
         if len(self.word_kinds) < 256:
             self.word_kinds[word] = kind
         return kind
@@ -266,7 +266,7 @@ class FastLane:
             spans = None  # (and nothing is reused or remembered in this call)
         while True:
             if spans is not None:
-                key = buf[pos : pos + _SPAN_KEY]
+                key = buf[pos : pos + SPAN_KEY]
                 known_span = spans.get(key)
                 if known_span is not None:
                     head, rest, counted, text, offset, after_run, found, executable, lines, nl_before, column, nl_span, \
@@ -297,14 +297,14 @@ class FastLane:
                                     semi = tail.start(2)
                                     unwrapped = buf[c:semi] if ex < 0 else _unwrapped(buf, c, semi, ex, tail.end(1),
                                                                                       plain_execs, plain_exec)
-                                    raw = unwrapped.rstrip(_WS) if unwrapped is not None else ""
+                                    raw = unwrapped.rstrip(WS) if unwrapped is not None else ""
                                     if unwrapped is None:
                                         end = -1
                                     elif raw:
                                         text = head_text + raw
                                         lines = head_lines + raw.count("\n")
                                     else:
-                                        text = head_text.rstrip(_WS)
+                                        text = head_text.rstrip(WS)
                                         lines = text.count("\n")
                                     nl_span = nl_before + head_lines + nl_tail
                                     if len(text) > max_statement:
@@ -318,10 +318,10 @@ class FastLane:
                                     ls = buf.rfind("\n", cnt, pos) + 1
                             if text is not None:
                                 start = pos + offset
-                                out.append(_new_statement(Statement, (
+                                out.append(new_statement(Statement, (
                                     text, path, line + nl_before, column if nl_before else start - ls + 1,
                                     line + nl_before + lines,
-                                    _last_comments(tuple(comments) + found) if comments and not after_run else found,
+                                    last_comments(tuple(comments) + found) if comments and not after_run else found,
                                     executable, 0,  # packet 0: the fast lane reads statements under `;`
                                 )))
                             line += nl_span
@@ -379,7 +379,7 @@ class FastLane:
                 info = kinds.get(word)
                 if info is None:
                     info = self.word_kind(word)
-                if info & _COMMAND_WORD and (buf.find("\n", start, semi) >= 0 or word.lower() not in ("use", "go", "ego")):
+                if info & COMMAND_WORD and (buf.find("\n", start, semi) >= 0 or word.lower() not in ("use", "go", "ego")):
                     break  # may be a client command alone on its line (`use db`), or one the client runs at
                     # its delimiter (`connect db;`, `exit;`): see `_try_command`, `_command_at_delimiter`
             else:  # a one-line executable comment, or nothing
@@ -394,16 +394,16 @@ class FastLane:
                 if info is None:
                     info = self.word_kind(word)
             # a SET that may change sql_mode is built, followed and never reused (see `_follow_set`)
-            sets_mode = info & _SET_WORD and "sql_mode" in buf[at:end].lower()
+            sets_mode = info & SET_WORD and "sql_mode" in buf[at:end].lower()
             # what was read here may be reused if nothing in it depended on where the next
             # DELIMITER line or directive is
             remember = spans is not None and not one_by_one and end <= directive and end <= limit and not sets_mode
             if remember:
                 # in text that does not repeat, remembering costs a third of the time: after a long
-                # run of spans never met again, only one in `_SPAN_SAMPLE` is kept (a hit resets it)
+                # run of spans never met again, only one in `SPAN_SAMPLE` is kept (a hit resets it)
                 misses += 1
-                remember = misses <= _SPAN_TRIES or not misses % _SPAN_SAMPLE
-            if info & _SKIP_WORD and end <= directive and at != held and not sets_mode and (
+                remember = misses <= SPAN_TRIES or not misses % SPAN_SAMPLE
+            if info & SKIP_WORD and end <= directive and at != held and not sets_mode and (
                     start < 0 or _ddl_line(buf, start, semi) is None):
                 skipped += 1
                 comments = None
@@ -417,10 +417,10 @@ class FastLane:
                                                                       plain_execs, plain_exec)
                 if unwrapped is None:
                     break
-                text = unwrapped.rstrip(_WS)
+                text = unwrapped.rstrip(WS)
                 executable = None
             else:
-                text = xt.rstrip(_WS)
+                text = xt.rstrip(WS)
                 start = m.start(g_xt)  # type: ignore[union-attr]
                 opening = m.group(g_xv)  # type: ignore[union-attr]
                 executable = _versions.get(opening)
@@ -435,13 +435,13 @@ class FastLane:
             if lead:
                 found = _lead_notes.get(lead)
                 if found is None:
-                    found = _last_comments([t for t in map(_comment_text, _comment_texts(lead)) if t])
+                    found = last_comments([t for t in map(comment_text, comment_texts(lead)) if t])
                     if len(_lead_notes) < 4096 and len(lead) < 512:
                         _lead_notes[lead] = found
             else:
                 found = ()
             after_run = at != pos
-            notes = _last_comments(tuple(comments) + found) if comments and not after_run else found
+            notes = last_comments(tuple(comments) + found) if comments and not after_run else found
             comments = None
             lines = text.count("\n")
             if remember:
@@ -458,8 +458,8 @@ class FastLane:
                 line += k
                 ls = buf.rfind("\n", cnt, start) + 1
             cnt = start
-            out.append(_new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable, 0)))
-            if info & _SET_WORD:
+            out.append(new_statement(Statement, (text, path, line, start - ls + 1, line + lines, notes, executable, 0)))
+            if info & SET_WORD:
                 quoting = follow_set(text, line, start - ls + 1)
             if lines:
                 cnt = start + len(text)

@@ -1,7 +1,7 @@
 """The lexical pieces the splitter's parts share: whitespace and quoting (`_QUOTINGS`, which
 `SET sql_mode` switches), executable comments (`executable_reading`: whether `/*!50100 ... */`
 runs on the target), comments kept for directives and their bounds, the scanner's modes, the
-run regex (`_run_pattern`: what swallows statement text up to where something can happen). See
+run regex (`run_pattern`: what swallows statement text up to where something can happen). See
 `linter.input.split` for the picture."""
 
 from __future__ import annotations
@@ -24,28 +24,28 @@ if TYPE_CHECKING:
 MAX_STATEMENT_CHARS = 1 << 20
 
 #: how much of a statement over the cap is kept, to name it
-_OVER_HEAD = 4096
-_FIRST_WORD = re.compile(r"[A-Za-z_]+").match
+OVER_HEAD = 4096
+FIRST_WORD = re.compile(r"[A-Za-z_]+").match
 
 
-def _excerpt(text: str, width: int = 100) -> str:
+def excerpt(text: str, width: int = 100) -> str:
     """The first line of `text`, cut to `width` characters (as diagnostics show statements)."""
     first = text.strip(" \t\n\r\f\v").split("\n", 1)[0].rstrip("\r")
     return first if len(first) <= width else first[: width - 3] + "..."
 
 
 #: what a statement's first word may be to the fast lane (`FastLane.word_kind`)
-_SKIP_WORD, _COMMAND_WORD, _SET_WORD = 1, 2, 4
+SKIP_WORD, COMMAND_WORD, SET_WORD = 1, 2, 4
 #: the first three characters of a statement that may be a SET (see `_Splitter._follow_set`)
-_SET_WORDS = frozenset(a + b + c for a in "sS" for b in "eE" for c in "tT")
+SET_WORDS = frozenset(a + b + c for a in "sS" for b in "eE" for c in "tT")
 
 #: the whitespace of MySQL's lexer; `\r` is plain whitespace and lines are counted on `\n` only
-_WS = " \t\n\r\f\v"
-_WS_RUN = re.compile(r"[ \t\n\r\f\v]*")
-_HSPACE_RUN = re.compile(r"[ \t]*")
+WS = " \t\n\r\f\v"
+WS_RUN = re.compile(r"[ \t\n\r\f\v]*")
+HSPACE_RUN = re.compile(r"[ \t]*")
 
 
-def _run_end(run: re.Pattern[str], buf: str, i: int) -> int:
+def run_end(run: re.Pattern[str], buf: str, i: int) -> int:
     """Where a run of `run` (a pattern that matches the empty string too) starting at `i` ends."""
     m = run.match(buf, i)
     return m.end() if m is not None else i
@@ -62,23 +62,23 @@ _QUOTE_BODY = {
 #: strings without backslash escapes (NO_BACKSLASH_ESCAPES; `"..."` under ANSI_QUOTES)
 _PLAIN_BODY = {"'": re.compile(r"[^']*"), '"': re.compile(r'[^"]*')}
 #: how quotes read, by `_Splitter.quoting` (bit 1: NO_BACKSLASH_ESCAPES, bit 2: ANSI_QUOTES): the
-#: whole-quote patterns of `_run_pattern`, and the bodies of `'` and `"` quotes
+#: whole-quote patterns of `run_pattern`, and the bodies of `'` and `"` quotes
 _QUOTINGS = {0: (_SQ, _DQ), 1: ("'[^']*'", '"[^"]*"'), 2: (_SQ, '"[^"]*"'), 3: ("'[^']*'", '"[^"]*"')}
-_BODIES = {
+BODIES = {
     0: _QUOTE_BODY, 1: _PLAIN_BODY, 2: {"'": _QUOTE_BODY["'"], '"': _PLAIN_BODY['"']}, 3: _PLAIN_BODY,
 }
 
 #: `/*!50100`, `/*!`, `/*M!100301`: the opening of an executable comment and its version
-_exec_open = re.compile(r"/\*(M?!)([0-9]{0,6})").match
+exec_open = re.compile(r"/\*(M?!)([0-9]{0,6})").match
 #: the openings of the executable comments in a text, without their `/*` ("!40101", "M!100301")
 _EXEC_OPENINGS = re.compile(r"/\*(M?![0-9]{0,6})").findall
 
 
-def _blank(text: str) -> str:
+def blanked(text: str) -> str:
     """`text` with every character but line breaks turned into a space."""
     return "\n".join(" " * len(line) for line in text.split("\n"))
 #: look-ahead needed to decide what `/` starts: `/*M!`, six version digits and one more
-_SLASH_LOOKAHEAD = 12
+SLASH_LOOKAHEAD = 12
 
 
 def executable_reading(target: Target | None, bang: str, digits: str) -> tuple[str, bool]:
@@ -125,7 +125,7 @@ class ExecVersions:
         self.plain_set: set[str] = set()
 
     def marker(self, m: re.Match[str]) -> tuple[int, str, bool]:
-        """For an executable comment's opening (`_exec_open`): where its marker ends (its
+        """For an executable comment's opening (`exec_open`): where its marker ends (its
         version digits included), its version as `Statement.executable` gives it ("50100",
         "M!100301"), and whether it runs on the target (`executable_reading`)."""
         bang, digits = m.group(1), m.group(2)
@@ -158,14 +158,14 @@ class ExecVersions:
 #: after `--`, these make it a comment in a file a migration tool sends itself: MySQL's whitespace
 #: rule, plus a third dash (decoration lines such as `-----------` are comments to the tools that
 #: run such files)
-_DASH_COMMENT_FOLLOW = frozenset(_WS + "-")
+DASH_COMMENT_FOLLOW = frozenset(WS + "-")
 #: and in a file the mysql client runs, where the client holds a statement: the server's rule alone
 #: (the client sends `---` there, and the server reads minus signs); where it holds none, `--`
-#: is a comment whatever follows (`_client_comment_run`)
-_CLIENT_DASH_FOLLOW = frozenset(_WS)
+#: is a comment whatever follows (`client_comment_run`)
+CLIENT_DASH_FOLLOW = frozenset(WS)
 
 #: fast path between statements: a run of whole `--`/`#` comment lines (and the blank space after)
-_comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
+comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
 #: the same where the mysql client holds nothing of a statement (`_Splitter._gap_special`): there
 #: `--` starts a comment whatever follows it. The client's add_line (client/mysql.cc, MariaDB's and
 #: MySQL's alike) takes `--` as a comment when the third character is whitespace or the line's end
@@ -175,66 +175,66 @@ _comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*+)?|#[^\n]*+)\n[ \t\n\
 #: after a plain `/* */` comment is dropped, while inside a statement (an earlier line kept, or a
 #: packet not sent yet under another delimiter), a string or an executable comment `--x` is sent
 #: (tests/test_split_dashes.py asks the real client)
-_client_comment_run = re.compile(r"(?:(?:--[^\n]*+|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
+client_comment_run = re.compile(r"(?:(?:--[^\n]*+|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
 #: and where the client holds a statement (a packet not sent, an executable comment it keeps)
-_held_comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
-_comment_texts = re.compile(r"(?:--|#)([^\n]*)").findall
+held_comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
+comment_texts = re.compile(r"(?:--|#)([^\n]*)").findall
 #: fast path between statements: a one-line statement wholly inside an executable comment, ended
 #: by `;` (mysqldump writes hundreds of thousands of `/*!40101 SET ... */;`)
-_exec_line = re.compile(
+exec_line = re.compile(
     r"/\*(M?!)([0-9]{0,6}+)([^;'\"`#/*\-\n\\]*+(?:`[^`\n]*+`[^;'\"`#/*\-\n\\]*+)*+)\*/[ \t\r\f\v]*+;"
 ).match
 
 #: Comments are kept for the directives they may hold (`-- innolint: ...`), within bounds: of the
 #: comments before a statement only the last `_COMMENTS_KEPT` are its own (a directive binds to
-#: the statement just after it), and of each comment only its first `_COMMENT_CHARS` characters
+#: the statement just after it), and of each comment only its first `COMMENT_CHARS` characters
 #: are read. Without the bounds, a file of comments alone held every one of them in memory and
 #: looked through all of them again for each chunk (10M comment lines took 54 s).
 _COMMENTS_KEPT = 256
-_COMMENT_CHARS = 4096
+COMMENT_CHARS = 4096
 
 
-def _add_comment(comments: list[str], text: str) -> None:
+def add_comment(comments: list[str], text: str) -> None:
     """Append a comment's text to `comments`, keeping the list within twice `_COMMENTS_KEPT`
-    (the last `_COMMENTS_KEPT` are what counts: `_last_comments`)."""
+    (the last `_COMMENTS_KEPT` are what counts: `last_comments`)."""
     comments.append(text)
     if len(comments) > 2 * _COMMENTS_KEPT:
         del comments[:-_COMMENTS_KEPT]
 
 
-def _last_comments(comments: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+def last_comments(comments: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     return tuple(comments) if len(comments) <= _COMMENTS_KEPT else tuple(comments[-_COMMENTS_KEPT:])
 
 
-def _comment_text(raw: str) -> str:
-    """A comment's text as kept: its first `_COMMENT_CHARS` characters, without surrounding whitespace."""
-    return raw[:_COMMENT_CHARS].strip(_WS)
+def comment_text(raw: str) -> str:
+    """A comment's text as kept: its first `COMMENT_CHARS` characters, without surrounding whitespace."""
+    return raw[:COMMENT_CHARS].strip(WS)
 
 
 #: Under a DELIMITER other than `;`, the mysql client sends everything up to the delimiter in one
 #: packet and the server runs each `;`-separated statement of it in turn (a multi-statement),
 #: except that a compound statement keeps its `;`s: `linter.input.splitter.compound` reads where one ends.
 #: how much of a statement's start `compound.head` needs at most
-_COMPOUND_PREFIX = 2000
+COMPOUND_PREFIX = 2000
 #: first words of statements that change the schema, or the current database: what a note says
 #: about a statement of a compound block is said about these only
-_SCHEMA_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "USE"})
+SCHEMA_WORDS = frozenset({"CREATE", "ALTER", "DROP", "RENAME", "USE"})
 
 
 #: modes of the scanner between chunks
-_CODE, _SQUOTE, _DQUOTE, _BTICK, _BLOCK, _LINE, _SKIPEXEC, _PARAMS, _CLIENTDROP = range(9)
-_QUOTE_MODES = {"'": _SQUOTE, '"': _DQUOTE}
-_MODE_QUOTES = {_SQUOTE: "'", _DQUOTE: '"'}
+CODE, SQUOTE, DQUOTE, BTICK, BLOCK_COMMENT, LINE, SKIPEXEC, PARAMS, CLIENTDROP = range(9)
+QUOTE_MODES = {"'": SQUOTE, '"': DQUOTE}
+MODE_QUOTES = {SQUOTE: "'", DQUOTE: '"'}
 
 #: a DELIMITER check that cannot be decided before more text arrives
-_UNDECIDED = None
+UNDECIDED = None
 #: what `_Splitter._gap_special` found
-_GAP_NEXT, _GAP_STATEMENT, _GAP_MODE, _GAP_MORE = range(4)
+GAP_NEXT, GAP_STATEMENT, GAP_MODE, GAP_MORE = range(4)
 
-_Matcher = Callable[[str, int], "re.Match[str] | None"]
+Matcher = Callable[[str, int], "re.Match[str] | None"]
 
 
-def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int, packet: bool = False) -> _Matcher:
+def run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int, packet: bool = False) -> Matcher:
     """The regex that consumes statement text that cannot end or change the statement.
 
     It swallows plain text and complete quoted strings in one C-level call and stops where
@@ -270,6 +270,6 @@ def _run_pattern(delimiter: str, in_exec: bool, client: bool, quoting: int, pack
     return re.compile("(?:" + "|".join(alts) + ")*", re.S).match
 
 
-_run_cache: dict[tuple[str, bool, bool, int, bool], _Matcher] = {}
+run_cache: dict[tuple[str, bool, bool, int, bool], Matcher] = {}
 #: builds a Statement from a tuple without the keyword-argument machinery of its constructor
-_new_statement = tuple.__new__
+new_statement = tuple.__new__

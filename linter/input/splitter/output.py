@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from linter.input.splitter.lexis import _add_comment, _last_comments
+from linter.input.splitter.lexis import add_comment, last_comments
 from linter.input.statement import Note, Statement
 
 if TYPE_CHECKING:
@@ -84,14 +84,14 @@ class Output:
         """A comment on `line`: the waiting statement's own when that is the line it ends on."""
         if self.pending is None or line != self.pending_line:
             return False
-        _add_comment(self.pending[4], text)
+        add_comment(self.pending[4], text)
         return True
 
     def flush_pending(self) -> None:
         """The statement waiting is complete."""
         if self.pending is not None:
             text, line, column, end_line, comments, executable, packet = self.pending
-            self.out.append(Statement(text, self.path, line, column, end_line, _last_comments(comments), executable,
+            self.out.append(Statement(text, self.path, line, column, end_line, last_comments(comments), executable,
                                       packet))
             self.pending = None
 

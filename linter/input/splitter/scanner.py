@@ -1,4 +1,4 @@
-"""The general scanner: one streaming split, chunk by chunk (`_Splitter`), as the mysql client
+"""The general scanner: one streaming split, chunk by chunk (`Splitter`), as the mysql client
 reads the text: between statements, inside a statement, in quotes and comments, and the client's
 commands. It is one state machine over one buffer (its `mode` says where it is), so its reading is
 one class; what has state of its own is an object it holds: the fast lane (`FastLane`), what it has
@@ -13,20 +13,20 @@ import re
 
 from linter.input.splitter.blocks import Blocks
 from linter.input.splitter.client import (
-    _ARGUMENT_CHARS,
-    _CLIENT_COMMANDS,
-    _CMD_DONE,
-    _CMD_MODE,
-    _CMD_MORE,
-    _CMD_TEXT,
-    _COMMAND_INITIALS,
-    _COMMAND_LETTERS,
-    _COMMAND_LINE,
-    _USE_LOOKAHEAD,
-    _client_argument,
-    _first_word_end,
-    _quits,
-    _quoted_name,
+    ARGUMENT_CHARS,
+    CLIENT_COMMANDS,
+    CMD_DONE,
+    CMD_MODE,
+    CMD_MORE,
+    CMD_TEXT,
+    COMMAND_INITIALS,
+    COMMAND_LETTERS,
+    COMMAND_LINE,
+    USE_LOOKAHEAD,
+    client_argument,
+    first_word_end,
+    quits,
+    quoted_name,
 )
 from linter.input.splitter.comments import Comments
 from linter.input.splitter.compound import BLOCK, Invalid, Structure, head as compound_head
@@ -35,47 +35,47 @@ from linter.input.splitter.fast_lane import FastLane
 from linter.input.splitter.lexis import (
     ExecVersions,
     MAX_STATEMENT_CHARS,
-    _BLOCK,
-    _BODIES,
-    _BTICK,
-    _CLIENTDROP,
-    _CLIENT_DASH_FOLLOW,
-    _CODE,
-    _COMMENT_CHARS,
-    _COMPOUND_PREFIX,
-    _DASH_COMMENT_FOLLOW,
-    _DQUOTE,
-    _FIRST_WORD,
-    _GAP_MODE,
-    _GAP_MORE,
-    _GAP_NEXT,
-    _GAP_STATEMENT,
-    _HSPACE_RUN,
-    _LINE,
-    _MODE_QUOTES,
-    _Matcher,
-    _PARAMS,
-    _QUOTE_MODES,
-    _SET_WORDS,
-    _SKIPEXEC,
-    _SLASH_LOOKAHEAD,
-    _SQUOTE,
-    _UNDECIDED,
-    _WS,
-    _WS_RUN,
-    _blank,
-    _client_comment_run,
-    _comment_run,
-    _comment_text,
-    _comment_texts,
-    _excerpt,
-    _exec_line,
-    _exec_open,
-    _held_comment_run,
-    _last_comments,
-    _run_cache,
-    _run_end,
-    _run_pattern,
+    BLOCK_COMMENT,
+    BODIES,
+    BTICK,
+    CLIENTDROP,
+    CLIENT_DASH_FOLLOW,
+    CODE,
+    COMMENT_CHARS,
+    COMPOUND_PREFIX,
+    DASH_COMMENT_FOLLOW,
+    DQUOTE,
+    FIRST_WORD,
+    GAP_MODE,
+    GAP_MORE,
+    GAP_NEXT,
+    GAP_STATEMENT,
+    HSPACE_RUN,
+    LINE,
+    MODE_QUOTES,
+    Matcher,
+    PARAMS,
+    QUOTE_MODES,
+    SET_WORDS,
+    SKIPEXEC,
+    SLASH_LOOKAHEAD,
+    SQUOTE,
+    UNDECIDED,
+    WS,
+    WS_RUN,
+    blanked,
+    client_comment_run,
+    comment_run,
+    comment_text,
+    comment_texts,
+    excerpt,
+    exec_line,
+    exec_open,
+    held_comment_run,
+    last_comments,
+    run_cache,
+    run_end,
+    run_pattern,
 )
 from linter.input.splitter.output import Output
 from linter.input.splitter.repeats import Repeats
@@ -91,7 +91,7 @@ from linter.input.statement import (
     Segment,
     Statement,
     TenantBlock,
-    _SEGMENT_SPLITS,
+    SEGMENT_SPLITS,
 )
 
 if TYPE_CHECKING:
@@ -131,9 +131,9 @@ _QUOTED_COMMENT_MARK = ("a quoted text in an executable comment the server skips
 #: in text the client drops (`_client_drop`): what changes its state
 _drop_stop = re.compile(r"\*/|/\*!|\n").search
 
-_skip_stops: dict[str, _Matcher] = {}
+_skip_stops: dict[str, Matcher] = {}
 
-def _skip_stop(delimiter: str) -> _Matcher:
+def _skip_stop(delimiter: str) -> Matcher:
     """The search for what matters in a skipped executable comment: its end `*/`, a nested
     comment's opening, a quote, the client's delimiter. Literal alternatives: each position is
     tried once."""
@@ -148,7 +148,7 @@ _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the 
                   "refuses the statement (syntax error, 1064)")
 
 
-class _Splitter:
+class Splitter:
     """The state of one streaming split; `run` drives it chunk by chunk.
 
     Indexes into the working buffer `buf` are rebased each time a chunk is appended; everything
@@ -171,8 +171,8 @@ class _Splitter:
         #: client commands are the client's in a plain file and in a format the client runs
         #: (`Format.client`); migration tools send the text to the server themselves
         self.client = fmt is None or fmt.client
-        #: what after `--` makes it a comment where a statement is held (see `_CLIENT_DASH_FOLLOW`)
-        self.dash_follow = _CLIENT_DASH_FOLLOW if self.client else _DASH_COMMENT_FOLLOW
+        #: what after `--` makes it a comment where a statement is held (see `CLIENT_DASH_FOLLOW`)
+        self.dash_follow = CLIENT_DASH_FOLLOW if self.client else DASH_COMMENT_FOLLOW
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
         #: what it has read and not handed on: statements, notes, the packet not sent yet
         self.output = Output(path)
@@ -204,7 +204,7 @@ class _Splitter:
         self.down = False  # inside a format's `down` section: nothing is emitted
         self.modes = Modes()  # the session's sql_mode, as far as it is followed
         self.quoting = 0  # how strings read: see `_QUOTINGS` (`linter.input.splitter.sqlmode`)
-        self.mode = _CODE
+        self.mode = CODE
         self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
         self.exec_ver: str | None = None  # version of the open executable comment
         self.exec_serial = 0  # counts executable comments, to tell them apart
@@ -219,7 +219,7 @@ class _Splitter:
         self.refused: str | None = None  # why the server refuses the statement being read, all of it
         self.skip = Skipped()  # an executable comment that does not run, as far as it is read
         self.drop_ss = False  # in text the client drops (`_client_drop`): whether a `/*!` is open on its line
-        self.drop_back = _CODE  # and the mode after it
+        self.drop_back = CODE  # and the mode after it
         self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
         self.stopped = False  # the client quit (`\q`, `exit`): nothing after is read
         self.stop_at = (0, 0, "")  # where, and how
@@ -227,7 +227,7 @@ class _Splitter:
         self.ends_with_newline = False
         self.params_until = ""  # in a command's parameters: what ends them besides the line's end
         self.params_consume = True  # and whether that is consumed
-        self.run_match: _Matcher
+        self.run_match: Matcher
         self.gap_stops = ""  # characters that may not start a statement between statements
         self._set_matchers()
         # the statement being read
@@ -245,7 +245,7 @@ class _Splitter:
         self.collect = False  # whether its text is wanted
         self.cstart = 0  # buffer index where its not-yet-copied text starts
         self.cparts: list[str] = []
-        self.clen = 0  # their length (at most `_COMMENT_CHARS` are kept)
+        self.clen = 0  # their length (at most `COMMENT_CHARS` are kept)
         self.dash_comment = False  # a `--` comment (the only kind migration annotations use)
         self.block_bang = self.block_blank = False  # in a plain comment: see `_block_comment`
         self.comment_line = 0
@@ -312,7 +312,7 @@ class _Splitter:
     def _segment(self, segment: Segment) -> None:
         """A part read on its own starts (see `Segment`): what is open ends as at the end of input,
         and the part is split as the segment says."""
-        if segment.split not in _SEGMENT_SPLITS or (segment.split == "delimiter" and not segment.delimiter):
+        if segment.split not in SEGMENT_SPLITS or (segment.split == "delimiter" and not segment.delimiter):
             raise ValueError(f"bad segment {segment!r}")
         if self.buf or self.in_stmt or self.output.pending is not None:
             self.eof = True
@@ -324,7 +324,7 @@ class _Splitter:
         self.line_start -= self.pos
         self.buf = self.buf[self.pos :] if self.pos < len(self.buf) else ""
         self.pos = 0
-        self.mode = _CODE
+        self.mode = CODE
         self.in_stmt = False
         self.exec_ver = None
         self.exec_cut = self.exec_nested = self.exec_stray = False
@@ -347,10 +347,10 @@ class _Splitter:
         if self.in_stmt:
             if pos > self.seg_start:
                 piece = buf[self.seg_start : pos]
-                self.draft.add(_blank(piece) if self.mode in (_SKIPEXEC, _CLIENTDROP) else piece)
+                self.draft.add(blanked(piece) if self.mode in (SKIPEXEC, CLIENTDROP) else piece)
             self.seg_start = 0
-        if self.collect and self.mode in (_BLOCK, _LINE):
-            room = _COMMENT_CHARS - self.clen
+        if self.collect and self.mode in (BLOCK_COMMENT, LINE):
+            room = COMMENT_CHARS - self.clen
             if room > 0:
                 piece = buf[self.cstart : min(pos, self.cstart + room)]
                 self.cparts.append(piece)
@@ -368,19 +368,19 @@ class _Splitter:
         """Advance as far as the buffer allows (at end of input: to its end)."""
         while not self.stopped:
             mode = self.mode
-            if mode == _CODE:
+            if mode == CODE:
                 ok = self._code() if self.in_stmt else self._gap()
-            elif mode == _LINE:
+            elif mode == LINE:
                 ok = self._line_comment()
-            elif mode == _BLOCK:
+            elif mode == BLOCK_COMMENT:
                 ok = self._block_comment()
-            elif mode == _BTICK:
+            elif mode == BTICK:
                 ok = self._backtick()
-            elif mode == _SKIPEXEC:
+            elif mode == SKIPEXEC:
                 ok = self._skip_exec_text()
-            elif mode == _PARAMS:
+            elif mode == PARAMS:
                 ok = self._params()
-            elif mode == _CLIENTDROP:
+            elif mode == CLIENTDROP:
                 ok = self._client_drop()
             else:
                 ok = self._quote()
@@ -401,39 +401,39 @@ class _Splitter:
             self.output.notes.append(Note(line, column, f"{what}: the mysql client stops reading here; the rest of the file "
                                    f"({rest:,} more lines) is neither run nor linted", "parse-error", "info"))
             return
-        if self.mode == _BLOCK and not self.in_stmt:
+        if self.mode == BLOCK_COMMENT and not self.in_stmt:
             # an unterminated comment between statements swallowed the rest of the file: surface
             # it as a statement so the parser reports it instead of the file silently ending
-            rest = buf[self.cstart : self.cstart + max(0, _COMMENT_CHARS - self.clen)]
-            text = ("/*" + "".join(self.cparts) + rest).rstrip(_WS)
+            rest = buf[self.cstart : self.cstart + max(0, COMMENT_CHARS - self.clen)]
+            text = ("/*" + "".join(self.cparts) + rest).rstrip(WS)
             self.output.flush_pending()
             if not self.down:
                 line = self.comment_line
-                if self.clen + len(rest) < _COMMENT_CHARS:
+                if self.clen + len(rest) < COMMENT_CHARS:
                     end_line = line + text.count("\n")
                 else:  # only its start is kept: it ends on the last line that is not blank
-                    blank = len(buf) - len(buf.rstrip(_WS))
+                    blank = len(buf) - len(buf.rstrip(WS))
                     end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
                 self.output.out.append(
-                    Statement(text, self.path, line, self.comment_col, end_line, _last_comments(self.leading.waiting), None)
+                    Statement(text, self.path, line, self.comment_col, end_line, last_comments(self.leading.waiting), None)
                 )
-        elif self.mode == _SKIPEXEC or self.mode == _CLIENTDROP and self.drop_back == _SKIPEXEC:
+        elif self.mode == SKIPEXEC or self.mode == CLIENTDROP and self.drop_back == SKIPEXEC:
             line, column = self.skip.at
             self.output.flush_pending()
             if self.in_stmt:
-                self.draft.add(_blank(buf[self.seg_start :]))
+                self.draft.add(blanked(buf[self.seg_start :]))
                 self.seg_start = len(buf)
                 self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
             else:
                 self.output.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not "
                                        f"run on the target) and the rest of the {self.part} with it",
                                        end_line=self.cur_line))
-        elif self.in_stmt and self.exec_ver is not None and self.mode in (_CODE, _CLIENTDROP):
-            if self.mode == _CLIENTDROP:
-                self.draft.add(_blank(buf[self.seg_start :]))
+        elif self.in_stmt and self.exec_ver is not None and self.mode in (CODE, CLIENTDROP):
+            if self.mode == CLIENTDROP:
+                self.draft.add(blanked(buf[self.seg_start :]))
                 self.seg_start = len(buf)
             self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
-        elif self.mode == _BLOCK and self.in_stmt and self.client and not self.draft.over:
+        elif self.mode == BLOCK_COMMENT and self.in_stmt and self.client and not self.draft.over:
             # the client drops a comment left open (checked on MariaDB 10.11): what is before it is sent
             line, column = self.open_at
             self.output.flush_pending()
@@ -441,13 +441,13 @@ class _Splitter:
                                    "mysql client drops it and sends the statement before it", "parse-error", "warning",
                                    max(line, self._line_at(len(buf)))))
             cut = self.block_off
-        elif self.mode != _CODE and self.in_stmt:
-            what = {_SQUOTE: "string (')", _DQUOTE: 'string (")', _BTICK: "quoted identifier (`)",
-                    _BLOCK: "comment (/*)", _LINE: "", _CLIENTDROP: "comment (/*)", _PARAMS: ""}[self.mode]
+        elif self.mode != CODE and self.in_stmt:
+            what = {SQUOTE: "string (')", DQUOTE: 'string (")', BTICK: "quoted identifier (`)",
+                    BLOCK_COMMENT: "comment (/*)", LINE: "", CLIENTDROP: "comment (/*)", PARAMS: ""}[self.mode]
             if what:
                 line, column = self.open_at
                 self.output.flush_pending()
-                blank = len(buf) - len(buf.rstrip(_WS))
+                blank = len(buf) - len(buf.rstrip(WS))
                 end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
                 self.output.notes.append(Note(line, column, f"{what} not closed: the rest of the {self.part} is inside it, and the "
                                        "server rejects the statement it is in", end_line=max(line, end_line)))
@@ -483,11 +483,11 @@ class _Splitter:
         delimiter = "" if self.block else self.delimiter
         key = (delimiter, self.exec_ver is not None or self.exec_cut or self.exec_stray, self.client, self.quoting,
                self.packet)
-        match = _run_cache.get(key)
+        match = run_cache.get(key)
         if match is None:
-            match = _run_cache[key] = _run_pattern(*key)
+            match = run_cache[key] = run_pattern(*key)
         self.run_match = match
-        self.quote_body = _BODIES[self.quoting]
+        self.quote_body = BODIES[self.quoting]
         self.gap_stops = "dD-#/*" + delimiter[:1] + ("\\" if self.client else "")
         self.fast_ok = (self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
                         and not self.exec_cut and not self.exec_stray
@@ -503,7 +503,7 @@ class _Splitter:
         `start`: the server skips it as a comment, one comment nested in it included (MySQL reads
         a MariaDB `/*M!` one as an ordinary comment). Inside a statement its text becomes blanks
         (line breaks kept), so the statement's positions stay right."""
-        self.mode = _SKIPEXEC
+        self.mode = SKIPEXEC
         self.pos = marker_end
         self.skip.start(version, self.target is not None and not self.target.is_mariadb, self._where(start))
 
@@ -532,7 +532,7 @@ class _Splitter:
                     self.client_text = False  # (what the client held went with it: fuzz seed 401)
                     self.at_line_start = True
             pos = self.pos
-            e = _run_end(_WS_RUN, buf, pos)
+            e = run_end(WS_RUN, buf, pos)
             if e > pos:
                 if buf.find("\n", pos, e) >= 0:
                     self.at_line_start = True
@@ -546,15 +546,15 @@ class _Splitter:
                 return False
             if buf[e] in self.gap_stops:
                 step = self._gap_special(e)
-                if step == _GAP_NEXT:
+                if step == GAP_NEXT:
                     continue
-                if step != _GAP_STATEMENT:
-                    return step == _GAP_MODE
+                if step != GAP_STATEMENT:
+                    return step == GAP_MODE
             # the first character of a statement, unless a client command by name fills the line
-            if (self.client and self.at_line_start and buf[e] in _COMMAND_INITIALS and not output.packet_open
+            if (self.client and self.at_line_start and buf[e] in COMMAND_INITIALS and not output.packet_open
                     and not self.client_text):
                 found = self._try_command(e)
-                if found is _UNDECIDED:
+                if found is UNDECIDED:
                     return False
                 if found:
                     if self.stopped:
@@ -581,14 +581,14 @@ class _Splitter:
             self.compound = None
             if not self._code():
                 return False
-            if self.in_stmt or self.mode != _CODE or self.stopped:
+            if self.in_stmt or self.mode != CODE or self.stopped:
                 return True
 
     def _gap_special(self, e: int) -> int:
         """Deal with a character between statements that may not start one (see `gap_stops`).
 
-        Returns _GAP_NEXT (dealt with, go on), _GAP_STATEMENT (it starts a statement after all),
-        _GAP_MODE (a comment goes on past the buffer) or _GAP_MORE (more text is needed to tell).
+        Returns GAP_NEXT (dealt with, go on), GAP_STATEMENT (it starts a statement after all),
+        GAP_MODE (a comment goes on past the buffer) or GAP_MORE (more text is needed to tell).
         """
         buf, eof = self.buf, self.eof
         n = len(buf)
@@ -597,10 +597,10 @@ class _Splitter:
         if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE") and not (
                 self.mariadb_client and (self.output.packet_open or self.client_text)):
             found = self._try_delimiter(e)
-            if found is _UNDECIDED:
-                return _GAP_MORE
+            if found is UNDECIDED:
+                return GAP_MORE
             if found:
-                return _GAP_NEXT
+                return GAP_NEXT
         delimiter = "" if self.block else self.delimiter
         if c == delimiter[:1]:
             if buf.startswith(delimiter, e):  # an empty statement
@@ -608,40 +608,40 @@ class _Splitter:
                 self.at_line_start = False
                 self.output.packet_open = self.output.rejecting = self.client_text = False
                 self.refused = None  # (a comment sent alone: refused, and nothing with it)
-                return _GAP_NEXT
+                return GAP_NEXT
             if not eof and n - e < len(delimiter) and delimiter.startswith(buf[e:]):
-                return _GAP_MORE
+                return GAP_MORE
         if c == "-" or c == "#":
             # where the client holds nothing of a statement, `--` is a comment whatever follows
             empty = self.client and not (self.output.packet_open or self.client_text) and self.exec_ver is None
             if fast and self.output.pending is None:
-                m = (_client_comment_run if empty else _held_comment_run if self.client else _comment_run)(buf, e)
+                m = (client_comment_run if empty else held_comment_run if self.client else comment_run)(buf, e)
                 if m is not None:
                     self.pos = m.end()
                     self.at_line_start = True
                     if self.unless and buf.find(self.unless, e, m.end()) >= 0:
                         self.leading.directive_lines(self._where(e)[0], buf[e : m.end()])
-                    for text in _comment_texts(buf, e, m.end()):
-                        text = _comment_text(text)
+                    for text in comment_texts(buf, e, m.end()):
+                        text = comment_text(text)
                         if text:
                             self.leading.add(text)
-                    return _GAP_NEXT
+                    return GAP_NEXT
             if c == "#":
-                return _GAP_MODE if self._gap_line_comment(e, e + 1, dash=False) else _GAP_NEXT
+                return GAP_MODE if self._gap_line_comment(e, e + 1, dash=False) else GAP_NEXT
             if n - e < 3 and not eof:
-                return _GAP_MORE
+                return GAP_MORE
             if buf.startswith("-", e + 1) and (e + 2 >= n or empty or buf[e + 2] in self.dash_follow):
-                return _GAP_MODE if self._gap_line_comment(e, e + 2, dash=True) else _GAP_NEXT
+                return GAP_MODE if self._gap_line_comment(e, e + 2, dash=True) else GAP_NEXT
         elif c == "/":
-            if n - e < _SLASH_LOOKAHEAD and not eof:
-                return _GAP_MORE
+            if n - e < SLASH_LOOKAHEAD and not eof:
+                return GAP_MORE
             if buf.startswith("*", e + 1):
                 self.at_line_start = False
                 if fast and self.exec_ver is None and delimiter == ";" and not self.output.packet_open:  # (seed 404)
-                    m = _exec_line(buf, e)
+                    m = exec_line(buf, e)
                     if m is not None and self._exec_line_stmt(m):
-                        return _GAP_NEXT
-                m = _exec_open(buf, e)
+                        return GAP_NEXT
+                m = exec_open(buf, e)
                 if m is not None:
                     self.client_text = True
                     if self.output.empty_at is not None:
@@ -651,37 +651,37 @@ class _Splitter:
                         self._open_exec(version)
                         self.exec_line = self._where(e)[0]
                         self.pos = end
-                        return _GAP_NEXT
+                        return GAP_NEXT
                     self._skip_exec(e, end, version)
-                    return _GAP_MODE
-                self._start_comment(e + 2, _BLOCK, collect=True, dash=False)
+                    return GAP_MODE
+                self._start_comment(e + 2, BLOCK_COMMENT, collect=True, dash=False)
                 self.comment_line = self._line_at(e)
                 self.comment_col = e - self.line_start + 1
-                return _GAP_MODE
+                return GAP_MODE
         elif c == "\\" and self.client:
             found = self._backslash(e)
             self.at_line_start = False
-            return {_CMD_TEXT: _GAP_STATEMENT, _CMD_MORE: _GAP_MORE, _CMD_DONE: _GAP_NEXT}.get(found, _GAP_MODE)
+            return {CMD_TEXT: GAP_STATEMENT, CMD_MORE: GAP_MORE, CMD_DONE: GAP_NEXT}.get(found, GAP_MODE)
         elif c == "*" and self.exec_ver is not None:
             if n - e < 2 and not eof:
-                return _GAP_MORE
+                return GAP_MORE
             if buf.startswith("/", e + 1):
                 self.exec_ver = None
                 self._set_matchers()
                 self.pos = e + 2
                 self.at_line_start = False
-                return _GAP_NEXT
-        return _GAP_STATEMENT
+                return GAP_NEXT
+        return GAP_STATEMENT
 
     def _exec_line_stmt(self, m: re.Match[str]) -> bool:
         """Take a one-line `/*!40101 SET ... */;` found by the fast path; False if it holds no statement."""
         bang, digits, body = m.groups()
-        text = body.strip(_WS)
+        text = body.strip(WS)
         if not text or len(text) > self.max_statement or not self.versions.plain(bang + digits):
             return False
         start = m.start(3) + body.index(text[0])
         line = self._line_at(start)
-        if text[:3] in _SET_WORDS:
+        if text[:3] in SET_WORDS:
             self._follow_set(text, line, start - self.line_start + 1)
         self.exec_serial += 1
         # a statement before it on the same line waits for a trailing comment: it is complete
@@ -700,12 +700,12 @@ class _Splitter:
         buf = self.buf
         end = buf.find("\n", text_start)
         if end < 0 and not self.eof:
-            self._start_comment(text_start, _LINE, collect=True, dash=dash)
+            self._start_comment(text_start, LINE, collect=True, dash=dash)
             self.comment_line = self._line_at(start)
             return True
         if end < 0:
             end = len(buf)
-        raw = buf[text_start : min(end, text_start + _COMMENT_CHARS)]
+        raw = buf[text_start : min(end, text_start + COMMENT_CHARS)]
         directive = bool(self.unless) and self.unless in raw
         if self.output.pending is not None or directive:
             self.comment_line = self._line_at(start)
@@ -713,7 +713,7 @@ class _Splitter:
             self.leading.directive_lines(self.comment_line, raw)
         self.pos = end
         self.dash_comment = dash
-        self._comment_done(_comment_text(raw))
+        self._comment_done(comment_text(raw))
         return False
 
     def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
@@ -768,7 +768,7 @@ class _Splitter:
             self.output.remember_modes(self.modes, self.quoting)
         problem = self.modes.apply_set(text)
         if problem:
-            self.output.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=_excerpt(text)))
+            self.output.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=excerpt(text)))
         flags = self.modes.flags
         quoting = (NO_BACKSLASH_ESCAPES in flags) + 2 * (ANSI_QUOTES in flags)
         if quoting != self.quoting:
@@ -819,7 +819,7 @@ class _Splitter:
                     if head is None:
                         if self.client and not self.output.packet_open and prefix[:3].lower() == "use":
                             alone = self._use_alone(prefix, p)
-                            if alone is _UNDECIDED:
+                            if alone is UNDECIDED:
                                 self.pos = p
                                 return False
                             if alone:
@@ -845,7 +845,7 @@ class _Splitter:
                 if e < n and buf[e] == c:
                     pos = e + 1
                     continue
-                self.mode = _QUOTE_MODES[c]  # goes on in the next chunk
+                self.mode = QUOTE_MODES[c]  # goes on in the next chunk
                 self.open_at = self._where(p)
                 self.pos = n if eof else e
                 return False
@@ -854,7 +854,7 @@ class _Splitter:
                 if q >= 0:
                     pos = q + 1
                     continue
-                self.mode = _BTICK
+                self.mode = BTICK
                 self.open_at = self._where(p)
                 self.pos = n
                 return False
@@ -863,26 +863,26 @@ class _Splitter:
                     self.pos = p
                     return False
                 if buf.startswith("-", p + 1) and (p + 2 >= n or buf[p + 2] in self.dash_follow):
-                    self._stmt_comment(p, p + 2, _LINE, dash=True)
+                    self._stmt_comment(p, p + 2, LINE, dash=True)
                     return True
                 pos = p + 1
             elif c == "#":
-                self._stmt_comment(p, p + 1, _LINE, dash=False)
+                self._stmt_comment(p, p + 1, LINE, dash=False)
                 return True
             elif c == "/":
-                if n - p < _SLASH_LOOKAHEAD and not eof:
+                if n - p < SLASH_LOOKAHEAD and not eof:
                     self.pos = p
                     return False
                 if buf.startswith("*", p + 1):
-                    em = _exec_open(buf, p)
+                    em = exec_open(buf, p)
                     if em is None:
                         if (self.exec_ver is not None and not self.exec_ver.startswith("M!")
                                 and self._where(p)[0] == self.exec_line):
                             self.draft.add(buf[self.seg_start : p])
                             self.seg_start = p
-                            self._client_drop_from(p, _CODE)
+                            self._client_drop_from(p, CODE)
                             return True
-                        self._stmt_comment(p, p + 2, _BLOCK, dash=False)  # (an ordinary one nests)
+                        self._stmt_comment(p, p + 2, BLOCK_COMMENT, dash=False)  # (an ordinary one nests)
                         return True
                     marker_end, version, runs = self.versions.marker(em)
                     self.exec_nested = self.exec_nested or (runs and self.exec_ver is not None)  # (ends it too)
@@ -928,19 +928,19 @@ class _Splitter:
                 pos = p + 1
             elif c == "\\" and self.client:
                 found = self._backslash(p)
-                if found == _CMD_TEXT:
+                if found == CMD_TEXT:
                     pos = p + 2  # `\N`, or a command the client does not know: text
-                elif found == _CMD_MORE:
+                elif found == CMD_MORE:
                     self.pos = p
                     return False
-                elif found == _CMD_DONE and self.in_stmt:
+                elif found == CMD_DONE and self.in_stmt:
                     pos = self.pos
                 else:
                     return True
             elif c == "\n":
                 self.pos = p
                 found = self._try_delimiter(p + 1)
-                if found is _UNDECIDED:
+                if found is UNDECIDED:
                     return False
                 if found:
                     return True
@@ -953,7 +953,7 @@ class _Splitter:
         collect = bool(self.markers) and dash
         if collect:
             self.cm_off = self.draft.length + (start - self.seg_start)
-        if mode == _BLOCK:
+        if mode == BLOCK_COMMENT:
             self.open_at = self._where(start)
             self.block_off = self.draft.length + (start - self.seg_start)
         self._start_comment(text_start, mode, collect=collect, dash=dash)
@@ -980,9 +980,9 @@ class _Splitter:
             self.pos = delimiter_end
         if cut is not None:
             raw = raw[:cut]
-        text = raw.rstrip(_WS)
+        text = raw.rstrip(WS)
         if strip_semicolon and text.endswith(";"):
-            text = text[:-1].rstrip(_WS)
+            text = text[:-1].rstrip(WS)
         packet = 0  # under `;` each statement is a packet of its own
         # (but a packet begun under another delimiter goes on to the first `;` after `\d ;`: seed 396)
         if self.block or self.delimiter != ";" or output.packet_open:
@@ -1010,10 +1010,10 @@ class _Splitter:
                 output.rejecting = True
                 refused += "; the server runs none of the statements after it in the same packet"
             output.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
-                                   _excerpt(text)))
+                                   excerpt(text)))
             return
         if compound is None and (self.block or self.delimiter != ";"):  # no `;` of its own: a compound one?
-            head = compound_head(text[:_COMPOUND_PREFIX])
+            head = compound_head(text[:COMPOUND_PREFIX])
             if head is not None:
                 compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
                 self.fed = 0
@@ -1023,7 +1023,7 @@ class _Splitter:
                 output.flush_pending()
                 output.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
                                        "statement and the rest of its packet, so innolint replays none of it",
-                                       "parse-error", "warning", self.stmt_line + text.count("\n"), _excerpt(text)))
+                                       "parse-error", "warning", self.stmt_line + text.count("\n"), excerpt(text)))
                 return
             if not compound.complete:
                 compound.feed(raw[self.fed :], self.fed, final=True)
@@ -1032,16 +1032,16 @@ class _Splitter:
                                  self.quoting, self.modes, self._follow_set)
                 return
         executable = None
-        if stmt_exec is not None and (close is None or not raw[close:].strip(_WS)):
+        if stmt_exec is not None and (close is None or not raw[close:].strip(WS)):
             executable = stmt_exec[1]
         if self.quoting:
             text = normalize(text, self.modes.flags)
         line = self.stmt_line
         end_line = line + text.count("\n")
-        if text[:3] in _SET_WORDS:
+        if text[:3] in SET_WORDS:
             self._follow_set(text, line, self.stmt_col)
         if delimiter_end is None:
-            comments = _last_comments(self.stmt_comments)
+            comments = last_comments(self.stmt_comments)
             output.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
             return
         if self.client and not semicolon:
@@ -1052,7 +1052,7 @@ class _Splitter:
                 return
         output.wait((text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet),
                     end_line if len(raw) == len(text) else line + raw.count("\n"))
-        if self.client and not semicolon and not output.packet_open and _quits(text):
+        if self.client and not semicolon and not output.packet_open and quits(text):
             self.stop_at = (line, self.stmt_col, f"`{text}` (which the server refuses)")
             self.stopped = True
 
@@ -1069,9 +1069,9 @@ class _Splitter:
             self.pos = delimiter_end
         if self.down:
             return
-        blank = tail[len(tail.rstrip(_WS)):] if tail.strip(_WS) else ""
+        blank = tail[len(tail.rstrip(WS)):] if tail.strip(WS) else ""
         end_line = self.stmt_line + lines - blank.count("\n")
-        word = _FIRST_WORD(head)
+        word = FIRST_WORD(head)
         if self.skip_words is not None and word is not None and word.group().upper() in self.skip_words:
             self.skipped += 1  # a dump's INSERT: nothing to read in it, counted as read
             return
@@ -1079,7 +1079,7 @@ class _Splitter:
         self.output.notes.append(Note(
             self.stmt_line, self.stmt_col,
             f"statement of {size:,} characters is longer than the {self.max_statement:,} characters innolint reads of "
-            "one statement: not parsed", "parse-error", "warning", end_line, _excerpt(head),
+            "one statement: not parsed", "parse-error", "warning", end_line, excerpt(head),
         ))
 
     # --- in quotes and comments ---------------------------------------------------------------
@@ -1087,14 +1087,14 @@ class _Splitter:
     # target, read across chunk boundaries.
 
     def _quote(self) -> bool:
-        quote = _MODE_QUOTES[self.mode]
+        quote = MODE_QUOTES[self.mode]
         buf = self.buf
         n = len(buf)
         m = self.quote_body[quote].match(buf, self.pos)
         e = m.end() if m is not None else self.pos
         if e < n and buf[e] == quote:
             self.pos = e + 1
-            self.mode = _CODE
+            self.mode = CODE
             return True
         self.pos = n if self.eof else e  # e is the end, or a last backslash whose escapee is to come
         return False
@@ -1105,7 +1105,7 @@ class _Splitter:
             self.pos = len(self.buf)
             return False
         self.pos = q + 1
-        self.mode = _CODE
+        self.mode = CODE
         return True
 
     def _skip_exec_text(self) -> bool:
@@ -1192,7 +1192,7 @@ class _Splitter:
                     continue
                 if not inner and self._where(i)[0] == self.skip.ss_line:
                     self.pos = i
-                    self._client_drop_from(i, _SKIPEXEC)
+                    self._client_drop_from(i, SKIPEXEC)
                     return True
                 # nested for the server; to the client, an executable one is text it reads on in,
                 # a plain one (off the `/*!` line) a comment it drops: the server never sees it
@@ -1226,10 +1226,10 @@ class _Splitter:
                     return True
             pos = i + 2
             if self.in_stmt:
-                self.draft.add(_blank(buf[self.seg_start : pos]))
+                self.draft.add(blanked(buf[self.seg_start : pos]))
                 self.seg_start = pos
             self.pos = pos
-            self.mode = _CODE
+            self.mode = CODE
             self.at_line_start = False
             self.exec_line = -1  # its `*/` ends the client's executable comment, an outer one too
             return True
@@ -1247,9 +1247,9 @@ class _Splitter:
         comment unclosed (between statements the comment alone is sent and refused: nothing runs
         either way). What follows is outside the comment for the server: a `*/` in it is text,
         which the parser refuses with that statement."""
-        self.mode = _CODE
+        self.mode = CODE
         if self.in_stmt:
-            self.draft.add(_blank(self.buf[self.seg_start : end]))
+            self.draft.add(blanked(self.buf[self.seg_start : end]))
             self.seg_start = end
             self._cut_in_exec(end, delimiter_end, (_CUT_IN_EXEC if inside else _CUT_AT_CLOSE).format(
                 delimiter=self.delimiter))
@@ -1265,7 +1265,7 @@ class _Splitter:
         """A plain comment opened at buffer index `start`, on the line of an open `/*!` comment:
         the client drops it up to its second `*/` (the first one ends the executable comment for
         it, on that line only; see `_client_drop`), then reads on in mode `back`."""
-        self.mode = _CLIENTDROP
+        self.mode = CLIENTDROP
         self.drop_ss = True
         self.drop_back = back
         self.open_at = self._where(start)
@@ -1295,7 +1295,7 @@ class _Splitter:
                 self.drop_ss = False
             else:
                 if self.in_stmt:
-                    self.draft.add(_blank(buf[self.seg_start : pos]))
+                    self.draft.add(blanked(buf[self.seg_start : pos]))
                     self.seg_start = pos
                 self.pos = pos
                 self.mode = self.drop_back
@@ -1343,7 +1343,7 @@ class _Splitter:
                 # keep a last `*`, or `/*` of a `/*!`: the rest may come with the next chunk
                 self.pos = n if self.eof else max(pos, n - 2)
                 if self.block_blank and self.in_stmt and self.pos > self.seg_start:
-                    self.draft.add(_blank(buf[self.seg_start : self.pos]))
+                    self.draft.add(blanked(buf[self.seg_start : self.pos]))
                     self.seg_start = self.pos
                 return False
             if not self.block_bang:
@@ -1355,10 +1355,10 @@ class _Splitter:
             self.block_blank = True
             pos = e + 2
         if self.block_blank and self.in_stmt:
-            self.draft.add(_blank(buf[self.seg_start : e + 2]))
+            self.draft.add(blanked(buf[self.seg_start : e + 2]))
             self.seg_start = e + 2
         self.block_blank = False
-        self.mode = _CODE
+        self.mode = CODE
         self.pos = e + 2
         self._collected(e)
         return True
@@ -1366,13 +1366,13 @@ class _Splitter:
     def _collected(self, e: int) -> None:
         """The comment being read ends at `e`: its text, when collected, goes to the notes."""
         if self.collect:
-            text = self.buf[self.cstart : min(e, self.cstart + max(0, _COMMENT_CHARS - self.clen))]
+            text = self.buf[self.cstart : min(e, self.cstart + max(0, COMMENT_CHARS - self.clen))]
             if self.cparts:
                 text = "".join(self.cparts) + text
                 self.cparts = []
             if self.unless and not self.in_stmt and self.unless in text:
                 self.leading.directive_lines(self.comment_line, text)
-            self._comment_done(_comment_text(text))
+            self._comment_done(comment_text(text))
 
     def _line_comment(self) -> bool:
         buf = self.buf
@@ -1382,7 +1382,7 @@ class _Splitter:
                 self.pos = len(buf)
                 return False
             e = len(buf)
-        self.mode = _CODE
+        self.mode = CODE
         self.pos = e
         self._collected(e)
         return True
@@ -1395,9 +1395,9 @@ class _Splitter:
         """Handle a `DELIMITER xx` client command on the line starting at `start`, if there is one.
 
         Returns True when the line was a command (consumed up to its newline), False when it is
-        not, `_UNDECIDED` when more text is needed to tell. The new delimiter is the command's
+        not, `UNDECIDED` when more text is needed to tell. The new delimiter is the command's
         argument as the client reads it (its first word, or a quoted one: `DELIMITER '//'`); the
-        rest of the line is ignored, and only its first `_COMMAND_LINE` characters are looked at.
+        rest of the line is ignored, and only its first `COMMAND_LINE` characters are looked at.
         While a statement is being typed (or, under a delimiter other than `;`, a packet of them
         is not sent yet), the mysql client ends it there, while the mariadb client sends the line
         to the server as part of it (checked on MariaDB 10.11): a MariaDB target follows the
@@ -1405,26 +1405,26 @@ class _Splitter:
         """
         buf, eof = self.buf, self.eof
         n = len(buf)
-        q = _run_end(_HSPACE_RUN, buf, start)
-        if q - start > _COMMAND_LINE:
+        q = run_end(HSPACE_RUN, buf, start)
+        if q - start > COMMAND_LINE:
             return False
         if q >= n:
-            return _UNDECIDED if not eof else False
+            return UNDECIDED if not eof else False
         if buf[q] not in "dD":
             return False
         if n - q < 10 and not eof:
-            return _UNDECIDED
+            return UNDECIDED
         if buf[q : q + 9].lower() != "delimiter" or q + 9 >= n or buf[q + 9] not in " \t":
             return False
         open_statement = self.in_stmt or self.output.packet_open or self.client_text
         if open_statement and self.mariadb_client:
             return False
-        end = buf.find("\n", q + 9, q + _COMMAND_LINE)
+        end = buf.find("\n", q + 9, q + COMMAND_LINE)
         if end < 0:
-            if not eof and n - q < _COMMAND_LINE:
-                return _UNDECIDED
-            end = min(n, q + _COMMAND_LINE)
-        argument = _client_argument(buf[q : min(end, q + 255)].rstrip("\r"), short=False)
+            if not eof and n - q < COMMAND_LINE:
+                return UNDECIDED
+            end = min(n, q + COMMAND_LINE)
+        argument = client_argument(buf[q : min(end, q + 255)].rstrip("\r"), short=False)
         if argument is None:
             return False  # the client rejects a bare DELIMITER; leave it to the parser to report
         line, column = self._where(q)
@@ -1444,7 +1444,7 @@ class _Splitter:
         self.output.packet_open = self.output.rejecting = self.client_text = False
         self.at_line_start = False
         if buf.find("\n", q, end + 1) < 0 and end < n:  # a line longer than we look at: the rest is ignored
-            self.mode = _PARAMS
+            self.mode = PARAMS
             self.pos = end
             self.params_until = ""
             return True
@@ -1453,26 +1453,26 @@ class _Splitter:
 
     def _try_command(self, start: int) -> bool | None:
         """A client command written by its name alone on the line starting at buffer index
-        `start`, where no statement text is typed yet (see `_CLIENT_COMMANDS`): True when it was
-        one (the line is consumed, its newline left), False when it is not, `_UNDECIDED` when
-        more text is needed. A line longer than `_COMMAND_LINE` characters is not taken as one."""
+        `start`, where no statement text is typed yet (see `CLIENT_COMMANDS`): True when it was
+        one (the line is consumed, its newline left), False when it is not, `UNDECIDED` when
+        more text is needed. A line longer than `COMMAND_LINE` characters is not taken as one."""
         buf, eof = self.buf, self.eof
         n = len(buf)
-        end = buf.find("\n", start, start + _COMMAND_LINE)
+        end = buf.find("\n", start, start + COMMAND_LINE)
         if end < 0:
-            if not eof and n - start < _COMMAND_LINE:
-                return _UNDECIDED
-            if n - start >= _COMMAND_LINE:
+            if not eof and n - start < COMMAND_LINE:
+                return UNDECIDED
+            if n - start >= COMMAND_LINE:
                 return False
             end = n
         line = buf[start:end].rstrip("\r")
-        word_end = _first_word_end(buf, start, end).end()  # type: ignore[union-attr]
+        word_end = first_word_end(buf, start, end).end()  # type: ignore[union-attr]
         name = buf[start:word_end].lower()
-        command = _CLIENT_COMMANDS.get(name)
+        command = CLIENT_COMMANDS.get(name)
         if command is None or name == "delimiter" or "\\g" in line or (self.delimiter and self.delimiter in line):
             return False
         letter, takes = command
-        argument = _client_argument(line, short=False) if takes else None
+        argument = client_argument(line, short=False) if takes else None
         if line[word_end - start :].strip(" \t") and argument is None:
             return False  # words after a command that takes none (`quit now`): SQL
         self.output.flush_pending()
@@ -1483,20 +1483,20 @@ class _Splitter:
 
     def _backslash(self, p: int) -> int:
         """A backslash outside quotes and comments at buffer index `p`: a client command
-        (`_CLIENT_COMMANDS`) or text. Returns `_CMD_TEXT` (text: `\\N`, or a letter the client does
-        not know, which it keeps too), `_CMD_MORE` (more text is needed), `_CMD_DONE` (done:
+        (`CLIENT_COMMANDS`) or text. Returns `CMD_TEXT` (text: `\\N`, or a letter the client does
+        not know, which it keeps too), `CMD_MORE` (more text is needed), `CMD_DONE` (done:
         reading goes on at `pos`; a statement still open has lost the command from its text) or
-        `_CMD_MODE` (the scanner is in another mode: the command's parameters, or stopped)."""
+        `CMD_MODE` (the scanner is in another mode: the command's parameters, or stopped)."""
         buf, eof = self.buf, self.eof
         n = len(buf)
         if p + 1 >= n:
-            return _CMD_MORE if not eof else _CMD_TEXT
+            return CMD_MORE if not eof else CMD_TEXT
         c = buf[p + 1]
         if c == "\n" or c == "\r" and buf.startswith("\n", p + 2):
             self._cut(p, p + 1)  # a backslash that ends a line: the client drops it
-            return _CMD_DONE
-        if c == "N" or c not in _COMMAND_LETTERS:
-            return _CMD_TEXT
+            return CMD_DONE
+        if c == "N" or c not in COMMAND_LETTERS:
+            return CMD_TEXT
         if c in "gGq":
             if self.in_stmt:
                 self._end_stmt(p, delimiter_end=p + 2)  # sent as it is
@@ -1505,8 +1505,8 @@ class _Splitter:
             self.refused = None  # (what was sent alone took its refusal with it)
             if c == "q":
                 self._run_command("q", None, p, "\\q")
-                return _CMD_MODE
-            return _CMD_DONE
+                return CMD_MODE
+            return CMD_DONE
         if c == "c":
             if self.in_stmt:
                 self._drop_stmt()
@@ -1518,29 +1518,29 @@ class _Splitter:
             self.pos = p + 2
             self.output.packet_open = self.output.rejecting = self.client_text = False
             self.refused = None
-            return _CMD_DONE
-        if not _COMMAND_LETTERS[c]:
+            return CMD_DONE
+        if not COMMAND_LETTERS[c]:
             self._cut(p, p + 2)
-            return _CMD_DONE
-        end = buf.find("\n", p, p + _ARGUMENT_CHARS)
+            return CMD_DONE
+        end = buf.find("\n", p, p + ARGUMENT_CHARS)
         if end < 0:
-            if not eof and n - p < _ARGUMENT_CHARS:
-                return _CMD_MORE
-            end = min(n, p + _ARGUMENT_CHARS)
-        argument = _client_argument(buf[p:end].rstrip("\r"), short=True)
+            if not eof and n - p < ARGUMENT_CHARS:
+                return CMD_MORE
+            end = min(n, p + ARGUMENT_CHARS)
+        argument = client_argument(buf[p:end].rstrip("\r"), short=True)
         if self.in_stmt:
             self.draft.add(buf[self.seg_start : p])
         self._run_command(c, argument, p, "\\" + c)
         # its parameters: the rest of the line up to the delimiter, consumed (in an executable
         # comment: up to its `*/`, left to close it)
-        self.mode = _PARAMS
+        self.mode = PARAMS
         self.pos = p + 2
         in_exec = self.exec_ver is not None
         self.params_until = "*/" if in_exec else "" if self.block else self.delimiter
         self.params_consume = not in_exec
         if self.in_stmt:
             self.seg_start = self.pos
-        return _CMD_MODE
+        return CMD_MODE
 
     def _run_command(self, letter: str, argument: str | None, at: int, written: str,
                      where: tuple[int, int] | None = None) -> None:
@@ -1559,7 +1559,7 @@ class _Splitter:
                                        "client stays in its database, as innolint takes it to; from here on the "
                                        "schema may differ from the server's if one does", "parse-error", "warning"))
                 return
-            use = Statement(f"USE {_quoted_name(argument)}", self.path, line, column, line, (), None)
+            use = Statement(f"USE {quoted_name(argument)}", self.path, line, column, line, (), None)
             self.output.before_packet(use, None if letter != "r" else Note(
                 line, column, f"`{written}` reconnects; innolint takes it for the same server, now in database "
                 f"{argument}", "parse-error", "info"))
@@ -1578,7 +1578,7 @@ class _Splitter:
         a `;` the server's USE names the same database). The argument when it is so, else None."""
         if self.delimiter == ";" or self.output.packet_open or raw[:3].lower() != "use" or raw[3:4] not in (" ", "\t", "\n"):
             return None
-        argument = _client_argument(raw[: _ARGUMENT_CHARS].rstrip("\r\n"), short=False)
+        argument = client_argument(raw[: ARGUMENT_CHARS].rstrip("\r\n"), short=False)
         return argument if argument is not None and argument.endswith(";") else None
 
     def _command_at_delimiter(self, raw: str) -> tuple[str, str | None, str] | None:
@@ -1588,20 +1588,20 @@ class _Splitter:
         nothing or, for a command that takes one, its argument (`connect t_b;` reconnects into
         t_b; `status;`, `?;` print). (letter, argument, name), or None: SQL, or a command whose
         effect the text has as SQL too (`use db;` under `;`, the server's USE), or one followed
-        elsewhere (`go`, `ego`, `exit`, `quit`: `_quits`; DELIMITER)."""
+        elsewhere (`go`, `ego`, `exit`, `quit`: `quits`; DELIMITER)."""
         if self.output.packet_open:
             return None  # (a packet's statements are the server's: the client sends the packet whole)
-        text = raw[:_ARGUMENT_CHARS].lstrip(" \t\n\r\f\v")
+        text = raw[:ARGUMENT_CHARS].lstrip(" \t\n\r\f\v")
         if "\\g" in text:
             return None
         word = re.match(r"[^ \t]*", text).group()  # type: ignore[union-attr]
         name = word.lower()
-        command = _CLIENT_COMMANDS.get(name)
+        command = CLIENT_COMMANDS.get(name)
         if command is None or name in ("go", "ego", "exit", "quit", "delimiter"):
             return None
         letter, takes = command
         rest = text[len(word):].strip(" \t\n\r\f\v")
-        argument = _client_argument(text.rstrip("\r\n"), short=False) if takes and rest else None
+        argument = client_argument(text.rstrip("\r\n"), short=False) if takes and rest else None
         if rest and argument is None:
             return None  # words after a command that takes none: SQL
         if name == "use":
@@ -1612,14 +1612,14 @@ class _Splitter:
     def _use_alone(self, prefix: str, semi: int) -> bool | None:
         """`use db;` then the delimiter (another than `;`): sent alone, the client runs it as its
         `use` command (`_use_at_delimiter`). True when it was so (read up to the delimiter's end),
-        False when not, `_UNDECIDED` when more text is needed (blanks after the `;` are looked at
-        up to `_USE_LOOKAHEAD` characters)."""
+        False when not, `UNDECIDED` when more text is needed (blanks after the `;` are looked at
+        up to `USE_LOOKAHEAD` characters)."""
         buf, n, delimiter = self.buf, len(self.buf), self.delimiter
-        limit = min(n, semi + 1 + _USE_LOOKAHEAD)
-        after = _WS_RUN.match(buf, semi + 1, limit).end()  # type: ignore[union-attr]
+        limit = min(n, semi + 1 + USE_LOOKAHEAD)
+        after = WS_RUN.match(buf, semi + 1, limit).end()  # type: ignore[union-attr]
         if not self.eof and (after == n or after + len(delimiter) > n and delimiter.startswith(buf[after:])):
-            return _UNDECIDED  # type: ignore[return-value]
-        if not buf.startswith(delimiter, after) or len(prefix) >= _COMPOUND_PREFIX:
+            return UNDECIDED  # type: ignore[return-value]
+        if not buf.startswith(delimiter, after) or len(prefix) >= COMPOUND_PREFIX:
             return False
         argument = self._use_at_delimiter(prefix + ";")
         if argument is None:
@@ -1650,7 +1650,7 @@ class _Splitter:
                 self.seg_start = self.pos
             return False
         self.pos = end
-        self.mode = _CODE
+        self.mode = CODE
         if self.in_stmt:
             self.seg_start = end
         return True

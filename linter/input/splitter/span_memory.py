@@ -1,5 +1,5 @@
 """The fast lane's memory of what it read (`SpanMemory`): spans of text it took, by their first
-`_SPAN_KEY` characters, with what it made of them, so that a repeat (the next tenant of a
+`SPAN_KEY` characters, with what it made of them, so that a repeat (the next tenant of a
 schema-per-tenant dump) is recognised with `str.startswith` instead of being read again. The fast
 lane (`linter.input.splitter.fast_lane`) looks spans up and replays them; this module decides what
 is kept and within which bounds."""
@@ -18,7 +18,7 @@ from __future__ import annotations
 #: and line numbers are reused. A statement of several lines is remembered up to its last line
 #: (`head`) and the rest (`rest`) apart: if only the rest differs, the statement's text is the
 #: remembered part plus the rest read by `_tail`, from a point checked once to be outside quotes
-#: and comments (`_top_level`). Spans are found by their first `_SPAN_KEY` characters.
+#: and comments (`_top_level`). Spans are found by their first `SPAN_KEY` characters.
 #:
 #: An entry is a tuple: (head, rest, statements counted but not built, the statement's text (None:
 #: it is counted too), its offset in the span, whether a run of skipped statements came before it
@@ -27,21 +27,21 @@ from __future__ import annotations
 #: column when one of those comes before it, newlines in the span, and for a cut: None until it is
 #: checked, then False (inside a quote or comment) or the statement's text up to the cut and the
 #: newlines in that (no cut: False)).
-_SPAN_KEY = 256
+SPAN_KEY = 256
 #: no span longer than this is remembered, and the memory is emptied when it would hold more
 _SPAN_MAX = 1 << 16
 _SPAN_BUDGET = 1 << 23
 #: how many spans in a row are remembered without one being met again, before only one in
-#: `_SPAN_SAMPLE` is (a schema-per-tenant dump's tenant has a few hundred statements at most)
-_SPAN_TRIES = 512
-_SPAN_SAMPLE = 16
+#: `SPAN_SAMPLE` is (a schema-per-tenant dump's tenant has a few hundred statements at most)
+SPAN_TRIES = 512
+SPAN_SAMPLE = 16
 
 
 class SpanMemory:
-    """Remembered spans (`spans`: the first `_SPAN_KEY` characters -> an entry, see above), the
+    """Remembered spans (`spans`: the first `SPAN_KEY` characters -> an entry, see above), the
     characters they hold (`chars`, at most `_SPAN_BUDGET`: past that the memory starts again
     empty), and how many spans were offered since one was met again (`misses`, which the fast lane
-    counts to sample after `_SPAN_TRIES`)."""
+    counts to sample after `SPAN_TRIES`)."""
 
     __slots__ = ("spans", "chars", "misses")
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 _LINE_HEAD = 1 << 16
 
 
-_FIRST_LINE = re.compile(r"[ \t\f\v]*--[ \t\f\v]*liquibase[ \t\f\v]*formatted", re.IGNORECASE)
+FIRST_LINE = re.compile(r"[ \t\f\v]*--[ \t\f\v]*liquibase[ \t\f\v]*formatted", re.IGNORECASE)
 #: a line that may be a directive: `--` then a word (Liquibase's patterns allow blanks on both sides)
 _DIRECTIVE = re.compile(r"[ \t\f\v]*--[ \t\f\v]*([A-Za-z][A-Za-z-]*)", re.IGNORECASE)
 _CHANGESET = re.compile(r'[ \t\f\v]*--[ \t\f\v]*changeset[ \t\f\v]+("[^"]+"|[^:"\s][^:]*):[ \t\f\v]*("[^"]+"|\S+)(.*)',
@@ -31,7 +31,7 @@ _BLOCK_END = re.compile(r".*\*/[ \t\f\v]*$", re.DOTALL)
 _IGNORE_LINES = re.compile(r"--[ \t\f\v]*ignoreLines:(\w+)", re.IGNORECASE)
 _PROPERTY_NAME = re.compile(r"\bname:[ \t]*(\S+)", re.IGNORECASE)
 _PROPERTY_VALUE = re.compile(r"\bvalue:[ \t]*(\S+)", re.IGNORECASE)
-_EXPRESSION = re.compile(r"\$\{([^{}\s]{1,200})\}")
+EXPRESSION = re.compile(r"\$\{([^{}\s]{1,200})\}")
 #: what `--precondition... onFail:X` / `onError:X` may do that skips the changeset and goes on
 _SKIPPING = frozenset({"mark_ran", "continue", "warn"})
 #: directive words inside a changeset that Liquibase takes as metadata (the line is not SQL)
@@ -73,7 +73,7 @@ def dbms_runs(spec: str | None, target: Target | None) -> bool:
     return not positive or name in positive
 
 
-def _skip_note(line: int, what: str, spec: str, target: Target | None) -> Note:
+def skip_note(line: int, what: str, spec: str, target: Target | None) -> Note:
     name = dbms_name(target)
     extra = " (Liquibase calls MariaDB `mariadb`: `mysql` does not name it)" if name == "mariadb" and "mysql" in spec.lower() else ""
     return Note(line, 1, f"{what} for dbms:{spec} does not run on {name}{extra}: not replayed", "replay-error", "info")
@@ -111,11 +111,11 @@ def is_formatted_sql(head: str) -> bool:
     """Whether a file's text starts (after blank lines) with `--liquibase formatted sql`."""
     for line in head.split("\n", 64)[:64]:
         if line.strip(" \t\r\f\v\ufeff"):
-            return _FIRST_LINE.match(line.lstrip("\ufeff")) is not None
+            return FIRST_LINE.match(line.lstrip("\ufeff")) is not None
     return False
 
 
-def _line_pieces(chunks: Iterable[str]) -> Iterator[tuple[str, bool]]:
+def line_pieces(chunks: Iterable[str]) -> Iterator[tuple[str, bool]]:
     """The text of `chunks` by lines: (piece, first) where a line's first piece is the whole line
     with its newline, or its first `_LINE_HEAD` characters followed by pieces of the rest (so a
     line of any length is never held)."""
@@ -150,7 +150,7 @@ def _line_pieces(chunks: Iterable[str]) -> Iterator[tuple[str, bool]]:
         yield "".join(head), True
 
 
-class _Formatted:
+class Formatted:
     """The state of reading one formatted SQL file (see the module docstring)."""
 
     def __init__(self, path: str, target: Target | None, properties: dict[str, str] | None = None) -> None:
@@ -218,7 +218,7 @@ class _Formatted:
         return [_KEEP] if self.running else []
 
     def _directive(self, word: str, text: str) -> list[object]:
-        if self.line == 1 and word == "liquibase" or _FIRST_LINE.match(text) and not self.in_changeset:
+        if self.line == 1 and word == "liquibase" or FIRST_LINE.match(text) and not self.in_changeset:
             return []
         if word.startswith("ignorelines") or word == "ignore" and _IGNORE_LINES.match(text.lstrip(" \t\f\v")):
             match = _IGNORE_LINES.match(text.lstrip(" \t\f\v"))
@@ -267,7 +267,7 @@ class _Formatted:
         self.running = not ignore and dbms_runs(dbms, self.target)
         segment, notes = split_settings(_attribute(rest, "splitStatements"), _attribute(rest, "endDelimiter"), self.line)
         if not self.running and not ignore and dbms is not None:
-            notes.append(_skip_note(self.line, "changeset " + match.group(1).strip('"') + ":" + match.group(2).strip('"'),
+            notes.append(skip_note(self.line, "changeset " + match.group(1).strip('"') + ":" + match.group(2).strip('"'),
                                     dbms, self.target))
         out.append(segment._replace(notes=tuple(notes)))
         return out
@@ -289,7 +289,7 @@ class _Formatted:
                 return match.group(0)
             return found
 
-        return _EXPRESSION.sub(value, text)
+        return EXPRESSION.sub(value, text)
 
 
 _KEEP = object()

@@ -51,11 +51,11 @@ from linter.input.migrations.formats.liquibase.changelog import (
     read_changelog,
 )
 from linter.input.migrations.formats.liquibase.sql import (
-    _EXPRESSION,
-    _FIRST_LINE,
-    _Formatted,
-    _line_pieces,
-    _skip_note,
+    EXPRESSION,
+    FIRST_LINE,
+    Formatted,
+    line_pieces,
+    skip_note,
     dbms_runs,
     parameters,
     split_settings,
@@ -86,17 +86,17 @@ def read_chunks(chunks: Iterable[str], path: str, *, target: Target | None = Non
     if path.lower().endswith(CHANGELOG_SUFFIXES):
         yield from _changelog_chunks(chunks, path, target, properties)
         return
-    pieces = _line_pieces(chunks)
+    pieces = line_pieces(chunks)
     held: list[tuple[str, bool]] = []
     formatted = None
     for piece, first in pieces:
         held.append((piece, first))
         if first and piece.strip(" \t\r\n\f\v\ufeff"):
-            formatted = _FIRST_LINE.match(piece.lstrip("\ufeff")) is not None
+            formatted = FIRST_LINE.match(piece.lstrip("\ufeff")) is not None
             break
     if segment is not None and not all(dbms_runs(spec, target) for spec in segment.dbms):
         spec = next(spec for spec in segment.dbms if not dbms_runs(spec, target))
-        yield _skip_note(1, "this file, run by a sqlFile change", spec, target)
+        yield skip_note(1, "this file, run by a sqlFile change", spec, target)
         for _ in pieces:
             pass
         return
@@ -109,7 +109,7 @@ def read_chunks(chunks: Iterable[str], path: str, *, target: Target | None = Non
         return
     import itertools
 
-    yield from _Formatted(path, target, properties).read(itertools.chain(held, pieces))
+    yield from Formatted(path, target, properties).read(itertools.chain(held, pieces))
 
 
 # --- changelogs --------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def _changelog_chunks(chunks: Iterable[str], path: str, target: Target | None,
     properties = dict(properties)
 
     def expand(value: str) -> str:
-        return _EXPRESSION.sub(lambda m: properties.get(m.group(1), m.group(0)), value) if "${" in value else value
+        return EXPRESSION.sub(lambda m: properties.get(m.group(1), m.group(0)), value) if "${" in value else value
 
     place = _Place()
     for entry in changelog.entries:
@@ -146,7 +146,7 @@ def _changelog_chunks(chunks: Iterable[str], path: str, target: Target | None,
         changes = changes_of(entry)
         if not dbms_runs(entry.attr("dbms"), target):
             if any(c.kind != "sqlFile" for c in changes):  # a sqlFile's own reading says it there
-                yield _skip_note(entry.line, label, entry.attr("dbms") or "", target)
+                yield skip_note(entry.line, label, entry.attr("dbms") or "", target)
             continue
         unread = []
         for change in changes:
@@ -154,7 +154,7 @@ def _changelog_chunks(chunks: Iterable[str], path: str, target: Target | None,
             if change.kind == "sqlFile" or (change.kind in NO_TABLE_EFFECT and change.kind != "sql"):
                 continue
             if not dbms_runs(node.attr("dbms"), target):
-                yield _skip_note(node.line, f"{label}: {change.kind} change", node.attr("dbms") or "", target)
+                yield skip_note(node.line, f"{label}: {change.kind} change", node.attr("dbms") or "", target)
                 continue
             if change.kind == "sql":
                 if not node.text:
