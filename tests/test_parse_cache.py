@@ -254,7 +254,7 @@ _SHORTCUTS = {
     "_simple_statement": lambda _text: None,  # statements of mysqldump's exact form
     "_plain_body": lambda _text, _start: None,  # a CREATE TABLE body read from its text
     "_plain_column": lambda _match: None,  # a column read from its text (in a body, or in an ALTER)
-    "_plain_options": lambda _text, _start: None,  # table options read from their text
+    "plain_options": lambda _text, _start: None,  # table options read from their text
     "_sql": lambda node: node.sql(dialect="mysql", comments=False),  # literals written directly
 }
 
@@ -346,7 +346,7 @@ def _read_as_the_full_path(texts: list[str]) -> int:
     plain = 0
     for text in texts:
         assert _outcome(text) == _full_path(text), text
-        plain += _parser("_plain_create_table")(text) is not None
+        plain += _parser("plain_create_table")(text) is not None
     return plain
 
 
@@ -403,7 +403,7 @@ def test_each_plain_type_word_reads_as_the_full_path() -> None:
 def test_keywords_as_bare_column_names_read_as_the_full_path() -> None:
     """A bare name the tokenizer reads as a keyword, or sqlglot's parser as the start of a constraint
     (`exclude`), is left to sqlglot; each gives what sqlglot gives."""
-    keywords = [*_parser("_TOKENIZER").KEYWORDS, *_parser("_PARSER").SCHEMA_UNNAMED_CONSTRAINTS]
+    keywords = [*_parser("TOKENIZER").KEYWORDS, *_parser("PARSER").SCHEMA_UNNAMED_CONSTRAINTS]
     words = sorted({word for keyword in keywords for word in keyword.split() if word.replace("_", "").isalpha()})
     texts = [f"CREATE TABLE t ({word.lower()} int NOT NULL DEFAULT 0, `b` int)" for word in words]
     _read_as_the_full_path(texts)
@@ -508,7 +508,7 @@ def test_the_shortcuts_read_plain_dumps_whole() -> None:
         "  index (total)\n) engine = innodb default character set = utf8",
     ]
     for text in plain:
-        op = _parser("_plain_create_table")(text)
+        op = _parser("plain_create_table")(text)
         assert op is not None, text
         assert op == _full_path(text)
 

@@ -39,22 +39,22 @@ def run(text: str, *, fast: bool, chunk: int | None = None, markers: bool = Fals
     """Split `text`; with `skip`, also counting the statements SKIP_PATTERN matches, as the engine
     does. `markers`: as a goose migration (its annotations obeyed), else a plain file; `target`:
     the server whose version executable comments are read for (None: all run)."""
-    old = split_module._Splitter.fast_lane
-    split_module._Splitter.fast_lane = fast
+    old = split_module.Splitter.fast_lane
+    split_module.Splitter.fast_lane = fast
     try:
         stream = split_stream(chunked(text, chunk), "f.sql", migration_format="goose" if markers else None, skip_words=skip,
                               skip_pattern=SKIP_PATTERN if skip else "", unless=DIRECTIVE,
                               target=Target.parse(target) if target else None)
         return list(stream), stream.skipped
     finally:
-        split_module._Splitter.fast_lane = old
+        split_module.Splitter.fast_lane = old
 
 
 def directives(text: str, *, fast: bool, chunk: int | None = None, markers: bool = False,
                skip: frozenset[str] | None = None, target: str | None = None) -> list[tuple[int, str]]:
     """The comment lines holding a directive that `run` reads between statements, with their lines."""
-    old = split_module._Splitter.fast_lane
-    split_module._Splitter.fast_lane = fast
+    old = split_module.Splitter.fast_lane
+    split_module.Splitter.fast_lane = fast
     try:
         stream = split_stream(chunked(text, chunk), "f.sql", migration_format="goose" if markers else None, skip_words=skip,
                               skip_pattern=SKIP_PATTERN if skip else "", unless=DIRECTIVE,
@@ -63,7 +63,7 @@ def directives(text: str, *, fast: bool, chunk: int | None = None, markers: bool
             pass
         return list(stream.directives)
     finally:
-        split_module._Splitter.fast_lane = old
+        split_module.Splitter.fast_lane = old
 
 
 def first_word(statement: Statement) -> str:
@@ -230,12 +230,12 @@ def test_runs_of_skipped_lines_are_counted_and_leave_the_next_statement_its_comm
 
 
 def run_without_memory(text: str, chunk: int | None, skip: frozenset[str] | None) -> tuple[list[Statement], int]:
-    old = split_module._Splitter.span_memory
-    split_module._Splitter.span_memory = False
+    old = split_module.Splitter.span_memory
+    split_module.Splitter.span_memory = False
     try:
         return run(text, fast=True, chunk=chunk, skip=skip)
     finally:
-        split_module._Splitter.span_memory = old
+        split_module.Splitter.span_memory = old
 
 
 TENANT = DUMP.replace("`t1`", "`{tenant}`").replace("AUTO_INCREMENT=5", "AUTO_INCREMENT={auto}")
@@ -304,7 +304,7 @@ def test_after_a_long_stretch_of_text_that_never_repeats_repeats_are_still_found
     """Past `_SPAN_TRIES` spans never met again, only a sample is remembered: that must still be
     enough to find the tenants that follow, and change nothing."""
     distinct = "".join(f"CREATE TABLE `d{i}` (\n  `id` int NOT NULL\n) ENGINE=InnoDB;\n"
-                       for i in range(span_memory_module._SPAN_TRIES + 100))
+                       for i in range(span_memory_module.SPAN_TRIES + 100))
     text = distinct + tenant_dump(30)
     tails = 0
     tail = fast_lane_module._tail

@@ -5,10 +5,10 @@
 - the fast lane (`linter.input.splitter.fast_lane`): its regex never fails, takes one whole
   statement per match, counts runs of skipped statements, and hands anything it cannot take whole
   to the general scanner; executable comments are unwrapped in place;
-- the general scanner (`linter.input.splitter.scanner._Splitter` with the fast lane off): chunk
+- the general scanner (`linter.input.splitter.scanner.Splitter` with the fast lane off): chunk
   boundaries change nothing, positions are the file's, delimiters and client commands are the
   client's;
-- the client's argument reading (`linter.input.splitter.client._client_argument`).
+- the client's argument reading (`linter.input.splitter.client.client_argument`).
 """
 
 from __future__ import annotations

@@ -120,12 +120,12 @@ def test_the_fast_lane_reads_versions_as_the_general_scanner_does(chunk: int | N
     for target in ("mysql-8.0", "mysql-8.4", "mariadb-10.11", "mariadb-10.6"):
         fast = split(dump, chunk=chunk, target=target)
         fast_skipped = split(dump, chunk=chunk, target=target, skip=True)[0]
-        old = split_module._Splitter.fast_lane
-        split_module._Splitter.fast_lane = False
+        old = split_module.Splitter.fast_lane
+        split_module.Splitter.fast_lane = False
         try:
             slow = split(dump, chunk=chunk, target=target)
         finally:
-            split_module._Splitter.fast_lane = old
+            split_module.Splitter.fast_lane = old
         assert fast == slow
         # skipping may count a SET instead of building it, and changes nothing else
         assert [s for s in slow[0] if not s.text.startswith("SET")] == [s for s in fast_skipped if not s.text.startswith("SET")]
