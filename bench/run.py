@@ -214,7 +214,7 @@ def _measure(kind: str, path: Path, repeat: int) -> dict:
         # the replay stage alone: the statements read and parsed first (the engine's parse cache),
         # then each replayed into a fresh Replayer as the engine makes it (no block replay: every
         # statement goes through Replayer.apply)
-        from checks.index_key_length import key_refusal
+        from linter.rules.key_length import key_refusal
         from linter.input.source import read_statements
         from linter.parse import ops
         from linter.parse.cache import SKIP_FIRST_WORDS, SKIP_PATTERN, ParseCache
