@@ -80,6 +80,17 @@ def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, obje
 
 
 @pytest.fixture(autouse=True)
+def _rule_pages_are_not_linked_unless_a_test_says_where(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Output must not depend on how innolint is installed: installed (`pip install -e`, as CI
+    does) the package's Repository URL links every rule page; from a bare checkout nothing does.
+    Tests that check links set INNOLINT_RULES_URL (or the action's variables) themselves."""
+    for name in ("INNOLINT_ACTION_REPOSITORY", "INNOLINT_ACTION_REF", "INNOLINT_ACTION_PATH",
+                 "GITHUB_ACTION_REPOSITORY", "GITHUB_ACTION_REF", "GITHUB_ACTION_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("INNOLINT_RULES_URL", "none")
+
+
+@pytest.fixture(autouse=True)
 def _github_waits_are_recorded_not_slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """No test waits for GitHub for real: the default Policy's sleep (linter.github.api._sleep)
     only records the seconds (tests that check waiting give their own clock and sleep)."""

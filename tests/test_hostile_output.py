@@ -136,8 +136,11 @@ def test_workflow_commands_are_only_ours(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", hostile_names(), ids=lambda n: repr(n)[:40])
-def test_markdown_has_no_markup_links_or_mentions_from_names(name: str) -> None:
+def test_markdown_has_no_markup_links_or_mentions_from_names(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INNOLINT_RULES_URL", "https://rules.example/docs/rules")
     rendered = summary.render(hostile_report(name))
+    assert "](https://rules.example/docs/rules/no-primary-key.md)" in rendered  # our own links are there
+    rendered = re.sub(r"\]\(https://rules\.example/docs/rules/[a-z-]+\.md\)", "]", rendered)  # and only ours
     assert hidden_characters(rendered, allowed="\n\u200b") == []
     fences = re.findall(r"^(`{3,})", rendered, re.MULTILINE)
     assert len(fences) == 2 and fences[0] == fences[1]  # the fix cannot close its block early

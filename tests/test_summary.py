@@ -145,9 +145,9 @@ def test_one_line_keeps_the_first_sentence() -> None:
 
 
 def test_without_a_known_page_the_explanation_says_how_to_read_it(monkeypatch) -> None:
-    for name in ("INNOLINT_RULES_URL", "INNOLINT_ACTION_REPOSITORY", "GITHUB_ACTION_REPOSITORY", "INNOLINT_ACTION_PATH",
-                 "GITHUB_ACTION_PATH"):
-        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("INNOLINT_RULES_URL", "none")  # wins over the action's and the package's address
+    monkeypatch.setenv("INNOLINT_ACTION_REPOSITORY", "acme/innolint")
+    monkeypatch.setenv("INNOLINT_ACTION_REF", "v2")
     text = summary.render(Report(findings=[finding()]))
     assert "`innolint explain no-primary-key` says more." in text
     assert "](http" not in text.split("### Rules")[1].split("###")[0]

@@ -43,7 +43,8 @@ def rule_page_url(rule_id: str, environ: Mapping[str, str] | None = None) -> str
     job summary's links, `innolint check --verbose`).
 
     Where the pages are, first found wins:
-    1. `$INNOLINT_RULES_URL`: the docs/rules directory's address (a mirror, GitHub Enterprise).
+    1. `$INNOLINT_RULES_URL`: the docs/rules directory's address (a mirror, GitHub Enterprise);
+       `none` links no page (an air-gapped network; output that must not depend on the install).
     2. The GitHub Action running innolint: its own repository and ref, so the page matches the
        version that gave the finding. GitHub leaves `GITHUB_ACTION_REPOSITORY`/`_REF` empty in a
        composite action's steps (actions/runner#2473), so action.yml passes them as
@@ -65,6 +66,8 @@ def rules_base_url(environ: Mapping[str, str] | None = None) -> str | None:
     """The address of the docs/rules directory (see `rule_page_url`), without a trailing slash."""
     env = os.environ if environ is None else environ
     explicit = env.get("INNOLINT_RULES_URL", "").strip()
+    if explicit.lower() == "none":
+        return None
     if explicit.startswith(("https://", "http://")):
         return explicit.rstrip("/")
     server = (env.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/")
