@@ -67,7 +67,9 @@ class Target(FrozenRecord):
     came within a line (MySQL 8.0.23's invisible columns, 8.0.30's generated invisible primary
     keys, which executable comments run). A line stands for its newest release."""
 
-    __slots__ = __match_args__ = ("flavor", "version", "name", "lower_case_table_names", "release")
+    __match_args__ = ("flavor", "version", "name", "lower_case_table_names", "release")
+    #: the hash, computed once: every cached InnoDB size and character set is keyed by the target
+    __slots__ = (*__match_args__, "_hash")
     flavor: Flavor
     version: tuple[int, int]
     name: str
@@ -85,6 +87,18 @@ class Target(FrozenRecord):
         _set(self, "name", name)
         _set(self, "lower_case_table_names", lower_case_table_names)
         _set(self, "release", release)
+        _set(self, "_hash", hash((flavor, version, name, lower_case_table_names, release)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        # the same target is mostly the same object; a different hash settles most of the rest
+        if other is self:
+            return True
+        if other.__class__ is not Target:
+            return NotImplemented
+        return self._hash == other._hash and self._values() == other._values()  # type: ignore[attr-defined]
 
     @classmethod
     def parse(cls, name: str, lower_case_table_names: int = DEFAULT_LOWER_CASE_TABLE_NAMES) -> Target:
