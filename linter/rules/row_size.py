@@ -51,8 +51,10 @@ def row_problem(table: Table, target: Target, schema: Schema | None = None, *, i
     largest ones (for the evidence and the fix)."""
     innodb = table.is_innodb if innodb is None else innodb
     label = _server(target)
+    charsets: list[sizes.ResolvedCharset | None] = []
     for column in table.columns.values():
         charset = sizes.column_charset(column, table, target, schema)
+        charsets.append(charset)
         limit = sizes.column_length_limit(column, charset, target)
         if limit is not None and column.length is not None and column.length > limit:
             unit = "characters" if column.type.upper() in ("CHAR", "VARCHAR") else "bytes"
@@ -67,7 +69,7 @@ def row_problem(table: Table, target: Target, schema: Schema | None = None, *, i
                 f"{column.name} {column.type}({column.length}): at most {limit:,} {unit}",
                 (column.name,),
             )
-    size = sizes.row_size(table, target, schema)
+    size = sizes.row_size(table, target, schema, charsets)
     if size.server_bytes <= sizes.MAX_ROW_BYTES and (not innodb or (
             size.create_check_bytes < size.record_limit and size.worst_bytes < size.record_limit)):
         return None  # (every row fits: the evidence below, the largest columns, is not needed)

@@ -41,6 +41,7 @@ others: Debian's MariaDB packages set utf8mb4).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from typing import Literal
@@ -740,7 +741,8 @@ def _clustered_key_columns(table: Table) -> tuple[list[tuple[str, int | None]], 
     return [(p.name, p.prefix) for p in clustered.columns if not p.expression], False
 
 
-def row_size(table: Table, target: Target, schema: Schema | None = None) -> RowSize:
+def row_size(table: Table, target: Target, schema: Schema | None = None,
+             charsets: Sequence[ResolvedCharset | None] | None = None) -> RowSize:
     """The table's row, counted as the server counts it (the 65,535-byte limit), as InnoDB counts
     it when it creates the table, and as the longest record its rows can make.
 
@@ -758,6 +760,9 @@ def row_size(table: Table, target: Target, schema: Schema | None = None) -> RowS
     - MySQL, COMPACT/REDUNDANT: recent 8.0 releases and 8.4 count 788 + 2 like MariaDB, 5.7 and
       older 8.0 count 41; `create_check_bytes` takes the lower count for MySQL (the refusal is
       certain then) and `worst_bytes` what rows really need.
+
+    `charsets`: each column's resolved character set, in column order, where the caller already
+    has them (`column_charset` resolves table, schema and server defaults: it is most of the cost).
     """
     fmt = row_format(table)
     comp = fmt != "redundant"
@@ -801,8 +806,8 @@ def row_size(table: Table, target: Target, schema: Schema | None = None) -> RowS
     unknown: list[str] = []
     off_page: list[str] = []
     measured: dict[str, tuple[ResolvedCharset | None, ColumnBytes | None]] = {}
-    for column in table.columns.values():  # the server's row holds every column, virtual ones too
-        charset = column_charset(column, table, target, schema)
+    for index, column in enumerate(table.columns.values()):  # the server's row holds every column, virtual ones too
+        charset = charsets[index] if charsets is not None else column_charset(column, table, target, schema)
         size = column_bytes(column, charset)
         measured[column.name] = (charset, size)
         if size is None:
