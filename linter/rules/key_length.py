@@ -106,23 +106,26 @@ def key_problem(table: Table, index: Index, target: Target, schema: Schema | Non
     lobs = [p for p in width.parts if p.bytes is None and p.note.endswith("without a prefix length")]
     if any(p.bytes is None for p in width.parts if p not in lobs):
         return None  # an expression, a missing column or a type of unknown size: nothing to say
+    decide = _mariadb if target.is_mariadb else _mysql
+    problem = decide(table, index, target, width, fmt, label, lobs)
+    if problem is None:
+        return None
+    # the evidence is written only for a key at fault (most keys are not: it is most of the cost)
     evidence = (f"{width.explain()}; InnoDB's limits in {fmt.upper()} rows: {part_limit:,} bytes per part, "
                 f"{sizes.MAX_KEY_BYTES:,} per key (bytes per character from each column's character set)")
-    if target.is_mariadb:
-        return _mariadb(table, index, target, width, fmt, label, lobs, evidence)
-    return _mysql(table, index, target, width, fmt, label, lobs, evidence)
+    return KeyProblem(problem.kind, problem.severity, problem.message, evidence, problem.server_prefixes)
 
 
 def _mysql(table: Table, index: Index, target: Target, width: sizes.KeyWidth, fmt: sizes.RowFormat, label: str,
-           lobs: list[sizes.KeyPartWidth], evidence: str) -> KeyProblem | None:
+           lobs: list[sizes.KeyPartWidth]) -> KeyProblem | None:
     json = [p for p in lobs if _type_of(table, p.column) == "JSON"]
     if json:
         return KeyProblem("refused", "error", f"{table.name}: {label}: {json[0].column} is a JSON column; "
                           f"{target.label} refuses the key: ERROR 3152 (42000): JSON column '{json[0].column}' supports "
-                          "indexing only via generated columns on a specified JSON path.", evidence)
+                          "indexing only via generated columns on a specified JSON path.", "")
     if lobs:
         return KeyProblem("refused", "error", f"{table.name}: {label}: {lobs[0].column} is a TEXT/BLOB column without a "
-                          f"prefix length; {target.label} refuses the key: {no_prefix_error(lobs[0].column)}", evidence)
+                          f"prefix length; {target.label} refuses the key: {no_prefix_error(lobs[0].column)}", "")
     part_limit = sizes.key_part_limit(fmt)
     over = [p for p in width.parts if (p.bytes or 0) > part_limit]
     if not over and width.bytes <= sizes.MAX_KEY_BYTES:
@@ -132,11 +135,11 @@ def _mysql(table: Table, index: Index, target: Target, width: sizes.KeyWidth, fm
             f"{fmt.upper()} rows" if over else f"the key takes {width.bytes:,} bytes, over {sizes.MAX_KEY_BYTES:,}")
     lenient = " (without strict sql_mode a non-unique key is cut to a prefix, with a warning)" if index.kind == "index" else ""
     return KeyProblem("refused", "error", f"{table.name}: {label}: {what}; {target.label} refuses it under the default "
-                      f"strict sql_mode{lenient}: {too_long_error(limit)}", evidence)
+                      f"strict sql_mode{lenient}: {too_long_error(limit)}", "")
 
 
 def _mariadb(table: Table, index: Index, target: Target, width: sizes.KeyWidth, fmt: sizes.RowFormat, label: str,
-             lobs: list[sizes.KeyPartWidth], evidence: str) -> KeyProblem | None:
+             lobs: list[sizes.KeyPartWidth]) -> KeyProblem | None:
     limit = sizes.MAX_KEY_BYTES
     cut: dict[str, int] = {}
     total = 0
@@ -150,9 +153,9 @@ def _mariadb(table: Table, index: Index, target: Target, width: sizes.KeyWidth, 
                 error = no_prefix_error(part.column) if nbytes is None else too_long_error(limit)
                 return KeyProblem("refused", "error", f"{table.name}: {label}: {part.column} takes "
                                   f"{'an unbounded number of' if nbytes is None else format(nbytes, ',')} bytes, over "
-                                  f"{limit:,}; {target.label} refuses the PRIMARY KEY: {error}", evidence)
+                                  f"{limit:,}; {target.label} refuses the PRIMARY KEY: {error}", "")
             if index.kind == "unique":
-                return _hashed(table, target, label, part.column, evidence, index.btree)
+                return _hashed(table, target, label, part.column, index.btree)
             chars = limit // _per_char(part)
             cut[part.column] = chars
             nbytes = chars * _per_char(part)
@@ -160,35 +163,35 @@ def _mariadb(table: Table, index: Index, target: Target, width: sizes.KeyWidth, 
         parts_after.append(nbytes)
     if total > limit:
         if index.kind == "unique":
-            return _hashed(table, target, label, None, evidence, index.btree)
+            return _hashed(table, target, label, None, index.btree)
         return KeyProblem("refused", "error", f"{table.name}: {label}: the key takes {total:,} bytes"
                           + (" after MariaDB cuts " + ", ".join(f"{c} to {n} characters" for c, n in cut.items()) if cut else "")
-                          + f", over {limit:,}; {target.label} refuses it: {too_long_error(limit)}", evidence)
+                          + f", over {limit:,}; {target.label} refuses it: {too_long_error(limit)}", "")
     if not sizes.has_large_prefix(fmt):
         over = [(p.column, n) for p, n in zip(width.parts, parts_after) if n > sizes.MAX_KEY_PART_BYTES_ANTELOPE]
         if over:
             return KeyProblem("refused", "error", f"{table.name}: {label}: {over[0][0]} takes {over[0][1]:,} bytes, over "
                               f"the 767 bytes a key part may take in {fmt.upper()} rows; {target.label} refuses it: "
-                              f"{COLUMN_TOO_LARGE_ERROR}", evidence)
+                              f"{COLUMN_TOO_LARGE_ERROR}", "")
     if cut:
         written = ", ".join(f"{quote(c)}({n})" for c, n in cut.items())
         return KeyProblem("truncated", "warning", f"{table.name}: {label}: longer than the {limit:,} bytes a key part may "
                           f"take; {target.label} does not refuse it but cuts it to a prefix with only a Note "
                           f"({too_long_error(limit).replace('ERROR', 'Note')}): the key becomes {written}, a different "
                           "index than the one written (it cannot cover a query or give ORDER BY its order), and MySQL "
-                          "refuses the same statement.", evidence, cut)
+                          "refuses the same statement.", "", cut)
     return None
 
 
-def _hashed(table: Table, target: Target, label: str, column: str | None, evidence: str, btree: bool = False) -> KeyProblem:
+def _hashed(table: Table, target: Target, label: str, column: str | None, btree: bool = False) -> KeyProblem:
     what = f"{column} takes more than {sizes.MAX_KEY_BYTES:,} bytes" if column else f"the key takes more than {sizes.MAX_KEY_BYTES:,} bytes"
     if btree:  # `USING BTREE` asks for a B-tree: MariaDB makes no hash of it, it refuses the key
         return KeyProblem("refused", "error", f"{table.name}: {label}: {what}; written USING BTREE, {target.label} "
-                          f"cannot make it a hash and refuses it: {too_long_error(sizes.MAX_KEY_BYTES)}", evidence)
+                          f"cannot make it a hash and refuses it: {too_long_error(sizes.MAX_KEY_BYTES)}", "")
     return KeyProblem("hashed", "warning", f"{table.name}: {label}: {what}; {target.label} does not refuse it but makes "
                       "it a hash-based unique constraint (UNIQUE ... USING HASH, a hidden hash column) without a word: "
                       "the key enforces uniqueness but serves no range scan or ORDER BY, a foreign key cannot use it, "
-                      f"and MySQL refuses the same statement ({too_long_error(sizes.MAX_KEY_BYTES)}).", evidence)
+                      f"and MySQL refuses the same statement ({too_long_error(sizes.MAX_KEY_BYTES)}).", "")
 
 
 # --- the fix -------------------------------------------------------------------------------------
