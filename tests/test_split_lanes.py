@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import linter.input.split as split_module
@@ -26,6 +26,7 @@ from linter.input.statement import Statement
 from linter.input.split import split_stream
 from linter.schema.target import Target
 
+from tests import sampling
 from tests.shared import SHARED
 DIRECTIVE = "innolint:"
 
@@ -204,7 +205,9 @@ def test_what_the_client_holds_goes_with_the_next_statement_in_every_lane(text: 
         assert_same(text, chunk=chunk, target="mariadb-10.11")
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@seed(sampling.seed())  # the run's seed: new texts each day, INNOLINT_SEED repeats a run (tests/sampling.py)
+@settings(max_examples=sampling.size(150, 400), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join), st.sampled_from([None, 1, 3, 16]),
        st.booleans(), st.sampled_from([None, "mariadb-10.11", "mysql-8.0"]))
 def test_fast_lane_and_skipping_agree_on_generated_text(text: str, chunk: int | None, markers: bool,
@@ -281,7 +284,9 @@ def test_a_repeated_tenant_block_is_read_from_memory_and_splits_the_same(
         assert matched < 8 * 40, matched
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@seed(sampling.seed())
+@settings(max_examples=sampling.size(80, 300), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.tuples(st.floats(0, 1), st.sampled_from([*PIECES, "", "", ""])), min_size=2, max_size=5),
     st.sampled_from([None, 3, 64]),
