@@ -10,7 +10,7 @@ the files given.
 
 try-repo builds that virtualenv again on every call (it keeps its store in a temporary directory),
 ~10 CPU seconds each, so one test uses it and the others run the hook as users do, `pre-commit run`
-with a `.pre-commit-config.yaml` naming the snapshot at its commit: they share one store
+with a `.pre-commit-config.yaml` naming the snapshot at its release tag: they share one store
 (PRE_COMMIT_HOME, for the module), where the virtualenv is built once.
 
 Skipped only when pre-commit is missing and cannot be installed with pip, and the skip says so.
@@ -28,7 +28,11 @@ from pathlib import Path
 
 import pytest
 
+from linter import __version__
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
+#: the tag the hook snapshot gets, as a release would (the README's `rev`)
+RELEASE_TAG = f"v{__version__}"
 GIT_IDENTITY = ["-c", "user.name=innolint tests", "-c", "user.email=tests@innolint.invalid", "-c", "commit.gpgsign=false"]
 
 GOOD = """CREATE TABLE customer (
@@ -69,10 +73,10 @@ def hook_env(pre_commit_home: Path) -> dict[str, str]:
 
 
 def _use_hook(hook_repo: Path, project: Path, args: str = "") -> None:
-    """`project`'s .pre-commit-config.yaml: the snapshot's innolint hook at its commit, staged."""
-    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
+    """`project`'s .pre-commit-config.yaml: the snapshot's innolint hook at its release tag, staged
+    (every config names the same rev, so pre-commit builds the hook's virtualenv once a module)."""
     (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: innolint\n{args}")
+        f"repos:\n  - repo: {hook_repo}\n    rev: {RELEASE_TAG}\n    hooks:\n      - id: innolint\n{args}")
     _git("add", "-A", cwd=project)
 
 
@@ -98,6 +102,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _git("init", "-q", cwd=snapshot)
     _git("add", "-A", cwd=snapshot)
     _git("commit", "-q", "-m", "snapshot", cwd=snapshot)
+    _git("tag", RELEASE_TAG, cwd=snapshot)  # as a release tags it: the README's `rev`
     return snapshot
 
 
@@ -310,16 +315,12 @@ def test_the_readme_snippet_works_as_it_says(hook_repo: Path, tmp_path: Path, ho
     checkout as a release would tag it, and pre-commit installs the hook from that tag."""
     import re
 
-    from linter import __version__
-
     for page, title in ((REPO_ROOT / "README.md", "## pre-commit\n"), (REPO_ROOT / "docs" / "pre-commit.md", "# ")):
         text = page.read_text()
         snippet = re.search(r"```yaml\n(.*?)```", text[text.index(title):], re.S).group(1)  # type: ignore[union-attr]
         assert re.search(r"repo: https://github.com/[\w<>-]+/innolint", snippet)
         assert f"rev: v{__version__}\n" in snippet, page
-    tag = f"v{__version__}"
-    if tag not in _git("tag", "--list", cwd=hook_repo).split():
-        _git("tag", tag, cwd=hook_repo)
+    assert RELEASE_TAG == f"v{__version__}" and RELEASE_TAG in _git("tag", "--list", cwd=hook_repo).split()
     config = re.sub(r"repo: \S+", f"repo: {hook_repo}", snippet)
     project = tmp_path / "project"
     (project / "db").mkdir(parents=True)
@@ -347,22 +348,22 @@ ALTER TABLE customer ADD FULLTEXT KEY ft (b);
 """
 
 
-def test_refused_and_blocking_alters_fail_the_commit(hook_repo: Path, tmp_path: Path) -> None:
+def test_refused_and_blocking_alters_fail_the_commit(hook_repo: Path, tmp_path: Path, hook_env: dict[str, str]) -> None:
     """Issue 32's five statements, committed as a new migration on a table an applied one made, with
     `--target mariadb-10.11` in the hook's args: three refused-ddl errors (1075, 1846, 1060) and
     two blocking-alter warnings (a copy, a rebuild under LOCK=SHARED); the commit does not happen."""
     project = _project_with_hook(hook_repo, tmp_path / "project", ISSUE_32)
-    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
     (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: innolint\n"
+        f"repos:\n  - repo: {hook_repo}\n    rev: {RELEASE_TAG}\n    hooks:\n      - id: innolint\n"
         "        args: [--target, mariadb-10.11]\n")
     _git("add", "-A", cwd=project)
     _git("commit", "-q", "-m", "the hook's target", cwd=project)
-    subprocess.run([*_pre_commit(), "install"], cwd=project, check=True, capture_output=True, text=True, timeout=300)
+    subprocess.run([*_pre_commit(), "install"], cwd=project, check=True, capture_output=True, text=True, timeout=300,
+                   env=hook_env)
     (project / "db/migrations/V2__change.sql").write_text(ISSUE_32_CHANGE)
     _git("add", "db/migrations/V2__change.sql", cwd=project)
     done = subprocess.run(["git", *GIT_IDENTITY, "commit", "-m", "widen a"], cwd=project, capture_output=True, text=True,
-                          timeout=900, env={**__import__("os").environ, "PRE_COMMIT_COLOR": "never"})
+                          timeout=900, env=hook_env)
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     said = [line.split(" ", 3)[:3] for line in output.splitlines() if line.startswith("db/migrations/V2__change.sql:")]
@@ -376,15 +377,14 @@ def test_refused_and_blocking_alters_fail_the_commit(hook_repo: Path, tmp_path: 
     assert _git("rev-list", "--count", "HEAD", cwd=project).strip() == "2"  # the commit did not happen
 
 
-def test_a_commit_without_sql_imports_nothing_of_the_linter(hook_repo: Path, tmp_path: Path) -> None:
+def test_a_commit_without_sql_imports_nothing_of_the_linter(hook_repo: Path, tmp_path: Path,
+                                                            hook_env: dict[str, str]) -> None:
     """The hook runs on every commit (always_run). With nothing it reads staged and nothing deleted
     it exits before importing the engine (it took about a second on every commit): the real
     pre-commit, with Python's import log, shows neither sqlglot nor linter.engine; staging a
     migration (the control) imports both."""
-    import os
-
     project = _project_with_hook(hook_repo, tmp_path / "project", KEY_LATER)
-    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1", "PRE_COMMIT_COLOR": "never"}
+    env = {**hook_env, "PYTHONPROFILEIMPORTTIME": "1"}
     (project / "README.md").write_text("docs only\n")
     _git("add", "-A", cwd=project)
     docs = subprocess.run([*_pre_commit(), "run", "--verbose", "--color", "never"], cwd=project, capture_output=True,
