@@ -188,9 +188,10 @@ class CheckedRefusals:
     def __init__(self, model: SchemaModel, target: Target) -> None:
         self.model = model
         self.target = target
-        #: id(table) -> (table, at least the bytes of its row) for tables an ALTER changed the
-        #: columns of (`_row_upper`); the table is kept so the id stays its own
-        self.row_uppers: dict[int, tuple[Table, int]] = {}
+        #: id(table) -> (table, its `changed` then, at least the bytes of its row) for tables an
+        #: ALTER changed the columns of or was planned for (`_row_upper`); the table is kept so the
+        #: id stays its own
+        self.row_uppers: dict[int, tuple[Table, Location, int]] = {}
         #: the columns counted for the row (`server_row_bytes`)
         self._column_bytes: ColumnMemo = {}
         #: id(table) -> (table, its `changed` then, the parts of its row: `row_parts`)
@@ -200,19 +201,23 @@ class CheckedRefusals:
 
     def remember(self, table: Table, row_upper: int) -> None:
         """`table` was altered as planned: `row_upper` is at least the bytes of its row now."""
-        self.row_uppers[id(table)] = (table, row_upper)
+        self.row_uppers[id(table)] = (table, table.changed, row_upper)
 
     def _row_upper(self, table: Table, alter: Any) -> int | None:
         """At least the bytes of the row an ALTER TABLE leaves, without counting the columns it
         keeps again (`column_lengths.row_bound`): the table's last known upper bound plus the
         bound of the columns the statement defines. None: it changes no column. A CONVERT TO
-        moves every column: counted from them all."""
+        moves every column: counted from them all. The table's bound is kept for the table as it
+        stands: n refused ALTERs of an n-column table counted its columns n times."""
         if alter.draft is None or not (alter.changes or alter.steps or alter.charsets.convert is not None):
             return None
+        if alter.charsets.convert is not None:
+            return row_bound(alter.draft.columns.values()) + row_bound(alter.defined_columns())
         known = self.row_uppers.get(id(table))
-        if known is None or known[0] is not table or alter.charsets.convert is not None:
-            known = (table, row_bound(alter.draft.columns.values()))  # (not `table.columns`: it would settle the draft)
-        return known[1] + row_bound(alter.defined_columns())
+        if known is None or known[0] is not table or known[1] != table.changed:
+            # (the draft's columns: `table.columns` would settle the draft)
+            known = self.row_uppers[id(table)] = (table, table.changed, row_bound(alter.draft.columns.values()))
+        return known[2] + row_bound(alter.defined_columns())
 
     def _altered_row_bytes(self, table: Table, alter: Any) -> int:
         """The row an ALTER TABLE would leave, as the server counts it. One that only adds columns
