@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from linter.record import FrozenRecord
@@ -104,7 +105,14 @@ class Target(FrozenRecord):
     def parse(cls, name: str, lower_case_table_names: int = DEFAULT_LOWER_CASE_TABLE_NAMES) -> Target:
         """'mysql-8.0' -> Target('mysql', (8, 0)); 'mariadb-11.x' counts as 11.0 and later; a full
         version ('mysql-8.0.36', 'mariadb-10.6.12', 'mysql-9.1.0', 'mariadb-11.4.2') names its line
-        and its release. ValueError for a name no line stands for, saying why and what to name."""
+        and its release. ValueError for a name no line stands for, saying why and what to name.
+        One name gives one object: the caches keyed by target (character sets, sizes) then match
+        on identity, not by comparing fields (a run's context and its replay parse the default
+        apart; 21,000 comparisons on 2,000 tables)."""
+        return _parsed(cls, name, lower_case_table_names)
+
+    @classmethod
+    def _parse(cls, name: str, lower_case_table_names: int) -> Target:
         import re
 
         if lower_case_table_names not in LOWER_CASE_TABLE_NAMES:
@@ -203,3 +211,9 @@ class Target(FrozenRecord):
             return self.name
         major, minor, patch = self.release
         return f"{self.flavor}-{major}.{minor}" + ("" if patch == NEWEST else f".{patch}")
+
+
+@lru_cache(maxsize=256)
+def _parsed(cls: type[Target], name: str, lower_case_table_names: int) -> Target:
+    """`Target.parse`, one object per name (bounded: a configuration names a handful)."""
+    return cls._parse(name, lower_case_table_names)
