@@ -15,7 +15,11 @@ Why it is measured this way (each point was a flaky failure on the 2-core CI mac
   blocks' (see `Growth.ratio`), so a round stops as soon as most of its pairs are within the
   limit (the rest could not change the verdict);
 - a ratio over the limit is measured again, up to `RETRIES` times, the blocks of all rounds
-  kept: noise passes, a super-linear cost stays over the limit in every round.
+  kept: noise passes, a super-linear cost stays over the limit in every round;
+- a first pair well within the limit (`DECISIVE`: a linear cost measures 8-11x at the sizes the
+  tests use, n^1.5 ~32x, a quadratic one ~100x) decides at once, and the calibration's last block
+  is that pair's large one: a passing test runs the large work once and the small work once
+  timed (half the suite's measuring time); anything closer to the limit is measured as above.
 
 Set INNOLINT_COMPLEXITY_LOG to a file name to have each measurement appended to it (a line per
 test: the ratio, both times and n), to see how close to the limit the suite runs.
@@ -40,6 +44,8 @@ MAX_LOOPS = 1 << 16
 REPEAT = 3
 #: how many times a ratio over the limit is measured again before the test fails
 RETRIES = 3
+#: a first pair of blocks at most this ratio passes without more pairs (see the module docstring)
+DECISIVE = 10.0
 
 #: `make(size)` prepares the work for `size` (untimed) and returns it, to be run many times
 Make = Callable[[int], Callable[[], object]]
@@ -84,12 +90,13 @@ def _block(work: Callable[[], object], loops: int) -> float:
     return time.process_time() - started
 
 
-def _loops(large: Callable[[], object]) -> int:
-    """How many runs of the large work make a block of at least FLOOR seconds."""
+def _loops(large: Callable[[], object]) -> tuple[int, float]:
+    """How many runs of the large work make a block of at least FLOOR seconds, and the seconds
+    of that block (a timed block like any other)."""
     loops = 1
-    while loops < MAX_LOOPS and _block(large, loops) < FLOOR:
+    while (seconds := _block(large, loops)) < FLOOR and loops < MAX_LOOPS:
         loops *= 2
-    return loops
+    return loops, seconds
 
 
 def measure(make: Make, n: int, *, rounds: int = 1 + RETRIES, limit: float = LIMIT) -> Growth:
@@ -100,10 +107,13 @@ def measure(make: Make, n: int, *, rounds: int = 1 + RETRIES, limit: float = LIM
     gc.disable()
     try:
         small_work()  # a first run of each: imports, caches, lazily built tables
-        growth = Growth(n, _loops(large_work))
-        for _ in range(rounds):
-            planned = len(growth.pairs) + REPEAT
-            for _ in range(REPEAT):
+        loops, calibrated = _loops(large_work)
+        growth = Growth(n, loops)
+        # the first pair: the calibration's block, then the small work's just after it
+        growth.pairs.append((_block(small_work, 10 * loops) / (10 * loops), calibrated / loops))
+        for round_number in range(1, rounds + 1 if growth.ratio > min(DECISIVE, limit) else 1):
+            planned = REPEAT * round_number  # (the first round's first pair is the one above)
+            while len(growth.pairs) < planned:
                 small = _block(small_work, 10 * growth.loops) / (10 * growth.loops)
                 growth.pairs.append((small, _block(large_work, growth.loops) / growth.loops))
                 if _decided(growth, planned, limit):

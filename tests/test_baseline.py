@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from linter.rules.baseline import BaselineError, build, compare, fingerprint, load, write
 from linter.rules.findings import Finding
+from tests.cli_run import run_cli
 from tests.shared import need
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,9 +73,8 @@ def test_bad_baseline_files(tmp_path: Path) -> None:
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """The CLI of this checkout, from any directory (a fresh clone has no installed innolint)."""
-    return subprocess.run([sys.executable, "-m", "linter.cli", *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    """The CLI of this checkout, from any directory, in this process (tests/cli_run.py)."""
+    return run_cli(args, cwd=cwd)
 
 
 def test_round_trip_through_the_cli(tmp_path: Path) -> None:

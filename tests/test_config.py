@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 from linter.config.defaults import ConfigError
 from linter.config.settings import ConfigResolver, glob_match, json_schema, validate
@@ -154,8 +153,7 @@ def test_stats_file_problems_are_config_errors(tmp_path: Path) -> None:
 def test_cli_reports_config_errors_without_traceback(tmp_path: Path) -> None:
     write(tmp_path / ".innolint.toml", "[rules.no-such-rule]\nenabled = false\n")
     sql = write(tmp_path / "x.sql", "CREATE TABLE t (id INT PRIMARY KEY);\n")
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", str(sql)], capture_output=True, text=True,
-                          cwd=ROOT)
+    done = run_cli(["check", str(sql)], cwd=ROOT)
     assert done.returncode == 2
     assert "unknown rule 'no-such-rule'" in done.stderr
     assert "Traceback" not in done.stderr
@@ -259,8 +257,7 @@ def test_glob_match(pattern: str, path: str, matches: bool) -> None:
 
 def test_config_command_prints_values_and_sources(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", '[tool.innolint]\ntarget = "mysql-5.7"\n[tool.innolint.rules.no-primary-key]\nseverity = "error"\n')
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "config", str(tmp_path), "--fail-level", "error"],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = run_cli(["config", str(tmp_path), "--fail-level", "error"], cwd=ROOT)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     source = f"{(tmp_path / 'pyproject.toml').resolve()} [tool.innolint]"
@@ -306,8 +303,7 @@ NO_PK = "CREATE TABLE {name} (a INT NOT NULL, b TEXT) ENGINE=InnoDB;\n"
 
 
 def check(*args: str, cwd: Path = ROOT) -> tuple[int, dict]:
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", *args],
-                          capture_output=True, text=True, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = run_cli(["check", "--format", "json", *args], cwd=cwd)
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -367,8 +363,7 @@ def test_target_from_the_nearest_file_reaches_the_checks(tmp_path: Path) -> None
 # --- `innolint config` prints TOML that reads back --------------------------------------------------
 
 def _config_toml(*args: str, cwd: Path = ROOT) -> tuple[int, str, str]:
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "config", *args], capture_output=True, text=True,
-                          cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = run_cli(["config", *args], cwd=cwd)
     return done.returncode, done.stdout, done.stderr
 
 
@@ -538,10 +533,8 @@ def test_a_base_outside_the_repository_is_read_but_its_values_are_never_echoed(t
 def test_extend_end_to_end_with_innolint_config(tmp_path: Path) -> None:
     _, service = _org(tmp_path)
     write(service / "db" / "a.sql", "CREATE TABLE t (a INT);\n")
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "db"], cwd=service, capture_output=True,
-                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = run_cli(["check", "db"], cwd=service)
     assert done.returncode == 1 and "error [no-primary-key]" in done.stdout, done.stdout + done.stderr
-    shown = subprocess.run([sys.executable, "-m", "linter.cli", "config", "."], cwd=service, capture_output=True,
-                           text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    shown = run_cli(["config", "."], cwd=service)
     assert re.search(r'^target = "mariadb-10\.11" +# .*org/innolint\.toml$', shown.stdout, re.M), shown.stdout
     assert re.search(r'^extend = "\.\./org/innolint\.toml"', shown.stdout, re.M)

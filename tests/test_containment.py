@@ -9,8 +9,6 @@ in any output format, and a clear diagnostic takes their place.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import subprocess
@@ -18,6 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "ghs_SECRET0123456789"
@@ -33,17 +33,7 @@ def run(repo: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProc
 
 def run_here(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`innolint ARGS` in this process, in `repo`: the same result as `run`, without the start-up."""
-    from linter.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    cwd = os.getcwd()
-    os.chdir(repo)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(args))
-    finally:
-        os.chdir(cwd)
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+    return run_cli(args, cwd=repo)
 
 
 @pytest.fixture

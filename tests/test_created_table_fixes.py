@@ -22,11 +22,11 @@ import os
 import random
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli_run import run_cli
 from tests.ddl_outcome import MYSQL_SQL_MODE, first_error
 from tests.mariadb import MariaDB
 
@@ -43,9 +43,8 @@ def git(repo: Path, *args: str) -> None:
 
 
 def report(repo: Path, target: str, *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "--fail-level", "none",
-                           "--target", target, *args, "db"], cwd=repo, capture_output=True, text=True, env=ENV,
-                          check=False)
+    done = run_cli(["check", "--format", "json", "--fail-level", "none", "--target", target, *args, "db"], cwd=repo,
+                   env=ENV)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,9 +35,7 @@ def _section(text: str, title: str) -> str:
 
 
 def _innolint(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "linter.cli", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, check=False, timeout=300)
+    return run_cli(args, cwd=cwd, env={**os.environ, "NO_COLOR": "1"})
 
 
 def test_the_readme_is_short_and_holds_the_quick_start_the_integrations_and_links() -> None:

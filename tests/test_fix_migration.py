@@ -18,7 +18,6 @@ import os
 import random
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -33,6 +32,7 @@ from linter.input.migrations.formats.base import NewMigration, next_version
 from linter.input.migrations.history import order
 from linter.schema.target import Target
 from tests import sampling
+from tests.cli_run import run_cli
 from tests.mariadb import MariaDB
 from tests.sampling import spread
 from tests.shared import need
@@ -176,10 +176,8 @@ def _key(finding: dict | object) -> tuple[str, str, str]:
 
 
 def lint_json(directory: Path, *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "--target", TARGET,
-                           "--fail-level", "none", *args, str(directory)],
-                          capture_output=True, text=True, cwd=Path(__file__).parents[1],
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    done = run_cli(["check", "--format", "json", "--target", TARGET, "--fail-level", "none", *args, str(directory)],
+                   cwd=Path(__file__).parents[1])
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -498,9 +496,8 @@ def test_fix_writes_prisma_and_atlas_migrations_their_tools_run(tmp_path: Path, 
         assert (directory / "atlas.sum").read_text() == atlas.sum_text([(n, (directory / n).read_bytes()) for n in names])
     assert "no-primary-key" in (directory / migration).read_text()
     # linted again, the history holds the fix: its finding is gone, nothing about the layout is said
-    report = json.loads(subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "--target", TARGET,
-                                        "--fail-level", "none", str(directory)], capture_output=True, text=True,
-                                       env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}).stdout)
+    report = json.loads(run_cli(["check", "--format", "json", "--target", TARGET, "--fail-level", "none",
+                                 str(directory)]).stdout)
     assert report["diagnostics"] == [] and "no-primary-key" not in {f["rule"] for f in report["findings"]}
 
 

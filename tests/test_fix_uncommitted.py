@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
@@ -31,8 +32,7 @@ def git(repo: Path, *args: str) -> str:
 
 
 def innolint(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "linter.cli", *args], cwd=repo, capture_output=True, text=True,
-                          env=ENV, check=False)
+    return run_cli(args, cwd=repo, env=ENV)
 
 
 def repo_with(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -124,9 +124,8 @@ def test_outside_a_git_repository_nothing_is_asked(tmp_path: Path) -> None:
     directory = tmp_path / "db"
     directory.mkdir()
     (directory / "V1__init.sql").write_text(NO_KEY.format(t="t1"))
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "fix", "--migration", str(directory)],
-                          cwd=tmp_path, capture_output=True, text=True,
-                          env={**ENV, "GIT_CEILING_DIRECTORIES": str(tmp_path.parent)}, check=False)
+    done = run_cli(["fix", "--migration", str(directory)], cwd=tmp_path,
+                   env={**ENV, "GIT_CEILING_DIRECTORIES": str(tmp_path.parent)})
     assert done.returncode in (0, 1), done.stderr
     assert (directory / "V2__innolint_fixes.sql").is_file()
 

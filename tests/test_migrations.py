@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 from linter.input.git_changes import ChangeSet, downgrade, parse_diff
 from linter.input.migrations.files import classify
@@ -39,10 +40,10 @@ def names(paths: list[str]) -> list[str]:
 def lint(*paths: str | Path, **cli: str) -> dict:
     """Run `innolint check --format json` and return the parsed report (exit code under "_exit")."""
     cwd = cli.pop("cwd", str(ROOT))
-    args = [sys.executable, "-m", "linter.cli", "check", "--format", "json", "--fail-level", "none"]
+    args = ["check", "--format", "json", "--fail-level", "none"]
     for flag, value in cli.items():
         args += [f"--{flag.replace('_', '-')}", value] if value != "" else [f"--{flag.replace('_', '-')}"]
-    done = subprocess.run([*args, *map(str, paths)], capture_output=True, text=True, cwd=cwd, env=ENV)
+    done = run_cli([*args, *map(str, paths)], cwd=cwd, env=ENV)
     assert done.returncode in (0, 1), done.stderr
     report = json.loads(done.stdout)
     report["_exit"] = done.returncode
@@ -354,8 +355,7 @@ def test_since_with_an_unknown_ref_is_a_usage_error(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     write(repo / "a.sql", WITH_PK.format(name="a"))
     git(repo, "init", "-q")
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--since", "no-such-ref", str(repo)],
-                          capture_output=True, text=True, cwd=repo, env=ENV)
+    done = run_cli(["check", "--since", "no-such-ref", str(repo)], cwd=repo, env=ENV)
     assert done.returncode == 2 and "no-such-ref" in done.stderr and "Traceback" not in done.stderr
 
 

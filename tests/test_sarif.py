@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from checks import ALL_CHECKS
 from linter.rules.findings import Diagnostic, Finding, Report
 from linter.report import sarif
 from linter.rules.docs import render_rule
+from tests.cli_run import run_cli
 from tests.shared import need
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -179,11 +179,8 @@ def test_check_format_sarif_end_to_end(validator, tmp_path) -> None:
         "  message VARCHAR(200) NOT NULL\n"
         ") ENGINE=InnoDB;\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "linter.cli", "check", "--format", "sarif", "schema.sql"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-        env={**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT), "GITHUB_WORKSPACE": str(tmp_path)},
-    )
+    result = run_cli(["check", "--format", "sarif", "schema.sql"], cwd=tmp_path,
+                     env={**__import__("os").environ, "GITHUB_WORKSPACE": str(tmp_path)})
     assert result.returncode == 1, result.stderr
     log = json.loads(result.stdout)
     assert errors(validator, log) == []
@@ -241,8 +238,7 @@ def test_default_level_is_the_severity_without_evidence(tmp_path) -> None:
     plain = findings(lint_sql("CREATE TABLE payment (id CHAR(36) NOT NULL PRIMARY KEY, amount INT);", tmp_path),
                      "uuid-primary-key")
     assert [f.severity for f in plain] == ["info"]
-    listed = subprocess.run([sys.executable, "-m", "linter.cli", "rules"], capture_output=True, text=True,
-                            env={**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT)}, cwd=tmp_path)
+    listed = run_cli(["rules"], cwd=tmp_path)
     line = next(row for row in listed.stdout.splitlines() if row.startswith("uuid-primary-key "))
     assert line.split()[1] == "info" and "error when" in line
     for row in listed.stdout.splitlines():
@@ -324,9 +320,7 @@ def test_a_run_that_cannot_start_still_writes_its_report(validator, tmp_path, fm
     (tmp_path / "schema.sql").write_text("CREATE TABLE t (a INT);\n")
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)  # a repository without that ref
     out = tmp_path / f"report.{fmt}"
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", fmt, "--output", str(out), *bad,
-                           "schema.sql"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT)})
+    done = run_cli(["check", "--format", fmt, "--output", str(out), *bad, "schema.sql"], cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     data = json.loads(out.read_text())
     if fmt == "sarif":

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
@@ -27,8 +28,7 @@ def git(repo: Path, *args: str) -> str:
 
 
 def since(repo: Path, ref: str = "main", *paths: str, codes: tuple[int, ...] = (0, 1)) -> tuple[int, dict]:
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "--since", ref, *(paths or ("db",))],
-                          cwd=repo, capture_output=True, text=True, env={**GIT_ENV, "PYTHONPATH": str(ROOT)})
+    done = run_cli(["check", "--format", "json", "--since", ref, *(paths or ("db",))], cwd=repo, env=GIT_ENV)
     assert done.returncode in codes, done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -193,6 +193,5 @@ def test_each_finding_says_whether_the_change_adds_it_or_makes_it_worse(tmp_path
     assert flags[("no-primary-key", "new_log")] == (True, "warning")
     assert flags[("no-primary-key", "old_log")] == (False, "info")  # legacy: one level down
     assert flags[("uuid-primary-key", "sessions")] == (True, "error"), flags
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "db"], cwd=repo,
-                          capture_output=True, text=True, env={**GIT_ENV, "PYTHONPATH": str(ROOT)})
+    done = run_cli(["check", "--format", "json", "db"], cwd=repo, env=GIT_ENV)
     assert {f["new"] for f in json.loads(done.stdout)["findings"]} == {None}  # compared with nothing

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import pytest
 from linter.rules.findings import Finding
 from linter.input.statement import Statement
 from linter.rules.suppressions import apply, from_file, from_statement
+from tests.cli_run import run_cli
 from tests.complexity import assert_linear
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,10 +28,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def lint(*paths: Path, args: tuple[str, ...] = ()) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "linter.cli", "check", "--format", "json", "--fail-level", "none", *args, *map(str, paths)],
-        capture_output=True, text=True, cwd=ROOT, env=ENV,
-    )
+    done = run_cli(["check", "--format", "json", "--fail-level", "none", *args, *map(str, paths)], cwd=ROOT, env=ENV)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -276,12 +272,9 @@ def test_unknown_rule_gets_a_did_you_mean_at_its_comment(tmp_path: Path) -> None
 def test_standard_input_is_read_for_its_directives_once(tmp_path: Path) -> None:
     """Standard input is read once, by the splitter, which keeps the comments' lines: the
     diagnostic points at the comment, and an ignore-file there is honoured."""
-    done = subprocess.run(
-        [sys.executable, "-m", "linter.cli", "check", "--format", "json", "--fail-level", "none", "-"],
-        input="\n\n-- innolint: ignore[no-primary-key] legacy\n" + KEYED.format(name="t") + "\n"
-              + NO_PK.format(name="u") + "\n-- innolint: ignore-file[uuid-primary-key] legacy\n",
-        capture_output=True, text=True, cwd=ROOT, env=ENV,
-    )
+    done = run_cli(["check", "--format", "json", "--fail-level", "none", "-"], cwd=ROOT, env=ENV,
+                   stdin="\n\n-- innolint: ignore[no-primary-key] legacy\n" + KEYED.format(name="t") + "\n"
+                   + NO_PK.format(name="u") + "\n-- innolint: ignore-file[uuid-primary-key] legacy\n")
     report = json.loads(done.stdout)
     assert [(rule, line) for rule, line, _ in _suppression_diagnostics(report)] == [
         ("unused-suppression", 3), ("unused-suppression", 9)]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 from linter.schema import innodb_sizes
 from linter.schema.target import TARGETS, Target
@@ -64,8 +64,7 @@ def test_every_line_has_what_the_checks_ask_of_it(line: str, tmp_path: Path) -> 
                    "CREATE TABLE v (id INT NOT NULL PRIMARY KEY) ENGINE=MyISAM;\n")
     full = line.replace(".x", ".1") + ".5"
     for name in (line, full):
-        done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "--target", name, str(sql)],
-                              capture_output=True, text=True, cwd=ROOT)
+        done = run_cli(["check", "--format", "json", "--target", name, str(sql)], cwd=ROOT)
         assert done.returncode == 1, done.stderr
         assert {f["rule"] for f in json.loads(done.stdout)["findings"]} >= {"non-innodb-engine", "zero-date-default"}
 
@@ -100,13 +99,11 @@ def test_a_named_mariadb_11_release_before_11_6_defaults_to_latin1() -> None:
 def test_the_configuration_and_every_command_take_a_full_version(tmp_path: Path) -> None:
     (tmp_path / ".innolint.toml").write_text('target = "mysql-8.0.20"\n')
     (tmp_path / "s.sql").write_text("CREATE TABLE t (id INT PRIMARY KEY, a INT /*!80023 INVISIBLE */) ENGINE=InnoDB;\n")
-    shown = subprocess.run([sys.executable, "-m", "linter.cli", "config", str(tmp_path)], capture_output=True,
-                           text=True, cwd=ROOT)
+    shown = run_cli(["config", str(tmp_path)], cwd=ROOT)
     assert shown.returncode == 0 and re.search(r'^target = "mysql-8\.0\.20" +# .*\.innolint\.toml', shown.stdout, re.M)
     for command in (["check", "--target", "mariadb-10.6.12"], ["fix", "--dry-run", "--target", "mysql-8.0.36",
                                                                  "--migration"]):
-        done = subprocess.run([sys.executable, "-m", "linter.cli", *command, str(tmp_path)], capture_output=True,
-                              text=True, cwd=ROOT)
+        done = run_cli([*command, str(tmp_path)], cwd=ROOT)
         assert "unknown target" not in done.stderr and "invalid" not in done.stderr, done.stderr
 
 

@@ -19,6 +19,7 @@ import pytest
 from linter.cli import main
 from linter.rules.findings import Diagnostic, Finding, Report, RunStats
 from linter.report import text
+from tests.cli_run import run_cli
 from tests.complexity import assert_linear
 from tests.helpers import ROOT, lint_sql
 
@@ -26,12 +27,11 @@ LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<severity>erro
 EXAMPLES = ROOT / "examples"
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def innolint(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`innolint ARGS` in this process (tests/cli_run.py), without the user's colour settings."""
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     environment.update(env or {})
-    environment["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "linter.cli", *args], cwd=cwd, env=environment,
-                          capture_output=True, text=True, timeout=300)
+    return run_cli(args, cwd=cwd, env=environment)
 
 
 def finding(rule: str = "no-primary-key", severity: str = "warning", line: int = 1, **fields: object) -> Finding:
@@ -48,7 +48,7 @@ def test_corpus_report_is_one_short_line_per_finding(corpus_run: tuple[dict, str
     """The measurement of the issue (shared/corpus: 1,802 lines, 485 KB before): now one line per
     warning or error, info counted in one line, no line over 200 characters (the counts: the
     session's JSON report of the corpus)."""
-    short = run_cli("check", "../shared/corpus")
+    short = innolint("check", "../shared/corpus")
     data = corpus_run[0]
     assert short.returncode == 1
     lines = short.stdout.splitlines()
@@ -62,7 +62,7 @@ def test_corpus_report_is_one_short_line_per_finding(corpus_run: tuple[dict, str
     assert all(parsed), [line for line, m in zip(lines, parsed) if not m][:3]
     assert all(len(m["point"]) <= text.SUMMARY_WIDTH for m in parsed if m)
     # --show-info lists every finding, still one line each
-    every = run_cli("check", "--show-info", "../shared/corpus").stdout.splitlines()
+    every = innolint("check", "--show-info", "../shared/corpus").stdout.splitlines()
     assert len(every) == len(data["findings"]) + len(data["diagnostics"]) + 1
     assert max(len(line) for line in every) <= text.LINE_WIDTH
 
@@ -71,7 +71,7 @@ def test_every_finding_has_a_short_summary_and_json_keeps_the_message(corpus_run
     """Each check says its point in one sentence: at most 100 characters besides the names it
     quotes (names are up to 64 characters each, and shown whole where the line has room); on the
     corpus (the session's JSON report of it) and the examples."""
-    examples = json.loads(run_cli("check", "--format", "json", "examples").stdout)
+    examples = json.loads(innolint("check", "--format", "json", "examples").stdout)
     found = [*corpus_run[0]["findings"], *examples["findings"]]  # type: ignore[misc]
     assert len({f["rule"] for f in found}) >= 10
     for item in found:
@@ -280,13 +280,13 @@ def test_colour_on_a_terminal_never_in_a_file(tmp_path: Path) -> None:
 
     assert "\x1b[1;33mwarning\x1b[0m" in on_terminal({})
     assert "\x1b[" not in on_terminal({"NO_COLOR": "1"})
-    forced = run_cli("check", str(sql), env={"FORCE_COLOR": "1"})
+    forced = innolint("check", str(sql), env={"FORCE_COLOR": "1"})
     assert "\x1b[1;31merror\x1b[0m" in forced.stdout
-    plain = run_cli("check", str(sql))
+    plain = innolint("check", str(sql))
     assert "\x1b" not in plain.stdout
     assert re.sub(r"\x1b\[[0-9;]*m", "", forced.stdout).splitlines()[:-1] == plain.stdout.splitlines()[:-1]
     out = tmp_path / "report.txt"
-    written = run_cli("check", "--color", "always", "--output", str(out), str(sql), env={"FORCE_COLOR": "1"})
+    written = innolint("check", "--color", "always", "--output", str(out), str(sql), env={"FORCE_COLOR": "1"})
     assert written.stdout == "" and "\x1b" not in out.read_text()
 
 
