@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 from linter.engine import lint_paths
 from linter.input.migrations.files import detected_root
@@ -124,8 +125,7 @@ def _git(root: Path, *args: str) -> None:
 
 
 def _check(root: Path, *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", *args], cwd=root,
-                          capture_output=True, text=True, env=ENV)
+    done = run_cli(["check", "--format", "json", *args], cwd=root, env=ENV)
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
 
@@ -173,8 +173,7 @@ def test_fix_writes_the_next_version_above_every_location_and_folder(tmp_path: P
         "db/migration/release2/V5__more.sql": "ALTER TABLE u ADD COLUMN w INT;\n",
         "db/vendor/mysql/V7__vendor.sql": "ALTER TABLE u ADD COLUMN z INT;\n",
     })
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "fix", "--migration", "db/migration"], cwd=tmp_path,
-                          capture_output=True, text=True, env=ENV)
+    done = run_cli(["fix", "--migration", "db/migration"], cwd=tmp_path, env=ENV)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "db" / "migration" / "V8__innolint_fixes.sql").is_file(), sorted(
         p.name for p in (tmp_path / "db" / "migration").iterdir())

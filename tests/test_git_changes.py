@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 from linter.input.git_changes import ChangeError, ChangeSet, comparable_path, parse_diff
 
@@ -94,8 +95,7 @@ def test_untracked_and_renamed_files_with_odd_names(repo: Path) -> None:
 def test_since_reports_the_finding_in_a_file_with_a_space(repo: Path) -> None:
     name = path_of(repo, b"with space.sql")
     Path(name).write_text(five_tables() + UNKEYED.format(n=6), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", "--since", "HEAD", "db"],
-                          cwd=repo, capture_output=True, text=True, env={**GIT_ENV, "PYTHONPATH": str(ROOT)})
+    done = run_cli(["check", "--format", "json", "--since", "HEAD", "db"], cwd=repo, env=GIT_ENV)
     report = json.loads(done.stdout)
     assert [(os.path.basename(f["path"]), f["table"], f["line"]) for f in report["findings"]] == [
         ("with space.sql", "t6", 6)]

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 from linter.rules.findings import Diagnostic, Finding, Report
 from linter.report import github
+from tests.cli_run import run_cli
 
 
 def finding(severity: str = "warning", **changes) -> Finding:
@@ -129,11 +126,7 @@ def test_note_is_said_even_when_everything_fits() -> None:
 def test_check_format_github_end_to_end(tmp_path) -> None:
     (tmp_path / "db").mkdir()
     (tmp_path / "db" / "a.sql").write_text("CREATE TABLE t (\n  a INT NOT NULL\n) ENGINE=InnoDB;\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "linter.cli", "check", "--format", "github", "db"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
-    )
+    result = run_cli(["check", "--format", "github", "db"], cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     first = result.stdout.splitlines()[0]
     assert first.startswith("::warning file=db/a.sql,line=1,endLine=3,title=innolint [no-primary-key]::t: ")

@@ -14,9 +14,6 @@ of one over VARCHAR(25), and a CHAR(191) utf8mb4 key is not.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +24,7 @@ from linter.rules.findings import Finding, Report
 from linter.schema.innodb_sizes import holding_values, key_width
 from linter.schema.target import Target
 from tests import histories as H
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 UTF8MB4 = ") DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;\n"
@@ -74,9 +72,7 @@ QUICK_START_SQL = (
 
 def test_the_prisma_quick_start_passes_the_check_with_the_declaration_advised_in_prisma_terms(tmp_path: Path) -> None:
     project = _project(tmp_path, QUICK_START_MODELS, QUICK_START_SQL)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--format", "json", str(project)],
-                         check=False, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    run = run_cli(["check", "--format", "json", str(project)], cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     findings = [f for f in json.loads(run.stdout)["findings"] if f["rule"] == "wide-primary-key"]
     assert sorted(f["table"] for f in findings) == ["Post", "User"]

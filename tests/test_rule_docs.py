@@ -4,8 +4,6 @@ current; `innolint explain RULE` prints the same text."""
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from checks import ALL_CHECKS
 from linter.cli import main
 from linter.rules.docs import render_rule
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 REGENERATE = "run `python scripts/gen_docs.py` and commit docs/ (a check or its RuleDoc changed)"
@@ -43,8 +42,7 @@ def test_every_check_has_its_page_and_explain_prints_the_same(check, capsys) -> 
 
 def test_explain_through_the_command_line() -> None:
     check = ALL_CHECKS[0]
-    explained = subprocess.run([sys.executable, "-m", "linter.cli", "explain", check.id], capture_output=True,
-                               text=True, cwd=ROOT)
+    explained = run_cli(["explain", check.id], cwd=ROOT)
     assert explained.returncode == 0
     assert explained.stdout.strip() == render_rule(check).strip()
 

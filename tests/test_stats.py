@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from linter.rules.checkapi import CheckContext, TableStats
 from linter.schema.stats import StatsError, StatsFile, TableStatsRow, index_stats, load_stats, parse_stats
+from tests.cli_run import run_cli
 from tests.mariadb import MariaDB
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,8 +175,7 @@ def test_documented_query_runs_and_its_output_loads(mariadb: MariaDB, tmp_path: 
 
 # -- the command line: `innolint check --stats FILE` ---------------------------------------------------
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "linter.cli", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    return run_cli(args, cwd=ROOT)
 
 
 def test_cli_stats_make_an_insert_heavy_table_an_error(tmp_path: Path) -> None:
