@@ -11,6 +11,7 @@ Read from the source with `ast` (nothing is imported), so a violation is named b
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -34,13 +35,24 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+@functools.lru_cache(maxsize=None)
+def _parse(source: str) -> ast.Module:
+    """A module's tree, parsed once for all the tests here (the 175 modules take ~2 s to parse, and
+    six tests read them all). Shared: no test changes a tree."""
+    return ast.parse(source)
+
+
+def _tree(path: Path) -> ast.Module:
+    return _parse(path.read_text(encoding="utf-8"))
+
+
 def _runtime_imports(name: str, path: Path, modules: dict[str, Path]) -> dict[str, int]:
     """The linter and checks modules `name` imports when it runs (module level or inside a function; not
     under `if TYPE_CHECKING:`), each with the line of its first import."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            node.body = []
+    tree = _tree(path)
+    typing_only = {id(inner) for node in ast.walk(tree)
+                   if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+                   for statement in node.body for inner in ast.walk(statement)}
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
     def resolve(dotted: str) -> str | None:
@@ -50,6 +62,8 @@ def _runtime_imports(name: str, path: Path, modules: dict[str, Path]) -> dict[st
 
     found: dict[str, int] = {}
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
@@ -110,7 +124,7 @@ def _private_crossings(modules: dict[str, Path]) -> list[str]:
     """Imports of another module's `_private` names (`from linter.x import _y`), as file:line."""
     found = []
     for name, path in modules.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom) and node.module and node.module != name and not node.level:
                 for alias in node.names:
                     if alias.name.startswith("_") and not alias.name.startswith("__"):
@@ -261,7 +275,7 @@ def _named_formats(rel: str, source: str, words: list[str], ordinary: frozenset[
     rule's documentation (a `RuleDoc`), that holds one as a word (`"goose"`, `"-- +goose Up"`,
     `"linter.input.migrations.atlas"`, "in Prisma, give it ..."); in linter/, a string that is
     exactly one of the ordinary names. Comments are free."""
-    tree = ast.parse(source)
+    tree = _parse(source)
     documentation: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
@@ -343,7 +357,7 @@ def _goose_section(fmt):
 
 def _project_classes(modules: dict[str, Path]) -> dict[str, set[str]]:
     """The classes each linter module defines at any depth, by name."""
-    return {name: {n.name for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(n, ast.ClassDef)}
+    return {name: {n.name for n in ast.walk(_tree(path)) if isinstance(n, ast.ClassDef)}
             for name, path in modules.items()}
 
 
@@ -352,7 +366,7 @@ def _project_bases(name: str, path: Path, classes: dict[str, set[str]]) -> list[
     defined in the module, imported by name from a linter module that defines them
     (`from linter.x import A`, relative or absolute, aliased or not), or named through an
     imported linter module (`x.A`)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     known = {n: f"{name}.{n}" for n in classes.get(name, ())}  # a local name -> the linter class it is
     modules: dict[str, str] = {}  # a local name -> the linter module it is
