@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import run_cli
-
 from linter.config.defaults import ConfigError
 from linter.config.settings import ConfigResolver, glob_match, json_schema, validate
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.cli_run import run_cli
-import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

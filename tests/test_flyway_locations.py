@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import run_cli
-
 from linter.engine import lint_paths
 from linter.input.migrations.files import detected_root
 from linter.input.migrations.formats.flyway import location as flyway_location
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x",

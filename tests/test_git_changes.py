@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import run_cli
-
 from linter.input.git_changes import ChangeError, ChangeSet, comparable_path, parse_diff
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",

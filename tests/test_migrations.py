@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import run_cli
-
 from linter.input.git_changes import ChangeSet, downgrade, parse_diff
 from linter.input.migrations.files import classify
 from linter.input.migrations.history import order, plan
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()

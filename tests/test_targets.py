@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import run_cli
-
 from linter.schema import innodb_sizes
 from linter.schema.target import TARGETS, Target
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
