@@ -17,6 +17,7 @@ import pytest
 
 from linter.rules.key_length import key_problem
 from linter.rules.findings import Finding
+from linter.schema import innodb_sizes as sizes
 from linter.schema.target import Target
 from tests.ddl_outcome import TableDDL, run
 from tests.helpers import findings, lint_sql
@@ -210,28 +211,32 @@ def test_a_refused_key_is_said_once_and_the_statement_changes_nothing(tmp_path: 
     assert not [f for f in out["findings"] if f["rule"] == "index-key-length"]
 
 
-def test_the_replays_shortcut_never_skips_a_refused_key(tmp_path: Path) -> None:
-    """The replay asks the check's decision only for keys that may be refused
-    (`key_refusals.may_be_refused`): over generated keys (types, lengths, prefixes, character
-    sets, row formats, engines, targets), every key the decision refuses passes that test."""
+def test_the_screen_never_skips_a_key_over_a_limit(tmp_path: Path) -> None:
+    """The decision measures a key only when it may be too long (`key_facts.may_be_too_long`,
+    which the replay's refusals share): over generated keys (types, lengths, prefixes, character
+    sets, row formats, engines, targets), every key whose measured parts are over 767 bytes or of
+    unknown size, or whose total is over 3,072 bytes, on any target, passes the screen; and the
+    keys the decision refuses, cuts or hashes are among them."""
     from linter.parse.statement import parse_statement
     from linter.parse.elements import Location
-    from linter.server.key_refusals import may_be_refused
+    from linter.schema.key_facts import as_written, may_be_too_long
     from linter.server.replay import Replayer
 
     rng = random.Random(14_300)
     types = ("INT", "BIGINT", "DECIMAL(65,30)", "DATE", "DATETIME(6)", "ENUM('a','b')", "BIT(64)", "CHAR(191)",
              "VARCHAR(191)", "VARCHAR(192)", "VARCHAR(255)", "VARCHAR(768)", "VARBINARY(800)", "BINARY(255)",
-             "TEXT", "TINYBLOB", "JSON", "NVARCHAR(300)", "NCHAR(200)", "SET('x','y')", "YEAR", "TIMESTAMP")
-    refused = checked = 0
-    for n in range(400):
+             "TEXT", "TINYBLOB", "JSON", "NVARCHAR(300)", "NCHAR(200)", "SET('x','y')", "YEAR", "TIMESTAMP",
+             "CHAR(100) CHARACTER SET utf32", "VARCHAR(383) CHARACTER SET ucs2", "VARBINARY(767)", "POINT")
+    over = screened = problems = checked = 0
+    for n in range(300):
         names = [f"c{k}" for k in range(rng.randrange(1, 5))]
         columns = ", ".join(f"{c} {rng.choice(types)} NOT NULL" for c in names)
         parts = ", ".join(c + (f"({rng.choice((10, 100, 191, 200, 400, 800))})" if rng.random() < 0.2 else "")
                           for c in rng.sample(names, rng.randrange(1, len(names) + 1)))
         kind = rng.choice(("PRIMARY KEY", "UNIQUE KEY u", "KEY k"))
         options = rng.choice(("", " ROW_FORMAT=COMPACT", " ROW_FORMAT=REDUNDANT", " DEFAULT CHARSET=utf8mb4",
-                              " DEFAULT CHARSET=latin1", " ENGINE=MyISAM"))
+                              " DEFAULT CHARSET=latin1", " ENGINE=MyISAM", " DEFAULT CHARSET=utf32",
+                              " ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=4"))
         for target in ("mysql-8.0", "mysql-5.7", "mariadb-10.11"):
             replayer = Replayer(target=Target.parse(target))
             try:
@@ -243,8 +248,15 @@ def test_the_replays_shortcut_never_skips_a_refused_key(tmp_path: Path) -> None:
             table = next(iter(replayer.model.tables()))
             for index in table.indexes:
                 checked += 1
-                if key_problem(table, index, Target.parse(target)) is not None and key_problem(
-                        table, index, Target.parse(target)).kind == "refused":
-                    refused += 1
-                    assert may_be_refused(index, table.body.columns.get), (target, op)
-    assert checked > 500 and refused > 50, (checked, refused)
+                written = as_written(index)
+                width = sizes.key_width(table, written, Target.parse(target))
+                measured = [p.bytes for p in width.parts]
+                passes = may_be_too_long(written, table.body.columns.get)
+                screened += passes
+                if any(b is None or b > 767 for b in measured) or sum(b or 0 for b in measured) > 3072:
+                    over += 1
+                    assert passes, (target, op, measured)
+                if key_problem(table, index, Target.parse(target), innodb=True) is not None:
+                    problems += 1
+                    assert passes, (target, op)
+    assert checked > 650 and over > 180 and problems > 100 and screened < checked, (checked, over, problems, screened)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from linter.schema import innodb_sizes as sizes
 from linter.rules.checkapi import quote
 from linter.rules.findings import Severity
-from linter.schema.key_facts import as_written
+from linter.schema.key_facts import as_written, may_be_too_long
 from linter.parse.elements import Index, IndexColumn
 from linter.schema.model import Schema, Table
 from linter.parse.body import TableBody
@@ -99,6 +99,8 @@ def key_problem(table: Table, index: Index, target: Target, schema: Schema | Non
     if not (table.is_innodb if innodb is None else innodb) or index.kind not in ("primary", "unique", "index"):
         return None
     index = as_written(index)  # the key the DDL wrote, not the prefix MariaDB cut it to (the model's)
+    if not may_be_too_long(index, table.body.columns.get):
+        return None  # (most keys: measured, they are within every limit on every target)
     width = sizes.key_width(table, index, target, schema)
     fmt = sizes.row_format(table)
     part_limit = sizes.key_part_limit(fmt)

@@ -18,53 +18,19 @@ from dataclasses import replace
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from linter.parse.elements import LARGE_TYPES
-from linter.parse.elements import SPATIAL_TYPES
 from linter.schema.model import Schema, Table
 from linter.parse.body import TableBody
-from linter.parse.body import stored_key_bytes
+from linter.schema.key_facts import may_be_too_long
 from linter.server.outcome import CheckedRefusal
 
 if TYPE_CHECKING:
     from linter.parse.elements import Index, Location, TableOptions
 
-__all__ = ["KeyJudge", "may_be_refused"]
+__all__ = ["KeyJudge"]
 
 #: the refusal of a key on a table by the index-key-length check (its decision: an object whose
 #: `message` says why), else None
 Decide = Callable[[Table, "Index", "Schema | None"], Any]
-
-
-#: the most bytes a character takes in any character set, a key part takes in any row format
-#: (COMPACT and REDUNDANT: 767), and a key takes (3,072)
-_MAX_CHAR_BYTES, _SAFE_PART_BYTES, _SAFE_KEY_BYTES = 4, 767, 3072
-_STRING_TYPES = frozenset({"CHAR", "VARCHAR", "BINARY", "VARBINARY"})
-
-
-def may_be_refused(index: Index, column_of: Callable[[str], Any]) -> bool:
-    """False for a key no server refuses for its size, whatever the character sets and row format
-    (each part a type of known fixed size or a string of at most 191 characters, 3,072 bytes in
-    all, counting 4 bytes a character): the decision is then not asked for (it measures every
-    part: a dump of distinct tables asks it once per key)."""
-    total = 0
-    for part in index.columns:
-        column = None if part.expression else column_of(part.name.lower())
-        if column is None:
-            return True
-        kind = column.type.upper()
-        if kind in LARGE_TYPES or kind in SPATIAL_TYPES:
-            return True
-        if kind in _STRING_TYPES:
-            chars = part.prefix if part.prefix is not None else column.length
-            if chars is None or chars * _MAX_CHAR_BYTES > _SAFE_PART_BYTES:
-                return True
-            total += chars * _MAX_CHAR_BYTES
-        else:
-            fixed = stored_key_bytes(column)  # (None: a type innolint does not know the size of)
-            if fixed is None:
-                return True
-            total += fixed
-    return total > _SAFE_KEY_BYTES
 
 
 class KeyJudge:
@@ -88,7 +54,7 @@ class KeyJudge:
         if known is None or known[0] is not body.indexes:
             column_of = body.columns.get
             refused = next((n for n, index in enumerate(body.indexes)
-                            if may_be_refused(index, column_of) and self.decide(table, index, schema)), None)
+                            if may_be_too_long(index, column_of) and self.decide(table, index, schema)), None)
             if len(self._known) >= self.MOST:
                 self._known.clear()
             known = self._known[seen] = (body.indexes, refused)
@@ -113,7 +79,7 @@ class KeyJudge:
                 parts.append(part)
             if tuple(parts) != tuple(index.columns):
                 index = replace(index, columns=tuple(parts))
-            if not may_be_refused(index, columns.get):
+            if not may_be_too_long(index, columns.get):
                 continue
             built = Table(schema=table.schema, name=table.name, body=TableBody(columns, [index], [], options or table.body.options),
                           defined=table.defined, changed=where, temporary=table.temporary)
