@@ -164,6 +164,51 @@ def test_generated_tables_at_the_boundary(server: MariaDB, tmp_path: Path) -> No
     assert kinds == {"innodb-create", "server-row"}
 
 
+def test_the_screen_never_skips_a_row_over_a_limit() -> None:
+    """The decision measures a table's row only when it may be too big
+    (`innodb_sizes.row_may_be_too_big`): over generated tables (types, lengths, character sets of
+    the table and the columns, row formats, engines, prefix keys, targets), every table whose
+    measured row is over the server's or InnoDB's limit, or with a column longer than its type
+    allows, on any target, passes the screen; and most small tables do not."""
+    from linter.schema import innodb_sizes as sizes
+
+    rng = random.Random(65_535)
+    types = ("INT", "BIGINT", "DECIMAL(65,30)", "DATETIME(6)", "CHAR({n})", "VARCHAR({n})", "VARCHAR({n})",
+             "VARBINARY({n})", "BINARY({b})", "TEXT", "MEDIUMBLOB", "JSON", "ENUM('a','b')", "BIT(64)",
+             "VARCHAR({n}) CHARACTER SET utf32", "CHAR({b}) CHARACTER SET ucs2", "VARCHAR({n}) CHARACTER SET latin1",
+             "TEXT({n})", "DOUBLE", "POINT")
+    charsets = ("", " DEFAULT CHARSET=utf8mb4", " DEFAULT CHARSET=latin1", " DEFAULT CHARSET=utf8mb3",
+                " DEFAULT CHARSET=utf32")
+    formats = ("", " ROW_FORMAT=COMPACT", " ROW_FORMAT=REDUNDANT", " ROW_FORMAT=DYNAMIC", " ENGINE=MyISAM")
+    targets = [Target.parse(name) for name in ("mysql-8.0", "mysql-5.7", "mysql-8.4", "mariadb-10.11")]
+    over = passed = checked = tables = 0
+    for n in range(400):
+        count = rng.choice((1, 2, 4, 8, 16, 40))
+        columns = [f"c{k} " + rng.choice(types).format(n=rng.choice((10, 50, 191, 255, 300, 1000, 5000, 16383, 16384)),
+                                                         b=rng.choice((1, 20, 255, 256)))
+                   + rng.choice(("", " NOT NULL")) for k in range(count)]
+        key = rng.choice(("", ", PRIMARY KEY (c0)", ", PRIMARY KEY (c0(100))"))
+        try:
+            table = table_of(f"CREATE TABLE t{n} ({', '.join(columns)}{key}){rng.choice(charsets)}{rng.choice(formats)}")
+        except Exception:  # noqa: BLE001 - a prefix the type takes none of: no table to measure
+            continue
+        passes = sizes.row_may_be_too_big(table)
+        passed += passes
+        tables += 1
+        for target in targets:
+            checked += 1
+            size = row_size(table, target)
+            too_long = any((limit := sizes.column_length_limit(c, sizes.column_charset(c, table, target), target))
+                           is not None and c.length is not None and c.length > limit for c in table.columns.values())
+            if too_long or size.server_bytes > sizes.MAX_ROW_BYTES or size.create_check_bytes >= size.record_limit \
+                    or size.worst_bytes >= size.record_limit:
+                over += 1
+                assert passes, (target, table.columns, size)
+            if row_problem(table, target, innodb=True) is not None:
+                assert passes, (target, table.columns)
+    assert checked > 1200 and over > 300 and tables - passed > 100, (checked, over, tables, passed)
+
+
 @pytest.mark.parametrize(("column", "charset", "limit"), [
     ("VARCHAR(20000)", "utf8mb4", 16383), ("VARCHAR(21845)", "utf8mb3", 21844), ("VARCHAR(32767)", "ucs2", 32766),
     ("CHAR(300)", "latin1", 255), ("BINARY(256)", "utf8mb4", 255), ("VARCHAR(65533)", "latin1", 65532),

@@ -49,6 +49,8 @@ def row_problem(table: Table, target: Target, schema: Schema | None = None, *, i
     Kinds: column-length (ERROR 1074), server-row (65,535), innodb-create (refused at CREATE),
     innodb-rows (created, but full rows fail); the columns: those at fault (column-length) or the
     largest ones (for the evidence and the fix)."""
+    if not sizes.row_may_be_too_big(table):
+        return None  # (most tables: measured, every row fits on every target)
     innodb = table.is_innodb if innodb is None else innodb
     label = _server(target)
     charsets: list[sizes.ResolvedCharset | None] = []

@@ -741,6 +741,49 @@ def _clustered_key_columns(table: Table) -> tuple[list[tuple[str, int | None]], 
     return [(p.name, p.prefix) for p in clustered.columns if not p.expression], False
 
 
+#: a character set of the most bytes a character takes in any (4): what `row_may_be_too_big` counts text in
+_WIDEST_TEXT = ResolvedCharset("utf8mb4", None, "column")
+#: what a column may leave in an InnoDB record at most: a variable-length value and 2 length bytes, a
+#: LOB's 768-byte prefix, 20-byte reference and length bytes (COMPACT and REDUNDANT; less in DYNAMIC)
+_MOST_LOB_IN_RECORD = ANTELOPE_PREFIX_BYTES + EXTERN_REF_BYTES + 4
+#: the most bytes a CHAR(255), BINARY(255) and the largest VARCHAR and VARBINARY take on every target (at 4 bytes
+#: a character): a column over it is refused somewhere (`column_length_limit`)
+_LONGEST = {"CHAR": 255 * 4, "BINARY": 255, "VARCHAR": MAX_VARCHAR_BYTES_MARIADB // 4 * 4,
+            "VARBINARY": MAX_VARCHAR_BYTES_MARIADB}
+
+
+def row_may_be_too_big(table: Table) -> bool:
+    """False for a table no target refuses or cannot store a row of for its size, whatever the
+    character sets, row format and target (every column measured at 4 bytes a character and
+    counted twice in the record, as a clustered key part and as a column): a cheap screen before
+    `row_size`, which resolves each column's character set. A COMPRESSED table, a type of unknown
+    size, or a CHAR/BINARY/VARCHAR/VARBINARY longer than the smallest limit its type has on any
+    target always pass it."""
+    if (table.options.row_format or "").lower() == "compressed" or table.options.key_block_size:
+        return True
+    server = record = 0
+    columns = table.columns
+    for column in columns.values():
+        kind = column.type.upper()
+        size = column_bytes(column, _WIDEST_TEXT if kind not in BINARY_TYPES else _BINARY)
+        if size is None:
+            return True
+        most = size.max_bytes
+        if most is None:
+            most = _MOST_LOB_IN_RECORD
+        elif most > _LONGEST.get(kind, most):  # longer than the type allows somewhere (its bytes at 4 a character)
+            return True
+        server += size.row_bytes
+        record += most + 2
+    n = len(columns)
+    # the server's row: the columns and the NULL bits; the record: a REDUNDANT header, 2 offset bytes a
+    # field (every column twice and the system columns), the NULL flags, DB_TRX_ID, DB_ROLL_PTR, DB_ROW_ID
+    server += (n + 8) // 8
+    record = 2 * record + RECORD_HEADER["redundant"] + 2 * (2 * n + 3) + (n + 7) // 8 \
+        + TRX_ID_BYTES + ROLL_PTR_BYTES + ROW_ID_BYTES
+    return server > MAX_ROW_BYTES or record >= min(PAGE_RECORD_MAX.values())
+
+
 def row_size(table: Table, target: Target, schema: Schema | None = None,
              charsets: Sequence[ResolvedCharset | None] | None = None) -> RowSize:
     """The table's row, counted as the server counts it (the 65,535-byte limit), as InnoDB counts
