@@ -6,7 +6,6 @@ import json
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests import cli_forkserver
+from tests.cli_run import run_cli
 from tests.fake_github import FakeGitHub
 
 try:
@@ -91,10 +92,10 @@ INPUT_OF_ENV = {
 
 
 def _wrapper(tmp_path: Path) -> Path:
-    wrapper = tmp_path / "innolint"
-    wrapper.write_text(f'#!/bin/sh\nPYTHONPATH="{REPO_ROOT}" exec "{sys.executable}" -m linter.cli "$@"\n')
-    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    return wrapper
+    """The `innolint` the install step would give: this checkout's CLI, in a process of its own
+    forked from a pre-imported interpreter (tests/cli_forkserver.py: the same process to the step,
+    without 0.5 s of imports a run)."""
+    return cli_forkserver.command(tmp_path)
 
 
 def run_action(tmp_path: Path, env: dict[str, str], *, install: bool = False) -> subprocess.CompletedProcess[str]:
@@ -485,9 +486,8 @@ def _legacy_pull_request(tmp_path: Path, tables: int, change: str, *, baseline: 
     _git(work, "init", "-q", "-b", "main")
     if baseline:
         (work / ".innolint.toml").write_text('baseline = ".innolint-baseline.json"\n')
-        done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--quiet", "--format", "json", "--output",
-                               os.devnull, "--write-baseline", ".innolint-baseline.json", "db"], cwd=work,
-                              env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, capture_output=True, text=True)
+        done = run_cli(["check", "--quiet", "--format", "json", "--output", os.devnull, "--write-baseline",
+                        ".innolint-baseline.json", "db"], cwd=work)
         assert done.returncode == 0, done.stderr
     _git(work, "add", "-A")
     _git(work, "commit", "-q", "-m", "legacy")
@@ -628,9 +628,8 @@ def test_fail_level_comes_from_the_configuration_unless_the_input_sets_it(worksp
 def test_the_baseline_input(workspace: Path) -> None:
     """`baseline:` names a baseline the configuration does not: its findings are accepted."""
     work = workspace / "work"
-    done = subprocess.run([sys.executable, "-m", "linter.cli", "check", "--quiet", "--format", "json", "--output",
-                           os.devnull, "--write-baseline", "accepted.json", "db"], cwd=work,
-                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, capture_output=True, text=True)
+    done = run_cli(["check", "--quiet", "--format", "json", "--output", os.devnull, "--write-baseline", "accepted.json",
+                    "db"], cwd=work)
     assert done.returncode == 0, done.stderr
     result = run_action(workspace, {"INNOLINT_BASELINE": "accepted.json"})
     assert result.returncode == 0, result.stdout + result.stderr
