@@ -62,6 +62,7 @@ def _serve(path: str) -> None:
     import linter.engine  # noqa: F401
     import linter.github.check_runs  # noqa: F401
     import checks  # noqa: F401
+    import tests.cli_run  # noqa: F401 - the child runs innolint through it
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
@@ -104,19 +105,9 @@ def _child(request: dict, fds: list[int]) -> None:
         os.environ.update(request["env"])
         sys.argv = ["innolint", *request["argv"]]
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        from linter.cli import main
+        from tests.cli_run import main_status
 
-        try:
-            code = main()
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-            if isinstance(stop.code, str):
-                print(stop.code, file=sys.stderr)
-        except BaseException:  # noqa: BLE001 - what the interpreter does with it: a traceback and status 1
-            import traceback
-
-            traceback.print_exc()
-            code = 1
+        code = main_status()
     finally:
         try:
             sys.stdout.flush()

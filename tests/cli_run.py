@@ -43,11 +43,26 @@ def _environment(env: Mapping[str, str] | None) -> Iterator[None]:
         os.environ.update(saved)
 
 
+def main_status(args: Sequence[str] | None = None) -> int:
+    """The exit status `linter.cli.main(args)` gives as the interpreter would: its return value,
+    a SystemExit's code (its message on stderr and 1 for a string), or a traceback on stderr and 1
+    for an exception escaping it."""
+    from linter.cli import main
+
+    try:
+        return main(None if args is None else list(args))
+    except SystemExit as stop:
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+        return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    except Exception:  # noqa: BLE001 - what the interpreter does with it: a traceback and status 1
+        traceback.print_exc()
+        return 1
+
+
 def run_cli(args: Sequence[str], *, cwd: str | Path | None = None, env: Mapping[str, str] | None = None,
             stdin: str | bytes | None = None) -> subprocess.CompletedProcess[str]:
     """`innolint ARGS` in this process (see the module docstring)."""
-    from linter.cli import main
-
     out, err = io.StringIO(), io.StringIO()
     data = stdin.encode() if isinstance(stdin, str) else (stdin or b"")
     given = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
@@ -58,15 +73,7 @@ def run_cli(args: Sequence[str], *, cwd: str | Path | None = None, env: Mapping[
             os.chdir(cwd)
         sys.argv, sys.stdin = ["innolint", *args], given
         with _environment(env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(list(args))
-            except SystemExit as stop:
-                code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-                if isinstance(stop.code, str):
-                    print(stop.code, file=sys.stderr)
-            except Exception:  # noqa: BLE001 - what the interpreter does with it: a traceback and status 1
-                traceback.print_exc()
-                code = 1
+            code = main_status(list(args))
     finally:
         os.chdir(here)
         sys.argv, sys.stdin = argv, saved_stdin
