@@ -65,8 +65,9 @@ def _serve(path: str) -> None:
     import tests.cli_run  # noqa: F401 - the child runs innolint through it
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
+    listener.bind(path + ".new")
     listener.listen(8)
+    os.rename(path + ".new", path)  # the name appears only once it takes connections (`ForkServer` waits for it)
     sys.stdout.flush()
     sys.stderr.flush()
     while True:
