@@ -52,9 +52,8 @@ class KeyJudge:
                 options.row_format, schema.charset if schema else None, schema.collation if schema else None)
         known = self._known.get(seen)
         if known is None or known[0] is not body.indexes:
-            column_of = body.columns.get
-            refused = next((n for n, index in enumerate(body.indexes)
-                            if may_be_too_long(index, column_of) and self.decide(table, index, schema)), None)
+            # (the decision screens each key first: `key_facts.may_be_too_long` on the key as written)
+            refused = next((n for n, index in enumerate(body.indexes) if self.decide(table, index, schema)), None)
             if len(self._known) >= self.MOST:
                 self._known.clear()
             known = self._known[seen] = (body.indexes, refused)
@@ -80,7 +79,7 @@ class KeyJudge:
             if tuple(parts) != tuple(index.columns):
                 index = replace(index, columns=tuple(parts))
             if not may_be_too_long(index, columns.get):
-                continue
+                continue  # (before the table of its columns is built for the decision, which screens it again)
             built = Table(schema=table.schema, name=table.name, body=TableBody(columns, [index], [], options or table.body.options),
                           defined=table.defined, changed=where, temporary=table.temporary)
             if self.decide(built, index, schema):
