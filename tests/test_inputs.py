@@ -362,6 +362,30 @@ def test_a_mix_of_everything_at_once(work: Path) -> None:
     assert b"::error file=" in github.stdout
 
 
+def test_the_command_ends_with_its_whole_report_written(work: Path) -> None:
+    """`linter.cli.run` ends the process without the interpreter's teardown: what it wrote is
+    flushed first, a report many times a pipe's buffer, to standard output and to --output alike,
+    and its exit status is the run's; a reader that goes away early gets no traceback either."""
+    tables = 3000  # ~1.5 MB of JSON, a pipe holds 64 KB
+    path = write(work / "many.sql", b"".join(b"CREATE TABLE t%d (a int);\n" % i for i in range(tables)))
+    piped = cli("check", "--format", "json", path)
+    no_traceback(piped)
+    assert piped.returncode == FINDINGS and len(piped.stdout) > 20 * 65536
+    assert len(json.loads(piped.stdout)["findings"]) == tables
+    out = work / "report.json"
+    written = cli("check", "--format", "json", "--output", str(out), path)
+    assert written.returncode == FINDINGS and written.stdout == b""
+    assert json.loads(out.read_text())["findings"] == json.loads(piped.stdout)["findings"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen([sys.executable, "-m", "linter.cli", "check", "--format", "json", path], cwd=ROOT, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as early:
+        assert early.stdout is not None and early.stderr is not None
+        early.stdout.read(100)
+        early.stdout.close()  # the reader goes away (`| head -c 100`)
+        stderr = early.stderr.read()
+    assert b"Traceback" not in stderr and early.returncode != 0
+
+
 def test_an_unwritable_output_path(work: Path) -> None:
     run = cli("check", "--format", "json", "--output", str(work / "no" / "such" / "dir.json"),
               write(work / "a.sql", KEYED))

@@ -72,7 +72,7 @@ def test_the_wheel_and_the_sdist_carry_the_release(built: dict[str, Path]) -> No
     assert "# innolint" in (metadata.get_payload() or "")  # the README is the long description
     urls = dict(u.split(", ", 1) for u in metadata.get_all("Project-URL"))
     assert set(urls) >= {"Repository", "Changelog", "Documentation"} and all(u.startswith("https://") for u in urls.values())
-    assert "innolint = linter.cli:main" in entry_points
+    assert "innolint = linter.cli:run" in entry_points
     assert any(c.startswith("Programming Language :: Python :: 3") for c in metadata.get_all("Classifier"))
     with tarfile.open(sdist) as archive:
         members = {m.name.split("/", 1)[1] for m in archive.getmembers() if "/" in m.name}

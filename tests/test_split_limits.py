@@ -93,10 +93,12 @@ def test_an_endless_statement_is_read_in_bounded_memory() -> None:
 
 #: runs the CLI and prints its peak resident memory (VmHWM, in kB) to stderr at exit; a child's
 #: ru_maxrss would count the memory of the test process it was forked from
-_PEAK = ("import runpy, sys\n"
-         "try:\n    runpy.run_module('linter.cli', run_name='__main__')\n"
+#: (`main`, not the command's `run`, which ends the process at once)
+_PEAK = ("import sys\nfrom linter.cli import main\n"
+         "try:\n    status = main()\n"
          "finally:\n"
-         "    print('VmHWM', [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0], file=sys.stderr)\n")
+         "    print('VmHWM', [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0], file=sys.stderr)\n"
+         "sys.exit(status)\n")
 
 
 def test_the_cli_reports_a_huge_ddl_statement_without_a_traceback_in_bounded_memory(tmp_path: Path) -> None:
