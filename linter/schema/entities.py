@@ -23,10 +23,17 @@ _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 
 
+#: a name of lower-case words and underscores (most names): no placeholder, no camel case to cut
+_SNAKE = re.compile(r"[a-z0-9_]+").fullmatch
+
+
 @lru_cache(maxsize=1 << 16)
 def name_tokens(name: str) -> tuple[str, ...]:
     """`GroupId` -> (group, id); `geo_zone_id` -> (geo, zone, id); template placeholders dropped.
-    Cached: tenant dumps repeat the same names thousands of times."""
+    Cached: tenant dumps repeat the same names thousands of times (a dump of distinct tables
+    does not: a snake_case name is cut at its underscores without the three expressions)."""
+    if _SNAKE(name):
+        return tuple([t for t in name.split("_") if t])
     name = _PLACEHOLDER.sub("_", name)
     spaced = _CAMEL.sub(r"\1_\2", name)
     return tuple(t for t in _NON_WORD.split(spaced.lower()) if t)
