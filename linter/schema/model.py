@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from linter.record import Record
+from linter.record import FrozenRecord, Record
 from linter.parse.body import stored_table_name, table_name_key
 from linter.parse.elements import (  # (the facts of keys and columns that the model and its draft share)
     Column, ForeignKey, Index, IndexColumn, Location, TableOptions,
@@ -86,14 +86,46 @@ AS_BODY = -1
 _NO_PLACES: Mapping[str, Location] = MappingProxyType({})
 
 
+class _Traits(FrozenRecord):
+    """What a table was created as and keeps (`Table.temporary`, `origin`, `annotations`,
+    `view_standin`, `bare_name`), one shared record for every table alike (`_traits`): a 1 GB
+    tenant dump holds 830,000 tables, and each field a table holds itself costs 6.6 MB there."""
+
+    __slots__ = __match_args__ = ("temporary", "origin", "annotations", "view_standin", "bare_name")
+    temporary: bool
+    origin: Literal["create", "like", "select"]
+    annotations: frozenset[str]
+    view_standin: bool
+    bare_name: bool
+
+    def __init__(self, temporary: bool, origin: Literal["create", "like", "select"], annotations: frozenset[str],
+                 view_standin: bool, bare_name: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "temporary", temporary)
+        _set(self, "origin", origin)
+        _set(self, "annotations", annotations)
+        _set(self, "view_standin", view_standin)
+        _set(self, "bare_name", bare_name)
+
+
+#: the traits in use, each kept once (a few combinations: most tables are created plain)
+_TRAITS: dict[_Traits, _Traits] = {}
+
+
+def _traits(temporary: bool, origin: Literal["create", "like", "select"], annotations: frozenset[str],
+            view_standin: bool, bare_name: bool) -> _Traits:
+    made = _Traits(temporary, origin, annotations, view_standin, bare_name)
+    return _TRAITS.setdefault(made, made) if len(_TRAITS) < 4096 else made
+
+
 class Table(Record):
     __match_args__ = (
         "schema", "name", "body", "defined", "changed", "temporary", "origin", "key_dropped", "annotations",
         "view_standin", "_own_body", "options_where", "_counter",
     )
     __slots__ = (
-        "schema", "name", "body", "_defined", "_shift", "_changed", "temporary", "origin", "key_dropped", "annotations",
-        "view_standin", "_own_body", "options_where", "_counter", "bare_name",
+        "schema", "name", "body", "_defined", "_shift", "_changed", "_traits", "key_dropped", "_own_body",
+        "options_where", "_counter",
     )
     schema: str | None
     name: str
@@ -104,15 +136,10 @@ class Table(Record):
     _defined: Location
     _shift: int
     _changed: Location | None
-    temporary: bool
-    #: how the table came to be: a CREATE TABLE with columns, CREATE ... LIKE, or CREATE ... SELECT
-    origin: Literal["create", "like", "select"]
+    #: temporary, origin, annotations, view_standin, bare_name (shared: see `_Traits`)
+    _traits: _Traits
     #: the statement that removed the primary key (ALTER TABLE ... DROP PRIMARY KEY), if it is gone
     key_dropped: Location | None
-    #: directives from `-- innolint: ...` comments on the CREATE TABLE (e.g. "insert-heavy")
-    annotations: frozenset[str]
-    #: a mysqldump view stand-in (`/*!50001 CREATE TABLE`), replaced by a view later in the dump
-    view_standin: bool
     _own_body: bool
     #: table option (a TableOptions field name: "engine", "tablespace", "auto_increment" ..., or
     #: the upper-case key of another option) -> the ALTER TABLE that last set it; an option not
@@ -121,9 +148,6 @@ class Table(Record):
     #: the table's AUTO_INCREMENT counter where it is not its body's (`AS_BODY`): a tenant's copy of
     #: a table shares the body of every other copy but for this (`auto_increment` reads it)
     _counter: int | None
-    #: the statement that named it (CREATE TABLE, RENAME) wrote the name unquoted and unqualified
-    #: (`ops.Name.bare`): a reserved word so written is refused (reserved-word)
-    bare_name: bool
 
     def __init__(
         self, schema: str | None, name: str, body: TableBody, defined: Location, changed: Location,
@@ -138,15 +162,11 @@ class Table(Record):
         self._defined = defined
         self._shift = shift
         self._changed = None if changed is defined else changed
-        self.temporary = temporary
-        self.origin = origin
+        self._traits = _traits(temporary, origin, annotations, view_standin, bare_name)
         self.key_dropped = key_dropped
-        self.annotations = annotations
-        self.view_standin = view_standin
         self._own_body = _own_body
         self.options_where = _NO_PLACES if options_where is None else options_where
         self._counter = counter
-        self.bare_name = bare_name
 
     def copy_in(self, schema: str | None, shift: int, counter: int | None) -> Table:
         """This table as a tenant's copy of it in `schema`, `shift` lines further down, with its
@@ -155,10 +175,43 @@ class Table(Record):
         copy = object.__new__(Table)
         copy.schema, copy.name, copy.body = schema, self.name, self.body
         copy._defined, copy._shift, copy._changed = self._defined, shift, None
-        copy.temporary, copy.origin, copy.key_dropped, copy.annotations = False, self.origin, None, self.annotations
-        copy.view_standin, copy._own_body, copy.options_where, copy._counter = False, False, _NO_PLACES, counter
-        copy.bare_name = self.bare_name
+        traits = self._traits
+        if traits.temporary or traits.view_standin:
+            traits = _traits(False, traits.origin, traits.annotations, False, traits.bare_name)
+        copy._traits, copy.key_dropped = traits, None
+        copy._own_body, copy.options_where, copy._counter = False, _NO_PLACES, counter
         return copy
+
+    # -- what it was created as (`_Traits`) -----------------------------------------------------
+    @property
+    def temporary(self) -> bool:
+        return self._traits.temporary
+
+    @property
+    def origin(self) -> Literal["create", "like", "select"]:
+        """How the table came to be: a CREATE TABLE with columns, CREATE ... LIKE, or CREATE ... SELECT."""
+        return self._traits.origin
+
+    @property
+    def annotations(self) -> frozenset[str]:
+        """Directives from `-- innolint: ...` comments on the CREATE TABLE (e.g. "insert-heavy")."""
+        return self._traits.annotations
+
+    @property
+    def view_standin(self) -> bool:
+        """A mysqldump view stand-in (`/*!50001 CREATE TABLE`), replaced by a view later in the dump."""
+        return self._traits.view_standin
+
+    @property
+    def bare_name(self) -> bool:
+        """The statement that named it (CREATE TABLE, RENAME) wrote the name unquoted and unqualified
+        (`ops.Name.bare`): a reserved word so written is refused (reserved-word)."""
+        return self._traits.bare_name
+
+    @bare_name.setter
+    def bare_name(self, bare: bool) -> None:
+        traits = self._traits
+        self._traits = _traits(traits.temporary, traits.origin, traits.annotations, traits.view_standin, bare)
 
     @property
     def defined(self) -> Location:
