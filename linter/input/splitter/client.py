@@ -83,7 +83,7 @@ def quoted_name(name: str) -> str:
 #: how far blanks after the `;` of a `use db;` are looked at for the delimiter (`_use_alone`)
 USE_LOOKAHEAD = 4096
 
-#: what `_Splitter._backslash` found
+#: what `Splitter._backslash` found
 CMD_TEXT, CMD_MORE, CMD_DONE, CMD_MODE = range(4)
 
 

@@ -187,7 +187,7 @@ class FastLane:
     the span memory of what it read (`SpanMemory`), and its look-ahead for DELIMITER lines and
     directives in the current buffer (`forget`, when the buffer changes). It reads from a position
     between statements under the `;` delimiter and tells the scanner where it stopped; the
-    scanner decides when it may run (`_Splitter.fast_ok`) and follows what it reports (statements
+    scanner decides when it may run (`Splitter.fast_ok`) and follows what it reports (statements
     appended to `out`, SET statements and directive lines given back to it)."""
 
     def __init__(

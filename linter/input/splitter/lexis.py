@@ -36,7 +36,7 @@ def excerpt(text: str, width: int = 100) -> str:
 
 #: what a statement's first word may be to the fast lane (`FastLane.word_kind`)
 SKIP_WORD, COMMAND_WORD, SET_WORD = 1, 2, 4
-#: the first three characters of a statement that may be a SET (see `_Splitter._follow_set`)
+#: the first three characters of a statement that may be a SET (see `Splitter._follow_set`)
 SET_WORDS = frozenset(a + b + c for a in "sS" for b in "eE" for c in "tT")
 
 #: the whitespace of MySQL's lexer; `\r` is plain whitespace and lines are counted on `\n` only
@@ -61,7 +61,7 @@ _QUOTE_BODY = {
 }
 #: strings without backslash escapes (NO_BACKSLASH_ESCAPES; `"..."` under ANSI_QUOTES)
 _PLAIN_BODY = {"'": re.compile(r"[^']*"), '"': re.compile(r'[^"]*')}
-#: how quotes read, by `_Splitter.quoting` (bit 1: NO_BACKSLASH_ESCAPES, bit 2: ANSI_QUOTES): the
+#: how quotes read, by `Splitter.quoting` (bit 1: NO_BACKSLASH_ESCAPES, bit 2: ANSI_QUOTES): the
 #: whole-quote patterns of `run_pattern`, and the bodies of `'` and `"` quotes
 _QUOTINGS = {0: (_SQ, _DQ), 1: ("'[^']*'", '"[^"]*"'), 2: (_SQ, '"[^"]*"'), 3: ("'[^']*'", '"[^"]*"')}
 BODIES = {
@@ -166,7 +166,7 @@ CLIENT_DASH_FOLLOW = frozenset(WS)
 
 #: fast path between statements: a run of whole `--`/`#` comment lines (and the blank space after)
 comment_run = re.compile(r"(?:(?:--(?:[ \t\r\f\v\-][^\n]*+)?|#[^\n]*+)\n[ \t\n\r\f\v]*+)++").match
-#: the same where the mysql client holds nothing of a statement (`_Splitter._gap_special`): there
+#: the same where the mysql client holds nothing of a statement (`Splitter._gap_special`): there
 #: `--` starts a comment whatever follows it. The client's add_line (client/mysql.cc, MariaDB's and
 #: MySQL's alike) takes `--` as a comment when the third character is whitespace or the line's end
 #: (the server's rule, MySQL manual 11.7 "Comments") or when its buffer is empty and nothing of the
@@ -228,7 +228,7 @@ MODE_QUOTES = {SQUOTE: "'", DQUOTE: '"'}
 
 #: a DELIMITER check that cannot be decided before more text arrives
 UNDECIDED = None
-#: what `_Splitter._gap_special` found
+#: what `Splitter._gap_special` found
 GAP_NEXT, GAP_STATEMENT, GAP_MODE, GAP_MORE = range(4)
 
 Matcher = Callable[[str, int], "re.Match[str] | None"]

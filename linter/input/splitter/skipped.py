@@ -38,7 +38,7 @@ class Skipped:
         self.nest = not (self.mariadb and on_mysql)
         self.at = at
         # the line on which the client still reads an executable comment: a plain comment opened
-        # there is dropped up to its second `*/` (`_Splitter._client_drop_from`). The client marks only a
+        # there is dropped up to its second `*/` (`Splitter._client_drop_from`). The client marks only a
         # `/*!` one, on its line, until a `*/`: a nested comment's ends it (MariaDB 10.11 sends
         # `/*!99999 a /*M!100301 b */ c /* d;e */ */` without `/* d;e */`, its `;` no delimiter)
         self.ss_line = -1 if self.mariadb else at[0]
