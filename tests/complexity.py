@@ -7,9 +7,12 @@ Why it is measured this way (each point was a flaky failure on the 2-core CI mac
 - the garbage collector paused: its passes scan the whole heap (the rest of the suite's
   objects), so they grow with what the test process holds, not with the work measured;
 - a floor on each timed block: the large work runs `loops` times in a row, with `loops` doubled
-  until the block takes `FLOOR` seconds, and the small work runs 10 x `loops` times. Both blocks
-  then do the same amount of work for as long, so the machine's state (caches, clock boosts)
-  weighs on both alike, and a timer tick or a context switch is a small part of either;
+  until the block takes `FLOOR` seconds, and the small work runs `SMALL_SHARE` x 10 x `loops`
+  times (at least for `FLOOR` seconds): both blocks do a like amount of work for a like time
+  (half as long for the small one: each block is long enough that a timer tick or a context
+  switch is a small part of it, and the small work's repeats cost half of what equal blocks cost,
+  which was half of every linearity test), so the machine's state (caches, clock boosts) weighs
+  on both alike;
 - by turns (small, large, small, large...), `REPEAT` blocks of each: a slow phase of the
   machine hits both sizes; the ratio is the lower of the best times' and the median of adjacent
   blocks' (see `Growth.ratio`), so a round stops as soon as most of its pairs are within the
@@ -29,6 +32,7 @@ test: the ratio, both times and n), to see how close to the limit the suite runs
 from __future__ import annotations
 
 import gc
+import math
 import os
 import statistics
 import time
@@ -47,6 +51,8 @@ REPEAT = 3
 RETRIES = 3
 #: a first pair of blocks at most this ratio passes without more pairs (see the module docstring)
 DECISIVE = 10.0
+#: the small work's block does this share of the large block's work (see the module docstring)
+SMALL_SHARE = 0.5
 
 #: `make(size)` prepares the work for `size` (untimed) and returns it, to be run many times
 Make = Callable[[int], Callable[[], object]]
@@ -58,6 +64,8 @@ class Growth:
 
     n: int
     loops: int
+    #: runs of the small work in its block
+    small_loops: int = 0
     pairs: list[tuple[float, float]] = field(default_factory=list)
 
     @property
@@ -80,7 +88,7 @@ class Growth:
 
     def __str__(self) -> str:
         return (f"{self.small:.5f} s for n={self.n}, {self.large:.5f} s for 10n={10 * self.n} "
-                f"({self.ratio:.1f}x; {len(self.pairs)} blocks of {10 * self.loops} and {self.loops} runs)")
+                f"({self.ratio:.1f}x; {len(self.pairs)} blocks of {self.small_loops} and {self.loops} runs)")
 
 
 def _block(work: Callable[[], object], loops: int) -> float:
@@ -100,6 +108,14 @@ def _loops(large: Callable[[], object]) -> tuple[int, float]:
     return loops, seconds
 
 
+def _small_loops(loops: int, first: float) -> int:
+    """Runs of the small work in its block: `SMALL_SHARE` of the large block's work (a linear cost's
+    small run is a tenth of a large one), and at least `FLOOR` seconds by its first run's time
+    (which, with its first-use costs, errs long), never more than a block of equal work."""
+    share = max(1, round(SMALL_SHARE * 10 * loops))
+    return min(10 * loops, max(share, math.ceil(FLOOR / max(first, 1e-9))))
+
+
 def measure(make: Make, n: int, *, rounds: int = 1 + RETRIES, limit: float = LIMIT) -> Growth:
     """The growth from n to 10n, measured again (keeping all blocks) while it is over `limit`."""
     small_work, large_work = make(n), make(10 * n)
@@ -107,16 +123,17 @@ def measure(make: Make, n: int, *, rounds: int = 1 + RETRIES, limit: float = LIM
     gc.collect()
     gc.disable()
     try:
-        small_work()  # a first run of each: imports, caches, lazily built tables
+        first = _block(small_work, 1)  # a first run of each: imports, caches, lazily built tables
         loops, calibrated = _loops(large_work)
-        growth = Growth(n, loops)
+        small_loops = _small_loops(loops, first)
+        growth = Growth(n, loops, small_loops)
         # the first pair: the calibration's block, then the small work's just after it
-        growth.pairs.append((_block(small_work, 10 * loops) / (10 * loops), calibrated / loops))
+        growth.pairs.append((_block(small_work, small_loops) / small_loops, calibrated / loops))
         decided = growth.ratio <= min(DECISIVE, limit)
         for round_number in range(1, 0 if decided else rounds + 1):
             planned = REPEAT * round_number  # (the first round's first pair is the one above)
             while len(growth.pairs) < planned:
-                small = _block(small_work, 10 * growth.loops) / (10 * growth.loops)
+                small = _block(small_work, small_loops) / small_loops
                 growth.pairs.append((small, _block(large_work, growth.loops) / growth.loops))
                 if _decided(growth, planned, limit):
                     break
