@@ -1,6 +1,6 @@
 """Seeded, rotating samples of the large matrices the server judges (tests/test_online_alter.py,
-tests/test_fix_migration.py, the corpus fix sweep of tests/test_fix_verification.py): every class of the matrix (each operation kind, engine, table shape,
-clause, format...) is in every run, and which cases stand for it changes from day to day, so the
+tests/test_fix_migration.py, the corpus fix sweep of tests/test_fix_verification.py): every class
+of the matrix (each operation kind, engine, table shape, clause, format, rule...) is in every run, and which cases stand for it changes from day to day, so the
 whole matrix is covered over time at a small cost per run. The fuzz targets (tests/test_fuzz.py)
 draw their examples from the same seed; `size` says how many cases a generated test draws in a
 run and under INNOLINT_EXHAUSTIVE (tests/test_parse_cache.py takes the first cases of its fixed
