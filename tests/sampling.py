@@ -1,10 +1,11 @@
 """Seeded, rotating samples of the large matrices the server judges (tests/test_online_alter.py,
 tests/test_fix_migration.py, the corpus fix sweep of tests/test_fix_verification.py): every class
-of the matrix (each operation kind, engine, table shape, clause, format, rule...) is in every run, and which cases stand for it changes from day to day, so the
-whole matrix is covered over time at a small cost per run. The fuzz targets (tests/test_fuzz.py)
-draw their examples from the same seed; `size` says how many cases a generated test draws in a
-run and under INNOLINT_EXHAUSTIVE (tests/test_parse_cache.py takes the first cases of its fixed
-streams: a rotating stream finds disagreements of the column reader that are not fixed yet).
+of the matrix (each operation kind, engine, table shape, clause, format, rule...) is in every run,
+and which cases stand for it changes from day to day, so the whole matrix is covered over time at
+a small cost per run. The fuzz targets (tests/test_fuzz.py) draw their examples from the same
+seed; `size` says how many cases a generated test draws in a run and under INNOLINT_EXHAUSTIVE
+(tests/test_parse_cache.py takes the first cases of its fixed streams: a rotating stream finds
+disagreements of the column reader that are not fixed yet).
 
 - `INNOLINT_SEED=N` sets the seed; by default it is today's date (UTC) as YYYYMMDD, the same for
   every run of a day. The seed is printed in pytest's header and in every failure of a sampled
