@@ -75,7 +75,8 @@ def test_every_input_reaches_the_shell_through_env_only() -> None:
 def test_installs_from_its_own_checkout_into_its_own_venv() -> None:
     install = STEPS["install"]
     assert install["env"]["ACTION_PATH"] == "${{ github.action_path }}"
-    assert '-m venv "$venv"' in install["run"]
+    assert '-m venv --without-pip "$venv"' in install["run"] and '-m venv "$venv"' in install["run"]  # (pip < 22.3)
+    assert '-m pip --python "$bin/python" install' in install["run"]
     assert '"${ACTION_PATH}[github]"' in install["run"]
     assert STEPS["python"]["with"]["update-environment"] is False  # the job's own Python stays as it was
     # the [github] extra the action installs must exist and bring PyGithub
