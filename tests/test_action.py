@@ -414,6 +414,18 @@ def test_install_reuses_a_restored_environment(tmp_path: Path) -> None:
     assert broken.returncode != 0
     assert "::error title=innolint::Installing innolint from" in broken.stdout
     assert "Installing innolint failed" in (tmp_path / "summary").read_text()
+    assert not (venv / "bin" / "pip").exists()  # setup-python's pip installs into the environment
+    # a pip older than 22.3 (no --python): the environment gets a pip of its own, which installs
+    # (this stand-in makes it without one, to keep ensurepip's seconds out of the test: its pip fails)
+    old_pip = tmp_path / "old-python"
+    old_pip.write_text(f'#!/bin/bash\ncase " $* " in *" --python "*) echo "no such option: --python" >&2; exit 2;; esac\n'
+                       f'if [ "$1 $2" = "-m venv" ]; then shift 2; exec "{sys.executable}" -m venv --without-pip "$@"; fi\n'
+                       f'exec "{sys.executable}" "$@"\n')
+    old_pip.chmod(0o755)
+    (tmp_path / "summary").write_text("")
+    older = install({"PYTHON": str(old_pip)})
+    assert older.returncode != 0 and "No module named pip" in older.stderr, older.stderr
+    assert "Installing innolint failed" in (tmp_path / "summary").read_text()
 
 
 def test_the_readme_and_example_pin_a_commit(tmp_path: Path) -> None:
