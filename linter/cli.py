@@ -903,7 +903,7 @@ def run() -> None:
     """The `innolint` command (the console script and `python -m linter.cli`): `main`, then the
     process ends without tearing its objects down. A dump's run ends holding its whole model (10,000
     distinct tables: ~240 MB of objects), which the interpreter's shutdown would free one by one
-    (0.5 s of a 10 s run; ~10 ms of a pre-commit run's imports), as mypy's command does not either.
+    (0.5 s of a 10 s run; ~10 ms of a pre-commit run's imports); mypy's command ends so too.
     Only a run that returned ends so, its streams flushed first: every file it wrote is closed by
     then (`_emit`, the audit's connection in its `with`) and no atexit handler is registered;
     SystemExit, an exception or a stream that cannot be flushed (a closed pipe) takes the
