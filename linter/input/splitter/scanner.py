@@ -79,7 +79,7 @@ from linter.input.splitter.lexis import (
 )
 from linter.input.splitter.output import Output
 from linter.input.splitter.repeats import Repeats
-from linter.input.splitter.skipped import Skipped
+from linter.input.splitter.skipped import CUT_AT_CLOSE, CUT_INSIDE, DROP, MORE, Skipped
 from linter.input.splitter.sqlmode import (
     ANSI_QUOTES,
     Modes,
@@ -130,18 +130,6 @@ _QUOTED_COMMENT_MARK = ("a quoted text in an executable comment the server skips
 
 #: in text the client drops (`_client_drop`): what changes its state
 _drop_stop = re.compile(r"\*/|/\*!|\n").search
-
-_skip_stops: dict[str, Matcher] = {}
-
-def _skip_stop(delimiter: str) -> Matcher:
-    """The search for what matters in a skipped executable comment: its end `*/`, a nested
-    comment's opening, a quote, the client's delimiter. Literal alternatives: each position is
-    tried once."""
-    found = _skip_stops.get(delimiter)
-    if found is None:
-        alternatives = [r"\*/", r"/\*", "['\"`#]", "--"] + ([re.escape(delimiter)] if delimiter else [])
-        found = _skip_stops[delimiter] = re.compile("|".join(alternatives)).search
-    return found
 
 #: an executable comment still open at the end (checked on MariaDB 10.11, run or skipped: 1064)
 _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the end of the {part}: the server "
@@ -1109,130 +1097,33 @@ class Splitter:
         return True
 
     def _skip_exec_text(self) -> bool:
-        """Read on in an executable comment that does not run (see `_skip_exec`). The server skips
-        it, but the client reads it as it reads any statement text: quotes hide what is in them,
-        and its delimiter ends the statement there, the `/` of the closing `*/` included (`*///`
-        under `DELIMITER //`): such a statement is refused (`_cut_in_skipped`). A comment the target
-        reads as an ordinary one (MySQL and `/*M!`: `skip.nest` off) is one to its client too."""
-        buf = self.buf
-        n = len(buf)
-        pos = self.pos
-        delimiter = "" if self.block else self.delimiter
-        while True:
-            quote = self.skip.quote
-            if quote == "#":  # a `#` or `-- ` comment: the client drops the rest of the line, unseen by either
-                e = buf.find("\n", pos)
-                closed = e >= 0
-                if not closed:
-                    e = n
-                if not closed:
-                    self.pos = n if self.eof else max(pos, n - 1)
-                    return False
-                pos = e
-                self.skip.quote = ""
-                continue
-            if quote:
-                if quote == "`":
-                    e = buf.find("`", pos)
-                    closed = e >= 0
-                    if not closed:
-                        e = n
-                else:
-                    m = self.quote_body[quote].match(buf, pos)
-                    e = m.end() if m is not None else pos
-                    closed = e < n and buf[e] == quote
-                if buf.find("/*", pos, e) >= 0 or buf.find("*/", pos, e) >= 0:
-                    # the server reads no quotes in a comment it skips: it may end the comment elsewhere
-                    # (between statements: for the statement the client sends it with)
-                    if self.skip.nest:
-                        self.skip.server_reads(buf[pos:e])
-                    else:
-                        self.refused = self.refused or _QUOTED_COMMENT_MARK
-                if not closed:
-                    self.pos = n if self.eof or quote == "`" else e  # e: the end, or a last backslash
-                    return False
-                pos = e + 1
-                self.skip.quote = ""
-                continue
-            if self.skip.nest and (self.skip.depth == 0 or self.skip.inner):
-                m = _skip_stop(delimiter)(buf, pos)
-                i = m.start() if m is not None else -1
-                found = m.group() if m is not None else ""
-            else:
-                i = buf.find("*/", pos)
-                found = "*/"
-            if i < 0:
-                # keep what may be the start of `*/` or of the delimiter: it may end in the next chunk
-                keep = max(1, len(delimiter) - 1)
-                self.pos = n if self.eof else max(pos, n - keep)
-                return False
-            if found in ("'", '"', "`"):
-                self.skip.quote = found
-                pos = i + 1
-                continue
-            if found == "#" or found == "--":
-                if found == "--":
-                    if n - i < 3 and not self.eof:
-                        self.pos = i
-                        return False
-                    if i + 2 < n and buf[i + 2] not in self.dash_follow:
-                        pos = i + 1
-                        continue
-                self.skip.quote = "#"
-                pos = i + len(found)
-                continue
-            if found == "/*":
-                if n - i < 4 and not self.eof:
-                    self.pos = i
-                    return False
-                inner = buf.startswith("!", i + 2) or buf.startswith("M!", i + 2)
-                if self.skip.depth:  # in the nested executable comment: an opening the server skips
-                    self.skip.server_reads("/*")
-                    pos = i + 2
-                    continue
-                if not inner and self._where(i)[0] == self.skip.ss_line:
-                    self.pos = i
-                    self._client_drop_from(i, SKIPEXEC)
-                    return True
-                # nested for the server; to the client, an executable one is text it reads on in,
-                # a plain one (off the `/*!` line) a comment it drops: the server never sees it
-                # (MariaDB 10.11 refuses `/*!99999 '/* q'\n/* c */ */`: fuzz seed 399)
-                if inner:
-                    self.skip.server_reads("/*")
-                self.skip.depth = 1
-                self.skip.inner = inner
-                pos = i + 2
-                continue
-            if found != "*/":  # the delimiter
-                self._cut_in_skipped(i, i + len(delimiter), inside=True)
-                return True
-            if self.skip.depth == 0 or self.skip.inner:
-                self.skip.server_reads("*/")
-            if self.skip.depth:
-                self.skip.depth = 0
-                self.skip.inner = False
-                self.skip.ss_line = -1  # (and the client's executable comment: see `_skip_exec`)
-                pos = i + 2
-                continue
-            if self.skip.nest and (self.skip.server_depth or not self.skip.server_ended):
-                # the client's comment ends here, the server's not: it runs on (or it ended before)
-                self.refused = self.refused or _QUOTED_COMMENT_MARK
-            if delimiter[:1] == "/" and self.skip.nest:  # an ordinary comment's `*/` is read whole
-                if n - i - 1 < len(delimiter) and not self.eof:
-                    self.pos = i
-                    return False
-                if buf.startswith(delimiter, i + 1):
-                    self._cut_in_skipped(i + 1, i + 1 + len(delimiter), inside=False)
-                    return True
-            pos = i + 2
+        """Read on in an executable comment that does not run (see `_skip_exec`), as `Skipped.read`
+        says the client reads it: up to its end, or to the client's delimiter in it (such a
+        statement is refused: `_cut_in_skipped`), or to a plain comment the client drops."""
+        skip = self.skip
+        pos, met = skip.read(self.buf, self.pos, self.eof, "" if self.block else self.delimiter, self.dash_follow,
+                             self.quote_body, lambda i: self._where(i)[0])
+        if skip.parted:
+            self.refused = self.refused or _QUOTED_COMMENT_MARK
+        if met == MORE:
+            self.pos = pos
+            return False
+        if met == DROP:
+            self.pos = pos
+            self._client_drop_from(pos, SKIPEXEC)
+        elif met == CUT_INSIDE:
+            self._cut_in_skipped(pos, pos + len(self.delimiter), inside=True)
+        elif met == CUT_AT_CLOSE:
+            self._cut_in_skipped(pos, pos + len(self.delimiter), inside=False)
+        else:  # CLOSED
             if self.in_stmt:
-                self.draft.add(blanked(buf[self.seg_start : pos]))
+                self.draft.add(blanked(self.buf[self.seg_start : pos]))
                 self.seg_start = pos
             self.pos = pos
             self.mode = CODE
             self.at_line_start = False
             self.exec_line = -1  # its `*/` ends the client's executable comment, an outer one too
-            return True
+        return True
 
     def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
         """The client found its delimiter in an executable comment (at buffer index `end`): the
