@@ -8,7 +8,10 @@
 - the general scanner (`linter.input.splitter.scanner.Splitter` with the fast lane off): chunk
   boundaries change nothing, positions are the file's, delimiters and client commands are the
   client's;
-- the client's argument reading (`linter.input.splitter.client.client_argument`).
+- the client's argument reading (`linter.input.splitter.client.client_argument`) and what it
+  takes for a command (`delimiter_line`, `named_command`, `backslash_command`,
+  `command_at_delimiter`): a command, not one, or more text needed, wherever the text is cut;
+- a skipped executable comment's reading (`linter.input.splitter.skipped.Skipped.read`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,19 @@ import random
 import pytest
 
 from linter.input.splitter import fast_lane, span_memory
-from linter.input.splitter.client import client_argument
+from linter.input.splitter import skipped
+from linter.input.splitter.client import (
+    BACKSLASH_EOL,
+    BACKSLASH_TEXT,
+    Command,
+    DelimiterLine,
+    backslash_command,
+    client_argument,
+    command_at_delimiter,
+    delimiter_line,
+    named_command,
+)
+from linter.input.splitter.lexis import BODIES, CLIENT_DASH_FOLLOW
 from linter.input.splitter.lexis import executable_reading
 from linter.input.splitter.scanner import Splitter
 from linter.input.splitter.span_memory import SpanMemory
@@ -199,6 +214,71 @@ def test_the_general_scanner_reports_what_is_left_open(opening: str) -> None:
 ])
 def test_client_arguments_are_read_as_the_client_reads_them(line: str, short: bool, expected: str | None) -> None:
     assert client_argument(line, short) == expected
+
+
+@pytest.mark.parametrize("text, found", [
+    ("DELIMITER //\nx", DelimiterLine(0, 12, "//", False)), ("  delimiter $$ rest\n", DelimiterLine(2, 19, "$$", False)),
+    ("DELIMITER '; x'\n", DelimiterLine(0, 15, "; x", False)), ("DELIMITER\t;;\n", DelimiterLine(0, 12, ";;", False)),
+    ("DELIMITERS //\n", False), ("DELETE FROM t;\n", False), ("delimiter\n", False), ("DELIMITER \n", None),
+    ("DELIMITER " + "x" * 5000 + "\n", DelimiterLine(0, 4096, "x" * 245, True)),
+])
+def test_a_delimiter_line_is_read_as_the_client_reads_it(text: str, found: object) -> None:
+    whole = delimiter_line(text, 0, True, True)
+    assert (whole if found is not None else whole.argument) == found  # type: ignore[union-attr]
+    assert delimiter_line(text, 0, True, False) is False or found is False
+    for cut in range(1, min(text.find("\n"), 30)):  # a cut line is undecided, or already known not to be one
+        assert delimiter_line(text[:cut], 0, False, True) in (None, False if found is False else None)
+
+
+@pytest.mark.parametrize("text, delimiter, found", [
+    ("use db1\n", ";", Command("u", "db1", "use", 7)), ("exit\n", ";", Command("q", None, "exit", 4)),
+    ("source f.sql\nx", ";", Command(".", "f.sql", "source", 12)), ("quit now\n", ";", False),
+    ("use db1;\n", ";", False), ("use db1 \\g\n", ";", False), ("update t set a = 1\n", ";", False),
+    ("status\n", "//", Command("s", None, "status", 6)),
+])
+def test_a_command_by_name_fills_its_line(text: str, delimiter: str, found: object) -> None:
+    assert named_command(text, 0, True, delimiter) == found
+    assert named_command(text.split("\n")[0], 0, False, delimiter) is None  # its line may go on
+
+
+@pytest.mark.parametrize("text, found", [
+    ("\\g x", Command("g", None, "\\g", 2)), ("\\u db2\n", Command("u", "db2", "\\u", 2)),
+    ("\\d //\n", Command("d", "//", "\\d", 2)), ("\\N", BACKSLASH_TEXT), ("\\z", BACKSLASH_TEXT),
+    ("\\\n", BACKSLASH_EOL), ("\\\r\n", BACKSLASH_EOL), ("\\c", Command("c", None, "\\c", 2)),
+])
+def test_a_backslash_is_a_command_or_text(text: str, found: object) -> None:
+    assert backslash_command(text, 0, True) == found
+    assert backslash_command("\\", 0, False) is None and backslash_command("\\", 0, True) == BACKSLASH_TEXT
+    if isinstance(found, Command) and found.argument:
+        assert backslash_command(text.rstrip("\n"), 0, False) is None  # its argument may go on
+
+
+@pytest.mark.parametrize("raw, delimiter, found", [
+    ("status", "//", Command("s", None, "status", 0)), ("connect t_b", ";", Command("r", "t_b", "connect", 0)),
+    ("use db;", "//", Command("u", "db;", "use", 0)), ("use db", ";", None), ("use db", "//", None),
+    ("go", "//", None), ("exit", ";", None), ("status now", ";", None), ("select 1", ";", None),
+])
+def test_a_command_sent_at_the_delimiter_is_run_by_the_client(raw: str, delimiter: str, found: object) -> None:
+    assert command_at_delimiter(raw, delimiter) == found
+
+
+@pytest.mark.parametrize("text, delimiter, met, at", [
+    ("a b */ c", ";", skipped.CLOSED, 6), ("a ';' b */", ";", skipped.CLOSED, 10), ("a; b */", ";", skipped.CUT_INSIDE, 1),
+    ("a */// b", "//", skipped.CUT_AT_CLOSE, 3), ("a /* c */ b */ d", ";", skipped.CLOSED, 14),
+    ("a -- x */\n b */", ";", skipped.CLOSED, 15), ("a 'x", ";", skipped.MORE, 4), ("a /* b", ";", skipped.DROP, 2),
+])
+def test_a_skipped_comment_is_read_to_what_ends_it(text: str, delimiter: str, met: int, at: int) -> None:
+    skip = skipped.Skipped()
+    skip.start("99999", False, (1, 1))
+    line = 1 if met == skipped.DROP else 2  # a plain comment on the `/*!` line: the client drops it
+    assert skip.read(text, 0, True, delimiter, CLIENT_DASH_FOLLOW, BODIES[0], lambda i: line) == (at, met)
+
+
+def test_a_quote_holding_a_comment_mark_parts_the_client_and_the_server() -> None:
+    skip = skipped.Skipped()
+    skip.start("99999", False, (1, 1))
+    assert skip.read("'/* q' */", 0, True, ";", CLIENT_DASH_FOLLOW, BODIES[0], lambda i: 2) == (9, skipped.CLOSED)
+    assert skip.parted  # the server's comment goes on past the client's `*/`
 
 
 @pytest.mark.parametrize("target, bang, digits, runs", [

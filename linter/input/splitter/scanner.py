@@ -3,7 +3,10 @@ reads the text: between statements, inside a statement, in quotes and comments, 
 commands. It is one state machine over one buffer (its `mode` says where it is), so its reading is
 one class; what has state of its own is an object it holds: the fast lane (`FastLane`), what it has
 read and not handed on (`Output`), a compound block's statements (`Blocks`), which executable
-comments run (`ExecVersions`), the session's sql_mode (`Modes`), a dump's repeats (`Repeats`)."""
+comments run (`ExecVersions`), an executable comment that does not run, which reads itself
+(`Skipped.read`), the session's sql_mode (`Modes`), a dump's repeats (`Repeats`). Which client
+command a text holds is the client module's to say (`linter.input.splitter.client`); the scanner
+does what the command does."""
 
 from __future__ import annotations
 
@@ -13,20 +16,22 @@ import re
 
 from linter.input.splitter.blocks import Blocks
 from linter.input.splitter.client import (
-    ARGUMENT_CHARS,
-    CLIENT_COMMANDS,
+    BACKSLASH_EOL,
+    BACKSLASH_TEXT,
     CMD_DONE,
     CMD_MODE,
     CMD_MORE,
     CMD_TEXT,
     COMMAND_INITIALS,
     COMMAND_LETTERS,
-    COMMAND_LINE,
     USE_LOOKAHEAD,
-    client_argument,
-    first_word_end,
+    backslash_command,
+    command_at_delimiter,
+    delimiter_line,
+    named_command,
     quits,
     quoted_name,
+    use_at_delimiter,
 )
 from linter.input.splitter.comments import Comments
 from linter.input.splitter.compound import BLOCK, Invalid, Structure, head as compound_head
@@ -50,7 +55,6 @@ from linter.input.splitter.lexis import (
     GAP_MORE,
     GAP_NEXT,
     GAP_STATEMENT,
-    HSPACE_RUN,
     LINE,
     MODE_QUOTES,
     Matcher,
@@ -1032,11 +1036,10 @@ class Splitter:
             comments = last_comments(self.stmt_comments)
             output.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
             return
-        if self.client and not semicolon:
-            command = self._command_at_delimiter(raw)
+        if self.client and not semicolon and not output.packet_open:
+            command = command_at_delimiter(raw, self.delimiter)
             if command is not None:  # the client runs it instead of sending it
-                letter, argument, name = command
-                self._run_command(letter, argument, 0, name, where=(line, self.stmt_col))
+                self._run_command(command.letter, command.argument, 0, command.name, where=(line, self.stmt_col))
                 return
         output.wait((text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet),
                     end_line if len(raw) == len(text) else line + raw.count("\n"))
@@ -1283,41 +1286,21 @@ class Splitter:
     # alone on a line, and their parameters.
 
     def _try_delimiter(self, start: int) -> bool | None:
-        """Handle a `DELIMITER xx` client command on the line starting at `start`, if there is one.
-
-        Returns True when the line was a command (consumed up to its newline), False when it is
-        not, `UNDECIDED` when more text is needed to tell. The new delimiter is the command's
-        argument as the client reads it (its first word, or a quoted one: `DELIMITER '//'`); the
-        rest of the line is ignored, and only its first `COMMAND_LINE` characters are looked at.
-        While a statement is being typed (or, under a delimiter other than `;`, a packet of them
-        is not sent yet), the mysql client ends it there, while the mariadb client sends the line
-        to the server as part of it (checked on MariaDB 10.11): a MariaDB target follows the
-        mariadb client, any other the mysql client, saying so where the two differ.
+        """Follow a `DELIMITER xx` client command on the line starting at `start`, if there is one
+        (`delimiter_line`). Returns True when the line was a command (consumed up to its newline),
+        False when it is not, `UNDECIDED` when more text is needed to tell. The rest of the line
+        is ignored. While a statement is being typed (or, under a delimiter other than `;`, a
+        packet of them is not sent yet), the mysql client ends it there, while the mariadb client
+        sends the line to the server as part of it (checked on MariaDB 10.11): a MariaDB target
+        follows the mariadb client, any other the mysql client, saying so where the two differ.
         """
-        buf, eof = self.buf, self.eof
-        n = len(buf)
-        q = run_end(HSPACE_RUN, buf, start)
-        if q - start > COMMAND_LINE:
-            return False
-        if q >= n:
-            return UNDECIDED if not eof else False
-        if buf[q] not in "dD":
-            return False
-        if n - q < 10 and not eof:
-            return UNDECIDED
-        if buf[q : q + 9].lower() != "delimiter" or q + 9 >= n or buf[q + 9] not in " \t":
-            return False
         open_statement = self.in_stmt or self.output.packet_open or self.client_text
-        if open_statement and self.mariadb_client:
-            return False
-        end = buf.find("\n", q + 9, q + COMMAND_LINE)
-        if end < 0:
-            if not eof and n - q < COMMAND_LINE:
-                return UNDECIDED
-            end = min(n, q + COMMAND_LINE)
-        argument = client_argument(buf[q : min(end, q + 255)].rstrip("\r"), short=False)
-        if argument is None:
+        found = delimiter_line(self.buf, start, self.eof, not (open_statement and self.mariadb_client))
+        if found is UNDECIDED or found is False:
+            return found
+        if found.argument is None:  # type: ignore[union-attr]
             return False  # the client rejects a bare DELIMITER; leave it to the parser to report
+        q, end, argument, rest = found  # type: ignore[misc]
         line, column = self._where(q)
         if self.in_stmt:
             self._end_stmt(start)
@@ -1334,68 +1317,49 @@ class Splitter:
             self._set_matchers()
         self.output.packet_open = self.output.rejecting = self.client_text = False
         self.at_line_start = False
-        if buf.find("\n", q, end + 1) < 0 and end < n:  # a line longer than we look at: the rest is ignored
-            self.mode = PARAMS
-            self.pos = end
-            self.params_until = ""
-            return True
         self.pos = end
+        if rest:  # a line longer than is looked at: the rest is ignored
+            self.mode = PARAMS
+            self.params_until = ""
         return True
 
     def _try_command(self, start: int) -> bool | None:
-        """A client command written by its name alone on the line starting at buffer index
-        `start`, where no statement text is typed yet (see `CLIENT_COMMANDS`): True when it was
-        one (the line is consumed, its newline left), False when it is not, `UNDECIDED` when
-        more text is needed. A line longer than `COMMAND_LINE` characters is not taken as one."""
-        buf, eof = self.buf, self.eof
-        n = len(buf)
-        end = buf.find("\n", start, start + COMMAND_LINE)
-        if end < 0:
-            if not eof and n - start < COMMAND_LINE:
-                return UNDECIDED
-            if n - start >= COMMAND_LINE:
-                return False
-            end = n
-        line = buf[start:end].rstrip("\r")
-        word_end = first_word_end(buf, start, end).end()  # type: ignore[union-attr]
-        name = buf[start:word_end].lower()
-        command = CLIENT_COMMANDS.get(name)
-        if command is None or name == "delimiter" or "\\g" in line or (self.delimiter and self.delimiter in line):
-            return False
-        letter, takes = command
-        argument = client_argument(line, short=False) if takes else None
-        if line[word_end - start :].strip(" \t") and argument is None:
-            return False  # words after a command that takes none (`quit now`): SQL
+        """Run a client command written by its name alone on the line starting at buffer index
+        `start`, where no statement text is typed yet (`named_command`): True when it was one (the
+        line is consumed, its newline left), False when it is not, `UNDECIDED` when more text is
+        needed."""
+        found = named_command(self.buf, start, self.eof, self.delimiter)
+        if found is UNDECIDED or found is False:
+            return found
         self.output.flush_pending()
-        self.pos = end
+        self.pos = found.end  # type: ignore[union-attr]
         self.at_line_start = False
-        self._run_command(letter, argument, start, name)
+        self._run_command(found.letter, found.argument, start, found.name)  # type: ignore[union-attr]
         return True
 
     def _backslash(self, p: int) -> int:
-        """A backslash outside quotes and comments at buffer index `p`: a client command
-        (`CLIENT_COMMANDS`) or text. Returns `CMD_TEXT` (text: `\\N`, or a letter the client does
-        not know, which it keeps too), `CMD_MORE` (more text is needed), `CMD_DONE` (done:
-        reading goes on at `pos`; a statement still open has lost the command from its text) or
-        `CMD_MODE` (the scanner is in another mode: the command's parameters, or stopped)."""
-        buf, eof = self.buf, self.eof
-        n = len(buf)
-        if p + 1 >= n:
-            return CMD_MORE if not eof else CMD_TEXT
-        c = buf[p + 1]
-        if c == "\n" or c == "\r" and buf.startswith("\n", p + 2):
+        """A backslash outside quotes and comments at buffer index `p`: a client command or text
+        (`backslash_command`). Returns `CMD_TEXT` (text: `\\N`, or a letter the client does not
+        know, which it keeps too), `CMD_MORE` (more text is needed), `CMD_DONE` (done: reading goes
+        on at `pos`; a statement still open has lost the command from its text) or `CMD_MODE` (the
+        scanner is in another mode: the command's parameters, or stopped)."""
+        found = backslash_command(self.buf, p, self.eof)
+        if found is UNDECIDED:
+            return CMD_MORE
+        if found == BACKSLASH_TEXT:
+            return CMD_TEXT
+        if found == BACKSLASH_EOL:
             self._cut(p, p + 1)  # a backslash that ends a line: the client drops it
             return CMD_DONE
-        if c == "N" or c not in COMMAND_LETTERS:
-            return CMD_TEXT
+        c, argument, name, end = found  # type: ignore[misc]
         if c in "gGq":
             if self.in_stmt:
-                self._end_stmt(p, delimiter_end=p + 2)  # sent as it is
-            self.pos = p + 2
+                self._end_stmt(p, delimiter_end=end)  # sent as it is
+            self.pos = end
             self.output.packet_open = self.output.rejecting = self.client_text = False
             self.refused = None  # (what was sent alone took its refusal with it)
             if c == "q":
-                self._run_command("q", None, p, "\\q")
+                self._run_command("q", None, p, name)
                 return CMD_MODE
             return CMD_DONE
         if c == "c":
@@ -1406,26 +1370,20 @@ class Splitter:
                 if quoting is not None and quoting != self.quoting:  # the quoting before the packet
                     self.quoting = quoting
                     self._set_matchers()
-            self.pos = p + 2
+            self.pos = end
             self.output.packet_open = self.output.rejecting = self.client_text = False
             self.refused = None
             return CMD_DONE
         if not COMMAND_LETTERS[c]:
-            self._cut(p, p + 2)
+            self._cut(p, end)
             return CMD_DONE
-        end = buf.find("\n", p, p + ARGUMENT_CHARS)
-        if end < 0:
-            if not eof and n - p < ARGUMENT_CHARS:
-                return CMD_MORE
-            end = min(n, p + ARGUMENT_CHARS)
-        argument = client_argument(buf[p:end].rstrip("\r"), short=True)
         if self.in_stmt:
-            self.draft.add(buf[self.seg_start : p])
-        self._run_command(c, argument, p, "\\" + c)
+            self.draft.add(self.buf[self.seg_start : p])
+        self._run_command(c, argument, p, name)
         # its parameters: the rest of the line up to the delimiter, consumed (in an executable
         # comment: up to its `*/`, left to close it)
         self.mode = PARAMS
-        self.pos = p + 2
+        self.pos = end
         in_exec = self.exec_ver is not None
         self.params_until = "*/" if in_exec else "" if self.block else self.delimiter
         self.params_consume = not in_exec
@@ -1463,43 +1421,6 @@ class Splitter:
             self.output.notes.append(Note(line, column, f"`{written}` {what} here; innolint does not follow it, so what it "
                                    "does to the schema is not replayed", "parse-error", "warning"))
 
-    def _use_at_delimiter(self, raw: str) -> str | None:
-        """`use db;` sent alone at a delimiter other than `;`: the client runs it as its `use`
-        command, whose argument keeps the `;` (`db;`, checked with MariaDB 10.11's client; without
-        a `;` the server's USE names the same database). The argument when it is so, else None."""
-        if self.delimiter == ";" or self.output.packet_open or raw[:3].lower() != "use" or raw[3:4] not in (" ", "\t", "\n"):
-            return None
-        argument = client_argument(raw[: ARGUMENT_CHARS].rstrip("\r\n"), short=False)
-        return argument if argument is not None and argument.endswith(";") else None
-
-    def _command_at_delimiter(self, raw: str) -> tuple[str, str | None, str] | None:
-        """The client command that the text sent at the client's delimiter names, which the client
-        runs instead of sending it (mysql.cc's `add_line` asks `find_command` of what was typed
-        there): its first word, up to a space or a tab, is a command's name, and what follows is
-        nothing or, for a command that takes one, its argument (`connect t_b;` reconnects into
-        t_b; `status;`, `?;` print). (letter, argument, name), or None: SQL, or a command whose
-        effect the text has as SQL too (`use db;` under `;`, the server's USE), or one followed
-        elsewhere (`go`, `ego`, `exit`, `quit`: `quits`; DELIMITER)."""
-        if self.output.packet_open:
-            return None  # (a packet's statements are the server's: the client sends the packet whole)
-        text = raw[:ARGUMENT_CHARS].lstrip(" \t\n\r\f\v")
-        if "\\g" in text:
-            return None
-        word = re.match(r"[^ \t]*", text).group()  # type: ignore[union-attr]
-        name = word.lower()
-        command = CLIENT_COMMANDS.get(name)
-        if command is None or name in ("go", "ego", "exit", "quit", "delimiter"):
-            return None
-        letter, takes = command
-        rest = text[len(word):].strip(" \t\n\r\f\v")
-        argument = client_argument(text.rstrip("\r\n"), short=False) if takes and rest else None
-        if rest and argument is None:
-            return None  # words after a command that takes none: SQL
-        if name == "use":
-            argument = self._use_at_delimiter(raw)
-            return ("u", argument, word) if argument is not None else None
-        return letter, argument, word
-
     def _use_alone(self, prefix: str, semi: int) -> bool | None:
         """`use db;` then the delimiter (another than `;`): sent alone, the client runs it as its
         `use` command (`_use_at_delimiter`). True when it was so (read up to the delimiter's end),
@@ -1512,7 +1433,7 @@ class Splitter:
             return UNDECIDED  # type: ignore[return-value]
         if not buf.startswith(delimiter, after) or len(prefix) >= COMPOUND_PREFIX:
             return False
-        argument = self._use_at_delimiter(prefix + ";")
+        argument = use_at_delimiter(prefix + ";", self.delimiter)
         if argument is None:
             return False
         where = (self.stmt_line, self.stmt_col)
