@@ -20,9 +20,10 @@ from typing import Any
 from linter.input.statement import BlockMark, TenantBlock
 
 #: splitter attributes that hold where it is and what it has found (counters, caches, buffers,
-#: positions of what is over), not the state the next text is read in
+#: positions of what is over), not the state the next text is read in (its `output` is the
+#: session's, whose `reading_state` says what of it counts)
 _NOT_STATE = frozenset({
-    "skipped", "lane", "versions", "blocks", "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "run_match",
+    "skipped", "lane", "versions", "output", "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "run_match",
     "gap_stops", "stmt_line", "stmt_col", "exec_serial", "exec_line", "comment_line", "comment_col", "open_at",
     "stop_at", "seg_start", "cstart", "repeats", "chunks_fed",
 })

@@ -1,12 +1,13 @@
 """The general scanner: one streaming split, chunk by chunk (`Splitter`), as the mysql client
 reads the text: between statements, inside a statement, in quotes and comments, and the client's
 commands. It is one state machine over one buffer (its `mode` says where it is), so its reading is
-one class; what has state of its own is an object it holds: the fast lane (`FastLane`), what it has
-read and not handed on (`Output`), a compound block's statements (`Blocks`), which executable
-comments run (`ExecVersions`), an executable comment that does not run, which reads itself
-(`Skipped.read`), the session's sql_mode (`Modes`), a dump's repeats (`Repeats`). Which client
-command a text holds is the client module's to say (`linter.input.splitter.client`); the scanner
-does what the command does."""
+one class. It finds where statements and the client's commands are; what they are and what they
+do is the client's: which command a text holds (`linter.input.splitter.client`), what the session
+does with a statement's text and a command (`Session`: the delimiter, sections, sql_mode, what is
+sent). What has state of its own is an object it holds: the session, the fast lane (`FastLane`),
+what it has read and not handed on (`Output`, the session's), which executable comments run
+(`ExecVersions`), an executable comment that does not run, which reads itself (`Skipped.read`),
+a dump's repeats (`Repeats`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 import re
 
-from linter.input.splitter.blocks import Blocks
 from linter.input.splitter.client import (
     BACKSLASH_EOL,
     BACKSLASH_TEXT,
@@ -26,15 +26,12 @@ from linter.input.splitter.client import (
     COMMAND_LETTERS,
     USE_LOOKAHEAD,
     backslash_command,
-    command_at_delimiter,
     delimiter_line,
     named_command,
-    quits,
-    quoted_name,
     use_at_delimiter,
 )
 from linter.input.splitter.comments import Comments
-from linter.input.splitter.compound import BLOCK, Invalid, Structure, head as compound_head
+from linter.input.splitter.compound import Invalid, Structure, head as compound_head
 from linter.input.splitter.draft import Draft
 from linter.input.splitter.fast_lane import FastLane
 from linter.input.splitter.lexis import (
@@ -81,15 +78,9 @@ from linter.input.splitter.lexis import (
     run_end,
     run_pattern,
 )
-from linter.input.splitter.output import Output
 from linter.input.splitter.repeats import Repeats
+from linter.input.splitter.session import Session
 from linter.input.splitter.skipped import CUT_AT_CLOSE, CUT_INSIDE, DROP, MORE, Skipped
-from linter.input.splitter.sqlmode import (
-    ANSI_QUOTES,
-    Modes,
-    NO_BACKSLASH_ESCAPES,
-    normalize,
-)
 from linter.input.statement import (
     Note,
     Segment,
@@ -116,9 +107,6 @@ _CUT_IN_EXEC = ("the mysql client ends this statement at its delimiter {delimite
 _CUT_AT_CLOSE = ("the mysql client ends this statement at the `/` of the `*/` that closes its executable comment, "
                  "which begins the delimiter {delimiter!r}: the server gets the comment unclosed and refuses the "
                  "statement (syntax error, 1064)")
-
-_LEADING_SLASH = ("this statement begins with `/` (such as what is left of `*///` after the delimiter `//`): the "
-                  "server refuses it (syntax error, 1064)")
 
 _NESTED_CLOSE = ("an executable comment nested in a running one ends that one too: the server reads what "
                  "follows as statement text and refuses the `*/` that was to close it (syntax error, 1064)")
@@ -166,8 +154,10 @@ class Splitter:
         #: what after `--` makes it a comment where a statement is held (see `CLIENT_DASH_FOLLOW`)
         self.dash_follow = CLIENT_DASH_FOLLOW if self.client else DASH_COMMENT_FOLLOW
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
+        #: the client's session: its delimiter, sections, sql_mode, what it sends (`Session`)
+        self.session = Session(path, target, self.client, self._set_matchers)
         #: what it has read and not handed on: statements, notes, the packet not sent yet
-        self.output = Output(path)
+        self.output = self.session.output
         #: between statements, the client holds text it sends with the next one: an executable
         #: comment (`/*!`, `/*M!`: kept, run or not; a plain one it drops). A DELIMITER line or a
         #: command by name is then no command to the mariadb client (`_try_delimiter`)
@@ -188,14 +178,6 @@ class Splitter:
         self.cnt_pos = 0
         self.cur_line = 1
         self.line_start = 0
-        # client state
-        self.delimiter = ";"
-        self.block = False  # inside an annotated block (a format's `begin` to `end`): no delimiter at all
-        self.packet = False  # and, in a Segment split as a packet, a `;` ends a statement (not a compound one)
-        self.part = "file"  # what is being read, for notes: the file, or a Segment's part
-        self.down = False  # inside a format's `down` section: nothing is emitted
-        self.modes = Modes()  # the session's sql_mode, as far as it is followed
-        self.quoting = 0  # how strings read: see `_QUOTINGS` (`linter.input.splitter.sqlmode`)
         self.mode = CODE
         self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
         self.exec_ver: str | None = None  # version of the open executable comment
@@ -213,8 +195,6 @@ class Splitter:
         self.drop_ss = False  # in text the client drops (`_client_drop`): whether a `/*!` is open on its line
         self.drop_back = CODE  # and the mode after it
         self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
-        self.stopped = False  # the client quit (`\q`, `exit`): nothing after is read
-        self.stop_at = (0, 0, "")  # where, and how
         self.rest_lines = 0  # line breaks in the chunks after it
         self.ends_with_newline = False
         self.params_until = ""  # in a command's parameters: what ends them besides the line's end
@@ -247,8 +227,6 @@ class Splitter:
         # comments waiting for the next statement, and the last statement waiting for the end of
         # its line (comments after its delimiter on that line are its own)
         self.leading = Comments(unless)  # and the directive lines between statements
-        #: the statements a compound block runs, which `_end_stmt` hands it
-        self.blocks = Blocks(path, target, self.output)
         #: a dump's repeated schema blocks, when the reader takes them (`linter.input.splitter.repeats`)
         self.repeats: Repeats | None = None
         #: the fast lane (`linter.input.splitter.fast_lane`), where the scanner lets it read (`fast_ok`)
@@ -271,7 +249,7 @@ class Splitter:
                 self.output.notes.append(chunk)  # type: ignore[arg-type]
                 continue
             if chunk.__class__ is TenantBlock:  # a dump's schema, maybe a repeat (`repeats`)
-                if self.stopped or self.repeats is None:
+                if self.session.stopped or self.repeats is None:
                     chunk = chunk.text  # type: ignore[attr-defined]
                 else:
                     first = False
@@ -280,7 +258,7 @@ class Splitter:
                     continue
             if not chunk:
                 continue
-            if self.stopped:  # the client quit: the rest is read (a pipe must be drained) and counted
+            if self.session.stopped:  # the client quit: the rest is read (a pipe must be drained) and counted
                 self.rest_lines += chunk.count("\n")
                 self.ends_with_newline = chunk.endswith("\n")
                 continue
@@ -323,15 +301,10 @@ class Splitter:
         self.refused = None
         self.skip.quote = ""
         self.compound = None
-        self.output.packet_open = self.output.rejecting = self.client_text = False
+        self.client_text = False
         self.at_line_start = True
         self.leading.clear()
-        self.block = segment.split != "delimiter"
-        self.packet = segment.split == "packet"
-        self.delimiter = segment.delimiter if segment.split == "delimiter" else ";"
-        self.part = segment.part
-        self._set_matchers()
-        self.output.notes.extend(segment.notes)
+        self.session.segment(segment)
 
     def _feed(self, chunk: str) -> None:
         """Drop what has been dealt with from the buffer (keeping statement and comment text) and append `chunk`."""
@@ -358,7 +331,7 @@ class Splitter:
 
     def _scan(self) -> None:
         """Advance as far as the buffer allows (at end of input: to its end)."""
-        while not self.stopped:
+        while not self.session.stopped:
             mode = self.mode
             if mode == CODE:
                 ok = self._code() if self.in_stmt else self._gap()
@@ -383,8 +356,8 @@ class Splitter:
         """At end of input: emit what is left, even unterminated."""
         buf = self.buf
         cut = None  # where the text sent ends, before the end of the input
-        if self.stopped:
-            line, column, what = self.stop_at
+        if self.session.stopped:
+            line, column, what = self.session.stop_at
             if not self.rest_lines and buf:
                 self.ends_with_newline = buf.endswith("\n")
             last = self._line_at(len(buf)) + self.rest_lines - self.ends_with_newline  # the file's last line
@@ -399,7 +372,7 @@ class Splitter:
             rest = buf[self.cstart : self.cstart + max(0, COMMENT_CHARS - self.clen)]
             text = ("/*" + "".join(self.cparts) + rest).rstrip(WS)
             self.output.flush_pending()
-            if not self.down:
+            if not self.session.down:
                 line = self.comment_line
                 if self.clen + len(rest) < COMMENT_CHARS:
                     end_line = line + text.count("\n")
@@ -415,21 +388,21 @@ class Splitter:
             if self.in_stmt:
                 self.draft.add(blanked(buf[self.seg_start :]))
                 self.seg_start = len(buf)
-                self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
+                self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.session.part)
             else:
                 self.output.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not "
-                                       f"run on the target) and the rest of the {self.part} with it",
+                                       f"run on the target) and the rest of the {self.session.part} with it",
                                        end_line=self.cur_line))
         elif self.in_stmt and self.exec_ver is not None and self.mode in (CODE, CLIENTDROP):
             if self.mode == CLIENTDROP:
                 self.draft.add(blanked(buf[self.seg_start :]))
                 self.seg_start = len(buf)
-            self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.part)
+            self.refused = self.refused or _UNCLOSED_EXEC.format(part=self.session.part)
         elif self.mode == BLOCK_COMMENT and self.in_stmt and self.client and not self.draft.over:
             # the client drops a comment left open (checked on MariaDB 10.11): what is before it is sent
             line, column = self.open_at
             self.output.flush_pending()
-            self.output.notes.append(Note(line, column, f"comment (/*) not closed: the rest of the {self.part} is inside it; the "
+            self.output.notes.append(Note(line, column, f"comment (/*) not closed: the rest of the {self.session.part} is inside it; the "
                                    "mysql client drops it and sends the statement before it", "parse-error", "warning",
                                    max(line, self._line_at(len(buf)))))
             cut = self.block_off
@@ -441,11 +414,11 @@ class Splitter:
                 self.output.flush_pending()
                 blank = len(buf) - len(buf.rstrip(WS))
                 end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
-                self.output.notes.append(Note(line, column, f"{what} not closed: the rest of the {self.part} is inside it, and the "
+                self.output.notes.append(Note(line, column, f"{what} not closed: the rest of the {self.session.part} is inside it, and the "
                                        "server rejects the statement it is in", end_line=max(line, end_line)))
         if self.in_stmt:
             # an annotated block or a Segment sent whole: the server takes a last `;` as the end of the statement
-            self._end_stmt(len(buf), cut=cut, strip_semicolon=self.block and not self.packet)
+            self._end_stmt(len(buf), cut=cut, strip_semicolon=self.session.block and not self.session.packet)
         self.output.flush_pending()
         self.output.packet_open = False  # at the end the client sends what it holds
 
@@ -472,18 +445,18 @@ class Splitter:
 
     def _set_matchers(self) -> None:
         """Follow a change of delimiter, annotated block or executable comment."""
-        delimiter = "" if self.block else self.delimiter
-        key = (delimiter, self.exec_ver is not None or self.exec_cut or self.exec_stray, self.client, self.quoting,
-               self.packet)
+        delimiter = "" if self.session.block else self.session.delimiter
+        key = (delimiter, self.exec_ver is not None or self.exec_cut or self.exec_stray, self.client, self.session.quoting,
+               self.session.packet)
         match = run_cache.get(key)
         if match is None:
             match = run_cache[key] = run_pattern(*key)
         self.run_match = match
-        self.quote_body = BODIES[self.quoting]
+        self.quote_body = BODIES[self.session.quoting]
         self.gap_stops = "dD-#/*" + delimiter[:1] + ("\\" if self.client else "")
         self.fast_ok = (self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
                         and not self.exec_cut and not self.exec_stray
-                        and not self.quoting)
+                        and not self.session.quoting)
 
     def _open_exec(self, version: str) -> None:
         self.exec_ver = version
@@ -515,7 +488,7 @@ class Splitter:
                 # (not in a packet still open: `\d ;` inside one, fuzz seeds 377, 396; nor where the
                 # client holds an executable comment: a `---` line after it is sent, not a comment)
                 took = self.lane.read(buf, self.pos, (self.cnt_pos, self.cur_line, self.line_start),
-                                      leading.waiting, leading.hold, output.out, self._follow_set,
+                                      leading.waiting, leading.hold, output.out, self.session.follow_set,
                                       leading.directive_lines)
                 if took is not None:
                     self.pos, self.cnt_pos, self.cur_line, self.line_start, skipped = took
@@ -549,7 +522,7 @@ class Splitter:
                 if found is UNDECIDED:
                     return False
                 if found:
-                    if self.stopped:
+                    if self.session.stopped:
                         return False
                     continue
             if output.pending is not None:
@@ -573,7 +546,7 @@ class Splitter:
             self.compound = None
             if not self._code():
                 return False
-            if self.in_stmt or self.mode != CODE or self.stopped:
+            if self.in_stmt or self.mode != CODE or self.session.stopped:
                 return True
 
     def _gap_special(self, e: int) -> int:
@@ -586,14 +559,14 @@ class Splitter:
         n = len(buf)
         c = buf[e]
         fast = not self.markers
-        if c in "dD" and self.at_line_start and not self.block and (n - e < 10 or buf[e + 1] in "eE") and not (
+        if c in "dD" and self.at_line_start and not self.session.block and (n - e < 10 or buf[e + 1] in "eE") and not (
                 self.mariadb_client and (self.output.packet_open or self.client_text)):
             found = self._try_delimiter(e)
             if found is UNDECIDED:
                 return GAP_MORE
             if found:
                 return GAP_NEXT
-        delimiter = "" if self.block else self.delimiter
+        delimiter = "" if self.session.block else self.session.delimiter
         if c == delimiter[:1]:
             if buf.startswith(delimiter, e):  # an empty statement
                 self.pos = e + len(delimiter)
@@ -674,7 +647,7 @@ class Splitter:
         start = m.start(3) + body.index(text[0])
         line = self._line_at(start)
         if text[:3] in SET_WORDS:
-            self._follow_set(text, line, start - self.line_start + 1)
+            self.session.follow_set(text, line, start - self.line_start + 1)
         self.exec_serial += 1
         # a statement before it on the same line waits for a trailing comment: it is complete
         self.output.flush_pending()
@@ -735,38 +708,9 @@ class Splitter:
         """Obey a format's annotation (`Format.section`); a statement still open ends where the annotation starts."""
         if self.in_stmt:
             self._end_stmt(self.pos, cut=self.cm_off, strip_semicolon=marker == "end")
-        self.output.flush_pending()
-        if marker == "up":
-            self.down = False
+        if marker in ("up", "down"):
             self.leading.clear()
-        elif marker == "down":
-            self.down = True
-            self.leading.clear()
-        elif marker == "begin":
-            self.block = True
-            self._set_matchers()
-        elif marker == "end":
-            self.block = False
-            self._set_matchers()
-
-    def _follow_set(self, text: str, line: int, column: int) -> int:
-        """A SET statement: follow what it does to the session's sql_mode (`linter.input.splitter.sqlmode`) and
-        to user variables (`SET @m = ''; SET sql_mode = @m`), and read on with the quoting that
-        mode gives, which it returns. (The fast lane counts a SET that names no sql_mode without building it: a
-        variable set there and later given to sql_mode is reported as unknown.)"""
-        if "@" not in text and "sql_mode" not in text.lower():
-            return self.quoting
-        if self.block or self.delimiter != ";":
-            self.output.remember_modes(self.modes, self.quoting)
-        problem = self.modes.apply_set(text)
-        if problem:
-            self.output.notes.append(Note(line, column, problem, "parse-error", "warning", excerpt=excerpt(text)))
-        flags = self.modes.flags
-        quoting = (NO_BACKSLASH_ESCAPES in flags) + 2 * (ANSI_QUOTES in flags)
-        if quoting != self.quoting:
-            self.quoting = quoting
-            self._set_matchers()
-        return quoting
+        self.session.section(marker)
 
     # --- inside a statement -------------------------------------------------------------------
     # Inside a statement: its text up to its delimiter (`_code`), a compound statement's structure,
@@ -779,7 +723,7 @@ class Splitter:
         n = len(buf)
         pos = self.pos
         run_match = self.run_match
-        delimiter = "" if self.block else self.delimiter
+        delimiter = "" if self.session.block else self.session.delimiter
         d0 = delimiter[:1]  # "" never equals a character
         while True:
             m = run_match(buf, pos)  # `(...)*` always matches
@@ -803,7 +747,7 @@ class Splitter:
                 if not eof and n - p < len(delimiter) and delimiter.startswith(buf[p:]):
                     self.pos = p
                     return False
-            if c == ";" and (self.packet or delimiter and delimiter != ";"):  # not the delimiter: see `linter.input.splitter.compound`
+            if c == ";" and (self.session.packet or delimiter and delimiter != ";"):  # not the delimiter: see `linter.input.splitter.compound`
                 compound = self.compound
                 if compound is None:
                     prefix = self.draft.prefix(buf, self.seg_start, p)
@@ -819,7 +763,7 @@ class Splitter:
                         self._end_stmt(p, delimiter_end=p + 1, semicolon=True)
                         self.output.packet_open = True
                         return True
-                    compound = self.compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
+                    compound = self.compound = head if isinstance(head, Invalid) else Structure(head, self.session.quoting)
                     self.fed = 0
                 if isinstance(compound, Structure) and not self.draft.over:
                     text = self.draft.text_from(self.fed, buf, self.seg_start, p)
@@ -960,9 +904,9 @@ class Splitter:
         semicolon: bool = False,
     ) -> None:
         """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its
-        text, if given); `semicolon`: at a `;` in a packet."""
-        output = self.output
-        output.ended_notes = len(output.notes)
+        text, if given), and hand it to the client (`Session.statement`); `semicolon`: at a `;` in
+        a packet."""
+        self.output.ended_notes = len(self.output.notes)
         if not self.draft.fits(end - self.seg_start):
             self._end_oversize(end, delimiter_end)
             return
@@ -972,80 +916,14 @@ class Splitter:
             self.pos = delimiter_end
         if cut is not None:
             raw = raw[:cut]
-        text = raw.rstrip(WS)
-        if strip_semicolon and text.endswith(";"):
-            text = text[:-1].rstrip(WS)
-        packet = 0  # under `;` each statement is a packet of its own
-        # (but a packet begun under another delimiter goes on to the first `;` after `\d ;`: seed 396)
-        if self.block or self.delimiter != ";" or output.packet_open:
-            if not output.packet_open:  # the first statement of a packet
-                output.packet_no += 1
-            packet = output.packet_no
-        stmt_exec = self.stmt_exec
-        close = self.exec_close_off
-        self.stmt_exec = self.exec_close_off = None
-        compound = self.compound
-        self.compound = None
-        refused, self.refused = self.refused, None
-        if not text and semicolon and not output.rejecting:
-            if not self.block:
-                output.empty_statement(self.stmt_line, self.stmt_col)
-        if not text or self.down or output.rejecting:
-            return
-        if refused is None and text[:1] == "/":
-            refused = _LEADING_SLASH
-        if refused is not None:
-            output.flush_pending()
-            line = self.stmt_line
-            packet = self.block or self.delimiter != ";" and not self.buf.startswith(self.delimiter, end)
-            if packet and end < len(self.buf):  # a multi-statement packet stops at its first error
-                output.rejecting = True
-                refused += "; the server runs none of the statements after it in the same packet"
-            output.notes.append(Note(line, self.stmt_col, refused, "parse-error", "warning", line + text.count("\n"),
-                                   excerpt(text)))
-            return
-        if compound is None and (self.block or self.delimiter != ";"):  # no `;` of its own: a compound one?
-            head = compound_head(text[:COMPOUND_PREFIX])
-            if head is not None:
-                compound = head if isinstance(head, Invalid) else Structure(head, self.quoting)
-                self.fed = 0
-        if compound is not None:
-            if isinstance(compound, Invalid):
-                output.rejecting = True
-                output.flush_pending()
-                output.notes.append(Note(self.stmt_line, self.stmt_col, f"{compound.reason}: the server rejects this "
-                                       "statement and the rest of its packet, so innolint replays none of it",
-                                       "parse-error", "warning", self.stmt_line + text.count("\n"), excerpt(text)))
-                return
-            if not compound.complete:
-                compound.feed(raw[self.fed :], self.fed, final=True)
-            if compound.kind == BLOCK:
-                self.blocks.emit(raw, compound, (self.stmt_line, self.stmt_col), self.stmt_comments, packet,
-                                 self.quoting, self.modes, self._follow_set)
-                return
-        executable = None
-        if stmt_exec is not None and (close is None or not raw[close:].strip(WS)):
-            executable = stmt_exec[1]
-        if self.quoting:
-            text = normalize(text, self.modes.flags)
-        line = self.stmt_line
-        end_line = line + text.count("\n")
-        if text[:3] in SET_WORDS:
-            self._follow_set(text, line, self.stmt_col)
-        if delimiter_end is None:
-            comments = last_comments(self.stmt_comments)
-            output.out.append(Statement(text, self.path, line, self.stmt_col, end_line, comments, executable, packet))
-            return
-        if self.client and not semicolon and not output.packet_open:
-            command = command_at_delimiter(raw, self.delimiter)
-            if command is not None:  # the client runs it instead of sending it
-                self._run_command(command.letter, command.argument, 0, command.name, where=(line, self.stmt_col))
-                return
-        output.wait((text, line, self.stmt_col, end_line, self.stmt_comments, executable, packet),
-                    end_line if len(raw) == len(text) else line + raw.count("\n"))
-        if self.client and not semicolon and not output.packet_open and quits(text):
-            self.stop_at = (line, self.stmt_col, f"`{text}` (which the server refuses)")
-            self.stopped = True
+        executable, close, compound, refused = self.stmt_exec, self.exec_close_off, self.compound, self.refused
+        self.stmt_exec = self.exec_close_off = self.compound = self.refused = None
+        self.session.statement(
+            raw, self.stmt_line, self.stmt_col, self.stmt_comments, executable=executable, close=close,
+            compound=compound, fed=self.fed, refused=refused, at_delimiter=delimiter_end is not None,
+            strip_semicolon=strip_semicolon, semicolon=semicolon,
+            delimiter_next=self.buf.startswith(self.session.delimiter, end), more=end < len(self.buf),
+        )
 
     def _end_oversize(self, end: int, delimiter_end: int | None) -> None:
         """Close a statement longer than `max_statement`, of which only the start was kept: counted
@@ -1058,7 +936,7 @@ class Splitter:
         self.refused = None
         if delimiter_end is not None:
             self.pos = delimiter_end
-        if self.down:
+        if self.session.down:
             return
         blank = tail[len(tail.rstrip(WS)):] if tail.strip(WS) else ""
         end_line = self.stmt_line + lines - blank.count("\n")
@@ -1104,7 +982,7 @@ class Splitter:
         says the client reads it: up to its end, or to the client's delimiter in it (such a
         statement is refused: `_cut_in_skipped`), or to a plain comment the client drops."""
         skip = self.skip
-        pos, met = skip.read(self.buf, self.pos, self.eof, "" if self.block else self.delimiter, self.dash_follow,
+        pos, met = skip.read(self.buf, self.pos, self.eof, "" if self.session.block else self.session.delimiter, self.dash_follow,
                              self.quote_body, lambda i: self._where(i)[0])
         if skip.parted:
             self.refused = self.refused or _QUOTED_COMMENT_MARK
@@ -1115,9 +993,9 @@ class Splitter:
             self.pos = pos
             self._client_drop_from(pos, SKIPEXEC)
         elif met == CUT_INSIDE:
-            self._cut_in_skipped(pos, pos + len(self.delimiter), inside=True)
+            self._cut_in_skipped(pos, pos + len(self.session.delimiter), inside=True)
         elif met == CUT_AT_CLOSE:
-            self._cut_in_skipped(pos, pos + len(self.delimiter), inside=False)
+            self._cut_in_skipped(pos, pos + len(self.session.delimiter), inside=False)
         else:  # CLOSED
             if self.in_stmt:
                 self.draft.add(blanked(self.buf[self.seg_start : pos]))
@@ -1132,7 +1010,7 @@ class Splitter:
         """The client found its delimiter in an executable comment (at buffer index `end`): the
         statement it sends ends inside the comment, which the server refuses (`reason`)."""
         self.refused = self.refused or reason
-        self._end_stmt(end, delimiter_end=delimiter_end, strip_semicolon=self.delimiter != ";")
+        self._end_stmt(end, delimiter_end=delimiter_end, strip_semicolon=self.session.delimiter != ";")
         self.output.packet_open = self.output.rejecting = False
 
     def _cut_in_skipped(self, end: int, delimiter_end: int, *, inside: bool) -> None:
@@ -1146,7 +1024,7 @@ class Splitter:
             self.draft.add(blanked(self.buf[self.seg_start : end]))
             self.seg_start = end
             self._cut_in_exec(end, delimiter_end, (_CUT_IN_EXEC if inside else _CUT_AT_CLOSE).format(
-                delimiter=self.delimiter))
+                delimiter=self.session.delimiter))
         else:
             self.pos = delimiter_end
             self.output.packet_open = self.output.rejecting = False
@@ -1304,17 +1182,7 @@ class Splitter:
         line, column = self._where(q)
         if self.in_stmt:
             self._end_stmt(start)
-        self.output.flush_pending()
-        if open_statement:
-            self.output.notes.append(Note(line, column, "DELIMITER while a statement is not ended: the mysql client ends it "
-                                   "here, the mariadb client would send this line to the server as part of it",
-                                   "parse-error", "info"))
-        if "\\" in argument:
-            self.output.notes.append(Note(line, column, "the client rejects a delimiter holding a backslash: the delimiter "
-                                   f"stays {self.delimiter!r}", "parse-error", "warning"))
-        else:
-            self.delimiter = argument
-            self._set_matchers()
+        self.session.set_delimiter(argument, line, column, open_statement)
         self.output.packet_open = self.output.rejecting = self.client_text = False
         self.at_line_start = False
         self.pos = end
@@ -1328,13 +1196,13 @@ class Splitter:
         `start`, where no statement text is typed yet (`named_command`): True when it was one (the
         line is consumed, its newline left), False when it is not, `UNDECIDED` when more text is
         needed."""
-        found = named_command(self.buf, start, self.eof, self.delimiter)
+        found = named_command(self.buf, start, self.eof, self.session.delimiter)
         if found is UNDECIDED or found is False:
             return found
         self.output.flush_pending()
         self.pos = found.end  # type: ignore[union-attr]
         self.at_line_start = False
-        self._run_command(found.letter, found.argument, start, found.name)  # type: ignore[union-attr]
+        self.session.run_command(found.letter, found.argument, found.name, *self._where(start))  # type: ignore[union-attr]
         return True
 
     def _backslash(self, p: int) -> int:
@@ -1359,17 +1227,14 @@ class Splitter:
             self.output.packet_open = self.output.rejecting = self.client_text = False
             self.refused = None  # (what was sent alone took its refusal with it)
             if c == "q":
-                self._run_command("q", None, p, name)
+                self.session.run_command("q", None, name, *self._where(p))
                 return CMD_MODE
             return CMD_DONE
         if c == "c":
             if self.in_stmt:
                 self._drop_stmt()
             if self.output.packet_open:
-                quoting = self.output.drop_packet(*self._where(p), self.modes)
-                if quoting is not None and quoting != self.quoting:  # the quoting before the packet
-                    self.quoting = quoting
-                    self._set_matchers()
+                self.session.clear(*self._where(p))
             self.pos = end
             self.output.packet_open = self.output.rejecting = self.client_text = False
             self.refused = None
@@ -1379,66 +1244,36 @@ class Splitter:
             return CMD_DONE
         if self.in_stmt:
             self.draft.add(self.buf[self.seg_start : p])
-        self._run_command(c, argument, p, name)
+        self.session.run_command(c, argument, name, *self._where(p))
         # its parameters: the rest of the line up to the delimiter, consumed (in an executable
         # comment: up to its `*/`, left to close it)
         self.mode = PARAMS
         self.pos = end
         in_exec = self.exec_ver is not None
-        self.params_until = "*/" if in_exec else "" if self.block else self.delimiter
+        self.params_until = "*/" if in_exec else "" if self.session.block else self.session.delimiter
         self.params_consume = not in_exec
         if self.in_stmt:
             self.seg_start = self.pos
         return CMD_MODE
-
-    def _run_command(self, letter: str, argument: str | None, at: int, written: str,
-                     where: tuple[int, int] | None = None) -> None:
-        """What a client command does to the schema, or to what innolint can follow; it was
-        written at buffer index `at`, or at (line, column) `where`."""
-        if letter == "q":
-            line, column = where or self._where(at)
-            self.stop_at = (line, column, f"`{written}`")
-            self.stopped = True
-        elif letter in "ur" and argument:
-            line, column = where or self._where(at)
-            self.output.flush_pending()
-            if argument.endswith(";"):  # (`USE db;` under another delimiter, or `\u db;`: fuzz seed 401)
-                self.output.notes.append(Note(line, column, f"the client takes {argument!r}, with its `;`, for the database's "
-                                       "name: unless a database of that name exists, it fails (error 1049) and the "
-                                       "client stays in its database, as innolint takes it to; from here on the "
-                                       "schema may differ from the server's if one does", "parse-error", "warning"))
-                return
-            use = Statement(f"USE {quoted_name(argument)}", self.path, line, column, line, (), None)
-            self.output.before_packet(use, None if letter != "r" else Note(
-                line, column, f"`{written}` reconnects; innolint takes it for the same server, now in database "
-                f"{argument}", "parse-error", "info"))
-        elif letter == "d" and argument and "\\" not in argument:
-            self.delimiter = argument
-            self._set_matchers()
-        elif letter in ".!":
-            line, column = where or self._where(at)
-            what = "runs another file" if letter == "." else "runs a shell command"
-            self.output.notes.append(Note(line, column, f"`{written}` {what} here; innolint does not follow it, so what it "
-                                   "does to the schema is not replayed", "parse-error", "warning"))
 
     def _use_alone(self, prefix: str, semi: int) -> bool | None:
         """`use db;` then the delimiter (another than `;`): sent alone, the client runs it as its
         `use` command (`_use_at_delimiter`). True when it was so (read up to the delimiter's end),
         False when not, `UNDECIDED` when more text is needed (blanks after the `;` are looked at
         up to `USE_LOOKAHEAD` characters)."""
-        buf, n, delimiter = self.buf, len(self.buf), self.delimiter
+        buf, n, delimiter = self.buf, len(self.buf), self.session.delimiter
         limit = min(n, semi + 1 + USE_LOOKAHEAD)
         after = WS_RUN.match(buf, semi + 1, limit).end()  # type: ignore[union-attr]
         if not self.eof and (after == n or after + len(delimiter) > n and delimiter.startswith(buf[after:])):
             return UNDECIDED  # type: ignore[return-value]
         if not buf.startswith(delimiter, after) or len(prefix) >= COMPOUND_PREFIX:
             return False
-        argument = use_at_delimiter(prefix + ";", self.delimiter)
+        argument = use_at_delimiter(prefix + ";", self.session.delimiter)
         if argument is None:
             return False
         where = (self.stmt_line, self.stmt_col)
         self._drop_stmt()
-        self._run_command("u", argument, 0, "use", where=where)
+        self.session.run_command("u", argument, "use", *where)
         self.pos = after + len(delimiter)
         self.output.packet_open = self.output.rejecting = False
         return True
