@@ -30,7 +30,7 @@ from linter.input.splitter.client import (
     named_command,
     use_at_delimiter,
 )
-from linter.input.splitter.comments import Comments
+from linter.input.splitter.comments import Comments, CommentText
 from linter.input.splitter.compound import Invalid, Structure, head as compound_head
 from linter.input.splitter.draft import Draft
 from linter.input.splitter.fast_lane import FastLane
@@ -214,14 +214,7 @@ class Splitter:
         self.compound: Structure | Invalid | None = None  # a compound statement (found at its first `;`)
         self.fed = 0  # how much of its text the Structure has read
         # the comment being read
-        self.collect = False  # whether its text is wanted
-        self.cstart = 0  # buffer index where its not-yet-copied text starts
-        self.cparts: list[str] = []
-        self.clen = 0  # their length (at most `COMMENT_CHARS` are kept)
-        self.dash_comment = False  # a `--` comment (the only kind migration annotations use)
-        self.block_bang = self.block_blank = False  # in a plain comment: see `_block_comment`
-        self.comment_line = 0
-        self.comment_col = 0
+        self.comment = CommentText()
         self.cm_off = 0  # offset in the statement text where an in-statement `--` comment began
         self.block_off = 0  # and a `/*` one
         # comments waiting for the next statement, and the last statement waiting for the end of
@@ -314,13 +307,8 @@ class Splitter:
                 piece = buf[self.seg_start : pos]
                 self.draft.add(blanked(piece) if self.mode in (SKIPEXEC, CLIENTDROP) else piece)
             self.seg_start = 0
-        if self.collect and self.mode in (BLOCK_COMMENT, LINE):
-            room = COMMENT_CHARS - self.clen
-            if room > 0:
-                piece = buf[self.cstart : min(pos, self.cstart + room)]
-                self.cparts.append(piece)
-                self.clen += len(piece)
-            self.cstart = 0
+        if self.mode in (BLOCK_COMMENT, LINE):
+            self.comment.rebase(buf, pos)
         self._line_at(pos)
         self.cnt_pos -= pos
         self.line_start -= pos
@@ -369,18 +357,18 @@ class Splitter:
         if self.mode == BLOCK_COMMENT and not self.in_stmt:
             # an unterminated comment between statements swallowed the rest of the file: surface
             # it as a statement so the parser reports it instead of the file silently ending
-            rest = buf[self.cstart : self.cstart + max(0, COMMENT_CHARS - self.clen)]
-            text = ("/*" + "".join(self.cparts) + rest).rstrip(WS)
+            kept = self.comment.text(buf, len(buf))
+            text = ("/*" + kept).rstrip(WS)
             self.output.flush_pending()
             if not self.session.down:
-                line = self.comment_line
-                if self.clen + len(rest) < COMMENT_CHARS:
+                line = self.comment.line
+                if len(kept) < COMMENT_CHARS:
                     end_line = line + text.count("\n")
                 else:  # only its start is kept: it ends on the last line that is not blank
                     blank = len(buf) - len(buf.rstrip(WS))
                     end_line = self._line_at(len(buf)) - buf.count("\n", len(buf) - blank)
                 self.output.out.append(
-                    Statement(text, self.path, line, self.comment_col, end_line, last_comments(self.leading.waiting), None)
+                    Statement(text, self.path, line, self.comment.column, end_line, last_comments(self.leading.waiting), None)
                 )
         elif self.mode == SKIPEXEC or self.mode == CLIENTDROP and self.drop_back == SKIPEXEC:
             line, column = self.skip.at
@@ -620,8 +608,8 @@ class Splitter:
                     self._skip_exec(e, end, version)
                     return GAP_MODE
                 self._start_comment(e + 2, BLOCK_COMMENT, collect=True, dash=False)
-                self.comment_line = self._line_at(e)
-                self.comment_col = e - self.line_start + 1
+                self.comment.line = self._line_at(e)
+                self.comment.column = e - self.line_start + 1
                 return GAP_MODE
         elif c == "\\" and self.client:
             found = self._backslash(e)
@@ -666,40 +654,36 @@ class Splitter:
         end = buf.find("\n", text_start)
         if end < 0 and not self.eof:
             self._start_comment(text_start, LINE, collect=True, dash=dash)
-            self.comment_line = self._line_at(start)
+            self.comment.line = self._line_at(start)
             return True
         if end < 0:
             end = len(buf)
         raw = buf[text_start : min(end, text_start + COMMENT_CHARS)]
         directive = bool(self.unless) and self.unless in raw
         if self.output.pending is not None or directive:
-            self.comment_line = self._line_at(start)
+            self.comment.line = self._line_at(start)
         if directive:
-            self.leading.directive_lines(self.comment_line, raw)
+            self.leading.directive_lines(self.comment.line, raw)
         self.pos = end
-        self.dash_comment = dash
+        self.comment.dash = dash
         self._comment_done(comment_text(raw))
         return False
 
     def _start_comment(self, text_start: int, mode: int, *, collect: bool, dash: bool) -> None:
         self.mode = mode
-        self.block_bang = self.block_blank = False  # (see `_block_comment`)
-        self.collect = collect
-        self.dash_comment = dash
-        self.cstart = self.pos = text_start
-        self.cparts = []
-        self.clen = 0
+        self.pos = text_start
+        self.comment.open(text_start, wanted=collect, dash=dash)
 
     def _comment_done(self, text: str) -> None:
         """File a finished comment: a migration annotation, a trailing comment, or a leading one."""
-        if self.markers and self.dash_comment:
+        if self.markers and self.comment.dash:
             marker = self.markers(text)
             if marker is not None:
                 self._apply_marker(marker)
                 return
         if self.in_stmt or not text:
             return  # inside a statement a comment is part of its text
-        if self.output.trailing(self.comment_line, text):
+        if self.output.trailing(self.comment.line, text):
             return
         self.output.flush_pending()
         self.leading.add(text)
@@ -1102,34 +1086,35 @@ class Splitter:
         buf = self.buf
         pos = self.pos
         n = len(buf)
+        comment = self.comment
         while True:
             e = buf.find("*/", pos)
             end = e if e >= 0 else n
             if self.client:
                 newline = buf.rfind("\n", pos, end)
                 if newline >= 0:
-                    self.block_bang = False
-                if not self.block_bang and buf.find("/*!", max(pos, newline + 1), end) >= 0:
-                    self.block_bang = True
+                    comment.bang = False
+                if not comment.bang and buf.find("/*!", max(pos, newline + 1), end) >= 0:
+                    comment.bang = True
             if e < 0:
                 # keep a last `*`, or `/*` of a `/*!`: the rest may come with the next chunk
                 self.pos = n if self.eof else max(pos, n - 2)
-                if self.block_blank and self.in_stmt and self.pos > self.seg_start:
+                if comment.blank and self.in_stmt and self.pos > self.seg_start:
                     self.draft.add(blanked(buf[self.seg_start : self.pos]))
                     self.seg_start = self.pos
                 return False
-            if not self.block_bang:
+            if not comment.bang:
                 break
-            self.block_bang = False  # (this `*/` ends the client's mark)
-            if self.in_stmt and not self.block_blank:
+            comment.bang = False  # (this `*/` ends the client's mark)
+            if self.in_stmt and not comment.blank:
                 self.draft.add(buf[self.seg_start : e + 2])
                 self.seg_start = e + 2
-            self.block_blank = True
+            comment.blank = True
             pos = e + 2
-        if self.block_blank and self.in_stmt:
+        if comment.blank and self.in_stmt:
             self.draft.add(blanked(buf[self.seg_start : e + 2]))
             self.seg_start = e + 2
-        self.block_blank = False
+        comment.blank = False
         self.mode = CODE
         self.pos = e + 2
         self._collected(e)
@@ -1137,13 +1122,10 @@ class Splitter:
 
     def _collected(self, e: int) -> None:
         """The comment being read ends at `e`: its text, when collected, goes to the notes."""
-        if self.collect:
-            text = self.buf[self.cstart : min(e, self.cstart + max(0, COMMENT_CHARS - self.clen))]
-            if self.cparts:
-                text = "".join(self.cparts) + text
-                self.cparts = []
+        if self.comment.wanted:
+            text = self.comment.text(self.buf, e)
             if self.unless and not self.in_stmt and self.unless in text:
-                self.leading.directive_lines(self.comment_line, text)
+                self.leading.directive_lines(self.comment.line, text)
             self._comment_done(comment_text(text))
 
     def _line_comment(self) -> bool:
