@@ -24,7 +24,7 @@ from linter.input.statement import BlockMark, TenantBlock
 #: session's, whose `reading_state` says what of it counts)
 _NOT_STATE = frozenset({
     "skipped", "lane", "versions", "output", "buf", "pos", "eof", "cnt_pos", "cur_line", "line_start", "run_match",
-    "gap_stops", "stmt_line", "stmt_col", "exec_serial", "exec_line", "open_at", "seg_start", "repeats",
+    "gap_stops", "stmt_line", "stmt_col", "open_at", "seg_start", "repeats",
     "chunks_fed",
 })
 

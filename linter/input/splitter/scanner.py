@@ -6,8 +6,9 @@ do is the client's: which command a text holds (`linter.input.splitter.client`),
 does with a statement's text and a command (`Session`: the delimiter, sections, sql_mode, what is
 sent). What has state of its own is an object it holds: the session, the fast lane (`FastLane`),
 what it has read and not handed on (`Output`, the session's), which executable comments run
-(`ExecVersions`), an executable comment that does not run, which reads itself (`Skipped.read`),
-a dump's repeats (`Repeats`)."""
+(`ExecVersions`), the executable comment open that runs (`ExecComment`), one that does not run,
+which reads itself (`Skipped.read`), the comment being read (`CommentText`), the statement text
+read so far (`Draft`), a dump's repeats (`Repeats`)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from linter.input.splitter.client import (
 from linter.input.splitter.comments import Comments, CommentText
 from linter.input.splitter.compound import Invalid, Structure, head as compound_head
 from linter.input.splitter.draft import Draft
+from linter.input.splitter.exec_comment import ExecComment
 from linter.input.splitter.fast_lane import FastLane
 from linter.input.splitter.lexis import (
     ExecVersions,
@@ -180,16 +182,7 @@ class Splitter:
         self.line_start = 0
         self.mode = CODE
         self.at_line_start = True  # between statements: only whitespace since a newline (or file start)
-        self.exec_ver: str | None = None  # version of the open executable comment
-        self.exec_serial = 0  # counts executable comments, to tell them apart
-        self.exec_line = 0  # the line the open one starts on
-        # the client found its delimiter inside an executable comment (`_cut_in_exec`): for the
-        # server the rest is outside the comment, and the `*/` that closed it is text it refuses
-        self.exec_cut = False
-        # an executable comment nested in a running one ended both (the server's lexer; an ordinary
-        # comment nests): a later `*/` in the statement is text the server refuses (`_nested_comment_closed`)
-        self.exec_nested = False  # such a comment is open
-        self.exec_stray = False  # it has closed the executable comment
+        self.exec = ExecComment()  # the executable comment open that runs on the target
         self.refused: str | None = None  # why the server refuses the statement being read, all of it
         self.skip = Skipped()  # an executable comment that does not run, as far as it is read
         self.drop_ss = False  # in text the client drops (`_client_drop`): whether a `/*!` is open on its line
@@ -289,8 +282,7 @@ class Splitter:
         self.pos = 0
         self.mode = CODE
         self.in_stmt = False
-        self.exec_ver = None
-        self.exec_cut = self.exec_nested = self.exec_stray = False
+        self.exec.reset()
         self.refused = None
         self.skip.quote = ""
         self.compound = None
@@ -381,7 +373,7 @@ class Splitter:
                 self.output.notes.append(Note(line, column, "executable comment not closed: the server skips it (it does not "
                                        f"run on the target) and the rest of the {self.session.part} with it",
                                        end_line=self.cur_line))
-        elif self.in_stmt and self.exec_ver is not None and self.mode in (CODE, CLIENTDROP):
+        elif self.in_stmt and self.exec.version is not None and self.mode in (CODE, CLIENTDROP):
             if self.mode == CLIENTDROP:
                 self.draft.add(blanked(buf[self.seg_start :]))
                 self.seg_start = len(buf)
@@ -434,7 +426,7 @@ class Splitter:
     def _set_matchers(self) -> None:
         """Follow a change of delimiter, annotated block or executable comment."""
         delimiter = "" if self.session.block else self.session.delimiter
-        key = (delimiter, self.exec_ver is not None or self.exec_cut or self.exec_stray, self.client, self.session.quoting,
+        key = (delimiter, self.exec.reads_otherwise, self.client, self.session.quoting,
                self.session.packet)
         match = run_cache.get(key)
         if match is None:
@@ -442,14 +434,8 @@ class Splitter:
         self.run_match = match
         self.quote_body = BODIES[self.session.quoting]
         self.gap_stops = "dD-#/*" + delimiter[:1] + ("\\" if self.client else "")
-        self.fast_ok = (self.fast_lane and not self.markers and delimiter == ";" and self.exec_ver is None
-                        and not self.exec_cut and not self.exec_stray
+        self.fast_ok = (self.fast_lane and not self.markers and delimiter == ";" and not self.exec.reads_otherwise
                         and not self.session.quoting)
-
-    def _open_exec(self, version: str) -> None:
-        self.exec_ver = version
-        self.exec_serial += 1
-        self._set_matchers()
 
     def _skip_exec(self, start: int, marker_end: int, version: str) -> None:
         """An executable comment that does not run on the target, opened at buffer index
@@ -530,7 +516,7 @@ class Splitter:
             self.at_line_start = False
             self.seg_start = self.pos = e
             self.stmt_comments = leading.take()
-            self.stmt_exec = (self.exec_serial, self.exec_ver) if self.exec_ver is not None else None
+            self.stmt_exec = (self.exec.serial, self.exec.version) if self.exec.version is not None else None
             self.compound = None
             if not self._code():
                 return False
@@ -566,7 +552,7 @@ class Splitter:
                 return GAP_MORE
         if c == "-" or c == "#":
             # where the client holds nothing of a statement, `--` is a comment whatever follows
-            empty = self.client and not (self.output.packet_open or self.client_text) and self.exec_ver is None
+            empty = self.client and not (self.output.packet_open or self.client_text) and self.exec.version is None
             if fast and self.output.pending is None:
                 m = (client_comment_run if empty else held_comment_run if self.client else comment_run)(buf, e)
                 if m is not None:
@@ -590,7 +576,7 @@ class Splitter:
                 return GAP_MORE
             if buf.startswith("*", e + 1):
                 self.at_line_start = False
-                if fast and self.exec_ver is None and delimiter == ";" and not self.output.packet_open:  # (seed 404)
+                if fast and self.exec.version is None and delimiter == ";" and not self.output.packet_open:  # (seed 404)
                     m = exec_line(buf, e)
                     if m is not None and self._exec_line_stmt(m):
                         return GAP_NEXT
@@ -601,8 +587,8 @@ class Splitter:
                         self.output.text_follows()
                     end, version, runs = self.versions.marker(m)
                     if runs:
-                        self._open_exec(version)
-                        self.exec_line = self._where(e)[0]
+                        self.exec.open(version, self._where(e)[0], nests=False)
+                        self._set_matchers()
                         self.pos = end
                         return GAP_NEXT
                     self._skip_exec(e, end, version)
@@ -615,11 +601,11 @@ class Splitter:
             found = self._backslash(e)
             self.at_line_start = False
             return {CMD_TEXT: GAP_STATEMENT, CMD_MORE: GAP_MORE, CMD_DONE: GAP_NEXT}.get(found, GAP_MODE)
-        elif c == "*" and self.exec_ver is not None:
+        elif c == "*" and self.exec.version is not None:
             if n - e < 2 and not eof:
                 return GAP_MORE
             if buf.startswith("/", e + 1):
-                self.exec_ver = None
+                self.exec.version = None
                 self._set_matchers()
                 self.pos = e + 2
                 self.at_line_start = False
@@ -636,7 +622,7 @@ class Splitter:
         line = self._line_at(start)
         if text[:3] in SET_WORDS:
             self.session.follow_set(text, line, start - self.line_start + 1)
-        self.exec_serial += 1
+        self.exec.serial += 1
         # a statement before it on the same line waits for a trailing comment: it is complete
         self.output.flush_pending()
         executable = digits if bang == "!" else bang + digits
@@ -718,9 +704,8 @@ class Splitter:
             c = buf[p]
             if c == d0:
                 if buf.startswith(delimiter, p):
-                    if self.exec_ver is not None:  # the client looks for its delimiter in executable comments too
-                        self.exec_ver = None  # for the server, what follows is outside the comment
-                        self.exec_cut = True
+                    if self.exec.version is not None:  # the client looks for its delimiter in executable comments too
+                        self.exec.cut_by_client(True)  # for the server, what follows is outside the comment
                         self._set_matchers()
                         self._cut_in_exec(p, p + len(delimiter), _CUT_IN_EXEC.format(delimiter=delimiter))
                         return True
@@ -796,8 +781,8 @@ class Splitter:
                 if buf.startswith("*", p + 1):
                     em = exec_open(buf, p)
                     if em is None:
-                        if (self.exec_ver is not None and not self.exec_ver.startswith("M!")
-                                and self._where(p)[0] == self.exec_line):
+                        if (self.exec.version is not None and not self.exec.version.startswith("M!")
+                                and self._where(p)[0] == self.exec.line):
                             self.draft.add(buf[self.seg_start : p])
                             self.seg_start = p
                             self._client_drop_from(p, CODE)
@@ -805,7 +790,6 @@ class Splitter:
                         self._stmt_comment(p, p + 2, BLOCK_COMMENT, dash=False)  # (an ordinary one nests)
                         return True
                     marker_end, version, runs = self.versions.marker(em)
-                    self.exec_nested = self.exec_nested or (runs and self.exec_ver is not None)  # (ends it too)
                     self.draft.add(buf[self.seg_start : p])
                     if not runs:  # its text becomes blanks (see `_skip_exec`)
                         self.seg_start = p
@@ -813,8 +797,8 @@ class Splitter:
                         return True
                     # unwrap in place: the marker becomes as many spaces, so columns stay right
                     self.draft.add(" " * (marker_end - p))
-                    self._open_exec(version)
-                    self.exec_line = self._where(p)[0]
+                    self.exec.open(version, self._where(p)[0], nests=True)  # (one in an open one ends it too)
+                    self._set_matchers()
                     pos = self.seg_start = marker_end
                     run_match = self.run_match
                     continue
@@ -823,24 +807,23 @@ class Splitter:
                 if n - p < (2 if d0 != "/" else 1 + len(delimiter)) and not eof:
                     self.pos = p
                     return False
-                if buf.startswith("/", p + 1) and (self.exec_cut or self.exec_stray) and self.exec_ver is None:
-                    self._stray_close(_STRAY_CLOSE if self.exec_cut else _NESTED_CLOSE)
+                if buf.startswith("/", p + 1) and (self.exec.cut or self.exec.stray) and self.exec.version is None:
+                    self._stray_close(_STRAY_CLOSE if self.exec.cut else _NESTED_CLOSE)
                     pos = p + 1 if d0 == "/" and buf.startswith(delimiter, p + 1) else p + 2  # (`*///`: at `/`)
                     run_match = self.run_match
                     continue
-                if buf.startswith("/", p + 1) and self.exec_ver is not None:
+                if buf.startswith("/", p + 1) and self.exec.version is not None:
                     if d0 == "/" and buf.startswith(delimiter, p + 1):
                         # the client: `*` closes the comment and its `/` begins the delimiter
-                        self.exec_ver = None
+                        self.exec.version = None
                         self._set_matchers()
                         self._cut_in_exec(p + 1, p + 1 + len(delimiter), _CUT_AT_CLOSE.format(delimiter=delimiter))
                         return True
                     self.draft.add(buf[self.seg_start : p])
-                    if self.stmt_exec is not None and self.stmt_exec[0] == self.exec_serial:
+                    if self.stmt_exec is not None and self.stmt_exec[0] == self.exec.serial:
                         self.exec_close_off = self.draft.length
                     self.draft.add("  ")
-                    self.exec_ver = None
-                    self._nested_comment_closed()
+                    self.exec.close()
                     pos = self.seg_start = p + 2
                     self._set_matchers()
                     run_match = self.run_match
@@ -987,7 +970,7 @@ class Splitter:
             self.pos = pos
             self.mode = CODE
             self.at_line_start = False
-            self.exec_line = -1  # its `*/` ends the client's executable comment, an outer one too
+            self.exec.line = -1  # its `*/` ends the client's executable comment, an outer one too
         return True
 
     def _cut_in_exec(self, end: int, delimiter_end: int, reason: str) -> None:
@@ -1013,8 +996,7 @@ class Splitter:
             self.pos = delimiter_end
             self.output.packet_open = self.output.rejecting = False
         self.at_line_start = False
-        self.exec_ver = None  # what follows the cut is outside the comment for the server
-        self.exec_cut = inside  # and its `*/` is text there
+        self.exec.cut_by_client(inside)  # what follows the cut is outside the comment for the server, its `*/` text
         self._set_matchers()
 
     def _client_drop_from(self, start: int, back: int) -> None:
@@ -1057,24 +1039,11 @@ class Splitter:
                 self.mode = self.drop_back
                 return True
 
-    def _nested_comment_closed(self) -> None:
-        """An executable comment has ended; if it was nested in a running one: for the server the outer one
-        ended with it (MariaDB 10.11: `/*!50100 ALTER TABLE t MODIFY e BIGINT /*M!100301 UNSIGNED */;`
-        runs; with `, ADD ... */` after the nested one, the `*/` is refused). An ordinary comment
-        nests (`/*!50100` then `/* c */ ENGINE=InnoDB */` on a later line runs: the client drops one
-        on the opening's line, `_client_drop_from`)."""
-        if not self.exec_nested:
-            return
-        self.exec_nested = False
-        self.exec_ver = None
-        self.exec_stray = True
-        self._set_matchers()
-
     def _stray_close(self, why: str) -> None:
         """A `*/` outside any comment: the end of an executable comment the client cut at its
         delimiter, or one a nested executable comment ended; the server refuses the statement."""
         self.refused = self.refused or why
-        self.exec_cut = self.exec_stray = False
+        self.exec.stray_closed()
         self._set_matchers()
 
     def _block_comment(self) -> bool:
@@ -1231,7 +1200,7 @@ class Splitter:
         # comment: up to its `*/`, left to close it)
         self.mode = PARAMS
         self.pos = end
-        in_exec = self.exec_ver is not None
+        in_exec = self.exec.version is not None
         self.params_until = "*/" if in_exec else "" if self.session.block else self.session.delimiter
         self.params_consume = not in_exec
         if self.in_stmt:
