@@ -3,9 +3,15 @@ the server its text is statement text, while the client still reads it as a comm
 its delimiter in it, and drops a plain comment opened on its first line). Where the two part, what
 follows is recorded here: the client cut the comment at its delimiter (`cut`), or a running comment
 nested in it ended both for the server (`nested`, then `stray`): a later `*/` is text the server
-refuses."""
+refuses. A plain comment the client drops because it opens on the line of such a comment is read
+by `ClientDrop`."""
 
 from __future__ import annotations
+
+import re
+
+#: in text the client drops (`ClientDrop.read`): what changes its state
+_drop_stop = re.compile(r"\*/|/\*!|\n").search
 
 
 class ExecComment:
@@ -67,3 +73,46 @@ class ExecComment:
     def reading_state(self) -> tuple[object, ...]:
         """What of it the next text is read in (`linter.input.splitter.repeats`): not its count or line."""
         return (self.version, self.cut, self.nested, self.stray)
+
+
+class ClientDrop:
+    """A plain comment opened on the line of an open `/*!` comment, which the client drops up to
+    its second `*/` (the first ends the executable comment for it, on that line only), as MariaDB
+    10.11's client/mysql.cc `add_line` does: in a comment, `/*!` marks an executable comment (until
+    the end of its line or its `*/`), whose `*/` ends only that; the next `*/` ends the comment.
+    `marked`: such a mark is open; `back`: the scanner's mode after it (checked in
+    tests/test_split_exec_delimiter.py)."""
+
+    __slots__ = ("marked", "back")
+
+    def __init__(self, back: int) -> None:
+        self.marked = False
+        self.back = back
+
+    def start(self, back: int) -> None:
+        """It opens (its `/*` on the line of a `/*!`, which marks it); the scanner reads on in mode `back` after it."""
+        self.marked = True
+        self.back = back
+
+    def read(self, buf: str, pos: int, eof: bool) -> tuple[int, bool]:
+        """Read on from buffer index `pos`: (the index after its end, True), or (where to go on
+        when more text comes, False)."""
+        n = len(buf)
+        while True:
+            m = _drop_stop(buf, pos)
+            if m is None:
+                return (n if eof else max(pos, n - 2)), False  # `/*!` or `*/` may end in the next chunk
+            what = m.group()
+            pos = m.end()
+            if what == "\n":
+                self.marked = False
+            elif what == "/*!":
+                self.marked = True
+            elif self.marked:
+                self.marked = False
+            else:
+                return pos, True
+
+    def reading_state(self) -> tuple[object, ...]:
+        """What of it the next text is read in (`linter.input.splitter.repeats`)."""
+        return (self.marked, self.back)

@@ -34,7 +34,7 @@ from linter.input.splitter.client import (
 from linter.input.splitter.comments import Comments, CommentText
 from linter.input.splitter.compound import Invalid, Structure, head as compound_head
 from linter.input.splitter.draft import Draft
-from linter.input.splitter.exec_comment import ExecComment
+from linter.input.splitter.exec_comment import ClientDrop, ExecComment
 from linter.input.splitter.fast_lane import FastLane
 from linter.input.splitter.lexis import (
     ExecVersions,
@@ -123,7 +123,6 @@ _QUOTED_COMMENT_MARK = ("a quoted text in an executable comment the server skips
                         "the statement (syntax error, 1064)")
 
 #: in text the client drops (`_client_drop`): what changes its state
-_drop_stop = re.compile(r"\*/|/\*!|\n").search
 
 #: an executable comment still open at the end (checked on MariaDB 10.11, run or skipped: 1064)
 _UNCLOSED_EXEC = ("an executable comment in this statement is not closed at the end of the {part}: the server "
@@ -185,8 +184,7 @@ class Splitter:
         self.exec = ExecComment()  # the executable comment open that runs on the target
         self.refused: str | None = None  # why the server refuses the statement being read, all of it
         self.skip = Skipped()  # an executable comment that does not run, as far as it is read
-        self.drop_ss = False  # in text the client drops (`_client_drop`): whether a `/*!` is open on its line
-        self.drop_back = CODE  # and the mode after it
+        self.drop = ClientDrop(CODE)  # a plain comment the client drops (`_client_drop`)
         self.open_at = (0, 0)  # where the quote or comment open in the statement being read starts
         self.rest_lines = 0  # line breaks in the chunks after it
         self.ends_with_newline = False
@@ -362,7 +360,7 @@ class Splitter:
                 self.output.out.append(
                     Statement(text, self.path, line, self.comment.column, end_line, last_comments(self.leading.waiting), None)
                 )
-        elif self.mode == SKIPEXEC or self.mode == CLIENTDROP and self.drop_back == SKIPEXEC:
+        elif self.mode == SKIPEXEC or self.mode == CLIENTDROP and self.drop.back == SKIPEXEC:
             line, column = self.skip.at
             self.output.flush_pending()
             if self.in_stmt:
@@ -1004,40 +1002,22 @@ class Splitter:
         the client drops it up to its second `*/` (the first one ends the executable comment for
         it, on that line only; see `_client_drop`), then reads on in mode `back`."""
         self.mode = CLIENTDROP
-        self.drop_ss = True
-        self.drop_back = back
+        self.drop.start(back)
         self.open_at = self._where(start)
         self.pos = start + 2
 
     def _client_drop(self) -> bool:
-        """Read on in text the client drops. As MariaDB 10.11's client/mysql.cc `add_line` does: in
-        a comment, `/*!` marks an executable comment (until the end of its line or its `*/`), whose
-        `*/` ends only that; the next `*/` ends the comment. Nothing of it is sent: inside a
+        """Read on in text the client drops (`ClientDrop`). Nothing of it is sent: inside a
         statement it becomes blanks, and the executable comment it was in is still open for the
-        server (checked in tests/test_split_exec_delimiter.py)."""
-        buf = self.buf
-        n = len(buf)
-        pos = self.pos
-        while True:
-            m = _drop_stop(buf, pos)
-            if m is None:
-                self.pos = n if self.eof else max(pos, n - 2)  # `/*!` or `*/` may end in the next chunk
-                return False
-            what = m.group()
-            pos = m.end()
-            if what == "\n":
-                self.drop_ss = False
-            elif what == "/*!":
-                self.drop_ss = True
-            elif self.drop_ss:
-                self.drop_ss = False
-            else:
-                if self.in_stmt:
-                    self.draft.add(blanked(buf[self.seg_start : pos]))
-                    self.seg_start = pos
-                self.pos = pos
-                self.mode = self.drop_back
-                return True
+        server."""
+        pos, ended = self.drop.read(self.buf, self.pos, self.eof)
+        if ended and self.in_stmt:
+            self.draft.add(blanked(self.buf[self.seg_start : pos]))
+            self.seg_start = pos
+        self.pos = pos
+        if ended:
+            self.mode = self.drop.back
+        return ended
 
     def _stray_close(self, why: str) -> None:
         """A `*/` outside any comment: the end of an executable comment the client cut at its
