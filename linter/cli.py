@@ -442,8 +442,11 @@ def _check(args: argparse.Namespace) -> int:
     if args.write_baseline:
         return EXIT_CLEAN  # every finding is now accepted
     # each file's own configuration sets its fail level; a shrinking baseline never fails a run
+    levels: dict[str, str] = {}  # by path: a dump's thousands of findings share one file
     for item in [*report.findings, *report.diagnostics]:
-        level = resolver.for_path(item.path).fail_level
+        level = levels.get(item.path)
+        if level is None:
+            level = levels[item.path] = resolver.for_path(item.path).fail_level
         if item.rule != "baseline-gone" and level != "none" and at_or_above(item.severity, level):
             return EXIT_FINDINGS
     return EXIT_CLEAN

@@ -108,14 +108,20 @@ class _Traits(FrozenRecord):
         _set(self, "bare_name", bare_name)
 
 
-#: the traits in use, each kept once (a few combinations: most tables are created plain)
-_TRAITS: dict[_Traits, _Traits] = {}
+#: the traits in use, each kept once (a few combinations: most tables are created plain), by their
+#: values (a tuple hashes in C: the record's own hash is Python, once per table made)
+_TRAITS: dict[tuple[bool, str, frozenset[str], bool, bool], _Traits] = {}
 
 
 def _traits(temporary: bool, origin: Literal["create", "like", "select"], annotations: frozenset[str],
             view_standin: bool, bare_name: bool) -> _Traits:
-    made = _Traits(temporary, origin, annotations, view_standin, bare_name)
-    return _TRAITS.setdefault(made, made) if len(_TRAITS) < 4096 else made
+    key = (temporary, origin, annotations, view_standin, bare_name)
+    found = _TRAITS.get(key)
+    if found is None:
+        found = _Traits(temporary, origin, annotations, view_standin, bare_name)
+        if len(_TRAITS) < 4096:
+            _TRAITS[key] = found
+    return found
 
 
 class Table(Record):
