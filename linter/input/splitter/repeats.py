@@ -31,8 +31,8 @@ _NOT_STATE = frozenset({
 
 def reading_state(splitter: Any) -> tuple[Any, ...]:
     """The state `splitter` reads the next text in: its attributes but `_NOT_STATE`, by value
-    (a list or dict as its items, the sql_mode it follows as its value, flags and variables, and
-    of the objects it holds what they say of themselves: `reading_state`)."""
+    (a list or dict as its items, and of the objects it holds what they say of themselves:
+    `reading_state`: the session with its sql_mode, the comment being read ...)."""
     return tuple(_value(v) for k, v in sorted(vars(splitter).items()) if k not in _NOT_STATE)
 
 
@@ -46,8 +46,6 @@ def _value(value: Any) -> Any:
     reading = getattr(value, "reading_state", None)  # an object the splitter holds (`Output`, `Draft` ...)
     if reading is not None:
         return _value(reading())
-    if value.__class__.__name__ == "Modes":
-        return (value.value, value.flags, tuple(sorted(value._variables.items())))
     return value
 
 

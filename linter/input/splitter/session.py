@@ -59,9 +59,8 @@ class Session:
     def reading_state(self) -> tuple[object, ...]:
         """What of this the next text is read in (`linter.input.splitter.repeats`): all but where
         the client stopped."""
-        modes = self.modes
-        return (self.delimiter, self.block, self.packet, self.part, self.down, modes.value, modes.flags,
-                tuple(sorted(modes._variables.items())), self.quoting, self.stopped, self.output.reading_state())
+        return (self.delimiter, self.block, self.packet, self.part, self.down, self.modes.reading_state(), self.quoting,
+                self.stopped, self.output.reading_state())
 
     def segment(self, segment: Segment) -> None:
         """A part read on its own starts (see `Segment`), split as it says."""

@@ -54,6 +54,11 @@ class Modes:
         self.flags: frozenset[str] = frozenset()
         self._variables: dict[str, str | None] = {}
 
+    def reading_state(self) -> tuple[object, ...]:
+        """What of it the next text is read in (`linter.input.splitter.repeats`): the mode, its
+        quoting flags and the user variables a later SET may give it."""
+        return (self.value, self.flags, tuple(sorted(self._variables.items())))
+
     def apply_set(self, text: str) -> str | None:
         """Follow the sql_mode assignments of the SET statement `text`. Returns a message when
         one of them sets the session's mode to something innolint cannot evaluate (the quoting
