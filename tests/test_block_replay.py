@@ -127,6 +127,28 @@ def test_each_kind_of_odd_block_replays_as_its_statements_would(tmp_path: Path, 
     assert once == _report(path, "mariadb-10.11")
 
 
+@pytest.mark.parametrize("value", ["'ANSI_QUOTES'", "'ANSI'", "CONCAT('ANSI', '_QUOTES')"])
+def test_a_variable_a_block_gives_sql_mode_is_part_of_the_state_it_is_read_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    """A block that sets sql_mode from a user variable another block changed reads as the variable
+    says, as when every block is read statement by statement (under ANSI_QUOTES `"q"` names a
+    table; without, it is a string and the CREATE TABLE a syntax error)."""
+
+    def block(name: str, before: str = "") -> str:
+        return (f"\n--\n-- Current Database: `{name}`\n--\n\nCREATE DATABASE `{name}`;\n\nUSE `{name}`;\n{before}"
+                "CREATE TABLE `t` (`id` int PRIMARY KEY);\nSET sql_mode = @m;\n"
+                "CREATE TABLE \"q\" (\"id\" int PRIMARY KEY);\nSET sql_mode = 'NO_AUTO_VALUE_ON_ZERO';\n")
+
+    text = HEADER + "SET @m = '';\n" + block("a1") + block("a2") + block("a3", f"SET @m = {value};\n") + block("a4")
+    path = tmp_path / "dump.sql"
+    path.write_text(text + block("a5"), encoding="utf-8")
+    once = _report(path, "mysql-8.0")
+    monkeypatch.setattr(block_replay.Templates, "accepts", lambda self, block: False)
+    every = _report(path, "mysql-8.0")
+    assert once == every
+    assert once["stats"]["tables"] == 8  # type: ignore[index]  # (`t` in each, `q` in the last three)
+
+
 def test_blocks_cost_what_the_dump_is_long(tmp_path: Path) -> None:
     """n and 10n tenants: linear (the templates are few; each repeat costs its own length)."""
     paths = {}
