@@ -196,6 +196,9 @@ CASES = [
     "DELIMITER //\nconnect t_b//\nCREATE TABLE c (i int)//\n",
     "CREATE TABLE a (i int); connect t_b;\nCREATE TABLE c (i int);\n",
     "connect t_b; CREATE TABLE c (i int);\n",
+    # a DELIMITER line longer than innolint reads of it (`COMMAND_LINE`): the rest of the line is the command's
+    "DELIMITER //" + " " * 4100 + "CREATE TABLE z (i int)//\nCREATE TABLE a (i int)//\nDELIMITER ;\nCREATE TABLE b (i int);\n",
+    "\nDELIMITER ;;" + " " * 5000 + ";; CREATE TABLE z (i int);;\nCREATE TABLE c (i int);;\n",
 ]
 
 #: what generated scripts are made of: statements with their end, and client commands between them

@@ -230,6 +230,23 @@ def test_a_delimiter_line_is_read_as_the_client_reads_it(text: str, found: objec
         assert delimiter_line(text[:cut], 0, False, True) in (None, False if found is False else None)
 
 
+@pytest.mark.parametrize("tail", ["", "`;;\nSELECT 1;\n", "x" * 5000 + ";;\nSELECT 1;\n"])
+def test_a_delimiter_line_longer_than_is_read_splits_the_same_in_any_chunks(tail: str) -> None:
+    """Found by scripts/fuzz.py (seed 1204): a DELIMITER line whose first `COMMAND_LINE`
+    characters end exactly where a chunk ends was taken for a whole line, its rest for SQL."""
+    text = "\nDELIMITER ;`" + "x" * 4100 + tail
+    whole = split_texts(text, None)
+    for size in (1, 2, 3, 7, 64, 4095, 4096, 4097, 4107, 4108):
+        assert split_texts(text, size) == whole, size
+
+
+def split_texts(text: str, size: int | None) -> list[tuple[str, int, int]]:
+    chunks = [text] if size is None else [text[i : i + size] for i in range(0, len(text), size)]
+    splitter = Splitter("f.sql", None)
+    return [(s.text, s.line, s.column) for s in splitter.run(chunks)] + [(n.message, n.line, n.column)
+                                                                        for n in splitter.notes]
+
+
 @pytest.mark.parametrize("text, delimiter, found", [
     ("use db1\n", ";", Command("u", "db1", "use", 7)), ("exit\n", ";", Command("q", None, "exit", 4)),
     ("source f.sql\nx", ";", Command(".", "f.sql", "source", 12)), ("quit now\n", ";", False),

@@ -151,7 +151,9 @@ def delimiter_line(buf: str, start: int, eof: bool, taken: bool) -> DelimiterLin
             return UNDECIDED
         end = min(n, q + COMMAND_LINE)
     argument = client_argument(buf[q : min(end, q + 255)].rstrip("\r"), short=False)
-    return DelimiterLine(q, end, argument, buf.find("\n", q, end + 1) < 0 and end < n)
+    # the line goes on past what is read: its newline is not among the characters read, and text
+    # follows them or may follow in the next chunk (the buffer may end right there)
+    return DelimiterLine(q, end, argument, buf.find("\n", q, end + 1) < 0 and (end < n or not eof))
 
 
 class Command(NamedTuple):

@@ -536,8 +536,8 @@ class Splitter:
             found = self._try_delimiter(e)
             if found is UNDECIDED:
                 return GAP_MORE
-            if found:
-                return GAP_NEXT
+            if found:  # (the rest of a line longer than is read: its parameters, `_params`)
+                return GAP_NEXT if self.mode == CODE else GAP_MODE
         delimiter = "" if self.session.block else self.session.delimiter
         if c == delimiter[:1]:
             if buf.startswith(delimiter, e):  # an empty statement
