@@ -2,9 +2,9 @@
 reads the text: between statements, inside a statement, in quotes and comments, and the client's
 commands. It is one state machine over one buffer (its `mode` says where it is), so its reading is
 one class. It finds where statements and the client's commands are; what they are and what they
-do is the client's: which command a text holds (`linter.input.splitter.client`), what the session
-does with a statement's text and a command (`Session`: the delimiter, sections, sql_mode, what is
-sent). What has state of its own is an object it holds: the session, the fast lane (`FastLane`),
+do is the client's: which command a text holds (`linter.input.splitter.client`), what the
+session does with a statement's text and a command (`ClientSession`: the delimiter, sections,
+sql_mode, what is sent). What has state of its own is an object it holds: the session, the fast lane (`FastLane`),
 what it has read and not handed on (`Output`, the session's), which executable comments run
 (`ExecVersions`), the executable comment open that runs (`ExecComment`), one that does not run,
 which reads itself (`Skipped.read`), the comment being read (`CommentText`), the statement text
@@ -81,7 +81,7 @@ from linter.input.splitter.lexis import (
     run_pattern,
 )
 from linter.input.splitter.repeats import Repeats
-from linter.input.splitter.session import Session
+from linter.input.splitter.session import ClientSession
 from linter.input.splitter.skipped import CUT_AT_CLOSE, CUT_INSIDE, DROP, MORE, Skipped
 from linter.input.statement import (
     Note,
@@ -155,8 +155,8 @@ class Splitter:
         #: what after `--` makes it a comment where a statement is held (see `CLIENT_DASH_FOLLOW`)
         self.dash_follow = CLIENT_DASH_FOLLOW if self.client else DASH_COMMENT_FOLLOW
         self.mariadb_client = target is not None and target.is_mariadb  # see `_try_delimiter`
-        #: the client's session: its delimiter, sections, sql_mode, what it sends (`Session`)
-        self.session = Session(path, target, self.client, self._set_matchers)
+        #: the client's session: its delimiter, sections, sql_mode, what it sends (`ClientSession`)
+        self.session = ClientSession(path, target, self.client, self._set_matchers)
         #: what it has read and not handed on: statements, notes, the packet not sent yet
         self.output = self.session.output
         #: between statements, the client holds text it sends with the next one: an executable
@@ -869,7 +869,7 @@ class Splitter:
         semicolon: bool = False,
     ) -> None:
         """Close the statement whose text ends at buffer index `end` (and at offset `cut` of its
-        text, if given), and hand it to the client (`Session.statement`); `semicolon`: at a `;` in
+        text, if given), and hand it to the client (`ClientSession.statement`); `semicolon`: at a `;` in
         a packet."""
         self.output.ended_notes = len(self.output.notes)
         if not self.draft.fits(end - self.seg_start):

@@ -1,4 +1,4 @@
-"""The mysql client's session as the text drives it (`Session`): what the scanner
+"""The mysql client's session as the text drives it (`ClientSession`): what the scanner
 (`linter.input.splitter.scanner`) reads in it, the client's delimiter, an annotated block or a
 part read on its own, a migration's down section, the session's sql_mode and the quoting it gives,
 whether the client has quit; and what the client does with a statement's text once the scanner has
@@ -27,7 +27,7 @@ _LEADING_SLASH = ("this statement begins with `/` (such as what is left of `*///
                   "server refuses it (syntax error, 1064)")
 
 
-class Session:
+class ClientSession:
     """The client's session for one file (`path`) and target: its settings (`delimiter`; `block`:
     inside an annotated block, no delimiter at all; `packet`: in a part split as a packet, a `;`
     ends a statement; `part`: what is read, for notes; `down`: inside a format's down section,
