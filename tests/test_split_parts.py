@@ -39,6 +39,7 @@ from linter.input.splitter.scanner import Splitter
 from linter.input.splitter.span_memory import SpanMemory
 from linter.input.statement import Statement
 from linter.schema.target import Target
+from tests.splitting import split
 
 SKIP = frozenset({"INSERT", "SET", "LOCK", "UNLOCK"})
 
@@ -235,16 +236,9 @@ def test_a_delimiter_line_longer_than_is_read_splits_the_same_in_any_chunks(tail
     """Found by scripts/fuzz.py (seed 1204): a DELIMITER line whose first `COMMAND_LINE`
     characters end exactly where a chunk ends was taken for a whole line, its rest for SQL."""
     text = "\nDELIMITER ;`" + "x" * 4100 + tail
-    whole = split_texts(text, None)
+    whole = split(text)
     for size in (1, 2, 3, 7, 64, 4095, 4096, 4097, 4107, 4108):
-        assert split_texts(text, size) == whole, size
-
-
-def split_texts(text: str, size: int | None) -> list[tuple[str, int, int]]:
-    chunks = [text] if size is None else [text[i : i + size] for i in range(0, len(text), size)]
-    splitter = Splitter("f.sql", None)
-    return [(s.text, s.line, s.column) for s in splitter.run(chunks)] + [(n.message, n.line, n.column)
-                                                                        for n in splitter.notes]
+        assert split(text, chunk=size) == whole, size
 
 
 @pytest.mark.parametrize("text, delimiter, found", [
@@ -288,13 +282,13 @@ def test_a_skipped_comment_is_read_to_what_ends_it(text: str, delimiter: str, me
     skip = skipped.Skipped()
     skip.start("99999", False, (1, 1))
     line = 1 if met == skipped.DROP else 2  # a plain comment on the `/*!` line: the client drops it
-    assert skip.read(text, 0, True, delimiter, CLIENT_DASH_FOLLOW, BODIES[0], lambda i: line) == (at, met)
+    assert skip.read(text, 0, True, delimiter, CLIENT_DASH_FOLLOW, BODIES[0], lambda i: (line, 1)) == (at, met)
 
 
 def test_a_quote_holding_a_comment_mark_parts_the_client_and_the_server() -> None:
     skip = skipped.Skipped()
     skip.start("99999", False, (1, 1))
-    assert skip.read("'/* q' */", 0, True, ";", CLIENT_DASH_FOLLOW, BODIES[0], lambda i: 2) == (9, skipped.CLOSED)
+    assert skip.read("'/* q' */", 0, True, ";", CLIENT_DASH_FOLLOW, BODIES[0], lambda i: (2, 1)) == (9, skipped.CLOSED)
     assert skip.parted  # the server's comment goes on past the client's `*/`
 
 

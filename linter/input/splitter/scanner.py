@@ -947,8 +947,8 @@ class Splitter:
         says the client reads it: up to its end, or to the client's delimiter in it (such a
         statement is refused: `_cut_in_skipped`), or to a plain comment the client drops."""
         skip = self.skip
-        pos, met = skip.read(self.buf, self.pos, self.eof, "" if self.session.block else self.session.delimiter, self.dash_follow,
-                             self.quote_body, lambda i: self._where(i)[0])
+        delimiter = "" if self.session.block else self.session.delimiter
+        pos, met = skip.read(self.buf, self.pos, self.eof, delimiter, self.dash_follow, self.quote_body, self._where)
         if skip.parted:
             self.refused = self.refused or _QUOTED_COMMENT_MARK
         if met == MORE:

@@ -97,13 +97,13 @@ class Skipped:
                 i = closing + 2
 
     def read(self, buf: str, pos: int, eof: bool, delimiter: str, dash_follow: str,
-             bodies: Mapping[str, re.Pattern[str]], line_of: Callable[[int], int]) -> tuple[int, int]:
+             bodies: Mapping[str, re.Pattern[str]], where: Callable[[int], tuple[int, int]]) -> tuple[int, int]:
         """Read on in the comment from buffer index `pos`, as the client reads it: quotes hide what
         is in them, and its `delimiter` ("" in an annotated block) ends the statement there, the
         `/` of the closing `*/` included (`*///` under `DELIMITER //`). A comment the target reads
         as an ordinary one (MySQL and `/*M!`: `nest` off) is one to its client too. `dash_follow`:
         what after `--` makes a comment; `bodies`: the quoted strings' bodies under the session's
-        quoting; `line_of`: the line of a buffer index.
+        quoting; `where`: the (line, column) of a buffer index.
 
         Returns (index, what was met): (where to go on, MORE) when the buffer ends first; (after
         the `*/`, CLOSED); (the delimiter's start, CUT_INSIDE) and (the `/` of `*/` that begins the
@@ -175,7 +175,7 @@ class Skipped:
                     self.server_reads("/*")
                     pos = i + 2
                     continue
-                if not inner and line_of(i) == self.ss_line:
+                if not inner and where(i)[0] == self.ss_line:
                     return i, DROP
                 # nested for the server; to the client, an executable one is text it reads on in,
                 # a plain one (off the `/*!` line) a comment it drops: the server never sees it
